@@ -1,0 +1,119 @@
+/*
+ * ktest: a small unit-test framework shared by the kernel (run at boot, KTAP
+ * output on the serial port) and the host build (tests/host/main.c runs the
+ * same suites under ASan and UBSan).
+ *
+ *   static void test_foo(struct ktest *t) { EXPECT_EQ(t, 1 + 1, 2); }
+ *   static const struct ktest_case pmm_cases[] = { KTEST_CASE(test_foo), {0} };
+ *   KTEST_SUITE(pmm, pmm_cases);
+ *
+ * A suite may be parameterized: give .nparams and .param_name, and every case
+ * runs once per parameter with t->param set (KTAP subtests named
+ * "case/param"). EXPECT_* records a failure and goes on; ASSERT_* records it
+ * and returns from the case.
+ *
+ * Suites are selected by name (kernel command line ktest=all or
+ * ktest=pmm,slab; host: arguments). Suites marked KTEST_KERNEL_ONLY need real
+ * hardware and are not built on the host; KTEST_SLOW ones run only when
+ * named explicitly or with ktest=all.
+ */
+#ifndef KTEST_H
+#define KTEST_H
+
+#include "kernel.h"
+
+struct ktest {
+	const struct ktest_case *tcase;
+	const struct ktest_suite *suite;
+	unsigned param;               /* parameter index, for parameterized suites */
+	unsigned failures;            /* EXPECT/ASSERT failures in this case */
+	unsigned checks;              /* checks evaluated */
+	bool skipped;
+	const char *skip_reason;
+};
+
+struct ktest_case {
+	const char *name;
+	void (*fn)(struct ktest *t);
+};
+
+struct ktest_suite {
+	const char *name;
+	const struct ktest_case *cases;       /* terminated by an entry with fn == NULL */
+	unsigned nparams;                     /* 0: not parameterized */
+	const char *(*param_name)(unsigned i);
+	int (*init)(void);                    /* optional, run before the suite; non-zero fails it */
+	void (*exit)(void);                   /* optional, run after */
+	unsigned flags;
+};
+
+#define KTEST_KERNEL_ONLY 0x1
+#define KTEST_SLOW        0x2
+
+#define KTEST_CASE(fn) { #fn, fn }
+
+#define KTEST_REGISTER(sym) \
+	static const struct ktest_suite *const __ktest_ptr_##sym \
+	__attribute__((used, section("ktest_suites"), aligned(8))) = &sym
+
+/* Define and register a plain suite named `name` over the case array `cases`. */
+#define KTEST_SUITE(name, cases) \
+	static const struct ktest_suite __ktest_suite_##name = { #name, cases, 0, NULL, NULL, NULL, 0 }; \
+	KTEST_REGISTER(__ktest_suite_##name)
+
+/* Record a failed check (used by the macros below). */
+__printf(4, 5) void ktest_fail(struct ktest *t, const char *file, int line, const char *fmt, ...);
+/* Mark the running case skipped, with a reason (counts as neither pass nor fail). */
+void ktest_skip(struct ktest *t, const char *reason);
+
+/* Operands compare with C's usual conversions (EXPECT_EQ(t, size, 0) is fine, hence no sign-compare warning). */
+#define __KT_CMP(t, a, op, b, ret) do { \
+	__typeof__(a) __a = (a); __typeof__(b) __b = (b); \
+	(t)->checks++; \
+	_Pragma("GCC diagnostic push") \
+	_Pragma("GCC diagnostic ignored \"-Wsign-compare\"") \
+	bool __ok = __a op __b; \
+	_Pragma("GCC diagnostic pop") \
+	if (!__ok) { \
+		ktest_fail(t, __FILE__, __LINE__, "%s %s %s: 0x%llx vs 0x%llx", #a, #op, #b, \
+			   (unsigned long long)__a, (unsigned long long)__b); \
+		ret; \
+	} \
+} while (0)
+
+#define EXPECT_EQ(t, a, b) __KT_CMP(t, a, ==, b, (void)0)
+#define EXPECT_NE(t, a, b) __KT_CMP(t, a, !=, b, (void)0)
+#define EXPECT_LT(t, a, b) __KT_CMP(t, a, <, b, (void)0)
+#define EXPECT_LE(t, a, b) __KT_CMP(t, a, <=, b, (void)0)
+#define EXPECT_GT(t, a, b) __KT_CMP(t, a, >, b, (void)0)
+#define EXPECT_GE(t, a, b) __KT_CMP(t, a, >=, b, (void)0)
+#define ASSERT_EQ(t, a, b) __KT_CMP(t, a, ==, b, return)
+#define ASSERT_NE(t, a, b) __KT_CMP(t, a, !=, b, return)
+#define ASSERT_LT(t, a, b) __KT_CMP(t, a, <, b, return)
+#define ASSERT_LE(t, a, b) __KT_CMP(t, a, <=, b, return)
+#define ASSERT_GT(t, a, b) __KT_CMP(t, a, >, b, return)
+#define ASSERT_GE(t, a, b) __KT_CMP(t, a, >=, b, return)
+
+#define EXPECT_TRUE(t, c)  __KT_CMP(t, !!(c), ==, 1, (void)0)
+#define EXPECT_FALSE(t, c) __KT_CMP(t, !!(c), ==, 0, (void)0)
+#define ASSERT_TRUE(t, c)  __KT_CMP(t, !!(c), ==, 1, return)
+#define ASSERT_FALSE(t, c) __KT_CMP(t, !!(c), ==, 0, return)
+
+#define EXPECT_STREQ(t, a, b) do { \
+	const char *__sa = (a), *__sb = (b); \
+	(t)->checks++; \
+	if (!__sa || !__sb || strcmp(__sa, __sb) != 0) \
+		ktest_fail(t, __FILE__, __LINE__, "%s == %s: \"%s\" vs \"%s\"", #a, #b, \
+			   __sa ? __sa : "(null)", __sb ? __sb : "(null)"); \
+} while (0)
+
+/*
+ * ktest_run: run the suites selected by `filter` ("all", "default", or a
+ * comma-separated list of suite names) and print KTAP v1 and a final line
+ * "N passed, N failed". "default" runs every suite that is not KTEST_SLOW.
+ * Returns the number of failed cases. Unknown suite names are reported
+ * (and counted as failures).
+ */
+unsigned ktest_run(const char *filter);
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * Physical memory: one struct page per frame, and a buddy allocator over
+ * blocks of 2^order frames (order 0 .. PMM_MAX_ORDER).
+ *
+ * Locking: pmm_lock (a spinlock, taken with interrupts off) protects the free
+ * lists, the counters and the PG_buddy/order fields of free blocks. The
+ * refcount/mapcount of an allocated page belong to its owner.
+ */
+#ifndef PMM_H
+#define PMM_H
+
+#include "list.h"
+
+#define PMM_MAX_ORDER 10              /* largest block: 2^10 frames = 4 MiB */
+
+/* struct page flags */
+#define PG_reserved 0x01              /* never given out: firmware, kernel image, holes */
+#define PG_buddy    0x02              /* head of a free block; order is valid */
+#define PG_slab     0x04              /* owned by the slab allocator; private = its cache */
+#define PG_pgtable  0x08              /* a page-table page */
+#define PG_anon     0x10              /* anonymous user memory */
+#define PG_dirty    0x20              /* written since it was last clean (MADV_FREE) */
+#define PG_lazyfree 0x40              /* MADV_FREE'd: reclaim may drop it while clean */
+
+struct page {
+	struct list_head lru;         /* free-list link (PG_buddy) or the owner's list */
+	uint32_t flags;               /* PG_* */
+	int32_t refcount;             /* references; 0 when free */
+	int32_t mapcount;             /* user page-table entries mapping it */
+	uint8_t order;                /* block order while PG_buddy, or while allocated as a head */
+	void *private;                /* owner's data (slab cache, anon identity, ...) */
+};
+
+struct mem_range {
+	phys_addr_t start, end;       /* [start, end) */
+};
+
+/* GFP flags */
+#define GFP_ZERO 0x1                  /* fill the block with zeroes */
+
+/*
+ * pmm_init: set up the allocator for frames [0, max_pfn). pages is storage for
+ * max_pfn struct pages (reachable by the kernel). Every frame starts reserved;
+ * the free ranges (page-aligned inward) are released into the buddy lists.
+ * Call once, before any other pmm function.
+ */
+void pmm_init(struct page *pages, pfn_t max_pfn, const struct mem_range *free, size_t nfree);
+
+/*
+ * pmm_alloc: allocate 2^order contiguous, naturally aligned frames. Returns
+ * the head page (refcount 1) or NULL when no block is free. Never panics.
+ */
+struct page *pmm_alloc(unsigned order, unsigned gfp);
+
+/* pmm_free: return a block from pmm_alloc with the same order. Coalesces with free buddies. */
+void pmm_free(struct page *page, unsigned order);
+
+/* One-frame conveniences: kernel virtual address of a zeroed/unzeroed frame, or NULL. */
+void *pmm_alloc_frame(unsigned gfp);
+void pmm_free_frame(void *va);
+
+phys_addr_t page_to_phys(const struct page *page);
+struct page *phys_to_page(phys_addr_t pa);       /* NULL if pa is beyond max_pfn */
+void *page_address(const struct page *page);     /* direct-map address */
+struct page *virt_to_page(const void *va);
+
+size_t pmm_free_frames(void);                    /* frames now free */
+size_t pmm_total_frames(void);                   /* frames ever released to the allocator */
+size_t pmm_free_blocks(unsigned order);          /* free blocks on the order list */
+
+/*
+ * pmm_check: verify allocator invariants (every free block aligned, inside
+ * memory, not reserved, not overlapping another, buddies of the same order
+ * never both free, list counts equal the counters). Returns 0, or -EINVAL
+ * after printing the first violation.
+ */
+int pmm_check(void);
+
+/* pmm_dump: print the free-block count per order. */
+void pmm_dump(void);
+
+#endif

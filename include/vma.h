@@ -1,0 +1,167 @@
+/*
+ * Virtual memory areas and the interchangeable VMA indexes.
+ *
+ * A VMA describes [start, end) of one address space with its flags. Every
+ * address space keeps its VMAs in one index backend, chosen when the address
+ * space is created (kernel command line vma=list|avl|hash|rbtree|btree; tests
+ * and benchmarks choose directly). Merge/split logic lives above the index,
+ * in mm/vma.c, written once for all backends.
+ *
+ * Locking: the VMA set of an mm (the index and every VMA's start, end,
+ * flags, pgoff, anon and link fields) is protected by mm->mmap_lock: read
+ * for lookups, write for any change. The index itself takes no lock.
+ */
+#ifndef VMA_H
+#define VMA_H
+
+#include "kernel.h"
+
+/* VMA flags: the values of Linux's VM_* so that merge rules read the same. */
+#define VM_NONE        0x00000000UL
+#define VM_READ        0x00000001UL
+#define VM_WRITE       0x00000002UL
+#define VM_EXEC        0x00000004UL
+#define VM_SHARED      0x00000008UL
+#define VM_MAYREAD     0x00000010UL
+#define VM_MAYWRITE    0x00000020UL
+#define VM_MAYEXEC     0x00000040UL
+#define VM_MAYSHARE    0x00000080UL
+#define VM_GROWSDOWN   0x00000100UL
+#define VM_LOCKED      0x00002000UL
+#define VM_SEQ_READ    0x00008000UL   /* MADV_SEQUENTIAL */
+#define VM_RAND_READ   0x00010000UL   /* MADV_RANDOM */
+#define VM_DONTCOPY    0x00020000UL   /* MADV_DONTFORK */
+#define VM_DONTEXPAND  0x00040000UL
+#define VM_ACCOUNT     0x00100000UL   /* committed memory is accounted */
+#define VM_NORESERVE   0x00200000UL   /* MAP_NORESERVE */
+#define VM_WIPEONFORK  0x02000000UL   /* MADV_WIPEONFORK */
+#define VM_DONTDUMP    0x04000000UL   /* MADV_DONTDUMP */
+#define VM_SOFTDIRTY   0x08000000UL   /* ignored by merging, as in Linux */
+#define VM_HUGEPAGE    0x20000000UL
+#define VM_NOHUGEPAGE  0x40000000UL
+
+#define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
+
+struct mm;
+struct vma;
+
+/*
+ * Anon identity (Linux's anon_vma): created when a private VMA is first
+ * written to or populated, shared by the pieces of a split, and compared by
+ * merging. Refcounted by the VMAs pointing at it.
+ */
+struct anon_vma {
+	unsigned refcount;            /* VMAs (and, later, pages) referring to it */
+	unsigned long id;             /* unique, for debugging and test output */
+};
+
+/*
+ * Per-backend linkage inside each VMA. One address space uses one backend,
+ * so the backends share this storage.
+ */
+union vma_link {
+	struct { struct vma *next, *prev; } list;                  /* list, hash */
+	struct { struct vma *left, *right, *parent; int height; } avl;
+	struct {
+		struct vma *left, *right, *parent;
+		int color;                                         /* 0 red, 1 black */
+		uintptr_t subtree_gap;                             /* largest free gap below this node (see rbtree backend) */
+	} rb;
+};
+
+struct vma {
+	uintptr_t start;              /* first address, page aligned */
+	uintptr_t end;                /* one past the last address, page aligned, > start */
+	unsigned long flags;          /* VM_* */
+	unsigned long pgoff;          /* page offset of start in its object (anon private: start >> PAGE_SHIFT when created) */
+	struct anon_vma *anon;        /* anon identity, NULL until first write fault or populate */
+	void *object;                 /* backing object for shared anonymous memory (Linux's shmem file), or NULL */
+	struct mm *mm;                /* owning address space */
+	union vma_link link;          /* index linkage, owned by the backend */
+};
+
+static inline uintptr_t vma_pages(const struct vma *v) { return (v->end - v->start) >> PAGE_SHIFT; }
+
+/*
+ * The index of one address space. The union holds the root state of each
+ * backend; `accesses` counts every node (list element, tree node, B-tree
+ * node) any operation touched, so costs can be compared per operation the
+ * way the 1998 measurements did.
+ */
+struct btree_node;
+
+#define VMA_HASH_LISTS 16
+
+struct vma_index {
+	const struct vma_index_ops *ops;
+	size_t count;                 /* VMAs in the index */
+	uint64_t accesses;            /* nodes touched, monotonic */
+	union {
+		struct { struct vma *head, *tail, *cache; bool use_cache; } list;
+		struct { struct vma *head[VMA_HASH_LISTS], *tail[VMA_HASH_LISTS]; } hash;
+		struct { struct vma *root; } avl;
+		struct { struct vma *root; } rb;
+		struct {
+			struct btree_node *root;
+			unsigned height;
+			struct btree_node *spare;   /* preallocated nodes (reserve), singly linked */
+			unsigned nspare;
+			size_t nodes;               /* nodes in the tree */
+		} bt;
+	} u;
+};
+
+/*
+ * The operations every backend implements. "find" means: the first VMA with
+ * end > addr (it contains addr, or is the next one above it), as Linux's
+ * find_vma(). No operation allocates except reserve: insert, erase and
+ * update cannot fail once reserve(idx, n) has returned 0 for at least as
+ * many of them, which is what lets mm/vma.c allocate first and then commit.
+ */
+struct vma_index_ops {
+	const char *name;
+	/* Empty index. */
+	void (*init)(struct vma_index *idx);
+	/* Free the backend's own memory. The index must be empty. */
+	void (*destroy)(struct vma_index *idx);
+	/* First VMA with end > addr, or NULL. */
+	struct vma *(*find)(struct vma_index *idx, uintptr_t addr);
+	/* As find; also *prev = the last VMA with end <= addr (NULL if none). */
+	struct vma *(*find_prev)(struct vma_index *idx, uintptr_t addr, struct vma **prev);
+	/* Make the next nr insert/erase/update calls infallible. 0 or -ENOMEM. */
+	int (*reserve)(struct vma_index *idx, unsigned nr);
+	/* Insert v; [v->start, v->end) overlaps no VMA in the index. */
+	void (*insert)(struct vma_index *idx, struct vma *v);
+	/* Remove v, which is in the index. */
+	void (*erase)(struct vma_index *idx, struct vma *v);
+	/* Change v's bounds to [start, end); the new range overlaps no other VMA. */
+	void (*update)(struct vma_index *idx, struct vma *v, uintptr_t start, uintptr_t end);
+	/* Neighbours in address order, NULL past the ends. */
+	struct vma *(*next)(struct vma_index *idx, struct vma *v);
+	struct vma *(*prev)(struct vma_index *idx, struct vma *v);
+	struct vma *(*first)(struct vma_index *idx);
+	struct vma *(*last)(struct vma_index *idx);
+	/*
+	 * Free-gap search: the highest (gap_top) or lowest (gap_bottom) address a
+	 * with a % align == 0, low <= a, a + len <= high, and [a, a + len)
+	 * intersecting no VMA. align is a power of two >= PAGE_SIZE. Returns 0
+	 * and *out, or -ENOMEM when there is none.
+	 */
+	int (*gap_top)(struct vma_index *idx, uintptr_t len, uintptr_t align,
+		       uintptr_t low, uintptr_t high, uintptr_t *out);
+	int (*gap_bottom)(struct vma_index *idx, uintptr_t len, uintptr_t align,
+			  uintptr_t low, uintptr_t high, uintptr_t *out);
+	/* Verify the backend's invariants and the count. 0, or -EINVAL after printing what broke. */
+	int (*check)(struct vma_index *idx);
+	/* Bytes of memory the backend uses outside struct vma (external nodes, spares excluded). */
+	size_t (*bytes)(struct vma_index *idx);
+};
+
+extern const struct vma_index_ops vma_list_ops, vma_avl_ops, vma_hash_ops, vma_rbtree_ops, vma_btree_ops;
+
+/* All backends in a fixed order (list, avl, hash, rbtree, btree), NULL-terminated. */
+extern const struct vma_index_ops *const vma_backends[];
+/* The backend named name, or NULL. */
+const struct vma_index_ops *vma_backend_by_name(const char *name);
+
+#endif

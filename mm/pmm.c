@@ -1,0 +1,267 @@
+/*
+ * Buddy allocator over the frames described by struct page.
+ *
+ * A free block of 2^k frames is naturally aligned (its first pfn is a
+ * multiple of 2^k); its head page carries PG_buddy and order k and sits on
+ * free_area[k]. Freeing a block merges it with its buddy (pfn ^ 2^k) for as
+ * long as the buddy is a free block of the same order.
+ *
+ * Locking: pmm_lock protects free_area[], the counters and the PG_buddy and
+ * order fields of free blocks. Allocated pages belong to their owner.
+ */
+#include "pmm.h"
+#include "arch.h"
+#include "kerrno.h"
+#include "kstring.h"
+#include "printk.h"
+#include "spinlock.h"
+
+struct free_area {
+	struct list_head blocks;     /* head pages of free blocks of this order */
+	size_t count;
+};
+
+static struct page *mem_map;         /* one struct page per frame, [0, max_pfn) */
+static pfn_t max_pfn;
+static struct free_area free_area[PMM_MAX_ORDER + 1];
+static size_t nr_free;               /* free frames */
+static size_t nr_total;              /* frames released to the allocator at init */
+static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
+
+/* Junk written over freed frames in debug builds, so stale users see garbage. */
+#define FREE_JUNK 0x6b
+
+static inline pfn_t page_pfn(const struct page *p) { return (pfn_t)(p - mem_map); }
+
+phys_addr_t page_to_phys(const struct page *page) { return page_pfn(page) << PAGE_SHIFT; }
+
+struct page *phys_to_page(phys_addr_t pa)
+{
+	pfn_t pfn = pa >> PAGE_SHIFT;
+	return pfn < max_pfn ? &mem_map[pfn] : NULL;
+}
+
+void *page_address(const struct page *page) { return phys_to_virt(page_to_phys(page)); }
+struct page *virt_to_page(const void *va) { return phys_to_page(virt_to_phys(va)); }
+
+size_t pmm_free_frames(void) { return nr_free; }
+size_t pmm_total_frames(void) { return nr_total; }
+size_t pmm_free_blocks(unsigned order) { return order <= PMM_MAX_ORDER ? free_area[order].count : 0; }
+
+static void add_block_locked(struct page *head, unsigned order)
+{
+	head->flags |= PG_buddy;
+	head->order = (uint8_t)order;
+	list_add(&head->lru, &free_area[order].blocks);
+	free_area[order].count++;
+}
+
+static void del_block_locked(struct page *head, unsigned order)
+{
+	list_del(&head->lru);
+	head->flags &= ~PG_buddy;
+	free_area[order].count--;
+}
+
+/* Put a block back, merging with free buddies. pmm_lock held. */
+static void free_block_locked(pfn_t pfn, unsigned order)
+{
+	assert_spin_held(&pmm_lock);
+	while (order < PMM_MAX_ORDER) {
+		pfn_t buddy = pfn ^ (1UL << order);
+		if (buddy + (1UL << order) > max_pfn)
+			break;
+		struct page *b = &mem_map[buddy];
+		if (!(b->flags & PG_buddy) || b->order != order)
+			break;
+		del_block_locked(b, order);
+		pfn &= ~(1UL << order);
+		order++;
+	}
+	add_block_locked(&mem_map[pfn], order);
+}
+
+void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size_t nfree)
+{
+	mem_map = pages;
+	max_pfn = npfn;
+	nr_free = nr_total = 0;
+	for (unsigned o = 0; o <= PMM_MAX_ORDER; o++) {
+		list_init(&free_area[o].blocks);
+		free_area[o].count = 0;
+	}
+	for (pfn_t i = 0; i < npfn; i++) {
+		pages[i] = (struct page){ .flags = PG_reserved, .refcount = 1 };
+		list_init(&pages[i].lru);
+	}
+
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+	for (size_t r = 0; r < nfree; r++) {
+		pfn_t pfn = ALIGN_UP(free[r].start, PAGE_SIZE) >> PAGE_SHIFT;
+		pfn_t end = free[r].end >> PAGE_SHIFT;
+		if (end > npfn)
+			end = npfn;
+		/* Release the range in the largest naturally aligned blocks that fit. */
+		while (pfn < end) {
+			unsigned order = 0;
+			while (order < PMM_MAX_ORDER && !(pfn & ((2UL << order) - 1)) &&
+			       pfn + (2UL << order) <= end)
+				order++;
+			for (pfn_t i = pfn; i < pfn + (1UL << order); i++) {
+				if (!(mem_map[i].flags & PG_reserved))
+					panic("pmm_init: frame 0x%llx is in two free ranges",
+					      (unsigned long long)i);
+				mem_map[i].flags = 0;
+				mem_map[i].refcount = 0;
+			}
+			free_block_locked(pfn, order);
+			nr_free += 1UL << order;
+			nr_total += 1UL << order;
+			pfn += 1UL << order;
+		}
+	}
+	spin_unlock_irqrestore(&pmm_lock, flags);
+}
+
+struct page *pmm_alloc(unsigned order, unsigned gfp)
+{
+	if (order > PMM_MAX_ORDER)
+		return NULL;
+
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+	unsigned o = order;
+	while (o <= PMM_MAX_ORDER && free_area[o].count == 0)
+		o++;
+	if (o > PMM_MAX_ORDER) {
+		spin_unlock_irqrestore(&pmm_lock, flags);
+		return NULL;
+	}
+	struct page *head = list_first_entry(&free_area[o].blocks, struct page, lru);
+	del_block_locked(head, o);
+	/* Split: the upper half of each level goes back on the list below. */
+	while (o > order) {
+		o--;
+		add_block_locked(head + (1UL << o), o);
+	}
+	nr_free -= 1UL << order;
+	head->order = (uint8_t)order;
+	head->refcount = 1;
+	head->mapcount = 0;
+	head->private = NULL;
+	spin_unlock_irqrestore(&pmm_lock, flags);
+
+	if (gfp & GFP_ZERO)
+		memset(page_address(head), 0, PAGE_SIZE << order);
+	return head;
+}
+
+void pmm_free(struct page *page, unsigned order)
+{
+	pfn_t pfn = page_pfn(page);
+
+	if (pfn >= max_pfn || order > PMM_MAX_ORDER || (pfn & ((1UL << order) - 1)))
+		panic("pmm_free: bad block pfn 0x%llx order %u", (unsigned long long)pfn, order);
+	if (page->flags & (PG_reserved | PG_buddy))
+		panic("pmm_free: pfn 0x%llx is %s", (unsigned long long)pfn,
+		      page->flags & PG_buddy ? "already free (double free)" : "reserved");
+#ifdef KDEBUG
+	memset(page_address(page), FREE_JUNK, PAGE_SIZE << order);
+#endif
+	page->flags = 0;
+	page->refcount = 0;
+	page->mapcount = 0;
+	page->private = NULL;
+
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+	free_block_locked(pfn, order);
+	nr_free += 1UL << order;
+	spin_unlock_irqrestore(&pmm_lock, flags);
+}
+
+void *pmm_alloc_frame(unsigned gfp)
+{
+	struct page *p = pmm_alloc(0, gfp);
+	return p ? page_address(p) : NULL;
+}
+
+void pmm_free_frame(void *va)
+{
+	pmm_free(virt_to_page(va), 0);
+}
+
+int pmm_check(void)
+{
+	size_t frames = 0;
+	int err = 0;
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+
+	for (unsigned o = 0; o <= PMM_MAX_ORDER && !err; o++) {
+		size_t n = 0;
+		struct list_head *pos;
+		list_for_each(pos, &free_area[o].blocks) {
+			struct page *p = list_entry(pos, struct page, lru);
+			pfn_t pfn = page_pfn(p);
+			n++;
+			if (pfn >= max_pfn || pfn + (1UL << o) > max_pfn) {
+				printk("pmm_check: block 0x%llx order %u outside memory\n", (unsigned long long)pfn, o);
+				err = -EINVAL;
+			} else if (pfn & ((1UL << o) - 1)) {
+				printk("pmm_check: block 0x%llx order %u misaligned\n", (unsigned long long)pfn, o);
+				err = -EINVAL;
+			} else if (!(p->flags & PG_buddy) || p->order != o || (p->flags & PG_reserved)) {
+				printk("pmm_check: block 0x%llx on order %u list has flags 0x%x order %u\n",
+				       (unsigned long long)pfn, o, p->flags, p->order);
+				err = -EINVAL;
+			} else if (p->refcount != 0) {
+				printk("pmm_check: free block 0x%llx has refcount %d\n", (unsigned long long)pfn, p->refcount);
+				err = -EINVAL;
+			} else if (o < PMM_MAX_ORDER) {
+				pfn_t buddy = pfn ^ (1UL << o);
+				if (buddy + (1UL << o) <= max_pfn && (mem_map[buddy].flags & PG_buddy) &&
+				    mem_map[buddy].order == o) {
+					printk("pmm_check: buddies 0x%llx and 0x%llx both free at order %u\n",
+					       (unsigned long long)pfn, (unsigned long long)buddy, o);
+					err = -EINVAL;
+				}
+			}
+			if (err)
+				break;
+			frames += 1UL << o;
+		}
+		if (!err && n != free_area[o].count) {
+			printk("pmm_check: order %u list has %zu blocks, counter says %zu\n", o, n, free_area[o].count);
+			err = -EINVAL;
+		}
+	}
+	/* No free block may start inside another free block. */
+	for (pfn_t pfn = 0; pfn < max_pfn && !err;) {
+		struct page *p = &mem_map[pfn];
+		if (p->flags & PG_buddy) {
+			for (pfn_t i = pfn + 1; i < pfn + (1UL << p->order); i++) {
+				if (mem_map[i].flags & (PG_buddy | PG_reserved)) {
+					printk("pmm_check: frame 0x%llx inside free block 0x%llx order %u has flags 0x%x\n",
+					       (unsigned long long)i, (unsigned long long)pfn, p->order, mem_map[i].flags);
+					err = -EINVAL;
+					break;
+				}
+			}
+			pfn += 1UL << p->order;
+		} else {
+			pfn++;
+		}
+	}
+	if (!err && frames != nr_free) {
+		printk("pmm_check: free lists hold %zu frames, counter says %zu\n", frames, nr_free);
+		err = -EINVAL;
+	}
+	spin_unlock_irqrestore(&pmm_lock, flags);
+	return err;
+}
+
+void pmm_dump(void)
+{
+	printk("pmm: %zu of %zu frames free; blocks per order:", nr_free, nr_total);
+	for (unsigned o = 0; o <= PMM_MAX_ORDER; o++)
+		printk(" %zu", free_area[o].count);
+	printk("\n");
+}

@@ -1,0 +1,436 @@
+/*
+ * Slab allocator: each cache carves buddy blocks ("slabs") into fixed-size
+ * slots. A slab starts with its descriptor (struct slab), followed by the
+ * slots; every struct page of the slab points at the descriptor through
+ * page->private, so freeing an object finds its slab in O(1).
+ *
+ * Debug layout of a slot (SLAB_DEBUG): [object][red zone, 8 bytes][pad].
+ * The red zone holds RZ_ACTIVE while the object is allocated and RZ_FREE
+ * while it is free; a free object is filled with POISON after the freelist
+ * link. An overwritten red zone, broken poison (write after free) or a free
+ * of a free object (double free) is reported and counted in
+ * slab_debug_errors; the damaged object is then left out of circulation.
+ *
+ * Locking: kmem_cache.lock protects the cache's slab lists and counters and
+ * each slab's freelist. Lock order: a cache lock, then pmm_lock.
+ */
+#include "slab.h"
+#include "pmm.h"
+#include "list.h"
+#include "kerrno.h"
+#include "kstring.h"
+#include "printk.h"
+#include "spinlock.h"
+
+#define POISON     0x6b
+#define RZ_ACTIVE  0xa11ca7edbeefa11cULL
+#define RZ_FREE    0xf4eef4eef4eef4eeULL
+#define RZ_SIZE    8
+
+struct slab {
+	struct list_head list;        /* on cache->partial, ->full or ->empty */
+	struct kmem_cache *cache;
+	void *freelist;               /* first free slot; a free slot's first word links the next */
+	unsigned inuse;               /* allocated slots */
+};
+
+struct kmem_cache {
+	const char *name;
+	size_t object_size;           /* what the user asked for */
+	size_t stride;                /* distance between slots */
+	size_t align;
+	size_t first;                 /* offset of slot 0 from the slab start */
+	unsigned order;               /* buddy order of one slab */
+	unsigned per_slab;            /* slots per slab */
+	struct spinlock lock;
+	struct list_head partial, full, empty;
+	size_t inuse;                 /* allocated objects */
+	size_t slabs;
+	struct list_head all;         /* on all_caches (all_caches_lock) */
+};
+
+unsigned long slab_debug_errors;
+static struct list_head all_caches = LIST_HEAD_INIT(all_caches);
+static struct spinlock all_caches_lock = SPINLOCK_INIT("all_caches");
+static unsigned long fail_countdown;
+
+#ifdef SLAB_DEBUG
+static const bool debug = true;
+#else
+static const bool debug = false;
+#endif
+
+void slab_fail_nth(unsigned long n) { fail_countdown = n; }
+
+static bool injected_failure(void)
+{
+	if (fail_countdown == 0)
+		return false;
+	return --fail_countdown == 0;
+}
+
+static inline uint64_t *redzone(const struct kmem_cache *c, void *obj)
+{
+	return (uint64_t *)((char *)obj + ALIGN_UP(c->object_size, 8));
+}
+
+static inline void *slot(const struct kmem_cache *c, struct slab *s, unsigned i)
+{
+	return (char *)s + c->first + (size_t)i * c->stride;
+}
+
+static void report(const struct kmem_cache *c, void *obj, const char *what)
+{
+	slab_debug_errors++;
+	printk("slab: %s: %s at %p\n", c->name, what, obj);
+}
+
+/* Bytes of poison past the freelist link of a free slot. */
+static inline size_t poison_len(const struct kmem_cache *c)
+{
+	size_t n = ALIGN_UP(c->object_size, 8);
+	return n > sizeof(void *) ? n - sizeof(void *) : 0;
+}
+
+static void poison_free_slot(struct kmem_cache *c, void *obj)
+{
+	if (!debug)
+		return;
+	memset((char *)obj + sizeof(void *), POISON, poison_len(c));
+	*redzone(c, obj) = RZ_FREE;
+}
+
+/* Is the poison of a free slot intact? */
+static bool poison_ok(const struct kmem_cache *c, void *obj)
+{
+	const unsigned char *p = (const unsigned char *)obj + sizeof(void *);
+	for (size_t i = 0; i < poison_len(c); i++)
+		if (p[i] != POISON)
+			return false;
+	return *redzone(c, obj) == RZ_FREE;
+}
+
+static void cache_setup(struct kmem_cache *c, const char *name, size_t size, size_t align)
+{
+	if (align < 8)
+		align = 8;
+	c->name = name;
+	c->object_size = size;
+	c->align = align;
+	size_t s = ALIGN_UP(size < sizeof(void *) ? sizeof(void *) : size, 8);
+	if (debug)
+		s += RZ_SIZE;
+	c->stride = ALIGN_UP(s, align);
+	c->first = ALIGN_UP(sizeof(struct slab), align);
+	/* Smallest order that holds at least 8 slots (or 1 for huge objects). */
+	c->order = 0;
+	while (c->order < PMM_MAX_ORDER &&
+	       ((PAGE_SIZE << c->order) - c->first) / c->stride < 8)
+		c->order++;
+	c->per_slab = (unsigned)(((PAGE_SIZE << c->order) - c->first) / c->stride);
+	spin_init(&c->lock, name);
+	list_init(&c->partial);
+	list_init(&c->full);
+	list_init(&c->empty);
+	c->inuse = 0;
+	c->slabs = 0;
+	unsigned long flags = spin_lock_irqsave(&all_caches_lock);
+	list_add_tail(&c->all, &all_caches);
+	spin_unlock_irqrestore(&all_caches_lock, flags);
+}
+
+/* A new slab for c, all slots free; NULL on -ENOMEM. c->lock held. */
+static struct slab *slab_grow_locked(struct kmem_cache *c)
+{
+	struct page *pg = pmm_alloc(c->order, 0);
+	if (!pg)
+		return NULL;
+	struct slab *s = page_address(pg);
+	s->cache = c;
+	s->inuse = 0;
+	s->freelist = NULL;
+	for (unsigned i = c->per_slab; i-- > 0;) {
+		void *obj = slot(c, s, i);
+		*(void **)obj = s->freelist;
+		s->freelist = obj;
+		poison_free_slot(c, obj);
+	}
+	for (unsigned i = 0; i < (1U << c->order); i++) {
+		pg[i].flags |= PG_slab;
+		pg[i].private = s;
+	}
+	list_add(&s->list, &c->empty);
+	c->slabs++;
+	return s;
+}
+
+static void slab_release_locked(struct kmem_cache *c, struct slab *s)
+{
+	struct page *pg = virt_to_page(s);
+	list_del(&s->list);
+	for (unsigned i = 0; i < (1U << c->order); i++) {
+		pg[i].flags &= ~PG_slab;
+		pg[i].private = NULL;
+	}
+	c->slabs--;
+	pmm_free(pg, c->order);
+}
+
+static struct kmem_cache cache_cache;   /* the cache that kmem_cache structs come from */
+
+struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align)
+{
+	if (size == 0 || size > (PAGE_SIZE << PMM_MAX_ORDER) / 2 || (align & (align - 1)) ||
+	    align > PAGE_SIZE)
+		return NULL;
+	struct kmem_cache *c = kmem_cache_alloc(&cache_cache);
+	if (!c)
+		return NULL;
+	cache_setup(c, name, size, align);
+	return c;
+}
+
+void kmem_cache_destroy(struct kmem_cache *c)
+{
+	if (!c)
+		return;
+	unsigned long flags = spin_lock_irqsave(&c->lock);
+	if (c->inuse) {
+		printk("slab: destroying %s with %zu objects still allocated; its pages leak\n",
+		       c->name, c->inuse);
+		slab_debug_errors++;
+		spin_unlock_irqrestore(&c->lock, flags);
+		return;
+	}
+	while (!list_empty(&c->empty))
+		slab_release_locked(c, list_first_entry(&c->empty, struct slab, list));
+	spin_unlock_irqrestore(&c->lock, flags);
+	flags = spin_lock_irqsave(&all_caches_lock);
+	list_del(&c->all);
+	spin_unlock_irqrestore(&all_caches_lock, flags);
+	kmem_cache_free(&cache_cache, c);
+}
+
+void *kmem_cache_alloc(struct kmem_cache *c)
+{
+	if (injected_failure())
+		return NULL;
+	unsigned long flags = spin_lock_irqsave(&c->lock);
+	for (;;) {
+		struct slab *s;
+		if (!list_empty(&c->partial))
+			s = list_first_entry(&c->partial, struct slab, list);
+		else if (!list_empty(&c->empty))
+			s = list_first_entry(&c->empty, struct slab, list);
+		else if (!(s = slab_grow_locked(c))) {
+			spin_unlock_irqrestore(&c->lock, flags);
+			return NULL;
+		}
+		void *obj = s->freelist;
+		s->freelist = *(void **)obj;
+		s->inuse++;
+		list_del(&s->list);
+		list_add(&s->list, s->freelist ? &c->partial : &c->full);
+		if (debug && !poison_ok(c, obj)) {
+			/* Written after free: keep it out of circulation (counted as in use). */
+			report(c, obj, *redzone(c, obj) == RZ_FREE ? "write after free" : "red zone overwritten while free");
+			*redzone(c, obj) = 0;
+			continue;
+		}
+		if (debug)
+			*redzone(c, obj) = RZ_ACTIVE;
+		c->inuse++;
+		spin_unlock_irqrestore(&c->lock, flags);
+		return obj;
+	}
+}
+
+void *kmem_cache_zalloc(struct kmem_cache *c)
+{
+	void *p = kmem_cache_alloc(c);
+	if (p)
+		memset(p, 0, c->object_size);
+	return p;
+}
+
+void kmem_cache_free(struct kmem_cache *c, void *obj)
+{
+	if (!obj)
+		return;
+	struct page *pg = virt_to_page(obj);
+	struct slab *s = pg ? pg->private : NULL;
+	if (!pg || !(pg->flags & PG_slab) || s->cache != c) {
+		panic("kmem_cache_free: %p is not an object of cache %s", obj, c->name);
+	}
+	if (((char *)obj - ((char *)s + c->first)) % c->stride != 0)
+		panic("kmem_cache_free: %p is not the start of an object of %s", obj, c->name);
+
+	unsigned long flags = spin_lock_irqsave(&c->lock);
+	if (debug) {
+		uint64_t rz = *redzone(c, obj);
+		if (rz == RZ_FREE) {
+			report(c, obj, "double free");
+			spin_unlock_irqrestore(&c->lock, flags);
+			return;
+		}
+		if (rz != RZ_ACTIVE)
+			report(c, obj, "red zone overwritten (buffer overflow)");
+	}
+	*(void **)obj = s->freelist;
+	s->freelist = obj;
+	poison_free_slot(c, obj);
+	s->inuse--;
+	c->inuse--;
+	list_del(&s->list);
+	if (s->inuse == 0) {
+		list_add(&s->list, &c->empty);
+		/* Keep one empty slab cached; give the rest back. */
+		if (c->empty.next->next != &c->empty)
+			slab_release_locked(c, s);
+	} else {
+		list_add(&s->list, &c->partial);
+	}
+	spin_unlock_irqrestore(&c->lock, flags);
+}
+
+size_t kmem_cache_inuse(const struct kmem_cache *c) { return c->inuse; }
+
+void kmem_cache_shrink(struct kmem_cache *c)
+{
+	unsigned long flags = spin_lock_irqsave(&c->lock);
+	while (!list_empty(&c->empty))
+		slab_release_locked(c, list_first_entry(&c->empty, struct slab, list));
+	spin_unlock_irqrestore(&c->lock, flags);
+}
+
+void slab_shrink_all(void)
+{
+	/* Lock order: all_caches_lock, then a cache's lock, then pmm_lock. */
+	unsigned long flags = spin_lock_irqsave(&all_caches_lock);
+	struct list_head *pos;
+	list_for_each(pos, &all_caches)
+		kmem_cache_shrink(list_entry(pos, struct kmem_cache, all));
+	spin_unlock_irqrestore(&all_caches_lock, flags);
+}
+
+/* Check one slab: freelist inside the slab, on slot boundaries, no loops, count matching. */
+static int check_slab_locked(struct kmem_cache *c, struct slab *s)
+{
+	unsigned nfree = 0;
+	for (void *o = s->freelist; o; o = *(void **)o) {
+		char *lo = (char *)s + c->first;
+		if ((char *)o < lo || (char *)o >= lo + (size_t)c->per_slab * c->stride ||
+		    ((char *)o - lo) % c->stride) {
+			printk("kmem_cache_check: %s: freelist entry %p outside slab %p\n", c->name, o, (void *)s);
+			return -EINVAL;
+		}
+		if (++nfree > c->per_slab) {
+			printk("kmem_cache_check: %s: freelist loop in slab %p\n", c->name, (void *)s);
+			return -EINVAL;
+		}
+		if (debug && !poison_ok(c, o)) {
+			report(c, o, "poison broken in free object");
+			return -EINVAL;
+		}
+	}
+	if (nfree + s->inuse != c->per_slab) {
+		printk("kmem_cache_check: %s: slab %p has %u free + %u used != %u\n",
+		       c->name, (void *)s, nfree, s->inuse, c->per_slab);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int kmem_cache_check(struct kmem_cache *c)
+{
+	struct list_head *lists[3] = { &c->partial, &c->full, &c->empty };
+	size_t used = 0, slabs = 0;
+	int err = 0;
+	unsigned long flags = spin_lock_irqsave(&c->lock);
+
+	for (int l = 0; l < 3 && !err; l++) {
+		struct list_head *pos;
+		list_for_each(pos, lists[l]) {
+			struct slab *s = list_entry(pos, struct slab, list);
+			slabs++;
+			used += s->inuse;
+			bool right_list = (l == 0 && s->inuse > 0 && s->inuse < c->per_slab) ||
+					  (l == 1 && s->inuse == c->per_slab) || (l == 2 && s->inuse == 0);
+			if (!right_list) {
+				printk("kmem_cache_check: %s: slab %p with %u used on the wrong list\n",
+				       c->name, (void *)s, s->inuse);
+				err = -EINVAL;
+				break;
+			}
+			if ((err = check_slab_locked(c, s)))
+				break;
+		}
+	}
+	/* Objects dropped for damaged poison are counted in a slab's inuse but not in c->inuse. */
+	if (!err && (used < c->inuse || slabs != c->slabs)) {
+		printk("kmem_cache_check: %s: slabs say %zu used in %zu slabs; cache says %zu in %zu\n",
+		       c->name, used, slabs, c->inuse, c->slabs);
+		err = -EINVAL;
+	}
+	spin_unlock_irqrestore(&c->lock, flags);
+	return err;
+}
+
+/* kmalloc size classes: 8, 16, ..., 2048 bytes. */
+#define KMALLOC_MIN_SHIFT 3
+#define KMALLOC_MAX_SHIFT 11
+static struct kmem_cache kmalloc_caches[KMALLOC_MAX_SHIFT - KMALLOC_MIN_SHIFT + 1];
+static const char *const kmalloc_names[] = {
+	"kmalloc-8", "kmalloc-16", "kmalloc-32", "kmalloc-64", "kmalloc-128",
+	"kmalloc-256", "kmalloc-512", "kmalloc-1024", "kmalloc-2048",
+};
+
+void slab_init(void)
+{
+	cache_setup(&cache_cache, "kmem_cache", sizeof(struct kmem_cache), 0);
+	for (unsigned i = 0; i < ARRAY_SIZE(kmalloc_caches); i++)
+		cache_setup(&kmalloc_caches[i], kmalloc_names[i], 1UL << (i + KMALLOC_MIN_SHIFT), 0);
+}
+
+void *kmalloc(size_t size)
+{
+	if (size == 0)
+		return NULL;
+	if (size <= (1UL << KMALLOC_MAX_SHIFT)) {
+		unsigned shift = KMALLOC_MIN_SHIFT;
+		while ((1UL << shift) < size)
+			shift++;
+		return kmem_cache_alloc(&kmalloc_caches[shift - KMALLOC_MIN_SHIFT]);
+	}
+	/* Big: a whole buddy block; its head page remembers the order. */
+	unsigned order = 0;
+	while ((PAGE_SIZE << order) < size)
+		order++;
+	if (order > PMM_MAX_ORDER || injected_failure())
+		return NULL;
+	struct page *pg = pmm_alloc(order, 0);
+	return pg ? page_address(pg) : NULL;
+}
+
+void *kzalloc(size_t size)
+{
+	void *p = kmalloc(size);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+void kfree(void *p)
+{
+	if (!p)
+		return;
+	struct page *pg = virt_to_page(p);
+	if (pg->flags & PG_slab) {
+		struct slab *s = pg->private;
+		kmem_cache_free(s->cache, p);
+		return;
+	}
+	if (pg->flags & (PG_reserved | PG_buddy) || !IS_ALIGNED((uintptr_t)p, PAGE_SIZE))
+		panic("kfree: %p was not allocated by kmalloc", p);
+	pmm_free(pg, pg->order);
+}

@@ -1,0 +1,208 @@
+/*
+ * Buddy allocator tests. They run on whatever memory the allocator manages
+ * (32 MiB simulated on the host, all RAM in the kernel) and restore it
+ * exactly: every test ends with the same free-frame count and the same
+ * per-order block counts it started with.
+ *
+ * Why per-order counts must come back exactly: buddy merging is maximal (a
+ * block merges whenever its buddy is free at the same order), so the set of
+ * free frames determines the decomposition into free blocks uniquely. Same
+ * free frames before and after => same counts per order.
+ */
+#include "ktest.h"
+#include "pmm.h"
+#include "prng.h"
+#include "kstring.h"
+
+struct pmm_snapshot {
+	size_t free;
+	size_t blocks[PMM_MAX_ORDER + 1];
+};
+
+static void snapshot(struct pmm_snapshot *s)
+{
+	s->free = pmm_free_frames();
+	for (unsigned o = 0; o <= PMM_MAX_ORDER; o++)
+		s->blocks[o] = pmm_free_blocks(o);
+}
+
+static void expect_same(struct ktest *t, const struct pmm_snapshot *a)
+{
+	struct pmm_snapshot b;
+	snapshot(&b);
+	EXPECT_EQ(t, b.free, a->free);
+	for (unsigned o = 0; o <= PMM_MAX_ORDER; o++)
+		EXPECT_EQ(t, b.blocks[o], a->blocks[o]);
+	EXPECT_EQ(t, pmm_check(), 0);
+}
+
+/* Allocated frames are chained through their first word, so no extra memory is needed. */
+static void test_alloc_every_frame(struct ktest *t)
+{
+	struct pmm_snapshot before;
+	snapshot(&before);
+	ASSERT_GT(t, before.free, 0);
+
+	void *chain = NULL;
+	size_t n = 0;
+	void *f;
+	while ((f = pmm_alloc_frame(0))) {
+		*(void **)f = chain;
+		chain = f;
+		n++;
+	}
+	/* Every free frame was handed out once, and then the allocator said no (no panic). */
+	EXPECT_EQ(t, n, before.free);
+	EXPECT_EQ(t, pmm_free_frames(), 0);
+	EXPECT_TRUE(t, pmm_alloc(0, 0) == NULL);
+	EXPECT_TRUE(t, pmm_alloc(PMM_MAX_ORDER, 0) == NULL);
+	EXPECT_EQ(t, pmm_check(), 0);
+
+	while (chain) {
+		void *next = *(void **)chain;
+		pmm_free_frame(chain);
+		chain = next;
+	}
+	expect_same(t, &before);
+}
+
+/* Split a top-order block into single frames, free them in random order: they coalesce back to one block. */
+static void test_coalesce_to_top_order(struct ktest *t)
+{
+	struct pmm_snapshot before;
+	snapshot(&before);
+	ASSERT_GT(t, before.blocks[PMM_MAX_ORDER], 0);
+
+	struct page *big = pmm_alloc(PMM_MAX_ORDER, 0);
+	ASSERT_TRUE(t, big != NULL);
+	/* Taken from the top-order list directly: no split was needed. */
+	EXPECT_EQ(t, pmm_free_blocks(PMM_MAX_ORDER), before.blocks[PMM_MAX_ORDER] - 1);
+	EXPECT_EQ(t, page_to_phys(big) % (PAGE_SIZE << PMM_MAX_ORDER), 0);
+
+	const unsigned n = 1U << PMM_MAX_ORDER;
+	unsigned perm[1U << PMM_MAX_ORDER];
+	for (unsigned i = 0; i < n; i++)
+		perm[i] = i;
+	struct prng r;
+	prng_seed(&r, 42);
+	for (unsigned i = n - 1; i > 0; i--) {
+		unsigned j = (unsigned)prng_below(&r, i + 1), tmp = perm[i];
+		perm[i] = perm[j];
+		perm[j] = tmp;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		pmm_free(big + perm[i], 0);
+		if (i % 128 == 0)
+			EXPECT_EQ(t, pmm_check(), 0);
+	}
+	expect_same(t, &before);
+}
+
+/* Splitting: an order-0 request with only top-order blocks free leaves one block on each lower order. */
+static void test_split_leaves_one_per_order(struct ktest *t)
+{
+	struct pmm_snapshot before;
+	snapshot(&before);
+	ASSERT_GT(t, before.blocks[PMM_MAX_ORDER], 0);
+
+	/* Drain every lower order (blocks chained through their first word) so the next
+	 * order-0 allocation has to split a top-order block. */
+	void *held[PMM_MAX_ORDER] = { 0 };
+	for (unsigned o = 0; o < PMM_MAX_ORDER; o++)
+		while (pmm_free_blocks(o) > 0) {
+			void *b = page_address(pmm_alloc(o, 0));
+			*(void **)b = held[o];
+			held[o] = b;
+		}
+	size_t top = pmm_free_blocks(PMM_MAX_ORDER);
+	struct page *p = pmm_alloc(0, 0);
+	ASSERT_TRUE(t, p != NULL);
+	/* 2^10 = 1 + (1 + 2 + 4 + ... + 512): one free block of every order 0..9 remains. */
+	for (unsigned o = 0; o < PMM_MAX_ORDER; o++)
+		EXPECT_EQ(t, pmm_free_blocks(o), 1);
+	EXPECT_EQ(t, pmm_free_blocks(PMM_MAX_ORDER), top - 1);
+	pmm_free(p, 0);
+	EXPECT_EQ(t, pmm_free_blocks(PMM_MAX_ORDER), top);
+
+	for (unsigned o = 0; o < PMM_MAX_ORDER; o++)
+		while (held[o]) {
+			void *next = *(void **)held[o];
+			pmm_free(virt_to_page(held[o]), o);
+			held[o] = next;
+		}
+	expect_same(t, &before);
+}
+
+#define NBLOCKS 256
+struct held_block {
+	struct page *p;
+	unsigned order;
+	uint64_t tag;
+};
+
+/* Random allocations and frees of random orders; invariants checked after every step, and tags written
+ * at both ends of each block prove that no two live blocks overlap. */
+static void test_random_patterns(struct ktest *t)
+{
+	struct pmm_snapshot before;
+	snapshot(&before);
+	static struct held_block b[NBLOCKS];
+	struct prng r;
+	prng_seed(&r, 0x5eed);
+	memset(b, 0, sizeof(b));
+
+	for (unsigned step = 0; step < 4000; step++) {
+		unsigned i = (unsigned)prng_below(&r, NBLOCKS);
+		if (!b[i].p) {
+			unsigned order = (unsigned)prng_below(&r, 6);
+			struct page *p = pmm_alloc(order, (step & 1) ? GFP_ZERO : 0);
+			if (!p)
+				continue;
+			EXPECT_EQ(t, page_to_phys(p) % (PAGE_SIZE << order), 0);
+			EXPECT_EQ(t, p->refcount, 1);
+			if (step & 1) {
+				const uint64_t *w = page_address(p);
+				size_t nonzero = 0;
+				for (size_t k = 0; k < (PAGE_SIZE << order) / 8; k++)
+					nonzero += w[k] != 0;
+				EXPECT_EQ(t, nonzero, 0);
+			}
+			b[i] = (struct held_block){ p, order, prng_next(&r) };
+			uint64_t *first = page_address(p);
+			uint64_t *last = (uint64_t *)((char *)first + (PAGE_SIZE << order)) - 1;
+			*first = *last = b[i].tag;
+		} else {
+			uint64_t *first = page_address(b[i].p);
+			uint64_t *last = (uint64_t *)((char *)first + (PAGE_SIZE << b[i].order)) - 1;
+			EXPECT_EQ(t, *first, b[i].tag);
+			EXPECT_EQ(t, *last, b[i].tag);
+			pmm_free(b[i].p, b[i].order);
+			b[i].p = NULL;
+		}
+		if (step % 50 == 0)
+			ASSERT_EQ(t, pmm_check(), 0);
+	}
+	for (unsigned i = 0; i < NBLOCKS; i++)
+		if (b[i].p)
+			pmm_free(b[i].p, b[i].order);
+	expect_same(t, &before);
+}
+
+static void test_bad_requests(struct ktest *t)
+{
+	size_t free = pmm_free_frames();
+	EXPECT_TRUE(t, pmm_alloc(PMM_MAX_ORDER + 1, 0) == NULL);
+	EXPECT_TRUE(t, pmm_alloc(1000, 0) == NULL);
+	EXPECT_EQ(t, pmm_free_frames(), free);
+	EXPECT_TRUE(t, phys_to_page((phys_addr_t)1 << 52) == NULL);
+}
+
+static const struct ktest_case pmm_cases[] = {
+	KTEST_CASE(test_alloc_every_frame),
+	KTEST_CASE(test_coalesce_to_top_order),
+	KTEST_CASE(test_split_leaves_one_per_order),
+	KTEST_CASE(test_random_patterns),
+	KTEST_CASE(test_bad_requests),
+	{ 0 },
+};
+KTEST_SUITE(pmm, pmm_cases);
