@@ -1,0 +1,45 @@
+/* CPU feature detection and the per-CPU area reached through GS base. */
+#include "x86.h"
+#include "arch.h"
+#include "kstring.h"
+
+struct x86_features x86_cpu;
+struct percpu percpu_area[NR_CPUS];
+
+/* percpu_init_boot: point GS base at CPU 0's per-CPU area. Call first thing in kmain. */
+void percpu_init_boot(void)
+{
+	struct percpu *p = &percpu_area[0];
+
+	p->self = p;
+	p->cpu_id = 0;
+	p->irq_depth = 0;
+	p->fault_catch = NULL;
+	wrmsr(MSR_GS_BASE, (uint64_t)p);
+}
+
+/* cpu_features_init: fill x86_cpu from CPUID. */
+void cpu_features_init(void)
+{
+	uint32_t a, b, c, d, max_ext;
+
+	cpuid(0, 0, &a, &b, &c, &d);
+	memcpy(x86_cpu.vendor + 0, &b, 4);
+	memcpy(x86_cpu.vendor + 4, &d, 4);
+	memcpy(x86_cpu.vendor + 8, &c, 4);
+	x86_cpu.vendor[12] = 0;
+
+	cpuid(1, 0, &a, &b, &c, &d);
+	x86_cpu.pge = d & (1u << 13);
+
+	cpuid(0x80000000, 0, &max_ext, &b, &c, &d);
+	if (max_ext >= 0x80000001) {
+		cpuid(0x80000001, 0, &a, &b, &c, &d);
+		x86_cpu.nx = (d & (1u << 20)) && (rdmsr(MSR_EFER) & (1u << 11));
+		x86_cpu.pdpe1gb = d & (1u << 26);
+	}
+	if (max_ext >= 0x80000007) {
+		cpuid(0x80000007, 0, &a, &b, &c, &d);
+		x86_cpu.invariant_tsc = d & (1u << 8);
+	}
+}

@@ -1,0 +1,96 @@
+/*
+ * IDT and trap dispatch. Every vector enters through entry.asm; exceptions
+ * (0..31) either go to the test-only recovery path (recover.c) or end the
+ * kernel with a report; other vectors go to the handler registered with
+ * irq_register(). Double fault and NMI run on their own IST stacks.
+ */
+#include "x86.h"
+#include "arch.h"
+#include "printk.h"
+#include "kernel.h"
+
+struct idt_entry {
+	uint16_t off_lo;
+	uint16_t sel;
+	uint8_t ist;
+	uint8_t type;
+	uint16_t off_mid;
+	uint32_t off_hi;
+	uint32_t zero;
+} __attribute__((packed));
+
+static struct idt_entry idt[256] __attribute__((aligned(16)));
+static irq_handler_t irq_handlers[256];
+extern const uint64_t isr_stub_table[256];
+
+static void idt_set(unsigned v, uint64_t fn, unsigned ist)
+{
+	idt[v].off_lo = fn & 0xffff;
+	idt[v].sel = KERNEL_CS;
+	idt[v].ist = ist;
+	idt[v].type = 0x8E;             /* present, DPL0, 64-bit interrupt gate */
+	idt[v].off_mid = (fn >> 16) & 0xffff;
+	idt[v].off_hi = fn >> 32;
+	idt[v].zero = 0;
+}
+
+/* idt_init: install all 256 vectors and load the IDT. Interrupts off. */
+void idt_init(void)
+{
+	struct { uint16_t limit; uint64_t base; } __attribute__((packed)) p;
+
+	for (unsigned v = 0; v < 256; v++)
+		idt_set(v, isr_stub_table[v], v == VEC_DF ? 1 : v == VEC_NMI ? 2 : 0);
+	p.limit = sizeof(idt) - 1;
+	p.base = (uint64_t)idt;
+	__asm__ volatile("lidt %0" : : "m"(p) : "memory");
+}
+
+/* irq_register: route vector (>= 32) to fn. Replaces any previous handler. */
+void irq_register(unsigned vector, irq_handler_t fn)
+{
+	BUG_ON(vector < 32 || vector > 255);
+	irq_handlers[vector] = fn;
+}
+
+static void exception_fatal(struct trap_frame *tf)
+{
+	static volatile int in_fatal;
+
+	cli();
+	if (in_fatal++) {
+		printk("\nx86: exception %llu while reporting an exception; giving up\n",
+		       (unsigned long long)tf->vector);
+		qemu_exit(QEMU_EXIT_PANIC);
+	}
+	printk("\n");
+	trap_report(tf);
+	printk("x86: unexpected exception, stopping the kernel\n");
+	qemu_exit(QEMU_EXIT_PANIC);
+}
+
+void trap_dispatch(struct trap_frame *tf);
+
+/* trap_dispatch: called by entry.asm with the saved frame, interrupts off. */
+void trap_dispatch(struct trap_frame *tf)
+{
+	unsigned v = tf->vector;
+	irq_handler_t fn;
+
+	if (v < 32) {
+		if (fault_recover(tf))
+			return;
+		exception_fatal(tf);
+	}
+	fn = irq_handlers[v];
+	if (fn) {
+		this_cpu()->irq_depth++;
+		fn(tf);
+		this_cpu()->irq_depth--;
+		return;
+	}
+	if (v == VEC_SPURIOUS || (v >= VEC_PIC_BASE && v < VEC_PIC_BASE + 16))
+		return;         /* spurious LAPIC / masked 8259 interrupts need no EOI */
+	printk("x86: unexpected interrupt vector %u ignored\n", v);
+	lapic_eoi();
+}

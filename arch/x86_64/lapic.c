@@ -1,0 +1,121 @@
+/*
+ * Local APIC and its timer. The timer's input clock is measured against PIT
+ * channel 2 (10 ms one-shot, gate through port 0x61), which also gives the
+ * TSC frequency; then the timer runs periodically at TIMER_HZ on VEC_TIMER.
+ * The legacy 8259 PICs are remapped to VEC_PIC_BASE and masked.
+ */
+#include "x86.h"
+#include "x86_mmu.h"
+#include "arch.h"
+#include "printk.h"
+#include "profile.h"
+#include "kernel.h"
+
+#define LAPIC_ID       0x020
+#define LAPIC_TPR      0x080
+#define LAPIC_EOI      0x0B0
+#define LAPIC_SVR      0x0F0
+#define LAPIC_LVT_TIMER 0x320
+#define LAPIC_TIMER_INIT 0x380
+#define LAPIC_TIMER_CUR  0x390
+#define LAPIC_TIMER_DIV  0x3E0
+
+#define LVT_MASKED     (1u << 16)
+#define LVT_PERIODIC   (1u << 17)
+
+#define PIT_HZ         1193182u
+#define CALIBRATE_MS   10u
+
+static volatile uint32_t *lapic;
+volatile uint64_t timer_ticks;
+uint64_t tsc_khz;
+uint32_t lapic_timer_khz;
+
+static inline uint32_t lapic_read(unsigned reg) { return lapic[reg / 4]; }
+static inline void lapic_write(unsigned reg, uint32_t v) { lapic[reg / 4] = v; }
+
+void lapic_eoi(void)
+{
+	if (lapic)
+		lapic_write(LAPIC_EOI, 0);
+}
+
+static void pic_disable(void)
+{
+	/* ICW1..ICW4: remap to VEC_PIC_BASE / +8 so stray IRQs are not exceptions, then mask. */
+	outb(0x20, 0x11);
+	outb(0xA0, 0x11);
+	outb(0x21, VEC_PIC_BASE);
+	outb(0xA1, VEC_PIC_BASE + 8);
+	outb(0x21, 4);
+	outb(0xA1, 2);
+	outb(0x21, 1);
+	outb(0xA1, 1);
+	outb(0x21, 0xff);
+	outb(0xA1, 0xff);
+}
+
+/* Count LAPIC timer ticks and TSC cycles during CALIBRATE_MS of PIT channel 2. */
+static void calibrate(void)
+{
+	uint32_t count = PIT_HZ * CALIBRATE_MS / 1000;
+	uint32_t lapic_ticks;
+	uint64_t tsc0, tsc1;
+	uint8_t gate;
+
+	gate = (inb(0x61) & ~0x02) | 0x01;      /* speaker off, gate on */
+	outb(0x61, gate);
+	outb(0x43, 0xB0);                       /* channel 2, lo/hi byte, mode 0 */
+	outb(0x42, count & 0xff);
+	outb(0x42, count >> 8);
+	/* restart the count: gate low then high */
+	outb(0x61, gate & ~0x01);
+	outb(0x61, gate);
+
+	lapic_write(LAPIC_TIMER_DIV, 0x3);      /* divide by 16 */
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | VEC_TIMER);
+	lapic_write(LAPIC_TIMER_INIT, 0xffffffff);
+	tsc0 = rdtsc();
+	for (unsigned long spins = 0; !(inb(0x61) & 0x20); spins++)
+		if (spins > 100000000UL)
+			panic("timer: PIT channel 2 never finished counting");
+	tsc1 = rdtsc();
+	lapic_ticks = 0xffffffff - lapic_read(LAPIC_TIMER_CUR);
+	lapic_write(LAPIC_TIMER_INIT, 0);
+
+	lapic_timer_khz = lapic_ticks / CALIBRATE_MS;
+	tsc_khz = (tsc1 - tsc0) / CALIBRATE_MS;
+}
+
+static void timer_interrupt(struct trap_frame *tf)
+{
+	timer_ticks++;
+	profile_tick(tf->rip, (tf->cs & 3) != 0);
+	lapic_eoi();
+}
+
+/* timer_init: map and enable the LAPIC, calibrate, start the periodic tick. Interrupts stay off. */
+void timer_init(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+	phys_addr_t pa = base & 0xfffff000UL;
+
+	pic_disable();
+	wrmsr(MSR_APIC_BASE, base | (1UL << 11));   /* global enable */
+	lapic = kpgtable_map_mmio(pa, PAGE_SIZE);
+	if (!lapic)
+		panic("timer: cannot map the local APIC at %llx", (unsigned long long)pa);
+	lapic_write(LAPIC_TPR, 0);
+	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
+
+	calibrate();
+	if (lapic_timer_khz == 0)
+		panic("timer: LAPIC timer did not count during calibration");
+
+	irq_register(VEC_TIMER, timer_interrupt);
+	lapic_write(LAPIC_TIMER_DIV, 0x3);
+	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | VEC_TIMER);
+	lapic_write(LAPIC_TIMER_INIT, lapic_timer_khz * 1000 / TIMER_HZ);
+	printk("timer: LAPIC id %u, timer clock %u kHz, TSC %llu kHz, tick %u Hz\n",
+	       lapic_read(LAPIC_ID) >> 24, lapic_timer_khz, (unsigned long long)tsc_khz, TIMER_HZ);
+}

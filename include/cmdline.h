@@ -1,0 +1,34 @@
+/*
+ * Kernel command-line parameters. The line is a list of space-separated
+ * key=value words; a leading word without '=' (the kernel's file name, as
+ * QEMU and GRUB pass it) is skipped. Known keys:
+ *   ktest=all|default|none|SUITE[,SUITE...]   suites to run at boot (default: "default")
+ *   profile=SUITE[,SUITE...]                  run these suites under the profiler, print the table
+ *   vma=list|avl|hash|rbtree|btree            VMA index backend for new address spaces
+ *   merge=on|off                              VMA merging (for measurements)
+ *   crash=null|panic|stack|bug                after boot, deliberately crash (to see and
+ *                                             test the fatal exception/panic reports)
+ * An unknown key, or a word that is not key=value, prints a warning and is ignored.
+ */
+#ifndef CMDLINE_H
+#define CMDLINE_H
+
+#include "types.h"
+
+#define CMDLINE_VALUE_MAX 128
+
+struct kernel_params {
+	char ktest[CMDLINE_VALUE_MAX];
+	char profile[CMDLINE_VALUE_MAX];        /* empty: no profile run */
+	char vma[CMDLINE_VALUE_MAX];            /* empty: the default backend */
+	bool merge;                             /* default true */
+	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */
+	unsigned warnings;                      /* unknown or malformed words seen */
+};
+
+extern struct kernel_params kparams;
+
+/* Reset p to the defaults, then apply the words of line. Returns the number of warnings. */
+unsigned cmdline_parse(struct kernel_params *p, const char *line);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * Multiboot 1 (QEMU -kernel) and Multiboot 2 (GRUB) boot information, as far
+ * as the kernel reads it, and the loader-independent summary that
+ * kernel/bootinfo.c builds from either.
+ */
+#ifndef MULTIBOOT_H
+#define MULTIBOOT_H
+
+#include "types.h"
+#include "pmm.h"
+
+#define MB1_BOOTLOADER_MAGIC 0x2BADB002u
+#define MB2_BOOTLOADER_MAGIC 0x36d76289u
+
+/* Multiboot 1 info (only the fields we use; offsets per the spec). */
+#define MB1_INFO_MEMORY  (1u << 0)
+#define MB1_INFO_CMDLINE (1u << 2)
+#define MB1_INFO_MODS    (1u << 3)
+#define MB1_INFO_MMAP    (1u << 6)
+
+struct mb1_info {
+	uint32_t flags;
+	uint32_t mem_lower, mem_upper;          /* KiB below 1 MiB / above 1 MiB */
+	uint32_t boot_device;
+	uint32_t cmdline;
+	uint32_t mods_count, mods_addr;
+	uint32_t syms[4];
+	uint32_t mmap_length, mmap_addr;
+} __attribute__((packed));
+
+struct mb1_mmap_entry {
+	uint32_t size;                          /* of the rest of the entry */
+	uint64_t addr, len;
+	uint32_t type;
+} __attribute__((packed));
+
+struct mb1_module {
+	uint32_t mod_start, mod_end, string, reserved;
+} __attribute__((packed));
+
+/* Multiboot 2 tags */
+#define MB2_TAG_END     0
+#define MB2_TAG_CMDLINE 1
+#define MB2_TAG_MODULE  3
+#define MB2_TAG_BASIC_MEMINFO 4
+#define MB2_TAG_MMAP    6
+
+struct mb2_tag {
+	uint32_t type, size;
+};
+
+struct mb2_tag_mmap {
+	uint32_t type, size;
+	uint32_t entry_size, entry_version;
+	/* entries follow */
+};
+
+struct mb2_mmap_entry {
+	uint64_t addr, len;
+	uint32_t type, reserved;
+};
+
+struct mb2_tag_module {
+	uint32_t type, size;
+	uint32_t mod_start, mod_end;
+	char string[];
+};
+
+#define MB_MEMORY_AVAILABLE 1
+
+/* What the kernel keeps from either loader. */
+#define BOOT_MAX_RAM      64
+#define BOOT_MAX_MODULES  8
+#define BOOT_CMDLINE_MAX  512
+
+struct boot_info {
+	const char *loader;                     /* "multiboot1" / "multiboot2" */
+	char cmdline[BOOT_CMDLINE_MAX];
+	struct mem_range ram[BOOT_MAX_RAM];     /* available RAM, as reported (unsorted) */
+	size_t nram;
+	struct mem_range modules[BOOT_MAX_MODULES];
+	size_t nmodules;
+	struct mem_range info;                  /* the info structure itself */
+	struct mem_range extra[4];              /* other loader memory we read (mb1 mmap, module list) */
+	size_t nextra;
+};
+
+/*
+ * bootinfo_parse: fill bi from the loader's magic and info (physical
+ * address, read through the early direct map). Prints the memory map.
+ * Returns 0, or -EINVAL for an unknown magic or a missing memory map.
+ */
+int bootinfo_parse(uint32_t magic, uint32_t info_phys, struct boot_info *bi);
+
+#endif

@@ -1,0 +1,215 @@
+/*
+ * x86-64 CPU helpers for arch/x86_64 and kernel-only tests: port I/O, MSRs,
+ * control registers, CPUID, the trap frame, the exit codes given to QEMU,
+ * and the test-only fault recovery path. Nothing outside arch/x86_64,
+ * kernel/ and tests/kernel includes this header.
+ */
+#ifndef X86_H
+#define X86_H
+
+#include "types.h"
+
+#define KERNEL_VMA      0xffffffff80000000UL
+#define DIRECT_MAP_BASE 0xffff888000000000UL
+
+/* GDT selectors (arch/x86_64/gdt.c). */
+#define KERNEL_CS 0x08
+#define KERNEL_DS 0x10
+#define USER_DS   0x1b          /* reserved for later issues (ring 3) */
+#define USER_CS   0x23
+#define TSS_SEL   0x28
+
+/* Interrupt vectors. */
+#define VEC_DE   0
+#define VEC_DB   1
+#define VEC_NMI  2
+#define VEC_BP   3
+#define VEC_UD   6
+#define VEC_DF   8
+#define VEC_GP   13
+#define VEC_PF   14
+#define VEC_PIC_BASE   0x20     /* legacy 8259 remapped here, all masked */
+#define VEC_TIMER      0x40     /* LAPIC timer */
+#define VEC_SPURIOUS   0xff
+
+/* MSRs */
+#define MSR_EFER         0xC0000080
+#define MSR_FS_BASE      0xC0000100
+#define MSR_GS_BASE      0xC0000101
+#define MSR_KERNEL_GS_BASE 0xC0000102
+#define MSR_APIC_BASE    0x1B
+
+/* Page-fault error code bits. */
+#define PF_P    0x01            /* protection violation (else: not present) */
+#define PF_W    0x02            /* write access */
+#define PF_U    0x04            /* user mode */
+#define PF_RSVD 0x08            /* reserved bit set in a paging entry */
+#define PF_I    0x10            /* instruction fetch */
+
+/*
+ * The registers saved by the interrupt entry stubs (arch/x86_64/entry.asm),
+ * lowest address first, then the CPU's own frame.
+ */
+struct trap_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error;
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+
+static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
+static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
+static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
+static inline uint8_t inb(uint16_t port) { uint8_t v; __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
+
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
+}
+
+static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t *a, uint32_t *b, uint32_t *c, uint32_t *d)
+{
+	__asm__ volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(leaf), "c"(sub));
+}
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+#define DEFINE_CR_READ(n) \
+	static inline uint64_t read_cr##n(void) { uint64_t v; __asm__ volatile("mov %%cr" #n ", %0" : "=r"(v)); return v; }
+DEFINE_CR_READ(0)
+DEFINE_CR_READ(2)
+DEFINE_CR_READ(3)
+DEFINE_CR_READ(4)
+#undef DEFINE_CR_READ
+
+static inline void write_cr0(uint64_t v) { __asm__ volatile("mov %0, %%cr0" : : "r"(v) : "memory"); }
+static inline void write_cr3(uint64_t v) { __asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory"); }
+static inline void write_cr4(uint64_t v) { __asm__ volatile("mov %0, %%cr4" : : "r"(v) : "memory"); }
+
+static inline uint64_t read_rflags(void)
+{
+	uint64_t f;
+	__asm__ volatile("pushfq; popq %0" : "=r"(f) : : "memory");
+	return f;
+}
+
+static inline uint64_t read_rbp(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%rbp, %0" : "=r"(v));
+	return v;
+}
+
+static inline void cli(void) { __asm__ volatile("cli" : : : "memory"); }
+static inline void sti(void) { __asm__ volatile("sti" : : : "memory"); }
+static inline void hlt(void) { __asm__ volatile("hlt" : : : "memory"); }
+
+/* CPU features found by cpu_features_init() (arch/x86_64/cpu.c). */
+struct x86_features {
+	bool nx;                /* EFER.NXE usable */
+	bool pdpe1gb;           /* 1 GiB pages */
+	bool pge;               /* global pages */
+	bool invariant_tsc;
+	char vendor[13];
+};
+extern struct x86_features x86_cpu;
+void cpu_features_init(void);
+
+/* GDT + TSS (IST1: double fault, IST2: NMI) and the per-CPU area (GS base). */
+void gdt_init(void);
+/* IDT with every vector wired to the common trap entry. */
+void idt_init(void);
+
+/* An interrupt handler for a non-exception vector; runs with interrupts off. */
+typedef void (*irq_handler_t)(struct trap_frame *tf);
+void irq_register(unsigned vector, irq_handler_t fn);
+
+/* A human name for exception vector v (< 32), else "interrupt". */
+const char *x86_exception_name(unsigned v);
+
+/* Print the exception report (vector, error code, CR2, registers, backtrace). */
+void trap_report(const struct trap_frame *tf);
+
+/* Backtrace from a given frame pointer, after printing rip (if non-zero) first. */
+void x86_backtrace_from(uint64_t rip, uint64_t rbp);
+
+/* 16550 UART on COM1 */
+void uart_init(void);
+void uart_putc(char c);
+
+/*
+ * LAPIC timer: calibrated against the PIT, then periodic at TIMER_HZ.
+ * timer_ticks counts ticks since timer_init on CPU 0.
+ */
+#define TIMER_HZ 1000
+void timer_init(void);
+extern volatile uint64_t timer_ticks;
+extern uint64_t tsc_khz;                /* calibrated TSC frequency, kHz */
+extern uint32_t lapic_timer_khz;        /* LAPIC timer input clock after divide, kHz */
+void lapic_eoi(void);
+
+/*
+ * QEMU's isa-debug-exit device (iobase 0xf4): writing v makes QEMU exit
+ * with status (v << 1) | 1. The codes and the statuses tools/qemu-run sees:
+ *   QEMU_EXIT_PASS   0 -> 1   all selected tests passed
+ *   QEMU_EXIT_FAIL   1 -> 3   some test failed
+ *   QEMU_EXIT_PANIC  2 -> 5   panic or unexpected exception
+ *   QEMU_EXIT_NOMEM  3 -> 7   not enough memory to boot
+ * (status 0 is a triple fault / reset with -no-reboot; 124 is timeout(1)).
+ * Without the device, the CPU halts forever with interrupts off.
+ */
+#define QEMU_EXIT_PASS  0
+#define QEMU_EXIT_FAIL  1
+#define QEMU_EXIT_PANIC 2
+#define QEMU_EXIT_NOMEM 3
+__attribute__((noreturn)) void qemu_exit(unsigned code);
+
+/*
+ * Test-only fault recovery. arch_fault_catch() runs fn(arg); if fn raises a
+ * CPU exception (vectors 0..31 except NMI and #DF) in kernel mode, the
+ * exception is reported briefly, recorded in *info, and arch_fault_catch
+ * returns 1 as if fn had returned. Returns 0 when fn returned normally.
+ * Only for tests: the faulting function's locks and state are abandoned.
+ * Not nestable; call with the stack it was called on.
+ */
+struct arch_fault_info {
+	unsigned vector;
+	uint64_t error;
+	uint64_t cr2;
+	uint64_t rip;
+};
+int arch_fault_catch(void (*fn)(void *), void *arg, struct arch_fault_info *info);
+
+/* Called by the trap dispatcher: 1 when the fault was taken by arch_fault_catch. */
+int fault_recover(struct trap_frame *tf);
+
+/* Per-CPU area reached through GS base. */
+struct percpu {
+	struct percpu *self;    /* offset 0 */
+	unsigned cpu_id;        /* offset 8 */
+	unsigned irq_depth;     /* nesting of interrupt handlers */
+	void *fault_catch;      /* armed arch_fault_catch context, or NULL */
+};
+extern struct percpu percpu_area[];
+void percpu_init_boot(void);
+
+static inline struct percpu *this_cpu(void)
+{
+	struct percpu *p;
+	__asm__ volatile("mov %%gs:0, %0" : "=r"(p));
+	return p;
+}
+
+#endif

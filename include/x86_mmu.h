@@ -1,0 +1,78 @@
+/*
+ * x86-64 4-level paging: PTE format, CR3/INVLPG, a software walk of live
+ * tables, and the kernel's own page tables (direct map + W^X image).
+ * Only arch/x86_64 and kernel-only tests use this; mm/ will see an
+ * arch-independent interface built on top of it (later issues).
+ */
+#ifndef X86_MMU_H
+#define X86_MMU_H
+
+#include "types.h"
+
+#define PTE_P     (1UL << 0)
+#define PTE_W     (1UL << 1)
+#define PTE_U     (1UL << 2)
+#define PTE_PWT   (1UL << 3)
+#define PTE_PCD   (1UL << 4)
+#define PTE_A     (1UL << 5)
+#define PTE_D     (1UL << 6)
+#define PTE_PS    (1UL << 7)        /* large page, in a PDPT or PD entry */
+#define PTE_G     (1UL << 8)
+#define PTE_NX    (1UL << 63)
+#define PTE_ADDR_MASK 0x000ffffffffff000UL
+
+#define PT_ENTRIES 512
+#define PAGE_SIZE_2M (1UL << 21)
+#define PAGE_SIZE_1G (1UL << 30)
+
+/* Index of va in the table at level (4 = PML4 .. 1 = PT). */
+static inline unsigned pt_index(uintptr_t va, int level)
+{
+	return (va >> (PAGE_SHIFT + 9 * (level - 1))) & 511;
+}
+
+/* The NX bit when the CPU supports it, else 0 (set by kpgtable_init). */
+extern uint64_t pte_nx;
+
+/*
+ * x86_pt_walk: look up va in the page tables rooted at physical address
+ * cr3. On success returns 0 with *pte = the leaf entry and *level = 1 (4 KiB),
+ * 2 (2 MiB) or 3 (1 GiB), and *eff = the effective permission: PTE_W and
+ * PTE_U only if every level allows them, PTE_NX if any level sets it.
+ * Returns -ENOENT when va is not mapped (*level = the level where the walk
+ * stopped). Reads the tables through the direct map; takes no lock.
+ */
+int x86_pt_walk(uint64_t cr3, uintptr_t va, uint64_t *pte, int *level, uint64_t *eff);
+
+/* Invalidate the TLB entry for va on this CPU. */
+static inline void x86_invlpg(uintptr_t va)
+{
+	__asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
+}
+
+/* Physical address of the kernel PML4 (valid after kpgtable_init). */
+extern uint64_t kernel_cr3;
+
+/*
+ * kpgtable_init: build the kernel page tables and switch to them: the
+ * direct map of every RAM range in ram[0..nram) at DIRECT_MAP_BASE (2 MiB
+ * pages, 1 GiB where the CPU has them and alignment allows; RW, NX, global),
+ * and the kernel image at KERNEL_VMA (text RX, rodata R+NX, data/bss RW+NX,
+ * 4 KiB pages). Nothing else is mapped: no identity map, no NULL page.
+ * Page-table pages come from alloc_pt (physical, zeroed, 4 KiB, below 4 GiB
+ * while the early tables are live). Panics if alloc_pt fails.
+ */
+struct mem_range;
+void kpgtable_init(const struct mem_range *ram, size_t nram, phys_addr_t (*alloc_pt)(void));
+
+/*
+ * kpgtable_map_mmio: map [pa, pa+size) uncached at its direct-map address
+ * (4 KiB pages, RW, NX). Returns the virtual address, or NULL if a table
+ * page could not be allocated. After pmm_init, table pages come from pmm.
+ */
+void *kpgtable_map_mmio(phys_addr_t pa, size_t size);
+
+/* Switch the page-table allocator to pmm once it is up. */
+void kpgtable_use_pmm(void);
+
+#endif

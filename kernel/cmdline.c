@@ -1,0 +1,91 @@
+/* Kernel command-line parsing (include/cmdline.h). */
+#include "cmdline.h"
+#include "printk.h"
+#include "kstring.h"
+#include "kernel.h"
+
+struct kernel_params kparams;
+
+static void set_str(char *dst, const char *v, size_t vlen, const char *key)
+{
+	if (vlen >= CMDLINE_VALUE_MAX) {
+		printk("cmdline: warning: value of %s= too long, truncated\n", key);
+		vlen = CMDLINE_VALUE_MAX - 1;
+	}
+	memcpy(dst, v, vlen);
+	dst[vlen] = 0;
+}
+
+static bool word_is(const char *w, size_t wlen, const char *s)
+{
+	return strlen(s) == wlen && strncmp(w, s, wlen) == 0;
+}
+
+/* Apply one word [w, w+len); returns 1 if it produced a warning. */
+static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, bool first)
+{
+	const char *eq = NULL;
+	const char *v;
+	size_t klen, vlen;
+
+	for (size_t i = 0; i < len; i++)
+		if (w[i] == '=') {
+			eq = w + i;
+			break;
+		}
+	if (!eq) {
+		if (first)
+			return 0;       /* the kernel's path, as loaders pass it */
+		printk("cmdline: warning: ignoring '%.*s' (expected key=value)\n", (int)len, w);
+		return 1;
+	}
+	klen = eq - w;
+	v = eq + 1;
+	vlen = len - klen - 1;
+	if (word_is(w, klen, "ktest")) {
+		set_str(p->ktest, v, vlen, "ktest");
+	} else if (word_is(w, klen, "profile")) {
+		set_str(p->profile, v, vlen, "profile");
+	} else if (word_is(w, klen, "vma")) {
+		set_str(p->vma, v, vlen, "vma");
+	} else if (word_is(w, klen, "crash")) {
+		set_str(p->crash, v, vlen, "crash");
+	} else if (word_is(w, klen, "merge")) {
+		if (word_is(v, vlen, "on") || word_is(v, vlen, "1"))
+			p->merge = true;
+		else if (word_is(v, vlen, "off") || word_is(v, vlen, "0"))
+			p->merge = false;
+		else {
+			printk("cmdline: warning: merge=%.*s: expected on or off; keeping %s\n",
+			       (int)vlen, v, p->merge ? "on" : "off");
+			return 1;
+		}
+	} else {
+		printk("cmdline: warning: unknown option '%.*s' ignored\n", (int)len, w);
+		return 1;
+	}
+	return 0;
+}
+
+unsigned cmdline_parse(struct kernel_params *p, const char *line)
+{
+	bool first = true;
+
+	memset(p, 0, sizeof(*p));
+	set_str(p->ktest, "default", 7, "ktest");
+	p->merge = true;
+	while (line && *line) {
+		const char *w;
+
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (!*line)
+			break;
+		w = line;
+		while (*line && *line != ' ' && *line != '\t')
+			line++;
+		p->warnings += apply_word(p, w, line - w, first);
+		first = false;
+	}
+	return p->warnings;
+}

@@ -1,0 +1,179 @@
+/*
+ * The boot sequence. boot/boot.asm calls kmain(magic, info) on the boot
+ * stack, in long mode, on the early page tables, with interrupts off:
+ *
+ *   per-CPU area (GS), serial console, GDT/TSS, IDT, CPU features
+ *   boot info (multiboot1 or 2): memory map, command line, modules
+ *   memblock: RAM minus [0, 1 MiB), the kernel image, boot info, modules
+ *   kernel page tables (direct map, W^X image; identity map gone)
+ *   struct page array, then pmm_init() with memblock's free ranges, slab_init()
+ *   LAPIC timer, interrupts on
+ *   ktest_run(ktest=...), then the profile run (profile=...), then exit
+ *   QEMU through isa-debug-exit: pass, fail (include/x86.h QEMU_EXIT_*).
+ */
+#include "kernel.h"
+#include "printk.h"
+#include "arch.h"
+#include "x86.h"
+#include "x86_mmu.h"
+#include "multiboot.h"
+#include "memblock.h"
+#include "cmdline.h"
+#include "pmm.h"
+#include "slab.h"
+#include "ktest.h"
+#include "profile.h"
+#include "kstring.h"
+
+extern const char __kernel_phys_start[], __kernel_phys_end[];
+
+/* Below this much free memory after boot the test suites cannot run (pmm tests need a free 4 MiB top-order block). */
+#define MIN_FREE_BYTES (8UL << 20)
+/* The early page tables map 4 GiB; memblock must stay below until ours are up. */
+#define EARLY_MAP_LIMIT (4UL << 30)
+
+static struct boot_info boot_info_copy;
+
+__noreturn static void boot_fail_nomem(const char *what, size_t need)
+{
+	printk("\nboot: not enough memory: %s needs %zu KiB; RAM %zu KiB, %zu KiB reserved.\n"
+	       "boot: give the machine more memory (QEMU: -m 128M). Stopping.\n",
+	       what, need >> 10, memblock_total_ram() >> 10, memblock_reserved_bytes() >> 10);
+	qemu_exit(QEMU_EXIT_NOMEM);
+}
+
+static phys_addr_t early_pt_alloc(void)
+{
+	phys_addr_t pa = memblock_alloc(PAGE_SIZE, PAGE_SIZE);
+
+	if (!pa)
+		boot_fail_nomem("a page-table page", PAGE_SIZE);
+	return pa;
+}
+
+static void reserve_page_aligned(phys_addr_t start, phys_addr_t end)
+{
+	if (end > start)
+		memblock_reserve(ALIGN_DOWN(start, PAGE_SIZE), ALIGN_UP(end, PAGE_SIZE));
+}
+
+static void memory_init(const struct boot_info *bi)
+{
+	static struct mem_range ranges[MEMBLOCK_MAX_REGIONS];
+	size_t n, page_bytes;
+	phys_addr_t pages_pa;
+	pfn_t max_pfn;
+
+	for (size_t i = 0; i < bi->nram; i++)
+		memblock_add(bi->ram[i].start, bi->ram[i].end);
+	if (memblock_total_ram() == 0)
+		boot_fail_nomem("booting", 1UL << 20);
+	memblock_reserve(0, 0x100000);          /* real-mode area, BIOS data, and the NULL page */
+	reserve_page_aligned((phys_addr_t)__kernel_phys_start, (phys_addr_t)__kernel_phys_end);
+	reserve_page_aligned(bi->info.start, bi->info.end);
+	for (size_t i = 0; i < bi->nextra; i++)
+		reserve_page_aligned(bi->extra[i].start, bi->extra[i].end);
+	for (size_t i = 0; i < bi->nmodules; i++)
+		reserve_page_aligned(bi->modules[i].start, bi->modules[i].end);
+
+	memblock_set_limit(EARLY_MAP_LIMIT);
+	n = memblock_memory(ranges, ARRAY_SIZE(ranges));
+	kpgtable_init(ranges, MIN(n, ARRAY_SIZE(ranges)), early_pt_alloc);
+	memblock_set_limit(~0UL);
+
+	max_pfn = memblock_end_of_ram() >> PAGE_SHIFT;
+	page_bytes = ALIGN_UP(max_pfn * sizeof(struct page), PAGE_SIZE);
+	pages_pa = memblock_alloc(page_bytes, PAGE_SIZE);
+	if (!pages_pa)
+		boot_fail_nomem("the struct page array", page_bytes);
+	memblock_dump();
+
+	n = memblock_free_ranges(ranges, ARRAY_SIZE(ranges));
+	pmm_init(phys_to_virt(pages_pa), max_pfn, ranges, MIN(n, ARRAY_SIZE(ranges)));
+	kpgtable_use_pmm();
+	printk("pmm: %zu frames (%zu KiB) free of %llu, struct page array %zu KiB\n",
+	       pmm_free_frames(), pmm_free_frames() * (PAGE_SIZE >> 10),
+	       (unsigned long long)max_pfn, page_bytes >> 10);
+	if (pmm_free_frames() * PAGE_SIZE < MIN_FREE_BYTES)
+		boot_fail_nomem("running the test suites", MIN_FREE_BYTES);
+}
+
+/* Run the suites in `suites` under the profiler and print the readprofile table. */
+static unsigned profile_run(const char *suites)
+{
+	unsigned failed;
+
+	printk("# profile: running '%s' under the profiler\n", suites);
+	if (profile_start()) {
+		printk("# profile: no memory for the counters\n");
+		return 1;
+	}
+	failed = ktest_run(suites);
+	profile_stop();
+	profile_print(0);
+	return failed;
+}
+
+/* crash=stack: recurse until the stack runs out (a #DF on its IST stack). */
+__attribute__((noinline)) static unsigned long crash_recurse(volatile unsigned long *depth)
+{
+	volatile char pad[256];
+
+	pad[0] = (char)*depth;
+	if (++*depth == 0)              /* never: the stack ends long before */
+		return 0;
+	return crash_recurse(depth) + pad[0];
+}
+
+/* The crash= option: deliberate fatal errors, to check the reports and exit codes. */
+static void crash_on_request(const char *what)
+{
+	volatile unsigned long depth = 0;
+	int *volatile null = NULL;
+
+	printk("crash: deliberately crashing: %s\n", what);
+	if (strcmp(what, "null") == 0)
+		printk("%d\n", *null);
+	else if (strcmp(what, "panic") == 0)
+		panic("crash=panic requested on the command line");
+	else if (strcmp(what, "bug") == 0)
+		BUG_ON(depth == 0);
+	else if (strcmp(what, "stack") == 0)
+		crash_recurse(&depth);
+	printk("crash: unknown crash=%s (null, panic, bug, stack); continuing\n", what);
+}
+
+void kmain(uint32_t magic, uint32_t info_phys);
+
+__noreturn void kmain(uint32_t magic, uint32_t info_phys)
+{
+	struct boot_info *bi = &boot_info_copy;
+	unsigned failed = 0;
+
+	percpu_init_boot();
+	uart_init();
+	gdt_init();
+	idt_init();
+	cpu_features_init();
+	printk("\nvmkernel: x86-64, CPU %s, NX %s, 1G pages %s\n", x86_cpu.vendor,
+	       x86_cpu.nx ? "yes" : "no", x86_cpu.pdpe1gb ? "yes" : "no");
+
+	if (bootinfo_parse(magic, info_phys, bi))
+		panic("kmain: no usable boot information (magic %#x)", magic);
+	printk("bootinfo: loader %s, command line '%s', %zu module(s)\n", bi->loader,
+	       bi->cmdline, bi->nmodules);
+	cmdline_parse(&kparams, bi->cmdline);
+
+	memory_init(bi);
+	slab_init();
+	timer_init();
+	sti();
+
+	if (kparams.crash[0])
+		crash_on_request(kparams.crash);
+	if (strcmp(kparams.ktest, "none") != 0)
+		failed += ktest_run(kparams.ktest);
+	if (kparams.profile[0])
+		failed += profile_run(kparams.profile);
+	qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
+}

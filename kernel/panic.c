@@ -1,0 +1,24 @@
+/* panic(): report and stop the kernel with a failure exit (include/kernel.h). */
+#include "kernel.h"
+#include "printk.h"
+#include "arch.h"
+
+void panic(const char *fmt, ...)
+{
+	static volatile int panicking;
+	va_list ap;
+
+	arch_irq_save();
+	if (panicking++) {
+		printk("\nnested panic; stopping\n");
+		arch_halt_failure();
+	}
+	printk("\nKERNEL PANIC: ");
+	va_start(ap, fmt);
+	vprintk(fmt, ap);
+	va_end(ap);
+	printk("\n");
+	arch_backtrace();
+	printk("KERNEL PANIC: stopping the kernel\n");
+	arch_halt_failure();
+}

@@ -1,0 +1,93 @@
+/*
+ * Memory and string functions for the kernel (include/kstring.h); the hosted
+ * build uses libc's. Built with -fno-tree-loop-distribute-patterns so that
+ * the compiler does not turn these loops back into calls to themselves.
+ */
+#include "kstring.h"
+
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	void *ret = dst;
+
+	__asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+	return ret;
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if (d == s || n == 0)
+		return dst;
+	if (d < s || d >= s + n)
+		return memcpy(dst, src, n);
+	/* overlapping with dst above src: copy backwards */
+	while (n--)
+		d[n] = s[n];
+	return dst;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+	void *ret = dst;
+
+	__asm__ volatile("rep stosb" : "+D"(dst), "+c"(n) : "a"(c) : "memory");
+	return ret;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+size_t strlen(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (a[i] != b[i])
+			return (unsigned char)a[i] - (unsigned char)b[i];
+		if (!a[i])
+			return 0;
+	}
+	return 0;
+}
+
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (!*s)
+			return NULL;
+	}
+}

@@ -1,0 +1,98 @@
+# The kernel: build/kernel.elf (x86-64, higher half), build/kernel32.elf (an
+# elf32-i386 copy that QEMU's -kernel multiboot loader accepts), the GRUB ISO,
+# and the QEMU targets. Included by the top Makefile after mk/common.mk.
+#
+#   make kernel        build/kernel.elf + build/kernel32.elf
+#   make iso           build/kernel.iso (GRUB, timeout 0: test suite, profile suite)
+#   make run           boot the ISO in QEMU, default suite, exit with its status
+#   make test-kernel   fast -kernel boot with ktest=$(KTEST) (default: default)
+#   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234 (see .gdbinit)
+#   make bench-boot    boot timings of both paths -> docs/boot-bench.md
+#
+# QEMU exit statuses are mapped to messages by tools/qemu-run.
+
+KBUILD     := $(BUILD)/kernel
+KERNEL_ELF := $(BUILD)/kernel.elf
+KERNEL32   := $(BUILD)/kernel32.elf
+KERNEL_ISO := $(BUILD)/kernel.iso
+
+KERNEL_CFLAGS := -std=gnu11 -ffreestanding -fno-stack-protector -mno-red-zone \
+	-mcmodel=kernel -fno-pic -fno-pie -mno-sse -mno-mmx -mno-sse2 \
+	-fno-omit-frame-pointer -O2 -g -fno-asynchronous-unwind-tables \
+	-fno-tree-loop-distribute-patterns -fno-delete-null-pointer-checks -DKERNEL -DSLAB_DEBUG \
+	$(WARNINGS) $(INCLUDES)
+KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
+NASMFLAGS := -f elf64 -g -F dwarf -w+all
+
+KERNEL_C_SRCS := $(PORTABLE_SRCS) $(sort $(wildcard arch/x86_64/*.c)) \
+	$(sort $(filter-out $(PORTABLE_SRCS),$(wildcard kernel/*.c))) \
+	$(sort $(wildcard tests/kernel/*.c))
+KERNEL_ASM_SRCS := $(sort $(wildcard boot/*.asm) $(wildcard arch/x86_64/*.asm))
+KERNEL_OBJS := $(patsubst %.c,$(KBUILD)/%.o,$(KERNEL_C_SRCS)) \
+	$(patsubst %.asm,$(KBUILD)/%.asm.o,$(KERNEL_ASM_SRCS))
+
+QEMU_RUN := tools/qemu-run
+KTEST_KERNEL = $(if $(KTEST),$(KTEST),default)
+
+.PHONY: kernel iso run test-kernel qemu-gdb bench-boot
+
+kernel: $(KERNEL_ELF) $(KERNEL32)
+
+$(KBUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(KBUILD)/%.asm.o: %.asm
+	@mkdir -p $(dir $@)
+	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP -o $@ $<
+
+# Two-pass link: pass 1 with an empty symbol table, pass 2 with the table
+# generated from pass 1. Text comes first in linker.ld, so the table (in
+# rodata) cannot move any function; the recipe checks that.
+$(KBUILD)/gen/ksyms0.c: tools/gensyms
+	@mkdir -p $(dir $@)
+	NM=$(NM) tools/gensyms > $@
+
+$(KBUILD)/gen/%.o: $(KBUILD)/gen/%.c
+	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+
+$(KBUILD)/pass1.elf: $(KERNEL_OBJS) $(KBUILD)/gen/ksyms0.o linker.ld
+	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(KBUILD)/gen/ksyms0.o
+
+$(KBUILD)/gen/ksyms.c: $(KBUILD)/pass1.elf tools/gensyms
+	NM=$(NM) tools/gensyms $< > $@.tmp && mv $@.tmp $@
+
+$(KERNEL_ELF): $(KERNEL_OBJS) $(KBUILD)/gen/ksyms.o linker.ld
+	$(LD) $(KERNEL_LDFLAGS) -o $@.tmp $(KERNEL_OBJS) $(KBUILD)/gen/ksyms.o
+	@NM=$(NM) tools/gensyms $@.tmp | cmp -s - $(KBUILD)/gen/ksyms.c || \
+		{ echo "kernel.mk: text symbols moved between link passes" >&2; rm -f $@.tmp; exit 1; }
+	@mv $@.tmp $@
+
+$(KERNEL32): $(KERNEL_ELF)
+	$(OBJCOPY) -O elf32-i386 --strip-debug $< $@
+
+iso: $(KERNEL_ISO)
+
+$(KERNEL_ISO): $(KERNEL_ELF) boot/grub.cfg
+	@command -v grub-mkrescue >/dev/null || { echo "grub-mkrescue not found: run 'make deps'" >&2; exit 1; }
+	@rm -rf $(KBUILD)/iso && mkdir -p $(KBUILD)/iso/boot/grub
+	$(OBJCOPY) --strip-debug $(KERNEL_ELF) $(KBUILD)/iso/boot/kernel.elf
+	cp boot/grub.cfg $(KBUILD)/iso/boot/grub/grub.cfg
+	@grub-mkrescue -o $@ $(KBUILD)/iso >$(KBUILD)/grub-mkrescue.log 2>&1 || \
+		{ cat $(KBUILD)/grub-mkrescue.log >&2; echo "grub-mkrescue failed (missing grub-pc-bin, xorriso or mtools? run 'make deps')" >&2; exit 1; }
+
+run: deps-check
+	@$(MAKE) --no-print-directory iso
+	@$(QEMU_RUN) --iso $(KERNEL_ISO)
+
+test-kernel: $(KERNEL32)
+	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)"
+
+qemu-gdb: $(KERNEL_ELF) $(KERNEL32)
+	@echo "QEMU waits for gdb on localhost:1234; in another terminal: gdb -x .gdbinit"
+	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)" --gdb
+
+bench-boot: $(KERNEL32) $(KERNEL_ISO)
+	@tools/bench-boot $(KERNEL_ISO) $(KERNEL32) docs/boot-bench.md
+
+-include $(KERNEL_OBJS:.o=.d)

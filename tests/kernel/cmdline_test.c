@@ -1,0 +1,68 @@
+/* Kernel command-line parsing: known keys, defaults, and bad input that must only warn. */
+#include "ktest.h"
+#include "cmdline.h"
+#include "kstring.h"
+
+static void test_defaults(struct ktest *t)
+{
+	struct kernel_params p;
+
+	EXPECT_EQ(t, cmdline_parse(&p, ""), 0u);
+	EXPECT_STREQ(t, p.ktest, "default");
+	EXPECT_STREQ(t, p.profile, "");
+	EXPECT_STREQ(t, p.vma, "");
+	EXPECT_TRUE(t, p.merge);
+	EXPECT_EQ(t, cmdline_parse(&p, NULL), 0u);
+}
+
+static void test_known_keys(struct ktest *t)
+{
+	struct kernel_params p;
+
+	/* the loader's leading file name is skipped silently */
+	EXPECT_EQ(t, cmdline_parse(&p, "/boot/kernel.elf ktest=pmm,slab  profile=default vma=avl merge=off"), 0u);
+	EXPECT_STREQ(t, p.ktest, "pmm,slab");
+	EXPECT_STREQ(t, p.profile, "default");
+	EXPECT_STREQ(t, p.vma, "avl");
+	EXPECT_FALSE(t, p.merge);
+	EXPECT_EQ(t, cmdline_parse(&p, "merge=on ktest=all"), 0u);
+	EXPECT_TRUE(t, p.merge);
+	EXPECT_STREQ(t, p.ktest, "all");
+}
+
+static void test_unknown_options_warn_and_continue(struct ktest *t)
+{
+	struct kernel_params p;
+
+	/* three bad words (unknown key, bare word after the first, bad merge value); the rest applies */
+	EXPECT_EQ(t, cmdline_parse(&p, "kernel bogus=1 ktest=slab stray merge=maybe vma=btree"), 3u);
+	EXPECT_STREQ(t, p.ktest, "slab");
+	EXPECT_STREQ(t, p.vma, "btree");
+	EXPECT_TRUE(t, p.merge);
+	EXPECT_EQ(t, p.warnings, 3u);
+}
+
+static void test_long_value_truncated(struct ktest *t)
+{
+	static char line[CMDLINE_VALUE_MAX + 64];
+	struct kernel_params p;
+
+	memcpy(line, "ktest=", 6);
+	memset(line + 6, 'x', CMDLINE_VALUE_MAX + 20);
+	line[6 + CMDLINE_VALUE_MAX + 20] = 0;
+	cmdline_parse(&p, line);
+	EXPECT_EQ(t, strlen(p.ktest), (size_t)CMDLINE_VALUE_MAX - 1);
+}
+
+static const struct ktest_case cmdline_cases[] = {
+	KTEST_CASE(test_defaults),
+	KTEST_CASE(test_known_keys),
+	KTEST_CASE(test_unknown_options_warn_and_continue),
+	KTEST_CASE(test_long_value_truncated),
+	{ NULL, NULL },
+};
+
+static const struct ktest_suite cmdline_suite = {
+	"cmdline", cmdline_cases, 0, NULL, NULL, NULL, KTEST_KERNEL_ONLY,
+};
+KTEST_REGISTER(cmdline_suite);
