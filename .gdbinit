@@ -3,12 +3,12 @@
 #     gdb -x .gdbinit
 # (plain `gdb` reads this file only if your ~/.gdbinit has
 #  "add-auto-load-safe-path <this directory>").
-# Known limitation (QEMU 7.2, TCG, checked with gdb 13): breakpoints in the
-# 32-bit boot code work (`hbreak *0x100040` stops at _start), but breakpoints
-# at higher-half addresses (kmain, ...) did not fire. Interrupting a running
-# kernel (Ctrl-C, or attaching to `make qemu-gdb QEMU_GDB_NOWAIT=1`) and then
-# bt / print / x / info registers work.
+# Use hardware breakpoints for kernel code: `hbreak kmain`, then `continue`.
+# QEMU starts the CPU in 32-bit mode with paging off, so gdb cannot write a
+# software breakpoint into a higher-half address that is not mapped yet (a
+# plain `break kmain` silently never fires); hbreak works from the start
+# (checked with QEMU 7.2 TCG and gdb 13). Once the kernel runs, `break` works too.
 set architecture i386:x86-64
 file build/kernel.elf
 target remote localhost:1234
-echo \n.gdbinit: connected to QEMU; 'hbreak *0x100040' + 'continue' stops at _start\n
+echo \n.gdbinit: connected to QEMU; try 'hbreak kmain' then 'continue'\n

@@ -1,0 +1,193 @@
+/*
+ * usys.h - raw Linux x86-64 system calls for user programs.
+ *
+ * The same source builds for the host Linux and for our kernel, which speaks
+ * the same ABI: number in rax, arguments in rdi rsi rdx r10 r8 r9, result in
+ * rax (a value in [-4095, -1] is -errno), rcx and r11 clobbered.
+ *
+ * sys_*() return the raw kernel result (never touch errno). The libc-style
+ * wrappers that set errno live in ulib.h.
+ */
+#ifndef USYS_H
+#define USYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* System-call numbers (arch/x86/entry/syscalls/syscall_64.tbl). */
+#define SYS_read            0
+#define SYS_write           1
+#define SYS_open            2
+#define SYS_close           3
+#define SYS_mmap            9
+#define SYS_mprotect        10
+#define SYS_munmap          11
+#define SYS_brk             12
+#define SYS_rt_sigaction    13
+#define SYS_rt_sigprocmask  14
+#define SYS_rt_sigreturn    15
+#define SYS_mremap          25
+#define SYS_mincore         27
+#define SYS_madvise         28
+#define SYS_getpid          39
+#define SYS_fork            57
+#define SYS_exit            60
+#define SYS_wait4           61
+#define SYS_kill            62
+#define SYS_prctl           157
+#define SYS_exit_group      231
+
+/* Memory-management constants (Linux uapi values). */
+#define PROT_NONE   0x0
+#define PROT_READ   0x1
+#define PROT_WRITE  0x2
+#define PROT_EXEC   0x4
+
+#define MAP_SHARED          0x01
+#define MAP_PRIVATE         0x02
+#define MAP_SHARED_VALIDATE 0x03
+#define MAP_FIXED           0x10
+#define MAP_ANONYMOUS       0x20
+#define MAP_GROWSDOWN       0x0100
+#define MAP_NORESERVE       0x4000
+#define MAP_POPULATE        0x8000
+#define MAP_STACK           0x20000
+#define MAP_FIXED_NOREPLACE 0x100000
+#define MAP_FAILED          ((void *)-1)
+
+#define MREMAP_MAYMOVE   1
+#define MREMAP_FIXED     2
+#define MREMAP_DONTUNMAP 4
+
+#define MADV_NORMAL          0
+#define MADV_RANDOM          1
+#define MADV_SEQUENTIAL      2
+#define MADV_WILLNEED        3
+#define MADV_DONTNEED        4
+#define MADV_FREE            8
+#define MADV_REMOVE          9
+#define MADV_DONTFORK        10
+#define MADV_DOFORK          11
+#define MADV_DONTDUMP        16
+#define MADV_DODUMP          17
+#define MADV_WIPEONFORK      18
+#define MADV_KEEPONFORK      19
+#define MADV_COLD            20
+#define MADV_PAGEOUT         21
+#define MADV_POPULATE_READ   22
+#define MADV_POPULATE_WRITE  23
+
+#define O_RDONLY 0
+#define O_WRONLY 1
+#define O_RDWR   2
+
+#define PR_SET_THP_DISABLE 41
+
+#define UPAGE_SIZE 4096UL
+
+/* Raw syscall entry points: return the kernel's value unchanged. */
+static inline long usys0(long n)
+{
+	long r;
+	__asm__ volatile("syscall" : "=a"(r) : "a"(n) : "rcx", "r11", "memory");
+	return r;
+}
+
+static inline long usys1(long n, long a)
+{
+	long r;
+	__asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a) : "rcx", "r11", "memory");
+	return r;
+}
+
+static inline long usys2(long n, long a, long b)
+{
+	long r;
+	__asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+static inline long usys3(long n, long a, long b, long c)
+{
+	long r;
+	__asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+static inline long usys4(long n, long a, long b, long c, long d)
+{
+	long r;
+	register long r10 __asm__("r10") = d;
+	__asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+static inline long usys5(long n, long a, long b, long c, long d, long e)
+{
+	long r;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	__asm__ volatile("syscall" : "=a"(r)
+			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+static inline long usys6(long n, long a, long b, long c, long d, long e, long f)
+{
+	long r;
+	register long r10 __asm__("r10") = d;
+	register long r8 __asm__("r8") = e;
+	register long r9 __asm__("r9") = f;
+	__asm__ volatile("syscall" : "=a"(r)
+			 : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+/* True when a raw result encodes an error (-4095..-1). */
+static inline int usys_is_err(long r)
+{
+	return (unsigned long)r >= (unsigned long)-4095L;
+}
+
+/* Typed raw wrappers: each returns the kernel's raw result (or -errno). */
+static inline long sys_read(int fd, void *buf, size_t n)
+{ return usys3(SYS_read, fd, (long)buf, (long)n); }
+static inline long sys_write(int fd, const void *buf, size_t n)
+{ return usys3(SYS_write, fd, (long)buf, (long)n); }
+static inline long sys_open(const char *path, int flags, int mode)
+{ return usys3(SYS_open, (long)path, flags, mode); }
+static inline long sys_close(int fd)
+{ return usys1(SYS_close, fd); }
+static inline long sys_mmap(unsigned long addr, unsigned long len, long prot, long flags,
+			    long fd, unsigned long off)
+{ return usys6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, (long)off); }
+static inline long sys_munmap(unsigned long addr, unsigned long len)
+{ return usys2(SYS_munmap, (long)addr, (long)len); }
+static inline long sys_mprotect(unsigned long addr, unsigned long len, long prot)
+{ return usys3(SYS_mprotect, (long)addr, (long)len, prot); }
+static inline long sys_madvise(unsigned long addr, unsigned long len, long advice)
+{ return usys3(SYS_madvise, (long)addr, (long)len, advice); }
+static inline long sys_mremap(unsigned long addr, unsigned long oldlen, unsigned long newlen,
+			      long flags, unsigned long newaddr)
+{ return usys5(SYS_mremap, (long)addr, (long)oldlen, (long)newlen, flags, (long)newaddr); }
+static inline long sys_mincore(unsigned long addr, unsigned long len, unsigned char *vec)
+{ return usys3(SYS_mincore, (long)addr, (long)len, (long)vec); }
+static inline long sys_brk(unsigned long addr)
+{ return usys1(SYS_brk, (long)addr); }
+static inline long sys_getpid(void)
+{ return usys0(SYS_getpid); }
+static inline long sys_fork(void)
+{ return usys0(SYS_fork); }
+static inline long sys_wait4(int pid, int *status, int options, void *rusage)
+{ return usys4(SYS_wait4, pid, (long)status, options, (long)rusage); }
+static inline long sys_kill(int pid, int sig)
+{ return usys2(SYS_kill, pid, sig); }
+static inline long sys_prctl(long op, long a, long b, long c, long d)
+{ return usys5(SYS_prctl, op, a, b, c, d); }
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * syscalls.c - libc-style system-call wrappers (-1 and errno on failure).
+ */
+#include "ulib.h"
+
+long read(int fd, void *buf, size_t n) { return uerrno_ret(sys_read(fd, buf, n)); }
+long write(int fd, const void *buf, size_t n) { return uerrno_ret(sys_write(fd, buf, n)); }
+int close(int fd) { return (int)uerrno_ret(sys_close(fd)); }
+
+/* open - the mode argument is read only with O_CREAT (0100). */
+int open(const char *path, int flags, ...)
+{
+	int mode = 0;
+
+	if (flags & 0100) {
+		va_list ap;
+
+		va_start(ap, flags);
+		mode = va_arg(ap, int);
+		va_end(ap);
+	}
+	return (int)uerrno_ret(sys_open(path, flags, mode));
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, long off)
+{
+	return (void *)uerrno_ret(sys_mmap((unsigned long)addr, len, prot, flags, fd,
+					   (unsigned long)off));
+}
+
+int munmap(void *addr, size_t len)
+{ return (int)uerrno_ret(sys_munmap((unsigned long)addr, len)); }
+int mprotect(void *addr, size_t len, int prot)
+{ return (int)uerrno_ret(sys_mprotect((unsigned long)addr, len, prot)); }
+int madvise(void *addr, size_t len, int advice)
+{ return (int)uerrno_ret(sys_madvise((unsigned long)addr, len, advice)); }
+int mincore(void *addr, size_t len, unsigned char *vec)
+{ return (int)uerrno_ret(sys_mincore((unsigned long)addr, len, vec)); }
+
+/* mremap - the fifth argument (new address) is read only with MREMAP_FIXED. */
+void *mremap(void *addr, size_t oldlen, size_t newlen, int flags, ...)
+{
+	unsigned long newaddr = 0;
+
+	if (flags & MREMAP_FIXED) {
+		va_list ap;
+
+		va_start(ap, flags);
+		newaddr = (unsigned long)va_arg(ap, void *);
+		va_end(ap);
+	}
+	return (void *)uerrno_ret(sys_mremap((unsigned long)addr, oldlen, newlen, flags,
+					     newaddr));
+}
+
+int getpid(void) { return (int)sys_getpid(); }
+int fork(void) { return (int)uerrno_ret(sys_fork()); }
+int waitpid(int pid, int *status, int options)
+{ return (int)uerrno_ret(sys_wait4(pid, status, options, NULL)); }
+int kill(int pid, int sig) { return (int)uerrno_ret(sys_kill(pid, sig)); }
