@@ -107,6 +107,7 @@ struct vma_index {
 			struct btree_node *spare;   /* preallocated nodes (reserve), singly linked */
 			unsigned nspare;
 			size_t nodes;               /* nodes in the tree */
+			struct btree_node *cache;   /* leaf of the last lookup (next/prev shortcut); NULL after any change */
 		} bt;
 	} u;
 };
@@ -158,8 +159,10 @@ struct vma_index_ops {
 };
 
 extern const struct vma_index_ops vma_list_ops, vma_avl_ops, vma_hash_ops, vma_rbtree_ops, vma_btree_ops;
+/* The sorted list with its one-entry last-lookup cache switched on ("list+cache"). */
+extern const struct vma_index_ops vma_list_cache_ops;
 
-/* All backends in a fixed order (list, avl, hash, rbtree, btree), NULL-terminated. */
+/* All backends in a fixed order (list, avl, hash, rbtree, btree, list+cache), NULL-terminated. */
 extern const struct vma_index_ops *const vma_backends[];
 /* The backend named name, or NULL. */
 const struct vma_index_ops *vma_backend_by_name(const char *name);

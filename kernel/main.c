@@ -19,6 +19,8 @@
 #include "multiboot.h"
 #include "memblock.h"
 #include "cmdline.h"
+#include "mm.h"
+#include "vma.h"
 #include "pmm.h"
 #include "slab.h"
 #include "ktest.h"
@@ -31,6 +33,22 @@ extern const char __kernel_phys_start[], __kernel_phys_end[];
 #define MIN_FREE_BYTES (8UL << 20)
 /* The early page tables map 4 GiB; memblock must stay below until ours are up. */
 #define EARLY_MAP_LIMIT (4UL << 30)
+
+/* The VM options of the command line: vma=BACKEND and merge=on|off. */
+static void apply_vm_params(const struct kernel_params *p)
+{
+	vma_merge_enabled = p->merge;
+	if (p->vma[0]) {
+		const struct vma_index_ops *b = vma_backend_by_name(p->vma);
+		if (b)
+			vma_default_backend = b;
+		else
+			printk("cmdline: warning: vma=%s: no such index backend; keeping %s\n",
+			       p->vma, vma_default_backend->name);
+	}
+	printk("vm: VMA index %s, merging %s\n", vma_default_backend->name,
+	       vma_merge_enabled ? "on" : "off");
+}
 
 static struct boot_info boot_info_copy;
 
@@ -166,6 +184,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 
 	memory_init(bi);
 	slab_init();
+	apply_vm_params(&kparams);
 	timer_init();
 	sti();
 

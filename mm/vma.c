@@ -1,0 +1,904 @@
+/*
+ * VMA merge and split above the index: the rules of Linux 6.18's mm/vma.c
+ * for anonymous private and shared memory, written once for every index
+ * backend (struct vma_index_ops).
+ *
+ * What is mirrored, and from where (Linux function names in parentheses):
+ *  - merge compatibility (is_mergeable_vma, is_mergeable_anon_vma,
+ *    can_vma_merge_before/after/left/right): flags equal ignoring
+ *    VM_SOFTDIRTY, the same backing object, page-offset continuity, anon
+ *    identities NULL or equal, and for a three-way merge prev and next
+ *    compatible with each other; nothing with VM_SPECIAL flags merges.
+ *    There is no fork yet, so Linux's "not a fork child" condition
+ *    (list_is_singular on the anon_vma_chain) always holds.
+ *  - a new range (vma_merge_new_range, vma_expand, __mmap_region): expand
+ *    prev, or next, or prev over next, else a new VMA.
+ *  - changing the flags of part of a VMA (vma_modify,
+ *    vma_merge_existing_range, split_vma): merge at the left edge into prev,
+ *    at the right edge into next, the whole VMA into both; else split into
+ *    up to three. The expanded neighbour inherits the anon identity of what
+ *    it absorbs when it has none (dup_anon_vma).
+ *  - munmap (do_vmi_align_munmap, vms_gather_munmap_vmas): split at the
+ *    edges, remove, never merge.
+ *  - anon identity reuse (anon_vma_prepare, find_mergeable_anon_vma,
+ *    reusable_anon_vma, anon_vma_compatible).
+ *  - map_count limit (do_mmap, split_vma, vms_gather_munmap_vmas).
+ *  - free-area search (x86-64 arch_get_unmapped_area_topdown,
+ *    unmapped_area_topdown/unmapped_area, __get_unmapped_area).
+ *
+ * Deliberate differences, each keeping Linux's results:
+ *  - Allocate first, then commit. Every VMA and index node an operation
+ *    needs is allocated (ops->reserve) before anything changes, so -ENOMEM
+ *    leaves the address space exactly as it was. Linux can fail half-way:
+ *    vma_modify may do the first of two splits and then fail the second on
+ *    the map_count limit, leaving the VMA split. Here the limit is checked
+ *    up front with the same comparisons, so -ENOMEM is returned in exactly
+ *    the same situations but nothing is split.
+ *  - munmap of the middle of one VMA shrinks it and allocates one VMA for
+ *    the tail (Linux splits twice and frees the middle); the VMAs that
+ *    remain are the same.
+ *
+ * Locking: every function here needs the mm's mmap_lock, written for
+ * changes, read for lookups (not enforced yet: see struct mmap_lock).
+ */
+#include "mm.h"
+#include "vma_anon.h"
+#include "slab.h"
+#include "kerrno.h"
+#include "kstring.h"
+#include "printk.h"
+
+/* Linux's VM_SPECIAL: mappings that never merge. Only VM_DONTEXPAND exists in vma.h so far. */
+#ifndef VM_PFNMAP
+#define VM_PFNMAP    0x00000400UL
+#endif
+#ifndef VM_IO
+#define VM_IO        0x00004000UL
+#endif
+#ifndef VM_MIXEDMAP
+#define VM_MIXEDMAP  0x10000000UL
+#endif
+#define VM_NOMERGE_FLAGS (VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
+
+bool vma_merge_enabled = true;
+
+static struct kmem_cache *vma_cachep;
+
+
+/* ---------------------------------------------------------------- setup */
+
+const struct vma_index_ops *vma_default_backend = &vma_btree_ops;
+
+int mm_vma_init(struct mm *mm, const struct vma_index_ops *backend)
+{
+	if (!backend)
+		backend = vma_default_backend;
+	if (!vma_cachep)
+		vma_cachep = kmem_cache_create("vma", sizeof(struct vma), 0);
+	if (!vma_cachep || anon_identity_cache_init())
+		return -ENOMEM;
+	memset(mm, 0, sizeof(*mm));
+	backend->init(&mm->index);
+	mm->index.ops = backend;
+	mm->map_count = 0;
+	mm->max_map_count = DEFAULT_MAX_MAP_COUNT;
+	mm->merge = vma_merge_enabled;
+	mm->mmap_base = MMAP_BASE_DEFAULT;
+	mm->mmap_legacy_base = TASK_UNMAPPED_BASE;
+	mm->object_ops = NULL;
+	spin_init(&mm->mmap_lock.lock, "mmap_lock");
+	return 0;
+}
+
+size_t vma_objects_inuse(void)
+{
+	return vma_cachep ? kmem_cache_inuse(vma_cachep) : 0;
+}
+
+static struct vma *vma_alloc(void)
+{
+	struct vma *v = kmem_cache_alloc(vma_cachep);
+
+	if (v)
+		memset(v, 0, sizeof(*v));
+	return v;
+}
+
+/* Free a VMA that is not (or no longer) in the index, dropping its references. */
+static void vma_free(struct mm *mm, struct vma *v)
+{
+	vma_anon_unlink(v);
+	if (v->object && mm->object_ops && mm->object_ops->put)
+		mm->object_ops->put(v->object);
+	kmem_cache_free(vma_cachep, v);
+}
+
+/*
+ * A new VMA with src's attributes (Linux vm_area_dup + anon_vma_clone +
+ * get_file), bounds left for the caller. Not in the index.
+ */
+static void vma_copy_attrs(struct mm *mm, struct vma *dst, const struct vma *src)
+{
+	dst->start = src->start;
+	dst->end = src->end;
+	dst->flags = src->flags;
+	dst->pgoff = src->pgoff;
+	dst->object = src->object;
+	dst->mm = mm;
+	dst->anon = NULL;
+	memset(&dst->link, 0, sizeof(dst->link));
+	if (src->anon)
+		vma_anon_link(dst, src->anon);
+	if (dst->object && mm->object_ops && mm->object_ops->get)
+		mm->object_ops->get(dst->object);
+}
+
+void mm_vma_destroy(struct mm *mm)
+{
+	struct vma_index *idx = &mm->index;
+	struct vma *v;
+
+	while ((v = idx->ops->first(idx)) != NULL) {
+		idx->ops->erase(idx, v);
+		vma_free(mm, v);
+	}
+	mm->map_count = 0;
+	idx->ops->destroy(idx);
+}
+
+/* -------------------------------------------------------------- lookups */
+
+struct vma *vma_find(struct mm *mm, uintptr_t addr)
+{
+	return mm->index.ops->find(&mm->index, addr);
+}
+
+struct vma *vma_find_prev(struct mm *mm, uintptr_t addr, struct vma **prev)
+{
+	return mm->index.ops->find_prev(&mm->index, addr, prev);
+}
+
+struct vma *vma_lookup(struct mm *mm, uintptr_t addr)
+{
+	struct vma *v = vma_find(mm, addr);
+
+	return v && v->start <= addr ? v : NULL;
+}
+
+struct vma *vma_find_intersection(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	struct vma *v = vma_find(mm, start);
+
+	return v && v->start < end ? v : NULL;
+}
+
+struct vma *vma_next(struct mm *mm, struct vma *v)
+{
+	return mm->index.ops->next(&mm->index, v);
+}
+
+struct vma *vma_prev(struct mm *mm, struct vma *v)
+{
+	return mm->index.ops->prev(&mm->index, v);
+}
+
+struct vma *vma_first(struct mm *mm)
+{
+	return mm->index.ops->first(&mm->index);
+}
+
+/* ------------------------------------------------------ merge predicates */
+
+/* The proposed range and attributes of a merge (Linux struct vma_merge_struct). */
+struct merge_desc {
+	uintptr_t start, end;
+	unsigned long flags;
+	unsigned long pgoff;          /* page offset of start */
+	void *object;
+	struct anon_vma *anon;
+};
+
+static bool merge_allowed(const struct mm *mm, unsigned long flags)
+{
+	return mm->merge && !(flags & VM_NOMERGE_FLAGS);
+}
+
+/* is_mergeable_vma: flags equal but for VM_SOFTDIRTY, same backing object. */
+static bool attrs_mergeable(const struct vma *v, const struct merge_desc *d)
+{
+	return ((v->flags ^ d->flags) & ~VM_SOFTDIRTY) == 0 && v->object == d->object;
+}
+
+/* is_mergeable_anon_vma / are_anon_vmas_compatible (no fork: chains are singular). */
+static bool anon_compatible(const struct anon_vma *a, const struct anon_vma *b)
+{
+	return !a || !b || a == b;
+}
+
+/* can_vma_merge_before: d can sit directly below next, next's pgoff continuing d's. */
+static bool can_merge_before(const struct vma *next, const struct merge_desc *d)
+{
+	return attrs_mergeable(next, d) && anon_compatible(d->anon, next->anon) &&
+	       next->pgoff == d->pgoff + ((d->end - d->start) >> PAGE_SHIFT);
+}
+
+/* can_vma_merge_after: d can sit directly above prev, d's pgoff continuing prev's. */
+static bool can_merge_after(const struct vma *prev, const struct merge_desc *d)
+{
+	return attrs_mergeable(prev, d) && anon_compatible(d->anon, prev->anon) &&
+	       prev->pgoff + vma_pages(prev) == d->pgoff;
+}
+
+/* can_vma_merge_left */
+static bool can_merge_left(const struct vma *prev, const struct merge_desc *d)
+{
+	return prev && prev->end == d->start && can_merge_after(prev, d);
+}
+
+/* can_vma_merge_right: with a left merge too, prev and next must be compatible with each other. */
+static bool can_merge_right(const struct vma *prev, const struct vma *next,
+			    const struct merge_desc *d, bool left)
+{
+	if (!next || next->start != d->end || !can_merge_before(next, d))
+		return false;
+	return !left || anon_compatible(prev->anon, next->anon);
+}
+
+/*
+ * vma_mergeable_pair: would Linux merge a directly followed by b, were b's
+ * range proposed next to a? (The static form of the rules above.)
+ */
+bool vma_mergeable_pair(const struct mm *mm, const struct vma *a, const struct vma *b)
+{
+	struct merge_desc d = { b->start, b->end, b->flags, b->pgoff, b->object, b->anon };
+
+	return merge_allowed(mm, b->flags) && can_merge_left(a, &d);
+}
+
+/* dup_anon_vma: the VMA that grows over src inherits src's identity if it has none. */
+static void anon_dup(struct vma *dst, const struct vma *src)
+{
+	if (src->anon && !dst->anon)
+		vma_anon_link(dst, src->anon);
+}
+
+static int index_reserve(struct mm *mm, unsigned nr)
+{
+	return mm->index.ops->reserve(&mm->index, nr);
+}
+
+static bool range_ok(uintptr_t start, uintptr_t end)
+{
+	return start < end && IS_ALIGNED(start, PAGE_SIZE) && IS_ALIGNED(end, PAGE_SIZE) &&
+	       end <= TASK_SIZE;
+}
+
+/* ------------------------------------------------------------ new range */
+
+int vma_map_count_check(const struct mm *mm)
+{
+	/* do_mmap: "Too many mappings?" is map_count > max, not >=: lenient by one on purpose. */
+	return mm->map_count > mm->max_map_count ? -ENOMEM : 0;
+}
+
+int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags,
+		      void *object, unsigned long pgoff, struct vma **out)
+{
+	struct vma_index *idx = &mm->index;
+	const struct vma_index_ops *ops = idx->ops;
+	struct merge_desc d = { start, end, flags, pgoff, object, NULL };
+	struct vma *prev, *next, *v;
+	bool left = false, right = false;
+	int err;
+
+	if (!range_ok(start, end))
+		return -EINVAL;
+	err = vma_map_count_check(mm);
+	if (err)
+		return err;
+	next = ops->find_prev(idx, start, &prev);
+	if (next && next->start < end)
+		return -EEXIST;
+
+	/* vma_merge_new_range */
+	if (merge_allowed(mm, flags)) {
+		left = can_merge_left(prev, &d);
+		right = can_merge_right(prev, next, &d, left);
+	}
+
+	if (left && right) {
+		/* prev expands over the new range and next; next is removed (vma_expand). */
+		uintptr_t new_end = next->end;
+
+		err = index_reserve(mm, 2);
+		if (err)
+			return err;
+		anon_dup(prev, next);
+		ops->erase(idx, next);
+		mm->map_count--;
+		ops->update(idx, prev, prev->start, new_end);
+		vma_free(mm, next);
+		v = prev;
+	} else if (left) {
+		err = index_reserve(mm, 1);
+		if (err)
+			return err;
+		ops->update(idx, prev, prev->start, end);
+		v = prev;
+	} else if (right) {
+		err = index_reserve(mm, 1);
+		if (err)
+			return err;
+		ops->update(idx, next, start, next->end);
+		next->pgoff = pgoff;
+		v = next;
+	} else {
+		v = vma_alloc();
+		if (!v)
+			return -ENOMEM;
+		err = index_reserve(mm, 1);
+		if (err) {
+			kmem_cache_free(vma_cachep, v);
+			return err;
+		}
+		v->start = start;
+		v->end = end;
+		v->flags = flags;
+		v->pgoff = pgoff;
+		v->object = object;
+		v->anon = NULL;
+		v->mm = mm;
+		if (object && mm->object_ops && mm->object_ops->get)
+			mm->object_ops->get(object);
+		ops->insert(idx, v);
+		mm->map_count++;
+	}
+	if (out)
+		*out = v;
+	return 0;
+}
+
+int vma_map_anon(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags, struct vma **out)
+{
+	/* do_mmap, MAP_PRIVATE anonymous: pgoff = addr >> PAGE_SHIFT. */
+	return vma_map_new_range(mm, start, end, flags, NULL, start >> PAGE_SHIFT, out);
+}
+
+/* ---------------------------------------------------------------- split */
+
+/*
+ * Commit a split of vma at addr with the preallocated nv (index reserved
+ * for 2 operations): nv takes [vma->start, addr) when new_below, else
+ * [addr, vma->end); vma keeps the rest (__split_vma).
+ */
+static void split_commit(struct mm *mm, struct vma *vma, uintptr_t addr, bool new_below,
+			 struct vma *nv)
+{
+	struct vma_index *idx = &mm->index;
+	unsigned long delta = (addr - vma->start) >> PAGE_SHIFT;
+
+	vma_copy_attrs(mm, nv, vma);
+	if (new_below) {
+		nv->end = addr;
+		vma->pgoff += delta;
+		idx->ops->update(idx, vma, addr, vma->end);
+	} else {
+		nv->start = addr;
+		nv->pgoff += delta;
+		idx->ops->update(idx, vma, vma->start, addr);
+	}
+	idx->ops->insert(idx, nv);
+	mm->map_count++;
+}
+
+int vma_split(struct mm *mm, struct vma *vma, uintptr_t addr, bool new_below, struct vma **new_out)
+{
+	struct vma *nv;
+	int err;
+
+	if (addr <= vma->start || addr >= vma->end || !IS_ALIGNED(addr, PAGE_SIZE))
+		return -EINVAL;
+	/* split_vma: map_count >= max */
+	if (mm->map_count >= mm->max_map_count)
+		return -ENOMEM;
+	nv = vma_alloc();
+	if (!nv)
+		return -ENOMEM;
+	err = index_reserve(mm, 2);
+	if (err) {
+		kmem_cache_free(vma_cachep, nv);
+		return err;
+	}
+	split_commit(mm, vma, addr, new_below, nv);
+	if (new_out)
+		*new_out = nv;
+	return 0;
+}
+
+/* --------------------------------------------------------------- modify */
+
+/* vma_merge_existing_range, once it decided to merge: reserve, then commit. */
+static int modify_merge(struct mm *mm, struct vma *vma, struct vma *prev, struct vma *next,
+			const struct merge_desc *d, bool merge_left, bool merge_right,
+			struct vma **out)
+{
+	struct vma_index *idx = &mm->index;
+	const struct vma_index_ops *ops = idx->ops;
+	bool remove_middle = d->start == vma->start && d->end == vma->end;
+	struct vma *res;
+	int err;
+
+	err = index_reserve(mm, merge_left && merge_right ? 3 : 2);
+	if (err)
+		return err;
+
+	if (merge_left && merge_right) {
+		/*
+		 * |<-prev->|<-vma->|<-next->|  ->  |<--------prev-------->|
+		 * prev inherits next's identity, else vma's.
+		 */
+		uintptr_t new_end = next->end;
+
+		anon_dup(prev, next->anon ? next : vma);
+		ops->erase(idx, vma);
+		ops->erase(idx, next);
+		mm->map_count -= 2;
+		ops->update(idx, prev, prev->start, new_end);
+		vma_free(mm, vma);
+		vma_free(mm, next);
+		res = prev;
+	} else if (merge_left) {
+		/* |<-prev->|<-[start,end) of vma->|rest of vma|: prev grows to end. */
+		anon_dup(prev, vma);
+		if (remove_middle) {
+			ops->erase(idx, vma);
+			mm->map_count--;
+		} else {
+			vma->pgoff += (d->end - vma->start) >> PAGE_SHIFT;
+			ops->update(idx, vma, d->end, vma->end);
+		}
+		ops->update(idx, prev, prev->start, d->end);
+		if (remove_middle)
+			vma_free(mm, vma);
+		res = prev;
+	} else {
+		/* |rest of vma|<-[start,end) of vma->|<-next->|: next grows down to start. */
+		uintptr_t next_end = next->end;
+
+		anon_dup(next, vma);
+		if (remove_middle) {
+			ops->erase(idx, vma);
+			mm->map_count--;
+		} else {
+			ops->update(idx, vma, vma->start, d->start);
+		}
+		ops->update(idx, next, d->start, next_end);
+		next->pgoff = d->pgoff;
+		if (remove_middle)
+			vma_free(mm, vma);
+		res = next;
+	}
+	/* mprotect_fixup / madvise_update_vma reset the result's flags to the new ones. */
+	res->flags = d->flags;
+	*out = res;
+	return 0;
+}
+
+int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t start,
+		     uintptr_t end, unsigned long new_flags, struct vma **out)
+{
+	struct vma_index *idx = &mm->index;
+	struct merge_desc d;
+	struct vma *res = vma, *nv[2] = { NULL, NULL };
+	bool left_side, right_side;
+	unsigned nsplit;
+	int err;
+
+	if (!range_ok(start, end) || start < vma->start || end > vma->end)
+		return -EINVAL;
+	if (prev && prev != vma && prev->end > vma->start)
+		return -EINVAL;
+	/* mprotect_fixup / madvise_update_vma: nothing to do when the flags do not change. */
+	if (new_flags == vma->flags)
+		goto done;
+
+	left_side = start == vma->start;
+	right_side = end == vma->end;
+	d.start = start;
+	d.end = end;
+	d.flags = new_flags;
+	d.pgoff = vma->pgoff + ((start - vma->start) >> PAGE_SHIFT);
+	d.object = vma->object;
+	d.anon = vma->anon;
+
+	/* vma_merge_existing_range: only a range touching an edge can merge. */
+	if (merge_allowed(mm, new_flags) && (left_side || right_side)) {
+		struct vma *next = NULL;
+		bool merge_left, merge_right = false;
+
+		merge_left = left_side && prev != vma && can_merge_left(prev, &d);
+		if (right_side) {
+			next = idx->ops->next(idx, vma);
+			merge_right = can_merge_right(prev, next, &d, merge_left);
+		}
+		if (merge_left || merge_right)
+			return modify_merge(mm, vma, prev, next, &d, merge_left, merge_right, out);
+	}
+
+	/*
+	 * vma_modify: split off what lies outside [start, end). Each split_vma
+	 * fails when map_count >= max at that moment: the first split sees
+	 * map_count, the second map_count + 1.
+	 */
+	nsplit = (start > vma->start) + (end < vma->end);
+	if (nsplit && mm->map_count + (int)nsplit - 1 >= mm->max_map_count)
+		return -ENOMEM;
+	for (unsigned i = 0; i < nsplit; i++) {
+		nv[i] = vma_alloc();
+		if (!nv[i]) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+	if (nsplit) {
+		err = index_reserve(mm, 2 * nsplit);
+		if (err)
+			goto fail;
+	}
+	nsplit = 0;
+	if (start > vma->start)
+		split_commit(mm, vma, start, true, nv[nsplit++]);
+	if (end < vma->end)
+		split_commit(mm, vma, end, false, nv[nsplit++]);
+	vma->flags = new_flags;
+done:
+	*out = res;
+	return 0;
+fail:
+	for (unsigned i = 0; i < 2; i++)
+		if (nv[i])
+			kmem_cache_free(vma_cachep, nv[i]);
+	return err;
+}
+
+/* ---------------------------------------------------------------- unmap */
+
+static void piece_of(struct vma *piece, const struct vma *v, uintptr_t start, uintptr_t end)
+{
+	*piece = *v;
+	memset(&piece->link, 0, sizeof(piece->link));
+	piece->pgoff = v->pgoff + ((start - v->start) >> PAGE_SHIFT);
+	piece->start = start;
+	piece->end = end;
+}
+
+/* Removed VMAs wait for their callback chained through the (now unused) index link. */
+#define REMOVED_NEXT(v) ((v)->link.list.next)
+
+int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb cb, void *arg)
+{
+	struct vma_index *idx = &mm->index;
+	const struct vma_index_ops *ops = idx->ops;
+	struct vma *first, *v, *nv, *removed = NULL, **tailp = &removed;
+	struct vma head, tail;
+	bool has_head = false, has_tail = false;
+	unsigned nops;
+	int err;
+
+	if (!range_ok(start, end))
+		return -EINVAL;
+	first = ops->find(idx, start);
+	if (!first || first->start >= end)
+		return 0;
+
+	if (start > first->start && end < first->end) {
+		/*
+		 * A hole in the middle of one VMA: the only munmap that adds a
+		 * VMA. vms_gather_munmap_vmas refuses it when map_count >= max
+		 * ("map_count may go just above its limit temporarily" covers
+		 * only the splits that a removal then compensates).
+		 */
+		if (mm->map_count >= mm->max_map_count)
+			return -ENOMEM;
+		nv = vma_alloc();
+		if (!nv)
+			return -ENOMEM;
+		err = index_reserve(mm, 2);
+		if (err) {
+			kmem_cache_free(vma_cachep, nv);
+			return err;
+		}
+		piece_of(&head, first, start, end);
+		vma_copy_attrs(mm, nv, first);
+		nv->start = end;
+		nv->pgoff += (end - first->start) >> PAGE_SHIFT;
+		ops->update(idx, first, first->start, start);
+		ops->insert(idx, nv);
+		mm->map_count++;
+		if (cb)
+			cb(mm, &head, arg);
+		return 0;
+	}
+
+	/* Count the index operations: one update or erase per VMA touched. */
+	nops = 0;
+	for (v = first; v && v->start < end; v = v->end >= end ? NULL : ops->next(idx, v))
+		nops++;
+	err = index_reserve(mm, nops);
+	if (err)
+		return err;
+
+	v = first;
+	if (start > v->start) {
+		/* Trim the first VMA's tail (__split_vma, then removal of the upper part). */
+		piece_of(&head, v, start, v->end);
+		has_head = true;
+		nv = v->end >= end ? NULL : ops->next(idx, v);
+		ops->update(idx, v, v->start, start);
+		v = nv;
+	}
+	while (v && v->start < end) {
+		if (v->end > end) {
+			/* Trim the last VMA's head. */
+			piece_of(&tail, v, v->start, end);
+			has_tail = true;
+			v->pgoff += (end - v->start) >> PAGE_SHIFT;
+			ops->update(idx, v, end, v->end);
+			break;
+		}
+		nv = v->end >= end ? NULL : ops->next(idx, v);
+		ops->erase(idx, v);
+		mm->map_count--;
+		REMOVED_NEXT(v) = NULL;
+		*tailp = v;
+		tailp = &REMOVED_NEXT(v);
+		v = nv;
+	}
+
+	/* Committed. Report the pieces in address order, then free. */
+	if (cb && has_head)
+		cb(mm, &head, arg);
+	for (v = removed; v; v = REMOVED_NEXT(v))
+		if (cb)
+			cb(mm, v, arg);
+	if (cb && has_tail)
+		cb(mm, &tail, arg);
+	for (v = removed; v; v = nv) {
+		nv = REMOVED_NEXT(v);
+		vma_free(mm, v);
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------- anon_prepare */
+
+/* anon_vma_compatible: a directly below b, flags differing only in what mprotect changes. */
+static bool anon_reuse_compatible(const struct vma *a, const struct vma *b)
+{
+	return a->end == b->start && a->object == b->object &&
+	       !((a->flags ^ b->flags) & ~(VM_ACCESS_FLAGS | VM_SOFTDIRTY)) &&
+	       b->pgoff == a->pgoff + ((b->start - a->start) >> PAGE_SHIFT);
+}
+
+int vma_anon_prepare(struct mm *mm, struct vma *vma)
+{
+	struct vma_index *idx = &mm->index;
+	struct anon_vma *av = NULL;
+	struct vma *n;
+
+	if (vma->anon)
+		return 0;
+	/* find_mergeable_anon_vma: next first, then prev. */
+	n = idx->ops->next(idx, vma);
+	if (n && n->anon && anon_reuse_compatible(vma, n))
+		av = n->anon;
+	if (!av) {
+		n = idx->ops->prev(idx, vma);
+		if (n && n->anon && anon_reuse_compatible(n, vma))
+			av = n->anon;
+	}
+	if (!av) {
+		av = anon_identity_alloc();
+		if (!av)
+			return -ENOMEM;
+	}
+	vma_anon_link(vma, av);
+	return 0;
+}
+
+/* ------------------------------------------------------------- free area */
+
+/* vm_start_gap: a VM_GROWSDOWN VMA keeps STACK_GUARD_GAP free below it. */
+static uintptr_t vma_start_gap(const struct vma *v)
+{
+	uintptr_t s = v->start;
+
+	if (v->flags & VM_GROWSDOWN) {
+		s -= STACK_GUARD_GAP;
+		if (s > v->start)
+			s = 0;
+	}
+	return s;
+}
+
+int vma_find_free_area(struct mm *mm, uintptr_t len, uintptr_t align, uintptr_t low,
+		       uintptr_t high, bool topdown, uintptr_t *out)
+{
+	struct vma_index *idx = &mm->index;
+	uintptr_t a;
+	struct vma *next;
+
+	if (!len || !IS_ALIGNED(len, PAGE_SIZE) || align < PAGE_SIZE || (align & (align - 1)))
+		return -EINVAL;
+	if (low < MMAP_MIN_ADDR)
+		low = MMAP_MIN_ADDR;           /* unmapped_area*: low_limit >= mmap_min_addr */
+	for (;;) {
+		if (low >= high || high - low < len)
+			return -ENOMEM;
+		if (topdown) {
+			if (idx->ops->gap_top(idx, len, align, low, high, &a))
+				return -ENOMEM;
+		} else if (idx->ops->gap_bottom(idx, len, align, low, high, &a)) {
+			return -ENOMEM;
+		}
+		/* The stack guard gap below a VM_GROWSDOWN VMA is not free space. */
+		next = idx->ops->find(idx, a);
+		if (!next || a + len <= vma_start_gap(next))
+			break;
+		if (topdown)
+			high = vma_start_gap(next);    /* unmapped_area_topdown: retry below the gap */
+		else
+			low = next->end;               /* unmapped_area: retry above next */
+	}
+	*out = a;
+	return 0;
+}
+
+int vma_get_unmapped_area(struct mm *mm, uintptr_t hint, uintptr_t len, uintptr_t align,
+			  uintptr_t *out)
+{
+	uintptr_t a;
+	int err;
+
+	if (!len || !IS_ALIGNED(len, PAGE_SIZE))
+		return -EINVAL;
+	if (len > TASK_SIZE)
+		return -ENOMEM;                       /* "requested length too big" */
+	/* do_mmap's round_hint_to_min. */
+	hint &= PAGE_MASK;
+	if (hint && hint < MMAP_MIN_ADDR)
+		hint = ALIGN_UP(MMAP_MIN_ADDR, PAGE_SIZE);
+	/* x86-64 arch_get_unmapped_area_topdown: a hint that fits is taken as is. */
+	if (hint && hint <= TASK_SIZE - len) {
+		struct vma *next = vma_find(mm, hint);
+
+		if (!next || hint + len <= vma_start_gap(next)) {
+			*out = hint;
+			return 0;
+		}
+	}
+	err = vma_find_free_area(mm, len, align, PAGE_SIZE, mm->mmap_base, true, &a);
+	if (err)          /* fall back to bottom-up, as Linux does when top-down fails */
+		err = vma_find_free_area(mm, len, align, mm->mmap_legacy_base, TASK_SIZE, false, &a);
+	if (err)
+		return err;
+	if (a > TASK_SIZE - len)                      /* __get_unmapped_area */
+		return -ENOMEM;
+	*out = a;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+static unsigned long check_gen;
+
+#define CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		printk("vma_check: " __VA_ARGS__); \
+		printk("\n"); \
+		err = -EINVAL; \
+		goto out; \
+	} \
+} while (0)
+
+int vma_check(struct mm *mm)
+{
+	struct vma_index *idx = &mm->index;
+	const struct vma_index_ops *ops = idx->ops;
+	uint64_t saved_accesses = idx->accesses;
+	struct vma *v, *p;
+	uintptr_t prev_end = 0;
+	size_t n = 0, nback = 0, stride;
+	int err = 0;
+
+	CHECK(ops->check(idx) == 0, "backend %s check failed", ops->name);
+	CHECK(idx->count == (size_t)mm->map_count, "index count %zu != map_count %d",
+	      idx->count, mm->map_count);
+	check_gen++;
+	for (v = ops->first(idx); v; v = ops->next(idx, v)) {
+		CHECK(v->start < v->end, "VMA %#lx-%#lx empty or inverted", v->start, v->end);
+		CHECK(IS_ALIGNED(v->start, PAGE_SIZE) && IS_ALIGNED(v->end, PAGE_SIZE),
+		      "VMA %#lx-%#lx not page aligned", v->start, v->end);
+		CHECK(v->end <= TASK_SIZE, "VMA %#lx-%#lx above TASK_SIZE", v->start, v->end);
+		CHECK(v->start >= prev_end, "VMA %#lx-%#lx overlaps or precedes the one ending at %#lx",
+		      v->start, v->end, prev_end);
+		CHECK(v->mm == mm, "VMA %#lx-%#lx belongs to another mm", v->start, v->end);
+		if (v->anon) {
+			struct anon_identity *ai = anon_identity(v->anon);
+
+			if (ai->check_gen != check_gen) {
+				ai->check_gen = check_gen;
+				ai->check_count = 0;
+			}
+			ai->check_count++;
+		}
+		prev_end = v->end;
+		CHECK(++n <= idx->count, "more VMAs reachable than the count %zu", idx->count);
+	}
+	CHECK(n == idx->count, "%zu VMAs reachable, count %zu", n, idx->count);
+	p = NULL;
+	for (v = ops->last(idx); v; v = ops->prev(idx, v)) {
+		CHECK(!p || v->end <= p->start, "backward walk out of order at %#lx", v->start);
+		p = v;
+		CHECK(++nback <= n, "backward walk longer than forward");
+	}
+	CHECK(nback == n, "backward walk %zu VMAs, forward %zu", nback, n);
+
+	/* Lookups agree with the walk (sampled when large, to stay fast on the list). */
+	stride = n <= 512 ? 1 : n / 256;
+	n = 0;
+	for (v = ops->first(idx); v; v = ops->next(idx, v), n++) {
+		struct vma *q, *f;
+
+		if (v->anon) {
+			struct anon_identity *ai = anon_identity(v->anon);
+
+			CHECK(ai->check_count == ai->vma_refs,
+			      "anon %lu: %u VMAs point at it, vma_refs %u", v->anon->id,
+			      ai->check_count, ai->vma_refs);
+			CHECK(v->anon->refcount >= ai->vma_refs, "anon %lu: refcount %u < vma_refs %u",
+			      v->anon->id, v->anon->refcount, ai->vma_refs);
+		}
+		if (n % stride)
+			continue;
+		CHECK(ops->find(idx, v->start) == v, "find(%#lx) misses its VMA", v->start);
+		CHECK(ops->find(idx, v->end - 1) == v, "find(%#lx) misses its VMA", v->end - 1);
+		f = ops->find_prev(idx, v->start, &q);
+		CHECK(f == v && q == ops->prev(idx, v), "find_prev(%#lx) wrong", v->start);
+	}
+out:
+	idx->accesses = saved_accesses;
+	return err;
+}
+
+int vma_check_merged(struct mm *mm)
+{
+	struct vma_index *idx = &mm->index;
+	uint64_t saved_accesses = idx->accesses;
+	struct vma *v, *p = NULL;
+	int err = 0;
+
+	if (mm->merge) {
+		for (v = idx->ops->first(idx); v; p = v, v = idx->ops->next(idx, v)) {
+			CHECK(!p || !vma_mergeable_pair(mm, p, v),
+			      "VMAs %#lx-%#lx and %#lx-%#lx should have been merged",
+			      p->start, p->end, v->start, v->end);
+		}
+	}
+out:
+	idx->accesses = saved_accesses;
+	return err;
+}
+
+void vma_dump(struct mm *mm)
+{
+	struct vma_index *idx = &mm->index;
+	uint64_t saved_accesses = idx->accesses;
+	struct vma *v;
+
+	printk("mm %p (%s): %d VMAs\n", (void *)mm, idx->ops->name, mm->map_count);
+	for (v = idx->ops->first(idx); v; v = idx->ops->next(idx, v))
+		printk("  %012lx-%012lx flags %#lx pgoff %#lx anon %lu object %p\n",
+		       v->start, v->end, v->flags, v->pgoff, v->anon ? v->anon->id : 0UL, v->object);
+	idx->accesses = saved_accesses;
+}

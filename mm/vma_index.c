@@ -1,0 +1,33 @@
+/*
+ * The registry of VMA index backends: vma_backends[] in a fixed order
+ * (list, avl, hash, rbtree, btree, then "list+cache", the list with its
+ * one-entry last-lookup cache) and lookup by name.
+ */
+#include "vma.h"
+#include "kstring.h"
+
+const struct vma_index_ops *const vma_backends[] = {
+	&vma_list_ops,
+	&vma_avl_ops,
+	&vma_hash_ops,
+	&vma_rbtree_ops,
+	&vma_btree_ops,
+	&vma_list_cache_ops,          /* after the five, so they keep their fixed order */
+	NULL,
+};
+
+/*
+ * vma_backend_by_name: the registered backend whose ops->name equals name,
+ * or NULL (also for a NULL name). No locks; the table is constant.
+ */
+const struct vma_index_ops *vma_backend_by_name(const char *name)
+{
+	const struct vma_index_ops *const *p;
+
+	if (!name)
+		return NULL;
+	for (p = vma_backends; *p; p++)
+		if (strcmp((*p)->name, name) == 0)
+			return *p;
+	return NULL;
+}
