@@ -43,6 +43,7 @@
  * lookups, write for insert/erase/update).
  */
 #include "vma.h"
+#include "vma_gap.h"
 #include "kerrno.h"
 #include "printk.h"
 
@@ -387,36 +388,6 @@ static struct vma *avl_last(struct vma_index *idx)
 	return x;
 }
 
-/* Highest aligned a with max(gs, low) <= a and a + len <= min(ge, high). */
-static bool avl_fit_top(uintptr_t gs, uintptr_t ge, uintptr_t len, uintptr_t align,
-			uintptr_t low, uintptr_t high, uintptr_t *out)
-{
-	uintptr_t lo = MAX(gs, low), hi = MIN(ge, high), a;
-
-	if (hi <= lo || hi - lo < len)
-		return false;
-	a = ALIGN_DOWN(hi - len, align);
-	if (a < lo)
-		return false;
-	*out = a;
-	return true;
-}
-
-/* Lowest aligned a with max(gs, low) <= a and a + len <= min(ge, high). */
-static bool avl_fit_bottom(uintptr_t gs, uintptr_t ge, uintptr_t len, uintptr_t align,
-			   uintptr_t low, uintptr_t high, uintptr_t *out)
-{
-	uintptr_t lo = MAX(gs, low), hi = MIN(ge, high), a;
-
-	if (hi <= lo || hi - lo < len)
-		return false;
-	a = ALIGN_UP(lo, align);
-	if (a < lo || a > hi - len)               /* a < lo: the round-up wrapped */
-		return false;
-	*out = a;
-	return true;
-}
-
 /*
  * Top-down: w = the last VMA starting below high (one descent); the free
  * range above it reaches up to its successor's start, or to high. Then walk
@@ -443,13 +414,13 @@ static int avl_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 	}
 	hi = above ? MIN(above->start, high) : high;
 	for (; w; w = avl_pred(idx, w)) {
-		if (avl_fit_top(w->end, hi, len, align, low, high, out))
+		if (vma_gap_fit_top(w->end, hi, len, align, low, high, out))
 			return 0;
 		hi = w->start;
 		if (hi <= low || hi - low < len)
 			return -ENOMEM;
 	}
-	return avl_fit_top(0, hi, len, align, low, high, out) ? 0 : -ENOMEM;
+	return vma_gap_fit_top(0, hi, len, align, low, high, out) ? 0 : -ENOMEM;
 }
 
 /*
@@ -467,13 +438,13 @@ static int avl_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align,
 	w = avl_descend(idx, low, &below);
 	lo = below ? MAX(below->end, low) : low;
 	for (; w; w = avl_succ(idx, w)) {
-		if (avl_fit_bottom(lo, w->start, len, align, low, high, out))
+		if (vma_gap_fit_bottom(lo, w->start, len, align, low, high, out))
 			return 0;
 		lo = w->end;
 		if (lo >= high || high - lo < len)
 			return -ENOMEM;
 	}
-	return avl_fit_bottom(lo, high, len, align, low, high, out) ? 0 : -ENOMEM;
+	return vma_gap_fit_bottom(lo, high, len, align, low, high, out) ? 0 : -ENOMEM;
 }
 
 struct avl_check_state {

@@ -119,6 +119,7 @@
  * lookups, write for insert/erase/update). Lookups write nothing.
  */
 #include "vma.h"
+#include "vma_gap.h"
 #include "kerrno.h"
 #include "printk.h"
 
@@ -422,34 +423,6 @@ static void hash_update(struct vma_index *idx, struct vma *v, uintptr_t start, u
 
 /* ---- free-gap search ---- */
 
-/* Highest aligned a in [gs, ge) with a + len <= ge, if any. */
-static bool hash_fit_top(uintptr_t gs, uintptr_t ge, uintptr_t len, uintptr_t align, uintptr_t *out)
-{
-	uintptr_t a;
-
-	if (ge <= gs || ge - gs < len)
-		return false;
-	a = ALIGN_DOWN(ge - len, align);
-	if (a < gs)
-		return false;
-	*out = a;
-	return true;
-}
-
-/* Lowest aligned a in [gs, ge) with a + len <= ge, if any. */
-static bool hash_fit_bottom(uintptr_t gs, uintptr_t ge, uintptr_t len, uintptr_t align, uintptr_t *out)
-{
-	uintptr_t a;
-
-	if (ge <= gs || ge - gs < len)
-		return false;
-	a = ALIGN_UP(gs, align);
-	if (a < gs || a > ge - len)              /* a < gs: the round-up wrapped */
-		return false;
-	*out = a;
-	return true;
-}
-
 /*
  * Top-down: a cursor per list, each first moved down from its tail past the
  * VMAs starting at or above high; then repeatedly take the cursor with the
@@ -481,7 +454,7 @@ static int hash_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 		if (best == H_NLISTS)
 			break;
 		w = cur[best];
-		if (hash_fit_top(MAX(w->end, low), hi, len, align, out))
+		if (vma_gap_fit_top(w->end, hi, len, align, low, high, out))
 			return 0;
 		hi = w->start;
 		if (hi <= low || hi - low < len)
@@ -490,7 +463,7 @@ static int hash_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 		if (cur[best])
 			idx->accesses++;
 	}
-	return hash_fit_top(low, hi, len, align, out) ? 0 : -ENOMEM;
+	return vma_gap_fit_top(low, hi, len, align, low, high, out) ? 0 : -ENOMEM;
 }
 
 /* Bottom-up: the mirror image, from the heads, skipping VMAs ending at or below low. */
@@ -519,7 +492,7 @@ static int hash_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align
 		if (best == H_NLISTS)
 			break;
 		w = cur[best];
-		if (hash_fit_bottom(lo, MIN(w->start, high), len, align, out))
+		if (vma_gap_fit_bottom(lo, w->start, len, align, low, high, out))
 			return 0;
 		lo = w->end;
 		if (lo >= high || high - lo < len)
@@ -528,7 +501,7 @@ static int hash_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align
 		if (cur[best])
 			idx->accesses++;
 	}
-	return hash_fit_bottom(lo, high, len, align, out) ? 0 : -ENOMEM;
+	return vma_gap_fit_bottom(lo, high, len, align, low, high, out) ? 0 : -ENOMEM;
 }
 
 /* ---- invariants ---- */

@@ -48,6 +48,7 @@
  * cache value, and Linux 2.2 did the same).
  */
 #include "vma.h"
+#include "vma_gap.h"
 #include "kerrno.h"
 #include "printk.h"
 
@@ -270,34 +271,6 @@ static struct vma *list_last(struct vma_index *idx)
 	return idx->u.list.tail;
 }
 
-/* Highest aligned a in [gs, ge) with a + len <= ge, if any. */
-static bool list_fit_top(uintptr_t gs, uintptr_t ge, uintptr_t len, uintptr_t align, uintptr_t *out)
-{
-	uintptr_t a;
-
-	if (ge <= gs || ge - gs < len)
-		return false;
-	a = ALIGN_DOWN(ge - len, align);
-	if (a < gs)
-		return false;
-	*out = a;
-	return true;
-}
-
-/* Lowest aligned a in [gs, ge) with a + len <= ge, if any. */
-static bool list_fit_bottom(uintptr_t gs, uintptr_t ge, uintptr_t len, uintptr_t align, uintptr_t *out)
-{
-	uintptr_t a;
-
-	if (ge <= gs || ge - gs < len)
-		return false;
-	a = ALIGN_UP(gs, align);
-	if (a < gs || a > ge - len)              /* a < gs: the round-up wrapped */
-		return false;
-	*out = a;
-	return true;
-}
-
 /*
  * Top-down: walk from the tail; hi is the top of the free range being
  * looked at (high, then the start of the last VMA passed). Stops as soon as
@@ -315,13 +288,13 @@ static int list_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 		idx->accesses++;
 		if (w->start >= hi)
 			continue;                 /* above high */
-		if (list_fit_top(MAX(w->end, low), hi, len, align, out))
+		if (vma_gap_fit_top(w->end, hi, len, align, low, high, out))
 			return 0;
 		hi = w->start;
 		if (hi <= low || hi - low < len)
 			return -ENOMEM;
 	}
-	return list_fit_top(low, hi, len, align, out) ? 0 : -ENOMEM;
+	return vma_gap_fit_top(low, hi, len, align, low, high, out) ? 0 : -ENOMEM;
 }
 
 /* Bottom-up: the mirror image, walking from the head. */
@@ -337,13 +310,13 @@ static int list_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align
 		idx->accesses++;
 		if (w->end <= lo)
 			continue;                 /* below low */
-		if (list_fit_bottom(lo, MIN(w->start, high), len, align, out))
+		if (vma_gap_fit_bottom(lo, w->start, len, align, low, high, out))
 			return 0;
 		lo = w->end;
 		if (lo >= high || high - lo < len)
 			return -ENOMEM;
 	}
-	return list_fit_bottom(lo, high, len, align, out) ? 0 : -ENOMEM;
+	return vma_gap_fit_bottom(lo, high, len, align, low, high, out) ? 0 : -ENOMEM;
 }
 
 /*
