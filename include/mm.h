@@ -1,9 +1,10 @@
 /*
  * An address space (Linux's mm_struct), as far as the VMA layer needs it:
  * the VMA index, the map count and its limit, the merge switch, the bases
- * of free-area search, and the (placeholder) mmap_lock. Later issues add
- * page tables, counters (total_vm, rss...), brk and stack bases: append
- * fields, document each one with the lock that protects it.
+ * of free-area search, and the mmap_lock; since issue 4 also the page
+ * tables, counters, brk and stack bases, faults, fork and the VM system
+ * calls' cores (second half of this file). Append fields, document each
+ * one with the lock that protects it.
  *
  * Lock legend for the fields below:
  *   [mmap_lock]  read for lookups, write for any change (Linux's mmap_lock)
@@ -19,6 +20,8 @@
 
 #include "vma.h"
 #include "spinlock.h"
+
+struct arch_mmu;
 
 /* Top of user space: Linux x86-64 with 4-level paging (TASK_SIZE_MAX). */
 #define TASK_SIZE          0x00007ffffffff000UL
@@ -43,13 +46,25 @@
 #define DEFAULT_MAX_MAP_COUNT 65530
 
 /*
- * Placeholder for the mmap_lock (a reader-writer semaphore in Linux). No
- * code takes it yet: the VMA functions document "caller holds mmap_lock
- * (write)" and tests are single-threaded. The issue that adds tasks and
- * page faults replaces this with a real rwlock and adds the assertions.
+ * The mmap_lock: a reader-writer spinlock (Linux's mmap_lock is a sleeping
+ * rw_semaphore; there is no sleeping here yet). Page faults and lookups take
+ * it for reading, every change of the VMA set for writing. Waiters spin with
+ * arch_cpu_relax() and interrupts enabled: the internal spinlock is held only
+ * for the few instructions that change the counters, so the lock is usable
+ * from code that the timer tick may preempt. A waiting writer stops new
+ * readers (no writer starvation). Not recursive: a holder must not take it
+ * again, in either mode.
+ *
+ *   mmap_read_lock(mm) / mmap_read_unlock(mm)
+ *   mmap_write_lock(mm) / mmap_write_unlock(mm)
+ *   mmap_assert_locked(mm) (read or write), mmap_assert_write_locked(mm)
  */
 struct mmap_lock {
-	struct spinlock lock;         /* to become a rwlock */
+	struct spinlock lock;         /* protects the three fields below (held briefly) */
+	int readers;                  /* readers inside */
+	bool writer;                  /* a writer is inside */
+	int writers_waiting;          /* writers spinning for it */
+	int writer_cpu;               /* CPU of the writer inside, -1 if none (assertions) */
 };
 
 /*
@@ -74,6 +89,25 @@ struct mm {
 	uintptr_t mmap_legacy_base;   /* [mmap_lock] bottom of the bottom-up fallback search */
 	const struct vma_object_ops *object_ops; /* [init] may be NULL */
 	struct mmap_lock mmap_lock;   /* protects the fields tagged [mmap_lock] */
+
+	/* Added by mm_create (zero in an mm set up by mm_vma_init alone). */
+	struct arch_mmu *mmu;         /* [init] page tables: [pt_lock] under a read
+	                               *   mmap_lock, else [mmap_lock write] */
+	struct spinlock pt_lock;      /* page-table lock: serializes faults (which hold
+	                               *   mmap_lock only for reading) on this mm's tables */
+	int users;                    /* [atomic] references (mm_get/mm_put); threads sharing it */
+	uintptr_t start_brk;          /* [mmap_lock] heap start (set by exec; brk never goes below) */
+	uintptr_t brk;                /* [mmap_lock] current program break (may be unaligned) */
+	uintptr_t start_stack;        /* [mmap_lock] initial stack pointer region (set by exec) */
+	/* Counters, [atomic] (changed with __atomic builtins; read them plainly in tests). */
+	unsigned long rss;            /* present PTEs mapping a frame other than the zero page
+	                               *   (private anonymous + shared anonymous pages) */
+	unsigned long rss_shared;     /* of which frames of shared anonymous objects */
+	unsigned long faults;         /* handle_mm_fault calls */
+	unsigned long cow_copies;     /* write faults that copied a shared or zero page */
+	unsigned long cow_reuses;     /* write faults that reused a page nobody else maps */
+	unsigned long zero_maps;      /* read faults that mapped the shared zero page */
+	unsigned long stack_grows;    /* growsdown VMA expansions by faults */
 };
 
 /* Global default of mm->merge for new address spaces; the kernel option merge=off clears it. */
@@ -250,5 +284,261 @@ void vma_dump(struct mm *mm);
 /* Objects now allocated from the VMA and anon-identity caches (leak checks in tests). */
 size_t vma_objects_inuse(void);
 size_t anon_identity_inuse(void);
+
+/* ========================================================================
+ * Address spaces with page tables, faults and the VM system calls' cores
+ * (mm/mm.c, mm/fault.c, mm/anon.c, mm/shared_anon.c, mm/zap.c,
+ * mm/populate.c, mm/mmap.c, mm/brk.c, mm/mprotect.c, mm/madvise.c,
+ * mm/mincore.c).
+ *
+ * Lock order: mmap_lock -> pt_lock -> shared-object lock -> pmm/slab locks.
+ *
+ * Page accounting (struct page of pmm.h, for user frames):
+ *   private anonymous page: PG_anon; private = the anon identity (struct
+ *     anon_vma *) of the VMA that first wrote it, which the page holds a
+ *     reference on (anon_vma_get) until it is freed; mapcount = PTEs mapping
+ *     it; refcount = mapcount (+ transient references).
+ *   shared anonymous page: flags 0; private = its shared object; refcount =
+ *     1 (the object's) + mapcount.
+ *   the zero page: one frame, PG_reserved, never counted in refcount,
+ *     mapcount or rss.
+ * refcount and mapcount of user pages change with __atomic builtins.
+ */
+
+/* RLIMIT_STACK default (Linux _STK_LIM): the largest a growsdown VMA grows by faults. */
+#define STACK_RLIMIT_DEFAULT (8UL << 20)
+
+/* mmap(2) / mprotect(2) / madvise(2) constants, Linux x86-64 values. */
+#ifndef PROT_READ
+#define PROT_NONE        0x0
+#define PROT_READ        0x1
+#define PROT_WRITE       0x2
+#define PROT_EXEC        0x4
+#define PROT_SEM         0x8
+#define PROT_GROWSDOWN   0x01000000
+#define PROT_GROWSUP     0x02000000
+#endif
+#ifndef MAP_SHARED
+#define MAP_SHARED          0x01
+#define MAP_PRIVATE         0x02
+#define MAP_SHARED_VALIDATE 0x03
+#define MAP_TYPE            0x0f
+#define MAP_FIXED           0x10
+#define MAP_ANONYMOUS       0x20
+#define MAP_GROWSDOWN       0x0100
+#define MAP_DENYWRITE       0x0800
+#define MAP_EXECUTABLE      0x1000
+#define MAP_LOCKED          0x2000
+#define MAP_NORESERVE       0x4000
+#define MAP_POPULATE        0x8000
+#define MAP_NONBLOCK        0x10000
+#define MAP_STACK           0x20000
+#define MAP_HUGETLB         0x40000
+#define MAP_SYNC            0x80000
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+#ifndef MADV_NORMAL
+#define MADV_NORMAL          0
+#define MADV_RANDOM          1
+#define MADV_SEQUENTIAL      2
+#define MADV_WILLNEED        3
+#define MADV_DONTNEED        4
+#define MADV_FREE            8
+#define MADV_REMOVE          9
+#define MADV_DONTFORK        10
+#define MADV_DOFORK          11
+#define MADV_MERGEABLE       12
+#define MADV_UNMERGEABLE     13
+#define MADV_HUGEPAGE        14
+#define MADV_NOHUGEPAGE      15
+#define MADV_DONTDUMP        16
+#define MADV_DODUMP          17
+#define MADV_WIPEONFORK      18
+#define MADV_KEEPONFORK      19
+#define MADV_COLD            20
+#define MADV_PAGEOUT         21
+#define MADV_POPULATE_READ   22
+#define MADV_POPULATE_WRITE  23
+#define MADV_DONTNEED_LOCKED 24
+#define MADV_COLLAPSE        25
+#define MADV_GUARD_INSTALL   102
+#define MADV_GUARD_REMOVE    103
+#endif
+
+/* ---------------------------------------------------------- the mmap_lock */
+
+void mmap_read_lock(struct mm *mm);
+void mmap_read_unlock(struct mm *mm);
+void mmap_write_lock(struct mm *mm);
+void mmap_write_unlock(struct mm *mm);
+/* True when someone holds mm's mmap_lock (read or write) / this CPU holds it for writing. */
+bool mmap_is_locked(struct mm *mm);
+bool mmap_is_write_locked(struct mm *mm);
+#define mmap_assert_locked(mm)       BUG_ON(!mmap_is_locked(mm))
+#define mmap_assert_write_locked(mm) BUG_ON(!mmap_is_write_locked(mm))
+
+/* ------------------------------------------------------- address spaces */
+
+/*
+ * mm_create: a new address space: no VMAs (index backend
+ * vma_default_backend, merge = vma_merge_enabled), page tables with the
+ * kernel half only, users = 1, counters 0, brk/stack bases 0 (exec sets
+ * them), mmap_base MMAP_BASE_DEFAULT. NULL on -ENOMEM (nothing leaked).
+ */
+struct mm *mm_create(void);
+/* mm_create_backend: mm_create with a chosen VMA index backend (NULL: the default). */
+struct mm *mm_create_backend(const struct vma_index_ops *backend);
+
+/* mm_get: one more reference (a thread sharing mm). Returns mm. */
+struct mm *mm_get(struct mm *mm);
+/*
+ * mm_put: drop a reference; the last one unmaps everything, frees every
+ * frame, page-table page, VMA, shared object and anon identity that only
+ * this mm held, then mm itself. The mm must not be active on any CPU
+ * (mm_activate(NULL) or another mm first). No lock held by the caller.
+ */
+void mm_put(struct mm *mm);
+
+/*
+ * mm_dup: fork. A new mm with parent's VMAs (Linux dup_mmap): VM_DONTCOPY
+ * VMAs are skipped; VM_WIPEONFORK VMAs are copied empty (no pages, no anon
+ * identity); VM_LOCKED is not inherited. Private anonymous pages are shared
+ * copy-on-write: the PTEs in both become read-only and each page's refcount
+ * and mapcount go up by one (the zero page is shared as it is). Shared
+ * anonymous pages are mapped in the child with the parent's permissions.
+ * Anon identities: each parent identity in use gets one new identity in
+ * the child, which the child's copies of all the VMAs pointing at the
+ * parent's identity share (Linux anon_vma_fork gives the child VMA a new
+ * anon_vma whose parent is the old one; the parent link is not recorded
+ * here). Pages keep the identity they had (the parent's), as in Linux.
+ * brk, stack and mmap bases and the merge setting are copied; counters
+ * start at 0 except rss. Takes parent's mmap_lock for writing. NULL on
+ * -ENOMEM with nothing leaked (parent PTEs may stay write-protected: a
+ * later write fault reuses the page).
+ */
+struct mm *mm_dup(struct mm *parent);
+
+/* mm_activate: switch this CPU's page tables to mm's (NULL: kernel only). */
+void mm_activate(struct mm *mm);
+
+/* ------------------------------------------------------------- faults */
+
+enum fault_result {
+	FAULT_OK,                     /* the access can be retried and will succeed */
+	FAULT_SIGSEGV_MAPERR,         /* no VMA there (SEGV_MAPERR) */
+	FAULT_SIGSEGV_ACCERR,         /* VMA there but the access is not allowed (SEGV_ACCERR) */
+	FAULT_SIGBUS,                 /* beyond the end of a shared object (BUS_ADRERR) */
+	FAULT_OOM,                    /* no memory for a page or page table */
+};
+
+#define FAULT_READ  0x1
+#define FAULT_WRITE 0x2
+#define FAULT_EXEC  0x4
+#define FAULT_USER  0x8               /* the access came from user mode */
+#define FAULT_PROT  0x10              /* the page was present: protection violation */
+
+/*
+ * handle_mm_fault: resolve a fault at addr (flags: FAULT_*; neither WRITE
+ * nor EXEC means a read). Takes mm's mmap_lock for reading itself (for
+ * writing briefly when the stack grows), and pt_lock; the caller holds
+ * neither. x86 access rules: a write needs VM_WRITE, an instruction fetch
+ * VM_EXEC, a read any of VM_READ/WRITE/EXEC; FAULT_PROT on a read is an
+ * error. Anonymous private: a read maps the zero page read-only, a write
+ * a new zeroed page; a write to the zero page or a page mapped elsewhere
+ * copies it, to a page only this PTE maps reuses it. A fault below a
+ * VM_GROWSDOWN VMA grows it (Linux expand_downwards: not past
+ * STACK_RLIMIT_DEFAULT in size, not within STACK_GUARD_GAP of the previous
+ * accessible non-growsdown VMA, not below MMAP_MIN_ADDR).
+ * Returns FAULT_OK or the reason the access fails; FAULT_OOM leaves the
+ * address space as it was.
+ */
+enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags);
+
+/* Shared anonymous objects now allocated (leak checks in tests). */
+size_t shared_anon_inuse(void);
+
+/* The shared zero page's physical address (allocated by the first mm_create). */
+phys_addr_t mm_zero_page_phys(void);
+
+/*
+ * mm_populate: fault in every page of the VMAs in [start, end) (holes and
+ * VMAs without access skipped) as a read, or as a write when write (the
+ * MAP_POPULATE path uses write for private writable VMAs). Takes the
+ * mmap_lock for reading (caller holds none). 0; -ENOMEM out of memory;
+ * -EFAULT a fault failed otherwise (e.g. write to a read-only VMA).
+ */
+int mm_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool write);
+
+/*
+ * mm_copy_to: copy len bytes from kernel memory src to user address dst of
+ * mm (any mm, active or not) through the direct map, faulting pages in as
+ * user writes would (a write needs VM_WRITE). Takes the mmap_lock for
+ * reading; the caller holds none. 0; -EFAULT a page cannot be written
+ * (earlier pages keep their bytes); -ENOMEM out of memory.
+ */
+int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len);
+/*
+ * mm_copy_from: copy len bytes from user address src of mm to kernel dst
+ * without faulting anything in: pages never touched read as zero, shared
+ * anonymous pages come from their object. Every byte must lie in a VMA
+ * (access rights are not checked: a kernel read). Takes the mmap_lock for
+ * reading. 0 or -EFAULT.
+ */
+int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len);
+
+/*
+ * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and
+ * releases the pages (private pages freed with their last mapping, shared
+ * ones stay in their object). Use as vma_unmap_range(mm, s, e,
+ * mm_zap_piece, NULL). Caller holds mmap_lock for writing.
+ */
+void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg);
+/*
+ * mm_zap_range: remove the PTEs of [start, end) (inside vma, page aligned)
+ * and release their pages, leaving the VMA (MADV_DONTNEED). mmap_lock
+ * held (write, or read plus pt_lock). Returns the PTEs removed.
+ */
+unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end);
+
+/*
+ * mm_change_protection: rewrite the PTEs of [start, end) in vma (whose
+ * flags are already the new ones) with the permissions of vma->flags, in
+ * place; private pages that are shared (COW) or the zero page stay
+ * read-only. mmap_lock write. Returns the PTEs visited.
+ */
+unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end);
+
+/* MMU_* permissions for a PTE in a VMA with flags (x86: W implies R; no access bits: PROT_NONE). */
+unsigned mm_vm_to_mmu(unsigned long vm_flags);
+
+/* ---------------------------------------------- VM system-call cores
+ * Each takes the mmap_lock itself (write; mincore read) and returns Linux's
+ * result for an anonymous-memory-only system. */
+
+/*
+ * vm_mmap: mmap(addr, len, prot, flags, fd = -1, 0). Anonymous private or
+ * shared, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, MAP_NORESERVE,
+ * MAP_GROWSDOWN, MAP_STACK. Returns the address, or -EINVAL (len 0, bad
+ * type, unaligned fixed address, ...), -ENOMEM (no room, map_count,
+ * memory), -EEXIST (MAP_FIXED_NOREPLACE over a mapping), -EPERM (fixed
+ * below MMAP_MIN_ADDR), -EBADF (not MAP_ANONYMOUS: no files here),
+ * -EOPNOTSUPP (MAP_SHARED_VALIDATE with unknown flags).
+ */
+long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags);
+/* vm_munmap: munmap. 0; -EINVAL unaligned addr, len 0, range past TASK_SIZE; -ENOMEM map_count/memory. */
+int vm_munmap(struct mm *mm, uintptr_t addr, size_t len);
+/* vm_brk: brk(newbrk): the new break, or the old one when the request is refused (brk(0) asks). */
+long vm_brk(struct mm *mm, uintptr_t newbrk);
+/* vm_mprotect: mprotect. 0; -EINVAL bad addr/prot; -ENOMEM hole or map_count; -EACCES beyond VM_MAY*. */
+int vm_mprotect(struct mm *mm, uintptr_t addr, size_t len, int prot);
+/* vm_madvise: madvise. 0; -EINVAL bad advice/addr or advice not valid for a VMA; -ENOMEM hole (after acting on the mapped parts); -EFAULT populate failed. */
+int vm_madvise(struct mm *mm, uintptr_t addr, size_t len, int advice);
+/*
+ * vm_mincore: mincore into a kernel buffer vec of (len + PAGE_SIZE - 1) /
+ * PAGE_SIZE bytes: 1 where the page is resident (present PTE, or a page of
+ * a shared object), else 0. 0; -EINVAL unaligned addr; -ENOMEM range past
+ * TASK_SIZE or not fully mapped (vec filled for the pages before the hole).
+ */
+int vm_mincore(struct mm *mm, uintptr_t addr, size_t len, unsigned char *vec);
 
 #endif

@@ -1,0 +1,413 @@
+/*
+ * User page tables for include/arch_mmu.h, x86-64 4-level format.
+ *
+ *   PML4[0..255]    user half, private to the address space: tables are
+ *                   pmm frames marked PG_pgtable, allocated on first map,
+ *                   freed when a walk leaves them empty
+ *   PML4[256..511]  kernel half, copied from kernel_cr3 at creation (the
+ *                   PDPTs below are shared, so later kernel mappings in an
+ *                   existing PML4 slot are seen by every address space)
+ *
+ * Entries: intermediate levels are P|W|U (leaves decide); a leaf is
+ * pa|P|U, W for MMU_WRITE, NX (when the CPU has it) without MMU_EXEC, A
+ * and D for MMU_ACCESSED/MMU_DIRTY. A PROT_NONE leaf (no permission bit)
+ * keeps its frame with P clear and the software bit PTE_SW_PROTNONE (bit
+ * 9, ignored by the hardware), like Linux's _PAGE_PROTNONE.
+ *
+ * The same code builds for the hosted arch (arch/hosted/mmu.c includes this
+ * file with HOSTED defined): there the tables live in simulated RAM, are
+ * walked only in software (hosted_user_access), NX is always "supported",
+ * there is no kernel half and TLB flushes are only counted.
+ *
+ * TLB: a changed or cleared leaf is invalidated with INVLPG when m is the
+ * active address space of this CPU (without PCIDs, a CR3 switch flushes
+ * every non-global entry, so an inactive m has nothing cached); walks that
+ * change more than UMM_FLUSH_ALL_THRESHOLD entries reload CR3 instead.
+ * Single CPU: no shootdown yet.
+ *
+ * Locking: none here; see arch_mmu.h.
+ */
+#include "arch_mmu.h"
+#include "x86_mmu.h"
+#include "arch.h"
+#include "pmm.h"
+#include "slab.h"
+#include "kerrno.h"
+#include "kstring.h"
+#include "kernel.h"
+#ifndef HOSTED
+#include "x86.h"
+#endif
+
+#define PTE_SW_PROTNONE (1UL << 9)
+#define USER_HALF_END   (1UL << 47)          /* first address of the non-canonical hole */
+#define UMM_FLUSH_ALL_THRESHOLD 32
+#define PT_TABLE_FLAGS  (PTE_P | PTE_W | PTE_U)
+
+#ifdef HOSTED
+#define UMM_NX PTE_NX
+#else
+#define UMM_NX pte_nx
+#endif
+
+struct arch_mmu {
+	phys_addr_t root;             /* PML4 frame */
+	uint64_t *pml4;               /* its direct-map address */
+	size_t tables;                /* table pages, root included */
+	unsigned long flushes;        /* TLB invalidations asked for (statistics, hosted tests) */
+};
+
+#ifdef HOSTED
+/* The address space the (simulated) CPU runs with: one per host thread. */
+static __thread struct arch_mmu *umm_active;
+static bool umm_is_active(const struct arch_mmu *m) { return umm_active == m; }
+static void umm_invlpg(struct arch_mmu *m, uintptr_t va) { (void)va; m->flushes++; }
+static void umm_reload(struct arch_mmu *m) { m->flushes++; }
+#else
+static bool umm_is_active(const struct arch_mmu *m) { return (read_cr3() & PTE_ADDR_MASK) == m->root; }
+static void umm_invlpg(struct arch_mmu *m, uintptr_t va)
+{
+	m->flushes++;
+	if (umm_is_active(m))
+		x86_invlpg(va);
+}
+static void umm_reload(struct arch_mmu *m)
+{
+	m->flushes++;
+	if (umm_is_active(m))
+		write_cr3(read_cr3());
+}
+#endif
+
+static bool leaf_exists(uint64_t e) { return (e & (PTE_P | PTE_SW_PROTNONE)) != 0; }
+
+static uint64_t *table_va(uint64_t e) { return phys_to_virt(e & PTE_ADDR_MASK); }
+
+/* A zeroed page-table page, or 0 when memory is exhausted. */
+static phys_addr_t table_alloc(struct arch_mmu *m)
+{
+	struct page *p = pmm_alloc(0, GFP_ZERO);
+
+	if (!p)
+		return 0;
+	p->flags |= PG_pgtable;
+	m->tables++;
+	return page_to_phys(p);
+}
+
+static void table_free(struct arch_mmu *m, phys_addr_t pa)
+{
+	struct page *p = phys_to_page(pa);
+
+	BUG_ON(!p || !(p->flags & PG_pgtable));
+	p->flags &= ~PG_pgtable;
+	pmm_free(p, 0);
+	m->tables--;
+}
+
+static bool table_empty(const uint64_t *t)
+{
+	for (unsigned i = 0; i < PT_ENTRIES; i++)
+		if (t[i])
+			return false;
+	return true;
+}
+
+/* The leaf bits for prot (MMU_* permission and state bits). */
+static uint64_t leaf_bits(unsigned prot)
+{
+	uint64_t e = 0;
+
+	if (prot & MMU_PROT_MASK) {
+		e = PTE_P | PTE_U;
+		if (prot & MMU_WRITE)
+			e |= PTE_W;
+		if (!(prot & MMU_EXEC))
+			e |= UMM_NX;
+	} else {
+		e = PTE_SW_PROTNONE;
+	}
+	if (prot & MMU_ACCESSED)
+		e |= PTE_A;
+	if (prot & MMU_DIRTY)
+		e |= PTE_D;
+	return e;
+}
+
+/* MMU_* state of an existing leaf. */
+static unsigned leaf_state(uint64_t e)
+{
+	unsigned s = 0;
+
+	if (e & PTE_P) {
+		s = MMU_READ;
+		if (e & PTE_W)
+			s |= MMU_WRITE;
+		if (!(e & UMM_NX))
+			s |= MMU_EXEC;
+	}
+	if (e & PTE_A)
+		s |= MMU_ACCESSED;
+	if (e & PTE_D)
+		s |= MMU_DIRTY;
+	return s;
+}
+
+struct arch_mmu *arch_mmu_create(void)
+{
+	struct arch_mmu *m = kzalloc(sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->root = table_alloc(m);
+	if (!m->root) {
+		kfree(m);
+		return NULL;
+	}
+	m->pml4 = phys_to_virt(m->root);
+#ifndef HOSTED
+	{
+		const uint64_t *k = phys_to_virt(kernel_cr3 & PTE_ADDR_MASK);
+
+		for (unsigned i = PT_ENTRIES / 2; i < PT_ENTRIES; i++)
+			m->pml4[i] = k[i];
+	}
+#endif
+	return m;
+}
+
+/* Free the tables below entry e at level lvl (4 = the PML4's entries); every leaf must be gone. */
+static void free_below(struct arch_mmu *m, uint64_t e, int lvl, uintptr_t va)
+{
+	uint64_t *t = table_va(e);
+
+	for (unsigned i = 0; i < PT_ENTRIES; i++) {
+		uintptr_t sub = va + ((uintptr_t)i << (PAGE_SHIFT + 9 * (lvl - 2)));
+
+		if (!t[i])
+			continue;
+		if (lvl == 2)
+			panic("arch_mmu_destroy: user page 0x%lx still mapped (pte 0x%llx)",
+			      (unsigned long)sub, (unsigned long long)t[i]);
+		free_below(m, t[i], lvl - 1, sub);
+	}
+	table_free(m, e & PTE_ADDR_MASK);
+}
+
+void arch_mmu_destroy(struct arch_mmu *m)
+{
+	if (!m)
+		return;
+	BUG_ON(umm_is_active(m));
+	for (unsigned i = 0; i < PT_ENTRIES / 2; i++) {
+		if (m->pml4[i]) {
+			free_below(m, m->pml4[i], 4, (uintptr_t)i << 39);
+			m->pml4[i] = 0;
+		}
+	}
+	table_free(m, m->root);
+	BUG_ON(m->tables != 0);
+	kfree(m);
+}
+
+void arch_mmu_activate(struct arch_mmu *m)
+{
+#ifdef HOSTED
+	umm_active = m;
+#else
+	uint64_t want = m ? m->root : kernel_cr3;
+
+	if ((read_cr3() & PTE_ADDR_MASK) != (want & PTE_ADDR_MASK))
+		write_cr3(want);
+#endif
+}
+
+static void check_user_va(const char *fn, uintptr_t va)
+{
+	if (va >= USER_HALF_END || !IS_ALIGNED(va, PAGE_SIZE))
+		panic("%s: bad user address 0x%lx", fn, (unsigned long)va);
+}
+
+int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot)
+{
+	uint64_t *t = m->pml4, *slots[3];
+	phys_addr_t fresh[3];
+	int nfresh = 0;
+	uint64_t *pte;
+
+	check_user_va(__func__, va);
+	BUG_ON(pa & ~PTE_ADDR_MASK);
+	for (int lvl = 4; lvl >= 2; lvl--) {
+		uint64_t *slot = &t[pt_index(va, lvl)];
+
+		if (!*slot) {
+			phys_addr_t n = table_alloc(m);
+
+			if (!n) {
+				/* Undo: unlink and free the tables this call added (they are empty). */
+				while (nfresh-- > 0) {
+					*slots[nfresh] = 0;
+					table_free(m, fresh[nfresh]);
+				}
+				return -ENOMEM;
+			}
+			*slot = n | PT_TABLE_FLAGS;
+			slots[nfresh] = slot;
+			fresh[nfresh++] = n;
+		}
+		BUG_ON(*slot & PTE_PS);
+		t = table_va(*slot);
+	}
+	pte = &t[pt_index(va, 1)];
+	*pte = pa | leaf_bits(prot);
+	return 0;
+}
+
+/* The leaf slot of va, or NULL when a table on the way is missing. */
+static uint64_t *leaf_slot(struct arch_mmu *m, uintptr_t va)
+{
+	uint64_t *t = m->pml4;
+
+	for (int lvl = 4; lvl >= 2; lvl--) {
+		uint64_t e = t[pt_index(va, lvl)];
+
+		if (!(e & PTE_P))
+			return NULL;
+		t = table_va(e);
+	}
+	return &t[pt_index(va, 1)];
+}
+
+int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state)
+{
+	uint64_t *slot;
+
+	if (va >= USER_HALF_END)
+		return -ENOENT;
+	slot = leaf_slot(m, ALIGN_DOWN(va, PAGE_SIZE));
+	if (!slot || !leaf_exists(*slot))
+		return -ENOENT;
+	if (pa)
+		*pa = *slot & PTE_ADDR_MASK;
+	if (state)
+		*state = leaf_state(*slot);
+	return 0;
+}
+
+struct walk_ctx {
+	struct arch_mmu *m;
+	uintptr_t start, end;
+	mmu_visit_fn visit;
+	void *ctx;
+	unsigned long visited;
+	unsigned long changed;
+};
+
+/* Span of one entry at level lvl. */
+static uintptr_t entry_span(int lvl) { return (uintptr_t)1 << (PAGE_SHIFT + 9 * (lvl - 1)); }
+
+/*
+ * Walk the table t at level lvl covering [base, base + 512 * span) clipped to
+ * the walk range. Returns true when t became empty through a clear.
+ */
+static bool walk_table(struct walk_ctx *w, uint64_t *t, int lvl, uintptr_t base)
+{
+	uintptr_t span = entry_span(lvl);
+	bool cleared = false;
+	unsigned i = (unsigned)((MAX(w->start, base) - base) / span);
+
+	for (; i < PT_ENTRIES; i++) {
+		uintptr_t va = base + (uintptr_t)i * span;
+		uint64_t e = t[i];
+
+		if (va >= w->end)
+			break;
+		if (!e)
+			continue;
+		if (lvl > 1) {
+			if (walk_table(w, table_va(e), lvl - 1, va)) {
+				t[i] = 0;
+				table_free(w->m, e & PTE_ADDR_MASK);
+				cleared = true;
+			}
+			continue;
+		}
+		if (!leaf_exists(e))
+			continue;
+		{
+			unsigned state = leaf_state(e);
+			phys_addr_t pa = e & PTE_ADDR_MASK;
+			enum mmu_action act;
+
+			w->visited++;
+			act = w->visit(w->ctx, va, pa, &state);
+			if (act == MMU_KEEP)
+				continue;
+			if (act == MMU_CLEAR) {
+				t[i] = 0;
+				cleared = true;
+			} else {
+				uint64_t ne = pa | leaf_bits(state);
+
+				if (ne == e)
+					continue;
+				t[i] = ne;
+			}
+			if (++w->changed <= UMM_FLUSH_ALL_THRESHOLD)
+				umm_invlpg(w->m, va);
+		}
+	}
+	return cleared && table_empty(t);
+}
+
+unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
+			    mmu_visit_fn visit, void *ctx)
+{
+	struct walk_ctx w = { m, start, end, visit, ctx, 0, 0 };
+
+	if (start >= end)
+		return 0;
+	check_user_va(__func__, start);
+	BUG_ON(end > USER_HALF_END || !IS_ALIGNED(end, PAGE_SIZE));
+	/* Only the user half of the PML4 is walked, and the root is never freed. */
+	{
+		uintptr_t span = entry_span(4);
+
+		for (unsigned i = (unsigned)(start / span); i < PT_ENTRIES / 2; i++) {
+			uintptr_t va = (uintptr_t)i * span;
+			uint64_t e = m->pml4[i];
+
+			if (va >= end)
+				break;
+			if (!e)
+				continue;
+			if (walk_table(&w, table_va(e), 3, va)) {
+				m->pml4[i] = 0;
+				table_free(m, e & PTE_ADDR_MASK);
+			}
+		}
+	}
+	if (w.changed > UMM_FLUSH_ALL_THRESHOLD)
+		umm_reload(m);
+	return w.visited;
+}
+
+void arch_mmu_flush_all(struct arch_mmu *m)
+{
+	umm_reload(m);
+}
+
+size_t arch_mmu_table_pages(const struct arch_mmu *m)
+{
+	return m->tables;
+}
+
+phys_addr_t arch_mmu_root(const struct arch_mmu *m)
+{
+	return m->root;
+}
+
+void arch_mmu_flush_page(struct arch_mmu *m, uintptr_t va)
+{
+	umm_invlpg(m, va);
+}

@@ -1,0 +1,92 @@
+/*
+ * Kernel access to any address space through the direct map (ELF loading,
+ * the initial stack, tests): mm_copy_to faults pages in as user writes
+ * would, mm_copy_from reads what is there without allocating.
+ *
+ * Locking: both take mmap_lock for reading around each page's lookup and
+ * copy, so the frame cannot be freed under them; faults happen with the
+ * lock dropped (handle_mm_fault takes it itself).
+ */
+#include "mm_internal.h"
+#include "kerrno.h"
+#include "kstring.h"
+#include "arch.h"
+
+static int fault_errno(enum fault_result r)
+{
+	return r == FAULT_OOM ? -ENOMEM : -EFAULT;
+}
+
+int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len)
+{
+	const char *s = src;
+
+	if (dst >= TASK_SIZE || len > TASK_SIZE - dst)
+		return -EFAULT;
+	while (len) {
+		uintptr_t va = ALIGN_DOWN(dst, PAGE_SIZE);
+		size_t off = dst - va, n = MIN(len, PAGE_SIZE - off);
+		phys_addr_t pa;
+		unsigned state;
+		int tries = 0;
+
+		for (;;) {
+			enum fault_result r;
+
+			mmap_read_lock(mm);
+			if (arch_mmu_query(mm->mmu, va, &pa, &state) == 0 && (state & MMU_WRITE)) {
+				memcpy((char *)phys_to_virt(pa) + off, s, n);
+				mmap_read_unlock(mm);
+				break;
+			}
+			mmap_read_unlock(mm);
+			r = handle_mm_fault(mm, dst, FAULT_WRITE);
+			if (r != FAULT_OK)
+				return fault_errno(r);
+			if (++tries > 3)
+				return -EFAULT;   /* the fault did not make the page writable: a bug */
+		}
+		dst += n;
+		s += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len)
+{
+	char *d = dst;
+	int err = 0;
+
+	if (src >= TASK_SIZE || len > TASK_SIZE - src)
+		return -EFAULT;
+	mmap_read_lock(mm);
+	while (len) {
+		uintptr_t va = ALIGN_DOWN(src, PAGE_SIZE);
+		size_t off = src - va, n = MIN(len, PAGE_SIZE - off);
+		struct vma *vma = vma_lookup(mm, src);
+		phys_addr_t pa;
+		struct page *p = NULL;
+
+		if (!vma) {
+			err = -EFAULT;
+			break;
+		}
+		if (arch_mmu_query(mm->mmu, va, &pa, NULL) == 0) {
+			memcpy(d, (char *)phys_to_virt(pa) + off, n);
+		} else {
+			if (vma->object)
+				shared_anon_page(vma->object, vma->pgoff + ((va - vma->start) >> PAGE_SHIFT),
+						 false, &p);
+			if (p)
+				memcpy(d, (char *)page_address(p) + off, n);
+			else
+				memset(d, 0, n);
+		}
+		src += n;
+		d += n;
+		len -= n;
+	}
+	mmap_read_unlock(mm);
+	return err;
+}

@@ -1,0 +1,272 @@
+/*
+ * Page faults (Linux's handle_mm_fault with x86's access_error and
+ * expand_stack): demand-zero and zero-page mapping of private anonymous
+ * memory, copy-on-write with reuse of exclusively owned pages, shared
+ * anonymous pages from their object, and stack growth.
+ *
+ * Locking: mmap_lock read around the whole fault (write only for the few
+ * instructions that grow a stack VMA), pt_lock around every page-table
+ * change, so faults of one mm on several CPUs serialize on its tables while
+ * munmap/mprotect (mmap_lock write) exclude them all.
+ */
+#include "mm_internal.h"
+#include "kerrno.h"
+#include "kstring.h"
+#include "printk.h"
+
+unsigned mm_vm_to_mmu(unsigned long vm_flags)
+{
+	unsigned prot = 0;
+
+	if (vm_flags & VM_ACCESS_FLAGS)
+		prot |= MMU_READ;
+	if (vm_flags & VM_WRITE)
+		prot |= MMU_WRITE;
+	if (vm_flags & VM_EXEC)
+		prot |= MMU_EXEC;
+	return prot;
+}
+
+struct set_state_ctx { unsigned state; };
+
+static enum mmu_action set_state_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	*state = ((struct set_state_ctx *)arg)->state;
+	return MMU_UPDATE;
+}
+
+void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state)
+{
+	struct set_state_ctx c = { state };
+
+	arch_mmu_walk(mm->mmu, va, va + PAGE_SIZE, set_state_visit, &c);
+}
+
+/*
+ * Grow the growsdown VMA above addr down to addr's page (Linux
+ * expand_downwards + acct_stack_growth). mmap_lock write. 0, or -EFAULT
+ * (nothing to grow), -EPERM (below MMAP_MIN_ADDR), -ENOMEM (rlimit, guard
+ * gap, index memory).
+ */
+static int expand_stack_locked(struct mm *mm, uintptr_t addr)
+{
+	uintptr_t new_start = ALIGN_DOWN(addr, PAGE_SIZE);
+	struct vma *prev, *vma = vma_find_prev(mm, addr, &prev);
+	unsigned long grow;
+	int err;
+
+	if (!vma || !(vma->flags & VM_GROWSDOWN))
+		return -EFAULT;
+	if (vma->start <= addr)
+		return 0;
+	if (new_start < MMAP_MIN_ADDR)
+		return -EPERM;
+	if (vma->end - new_start > STACK_RLIMIT_DEFAULT)
+		return -ENOMEM;
+	/* stack_guard_gap: an accessible, non-growsdown neighbour keeps its distance. */
+	if (prev && !(prev->flags & VM_GROWSDOWN) && (prev->flags & VM_ACCESS_FLAGS) &&
+	    new_start - prev->end < STACK_GUARD_GAP)
+		return -ENOMEM;
+	grow = (vma->start - new_start) >> PAGE_SHIFT;
+	if (grow > vma->pgoff)
+		return -ENOMEM;
+	err = mm->index.ops->reserve(&mm->index, 1);
+	if (err)
+		return err;
+	mm->index.ops->update(&mm->index, vma, new_start, vma->end);
+	vma->pgoff -= grow;
+	mm_count(&mm->stack_grows, 1);
+	return 0;
+}
+
+/* x86 access_error, plus exec needing VM_EXEC (where x86 gets there by refaulting on NX). */
+static enum fault_result access_check(const struct vma *vma, unsigned flags)
+{
+	if (flags & FAULT_WRITE)
+		return vma->flags & VM_WRITE ? FAULT_OK : FAULT_SIGSEGV_ACCERR;
+	if (flags & FAULT_EXEC)
+		return vma->flags & VM_EXEC ? FAULT_OK : FAULT_SIGSEGV_ACCERR;
+	if (flags & FAULT_PROT)
+		return FAULT_SIGSEGV_ACCERR;   /* a read of a present page never faults */
+	return vma->flags & VM_ACCESS_FLAGS ? FAULT_OK : FAULT_SIGSEGV_ACCERR;
+}
+
+/* Map a new private page at va in place of whatever is there (TLB flushed). */
+static int install_page(struct mm *mm, uintptr_t va, struct page *p, unsigned prot, bool replace)
+{
+	int err = arch_mmu_map(mm->mmu, va, page_to_phys(p), prot);
+
+	if (err)
+		return err;
+	if (replace)
+		arch_mmu_flush_page(mm->mmu, va);
+	page_mapcount_add(p, 1);
+	return 0;
+}
+
+static enum fault_result shared_fault(struct mm *mm, struct vma *vma, uintptr_t va,
+				      unsigned flags, bool present, unsigned state)
+{
+	unsigned want = mm_vm_to_mmu(vma->flags);
+	unsigned long pgoff = vma->pgoff + ((va - vma->start) >> PAGE_SHIFT);
+	struct page *p;
+	int err;
+
+	if (present) {
+		/* Permissions lag behind the VMA (cannot happen after mprotect, which rewrites PTEs). */
+		if ((state & MMU_PROT_MASK) != want)
+			mm_set_pte_state(mm, va, want | (state & (MMU_ACCESSED | MMU_DIRTY)));
+		return FAULT_OK;
+	}
+	err = shared_anon_page(vma->object, pgoff, true, &p);
+	if (err == -ENXIO)
+		return FAULT_SIGBUS;
+	if (err)
+		return FAULT_OOM;
+	user_page_get(p);
+	err = install_page(mm, va, p, want | MMU_ACCESSED | ((flags & FAULT_WRITE) ? MMU_DIRTY : 0), false);
+	if (err) {
+		user_page_put(p);
+		return FAULT_OOM;
+	}
+	mm_count(&mm->rss, 1);
+	mm_count(&mm->rss_shared, 1);
+	return FAULT_OK;
+}
+
+/* A write to the private page (or zero page) at pa, mapped read-only at va: copy or reuse. */
+static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr_t pa,
+				  unsigned state)
+{
+	unsigned want = mm_vm_to_mmu(vma->flags) | MMU_ACCESSED | MMU_DIRTY;
+	struct page *old = NULL, *np;
+
+	if (vma_anon_prepare(mm, vma))
+		return FAULT_OOM;
+	if (!mm_is_zero_pa(pa)) {
+		old = phys_to_page(pa);
+		BUG_ON(!old || !(old->flags & PG_anon));
+		if (page_refs(old) == 1 && old->mapcount == 1) {
+			/* Nobody else maps it: reuse (do_wp_page's wp_page_reuse). */
+			anon_page_move(old, vma->anon);
+			old->flags &= ~PG_lazyfree;
+			mm_set_pte_state(mm, va, want);
+			mm_count(&mm->cow_reuses, 1);
+			return FAULT_OK;
+		}
+	}
+	np = anon_page_alloc(vma->anon, old == NULL);
+	if (!np)
+		return FAULT_OOM;
+	if (old)
+		memcpy(page_address(np), page_address(old), PAGE_SIZE);
+	if (install_page(mm, va, np, want, true)) {
+		user_page_put(np);
+		return FAULT_OOM;
+	}
+	if (old) {
+		page_mapcount_add(old, -1);
+		user_page_put(old);
+	} else {
+		mm_count(&mm->rss, 1);
+	}
+	mm_count(&mm->cow_copies, 1);
+	(void)state;
+	return FAULT_OK;
+}
+
+static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t va,
+				       unsigned flags, bool present, phys_addr_t pa, unsigned state)
+{
+	unsigned want = mm_vm_to_mmu(vma->flags);
+	struct page *p;
+
+	if (present) {
+		if ((flags & FAULT_WRITE) && !(state & MMU_WRITE))
+			return wp_fault(mm, vma, va, pa, state);
+		/* Spurious, or exec/read rights lagging behind the VMA: add them (never W here). */
+		if (want & ~state & ~MMU_WRITE)
+			mm_set_pte_state(mm, va, state | (want & ~MMU_WRITE));
+		return FAULT_OK;
+	}
+	if (!(flags & FAULT_WRITE)) {
+		/* do_anonymous_page, read: the zero page, read-only. */
+		if (arch_mmu_map(mm->mmu, va, mm_zero_pa, (want & ~MMU_WRITE) | MMU_ACCESSED))
+			return FAULT_OOM;
+		mm_count(&mm->zero_maps, 1);
+		return FAULT_OK;
+	}
+	if (vma_anon_prepare(mm, vma))
+		return FAULT_OOM;
+	p = anon_page_alloc(vma->anon, true);
+	if (!p)
+		return FAULT_OOM;
+	if (install_page(mm, va, p, want | MMU_ACCESSED | MMU_DIRTY, false)) {
+		user_page_put(p);
+		return FAULT_OOM;
+	}
+	mm_count(&mm->rss, 1);
+	return FAULT_OK;
+}
+
+/* The fault proper, with mmap_lock held for reading and vma containing addr. */
+static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t addr, unsigned flags)
+{
+	uintptr_t va = ALIGN_DOWN(addr, PAGE_SIZE);
+	phys_addr_t pa = 0;
+	unsigned state = 0;
+	bool present;
+	enum fault_result r;
+	unsigned long fl;
+
+	fl = spin_lock_irqsave(&mm->pt_lock);
+	present = arch_mmu_query(mm->mmu, va, &pa, &state) == 0;
+	if (vma->object)
+		r = shared_fault(mm, vma, va, flags, present, state);
+	else
+		r = private_fault(mm, vma, va, flags, present, pa, state);
+	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	return r;
+}
+
+enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
+{
+	struct vma *vma;
+	enum fault_result r;
+
+	mm_count(&mm->faults, 1);
+	if (addr >= TASK_SIZE)
+		return FAULT_SIGSEGV_MAPERR;
+	mmap_read_lock(mm);
+	vma = vma_find(mm, addr);
+	if (!vma) {
+		mmap_read_unlock(mm);
+		return FAULT_SIGSEGV_MAPERR;
+	}
+	if (vma->start > addr) {
+		int err;
+
+		if (!(vma->flags & VM_GROWSDOWN)) {
+			mmap_read_unlock(mm);
+			return FAULT_SIGSEGV_MAPERR;
+		}
+		/* lock_mm_and_find_vma: grow under the write lock, then fault under the read lock. */
+		mmap_read_unlock(mm);
+		mmap_write_lock(mm);
+		err = expand_stack_locked(mm, addr);
+		mmap_write_unlock(mm);
+		if (err)
+			return FAULT_SIGSEGV_MAPERR;
+		mmap_read_lock(mm);
+		vma = vma_lookup(mm, addr);
+		if (!vma) {
+			mmap_read_unlock(mm);
+			return FAULT_SIGSEGV_MAPERR;
+		}
+	}
+	r = access_check(vma, flags);
+	if (r == FAULT_OK)
+		r = fault_locked(mm, vma, addr, flags);
+	mmap_read_unlock(mm);
+	return r;
+}

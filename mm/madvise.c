@@ -1,0 +1,222 @@
+/*
+ * madvise (Linux do_madvise / madvise_walk_vmas / madvise_vma_behavior) for
+ * anonymous memory: DONTNEED zaps, FREE marks pages lazily freeable,
+ * REMOVE punches shared objects, POPULATE_* faults in, the flag advices go
+ * through vma_modify_flags, WILLNEED/COLD/PAGEOUT have nothing to do
+ * without swap.
+ *
+ * Locking: vm_madvise takes mm's mmap_lock for writing (Linux takes it for
+ * reading for some advices; one mode keeps this simple); POPULATE_* drop it
+ * around each fault.
+ */
+#include "mm_internal.h"
+#include "kerrno.h"
+
+/* Linux VM_MERGEABLE (KSM); not in vma.h. */
+#define VM_MERGEABLE_FLAG 0x80000000UL
+#define VM_SPECIAL_FLAGS  (VM_DONTEXPAND | 0x00004000UL /* VM_IO */ | 0x00000400UL /* VM_PFNMAP */ | 0x10000000UL /* VM_MIXEDMAP */)
+
+static bool behavior_valid(int b)
+{
+	switch (b) {
+	case MADV_DOFORK: case MADV_DONTFORK: case MADV_NORMAL: case MADV_SEQUENTIAL:
+	case MADV_RANDOM: case MADV_REMOVE: case MADV_WILLNEED: case MADV_DONTNEED:
+	case MADV_DONTNEED_LOCKED: case MADV_FREE: case MADV_COLD: case MADV_PAGEOUT:
+	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE: case MADV_MERGEABLE:
+	case MADV_UNMERGEABLE: case MADV_HUGEPAGE: case MADV_NOHUGEPAGE: case MADV_COLLAPSE:
+	case MADV_DONTDUMP: case MADV_DODUMP: case MADV_WIPEONFORK: case MADV_KEEPONFORK:
+	case MADV_GUARD_INSTALL: case MADV_GUARD_REMOVE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The flags an advice gives vma, or -EINVAL (madvise_vma_behavior's flag part). */
+static long advice_flags(const struct vma *vma, int advice)
+{
+	unsigned long f = vma->flags;
+
+	switch (advice) {
+	case MADV_NORMAL:     return f & ~(VM_RAND_READ | VM_SEQ_READ);
+	case MADV_SEQUENTIAL: return (f & ~VM_RAND_READ) | VM_SEQ_READ;
+	case MADV_RANDOM:     return (f & ~VM_SEQ_READ) | VM_RAND_READ;
+	case MADV_DONTFORK:   return f | VM_DONTCOPY;
+	case MADV_DOFORK:     return f & ~VM_DONTCOPY;
+	case MADV_WIPEONFORK:
+		if (vma->object || (f & VM_SHARED))
+			return -EINVAL;
+		return f | VM_WIPEONFORK;
+	case MADV_KEEPONFORK: return f & ~VM_WIPEONFORK;
+	case MADV_DONTDUMP:   return f | VM_DONTDUMP;
+	case MADV_DODUMP:
+		if (f & VM_SPECIAL_FLAGS)
+			return -EINVAL;
+		return f & ~VM_DONTDUMP;
+	case MADV_MERGEABLE:  return f | VM_MERGEABLE_FLAG;
+	case MADV_UNMERGEABLE: return f & ~VM_MERGEABLE_FLAG;
+	case MADV_HUGEPAGE:   return (f & ~VM_NOHUGEPAGE) | VM_HUGEPAGE;
+	case MADV_NOHUGEPAGE: return (f & ~VM_HUGEPAGE) | VM_NOHUGEPAGE;
+	default:              return -EINVAL;
+	}
+}
+
+struct free_ctx { int dummy; };
+
+/* MADV_FREE: exclusively owned private pages become lazily freeable and clean. */
+static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct page *p;
+
+	if (mm_is_zero_pa(pa))
+		return MMU_KEEP;
+	p = phys_to_page(pa);
+	if (page_refs(p) != 1 || p->mapcount != 1)
+		return MMU_KEEP;
+	p->flags |= PG_lazyfree;
+	p->flags &= ~PG_dirty;
+	*state &= ~(MMU_DIRTY | MMU_ACCESSED);
+	return MMU_UPDATE;
+}
+
+/* POPULATE_READ/WRITE of [start, end) in vma, with the lock dropped around faults. */
+static int populate_range(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end, bool write)
+{
+	unsigned long f = vma->flags;
+
+	if (!(f & VM_ACCESS_FLAGS) || (write && !(f & VM_WRITE)))
+		return -EINVAL;
+	mmap_write_unlock(mm);
+	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
+		enum fault_result r = handle_mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ);
+
+		if (r != FAULT_OK) {
+			mmap_write_lock(mm);
+			return r == FAULT_OOM ? -ENOMEM : r == FAULT_SIGBUS ? -EFAULT : -ENOMEM;
+		}
+	}
+	mmap_write_lock(mm);
+	return 0;
+}
+
+/* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
+static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
+		      uintptr_t end, int advice)
+{
+	long nf;
+	struct vma *out;
+	int err;
+
+	switch (advice) {
+	case MADV_DONTNEED:
+	case MADV_DONTNEED_LOCKED:
+		if ((vma->flags & VM_LOCKED) && advice == MADV_DONTNEED)
+			return -EINVAL;
+		*prev = vma;
+		mm_zap_range(mm, vma, start, end);
+		return 0;
+	case MADV_FREE:
+		if (vma->flags & VM_LOCKED)
+			return -EINVAL;
+		*prev = vma;
+		if (vma->object)
+			return -EINVAL;       /* only anonymous private memory */
+		{
+			struct free_ctx c = { 0 };
+
+			arch_mmu_walk(mm->mmu, start, end, free_visit, &c);
+		}
+		return 0;
+	case MADV_REMOVE:
+		*prev = NULL;
+		if (vma->flags & VM_LOCKED)
+			return -EINVAL;
+		if (!vma->object)
+			return -EINVAL;
+		if (!(vma->flags & VM_SHARED) || !(vma->flags & VM_MAYWRITE))
+			return -EACCES;
+		mm_zap_range(mm, vma, start, end);
+		shared_anon_punch(vma->object, vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
+				  (end - start) >> PAGE_SHIFT);
+		return 0;
+	case MADV_WILLNEED:
+		*prev = vma;
+		return 0;
+	case MADV_COLD:
+	case MADV_PAGEOUT:
+		*prev = vma;
+		return (vma->flags & VM_LOCKED) ? -EINVAL : 0;
+	case MADV_POPULATE_READ:
+	case MADV_POPULATE_WRITE:
+		*prev = NULL;             /* the lock is dropped: look the VMAs up again */
+		return populate_range(mm, vma, start, end, advice == MADV_POPULATE_WRITE);
+	case MADV_COLLAPSE:
+	case MADV_GUARD_INSTALL:
+	case MADV_GUARD_REMOVE:
+		return -EINVAL;           /* not supported yet */
+	}
+	nf = advice_flags(vma, advice);
+	if (nf < 0)
+		return (int)nf;
+	if ((unsigned long)nf == vma->flags) {
+		*prev = vma;
+		return 0;
+	}
+	err = vma_modify_flags(mm, vma, *prev, start, end, (unsigned long)nf, &out);
+	if (err)
+		return err;
+	*prev = out;
+	return 0;
+}
+
+int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
+{
+	uintptr_t end, len;
+	struct vma *vma, *prev;
+	int unmapped_error = 0, err = 0;
+
+	if (!behavior_valid(advice))
+		return -EINVAL;
+	if (start & ~PAGE_MASK)
+		return -EINVAL;
+	len = ALIGN_UP(len_in, PAGE_SIZE);
+	if (len_in && !len)
+		return -EINVAL;
+	end = start + len;
+	if (end < start)
+		return -EINVAL;
+	if (end == start)
+		return 0;
+
+	mmap_write_lock(mm);
+	/* madvise_walk_vmas */
+	vma = vma_find_prev(mm, start, &prev);
+	if (vma && start > vma->start)
+		prev = vma;
+	for (;;) {
+		uintptr_t tmp;
+
+		if (!vma) {
+			err = -ENOMEM;
+			break;
+		}
+		if (start < vma->start) {
+			unmapped_error = -ENOMEM;
+			start = vma->start;
+			if (start >= end)
+				break;
+		}
+		tmp = MIN(vma->end, end);
+		err = advise_vma(mm, vma, &prev, start, tmp, advice);
+		if (err)
+			break;
+		start = tmp;
+		if (prev && start < prev->end)
+			start = prev->end;
+		if (start >= end)
+			break;
+		vma = prev ? vma_find(mm, prev->end) : vma_find(mm, start);
+	}
+	mmap_write_unlock(mm);
+	return err ? err : unmapped_error;
+}

@@ -1,0 +1,72 @@
+/*
+ * Private to mm/: helpers shared by the address-space, fault, zap and
+ * system-call files (user page accounting, the zero page, shared anonymous
+ * objects, counters). See include/mm.h for the page accounting rules.
+ */
+#ifndef MM_MM_INTERNAL_H
+#define MM_MM_INTERNAL_H
+
+#include "mm.h"
+#include "pmm.h"
+#include "arch_mmu.h"
+
+/* ---- counters ([atomic] fields of struct mm) */
+static inline void mm_count(unsigned long *c, long d)
+{
+	__atomic_add_fetch(c, (unsigned long)d, __ATOMIC_RELAXED);
+}
+
+/* ---- user pages (mm/anon.c) */
+
+/* Set up the zero page once. 0 or -ENOMEM. */
+int mm_zero_page_init(void);
+extern phys_addr_t mm_zero_pa;
+static inline bool mm_is_zero_pa(phys_addr_t pa) { return mm_zero_pa && pa == mm_zero_pa; }
+
+/*
+ * anon_page_alloc: a private anonymous page for the VMA identity av
+ * (non-NULL): PG_anon, private = av (referenced), refcount 1, mapcount 0,
+ * zeroed when zero. NULL on -ENOMEM.
+ */
+struct page *anon_page_alloc(struct anon_vma *av, bool zero);
+/* anon_page_move: re-tag an exclusively owned anonymous page with av (Linux page_move_anon_rmap). */
+void anon_page_move(struct page *page, struct anon_vma *av);
+/* user_page_get/put: refcount +1 / -1; the last put frees the frame (and its identity reference). */
+void user_page_get(struct page *page);
+void user_page_put(struct page *page);
+static inline void page_mapcount_add(struct page *p, int d)
+{
+	__atomic_add_fetch(&p->mapcount, d, __ATOMIC_RELAXED);
+}
+static inline int32_t page_refs(const struct page *p)
+{
+	return __atomic_load_n(&p->refcount, __ATOMIC_RELAXED);
+}
+
+/* ---- shared anonymous objects (mm/shared_anon.c) */
+struct shared_anon;
+/* A new object of npages pages (none allocated), refcount 1. NULL on -ENOMEM. */
+struct shared_anon *shared_anon_create(unsigned long npages);
+void shared_anon_get(struct shared_anon *o);
+void shared_anon_put(struct shared_anon *o);
+unsigned long shared_anon_size(const struct shared_anon *o);
+/*
+ * shared_anon_page: the page at pgoff; allocated (zeroed) when absent and
+ * alloc. 0 and *out (NULL when absent and !alloc); -ENXIO pgoff beyond the
+ * size; -ENOMEM. The page stays owned by the object (take your own
+ * reference to map it).
+ */
+int shared_anon_page(struct shared_anon *o, unsigned long pgoff, bool alloc, struct page **out);
+/* shared_anon_punch: drop the object's pages in [pgoff, pgoff + n) (MADV_REMOVE); mappings must be zapped first. */
+void shared_anon_punch(struct shared_anon *o, unsigned long pgoff, unsigned long n);
+/* Frames the object holds now. */
+unsigned long shared_anon_resident(const struct shared_anon *o);
+extern const struct vma_object_ops shared_anon_object_ops;
+/* Shared objects now allocated (leak checks). */
+size_t shared_anon_inuse(void);
+
+/* ---- faults (mm/fault.c) */
+/* The TLB/PTE update of one page's permissions: rewrite the entry at va with state. */
+void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state);
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * mprotect (Linux do_mprotect_pkey / mprotect_fixup / change_protection):
+ * new flags per VMA with Linux's VM_MAY* and accounting rules, merge/split
+ * by vma_modify_flags, then the PTEs rewritten in place.
+ *
+ * Locking: vm_mprotect takes mm's mmap_lock for writing.
+ */
+#include "mm_internal.h"
+#include "kerrno.h"
+
+struct chprot_ctx {
+	unsigned want;                /* MMU_* permissions of the VMA's new flags */
+	bool private;                 /* private mapping: shared pages stay read-only (COW) */
+};
+
+static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct chprot_ctx *c = arg;
+	unsigned prot = c->want;
+
+	if (c->private && (prot & MMU_WRITE)) {
+		/* Writable only when this PTE is the page's sole user (as a write fault would reuse it). */
+		if (mm_is_zero_pa(pa)) {
+			prot &= ~MMU_WRITE;
+		} else {
+			struct page *p = phys_to_page(pa);
+
+			if (page_refs(p) != 1 || p->mapcount != 1)
+				prot &= ~MMU_WRITE;
+		}
+	}
+	*state = prot | (*state & (MMU_ACCESSED | MMU_DIRTY));
+	return MMU_UPDATE;
+}
+
+unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
+{
+	struct chprot_ctx c = { mm_vm_to_mmu(vma->flags), vma->object == NULL };
+
+	return arch_mmu_walk(mm->mmu, start, end, chprot_visit, &c);
+}
+
+/* mprotect_fixup: give [start, end) of vma newflags. *pprev = the VMA now covering it. */
+static int mprotect_fixup(struct mm *mm, struct vma *vma, struct vma **pprev, uintptr_t start,
+			  uintptr_t end, unsigned long newflags)
+{
+	unsigned long oldflags = vma->flags;
+	struct vma *out;
+	int err;
+
+	if (newflags == oldflags) {
+		*pprev = vma;
+		return 0;
+	}
+	if (newflags & VM_WRITE) {
+		if (!(oldflags & (VM_ACCOUNT | VM_WRITE | VM_SHARED | VM_NORESERVE)))
+			newflags |= VM_ACCOUNT;
+	} else if ((oldflags & VM_ACCOUNT) && !vma->object && !vma->anon) {
+		newflags &= ~VM_ACCOUNT;
+	}
+	err = vma_modify_flags(mm, vma, *pprev, start, end, newflags, &out);
+	if (err)
+		return err;
+	*pprev = out;
+	mm_change_protection(mm, out, start, end);
+	return 0;
+}
+
+int vm_mprotect(struct mm *mm, uintptr_t start, size_t len, int prot)
+{
+	int grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP);
+	uintptr_t end, tmp, nstart;
+	struct vma *vma, *prev;
+	int err;
+
+	prot &= ~(PROT_GROWSDOWN | PROT_GROWSUP);
+	if (grows == (PROT_GROWSDOWN | PROT_GROWSUP))
+		return -EINVAL;
+	if (start & ~PAGE_MASK)
+		return -EINVAL;
+	if (!len)
+		return 0;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	end = start + len;
+	if (end <= start)
+		return -ENOMEM;
+	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
+		return -EINVAL;               /* arch_validate_prot */
+
+	mmap_write_lock(mm);
+	err = -ENOMEM;
+	vma = vma_find_prev(mm, start, &prev);
+	if (!vma)
+		goto out;
+	if (grows & PROT_GROWSDOWN) {
+		if (vma->start >= end)
+			goto out;
+		start = vma->start;
+		err = -EINVAL;
+		if (!(vma->flags & VM_GROWSDOWN))
+			goto out;
+	} else {
+		if (vma->start > start)
+			goto out;
+		err = -EINVAL;
+		if (grows & PROT_GROWSUP)
+			goto out;             /* no VM_GROWSUP on x86 */
+	}
+	if (start > vma->start)
+		prev = vma;
+	tmp = vma->start;
+	nstart = start;
+	err = 0;
+	while (vma && vma->start < end) {
+		unsigned long newflags;
+
+		if (vma->start != tmp) {
+			err = -ENOMEM;
+			break;
+		}
+		newflags = (vma->flags & ~VM_ACCESS_FLAGS) |
+			   ((prot & PROT_READ) ? VM_READ : 0) | ((prot & PROT_WRITE) ? VM_WRITE : 0) |
+			   ((prot & PROT_EXEC) ? VM_EXEC : 0);
+		/* newflags >> 4 shifts VM_MAY* onto VM_*: asking for what the mapping may not have. */
+		if ((newflags & ~(newflags >> 4)) & VM_ACCESS_FLAGS) {
+			err = -EACCES;
+			break;
+		}
+		tmp = MIN(vma->end, end);
+		err = mprotect_fixup(mm, vma, &prev, nstart, tmp, newflags);
+		if (err)
+			break;
+		tmp = prev->end;
+		nstart = tmp;
+		if (nstart >= end)
+			break;
+		vma = vma_find(mm, nstart);
+	}
+	if (!err && tmp < end)
+		err = -ENOMEM;
+out:
+	mmap_write_unlock(mm);
+	return err;
+}

@@ -1,0 +1,47 @@
+/*
+ * Zap: remove the PTEs of a range and release what they mapped (Linux
+ * zap_page_range / unmap_vmas). Private anonymous pages are freed with
+ * their last reference, shared anonymous pages stay in their object, the
+ * zero page is never counted. Page-table pages left empty are freed by
+ * arch_mmu_walk, which also invalidates the TLB entries.
+ *
+ * Note: frames are released inside the walk, before its TLB invalidation
+ * completes; correct on one CPU (no user code runs in between), to be
+ * revisited with SMP shootdown.
+ */
+#include "mm_internal.h"
+
+struct zap_ctx {
+	struct mm *mm;
+	bool shared;
+};
+
+static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct zap_ctx *z = arg;
+	struct page *p;
+
+	if (mm_is_zero_pa(pa))
+		return MMU_CLEAR;
+	p = phys_to_page(pa);
+	BUG_ON(!p || p->mapcount <= 0);
+	page_mapcount_add(p, -1);
+	user_page_put(p);
+	mm_count(&z->mm->rss, -1);
+	if (z->shared)
+		mm_count(&z->mm->rss_shared, -1);
+	return MMU_CLEAR;
+}
+
+unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
+{
+	struct zap_ctx z = { mm, vma->object != NULL };
+
+	BUG_ON(start < vma->start || end > vma->end);
+	return arch_mmu_walk(mm->mmu, start, end, zap_visit, &z);
+}
+
+void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg)
+{
+	mm_zap_range(mm, piece, piece->start, piece->end);
+}

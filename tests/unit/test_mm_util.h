@@ -1,0 +1,124 @@
+/*
+ * Helpers for the mm tests (tests/unit/test_mm_*.c), host and kernel.
+ *
+ * ut_access performs a user access the way the CPU does: translate through
+ * mm's page tables, call handle_mm_fault on a miss or a forbidden access,
+ * retry. On the host this is hosted_user_access (arch/hosted); in the
+ * kernel the same steps run against the real x86 tables (read with
+ * arch_mmu_query, data through the direct map), so the fault logic is the
+ * one under test on both sides.
+ */
+#ifndef TEST_MM_UTIL_H
+#define TEST_MM_UTIL_H
+
+#include "ktest.h"
+#include "mm.h"
+#include "arch_mmu.h"
+#include "pmm.h"
+#include "slab.h"
+#include "kstring.h"
+#include "arch.h"
+#ifdef HOSTED
+#include "hosted.h"
+#endif
+
+static inline int ut_access(struct mm *mm, uintptr_t va, unsigned access, void *buf, size_t len)
+{
+#ifdef HOSTED
+	return hosted_user_access(mm, va, access, buf, len);
+#else
+	unsigned char *b = buf;
+
+	while (len) {
+		uintptr_t page = va & PAGE_MASK;
+		size_t off = va - page, n = MIN(len, PAGE_SIZE - off);
+		phys_addr_t pa = 0;
+		unsigned st = 0;
+		int tries = 0;
+
+		for (;;) {
+			bool present = va < TASK_SIZE && arch_mmu_query(mm->mmu, page, &pa, &st) == 0 &&
+				       (st & MMU_PROT_MASK);
+			bool ok = present && ((access & FAULT_WRITE) ? (st & MMU_WRITE) :
+					      (access & FAULT_EXEC) ? (st & MMU_EXEC) : true);
+			int r;
+
+			if (ok)
+				break;
+			if (tries++ >= 2)
+				return -1;
+			r = handle_mm_fault(mm, va, access | FAULT_USER | (present ? FAULT_PROT : 0));
+			if (r != FAULT_OK)
+				return r;
+		}
+		if (access & FAULT_WRITE)
+			memcpy((char *)phys_to_virt(pa) + off, b, n);
+		else if (b)
+			memcpy(b, (char *)phys_to_virt(pa) + off, n);
+		va += n;
+		if (b)
+			b += n;
+		len -= n;
+	}
+	return FAULT_OK;
+#endif
+}
+
+static inline int ut_write8(struct mm *mm, uintptr_t va, uint8_t v)
+{
+	return ut_access(mm, va, FAULT_WRITE, &v, 1);
+}
+
+/* The byte at va as a user read sees it, or -(fault result) - 1000 on a fault. */
+static inline int ut_read8(struct mm *mm, uintptr_t va)
+{
+	uint8_t v = 0;
+	int r = ut_access(mm, va, FAULT_READ, &v, 1);
+
+	return r == FAULT_OK ? v : -1000 - r;
+}
+#define UT_READ_FAULT(r) (-1000 - (r))
+
+static inline phys_addr_t ut_pa(struct mm *mm, uintptr_t va)
+{
+	phys_addr_t pa = 0;
+
+	return arch_mmu_query(mm->mmu, va & PAGE_MASK, &pa, NULL) == 0 ? pa : 0;
+}
+
+static inline unsigned ut_state(struct mm *mm, uintptr_t va)
+{
+	unsigned st = 0;
+
+	return arch_mmu_query(mm->mmu, va & PAGE_MASK, NULL, &st) == 0 ? st : 0xdead;
+}
+
+/* Frames free once caches have given back their empty slabs. */
+static inline size_t ut_free_frames(void)
+{
+	slab_shrink_all();
+	return pmm_free_frames();
+}
+
+/* Create and destroy one address space so lazily made caches and the zero page exist. */
+static inline void ut_warm_up(void)
+{
+	struct mm *mm = mm_create();
+
+	if (mm) {
+		long a = vm_mmap(mm, 0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS);
+		long s = vm_mmap(mm, 0, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS);
+
+		if (a > 0)
+			ut_write8(mm, (uintptr_t)a, 1);
+		if (s > 0)
+			ut_write8(mm, (uintptr_t)s, 1);
+		mm_put(mm);
+	}
+}
+
+#define UT_RW  (PROT_READ | PROT_WRITE)
+#define UT_PA  (MAP_PRIVATE | MAP_ANONYMOUS)
+#define UT_SA  (MAP_SHARED | MAP_ANONYMOUS)
+
+#endif

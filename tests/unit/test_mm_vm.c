@@ -1,0 +1,193 @@
+/*
+ * arch_mmu_walk semantics (the same checks run against the hosted and the
+ * x86 tables) and the VM system-call cores: munmap frees, MADV_DONTNEED
+ * refaults zeroes, mincore, brk, mmap errors. Expected values come from
+ * arch_mmu.h's contract and Linux (the .out files of tests/mmscript).
+ */
+#include "test_mm_util.h"
+#include "kerrno.h"
+
+struct rec { unsigned n; uintptr_t va[8]; };
+
+static enum mmu_action rec_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *st)
+{
+	struct rec *r = arg;
+
+	if (r->n < 8)
+		r->va[r->n] = va;
+	r->n++;
+	if (va == 0x40001000UL) {
+		*st = MMU_READ;               /* drop write */
+		return MMU_UPDATE;
+	}
+	return va == 0x7f0000000000UL ? MMU_CLEAR : MMU_KEEP;
+}
+
+static enum mmu_action clear_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *st)
+{
+	return MMU_CLEAR;
+}
+
+/*
+ *   0x40000000 0x40001000 (rw)   0x7f0000000000 (rw)   0x7f0000200000 (r-x)
+ * walk [0x40000000, 0x7f0000201000): visited in address order, UPDATE and
+ * CLEAR applied, the tables of a cleared region freed (root alone remains
+ * at the end).
+ */
+static void test_arch_walk_semantics(struct ktest *t)
+{
+	struct arch_mmu *m = arch_mmu_create();
+	struct page *f = pmm_alloc(0, 0);
+	phys_addr_t pa = page_to_phys(f), got;
+	unsigned st;
+	struct rec r = { 0, { 0 } };
+
+	ASSERT_TRUE(t, m && f);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
+	EXPECT_EQ(t, arch_mmu_map(m, 0x40000000UL, pa, MMU_READ | MMU_WRITE), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);                /* PDPT, PD, PT */
+	EXPECT_EQ(t, arch_mmu_map(m, 0x40001000UL, pa, MMU_READ | MMU_WRITE), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);
+	EXPECT_EQ(t, arch_mmu_map(m, 0x7f0000000000UL, pa, MMU_READ | MMU_WRITE | MMU_DIRTY), 0);
+	EXPECT_EQ(t, arch_mmu_map(m, 0x7f0000200000UL, pa, MMU_READ | MMU_EXEC), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 8);                /* + PDPT, PD, 2 PTs (same PML4/PDPT slot) */
+	EXPECT_EQ(t, arch_mmu_query(m, 0x7f0000000000UL, &got, &st), 0);
+	EXPECT_EQ(t, got, pa);
+	EXPECT_EQ(t, st, MMU_READ | MMU_WRITE | MMU_DIRTY);
+	EXPECT_EQ(t, arch_mmu_query(m, 0x7f0000200000UL, NULL, &st), 0);
+	EXPECT_EQ(t, st, MMU_READ | MMU_EXEC);
+	EXPECT_EQ(t, arch_mmu_query(m, 0x40002000UL, NULL, NULL), -ENOENT);
+
+	EXPECT_EQ(t, arch_mmu_walk(m, 0x40000000UL, 0x7f0000201000UL, rec_visit, &r), 4);
+	EXPECT_EQ(t, r.n, 4);
+	EXPECT_EQ(t, r.va[0], 0x40000000UL);
+	EXPECT_EQ(t, r.va[1], 0x40001000UL);
+	EXPECT_EQ(t, r.va[2], 0x7f0000000000UL);
+	EXPECT_EQ(t, r.va[3], 0x7f0000200000UL);
+	EXPECT_EQ(t, arch_mmu_query(m, 0x40001000UL, NULL, &st), 0);
+	EXPECT_EQ(t, st & MMU_PROT_MASK, MMU_READ);
+	EXPECT_EQ(t, arch_mmu_query(m, 0x7f0000000000UL, NULL, NULL), -ENOENT);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 7);                /* its PT freed, PD still used */
+	/* A walk of a sub-range sees only that range. */
+	r.n = 0;
+	EXPECT_EQ(t, arch_mmu_walk(m, 0x40001000UL, 0x40002000UL, rec_visit, &r), 1);
+	/* PROT_NONE entries keep their frame and are still walked. */
+	EXPECT_EQ(t, arch_mmu_map(m, 0x40002000UL, pa, 0), 0);
+	EXPECT_EQ(t, arch_mmu_query(m, 0x40002000UL, &got, &st), 0);
+	EXPECT_EQ(t, got, pa);
+	EXPECT_EQ(t, st & MMU_PROT_MASK, 0);
+	EXPECT_EQ(t, arch_mmu_walk(m, 0, TASK_SIZE, clear_visit, NULL), 4);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
+	arch_mmu_destroy(m);
+	pmm_free(f, 0);
+}
+
+static void test_munmap_dontneed_mincore(struct ktest *t)
+{
+	const uintptr_t a = 0x30000000UL;
+	unsigned char vec[8];
+	size_t frames;
+	struct mm *mm;
+	struct page *pg;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, vm_mmap(mm, a, 4 * PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)a);
+	EXPECT_EQ(t, vm_mincore(mm, a, 4 * PAGE_SIZE, vec), 0);
+	EXPECT_EQ(t, vec[0] | vec[1] | vec[2] | vec[3], 0);
+	ut_write8(mm, a, 1);
+	ut_read8(mm, a + 2 * PAGE_SIZE);
+	/* mincore.out: "write +0x10000, read +0x12000 => 1010" */
+	EXPECT_EQ(t, vm_mincore(mm, a, 4 * PAGE_SIZE, vec), 0);
+	EXPECT_TRUE(t, vec[0] == 1 && vec[1] == 0 && vec[2] == 1 && vec[3] == 0);
+	EXPECT_EQ(t, vm_mincore(mm, a + 0x800, PAGE_SIZE, vec), -EINVAL);
+	EXPECT_EQ(t, vm_mincore(mm, a - PAGE_SIZE, 2 * PAGE_SIZE, vec), -ENOMEM);
+	/* DONTNEED drops the page: it reads zero again, and the frame is free. */
+	EXPECT_EQ(t, vm_madvise(mm, a, 4 * PAGE_SIZE, MADV_DONTNEED), 0);
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_EQ(t, ut_pa(mm, a), 0);
+	EXPECT_EQ(t, ut_read8(mm, a), 0);
+	ut_write8(mm, a + PAGE_SIZE, 3);
+	pg = phys_to_page(ut_pa(mm, a + PAGE_SIZE));
+	EXPECT_EQ(t, pg->refcount, 1);
+	EXPECT_EQ(t, vm_munmap(mm, a, 4 * PAGE_SIZE), 0);
+	EXPECT_EQ(t, pg->refcount, 0);                            /* freed */
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_EQ(t, mm->map_count, 0);
+	EXPECT_EQ(t, ut_read8(mm, a + PAGE_SIZE), UT_READ_FAULT(FAULT_SIGSEGV_MAPERR));
+	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu), 1);
+	/* munmap_errors.out */
+	EXPECT_EQ(t, vm_munmap(mm, a + 0x800, PAGE_SIZE), -EINVAL);
+	EXPECT_EQ(t, vm_munmap(mm, a, 0), -EINVAL);
+	EXPECT_EQ(t, vm_munmap(mm, 0x7ffffffff000UL, PAGE_SIZE), -EINVAL);
+	mm_put(mm);
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
+/* mmap_errors.out / mmap_basic.out cases that do not depend on the layout. */
+static void test_mmap_errors(struct ktest *t)
+{
+	struct mm *mm = mm_create();
+	const uintptr_t a = 0x30000000UL;
+
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_mmap(mm, a, 0, UT_RW, UT_PA | MAP_FIXED), -EINVAL);
+	EXPECT_EQ(t, vm_mmap(mm, a, 0xfffffffffffff001UL, UT_RW, UT_PA | MAP_FIXED), -ENOMEM);
+	EXPECT_EQ(t, vm_mmap(mm, a, PAGE_SIZE, UT_RW, MAP_ANONYMOUS | MAP_FIXED), -EINVAL);
+	EXPECT_EQ(t, vm_mmap(mm, a, PAGE_SIZE, UT_RW, MAP_PRIVATE | MAP_FIXED), -EBADF);
+	EXPECT_EQ(t, vm_mmap(mm, a + 0x800, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), -EINVAL);
+	EXPECT_EQ(t, vm_mmap(mm, 0x7ffffffff000UL, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), -ENOMEM);
+	EXPECT_EQ(t, vm_mmap(mm, 0x1000, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), -EPERM);
+	EXPECT_EQ(t, vm_mmap(mm, a, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)a);
+	EXPECT_EQ(t, vm_mmap(mm, a, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED_NOREPLACE), -EEXIST);
+	EXPECT_EQ(t, vm_mmap(mm, a + 0x2000, 1, UT_RW, UT_PA), (long)(a + 0x2000));   /* free hint taken */
+	EXPECT_EQ(t, vm_mmap(mm, a, PAGE_SIZE, UT_RW, UT_SA | MAP_GROWSDOWN), -EINVAL);
+	/* MAP_POPULATE faults every page in. */
+	EXPECT_EQ(t, vm_mmap(mm, a + 0x10000, 4 * PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED | MAP_POPULATE),
+		  (long)(a + 0x10000));
+	EXPECT_EQ(t, mm->rss, 4);
+	EXPECT_EQ(t, vma_check(mm), 0);
+	mm_put(mm);
+}
+
+/* brk.out: grow, shrink (pages gone, zero when regrown), refusals return the old break. */
+static void test_brk(struct ktest *t)
+{
+	struct mm *mm = mm_create();
+	const uintptr_t b = 0x600000UL;
+
+	ASSERT_TRUE(t, mm);
+	mm->start_brk = mm->brk = b;
+	EXPECT_EQ(t, vm_brk(mm, 0), (long)b);
+	EXPECT_EQ(t, vm_brk(mm, b + 0x2000), (long)(b + 0x2000));
+	EXPECT_EQ(t, ut_write8(mm, b + 0x1fff, 1), FAULT_OK);
+	EXPECT_EQ(t, vm_brk(mm, b + 0x3001), (long)(b + 0x3001));
+	EXPECT_EQ(t, ut_write8(mm, b + 0x3fff, 2), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, b + 0x4000), UT_READ_FAULT(FAULT_SIGSEGV_MAPERR));
+	EXPECT_EQ(t, mm->map_count, 1);
+	EXPECT_EQ(t, vm_brk(mm, b + 0x1000), (long)(b + 0x1000));
+	EXPECT_EQ(t, ut_read8(mm, b + 0x1fff), UT_READ_FAULT(FAULT_SIGSEGV_MAPERR));
+	EXPECT_EQ(t, vm_brk(mm, b + 0x2000), (long)(b + 0x2000));
+	EXPECT_EQ(t, ut_read8(mm, b + 0x1fff), 0);
+	EXPECT_EQ(t, vm_brk(mm, 0x1000), (long)(b + 0x2000));
+	EXPECT_EQ(t, vm_brk(mm, 0xffffffffffffffffUL), (long)(b + 0x2000));
+	/* A mapping at b+0x100000: the heap may end at most one page below it. */
+	EXPECT_EQ(t, vm_mmap(mm, b + 0x100000, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)(b + 0x100000));
+	EXPECT_EQ(t, vm_brk(mm, b + 0xff000), (long)(b + 0xff000));
+	EXPECT_EQ(t, vm_brk(mm, b + 0xff001), (long)(b + 0xff000));
+	EXPECT_EQ(t, vm_brk(mm, b), (long)b);
+	EXPECT_EQ(t, mm->map_count, 1);
+	EXPECT_EQ(t, vma_check(mm), 0);
+	mm_put(mm);
+}
+
+static const struct ktest_case mm_vm_cases[] = {
+	KTEST_CASE(test_arch_walk_semantics),
+	KTEST_CASE(test_munmap_dontneed_mincore),
+	KTEST_CASE(test_mmap_errors),
+	KTEST_CASE(test_brk),
+	{ 0 },
+};
+KTEST_SUITE(mm_vm, mm_vm_cases);
