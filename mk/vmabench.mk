@@ -1,4 +1,4 @@
-# VMA index: registry rebuild rule, soak run, libFuzzer target, benchmarks.
+# VMA index programs outside the ktest binary: soak run, libFuzzer target, benchmarks.
 #
 #   make soak-vma [SEED=n] [OPS=n] [BACKEND=name]
 #                       millions of random ops per backend against the model
@@ -7,24 +7,20 @@
 #                       libFuzzer over the operation stream (clang), corpus in
 #                       build/fuzz/corpus, crashes in build/fuzz/
 #   make bench          generate the traces (build/bench/traces/), replay
-#                       them with tools/vmabench, count instructions with
-#                       callgrind, write build/bench/table.md (docs/vma-bench.md
-#                       is a copy of it plus discussion)
+#                       them with build/bench/vmabench (checked against the
+#                       model), count instructions per op with callgrind for
+#                       n <= 4096, write build/bench/table.md (docs/vma-bench.md
+#                       is a copy of it plus discussion); BENCH_ARGS passes
+#                       options to tools/vmabench-run (--sizes 16,256,
+#                       --no-callgrind)
 #   make vmabench       just the benchmark binary (build/bench/vmabench)
 
-# mm/vma_index.c lists a backend only when its file exists (__has_include):
-# recompile it whenever a backend file appears or changes.
-VMA_BACKEND_SRCS := $(filter-out mm/vma_index.c,$(wildcard mm/vma_*.c))
-$(HOST_BUILD)/mm/vma_index.o: $(VMA_BACKEND_SRCS) $(wildcard mm/vma_*.h)
-
-# Programs outside the ktest binary link the index objects explicitly (the
-# registry refers to them weakly, which would not pull them out of an
-# archive) and everything else they need from an archive, so that unrelated
-# mm/ files with dependencies of their own are never dragged in.
-VMA_PROG_CORE := mm/vma_index.c $(wildcard mm/vma_list.c mm/vma_avl.c mm/vma_hash.c \
-	mm/vma_rbtree.c mm/vma_btree.c) tests/unit/vma_model.c tests/fuzz/vma_host.c
-VMA_PROG_LIB := mm/pmm.c mm/slab.c $(wildcard mm/vma_btree_*.c mm/vma_rbtree_*.c mm/vma_avl_*.c \
-	mm/vma_list_*.c mm/vma_hash_*.c) kernel/printk.c kernel/spinlock.c kernel/errno.c \
+# Programs outside the ktest binary link the index objects explicitly and
+# take everything else they need from an archive, so that unrelated mm/
+# files with dependencies of their own are never dragged in.
+VMA_PROG_CORE := mm/vma_index.c mm/vma_list.c mm/vma_avl.c mm/vma_hash.c \
+	mm/vma_rbtree.c mm/vma_btree.c tests/unit/vma_model.c tests/fuzz/vma_host.c
+VMA_PROG_LIB := mm/pmm.c mm/slab.c kernel/printk.c kernel/spinlock.c kernel/errno.c \
 	$(wildcard arch/hosted/*.c)
 
 VMA_HOST_COMMON := -std=gnu11 -g $(INCLUDES) -Iarch/hosted -Itests/unit -Itests/fuzz -DHOSTED
@@ -37,7 +33,6 @@ $(1)/%.o: %.c
 $(1)/libvmahost.a: $$(patsubst %.c,$(1)/%.o,$$(VMA_PROG_LIB))
 	@rm -f $$@
 	ar rcs $$@ $$^
-$(1)/mm/vma_index.o: $$(VMA_BACKEND_SRCS) $$(wildcard mm/vma_*.h)
 -include $$(patsubst %.c,$(1)/%.d,$$(VMA_PROG_CORE) $$(VMA_PROG_LIB) $(4))
 endef
 
@@ -89,4 +84,4 @@ $(BENCH_BUILD)/vmabench: $(patsubst %.c,$(BENCH_BUILD)/%.o,$(VMA_PROG_CORE) tool
 vmabench: $(BENCH_BUILD)/vmabench
 
 bench: $(BENCH_BUILD)/vmabench
-	tools/vmabench-run $(BENCH_BUILD)
+	tools/vmabench-run $(BENCH_BUILD) $(BENCH_ARGS)

@@ -26,11 +26,14 @@
  *   find    ops->find
  *   gap     ops->gap_top(LEN, PAGE_SIZE, LOW, HIGH)
  * Time is taken in batches of consecutive same-kind operations (at most
- * 256), so the clock's own cost is spread thin. bytes_per_vma is, at the
+ * 256), minus the clock's own cost per batch (calibrated at start-up), so
+ * short batches are not inflated by clock_gettime. bytes_per_vma is, at the
  * trace's peak VMA count, (count * sizeof(struct vma) + ops->bytes() +
  * sizeof(struct vma_index)) / count. Each op kind runs through its own
- * noinline function (bench_insert, ...) so callgrind can count instructions
- * per kind (see tools/vmabench-run).
+ * noipa (noinline) function (bench_insert, bench_erase, bench_find,
+ * bench_gap; the --skip-lines ops through build_*), so callgrind's
+ * inclusive cost of bench_KIND divided by its call count is instructions
+ * per measured op (see tools/vmabench-run --callgrind).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -231,43 +234,81 @@ struct stats {
 };
 
 /*
- * One function per op kind, never inlined and never tail-calling (the empty
- * asm after each call), so callgrind's inclusive cost of bench_find etc. is
- * exactly the backend's work for that kind.
+ * One function per op kind, never inlined, cloned or folded with an
+ * identical function (gcc's noipa: no .constprop / .isra copies that would
+ * rename them, and build_find is not merged into bench_find by -fipa-icf),
+ * never tail-calling (the empty asm after each call), so callgrind's inclusive cost of bench_find etc. is
+ * exactly the backend's work for the measured ops of that kind plus the
+ * wrapper's own few instructions. The ops on --skip-lines lines (the build)
+ * go through an identical set named build_*, so they never count as
+ * bench_*. Calls counted by callgrind must equal the count= printed.
  */
 #define NO_TAIL_CALL() __asm__ volatile("" ::: "memory")
+#ifdef __clang__
+#define BENCH_FN __attribute__((noinline))
+#else
+#define BENCH_FN __attribute__((noipa))
+#endif
 
-static __attribute__((noinline)) void bench_insert(struct vma_index *x, struct vma *v)
-{
-	x->ops->insert(x, v);
-	NO_TAIL_CALL();
+#define DEFINE_OP_WRAPPERS(P)								\
+static BENCH_FN void P##_insert(struct vma_index *x, struct vma *v)			\
+{											\
+	x->ops->insert(x, v);								\
+	NO_TAIL_CALL();									\
+}											\
+static BENCH_FN struct vma *P##_erase(struct vma_index *x, uintptr_t start)		\
+{											\
+	struct vma *v = x->ops->find(x, start);						\
+											\
+	if (v && v->start == start)							\
+		x->ops->erase(x, v);							\
+	NO_TAIL_CALL();									\
+	return v;									\
+}											\
+static BENCH_FN struct vma *P##_find(struct vma_index *x, uintptr_t addr)		\
+{											\
+	struct vma *v = x->ops->find(x, addr);						\
+											\
+	NO_TAIL_CALL();									\
+	return v;									\
+}											\
+static BENCH_FN int P##_gap(struct vma_index *x, uintptr_t len, uintptr_t low,		\
+			    uintptr_t high, uintptr_t *out)				\
+{											\
+	int ret = x->ops->gap_top(x, len, PAGE_SIZE, low, high, out);			\
+											\
+	NO_TAIL_CALL();									\
+	return ret;									\
 }
 
-static __attribute__((noinline)) struct vma *bench_erase(struct vma_index *x, uintptr_t start)
-{
-	struct vma *v = x->ops->find(x, start);
+DEFINE_OP_WRAPPERS(bench)
+DEFINE_OP_WRAPPERS(build)
 
-	if (v && v->start == start)
-		x->ops->erase(x, v);
-	NO_TAIL_CALL();
-	return v;
+/*
+ * The clock's own cost inside one timed interval: the median of 1001
+ * back-to-back now_ns() pairs. Subtracted from every batch (short batches,
+ * e.g. 2 inserts per round at n = 16, would otherwise carry it).
+ */
+static uint64_t clock_cost;
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
 }
 
-static __attribute__((noinline)) struct vma *bench_find(struct vma_index *x, uintptr_t addr)
+static void calibrate_clock(void)
 {
-	struct vma *v = x->ops->find(x, addr);
+	uint64_t d[1001];
+	size_t i;
 
-	NO_TAIL_CALL();
-	return v;
-}
-
-static __attribute__((noinline)) int bench_gap(struct vma_index *x, uintptr_t len, uintptr_t low,
-					       uintptr_t high, uintptr_t *out)
-{
-	int ret = x->ops->gap_top(x, len, PAGE_SIZE, low, high, out);
-
-	NO_TAIL_CALL();
-	return ret;
+	for (i = 0; i < 1001; i++) {
+		uint64_t t0 = now_ns();
+		d[i] = now_ns() - t0;
+	}
+	qsort(d, 1001, sizeof(d[0]), cmp_u64);
+	clock_cost = d[500];
 }
 
 static void disagree(const struct vma_index_ops *b, const struct op *o, const char *fmt,
@@ -303,7 +344,8 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 		/* A batch: up to 256 consecutive ops of one kind, timed together. */
 		size_t j, end = i;
 		int kind = ops[i].kind;
-		uint64_t t0;
+		bool measured;
+		uint64_t t0, dt;
 
 		while (end < nops && end - i < 256 && ops[end].kind == kind &&
 		       (ops[end].line > skip_lines) == (ops[i].line > skip_lines))
@@ -317,6 +359,7 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 				fprintf(stderr, "vmabench: %s: reserve failed (out of memory)\n", b->name);
 				exit(2);
 			}
+		measured = ops[i].line > skip_lines;     /* batches never straddle the boundary */
 		t0 = now_ns();
 		for (j = i; j < end; j++) {
 			const struct op *o = &ops[j];
@@ -331,23 +374,27 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 				v->start = o->a;
 				v->end = o->b;
 				v->pgoff = o->a >> PAGE_SHIFT;
-				bench_insert(&x, v);
+				if (measured)
+					bench_insert(&x, v);
+				else
+					build_insert(&x, v);
 				break;
 			case K_ERASE:
-				v = bench_erase(&x, o->a);
+				v = measured ? bench_erase(&x, o->a) : build_erase(&x, o->a);
 				if (check && v != &pool[o->slot])
 					disagree(b, o, "0x%lx: found the VMA at 0x%lx", o->a,
 						 v ? v->start : 0UL);
 				break;
 			case K_FIND:
-				v = bench_find(&x, o->a);
+				v = measured ? bench_find(&x, o->a) : build_find(&x, o->a);
 				if (check && v != (o->slot == NONE ? NULL : &pool[o->slot]))
 					disagree(b, o, "got the VMA starting 0x%lx, expected 0x%lx (0: none)",
 						 v ? v->start : 0UL,
 						 o->slot == NONE ? 0UL : pool[o->slot].start);
 				break;
 			default:
-				ret = bench_gap(&x, o->a, o->b, o->c, &got);
+				ret = measured ? bench_gap(&x, o->a, o->b, o->c, &got) :
+						 build_gap(&x, o->a, o->b, o->c, &got);
 				if (check && (ret != 0) != (o->slot == NONE))
 					disagree(b, o, "returned %ld, expected %ld", (unsigned long)(long)ret,
 						 o->slot == NONE ? (unsigned long)(long)-ENOMEM : 0UL);
@@ -355,7 +402,7 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 					disagree(b, o, "found 0x%lx, expected 0x%lx", got, o->want);
 				break;
 			}
-			if (o->line <= skip_lines)
+			if (!measured)
 				continue;
 			d = x.accesses - a0;
 			st[kind].count++;
@@ -363,8 +410,9 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 			if (d > st[kind].acc_max)
 				st[kind].acc_max = d;
 		}
-		if (ops[i].line > skip_lines)       /* batches never straddle the boundary */
-			st[kind].ns += now_ns() - t0;
+		dt = now_ns() - t0;
+		if (measured)
+			st[kind].ns += dt > clock_cost ? dt - clock_cost : 0;
 		if (peak_op != NONE && i <= peak_op && peak_op < end) {
 			bytes = b->bytes(&x);
 			if (check && x.count != peak_count) {
@@ -438,6 +486,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "\n");
 		return 2;
 	}
+	calibrate_clock();
 	read_trace(trace);
 	{
 		/*
