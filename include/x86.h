@@ -31,6 +31,7 @@
 #define VEC_PIC_BASE   0x20     /* legacy 8259 remapped here, all masked */
 #define VEC_TIMER      0x40     /* LAPIC timer */
 #define VEC_SPURIOUS   0xff
+#define VEC_SYSCALL    0x100    /* not a vector: trap_frame.vector of a SYSCALL entry */
 
 /* MSRs */
 #define MSR_EFER         0xC0000080
@@ -129,6 +130,13 @@ void cpu_features_init(void);
 
 /* GDT + TSS (IST1: double fault, IST2: NMI) and the per-CPU area (GS base). */
 void gdt_init(void);
+/* Set the TSS's ring-0 stack (where interrupts from user mode land). */
+void tss_set_rsp0(uint64_t rsp0);
+/* SYSCALL/SYSRET MSRs (STAR, LSTAR, FMASK, EFER.SCE) and SSE (CR0/CR4) for user mode. */
+void syscall_init(void);
+/* Leave the kernel into user mode with the frame at rsp (entry.asm: the trap return path). */
+extern const char trap_return[];
+
 /* IDT with every vector wired to the common trap entry. */
 void idt_init(void);
 
@@ -201,6 +209,10 @@ struct percpu {
 	unsigned cpu_id;        /* offset 8 */
 	unsigned irq_depth;     /* nesting of interrupt handlers */
 	void *fault_catch;      /* armed arch_fault_catch context, or NULL */
+	/* Offsets 24..40 are used by the SYSCALL entry (arch/x86_64/uentry.asm). */
+	uint64_t user_rsp;      /* offset 24: user rsp saved by the SYSCALL entry */
+	uint64_t kstack_top;    /* offset 32: top of the running task's kernel stack */
+	void *cur_task;         /* offset 40: the running struct task */
 };
 extern struct percpu percpu_area[];
 void percpu_init_boot(void);

@@ -44,11 +44,16 @@ static void set_cmdline(struct boot_info *bi, const char *s)
 	bi->cmdline[n] = 0;
 }
 
-static void add_module(struct boot_info *bi, uint32_t start, uint32_t end)
+static void add_module(struct boot_info *bi, uint32_t start, uint32_t end, const char *str)
 {
 	if (bi->nmodules < BOOT_MAX_MODULES && end > start) {
+		size_t n = str ? strnlen(str, BOOT_MODSTR_MAX - 1) : 0;
+
 		bi->modules[bi->nmodules].start = start;
 		bi->modules[bi->nmodules].end = end;
+		if (n)
+			memcpy(bi->modstr[bi->nmodules], str, n);
+		bi->modstr[bi->nmodules][n] = 0;
 		bi->nmodules++;
 	}
 }
@@ -76,7 +81,8 @@ static int parse_mb1(uint32_t info_phys, struct boot_info *bi)
 
 		add_extra(bi, mi->mods_addr, mi->mods_count * sizeof(*m));
 		for (uint32_t i = 0; i < mi->mods_count; i++)
-			add_module(bi, m[i].mod_start, m[i].mod_end);
+			add_module(bi, m[i].mod_start, m[i].mod_end,
+				   m[i].string ? phys_to_virt(m[i].string) : NULL);
 	}
 	if (!(mi->flags & MB1_INFO_MMAP)) {
 		if (!(mi->flags & MB1_INFO_MEMORY))
@@ -116,7 +122,7 @@ static int parse_mb2(uint32_t info_phys, struct boot_info *bi)
 			break;
 		case MB2_TAG_MODULE: {
 			const struct mb2_tag_module *m = (const void *)tag;
-			add_module(bi, m->mod_start, m->mod_end);
+			add_module(bi, m->mod_start, m->mod_end, m->string);
 			break;
 		}
 		case MB2_TAG_MMAP: {

@@ -8,8 +8,10 @@
  *   kernel page tables (direct map, W^X image; identity map gone)
  *   struct page array, then pmm_init() with memblock's free ranges, slab_init()
  *   LAPIC timer, interrupts on
- *   ktest_run(ktest=...), then the profile run (profile=...), then exit
- *   QEMU through isa-debug-exit: pass, fail (include/x86.h QEMU_EXIT_*).
+ *   ktest_run(ktest=...), then the profile run (profile=...)
+ *   if there are boot modules: the first one runs as init (pid 1) and its
+ *   exit status decides (kernel/exit.c); else exit QEMU through
+ *   isa-debug-exit: pass, fail (include/x86.h QEMU_EXIT_*).
  */
 #include "kernel.h"
 #include "printk.h"
@@ -26,6 +28,8 @@
 #include "ktest.h"
 #include "profile.h"
 #include "kstring.h"
+#include "task.h"
+#include "exec.h"
 
 extern const char __kernel_phys_start[], __kernel_phys_end[];
 
@@ -173,6 +177,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	gdt_init();
 	idt_init();
 	cpu_features_init();
+	syscall_init();
 	printk("\nvmkernel: x86-64, CPU %s, NX %s, 1G pages %s\n", x86_cpu.vendor,
 	       x86_cpu.nx ? "yes" : "no", x86_cpu.pdpe1gb ? "yes" : "no");
 
@@ -184,6 +189,8 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 
 	memory_init(bi);
 	slab_init();
+	modules_init(bi);
+	sched_init();
 	apply_vm_params(&kparams);
 	timer_init();
 	sti();
@@ -194,5 +201,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 		failed += ktest_run(kparams.ktest);
 	if (kparams.profile[0])
 		failed += profile_run(kparams.profile);
-	qemu_exit(failed ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
+	if (!failed && module_count() > 0)
+		user_init_start();      /* returns only if init cannot start */
+	qemu_exit(failed || module_count() > 0 ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
 }

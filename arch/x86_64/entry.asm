@@ -5,6 +5,8 @@
 ; CPU pushed one), then the vector number, and jumps to trap_common, which
 ; saves the general registers as a struct trap_frame (include/x86.h) and
 ; calls trap_dispatch(frame). isr_stub_table[v] is the stub for vector v.
+; Coming from user mode (saved CS has RPL 3) the entry and the exit swap GS
+; base (swapgs) so that the kernel always runs with GS = the per-CPU area.
 
 bits 64
 default rel
@@ -39,9 +41,21 @@ trap_common:
 	push r13
 	push r14
 	push r15
+	test qword [rsp + 15*8 + 24], 3 ; saved cs: from user mode?
+	jz .kernel_gs
+	swapgs                          ; GS base: the per-CPU area
+.kernel_gs:
 	cld
 	mov rdi, rsp
 	call trap_dispatch
+; Leave through the frame at rsp (also the first entry of a new task into user mode).
+global trap_return
+trap_return:
+	cli
+	test qword [rsp + 15*8 + 24], 3
+	jz .to_kernel
+	swapgs                          ; GS base: the user's again
+.to_kernel:
 	pop r15
 	pop r14
 	pop r13

@@ -3,7 +3,9 @@
  *   0x00 null, 0x08 kernel code, 0x10 kernel data, 0x18 user data,
  *   0x20 user code, 0x28 TSS (16-byte descriptor).
  * User data sits just below user code so that SYSRET's fixed offsets work
- * when a later issue adds SYSCALL. The TSS gives the double-fault handler
+ * (STAR[63:48] = 0x10: SS = 0x18|3, CS = 0x20|3; arch/x86_64/process.c).
+ * TSS.rsp0 is the running task's kernel-stack top (tss_set_rsp0, on every
+ * context switch). The TSS gives the double-fault handler
  * (IST1) and the NMI handler (IST2) stacks of their own, so a kernel stack
  * overflow still gets reported.
  */
@@ -32,6 +34,12 @@ struct gdt_ptr {
 	uint16_t limit;
 	uint64_t base;
 } __attribute__((packed));
+
+/* tss_set_rsp0: the stack the CPU switches to on an interrupt or exception from ring 3. */
+void tss_set_rsp0(uint64_t rsp0)
+{
+	tss0.rsp[0] = rsp0;
+}
 
 /* gdt_init: load the GDT and the TSS on the boot CPU. Interrupts off. */
 void gdt_init(void)

@@ -1,13 +1,19 @@
 /*
- * IDT and trap dispatch. Every vector enters through entry.asm; exceptions
- * (0..31) either go to the test-only recovery path (recover.c) or end the
- * kernel with a report; other vectors go to the handler registered with
- * irq_register(). Double fault and NMI run on their own IST stacks.
+ * IDT and trap dispatch. Every vector enters through entry.asm. Exceptions
+ * (0..31) from user mode go to user_exception (traps.c: page faults,
+ * signals); in kernel mode a fault inside a user copy is fixed up (traps.c),
+ * else the test-only recovery path (recover.c) or a fatal report. Other
+ * vectors go to the handler registered with irq_register(). Anything that
+ * interrupted user mode leaves through exit_to_user (signals, preemption). Double fault and NMI run on their own IST stacks.
  */
 #include "x86.h"
 #include "arch.h"
 #include "printk.h"
 #include "kernel.h"
+#include "task.h"
+
+void user_exception(struct trap_frame *tf);
+int kernel_uaccess_fault(struct trap_frame *tf);
 
 struct idt_entry {
 	uint16_t off_lo;
@@ -28,7 +34,8 @@ static void idt_set(unsigned v, uint64_t fn, unsigned ist)
 	idt[v].off_lo = fn & 0xffff;
 	idt[v].sel = KERNEL_CS;
 	idt[v].ist = ist;
-	idt[v].type = 0x8E;             /* present, DPL0, 64-bit interrupt gate */
+	/* present, 64-bit interrupt gate; DPL 3 for int3 so that user code gets #BP (SIGTRAP), not #GP */
+	idt[v].type = v == VEC_BP ? 0xEE : 0x8E;
 	idt[v].off_mid = (fn >> 16) & 0xffff;
 	idt[v].off_hi = fn >> 32;
 	idt[v].zero = 0;
@@ -75,9 +82,17 @@ void trap_dispatch(struct trap_frame *tf);
 void trap_dispatch(struct trap_frame *tf)
 {
 	unsigned v = tf->vector;
+	bool user = tf->cs & 3;
 	irq_handler_t fn;
 
 	if (v < 32) {
+		if (user && v != VEC_NMI && v != VEC_DF && v != 18 /* #MC */) {
+			user_exception(tf);
+			exit_to_user(tf);
+			return;
+		}
+		if ((v == VEC_PF || v == VEC_GP) && kernel_uaccess_fault(tf))
+			return;
 		if (fault_recover(tf))
 			return;
 		exception_fatal(tf);
@@ -87,10 +102,12 @@ void trap_dispatch(struct trap_frame *tf)
 		this_cpu()->irq_depth++;
 		fn(tf);
 		this_cpu()->irq_depth--;
-		return;
+	} else if (v == VEC_SPURIOUS || (v >= VEC_PIC_BASE && v < VEC_PIC_BASE + 16)) {
+		/* spurious LAPIC / masked 8259 interrupts need no EOI */
+	} else {
+		printk("x86: unexpected interrupt vector %u ignored\n", v);
+		lapic_eoi();
 	}
-	if (v == VEC_SPURIOUS || (v >= VEC_PIC_BASE && v < VEC_PIC_BASE + 16))
-		return;         /* spurious LAPIC / masked 8259 interrupts need no EOI */
-	printk("x86: unexpected interrupt vector %u ignored\n", v);
-	lapic_eoi();
+	if (user)
+		exit_to_user(tf);
 }

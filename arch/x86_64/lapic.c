@@ -10,6 +10,7 @@
 #include "printk.h"
 #include "profile.h"
 #include "kernel.h"
+#include "task.h"
 
 #define LAPIC_ID       0x020
 #define LAPIC_TPR      0x080
@@ -92,6 +93,8 @@ static void timer_interrupt(struct trap_frame *tf)
 	timer_ticks++;
 	profile_tick(tf->rip, (tf->cs & 3) != 0);
 	lapic_eoi();
+	if (this_cpu()->cur_task)
+		sched_tick();
 }
 
 /* timer_init: map and enable the LAPIC, calibrate, start the periodic tick. Interrupts stay off. */

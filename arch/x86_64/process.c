@@ -1,0 +1,125 @@
+/*
+ * The x86-64 half of tasks: SYSCALL set-up, SSE enablement, a new task's
+ * kernel stack, and the context switch (kernel stack, FS/GS base, FPU
+ * state, TSS.rsp0, the per-CPU current pointer).
+ *
+ * FPU/SSE state is switched eagerly with FXSAVE/FXRSTOR: the kernel is
+ * built without SSE, so the registers always hold the state of the last
+ * user task that ran.
+ */
+#include "x86.h"
+#include "task.h"
+#include "kstring.h"
+
+#define MSR_STAR   0xC0000081
+#define MSR_LSTAR  0xC0000082
+#define MSR_FMASK  0xC0000084
+#define EFER_SCE   (1UL << 0)
+
+#define CR0_MP (1UL << 1)
+#define CR0_EM (1UL << 2)
+#define CR0_TS (1UL << 3)
+#define CR4_OSFXSR     (1UL << 9)
+#define CR4_OSXMMEXCPT (1UL << 10)
+
+/* RFLAGS bits SYSCALL clears: TF, IF, DF, IOPL, NT, AC (as Linux). */
+#define SYSCALL_FMASK 0x47700UL
+
+extern const char syscall_entry[], ret_from_fork[];
+void x86_switch(uint64_t *save_ksp, uint64_t next_ksp);
+
+/* The FXSAVE image a new program starts with: FCW 0x37f, MXCSR 0x1f80, all else 0. */
+static uint8_t fpu_initial[512] __attribute__((aligned(16)));
+
+void syscall_init(void)
+{
+	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
+	/* SYSRET: CS = 0x10 + 16 | 3 = USER_CS, SS = 0x10 + 8 | 3 = USER_DS; SYSCALL: CS = KERNEL_CS */
+	wrmsr(MSR_STAR, (0x10UL << 48) | ((uint64_t)KERNEL_CS << 32));
+	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
+	wrmsr(MSR_FMASK, SYSCALL_FMASK);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);           /* the user's GS base until a task sets one */
+
+	write_cr0((read_cr0() & ~(CR0_EM | CR0_TS)) | CR0_MP);
+	write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
+	memset(fpu_initial, 0, sizeof(fpu_initial));
+	fpu_initial[0] = 0x7f;                  /* FCW = 0x037f */
+	fpu_initial[1] = 0x03;
+	fpu_initial[24] = 0x80;                 /* MXCSR = 0x1f80 */
+	fpu_initial[25] = 0x1f;
+}
+
+/* arch_task_reset_fpu: t's user FPU/SSE state as after exec. */
+void arch_task_reset_fpu(struct task *t)
+{
+	memcpy(t->arch.fpu, fpu_initial, sizeof(fpu_initial));
+}
+
+/* arch_task_save_fpu: store the live FPU state into current's image (before copying it: fork, signals). */
+void arch_task_save_fpu(struct task *t)
+{
+	__asm__ volatile("fxsave64 %0" : "=m"(*(uint8_t (*)[512])t->arch.fpu));
+}
+
+/* arch_task_load_fpu: load t's image into the FPU (after changing it: sigreturn, exec). */
+void arch_task_load_fpu(struct task *t)
+{
+	__asm__ volatile("fxrstor64 %0" : : "m"(*(uint8_t (*)[512])t->arch.fpu));
+}
+
+/*
+ * arch_task_setup_stack: make t's first switch-in "return" into
+ * ret_from_fork, which leaves for user mode through t->tf (already filled in).
+ */
+void arch_task_setup_stack(struct task *t)
+{
+	uint64_t *sp = (uint64_t *)t->tf;
+
+	*--sp = (uint64_t)ret_from_fork;
+	for (int i = 0; i < 6; i++)             /* rbp rbx r12 r13 r14 r15 */
+		*--sp = 0;
+	t->arch.ksp = (uint64_t)sp;
+}
+
+static inline uint64_t kstack_top(const struct task *t)
+{
+	return (uint64_t)t->kstack + KSTACK_SIZE;
+}
+
+/* arch_set_current: record t as running on this CPU (kernel stack for entries, current pointer). */
+void arch_set_current(struct task *t)
+{
+	struct percpu *cpu = this_cpu();
+
+	cpu->cur_task = t;
+	if (t->kstack) {
+		cpu->kstack_top = kstack_top(t);
+		tss_set_rsp0(kstack_top(t));
+	}
+}
+
+/* arch_switch_to: switch from prev (current) to next. Interrupts off; sched_lock held. */
+void arch_switch_to(struct task *prev, struct task *next)
+{
+	arch_task_save_fpu(prev);
+	arch_task_load_fpu(next);
+	wrmsr(MSR_FS_BASE, next->arch.fs_base);
+	wrmsr(MSR_KERNEL_GS_BASE, next->arch.gs_base);  /* swapgs makes it live in user mode */
+	arch_set_current(next);
+	x86_switch(&prev->arch.ksp, next->arch.ksp);
+}
+
+/* arch_set_fs_base: set the running task's user FS base now and for later switches. */
+void arch_set_fs_base(struct task *t, uint64_t base)
+{
+	t->arch.fs_base = base;
+	wrmsr(MSR_FS_BASE, base);
+}
+
+struct task *current_task(void)
+{
+	struct task *t;
+
+	__asm__ volatile("movq %%gs:40, %0" : "=r"(t));
+	return t;
+}

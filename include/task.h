@@ -1,0 +1,156 @@
+/*
+ * Tasks (processes; one thread each for now) and the scheduler.
+ *
+ * A task owns a kernel stack (KSTACK_SIZE bytes); while it runs in user mode
+ * the top of that stack is where the CPU (interrupts, exceptions) and the
+ * SYSCALL entry save its user registers, as one struct trap_frame (task->tf).
+ * The scheduler is round-robin with a time slice of SCHED_SLICE_TICKS timer
+ * ticks; a task is preempted when it returns to user mode after its slice
+ * ran out (kernel code is not preempted: it sleeps or yields explicitly).
+ * One CPU runs tasks; the data below are written for SMP (one lock).
+ *
+ * Lock legend:
+ *   [sched]  sched_lock (a spinlock taken with interrupts off): run queue,
+ *            state, the task list, parent/children links, exit status
+ *   [self]   only the task itself changes it (or its creator, before the
+ *            task is visible)
+ *   [sig]    the task's signal state: sched_lock as well
+ */
+#ifndef TASK_H
+#define TASK_H
+
+#include "types.h"
+#include "list.h"
+#include "signal.h"
+
+struct mm;
+struct trap_frame;
+struct file;
+
+#define KSTACK_ORDER 2                          /* 16 KiB kernel stacks */
+#define KSTACK_SIZE  (PAGE_SIZE << KSTACK_ORDER)
+#define TASK_COMM_LEN 16
+#define SCHED_SLICE_TICKS 10                    /* 10 ms at TIMER_HZ 1000 */
+#define TASK_MAX 64                             /* live tasks (zombies included): fork's limit */
+#define TASK_NFILES 16                          /* fds 0..2: the console; 3..15: open files */
+#define EXE_PATH_MAX 64
+#define EXE_MAX_SEGS 8
+
+enum task_state {
+	TASK_RUNNABLE,          /* on the run queue, or running */
+	TASK_SLEEPING,          /* waiting for a wake-up (wait4) */
+	TASK_ZOMBIE,            /* exited; its parent has not reaped it */
+};
+
+/* Architecture context saved across a switch (arch/x86_64/process.c). */
+struct arch_task {
+	uint64_t ksp;                   /* saved kernel stack pointer while switched out */
+	uint64_t fs_base;               /* user FS base (arch_prctl ARCH_SET_FS) */
+	uint64_t gs_base;               /* user GS base */
+	uint8_t fpu[512] __attribute__((aligned(16)));  /* FXSAVE image of the user FPU/SSE state */
+};
+
+struct task {
+	int pid;                        /* [self] process id (== tid: one thread per process) */
+	int tid;                        /* [self] */
+	enum task_state state;          /* [sched] */
+	struct mm *mm;                  /* [self] address space; NULL for the idle task */
+	void *kstack;                   /* [self] base of the kernel stack (KSTACK_SIZE bytes) */
+	struct trap_frame *tf;          /* [self] the user frame at the top of kstack */
+	struct arch_task arch;          /* [self] switch context, FS/GS base, FPU */
+	struct task *parent;            /* [sched] NULL for the idle task */
+	struct list_head children;      /* [sched] list of child tasks (their sibling links) */
+	struct list_head sibling;       /* [sched] link in parent->children */
+	struct list_head run_link;      /* [sched] link in the run queue while runnable and not running */
+	struct list_head all_link;      /* [sched] link in the list of all tasks */
+	int exit_status;                /* [sched] wait status (Linux encoding) once a zombie */
+	unsigned slice;                 /* [sched] ticks left in this time slice */
+	bool need_resched;              /* [sched] reschedule before returning to user mode */
+	uintptr_t clear_child_tid;      /* [self] set_tid_address */
+	char comm[TASK_COMM_LEN];       /* [self] program name (basename), for reports */
+	struct file *files[TASK_NFILES];        /* [self] open files (kernel/file.c); [0..2] unused */
+	char exe_path[EXE_PATH_MAX];    /* [self] the program's path (execve's path, init's argv[0]) */
+	struct exe_seg {                /* [self] the program's PT_LOAD pages, for /proc/self/maps names */
+		uintptr_t start, end;
+		uint64_t offset;        /* file offset of start */
+	} exe_seg[EXE_MAX_SEGS];
+	unsigned exe_nseg;
+	struct task_signals sig;        /* [sig] handlers, blocked and pending sets */
+};
+
+/* The task running on this CPU. */
+struct task *current_task(void);
+#define current (current_task())
+
+/* sched_init: turn the boot context into the idle task (pid 0). Once, before any task is made. */
+void sched_init(void);
+
+/*
+ * task_alloc: a new task with a kernel stack, pid, zeroed state, not yet
+ * runnable or linked anywhere; tf points at the top of the stack. NULL on
+ * -ENOMEM. task_free releases what task_alloc gave (not the mm).
+ */
+struct task *task_alloc(void);
+void task_free(struct task *t);
+
+/*
+ * sched_start_task: make t (filled in: mm, tf, parent, ...) runnable; on its
+ * first run it enters user mode with t->tf. Links it under its parent.
+ */
+void sched_start_task(struct task *t);
+
+/* schedule: give the CPU to the next runnable task (round-robin); returns when this task runs again. */
+void schedule(void);
+/* sched_yield: end the current slice and schedule. */
+void sched_yield(void);
+/* sched_tick: timer-interrupt hook: count down the slice, flag a reschedule when it ends. */
+void sched_tick(void);
+/* sched_sleep: sleep until sched_wakeup(current); the caller re-checks its condition (interrupts may be on). */
+void sched_sleep(void);
+/* sched_wakeup: make a sleeping t runnable again. */
+void sched_wakeup(struct task *t);
+
+/* Live tasks (zombies included), for fork's limit and leak checks. */
+unsigned sched_task_count(void);
+/* Find a live task by pid, or NULL. Caller holds no lock; the result may die later (one CPU: safe until it sleeps). */
+struct task *task_find(int pid);
+
+/*
+ * task_exit: end the current task with wait status `status` (Linux
+ * encoding: code << 8, or the signal number): release its address space,
+ * reparent its children to init, wake its parent. Never returns. When
+ * init (pid 1) exits, the kernel reports its status and stops QEMU
+ * (kernel/exit.c).
+ */
+__attribute__((noreturn)) void task_exit(int status);
+
+/* exit_to_user: work before returning to user mode with tf: signals, reschedule. Interrupts off on return. */
+void exit_to_user(struct trap_frame *tf);
+
+/*
+ * Console protocol for tools/run: the kernel writes CONSOLE_USER_START once,
+ * right before init first runs; after it, the console carries the
+ * programs' output, except kernel reports framed by REPORT_BEGIN ..
+ * REPORT_END (include/signal.h), the last of which is "init exited with
+ * status N".
+ */
+#define CONSOLE_USER_START "\x01"
+
+/*
+ * user_init_start: create pid 1 from the first boot module (argv from its
+ * command line), run it, and when it exits print "init exited with status N"
+ * and stop QEMU (status 0 -> pass, else fail). Returns only if init could not
+ * be started (with an errno, after printing why).
+ */
+int user_init_start(void);
+
+/* Architecture hooks (arch/x86_64/process.c). */
+void arch_task_setup_stack(struct task *t);     /* first switch-in enters user mode via t->tf */
+void arch_switch_to(struct task *prev, struct task *next);
+void arch_set_current(struct task *t);
+void arch_task_reset_fpu(struct task *t);       /* FPU image as after exec */
+void arch_task_save_fpu(struct task *t);        /* live FPU -> t's image (t running) */
+void arch_task_load_fpu(struct task *t);        /* t's image -> live FPU (t running) */
+void arch_set_fs_base(struct task *t, uint64_t base);
+
+#endif

@@ -1,0 +1,455 @@
+/*
+ * The static ELF64 loader (include/exec.h): validates the file, maps each
+ * PT_LOAD segment as private anonymous memory (mapped writable, filled with
+ * mm_copy_to, then given its final permissions with vm_mprotect; the bss is
+ * the zero-filled rest), sets the brk heap after the highest segment, and
+ * builds the initial stack as Linux's create_elf_tables does, top down:
+ *
+ *   STACK_TOP  8 zero bytes
+ *              argv strings, envp strings, AT_EXECFN string (ascending)
+ *              (16-byte alignment) "x86_64" (AT_PLATFORM), 16 AT_RANDOM bytes
+ *              (padding)
+ *   sp + ..    auxv pairs ending with AT_NULL
+ *              NULL, envp[envc-1] .. envp[0]  (ascending: envp[0] first)
+ *              NULL, argv pointers
+ *   sp         argc                          (sp 16-byte aligned)
+ *
+ * The [stack] VMA is [page of the lowest string - STACK_EXPAND, STACK_TOP),
+ * VM_GROWSDOWN, as after Linux's setup_arg_pages (7ffffffde000-7ffffffff000
+ * for small arguments, as with ASLR off).
+ */
+#include "exec.h"
+#include "task.h"
+#include "mm.h"
+#include "x86.h"
+#include "pmm.h"
+#include "slab.h"
+#include "kstring.h"
+#include "kerrno.h"
+#include "kernel.h"
+#include "prng.h"
+#include "file.h"
+
+/* ELF64 definitions (the System V gABI). */
+struct elf64_ehdr {
+	uint8_t e_ident[16];
+	uint16_t e_type, e_machine;
+	uint32_t e_version;
+	uint64_t e_entry, e_phoff, e_shoff;
+	uint32_t e_flags;
+	uint16_t e_ehsize, e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx;
+};
+
+struct elf64_phdr {
+	uint32_t p_type, p_flags;
+	uint64_t p_offset, p_vaddr, p_paddr, p_filesz, p_memsz, p_align;
+};
+
+#define ET_EXEC 2
+#define ET_DYN  3
+#define EM_X86_64 62
+#define PT_LOAD 1
+#define PT_INTERP 3
+#define PT_PHDR 6
+#define PT_GNU_STACK 0x6474e551
+#define ELF_PF_X 1
+#define ELF_PF_W 2
+#define ELF_PF_R 4
+#define ELF_MAX_PHNUM 64
+
+/* Auxiliary vector types. */
+#define AT_NULL 0
+#define AT_PHDR 3
+#define AT_PHENT 4
+#define AT_PHNUM 5
+#define AT_PAGESZ 6
+#define AT_BASE 7
+#define AT_FLAGS 8
+#define AT_ENTRY 9
+#define AT_UID 11
+#define AT_EUID 12
+#define AT_GID 13
+#define AT_EGID 14
+#define AT_PLATFORM 15
+#define AT_HWCAP 16
+#define AT_CLKTCK 17
+#define AT_SECURE 23
+#define AT_RANDOM 25
+#define AT_HWCAP2 26
+#define AT_EXECFN 31
+#define AT_MINSIGSTKSZ 51
+
+#define USER_HZ 100
+#define MINSIGSTKSZ_VALUE 2048          /* our rt_sigframe + FXSAVE area fit well below this */
+
+static const struct elf64_phdr *elf_phdrs(const void *elf)
+{
+	const struct elf64_ehdr *eh = elf;
+
+	return (const void *)((const uint8_t *)elf + eh->e_phoff);
+}
+
+int elf_check(const void *elf, size_t size)
+{
+	const struct elf64_ehdr *eh = elf;
+	const struct elf64_phdr *ph;
+	uint64_t prev_end = 0;
+	unsigned loads = 0;
+
+	if (!elf || size < sizeof(*eh))
+		return -ENOEXEC;
+	if (memcmp(eh->e_ident, "\177ELF", 4) != 0 || eh->e_ident[4] != 2 /* 64-bit */ ||
+	    eh->e_ident[5] != 1 /* little endian */ || eh->e_ident[6] != 1 /* version */)
+		return -ENOEXEC;
+	if ((eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_machine != EM_X86_64 ||
+	    eh->e_version != 1)
+		return -ENOEXEC;
+	if (eh->e_phentsize != sizeof(*ph) || eh->e_phnum == 0 || eh->e_phnum > ELF_MAX_PHNUM)
+		return -ENOEXEC;
+	if (eh->e_phoff > size || size - eh->e_phoff < (uint64_t)eh->e_phnum * sizeof(*ph) ||
+	    (eh->e_phoff & 7))
+		return -ENOEXEC;
+	if (eh->e_type == ET_EXEC && eh->e_entry >= TASK_SIZE / 2)
+		return -ENOEXEC;        /* cannot be a user address (an ET_DYN entry is biased) */
+	ph = elf_phdrs(elf);
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const struct elf64_phdr *p = &ph[i];
+
+		if (p->p_type == PT_INTERP)
+			return -ENOEXEC;        /* dynamically linked: no loader here */
+		if (p->p_type != PT_LOAD || p->p_memsz == 0)
+			continue;
+		if (p->p_filesz > p->p_memsz || p->p_offset > size || size - p->p_offset < p->p_filesz)
+			return -ENOEXEC;
+		if (p->p_vaddr + p->p_memsz < p->p_vaddr || p->p_vaddr + p->p_memsz > TASK_SIZE / 2)
+			return -ENOEXEC;        /* wraps, or leaves no room for a bias and the stack */
+		if ((p->p_vaddr - p->p_offset) & (PAGE_SIZE - 1))
+			return -ENOEXEC;
+		if (p->p_vaddr < prev_end && ALIGN_DOWN(p->p_vaddr, PAGE_SIZE) < ALIGN_DOWN(prev_end - 1, PAGE_SIZE))
+			return -ENOEXEC;        /* unsorted or overlapping beyond one shared page */
+		if (eh->e_type == ET_EXEC && p->p_vaddr < MMAP_MIN_ADDR)
+			return -ENOEXEC;
+		prev_end = p->p_vaddr + p->p_memsz;
+		loads++;
+	}
+	return loads ? 0 : -ENOEXEC;
+}
+
+static int prot_of(uint32_t pf)
+{
+	return ((pf & ELF_PF_R) ? PROT_READ : 0) | ((pf & ELF_PF_W) ? PROT_WRITE : 0) |
+	       ((pf & ELF_PF_X) ? PROT_EXEC : 0);
+}
+
+/* Map and fill the PT_LOAD segments; *brk_out = the page-aligned end of the highest one. */
+static int load_segments(struct mm *mm, const void *elf, uintptr_t bias, uintptr_t *brk_out)
+{
+	const struct elf64_ehdr *eh = elf;
+	const struct elf64_phdr *ph = elf_phdrs(elf);
+	uintptr_t mapped_end = 0, prev_start = 0;
+	int prev_prot = 0;
+	long r;
+
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const struct elf64_phdr *p = &ph[i];
+		uintptr_t s, e;
+
+		if (p->p_type != PT_LOAD || p->p_memsz == 0)
+			continue;
+		s = ALIGN_DOWN(p->p_vaddr + bias, PAGE_SIZE);
+		e = ALIGN_UP(p->p_vaddr + bias + p->p_memsz, PAGE_SIZE);
+		if (e > mapped_end) {
+			uintptr_t ms = MAX(s, mapped_end);
+
+			r = vm_mmap(mm, ms, e - ms, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
+			if (r < 0)
+				return (int)r;
+			mapped_end = e;
+		}
+		if (p->p_filesz) {
+			r = mm_copy_to(mm, p->p_vaddr + bias, (const uint8_t *)elf + p->p_offset, p->p_filesz);
+			if (r)
+				return (int)r;
+		}
+	}
+	/* final permissions; a page shared by two segments gets both */
+	mapped_end = 0;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const struct elf64_phdr *p = &ph[i];
+		uintptr_t s, e;
+		int prot;
+
+		if (p->p_type != PT_LOAD || p->p_memsz == 0)
+			continue;
+		s = ALIGN_DOWN(p->p_vaddr + bias, PAGE_SIZE);
+		e = ALIGN_UP(p->p_vaddr + bias + p->p_memsz, PAGE_SIZE);
+		prot = prot_of(p->p_flags);
+		r = vm_mprotect(mm, s, e - s, prot);
+		if (!r && s < mapped_end && prev_start <= s)
+			r = vm_mprotect(mm, s, PAGE_SIZE, prot | prev_prot);
+		if (r)
+			return (int)r;
+		prev_start = s;
+		prev_prot = prot;
+		mapped_end = MAX(mapped_end, e);
+	}
+	*brk_out = mapped_end;
+	return 0;
+}
+
+/* Where the program headers are in memory (AT_PHDR): PT_PHDR, or the PT_LOAD holding e_phoff. */
+static uintptr_t phdr_address(const void *elf, uintptr_t bias)
+{
+	const struct elf64_ehdr *eh = elf;
+	const struct elf64_phdr *ph = elf_phdrs(elf);
+
+	for (unsigned i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_PHDR)
+			return ph[i].p_vaddr + bias;
+	for (unsigned i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && eh->e_phoff >= ph[i].p_offset &&
+		    eh->e_phoff - ph[i].p_offset < ph[i].p_filesz)
+			return ph[i].p_vaddr + bias + (eh->e_phoff - ph[i].p_offset);
+	return 0;
+}
+
+static bool stack_executable(const void *elf)
+{
+	const struct elf64_ehdr *eh = elf;
+	const struct elf64_phdr *ph = elf_phdrs(elf);
+
+	for (unsigned i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_GNU_STACK)
+			return ph[i].p_flags & ELF_PF_X;
+	return false;   /* Linux x86-64: no PT_GNU_STACK means a non-executable stack too */
+}
+
+static size_t count_strings(const char *const *v, size_t *bytes)
+{
+	size_t n = 0;
+
+	for (; v && v[n]; n++)
+		*bytes += strlen(v[n]) + 1;
+	return n;
+}
+
+static struct prng exec_prng;
+
+/* Build the initial stack image in buf (representing [STACK_TOP - EXEC_BUF, STACK_TOP)). */
+#define EXEC_BUF_ORDER 5                        /* 128 KiB: EXEC_ARG_MAX plus the tables */
+#define EXEC_BUF_SIZE  (PAGE_SIZE << EXEC_BUF_ORDER)
+
+struct stack_builder {
+	uint8_t *buf;
+	uintptr_t p;                            /* user address of the lowest byte used */
+};
+
+static void *sb_at(struct stack_builder *b, uintptr_t uaddr)
+{
+	return b->buf + (uaddr - (STACK_TOP - EXEC_BUF_SIZE));
+}
+
+static uintptr_t sb_push_bytes(struct stack_builder *b, const void *src, size_t n)
+{
+	b->p -= n;
+	memcpy(sb_at(b, b->p), src, n);
+	return b->p;
+}
+
+int exec_build(const void *elf, size_t size, const char *execfn, const char *const *argv,
+	       const char *const *envp, struct exec_image *out)
+{
+	const struct elf64_ehdr *eh = elf;
+	struct stack_builder sb;
+	struct page *bufpage;
+	size_t strbytes = 0, argc, envc, items, nauxv;
+	uintptr_t bias = 0, brk = 0, u_platform, u_random, strings_low, sp, stack_start;
+	uintptr_t *argp, *envptr;
+	uint64_t auxv[2 * 24], *tbl;
+	uint8_t rnd[16];
+	unsigned long stack_flags;
+	struct mm *mm;
+	int err;
+
+	err = elf_check(elf, size);
+	if (err)
+		return err;
+	argc = count_strings(argv, &strbytes);
+	envc = count_strings(envp, &strbytes);
+	strbytes += strlen(execfn) + 1;
+	if (strbytes + (argc + envc + 2) * sizeof(uintptr_t) > EXEC_ARG_MAX)
+		return -E2BIG;
+
+	if (eh->e_type == ET_DYN) {
+		const struct elf64_phdr *ph = elf_phdrs(elf);
+		for (unsigned i = 0; i < eh->e_phnum; i++)
+			if (ph[i].p_type == PT_LOAD) {
+				bias = ET_DYN_BASE - ALIGN_DOWN(ph[i].p_vaddr, PAGE_SIZE);
+				break;
+			}
+	}
+
+	bufpage = pmm_alloc(EXEC_BUF_ORDER, GFP_ZERO);
+	if (!bufpage)
+		return -ENOMEM;
+	mm = mm_create();
+	if (!mm) {
+		pmm_free(bufpage, EXEC_BUF_ORDER);
+		return -ENOMEM;
+	}
+	err = load_segments(mm, elf, bias, &brk);
+	if (err)
+		goto fail;
+
+	/* strings, top down: 8 zero bytes, execfn, envp (last first), argv (last first) */
+	sb.buf = page_address(bufpage);
+	sb.p = STACK_TOP - sizeof(uint64_t);
+	sb_push_bytes(&sb, execfn, strlen(execfn) + 1);
+	{
+		uintptr_t execfn_addr = sb.p;
+		argp = kmalloc((argc + envc + 2) * sizeof(uintptr_t));
+		if (!argp) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		envptr = argp + argc + 1;
+		for (size_t i = envc; i-- > 0;)
+			envptr[i] = sb_push_bytes(&sb, envp[i], strlen(envp[i]) + 1);
+		envptr[envc] = 0;
+		for (size_t i = argc; i-- > 0;)
+			argp[i] = sb_push_bytes(&sb, argv[i], strlen(argv[i]) + 1);
+		argp[argc] = 0;
+		strings_low = sb.p;
+
+		sb.p &= ~15UL;
+		u_platform = sb_push_bytes(&sb, "x86_64", 7);
+		if (!exec_prng.s)
+			prng_seed(&exec_prng, rdtsc());
+		for (int i = 0; i < 16; i += 8) {
+			uint64_t v = prng_next(&exec_prng) ^ rdtsc();
+			memcpy(rnd + i, &v, 8);
+		}
+		u_random = sb_push_bytes(&sb, rnd, 16);
+
+		nauxv = 0;
+#define AUX(type, val) do { auxv[nauxv++] = (type); auxv[nauxv++] = (val); } while (0)
+		AUX(AT_MINSIGSTKSZ, MINSIGSTKSZ_VALUE);
+		AUX(AT_HWCAP, 0);
+		AUX(AT_PAGESZ, PAGE_SIZE);
+		AUX(AT_CLKTCK, USER_HZ);
+		AUX(AT_PHDR, phdr_address(elf, bias));
+		AUX(AT_PHENT, sizeof(struct elf64_phdr));
+		AUX(AT_PHNUM, eh->e_phnum);
+		AUX(AT_BASE, 0);
+		AUX(AT_FLAGS, 0);
+		AUX(AT_ENTRY, eh->e_entry + bias);
+		AUX(AT_UID, 0);
+		AUX(AT_EUID, 0);
+		AUX(AT_GID, 0);
+		AUX(AT_EGID, 0);
+		AUX(AT_SECURE, 0);
+		AUX(AT_RANDOM, u_random);
+		AUX(AT_HWCAP2, 0);
+		AUX(AT_EXECFN, execfn_addr);
+		AUX(AT_PLATFORM, u_platform);
+		AUX(AT_NULL, 0);
+#undef AUX
+		/* Linux: sp = STACK_ROUND(p - auxv words, items), items = argc+1 + envc+1 + 1 */
+		items = (argc + 1) + (envc + 1) + 1;
+		sp = ((sb.p - nauxv * 8) - items * 8) & ~15UL;
+		tbl = sb_at(&sb, sp);
+		*tbl++ = argc;
+		for (size_t i = 0; i <= argc; i++)
+			*tbl++ = argp[i];
+		for (size_t i = 0; i <= envc; i++)
+			*tbl++ = envptr[i];
+		memcpy(tbl, auxv, nauxv * 8);
+		kfree(argp);
+	}
+
+	/* the [stack] VMA, then its contents */
+	stack_start = ALIGN_DOWN(strings_low, PAGE_SIZE) - STACK_EXPAND;
+	if (sp < stack_start)
+		stack_start = ALIGN_DOWN(sp, PAGE_SIZE);
+	stack_flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_GROWSDOWN |
+		      VM_ACCOUNT | VM_SOFTDIRTY | (stack_executable(elf) ? VM_EXEC : 0);
+	mmap_write_lock(mm);
+	err = vma_map_anon(mm, stack_start, STACK_TOP, stack_flags, NULL);
+	if (!err) {
+		mm->start_stack = sp;
+		mm->start_brk = mm->brk = brk;
+	}
+	mmap_write_unlock(mm);
+	if (err)
+		goto fail;
+	err = mm_copy_to(mm, sp, sb_at(&sb, sp), STACK_TOP - sp);
+	if (err)
+		goto fail;
+
+	pmm_free(bufpage, EXEC_BUF_ORDER);
+	out->nseg = 0;
+	{
+		const struct elf64_phdr *ph = elf_phdrs(elf);
+
+		for (unsigned i = 0; i < eh->e_phnum && out->nseg < ARRAY_SIZE(out->seg); i++) {
+			if (ph[i].p_type != PT_LOAD || ph[i].p_memsz == 0)
+				continue;
+			out->seg[out->nseg].start = ALIGN_DOWN(ph[i].p_vaddr + bias, PAGE_SIZE);
+			out->seg[out->nseg].end = ALIGN_UP(ph[i].p_vaddr + bias + ph[i].p_memsz, PAGE_SIZE);
+			out->seg[out->nseg].offset = ALIGN_DOWN(ph[i].p_offset, PAGE_SIZE);
+			out->nseg++;
+		}
+	}
+	out->mm = mm;
+	out->entry = eh->e_entry + bias;
+	out->sp = sp;
+	return 0;
+fail:
+	mm_put(mm);
+	pmm_free(bufpage, EXEC_BUF_ORDER);
+	return err;
+}
+
+void exec_install(struct task *t, struct exec_image *img, const char *name, const char *path)
+{
+	struct trap_frame *tf = t->tf;
+	struct mm *old = t->mm;
+	bool running = t == current;
+	size_t n;
+
+	if (running)
+		mm_activate(img->mm);
+	t->mm = img->mm;
+	if (old)
+		mm_put(old);
+	memset(tf, 0, sizeof(*tf));
+	tf->rip = img->entry;
+	tf->rsp = img->sp;
+	tf->cs = USER_CS;
+	tf->ss = USER_DS;
+	tf->rflags = 0x202;
+	tf->vector = VEC_SYSCALL;
+	t->arch.fs_base = 0;
+	t->arch.gs_base = 0;
+	arch_task_reset_fpu(t);
+	if (running) {
+		arch_set_fs_base(t, 0);
+		arch_task_load_fpu(t);
+	}
+	t->clear_child_tid = 0;
+	signal_exec(t);
+	n = MIN(strlen(name), (size_t)TASK_COMM_LEN - 1);
+	memcpy(t->comm, name, n);
+	t->comm[n] = 0;
+	n = MIN(strlen(path), (size_t)EXE_PATH_MAX - 1);
+	memcpy(t->exe_path, path, n);
+	t->exe_path[n] = 0;
+	t->exe_nseg = MIN(img->nseg, (unsigned)EXE_MAX_SEGS);
+	for (unsigned i = 0; i < t->exe_nseg; i++) {
+		t->exe_seg[i].start = img->seg[i].start;
+		t->exe_seg[i].end = img->seg[i].end;
+		t->exe_seg[i].offset = img->seg[i].offset;
+	}
+	files_exec(t);
+}

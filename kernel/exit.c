@@ -1,0 +1,234 @@
+/*
+ * The end of processes: exit, wait4 (Linux status encoding: exit code << 8,
+ * or the number of the signal that killed it), and init: pid 1 is started
+ * from the first boot module; the boot context then idles until init
+ * exits, prints "init exited with status N" and stops QEMU.
+ *
+ * Orphans are reparented to init; a zombie is freed by the wait4 that reaps it.
+ */
+#include "task.h"
+#include "sched_internal.h"
+#include "exec.h"
+#include "syscall.h"
+#include "uaccess.h"
+#include "signal.h"
+#include "mm.h"
+#include "x86.h"
+#include "printk.h"
+#include "kstring.h"
+#include "kerrno.h"
+#include "file.h"
+
+#define WNOHANG    0x00000001
+#define WUNTRACED  0x00000002
+#define WCONTINUED 0x00000008
+#define __WNOTHREAD 0x20000000
+#define __WALL     0x40000000
+#define __WCLONE   0x80000000
+#define RUSAGE_SIZE 144
+
+static struct task *init_task;
+
+void task_exit(int status)
+{
+	struct task *t = current;
+	struct list_head *p, *tmp;
+	unsigned long f;
+
+	sti();
+	if (t->clear_child_tid) {
+		uint32_t zero = 0;
+		copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero));
+	}
+	files_close_all(t);
+	if (t->mm) {
+		struct mm *mm = t->mm;
+
+		mm_activate(NULL);
+		t->mm = NULL;
+		mm_put(mm);
+	}
+	f = spin_lock_irqsave(&sched_lock);
+	list_for_each_safe(p, tmp, &t->children) {
+		struct task *c = list_entry(p, struct task, sibling);
+
+		list_del(&c->sibling);
+		if (init_task && t != init_task && init_task->state != TASK_ZOMBIE) {
+			c->parent = init_task;
+			list_add_tail(&c->sibling, &init_task->children);
+			if (c->state == TASK_ZOMBIE)
+				sched_wakeup_locked(init_task);
+		} else {
+			c->parent = &idle_task;
+			list_add_tail(&c->sibling, &idle_task.children);
+		}
+	}
+	t->exit_status = status;
+	t->state = TASK_ZOMBIE;
+	if (t->parent)
+		sched_wakeup_locked(t->parent);
+	__schedule();
+	panic("task_exit: zombie %d ran again", t->pid);
+	(void)f;
+}
+
+long sys_exit(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+	      uint64_t a4, uint64_t a5);
+long sys_exit(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+	      uint64_t a4, uint64_t a5)
+{
+	task_exit(((int)a0 & 0xff) << 8);
+}
+
+static bool wait_matches(const struct task *c, int pid)
+{
+	if (pid == -1 || pid == 0)
+		return true;            /* no process groups: 0 means any child too */
+	return c->pid == (pid > 0 ? pid : -pid);
+}
+
+/*
+ * wait4(pid, status, options, rusage): reap a zombie child. pid -1/0: any
+ * child, > 0 that child (< -1: child -pid, no process groups). options:
+ * WNOHANG; WUNTRACED/WCONTINUED accepted (nothing stops). rusage, if not
+ * NULL, is zeroed. Returns the pid; 0 (WNOHANG, none exited yet);
+ * -ECHILD no such child; -EINVAL bad options; -EINTR a signal arrived;
+ * -EFAULT bad status/rusage pointer (the child is reaped anyway, as Linux).
+ */
+long sys_wait4(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+	       uint64_t a4, uint64_t a5);
+long sys_wait4(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+	       uint64_t a4, uint64_t a5)
+{
+	int pid = (int)a0, options = (int)a2;
+	struct task *self = current;
+
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
+		return -EINVAL;
+	if (pid == INT32_MIN)
+		return -ESRCH;
+	for (;;) {
+		struct task *zombie = NULL;
+		bool found = false;
+		struct list_head *p;
+		unsigned long f = spin_lock_irqsave(&sched_lock);
+
+		list_for_each(p, &self->children) {
+			struct task *c = list_entry(p, struct task, sibling);
+
+			if (!wait_matches(c, pid))
+				continue;
+			found = true;
+			if (c->state == TASK_ZOMBIE) {
+				zombie = c;
+				break;
+			}
+		}
+		if (zombie) {
+			int status = zombie->exit_status, zpid = zombie->pid;
+			long ret = zpid;
+
+			sched_task_unlink(zombie);
+			spin_unlock_irqrestore(&sched_lock, f);
+			task_free(zombie);
+			if (a1 && copy_to_user((void *)a1, &status, sizeof(status)))
+				ret = -EFAULT;
+			if (a3 && clear_user((void *)a3, RUSAGE_SIZE))
+				ret = -EFAULT;
+			return ret;
+		}
+		if (!found || (options & WNOHANG) || signal_pending(self)) {
+			spin_unlock_irqrestore(&sched_lock, f);
+			return !found ? -ECHILD : (options & WNOHANG) ? 0 : -EINTR;
+		}
+		self->state = TASK_SLEEPING;
+		__schedule();
+		spin_unlock_irqrestore(&sched_lock, f);
+	}
+}
+
+/* Split s (modified in place) into at most max-1 words; argv NULL-terminated. Returns argc. */
+static int split_words(char *s, const char **argv, int max)
+{
+	int n = 0;
+
+	while (*s && n < max - 1) {
+		while (*s == ' ')
+			*s++ = 0;
+		if (!*s)
+			break;
+		argv[n++] = s;
+		while (*s && *s != ' ')
+			s++;
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+/* "init exited with status N": N as a shell reports it (code, or 128 + signal). */
+static __noreturn void init_finished(struct task *t)
+{
+	int st = t->exit_status, shell;
+
+	if ((st & 0x7f) == 0) {
+		shell = (st >> 8) & 0xff;
+		printk(REPORT_BEGIN "init exited with status %d\n" REPORT_END, shell);
+	} else {
+		shell = 128 + (st & 0x7f);
+		printk(REPORT_BEGIN "init exited with status %d (killed by signal %d, %s)\n" REPORT_END,
+		       shell, st & 0x7f, signal_name(st & 0x7f));
+	}
+	qemu_exit(shell == 0 ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
+}
+
+int user_init_start(void)
+{
+	static char cmd[256];
+	static const char *argv[64];
+	static const char *const envp[] = { "HOME=/", "TERM=linux", NULL };
+	const struct boot_module *m = module_get(0);
+	struct exec_image img;
+	struct task *t;
+	int err;
+
+	if (!m) {
+		printk("init: no boot module to run\n");
+		return -ENOENT;
+	}
+	{
+	size_t n = MIN(strlen(m->cmdline), sizeof(cmd) - 1);
+
+	memcpy(cmd, m->cmdline, n);
+	cmd[n] = 0;
+	if (split_words(cmd, argv, ARRAY_SIZE(argv)) == 0) {
+		argv[0] = m->name;
+		argv[1] = NULL;
+	}
+	}
+	t = task_alloc();
+	if (!t)
+		return -ENOMEM;
+	err = exec_build(m->data, m->size, argv[0], argv, envp, &img);
+	if (err) {
+		printk("init: cannot run module '%s' (%zu bytes): %s\n", m->name, m->size,
+		       errno_name(-err) ? errno_name(-err) : "error");
+		task_free(t);
+		return err;
+	}
+	exec_install(t, &img, m->name, argv[0]);
+	t->parent = &idle_task;
+	init_task = t;
+	printk("init: starting pid %d: %s\n" CONSOLE_USER_START, t->pid, m->cmdline);
+	sched_start_task(t);
+
+	for (;;) {
+		cli();
+		if (t->state == TASK_ZOMBIE)
+			break;
+		schedule();
+		if (t->state == TASK_ZOMBIE)
+			break;
+		__asm__ volatile("sti; hlt" : : : "memory");
+	}
+	init_finished(t);
+}

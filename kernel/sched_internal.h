@@ -1,0 +1,20 @@
+/* Private to kernel/sched.c, exit.c, fork.c, signal.c: the scheduler lock and its _locked helpers. */
+#ifndef SCHED_INTERNAL_H
+#define SCHED_INTERNAL_H
+
+#include "task.h"
+#include "spinlock.h"
+
+/* Protects the run queue, every task's state, the task list and the parent/child links. */
+extern struct spinlock sched_lock;
+extern struct list_head task_list;              /* [sched_lock] all tasks but idle */
+extern struct task idle_task;
+
+/* __schedule: switch to the next runnable task; sched_lock held (interrupts off), still held on return. */
+void __schedule(void);
+/* sched_wakeup_locked: sched_wakeup with sched_lock held. */
+void sched_wakeup_locked(struct task *t);
+/* sched_task_unlink: drop a reaped zombie from the task list and its parent's children. */
+void sched_task_unlink(struct task *t);
+
+#endif

@@ -1,0 +1,331 @@
+/*
+ * Signal state and delivery (include/signal.h): Linux x86-64's rt_sigframe
+ * on the user stack, rt_sigreturn, default actions, the fault signals.
+ *
+ * Frame, from the handler's rsp up (Linux arch/x86/kernel/signal_64.c):
+ *   rsp        return address = sa_restorer
+ *   rsp + 8    struct ucontext (uc_flags, uc_link, uc_stack, sigcontext, uc_sigmask)
+ *   rsp + 312  siginfo (128 bytes)
+ *   ...        (padding) the 512-byte FXSAVE image, 64-byte aligned, that
+ *              sigcontext.fpstate points at
+ *   old rsp - 128: the red zone is skipped
+ * rsp + 8 is 16-byte aligned, as after a call. The handler gets rdi = sig,
+ * rsi = &info, rdx = &uc, rax = 0, a fresh FPU state, and the blocked set
+ * plus sa_mask plus sig (unless SA_NODEFER).
+ */
+#include "signal.h"
+#include "task.h"
+#include "sched_internal.h"
+#include "uaccess.h"
+#include "x86.h"
+#include "mm.h"
+#include "printk.h"
+#include "kstring.h"
+#include "kerrno.h"
+
+struct sigcontext_k {
+	uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
+	uint64_t rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
+	uint16_t cs, gs, fs, ss;
+	uint64_t err, trapno, oldmask, cr2;
+	uint64_t fpstate;
+	uint64_t reserved1[8];
+};
+
+struct ucontext_k {
+	uint64_t uc_flags;
+	uint64_t uc_link;
+	struct {
+		uint64_t ss_sp;
+		int32_t ss_flags;
+		int32_t pad;
+		uint64_t ss_size;
+	} uc_stack;
+	struct sigcontext_k uc_mcontext;
+	ksigset_t uc_sigmask;
+};
+
+struct rt_sigframe_k {
+	uint64_t pretcode;
+	struct ucontext_k uc;
+	struct k_siginfo info;
+};
+
+_Static_assert(sizeof(struct sigcontext_k) == 256, "Linux struct sigcontext is 256 bytes");
+_Static_assert(sizeof(struct ucontext_k) == 304, "Linux struct ucontext is 304 bytes");
+_Static_assert(sizeof(struct k_siginfo) == 128, "siginfo_t is 128 bytes");
+_Static_assert(offsetof(struct rt_sigframe_k, info) == 312, "rt_sigframe layout");
+
+#define UC_SIGCONTEXT_SS      0x2
+#define UC_STRICT_RESTORE_SS  0x4
+#define SS_DISABLE            2
+#define RED_ZONE              128
+#define FPU_IMAGE             512
+/* RFLAGS bits user code may change through sigreturn: AC OF DF TF SF ZF AF PF CF RF. */
+#define FIX_EFLAGS            0x50DD5UL
+#define RFLAGS_TF 0x100UL
+#define RFLAGS_DF 0x400UL
+#define RFLAGS_RF 0x10000UL
+
+static const char *const sig_names[NSIG_STD + 1] = {
+	"SIG0", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS",
+	"SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM",
+	"SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT", "SIGSTOP", "SIGTSTP", "SIGTTIN",
+	"SIGTTOU", "SIGURG", "SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF", "SIGWINCH",
+	"SIGIO", "SIGPWR", "SIGSYS",
+};
+
+const char *signal_name(int sig)
+{
+	return sig > 0 && sig <= NSIG_STD ? sig_names[sig] : "SIG?";
+}
+
+/* Default action ignores it (no job control: stop signals are ignored too). */
+static bool default_ignored(int sig)
+{
+	switch (sig) {
+	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
+	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void signal_init_task(struct task *t)
+{
+	memset(&t->sig, 0, sizeof(t->sig));
+}
+
+void signal_fork(struct task *child, const struct task *parent)
+{
+	memcpy(child->sig.action, parent->sig.action, sizeof(child->sig.action));
+	child->sig.blocked = parent->sig.blocked;
+	child->sig.pending = 0;
+}
+
+void signal_exec(struct task *t)
+{
+	for (int s = 1; s <= NSIG_STD; s++)
+		if (t->sig.action[s].handler != SIG_IGN)
+			memset(&t->sig.action[s], 0, sizeof(t->sig.action[s]));
+}
+
+bool signal_pending(const struct task *t)
+{
+	return (t->sig.pending & ~t->sig.blocked) != 0;
+}
+
+int send_signal(struct task *t, int sig, int code, int sender_pid)
+{
+	struct k_siginfo *info;
+	unsigned long f;
+	uint64_t h;
+
+	if (sig < 0 || sig > NSIG_STD)
+		return -EINVAL;
+	if (sig == 0)
+		return 0;
+	f = spin_lock_irqsave(&sched_lock);
+	h = t->sig.action[sig].handler;
+	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig)))) {
+		spin_unlock_irqrestore(&sched_lock, f);
+		return 0;               /* discarded, as Linux does for ignored signals */
+	}
+	if (!(t->sig.pending & sig_bit(sig))) {
+		info = &t->sig.info[sig];
+		memset(info, 0, sizeof(*info));
+		info->si_signo = sig;
+		info->si_code = code;
+		info->kill.pid = sender_pid;
+		info->kill.uid = 0;
+		t->sig.pending |= sig_bit(sig);
+	}
+	if (signal_pending(t))
+		sched_wakeup_locked(t);
+	spin_unlock_irqrestore(&sched_lock, f);
+	return 0;
+}
+
+bool signal_fatal(const struct task *t, int sig)
+{
+	uint64_t h = t->sig.action[sig].handler;
+
+	if (sig == SIGKILL || (t->sig.blocked & sig_bit(sig)) || h == SIG_IGN)
+		return true;            /* forced back to SIG_DFL; fault signals kill by default */
+	return h == SIG_DFL && !default_ignored(sig);
+}
+
+void force_sig_fault(int sig, int code, uintptr_t addr)
+{
+	struct task *t = current;
+	struct k_siginfo *info = &t->sig.info[sig];
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	if ((t->sig.blocked & sig_bit(sig)) || t->sig.action[sig].handler == SIG_IGN) {
+		t->sig.blocked &= ~sig_bit(sig);
+		memset(&t->sig.action[sig], 0, sizeof(t->sig.action[sig]));
+	}
+	memset(info, 0, sizeof(*info));
+	info->si_signo = sig;
+	info->si_code = code;
+	info->addr = addr;
+	t->sig.pending |= sig_bit(sig);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+/* Terminate the current task by sig, with the "killed by signal" report. */
+__attribute__((noreturn)) static void kill_current(int sig)
+{
+	struct task *t = current;
+
+	printk(REPORT_BEGIN "vmkernel: pid %d (%s) killed by signal %d (%s)\n" REPORT_END, t->pid,
+	       t->comm, sig, signal_name(sig));
+	task_exit(sig);
+}
+
+/* Build the rt_sigframe for sig; 0 or -EFAULT. */
+static int setup_rt_frame(struct trap_frame *tf, int sig, const struct k_sigaction *ka,
+			  const struct k_siginfo *info, ksigset_t oldmask)
+{
+	struct task *t = current;
+	struct rt_sigframe_k fr;
+	uintptr_t sp, fpstate;
+
+	if (!(ka->flags & SA_RESTORER) || ka->handler >= TASK_SIZE)
+		return -EFAULT;
+	sp = tf->rsp - RED_ZONE;
+	fpstate = ALIGN_DOWN(sp - FPU_IMAGE, 64UL);
+	sp = ALIGN_DOWN(fpstate - sizeof(fr), 16UL) - 8;
+
+	memset(&fr, 0, sizeof(fr));
+	fr.pretcode = ka->restorer;
+	fr.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
+	fr.uc.uc_stack.ss_flags = SS_DISABLE;
+	fr.uc.uc_mcontext = (struct sigcontext_k){
+		.r8 = tf->r8, .r9 = tf->r9, .r10 = tf->r10, .r11 = tf->r11,
+		.r12 = tf->r12, .r13 = tf->r13, .r14 = tf->r14, .r15 = tf->r15,
+		.rdi = tf->rdi, .rsi = tf->rsi, .rbp = tf->rbp, .rbx = tf->rbx,
+		.rdx = tf->rdx, .rax = tf->rax, .rcx = tf->rcx, .rsp = tf->rsp,
+		.rip = tf->rip, .eflags = tf->rflags,
+		.cs = USER_CS, .ss = USER_DS,
+		.err = tf->vector < 32 ? tf->error : 0,
+		.trapno = tf->vector < 32 ? tf->vector : 0,
+		.oldmask = oldmask,
+		.cr2 = (sig == SIGSEGV || sig == SIGBUS) ? info->addr : 0,
+		.fpstate = fpstate,
+	};
+	fr.uc.uc_sigmask = oldmask;
+	fr.info = *info;
+
+	arch_task_save_fpu(t);
+	if (copy_to_user((void *)fpstate, t->arch.fpu, FPU_IMAGE) ||
+	    copy_to_user((void *)sp, &fr, sizeof(fr)))
+		return -EFAULT;
+
+	tf->rdi = sig;
+	tf->rsi = sp + offsetof(struct rt_sigframe_k, info);
+	tf->rdx = sp + offsetof(struct rt_sigframe_k, uc);
+	tf->rax = 0;
+	tf->rip = ka->handler;
+	tf->rsp = sp;
+	tf->cs = USER_CS;
+	tf->ss = USER_DS;
+	tf->rflags &= ~(RFLAGS_DF | RFLAGS_RF | RFLAGS_TF);
+	arch_task_reset_fpu(t);
+	arch_task_load_fpu(t);
+	return 0;
+}
+
+void signal_deliver(struct trap_frame *tf)
+{
+	struct task *t = current;
+	struct k_sigaction ka;
+	struct k_siginfo info;
+	ksigset_t ready, oldmask;
+	unsigned long f;
+	int sig;
+
+	f = spin_lock_irqsave(&sched_lock);
+	ready = t->sig.pending & ~t->sig.blocked;
+	if (!ready) {
+		spin_unlock_irqrestore(&sched_lock, f);
+		return;
+	}
+	/* synchronous fault signals first, then the lowest number (Linux's order) */
+	if (ready & sig_bit(SIGKILL))
+		sig = SIGKILL;
+	else if (ready & (sig_bit(SIGSEGV) | sig_bit(SIGBUS) | sig_bit(SIGILL) | sig_bit(SIGTRAP) |
+			  sig_bit(SIGFPE) | sig_bit(SIGSYS)))
+		sig = __builtin_ctzll(ready & (sig_bit(SIGSEGV) | sig_bit(SIGBUS) | sig_bit(SIGILL) |
+					      sig_bit(SIGTRAP) | sig_bit(SIGFPE) | sig_bit(SIGSYS))) + 1;
+	else
+		sig = __builtin_ctzll(ready) + 1;
+	t->sig.pending &= ~sig_bit(sig);
+	ka = t->sig.action[sig];
+	info = t->sig.info[sig];
+	oldmask = t->sig.blocked;
+	if (ka.handler > SIG_IGN && sig != SIGKILL) {
+		t->sig.blocked |= ka.mask & ~(sig_bit(SIGKILL) | sig_bit(SIGSTOP));
+		if (!(ka.flags & SA_NODEFER))
+			t->sig.blocked |= sig_bit(sig);
+		if (ka.flags & SA_RESETHAND)
+			memset(&t->sig.action[sig], 0, sizeof(t->sig.action[sig]));
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+
+	if (sig == SIGKILL || ka.handler == SIG_DFL) {
+		if (sig != SIGKILL && default_ignored(sig))
+			return;
+		kill_current(sig);
+	}
+	if (ka.handler == SIG_IGN)
+		return;
+	sti();
+	if (setup_rt_frame(tf, sig, &ka, &info, oldmask)) {
+		cli();
+		printk(REPORT_BEGIN "vmkernel: pid %d (%s): cannot deliver %s (bad stack %#llx or handler)\n"
+		       REPORT_END, t->pid, t->comm, signal_name(sig), (unsigned long long)tf->rsp);
+		kill_current(SIGSEGV);
+	}
+	cli();
+}
+
+/* rt_sigreturn: restore the context saved by setup_rt_frame (frame at rsp - 8). */
+long sys_rt_sigreturn(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		      uint64_t a4, uint64_t a5);
+long sys_rt_sigreturn(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		      uint64_t a4, uint64_t a5)
+{
+	struct task *t = current;
+	struct rt_sigframe_k fr;
+	const struct sigcontext_k *sc = &fr.uc.uc_mcontext;
+	unsigned long f;
+
+	if (copy_from_user(&fr, (const void *)(tf->rsp - 8), sizeof(fr)) || sc->rip >= TASK_SIZE)
+		goto bad;
+	if (sc->fpstate) {
+		if (copy_from_user(t->arch.fpu, (const void *)sc->fpstate, FPU_IMAGE))
+			goto bad;
+		t->arch.fpu[26] = t->arch.fpu[27] = 0;  /* MXCSR's reserved upper half */
+	} else {
+		arch_task_reset_fpu(t);
+	}
+	tf->r8 = sc->r8; tf->r9 = sc->r9; tf->r10 = sc->r10; tf->r11 = sc->r11;
+	tf->r12 = sc->r12; tf->r13 = sc->r13; tf->r14 = sc->r14; tf->r15 = sc->r15;
+	tf->rdi = sc->rdi; tf->rsi = sc->rsi; tf->rbp = sc->rbp; tf->rbx = sc->rbx;
+	tf->rdx = sc->rdx; tf->rax = sc->rax; tf->rcx = sc->rcx; tf->rsp = sc->rsp;
+	tf->rip = sc->rip;
+	tf->rflags = (tf->rflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS);
+	tf->cs = USER_CS;
+	tf->ss = USER_DS;
+	tf->vector = VEC_SYSCALL;
+	arch_task_load_fpu(t);
+	f = spin_lock_irqsave(&sched_lock);
+	t->sig.blocked = fr.uc.uc_sigmask & ~(sig_bit(SIGKILL) | sig_bit(SIGSTOP));
+	spin_unlock_irqrestore(&sched_lock, f);
+	return (long)tf->rax;
+bad:
+	force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+	return -EFAULT;
+}

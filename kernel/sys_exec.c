@@ -1,0 +1,103 @@
+/*
+ * execve(path, argv, envp): run another boot module (found by the basename
+ * of path, include/exec.h). The arguments are copied into a kernel buffer
+ * first; the new address space is built completely before the old one is
+ * dropped, so a failed execve returns to the caller unharmed.
+ */
+#include "exec.h"
+#include "task.h"
+#include "syscall.h"
+#include "uaccess.h"
+#include "pmm.h"
+#include "kstring.h"
+#include "kerrno.h"
+
+#define PATH_MAX_K   256
+#define MAX_ARG_PTRS 1024
+#define ENAMETOOLONG 36
+#define ARGBUF_ORDER 4                  /* 64 KiB = EXEC_ARG_MAX of strings */
+
+struct argbuf {
+	char *strings;                  /* EXEC_ARG_MAX bytes */
+	size_t used;
+	const char **ptrs;              /* 2 * (MAX_ARG_PTRS + 1) pointers */
+	size_t nptrs;
+};
+
+/* Copy the NULL-terminated user vector uvec into ab; *out = its first pointer slot. */
+static int copy_vector(struct argbuf *ab, uint64_t uvec, const char ***out)
+{
+	*out = &ab->ptrs[ab->nptrs];
+	for (size_t i = 0; uvec; i++) {
+		uint64_t up;
+		long len;
+
+		if (i >= MAX_ARG_PTRS)
+			return -E2BIG;
+		if (copy_from_user(&up, (const void *)(uvec + i * 8), sizeof(up)))
+			return -EFAULT;
+		if (!up)
+			break;
+		len = strncpy_from_user(ab->strings + ab->used, (const char *)up, EXEC_ARG_MAX - ab->used);
+		if (len < 0)
+			return (int)len;
+		if ((size_t)len >= EXEC_ARG_MAX - ab->used)
+			return -E2BIG;
+		ab->ptrs[ab->nptrs++] = ab->strings + ab->used;
+		ab->used += len + 1;
+	}
+	ab->ptrs[ab->nptrs++] = NULL;
+	return 0;
+}
+
+long sys_execve(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		uint64_t a4, uint64_t a5);
+
+/* execve: 0 (never seen: the new program starts); -ENOENT no such module; -EFAULT; -E2BIG; -ENAMETOOLONG; -ENOEXEC; -ENOMEM. */
+long sys_execve(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		uint64_t a4, uint64_t a5)
+{
+	char path[PATH_MAX_K];
+	const struct boot_module *m;
+	struct exec_image img;
+	struct argbuf ab;
+	struct page *sp, *pp;
+	const char **argv, **envp;
+	long len;
+	int err;
+
+	len = strncpy_from_user(path, (const char *)a0, sizeof(path));
+	if (len < 0)
+		return len;
+	if ((size_t)len >= sizeof(path))
+		return -ENAMETOOLONG;
+	if (len == 0)
+		return -ENOENT;
+	m = module_find(path);
+	if (!m)
+		return -ENOENT;
+
+	sp = pmm_alloc(ARGBUF_ORDER, 0);
+	pp = pmm_alloc(2, 0);           /* 16 KiB: 2 * 1025 pointers */
+	if (!sp || !pp) {
+		err = -ENOMEM;
+		goto out;
+	}
+	ab.strings = page_address(sp);
+	ab.used = 0;
+	ab.ptrs = page_address(pp);
+	ab.nptrs = 0;
+	err = copy_vector(&ab, a1, &argv);
+	if (!err)
+		err = copy_vector(&ab, a2, &envp);
+	if (!err)
+		err = exec_build(m->data, m->size, path, argv, envp, &img);
+	if (!err)
+		exec_install(current, &img, m->name, path);
+out:
+	if (sp)
+		pmm_free(sp, ARGBUF_ORDER);
+	if (pp)
+		pmm_free(pp, 2);
+	return err;
+}

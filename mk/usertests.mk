@@ -1,0 +1,24 @@
+# User-mode tests (user/tests/, built by mk/user.mk's rule for program
+# directories into build/user/tests): each test runs in a forked child; the
+# program ends with "N passed, N failed" and a frame-leak check on our kernel.
+#
+#   make test-user         run them on the kernel in QEMU (tools/run)
+#   make test-user-linux   run the same binary on the host Linux
+#   make test-run          tools/run-check: tools/run's statuses, arguments and
+#                          output streams, and a static musl program (musl-tools)
+#   make run-user PROG=path ARGS="..."   any static program through tools/run
+
+USERTESTS := $(BUILD)/user/tests
+
+.PHONY: test-user test-user-linux run-user test-run
+test-user: $(USERTESTS) $(KERNEL32)
+	@tools/run $(USERTESTS)
+
+test-user-linux: $(USERTESTS)
+	@$(USERTESTS)
+
+run-user: $(KERNEL32)
+	@tools/run $(PROG) $(ARGS)
+
+test-run: $(USERTESTS) $(KERNEL32)
+	@tools/run-check

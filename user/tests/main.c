@@ -1,0 +1,157 @@
+/*
+ * usertests: runs the tests of t_*.c, each in a forked child, and prints
+ * "ok NAME" or "FAILED NAME (why)" per test, then "N passed, N failed".
+ * Exit status 0 when all passed. With arguments: only the named tests, or a
+ * helper (hello.c) when argv[1] starts with "--".
+ *
+ * On our kernel it also checks for leaks: the free-frame count after all
+ * the tests (every child reaped) must equal the count before them exactly.
+ */
+#include "utests.h"
+
+static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests };
+
+void ut_fail(const char *file, int line, const char *what)
+{
+	dprintf(1, "    check failed: %s:%d: %s\n", file, line, what);
+	_exit(1);
+}
+
+void ut_fail_eq(const char *file, int line, const char *a, const char *b, long va, long vb)
+{
+	dprintf(1, "    check failed: %s:%d: %s == %s: %ld (%#lx) vs %ld (%#lx)\n", file, line, a, b,
+		va, va, vb, vb);
+	_exit(1);
+}
+
+bool vmk_memstat(struct vmk_memstat *st)
+{
+	return usys2(SYS_vmk_memstat, (long)st, sizeof(*st)) == 0;
+}
+
+bool on_vmkernel(void)
+{
+	struct vmk_memstat st;
+
+	return vmk_memstat(&st);
+}
+
+int run_in_child(void (*fn)(void))
+{
+	int pid = fork(), status = -1;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+#define TEST_TIMEOUT_S 60
+#define TIMED_OUT (-2)
+
+static long now_s(void)
+{
+	long ts[2] = { 0, 0 };
+
+	usys2(SYS_clock_gettime, 1, (long)ts);
+	return ts[0];
+}
+
+/* run_in_child with a watchdog: a test still running after TEST_TIMEOUT_S is killed (TIMED_OUT). */
+static int run_test(void (*fn)(void))
+{
+	long start = now_s(), nap[2] = { 0, 1000000 };     /* 1 ms */
+	int pid = fork(), st = -1;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	for (;;) {
+		int r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid)
+			return st;
+		if (r < 0)
+			return -1;
+		if (now_s() - start > TEST_TIMEOUT_S) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			return TIMED_OUT;
+		}
+		usys2(35 /* nanosleep */, (long)nap, 0);
+	}
+}
+
+static bool selected(int argc, char **argv, const char *name)
+{
+	if (argc < 2)
+		return true;
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void warm_up(void) { }
+
+int main(int argc, char **argv, char **envp)
+{
+	struct vmk_memstat before, after;
+	int passed = 0, failed = 0;
+	bool vmk;
+
+	(void)envp;
+	ut_argv0 = argv[0];
+	if (argc > 1 && argv[1][0] == '-' && argv[1][1] == '-')
+		return helper_main(argc, argv);
+	/* 4 KiB pages on Linux too (no transparent huge pages), inherited by the children */
+	sys_prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+	/* one fork and one printf first, so that caches and this process's own pages are in place */
+	printf("usertests on %s\n", on_vmkernel() ? "vmkernel" : "Linux");
+	run_in_child(warm_up);
+	vmk = vmk_memstat(&before);
+	for (unsigned g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		for (const struct utest *t = groups[g]; t->name; t++) {
+			int st;
+
+			if (!selected(argc, argv, t->name))
+				continue;
+			st = run_test(t->fn);
+			if (st == 0) {
+				passed++;
+				printf("ok %s\n", t->name);
+			} else {
+				failed++;
+				if (st == TIMED_OUT)
+					printf("FAILED %s (timed out after %d s)\n", t->name, TEST_TIMEOUT_S);
+				else if (st < 0)
+					printf("FAILED %s (fork/wait failed)\n", t->name);
+				else if (WIFSIGNALED(st))
+					printf("FAILED %s (killed by signal %d)\n", t->name, WTERMSIG(st));
+				else
+					printf("FAILED %s (exit status %d)\n", t->name, WEXITSTATUS(st));
+			}
+		}
+	}
+	if (vmk && argc < 2) {
+		vmk_memstat(&after);
+		if (after.free_frames == before.free_frames) {
+			passed++;
+			printf("ok leak_check (%lu free frames before and after)\n", after.free_frames);
+		} else {
+			failed++;
+			printf("FAILED leak_check: %lu free frames before the tests, %lu after\n",
+			       before.free_frames, after.free_frames);
+		}
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,330 @@
+/*
+ * Memory tests: demand paging, the zero page then COW, fork COW in both
+ * directions with frame counts, MADV_DONTFORK / MADV_WIPEONFORK, stack
+ * growth to the 8 MiB limit and faults beyond it.
+ *
+ * Counter checks (vmk_memstat) run on our kernel only; the page contents,
+ * mincore and signal checks run on Linux too (THP is disabled in main()
+ * so that Linux maps 4 KiB pages as we do).
+ */
+#include "utests.h"
+
+#define PG 4096UL
+#define SYS_getrlimit 97
+
+static char *map(size_t len, int prot)
+{
+	char *p = mmap(NULL, len, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	CHECK(p != MAP_FAILED);
+	return p;
+}
+
+static long resident(char *p, size_t len)
+{
+	static unsigned char vec[16384];
+	long n = 0;
+
+	CHECK(len / PG <= sizeof(vec));
+	CHECK_EQ(mincore(p, len, vec), 0);
+	for (size_t i = 0; i < len / PG; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
+/*
+ * 64 MiB mapped, every 64th page written: exactly 256 pages become
+ * resident (mincore), and rss grows by 256 (our counter).
+ *   |W...............................................................|W... x256
+ */
+static void t_demand_paging(void)
+{
+	size_t len = 64UL << 20;
+	struct vmk_memstat a, b;
+	char *p = map(len, PROT_READ | PROT_WRITE);
+	bool vmk;
+
+	CHECK_EQ(resident(p, len), 0);  /* also faults in resident()'s own buffer before counting */
+	vmk = vmk_memstat(&a);
+	for (size_t off = 0; off < len; off += 64 * PG)
+		p[off] = 1;
+	CHECK_EQ(resident(p, len), 256);
+	if (vmk) {
+		vmk_memstat(&b);
+		CHECK_EQ(b.rss - a.rss, 256);
+		CHECK(a.free_frames - b.free_frames >= 256);
+	}
+	CHECK_EQ(munmap(p, len), 0);
+	if (vmk) {
+		vmk_memstat(&b);
+		CHECK_EQ(b.rss, a.rss);
+	}
+}
+
+/* 16 pages read (zero page: all read 0, no new frames), then written (16 copies of the zero page). */
+static void t_zero_page_then_cow(void)
+{
+	size_t len = 16 * PG;
+	struct vmk_memstat a, b, c;
+	bool vmk = vmk_memstat(&a);
+	char *p = map(len, PROT_READ | PROT_WRITE);
+	long sum = 0;
+
+	for (size_t off = 0; off < len; off += PG)
+		sum += ((volatile char *)p)[off];
+	CHECK_EQ(sum, 0);
+	if (vmk) {
+		vmk_memstat(&b);
+		CHECK_EQ(b.rss, a.rss);
+		CHECK_EQ(b.zero_maps - a.zero_maps, 16);
+	}
+	for (size_t off = 0; off < len; off += PG)
+		p[off] = 'z';
+	for (size_t off = 0; off < len; off += PG)
+		CHECK_EQ(p[off], 'z');
+	if (vmk) {
+		vmk_memstat(&c);
+		CHECK_EQ(c.rss - b.rss, 16);
+		CHECK_EQ(c.cow_copies - b.cow_copies, 16);
+	}
+}
+
+static volatile int *shared_flag(void)
+{
+	int *f = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(f != MAP_FAILED);
+	*f = 0;
+	return f;
+}
+
+static void wait_flag(volatile int *f, int v)
+{
+	while (*f != v)
+		usys0(SYS_sched_yield);
+}
+
+/* The parent's wait: also fails when the child died without setting the flag. */
+static void wait_flag_or_child(volatile int *f, int v, int pid)
+{
+	int st;
+
+	while (*f != v) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			ut_fail(__FILE__, __LINE__, "the child ended early");
+		usys0(SYS_sched_yield);
+	}
+}
+
+/*
+ * fork with a 256-page private buffer: the child sees the parent's bytes,
+ * the frames stay shared until written (fork costs far fewer than 256
+ * frames), then each side's writes stay its own. A MAP_SHARED page carries
+ * the hand-over flag between them.
+ */
+static void t_fork_cow(void)
+{
+	size_t npages = 256, len = npages * PG;
+	volatile int *flag = shared_flag();
+	struct vmk_memstat before, mid, after;
+	bool vmk;
+	char *p = map(len, PROT_READ | PROT_WRITE);
+	int pid, st;
+
+	for (size_t i = 0; i < npages; i++)
+		p[i * PG] = 'P';
+	vmk = vmk_memstat(&before);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		if (vmk) {
+			vmk_memstat(&mid);
+			/* the fork itself took page tables, a kernel stack, the task: far fewer than 256 */
+			CHECK(before.free_frames - mid.free_frames < 128);
+		}
+		for (size_t i = 0; i < npages; i++)
+			CHECK_EQ(p[i * PG], 'P');
+		*flag = 1;                      /* parent: write now */
+		wait_flag(flag, 2);
+		for (size_t i = 0; i < npages; i++)
+			CHECK_EQ(p[i * PG], 'P');       /* the parent's writes are not ours */
+		for (size_t i = 0; i < npages; i++)
+			p[i * PG] = 'C';
+		if (vmk) {
+			/*
+			 * The parent's writes copied every page (it wrote first); ours
+			 * then found pages mapped only here and reused them: no copies.
+			 */
+			vmk_memstat(&after);
+			CHECK(mid.free_frames - after.free_frames >= npages);
+			CHECK_EQ(after.cow_copies, mid.cow_copies);
+		}
+		*flag = 3;
+		_exit(0);
+	}
+	wait_flag_or_child(flag, 1, pid);
+	for (size_t i = 0; i < npages; i++)
+		p[i * PG] = 'Q';
+	*flag = 2;
+	wait_flag_or_child(flag, 3, pid);
+	for (size_t i = 0; i < npages; i++)
+		CHECK_EQ(p[i * PG], 'Q');       /* the child's writes are not ours */
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+}
+
+/* After the child is gone the parent's pages are its own again: writing them copies nothing. */
+static void t_cow_reuse_after_exit(void)
+{
+	size_t npages = 32, len = npages * PG;
+	struct vmk_memstat a, b;
+	char *p = map(len, PROT_READ | PROT_WRITE);
+	int pid, st;
+
+	for (size_t i = 0; i < npages; i++)
+		p[i * PG] = 1;
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		_exit(p[0] == 1 ? 0 : 1);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+	if (!vmk_memstat(&a))
+		return;
+	for (size_t i = 0; i < npages; i++)
+		p[i * PG] = 2;
+	vmk_memstat(&b);
+	CHECK_EQ(b.cow_copies, a.cow_copies);
+	CHECK_EQ(b.free_frames, a.free_frames);
+}
+
+/* MADV_DONTFORK: the range does not exist in the child (mincore: ENOMEM). */
+static void t_dontfork(void)
+{
+	char *p = map(4 * PG, PROT_READ | PROT_WRITE);
+	int pid, st;
+
+	p[0] = 'd';
+	CHECK_EQ(madvise(p, 4 * PG, MADV_DONTFORK), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		unsigned char v[4];
+
+		_exit(mincore(p, 4 * PG, v) == -1 && errno == ENOMEM ? 0 : 1);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+	CHECK_EQ(p[0], 'd');
+}
+
+/* MADV_WIPEONFORK: the child gets the range empty (reads zero); the parent keeps its data. */
+static void t_wipeonfork(void)
+{
+	char *p = map(4 * PG, PROT_READ | PROT_WRITE);
+	int pid, st;
+
+	for (int i = 0; i < 4; i++)
+		p[i * PG] = 'w';
+	CHECK_EQ(madvise(p, 4 * PG, MADV_WIPEONFORK), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		int bad = 0;
+
+		for (int i = 0; i < 4; i++)
+			bad |= p[i * PG];
+		p[0] = 'c';                     /* still mapped and writable */
+		_exit(bad ? 1 : 0);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+	for (int i = 0; i < 4; i++)
+		CHECK_EQ(p[i * PG], 'w');
+}
+
+/* Use about `bytes` of stack in 64 KiB frames, touching each page. */
+__attribute__((noinline)) static long eat_stack(long bytes)
+{
+	volatile char frame[64 * 1024];
+
+	for (size_t i = 0; i < sizeof(frame); i += PG)
+		frame[i] = (char)bytes;
+	if (bytes <= (long)sizeof(frame))
+		return frame[0];
+	return eat_stack(bytes - (long)sizeof(frame)) + frame[PG];
+}
+
+static bool stack_limit_is_8m(void)
+{
+	unsigned long r[2] = { 0, 0 };
+
+	return usys2(SYS_getrlimit, 3 /* RLIMIT_STACK */, (long)r) == 0 && r[0] == (8UL << 20);
+}
+
+/* The stack grows on demand to 7.5 MiB. */
+static void t_stack_growth(void)
+{
+	eat_stack(15L << 19);
+}
+
+static void eat_9m(void)
+{
+	eat_stack(9L << 20);
+}
+
+/* Beyond RLIMIT_STACK (8 MiB) the process dies of SIGSEGV. */
+static void t_stack_limit(void)
+{
+	int st;
+
+	if (!stack_limit_is_8m()) {
+		printf("    (skipped: RLIMIT_STACK is not 8 MiB here)\n");
+		return;
+	}
+	st = run_in_child(eat_9m);
+	CHECK(WIFSIGNALED(st));
+	CHECK_EQ(WTERMSIG(st), SIGSEGV);
+}
+
+static sigjmp_buf jb;
+static volatile long fault_addr;
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	fault_addr = (long)si->si_addr;
+	siglongjmp(jb, 1);
+}
+
+/* An access 64 MiB below the stack pointer (far past the limit and the guard gap) is a caught SIGSEGV. */
+static void t_below_stack(void)
+{
+	struct sigaction sa;
+	volatile char probe = 0;
+	volatile char *far = (volatile char *)((unsigned long)&probe - (64UL << 20));
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_segv;
+	sa.sa_flags = SA_SIGINFO;
+	CHECK_EQ(sigaction(SIGSEGV, &sa, NULL), 0);
+	if (sigsetjmp(jb, 1) == 0) {
+		*far = 1;
+		CHECK(!"no fault below the stack");
+	}
+	CHECK_EQ(fault_addr, (long)far);
+}
+
+const struct utest ut_mem_tests[] = {
+	{ "demand_paging", t_demand_paging },
+	{ "zero_page_then_cow", t_zero_page_then_cow },
+	{ "fork_cow", t_fork_cow },
+	{ "cow_reuse_after_exit", t_cow_reuse_after_exit },
+	{ "dontfork", t_dontfork },
+	{ "wipeonfork", t_wipeonfork },
+	{ "stack_growth", t_stack_growth },
+	{ "stack_limit", t_stack_limit },
+	{ "below_stack", t_below_stack },
+	{ NULL, NULL },
+};

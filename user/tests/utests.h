@@ -1,0 +1,61 @@
+/*
+ * The user-mode test program (in the spirit of xv6's usertests): every test
+ * runs in a forked child, so a crash is one FAILED line, not a dead run.
+ * The same binary runs on the host Linux and on our kernel; checks of this
+ * kernel's own counters (vmk_memstat) are skipped on Linux.
+ */
+#ifndef UTESTS_H
+#define UTESTS_H
+
+#include "ulib.h"
+
+/* Record a failed check and end the test (the child exits 1). */
+#define CHECK(cond) do { \
+	if (!(cond)) \
+		ut_fail(__FILE__, __LINE__, #cond); \
+} while (0)
+/* Compare two integer values; on failure print both. */
+#define CHECK_EQ(a, b) do { \
+	long __a = (long)(a), __b = (long)(b); \
+	if (__a != __b) \
+		ut_fail_eq(__FILE__, __LINE__, #a, #b, __a, __b); \
+} while (0)
+
+void ut_fail(const char *file, int line, const char *what) __attribute__((noreturn));
+void ut_fail_eq(const char *file, int line, const char *a, const char *b, long va, long vb)
+	__attribute__((noreturn));
+
+/* This kernel's counters (syscall 1000); false on Linux (-ENOSYS). */
+struct vmk_memstat {
+	unsigned long free_frames, rss, faults, cow_copies, zero_maps, tasks;
+};
+bool vmk_memstat(struct vmk_memstat *st);
+/* True when running on our kernel. */
+bool on_vmkernel(void);
+
+/* Run fn in a forked child; returns its wait status. */
+int run_in_child(void (*fn)(void));
+
+int helper_main(int argc, char **argv);
+/* argv[0] of this program (execve tests). */
+extern char *ut_argv0;
+
+struct utest {
+	const char *name;
+	void (*fn)(void);
+};
+extern const struct utest ut_mem_tests[], ut_proc_tests[], ut_sig_tests[];
+
+#define WNOHANG 1
+#define ENOTTY 25
+#define SYS_vmk_memstat 1000
+#define SYS_execve 59
+#define SYS_getppid 110
+#define SYS_gettid 186
+#define SYS_uname 63
+#define SYS_clock_gettime 228
+#define SYS_sched_yield 24
+#define SYS_writev 20
+#define SYS_ioctl 16
+
+#endif
