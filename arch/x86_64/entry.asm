@@ -7,6 +7,7 @@
 ; calls trap_dispatch(frame). isr_stub_table[v] is the stub for vector v.
 ; Coming from user mode (saved CS has RPL 3) the entry and the exit swap GS
 ; base (swapgs) so that the kernel always runs with GS = the per-CPU area.
+%include "arch/x86_64/trap_frame.inc"
 
 bits 64
 default rel
@@ -26,21 +27,7 @@ isr_stub_%1:
 section .text
 align 16
 trap_common:
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_GPRS
 	test qword [rsp + 15*8 + 24], 3 ; saved cs: from user mode?
 	jz .kernel_gs
 	swapgs                          ; GS base: the per-CPU area
@@ -56,21 +43,7 @@ trap_return:
 	jz .to_kernel
 	swapgs                          ; GS base: the user's again
 .to_kernel:
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_GPRS
 	add rsp, 16                     ; vector and error code
 	iretq
 

@@ -13,6 +13,7 @@
 ; r11 == rflags in the frame, rip a canonical user address: a SYSRET to a
 ; non-canonical rcx would fault in ring 0 on the user stack); otherwise we
 ; leave through trap_return (IRET), as after rt_sigreturn or execve.
+%include "arch/x86_64/trap_frame.inc"
 
 bits 64
 default rel
@@ -41,41 +42,13 @@ syscall_entry:
 	push rcx                        ; rip
 	push 0                          ; error
 	push VEC_SYSCALL                ; vector
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_GPRS
 	cld
 	mov rdi, rsp
 	call syscall_dispatch           ; returns with interrupts off
 	test eax, eax
 	jz trap_return                  ; IRET (swaps GS back itself)
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+	POP_GPRS
 	add rsp, 16                     ; vector, error
 	pop rcx                         ; rip (== the saved rcx)
 	add rsp, 8                      ; cs
