@@ -13,65 +13,14 @@
 #define SIGNAL_H
 
 #include "types.h"
+#include "uapi/linux_signal.h"
 
-#define SIGHUP    1
-#define SIGINT    2
-#define SIGQUIT   3
-#define SIGILL    4
-#define SIGTRAP   5
-#define SIGABRT   6
-#define SIGBUS    7
-#define SIGFPE    8
-#define SIGKILL   9
-#define SIGUSR1  10
-#define SIGSEGV  11
-#define SIGUSR2  12
-#define SIGPIPE  13
-#define SIGALRM  14
-#define SIGTERM  15
-#define SIGSTKFLT 16
-#define SIGCHLD  17
-#define SIGCONT  18
-#define SIGSTOP  19
-#define SIGTSTP  20
-#define SIGTTIN  21
-#define SIGTTOU  22
-#define SIGURG   23
-#define SIGXCPU  24
-#define SIGXFSZ  25
-#define SIGVTALRM 26
-#define SIGPROF  27
-#define SIGWINCH 28
-#define SIGIO    29
-#define SIGPWR   30
-#define SIGSYS   31
 #define NSIG_STD 31             /* signals 1..31 are supported */
 #define KNSIG    64             /* the ABI's sigset has 64 bits */
-
-#define SA_SIGINFO   0x00000004UL
-#define SA_RESTORER  0x04000000UL
-#define SA_ONSTACK   0x08000000UL
-#define SA_RESTART   0x10000000UL
-#define SA_NODEFER   0x40000000UL
-#define SA_RESETHAND 0x80000000UL
-
-#define SIG_BLOCK   0
-#define SIG_UNBLOCK 1
-#define SIG_SETMASK 2
 
 #define SIG_DFL 0UL
 #define SIG_IGN 1UL
 
-/* si_code values. */
-#define SI_USER     0
-#define SI_KERNEL   0x80
-#define SI_TKILL    (-6)
-#define SEGV_MAPERR 1
-#define SEGV_ACCERR 2
-#define BUS_ADRERR  2
-#define ILL_ILLOPN  2
-#define FPE_INTDIV  1
-#define TRAP_BRKPT  1
 
 typedef uint64_t ksigset_t;
 #define sig_bit(sig) (1ULL << ((sig) - 1))
@@ -134,7 +83,6 @@ bool signal_fatal(const struct task *t, int sig);
  */
 #define REPORT_BEGIN "\x02"
 #define REPORT_END   "\x03"
-
 
 /* signal_deliver: called on return to user mode: deliver one pending unblocked signal (or terminate). */
 void signal_deliver(struct trap_frame *tf);

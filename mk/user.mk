@@ -23,7 +23,7 @@ USER_AR ?= ar
 USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-stack-protector -fno-pie -fno-builtin \
 	-fno-tree-loop-distribute-patterns -mgeneral-regs-only \
-	-nostdinc -isystem $(shell $(USER_CC) -print-file-name=include) -Iuser/include
+	-nostdinc -isystem $(shell $(USER_CC) -print-file-name=include) -Iuser/include -Iinclude/uapi
 USER_LDFLAGS := -static -nostdlib -no-pie -Wl,--build-id=none -Wl,-u,_start
 
 USER_LIB_SRCS := $(sort $(wildcard user/lib/*.c) $(wildcard user/lib/*.S))

@@ -8,34 +8,7 @@
 #define USIGNAL_H
 
 #include <stdint.h>
-
-#define SIGHUP   1
-#define SIGINT   2
-#define SIGQUIT  3
-#define SIGILL   4
-#define SIGTRAP  5
-#define SIGABRT  6
-#define SIGBUS   7
-#define SIGFPE   8
-#define SIGKILL  9
-#define SIGUSR1 10
-#define SIGSEGV 11
-#define SIGUSR2 12
-#define SIGPIPE 13
-#define SIGALRM 14
-#define SIGTERM 15
-#define SIGCHLD 17
-
-#define SA_SIGINFO   0x00000004UL
-#define SA_ONSTACK   0x08000000UL
-#define SA_RESTART   0x10000000UL
-#define SA_NODEFER   0x40000000UL
-#define SA_RESETHAND 0x80000000UL
-#define SA_RESTORER  0x04000000UL
-
-#define SIG_BLOCK   0
-#define SIG_UNBLOCK 1
-#define SIG_SETMASK 2
+#include "linux_signal.h"
 
 #define SIG_DFL ((void (*)(int))0)
 #define SIG_IGN ((void (*)(int))1)

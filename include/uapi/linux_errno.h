@@ -1,0 +1,41 @@
+/*
+ * Linux x86-64 error numbers: the values the system-call ABI returns
+ * (negated). Shared by the kernel (include/kerrno.h) and the user libc
+ * (user/include/uerrno.h); definitions only, no types.
+ */
+#ifndef UAPI_LINUX_ERRNO_H
+#define UAPI_LINUX_ERRNO_H
+
+#define EPERM       1
+#define ENOENT      2
+#define ESRCH       3
+#define EINTR       4
+#define EIO         5
+#define ENXIO       6
+#define E2BIG       7
+#define ENOEXEC     8
+#define EBADF       9
+#define ECHILD     10
+#define EAGAIN     11
+#define ENOMEM     12
+#define EACCES     13
+#define EFAULT     14
+#define EBUSY      16
+#define EEXIST     17
+#define ENODEV     19
+#define ENOTDIR    20
+#define EISDIR     21
+#define EINVAL     22
+#define ENFILE     23
+#define EMFILE     24
+#define ENOTTY     25
+#define EFBIG      27
+#define ENOSPC     28
+#define ESPIPE     29
+#define ERANGE     34
+#define ENOSYS     38
+#define EOVERFLOW  75
+#define EOPNOTSUPP 95
+#define EHWPOISON 133
+
+#endif
