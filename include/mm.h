@@ -194,6 +194,34 @@ int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t
 		     uintptr_t end, unsigned long new_flags, struct vma **out);
 
 /*
+ * vma_copy_range: Linux copy_vma for mremap: a VMA for the free range
+ * [addr, addr + len) with src's flags, object and anon identity, at page
+ * offset pgoff, except that a private anonymous src never faulted (no
+ * anon identity) takes addr >> PAGE_SHIFT, the offset of a new mapping
+ * there, so that it merges like one. Merges with the neighbours as
+ * vma_map_new_range does, requiring src's anon identity to be compatible;
+ * the VMA that ends up covering the range gets src's identity when it had
+ * none (Linux dup_anon_vma from the copied-from VMA). src may be absorbed
+ * by that merge (only when never faulted): callers look VMAs up again by
+ * address afterwards. Moves no pages. The map_count limit is the caller's
+ * (mremap checks it up front). 0 and *out (may be NULL); -EINVAL; -EEXIST
+ * range not free; -ENOMEM.
+ */
+int vma_copy_range(struct mm *mm, const struct vma *src, uintptr_t addr, uintptr_t len,
+		   unsigned long pgoff, struct vma **out);
+
+/*
+ * vma_expand_end: grow vma by delta bytes at its end (Linux
+ * vma_merge_extend, mremap's growth in place); [vma->end, vma->end +
+ * delta) must be free. When the grown VMA then touches a next VMA that
+ * Linux would merge (same flags and object, continuing pgoff, compatible
+ * anon identity), vma absorbs it. *out = vma. 0; -EINVAL bad delta;
+ * -EEXIST range not free; -ENOMEM (VM_SPECIAL VMAs never grow this way,
+ * or no memory).
+ */
+int vma_expand_end(struct mm *mm, struct vma *vma, uintptr_t delta, struct vma **out);
+
+/*
  * vma_split: split vma at addr (vma->start < addr < vma->end, page
  * aligned), Linux split_vma. The new VMA takes [vma->start, addr) when
  * new_below, else [addr, vma->end); *new_out (may be NULL) = the new VMA.
@@ -364,6 +392,11 @@ size_t anon_identity_inuse(void);
 #define MADV_GUARD_INSTALL   102
 #define MADV_GUARD_REMOVE    103
 #endif
+#ifndef MREMAP_MAYMOVE
+#define MREMAP_MAYMOVE   1
+#define MREMAP_FIXED     2
+#define MREMAP_DONTUNMAP 4
+#endif
 
 /* ---------------------------------------------------------- the mmap_lock */
 
@@ -527,12 +560,46 @@ unsigned mm_vm_to_mmu(unsigned long vm_flags);
 long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags);
 /* vm_munmap: munmap. 0; -EINVAL unaligned addr, len 0, range past TASK_SIZE; -ENOMEM map_count/memory. */
 int vm_munmap(struct mm *mm, uintptr_t addr, size_t len);
-/* vm_brk: brk(newbrk): the new break, or the old one when the request is refused (brk(0) asks). */
+/*
+ * vm_brk: brk(newbrk): the new break, or the old one when the request is
+ * refused (brk(0) asks; below the heap start; growth within a page of the
+ * next mapping; a shrink when nothing is mapped between the new and the
+ * old break).
+ */
 long vm_brk(struct mm *mm, uintptr_t newbrk);
 /* vm_mprotect: mprotect. 0; -EINVAL bad addr/prot; -ENOMEM hole or map_count; -EACCES beyond VM_MAY*. */
 int vm_mprotect(struct mm *mm, uintptr_t addr, size_t len, int prot);
 /* vm_madvise: madvise. 0; -EINVAL bad advice/addr or advice not valid for a VMA; -ENOMEM hole (after acting on the mapped parts); -EFAULT populate failed. */
 int vm_madvise(struct mm *mm, uintptr_t addr, size_t len, int advice);
+/*
+ * vm_mremap: mremap(addr, old_len, new_len, flags, new_addr), Linux 6.18's
+ * do_mremap for anonymous memory (mm/mremap.c says what is mirrored):
+ * shrink and grow in place (growth merges with a compatible next VMA),
+ * MREMAP_MAYMOVE, MREMAP_FIXED (the destination is unmapped first; a
+ * same-size fixed move may span several VMAs and holes, not a hole at
+ * addr), MREMAP_DONTUNMAP (the old range stays mapped, empty). Moved pages
+ * keep their contents and anon identity; the moved VMA keeps its page
+ * offset, except a never-faulted private one, which takes that of its new
+ * place. Returns the (new) address, or -EINVAL (bad flags, unaligned
+ * addresses, new_len 0, overlap, private old_len 0, ...), -EFAULT (addr
+ * not mapped, or the old range not inside one VMA), -ENOMEM (cannot grow
+ * in place without MREMAP_MAYMOVE, no room, map_count), or an munmap
+ * error of the destination.
+ */
+long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, int flags,
+	       uintptr_t new_addr);
+
+/*
+ * mm_reclaim_lazyfree: what reclaim does to MADV_FREE'd memory (Linux
+ * shrink_folio_list on lazyfree anonymous folios): every private page of
+ * mm marked lazily free that is still clean (no write since the
+ * MADV_FREE: the PTE's dirty bit clear) and mapped only here is unmapped
+ * and freed, so that the next access sees a zero page; a dirty one loses
+ * its lazyfree mark and stays. Takes the mmap_lock for reading and
+ * pt_lock. Returns the pages freed.
+ */
+unsigned long mm_reclaim_lazyfree(struct mm *mm);
+
 /*
  * vm_mincore: mincore into a kernel buffer vec of (len + PAGE_SIZE - 1) /
  * PAGE_SIZE bytes: 1 where the page is resident (present PTE, or a page of

@@ -38,10 +38,10 @@ long sys_madvise(SYSCALL_ARGS)
 	return vm_madvise(current->mm, a0, a1, (int)a2);
 }
 
-/* mremap: not implemented yet (issue 5 brings vm_mremap). */
+/* mremap(addr, old_len, new_len, flags, new_addr): vm_mremap. */
 long sys_mremap(SYSCALL_ARGS)
 {
-	return -ENOSYS;
+	return vm_mremap(current->mm, a0, a1, a2, (int)a3, a4);
 }
 
 /*

@@ -7,6 +7,9 @@
 #                                     compare with the stored .out files
 #   make fuzz-mmscript [SEEDS=n] [START=s]
 #                                     random scripts, determinism check on Linux
+#   make test-mmscript-kernel         the corpus on our kernel vs the stored outputs
+#   make fuzz-mmscript-kernel [SEEDS=n] [START=s]
+#                                     random scripts, host Linux vs our kernel
 #
 # Works on its own too (tools/mmscript uses `make -f mk/user.mk user`), so it
 # does not depend on the other mk/*.mk files.
@@ -72,8 +75,19 @@ test-linux: user
 	@tools/mmscript --target linux --out $(BUILD)/mmscript/linux \
 		--expect tests/mmscript --report-only-below 6.16 $(MMSCRIPT_CORPUS)
 
+# The corpus on our kernel (one QEMU boot), compared with the stored Linux outputs.
+.PHONY: test-mmscript-kernel
+test-mmscript-kernel: user
+	@tools/mmscript --target kernel --out $(BUILD)/mmscript/kernel \
+		--expect tests/mmscript $(MMSCRIPT_CORPUS)
+
 SEEDS ?= 200
 START ?= 1
+# Random scripts, the host Linux against our kernel (one boot per 500 scripts).
+.PHONY: fuzz-mmscript-kernel
+fuzz-mmscript-kernel: user
+	@tools/mmscript-fuzz --target kernel --seeds $(SEEDS) --start $(START)
+
 .PHONY: fuzz-mmscript
 fuzz-mmscript: user
 	@tools/mmscript-fuzz --target linux --seeds $(SEEDS) --start $(START)

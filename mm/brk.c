@@ -60,7 +60,14 @@ long vm_brk(struct mm *mm, uintptr_t brk)
 		goto out;
 	}
 	if (brk <= mm->brk) {
-		/* Shrink: unmap [newbrk, oldbrk). */
+		/*
+		 * Shrink: unmap [newbrk, oldbrk). Linux refuses when nothing is
+		 * mapped there (vma_find(newbrk, oldbrk) finds no VMA: the heap
+		 * was unmapped from under the break), returning the old break.
+		 */
+		next = vma_find(mm, newbrk);
+		if (!next || next->start >= oldbrk)
+			goto out;
 		mm->brk = brk;
 		if (vma_unmap_range(mm, newbrk, oldbrk, mm_zap_piece, NULL)) {
 			mm->brk = origbrk;

@@ -190,7 +190,14 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 		return FAULT_OK;
 	}
 	if (!(flags & FAULT_WRITE)) {
-		/* do_anonymous_page, read: the zero page, read-only. */
+		/*
+		 * do_anonymous_page, read: the zero page, read-only. The VMA
+		 * gets an anon identity all the same: Linux 6.18 gives a
+		 * read-faulted VMA an anon_vma, as merging shows
+		 * (tests/mmscript/fault_identity.mms).
+		 */
+		if (vma_anon_prepare(mm, vma))
+			return FAULT_OOM;
 		if (arch_mmu_map(mm->mmu, va, mm_zero_pa, (want & ~MMU_WRITE) | MMU_ACCESSED))
 			return FAULT_OOM;
 		mm_count(&mm->zero_maps, 1);

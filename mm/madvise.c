@@ -3,11 +3,11 @@
  * anonymous memory: DONTNEED zaps, FREE marks pages lazily freeable,
  * REMOVE punches shared objects, POPULATE_* faults in, the flag advices go
  * through vma_modify_flags, WILLNEED/COLD/PAGEOUT have nothing to do
- * without swap.
+ * without swap. mm_reclaim_lazyfree is the reclaim side of MADV_FREE.
  *
  * Locking: vm_madvise takes mm's mmap_lock for writing (Linux takes it for
- * reading for some advices; one mode keeps this simple); POPULATE_* drop it
- * around each fault.
+ * reading for some advices; one mode keeps this simple); POPULATE_* take
+ * it for reading and drop it around each fault.
  */
 #include "mm_internal.h"
 #include "kerrno.h"
@@ -79,23 +79,46 @@ static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
 	return MMU_UPDATE;
 }
 
-/* POPULATE_READ/WRITE of [start, end) in vma, with the lock dropped around faults. */
-static int populate_range(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end, bool write)
+/*
+ * MADV_POPULATE_READ/WRITE of [start, end) (Linux madvise_populate ->
+ * faultin_page_range -> __get_user_pages with FOLL_MADV_POPULATE): page by
+ * page in address order, under the mmap_lock for reading (dropped around
+ * each fault). The first problem ends it: a hole -ENOMEM, a VMA that does
+ * not allow the access (check_vma_flags: a read needs VM_READ, a write
+ * VM_WRITE) -EINVAL, a fault that would be SIGSEGV/SIGBUS -EFAULT, no
+ * memory -ENOMEM. Pages before it stay populated.
+ */
+static int madvise_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool write)
 {
-	unsigned long f = vma->flags;
-
-	if (!(f & VM_ACCESS_FLAGS) || (write && !(f & VM_WRITE)))
-		return -EINVAL;
-	mmap_write_unlock(mm);
 	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
-		enum fault_result r = handle_mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ);
+		struct vma *vma;
+		unsigned long f;
+		unsigned state = 0;
+		bool need;
+		enum fault_result r;
 
-		if (r != FAULT_OK) {
-			mmap_write_lock(mm);
-			return r == FAULT_OOM ? -ENOMEM : r == FAULT_SIGBUS ? -EFAULT : -ENOMEM;
+		mmap_read_lock(mm);
+		vma = vma_lookup(mm, va);
+		if (!vma) {
+			mmap_read_unlock(mm);
+			return -ENOMEM;
 		}
+		f = vma->flags;
+		if (write ? !(f & VM_WRITE) : !(f & VM_READ)) {
+			mmap_read_unlock(mm);
+			return -EINVAL;
+		}
+		need = arch_mmu_query(mm->mmu, va, NULL, &state) != 0 ||
+		       !(state & MMU_PROT_MASK) || (write && !(state & MMU_WRITE));
+		mmap_read_unlock(mm);
+		if (!need)
+			continue;
+		r = handle_mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ);
+		if (r == FAULT_OOM)
+			return -ENOMEM;
+		if (r != FAULT_OK)
+			return -EFAULT;
 	}
-	mmap_write_lock(mm);
 	return 0;
 }
 
@@ -146,10 +169,6 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 	case MADV_PAGEOUT:
 		*prev = vma;
 		return (vma->flags & VM_LOCKED) ? -EINVAL : 0;
-	case MADV_POPULATE_READ:
-	case MADV_POPULATE_WRITE:
-		*prev = NULL;             /* the lock is dropped: look the VMAs up again */
-		return populate_range(mm, vma, start, end, advice == MADV_POPULATE_WRITE);
 	case MADV_COLLAPSE:
 	case MADV_GUARD_INSTALL:
 	case MADV_GUARD_REMOVE:
@@ -187,6 +206,8 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 		return -EINVAL;
 	if (end == start)
 		return 0;
+	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
+		return madvise_populate(mm, start, end, advice == MADV_POPULATE_WRITE);
 
 	mmap_write_lock(mm);
 	/* madvise_walk_vmas */
@@ -219,4 +240,54 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 	}
 	mmap_write_unlock(mm);
 	return err ? err : unmapped_error;
+}
+
+/* ------------------------------------------------------------ lazy free */
+
+struct reclaim_ctx {
+	struct mm *mm;
+	unsigned long freed;
+};
+
+/*
+ * A lazily freed page still clean (its PTE's dirty bit is clear: no write
+ * since MADV_FREE) and mapped only here is dropped; one written since is
+ * an ordinary page again (Linux: the dirty folio goes back to the
+ * swap-backed LRU).
+ */
+static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct reclaim_ctx *c = arg;
+	struct page *p;
+
+	if (mm_is_zero_pa(pa))
+		return MMU_KEEP;
+	p = phys_to_page(pa);
+	if (!(p->flags & PG_anon) || !(p->flags & PG_lazyfree))
+		return MMU_KEEP;
+	if ((*state & MMU_DIRTY) || (p->flags & PG_dirty) || page_refs(p) != 1 || p->mapcount != 1) {
+		p->flags &= ~PG_lazyfree;
+		return MMU_KEEP;
+	}
+	page_mapcount_add(p, -1);
+	user_page_put(p);
+	mm_count(&c->mm->rss, -1);
+	c->freed++;
+	return MMU_CLEAR;
+}
+
+unsigned long mm_reclaim_lazyfree(struct mm *mm)
+{
+	struct reclaim_ctx c = { mm, 0 };
+	struct vma *v;
+	unsigned long fl;
+
+	mmap_read_lock(mm);
+	fl = spin_lock_irqsave(&mm->pt_lock);
+	for (v = vma_first(mm); v; v = vma_next(mm, v))
+		if (!v->object)
+			arch_mmu_walk(mm->mmu, v->start, v->end, reclaim_visit, &c);
+	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	mmap_read_unlock(mm);
+	return c.freed;
 }

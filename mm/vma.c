@@ -281,21 +281,26 @@ int vma_map_count_check(const struct mm *mm)
 	return mm->map_count > mm->max_map_count ? -ENOMEM : 0;
 }
 
-int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags,
-		      void *object, unsigned long pgoff, struct vma **out)
+/*
+ * vma_merge_new_range + vma_expand (+ __mmap_region's new VMA): map the
+ * free range of d, merging with prev and/or next. d->anon is the identity
+ * the range brings along (NULL for a new mapping; the source's for
+ * mremap's copy_vma): merges require it to be compatible, and the VMA
+ * that ends up covering the range inherits it when it has none (Linux's
+ * dup_anon_vma from vmg->copied_from). Map-count limit checked by callers.
+ */
+static int map_new_range(struct mm *mm, const struct merge_desc *dd, struct vma **out)
 {
 	struct vma_index *idx = &mm->index;
 	const struct vma_index_ops *ops = idx->ops;
-	struct merge_desc d = { start, end, flags, pgoff, object, NULL };
+	struct merge_desc d = *dd;
+	uintptr_t start = d.start, end = d.end;
+	unsigned long flags = d.flags, pgoff = d.pgoff;
+	void *object = d.object;
 	struct vma *prev, *next, *v;
 	bool left = false, right = false;
 	int err;
 
-	if (!range_ok(start, end))
-		return -EINVAL;
-	err = vma_map_count_check(mm);
-	if (err)
-		return err;
 	next = ops->find_prev(idx, start, &prev);
 	if (next && next->start < end)
 		return -EEXIST;
@@ -353,8 +358,75 @@ int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned lo
 		ops->insert(idx, v);
 		mm->map_count++;
 	}
+	if (d.anon && !v->anon)
+		vma_anon_link(v, d.anon);
 	if (out)
 		*out = v;
+	return 0;
+}
+
+int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags,
+		      void *object, unsigned long pgoff, struct vma **out)
+{
+	struct merge_desc d = { start, end, flags, pgoff, object, NULL };
+	int err;
+
+	if (!range_ok(start, end))
+		return -EINVAL;
+	err = vma_map_count_check(mm);
+	if (err)
+		return err;
+	return map_new_range(mm, &d, out);
+}
+
+int vma_copy_range(struct mm *mm, const struct vma *src, uintptr_t addr, uintptr_t len,
+		   unsigned long pgoff, struct vma **out)
+{
+	struct merge_desc d = { addr, addr + len, src->flags, pgoff, src->object, src->anon };
+
+	if (!range_ok(addr, addr + len))
+		return -EINVAL;
+	/* copy_vma: an anonymous private VMA never faulted takes the pgoff of its new place. */
+	if (!src->object && !src->anon)
+		d.pgoff = addr >> PAGE_SHIFT;
+	return map_new_range(mm, &d, out);
+}
+
+int vma_expand_end(struct mm *mm, struct vma *vma, uintptr_t delta, struct vma **out)
+{
+	struct vma_index *idx = &mm->index;
+	uintptr_t new_end = vma->end + delta;
+	struct merge_desc d = { vma->end, new_end, vma->flags,
+				vma->pgoff + vma_pages(vma), vma->object, vma->anon };
+	struct vma *next;
+	bool right;
+	int err;
+
+	if (!delta || !IS_ALIGNED(delta, PAGE_SIZE) || new_end < vma->end || new_end > TASK_SIZE)
+		return -EINVAL;
+	next = idx->ops->next(idx, vma);
+	if (next && next->start < new_end)
+		return -EEXIST;
+	/* vma_merge_extend: vma_merge_new_range with prev = vma, which never fails the left side. */
+	if (vma->flags & VM_NOMERGE_FLAGS)
+		return -ENOMEM;
+	right = merge_allowed(mm, vma->flags) && can_merge_right(vma, next, &d, true);
+	err = index_reserve(mm, right ? 2 : 1);
+	if (err)
+		return err;
+	if (right) {
+		uintptr_t next_end = next->end;
+
+		anon_dup(vma, next);
+		idx->ops->erase(idx, next);
+		mm->map_count--;
+		idx->ops->update(idx, vma, vma->start, next_end);
+		vma_free(mm, next);
+	} else {
+		idx->ops->update(idx, vma, vma->start, new_end);
+	}
+	if (out)
+		*out = vma;
 	return 0;
 }
 

@@ -5,8 +5,8 @@
  * mm's page tables, call handle_mm_fault on a miss or a forbidden access,
  * retry. On the host this is hosted_user_access (arch/hosted); in the
  * kernel the same steps run against the real x86 tables (read with
- * arch_mmu_query, data through the direct map), so the fault logic is the
- * one under test on both sides.
+ * arch_mmu_query, data through the direct map, ACCESSED/DIRTY set as the
+ * CPU would), so the fault logic is the one under test on both sides.
  */
 #ifndef TEST_MM_UTIL_H
 #define TEST_MM_UTIL_H
@@ -20,6 +20,19 @@
 #include "arch.h"
 #ifdef HOSTED
 #include "hosted.h"
+#endif
+
+#ifndef HOSTED
+/* The CPU's side of an access: ACCESSED, and DIRTY on a store, set in the PTE. */
+static enum mmu_action ut_set_bits_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *st)
+{
+	unsigned set = *(unsigned *)arg;
+
+	if ((*st & set) == set)
+		return MMU_KEEP;
+	*st |= set;
+	return MMU_UPDATE;
+}
 #endif
 
 static inline int ut_access(struct mm *mm, uintptr_t va, unsigned access, void *buf, size_t len)
@@ -50,6 +63,11 @@ static inline int ut_access(struct mm *mm, uintptr_t va, unsigned access, void *
 			r = handle_mm_fault(mm, va, access | FAULT_USER | (present ? FAULT_PROT : 0));
 			if (r != FAULT_OK)
 				return r;
+		}
+		{
+			unsigned set = MMU_ACCESSED | ((access & FAULT_WRITE) ? MMU_DIRTY : 0);
+
+			arch_mmu_walk(mm->mmu, page, page + PAGE_SIZE, ut_set_bits_visit, &set);
 		}
 		if (access & FAULT_WRITE)
 			memcpy((char *)phys_to_virt(pa) + off, b, n);

@@ -292,6 +292,7 @@ int main(int argc, char **argv, char **envp)
 		}
 	}
 
+	mms.ops = &mms_sys_ops;
 	mms.window = forced_window ? forced_window : choose_window();
 	if (!mms.window || (mms.window & (MMS_WINDOW_SIZE - 1))) {
 		dprintf(2, "mmscript: no free 1 GiB-aligned window\n");

@@ -1,6 +1,6 @@
 /*
- * maps.c - /proc/self/maps for the runner: the `maps` command and the check
- * that the window is free.
+ * maps.c - /proc/self/maps for the runner: the maps op (the core formats the
+ * `maps` command) and the check that the window is free.
  *
  * A maps line is "START-END PERMS OFFSET DEV INODE [PATH]" with START/END in
  * lowercase hex; only START, END and the 4 PERMS characters are used here.
@@ -98,21 +98,13 @@ int mms_range_is_free(unsigned long lo, unsigned long hi)
 	return !busy;
 }
 
-/* mms_fmt_rel - see mmscript.h. */
-void mms_fmt_rel(struct sb *out, unsigned long addr)
-{
-	if (addr >= mms.window)
-		sb_printf(out, "+0x%lx", addr - mms.window);
-	else
-		sb_printf(out, "-0x%lx", mms.window - addr);
-}
-
-/* mms_maps_print - see mmscript.h. */
-int mms_maps_print(struct sb *out)
+/* mms_sys_maps - see mmscript.h. Reads the whole file first (mms_maps_read),
+ * so what emit does cannot change what is reported. */
+int mms_sys_maps(mms_maps_emit emit, void *arg)
 {
 	struct sb text;
 	const char *p;
-	unsigned long s, e, lo = mms.window, hi = mms.window + MMS_WINDOW_SIZE;
+	unsigned long s, e;
 	char perms[5];
 	int r;
 
@@ -123,15 +115,9 @@ int mms_maps_print(struct sb *out)
 		return r;
 	}
 	p = text.buf;
-	while ((r = maps_next(&p, &s, &e, perms)) != 0) {
-		if (r < 0 || s >= hi || e <= lo)
-			continue;
-		sb_puts(out, "  ");
-		mms_fmt_rel(out, s);
-		sb_putc(out, '-');
-		mms_fmt_rel(out, e);
-		sb_printf(out, " %s\n", perms);
-	}
+	while ((r = maps_next(&p, &s, &e, perms)) != 0)
+		if (r > 0)
+			emit(arg, s, e, perms);
 	sb_free(&text);
 	return 0;
 }

@@ -7,49 +7,22 @@
  *
  *   main.c    command line, scripts from files or a bundle, window choice,
  *             one forked child per script, framing and INCOMPLETE detection
- *   script.c  parsing and executing one script, one output line per command
+ *   script.c  parsing one script, formatting one output line per command
+ *             (environment-neutral core, see mms_core.h; also built into
+ *             the host program tools/mmscript_host.c)
+ *   sb.c      a growable string buffer (core too)
+ *   sysops.c  the ops table of the runner: system calls
  *   probe.c   user-mode read/write/fill that survive SIGSEGV/SIGBUS
- *   maps.c    /proc/self/maps: reading, window check, the `maps` command
- *   sb.c      a growable string buffer (memory from the mmap-only malloc)
+ *   maps.c    /proc/self/maps: reading, window check, the maps op
  */
 #ifndef MMSCRIPT_H
 #define MMSCRIPT_H
 
 #include "ulib.h"
+#include "mms_core.h"
 
-#define MMS_WINDOW_SIZE (1UL << 30)     /* 1 GiB */
-
-/* Per-process runner state, set up by main() before the children fork. */
-struct mms_state {
-	unsigned long window;   /* W: base of the script window, 1 GiB aligned */
-	unsigned long brk0;     /* the break when the script started (brk(0)) */
-};
-extern struct mms_state mms;
-
-/* A growable string; buf is always NUL-terminated once sb_init() ran. */
-struct sb {
-	char *buf;
-	size_t len, cap;
-};
-
-/* sb_init - empty string. Exits the process (status 3) when out of memory. */
-void sb_init(struct sb *s);
-/* sb_free - release the buffer; s must be re-initialised before reuse. */
-void sb_free(struct sb *s);
-/* sb_putc/sb_puts/sb_putn - append; exit(3) when out of memory. */
-void sb_putc(struct sb *s, char c);
-void sb_puts(struct sb *s, const char *str);
-void sb_putn(struct sb *s, const char *str, size_t n);
-/* sb_printf - append formatted text; exit(3) when out of memory. */
-void sb_printf(struct sb *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/*
- * mms_run_script - execute the script text[0..len) line by line, writing one
- * output line per command to fd 1 as soon as it completes (so a crash loses
- * at most the command that crashed). Uses mms.window and mms.brk0.
- * Returns 0 (a script always runs to its end unless the process dies).
- */
-int mms_run_script(const char *text, size_t len);
+/* The ops of the user-mode runner: system calls and real accesses (sysops.c). */
+extern const struct mms_ops mms_sys_ops;
 
 /*
  * mms_probe_install - install the SIGSEGV/SIGBUS handlers the probes need.
@@ -79,14 +52,8 @@ int mms_maps_read(struct sb *out);
  */
 int mms_range_is_free(unsigned long lo, unsigned long hi);
 /*
- * mms_maps_print - append the `maps` result for the window: one line per VMA
- * intersecting [W, W+1GiB), lowest first, "  +START-+END PERMS\n" (bounds are
- * not clipped; a bound below W prints as -0xN). Returns 0 or -errno (nothing
- * appended then).
+ * mms_sys_maps - mms_ops.maps over /proc/self/maps. 0 or -errno.
  */
-int mms_maps_print(struct sb *out);
-
-/* mms_fmt_rel - append addr relative to W: "+0xN" at or above W, "-0xN" below. */
-void mms_fmt_rel(struct sb *out, unsigned long addr);
+int mms_sys_maps(mms_maps_emit emit, void *arg);
 
 #endif

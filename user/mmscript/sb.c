@@ -1,7 +1,8 @@
 /*
- * sb.c - growable strings for the runner (output lines, maps text).
+ * sb.c - growable strings for mmscript (output lines, maps text); part of the
+ * environment-neutral core (mms_core.h).
  */
-#include "mmscript.h"
+#include "mms_core.h"
 
 static void sb_grow(struct sb *s, size_t need)
 {
@@ -21,7 +22,7 @@ static void sb_grow(struct sb *s, size_t need)
 	s->cap = cap;
 }
 
-/* sb_init - see mmscript.h. */
+/* sb_init - see mms_core.h. */
 void sb_init(struct sb *s)
 {
 	s->buf = NULL;
@@ -30,7 +31,7 @@ void sb_init(struct sb *s)
 	s->buf[0] = '\0';
 }
 
-/* sb_free - see mmscript.h. */
+/* sb_free - see mms_core.h. */
 void sb_free(struct sb *s)
 {
 	free(s->buf);
@@ -38,7 +39,7 @@ void sb_free(struct sb *s)
 	s->len = s->cap = 0;
 }
 
-/* sb_putn - see mmscript.h. */
+/* sb_putn - see mms_core.h. */
 void sb_putn(struct sb *s, const char *str, size_t n)
 {
 	sb_grow(s, s->len + n + 1);
@@ -47,19 +48,19 @@ void sb_putn(struct sb *s, const char *str, size_t n)
 	s->buf[s->len] = '\0';
 }
 
-/* sb_putc - see mmscript.h. */
+/* sb_putc - see mms_core.h. */
 void sb_putc(struct sb *s, char c)
 {
 	sb_putn(s, &c, 1);
 }
 
-/* sb_puts - see mmscript.h. */
+/* sb_puts - see mms_core.h. */
 void sb_puts(struct sb *s, const char *str)
 {
 	sb_putn(s, str, strlen(str));
 }
 
-/* sb_printf - see mmscript.h. */
+/* sb_printf - see mms_core.h. */
 void sb_printf(struct sb *s, const char *fmt, ...)
 {
 	va_list ap;

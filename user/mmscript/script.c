@@ -1,11 +1,21 @@
 /*
- * script.c - parse and execute one mmscript, one output line per command.
+ * script.c - parse one mmscript, execute each command through the ops table
+ * (mms.ops) and format one output line per command. Environment-neutral
+ * core (mms_core.h): the user-mode runner and the host program share it.
  *
  * Output line: the command's tokens joined by single spaces, " => ", the
  * result. A line that does not parse (unknown command, wrong operand count,
  * bad number/prot/flag/advice) prints its tokens and " => bad-script".
  */
-#include "mmscript.h"
+#include "mms_core.h"
+
+/* Advice values (Linux x86-64) of the names scripts may use. */
+enum {
+	ADV_NORMAL = 0, ADV_RANDOM = 1, ADV_SEQUENTIAL = 2, ADV_WILLNEED = 3,
+	ADV_DONTNEED = 4, ADV_FREE = 8, ADV_DONTFORK = 10, ADV_DOFORK = 11,
+	ADV_DONTDUMP = 16, ADV_DODUMP = 17, ADV_WIPEONFORK = 18, ADV_KEEPONFORK = 19,
+	ADV_COLD = 20, ADV_PAGEOUT = 21, ADV_POPULATE_READ = 22, ADV_POPULATE_WRITE = 23,
+};
 
 struct name_val {
 	const char *name;
@@ -13,25 +23,26 @@ struct name_val {
 };
 
 static const struct name_val mmap_flag_names[] = {
-	{ "private", MAP_PRIVATE }, { "shared", MAP_SHARED }, { "anon", MAP_ANONYMOUS },
-	{ "fixed", MAP_FIXED }, { "fixed_noreplace", MAP_FIXED_NOREPLACE },
-	{ "populate", MAP_POPULATE }, { "noreserve", MAP_NORESERVE }, { NULL, 0 },
+	{ "private", MMS_MAP_PRIVATE }, { "shared", MMS_MAP_SHARED },
+	{ "anon", MMS_MAP_ANONYMOUS }, { "fixed", MMS_MAP_FIXED },
+	{ "fixed_noreplace", MMS_MAP_FIXED_NOREPLACE }, { "populate", MMS_MAP_POPULATE },
+	{ "noreserve", MMS_MAP_NORESERVE }, { NULL, 0 },
 };
 
 static const struct name_val mremap_flag_names[] = {
-	{ "maymove", MREMAP_MAYMOVE }, { "fixed", MREMAP_FIXED },
-	{ "dontunmap", MREMAP_DONTUNMAP }, { NULL, 0 },
+	{ "maymove", MMS_MREMAP_MAYMOVE }, { "fixed", MMS_MREMAP_FIXED },
+	{ "dontunmap", MMS_MREMAP_DONTUNMAP }, { NULL, 0 },
 };
 
 static const struct name_val advice_names[] = {
-	{ "normal", MADV_NORMAL }, { "random", MADV_RANDOM },
-	{ "sequential", MADV_SEQUENTIAL }, { "willneed", MADV_WILLNEED },
-	{ "dontneed", MADV_DONTNEED }, { "free", MADV_FREE },
-	{ "dontfork", MADV_DONTFORK }, { "dofork", MADV_DOFORK },
-	{ "dontdump", MADV_DONTDUMP }, { "dodump", MADV_DODUMP },
-	{ "wipeonfork", MADV_WIPEONFORK }, { "keeponfork", MADV_KEEPONFORK },
-	{ "cold", MADV_COLD }, { "pageout", MADV_PAGEOUT },
-	{ "populate_read", MADV_POPULATE_READ }, { "populate_write", MADV_POPULATE_WRITE },
+	{ "normal", ADV_NORMAL }, { "random", ADV_RANDOM },
+	{ "sequential", ADV_SEQUENTIAL }, { "willneed", ADV_WILLNEED },
+	{ "dontneed", ADV_DONTNEED }, { "free", ADV_FREE },
+	{ "dontfork", ADV_DONTFORK }, { "dofork", ADV_DOFORK },
+	{ "dontdump", ADV_DONTDUMP }, { "dodump", ADV_DODUMP },
+	{ "wipeonfork", ADV_WIPEONFORK }, { "keeponfork", ADV_KEEPONFORK },
+	{ "cold", ADV_COLD }, { "pageout", ADV_PAGEOUT },
+	{ "populate_read", ADV_POPULATE_READ }, { "populate_write", ADV_POPULATE_WRITE },
 	{ NULL, 0 },
 };
 
@@ -94,8 +105,8 @@ static int parse_prot(const char *t, long *prot)
 	if (strlen(t) != 3 || (t[0] != 'r' && t[0] != '-') || (t[1] != 'w' && t[1] != '-') ||
 	    (t[2] != 'x' && t[2] != '-'))
 		return -1;
-	*prot = (t[0] == 'r' ? PROT_READ : 0) | (t[1] == 'w' ? PROT_WRITE : 0) |
-		(t[2] == 'x' ? PROT_EXEC : 0);
+	*prot = (t[0] == 'r' ? MMS_PROT_READ : 0) | (t[1] == 'w' ? MMS_PROT_WRITE : 0) |
+		(t[2] == 'x' ? MMS_PROT_EXEC : 0);
 	return 0;
 }
 
@@ -157,7 +168,7 @@ static int parse_byte(const char *t, unsigned int *v)
 
 static void put_errno(struct sb *o, long raw)
 {
-	const char *name = uerrno_name((int)-raw);
+	const char *name = mms.ops->errno_name((int)-raw);
 
 	if (name)
 		sb_printf(o, "-%s", name);
@@ -170,7 +181,7 @@ static void put_addr_result(struct sb *o, long raw)
 {
 	unsigned long a = (unsigned long)raw;
 
-	if (usys_is_err(raw))
+	if (mms_is_err(raw))
 		put_errno(o, raw);
 	else if (a >= mms.window && a - mms.window < MMS_WINDOW_SIZE)
 		sb_printf(o, "+0x%lx", a - mms.window);
@@ -181,7 +192,7 @@ static void put_addr_result(struct sb *o, long raw)
 /* 0 or -ERRNO. */
 static void put_int_result(struct sb *o, long raw)
 {
-	if (usys_is_err(raw))
+	if (mms_is_err(raw))
 		put_errno(o, raw);
 	else
 		sb_printf(o, "%ld", raw);
@@ -201,39 +212,30 @@ static void put_fault_where(struct sb *o, unsigned long a)
 
 static const char *sig_name(int sig)
 {
-	return sig == SIGBUS ? "SIGBUS" : sig == SIGSEGV ? "SIGSEGV" : "SIGNAL";
+	return sig == MMS_SIGBUS ? "SIGBUS" : sig == MMS_SIGSEGV ? "SIGSEGV" : "SIGNAL";
 }
 
-/* mincore: a vector for at most MINCORE_MAX pages, followed by a PROT_NONE
- * guard page so a longer result faults (-EFAULT) instead of corrupting memory. */
-#define MINCORE_MAX (1UL << 20)
-
+/* mincore: digits for at most MMS_MINCORE_MAX pages (a longer successful
+ * result is -EFAULT, see mms_ops.mincore). */
 static void do_mincore(struct sb *o, unsigned long addr, unsigned long len)
 {
 	unsigned long pages = (len >> 12) + ((len & 0xfff) != 0);
-	unsigned long cap = pages < MINCORE_MAX ? pages : MINCORE_MAX;
-	unsigned long vsize = (cap + UPAGE_SIZE - 1) & ~(UPAGE_SIZE - 1);
-	long vec, r;
+	unsigned long cap = pages < MMS_MINCORE_MAX ? pages : MMS_MINCORE_MAX;
+	unsigned char *vec = malloc(cap ? cap : 1);
+	long r;
 
-	if (vsize == 0)
-		vsize = UPAGE_SIZE;
-	vec = sys_mmap(0, vsize + UPAGE_SIZE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (usys_is_err(vec)) {
-		put_errno(o, vec);
-		return;
+	if (!vec) {
+		dprintf(2, "mmscript: out of memory\n");
+		exit(3);
 	}
-	sys_mprotect((unsigned long)vec + vsize, UPAGE_SIZE, PROT_NONE);
-	r = sys_mincore(addr, len, (unsigned char *)vec);
-	if (usys_is_err(r)) {
+	r = mms.ops->mincore(addr, len, vec, cap);
+	if (mms_is_err(r)) {
 		put_errno(o, r);
 	} else {
-		const unsigned char *v = (const unsigned char *)vec;
-
 		for (unsigned long i = 0; i < pages && i < cap; i++)
-			sb_putc(o, (v[i] & 1) ? '1' : '0');
+			sb_putc(o, (vec[i] & 1) ? '1' : '0');
 	}
-	sys_munmap((unsigned long)vec, vsize + UPAGE_SIZE);
+	free(vec);
 }
 
 /*
@@ -251,35 +253,35 @@ static int exec_cmd(char **tok, int n, struct sb *o)
 		if (n != 5 || parse_addr(tok[1], &a) || parse_num(tok[2], &len) ||
 		    parse_prot(tok[3], &prot) || parse_flags(tok[4], mmap_flag_names, &flags))
 			return -1;
-		put_addr_result(o, sys_mmap(a, len, prot, flags, -1, 0));
+		put_addr_result(o, mms.ops->mmap(a, len, prot, flags));
 	} else if (strcmp(c, "munmap") == 0) {
 		if (n != 3 || parse_addr(tok[1], &a) || parse_num(tok[2], &len))
 			return -1;
-		put_int_result(o, sys_munmap(a, len));
+		put_int_result(o, mms.ops->munmap(a, len));
 	} else if (strcmp(c, "mremap") == 0) {
 		a2 = 0;
 		if ((n != 5 && n != 6) || parse_addr(tok[1], &a) || parse_num(tok[2], &len) ||
 		    parse_num(tok[3], &len2) || parse_flags(tok[4], mremap_flag_names, &flags) ||
 		    (n == 6 && parse_addr(tok[5], &a2)))
 			return -1;
-		put_addr_result(o, sys_mremap(a, len, len2, flags, a2));
+		put_addr_result(o, mms.ops->mremap(a, len, len2, flags, a2));
 	} else if (strcmp(c, "mprotect") == 0) {
 		if (n != 4 || parse_addr(tok[1], &a) || parse_num(tok[2], &len) ||
 		    parse_prot(tok[3], &prot))
 			return -1;
-		put_int_result(o, sys_mprotect(a, len, prot));
+		put_int_result(o, mms.ops->mprotect(a, len, prot));
 	} else if (strcmp(c, "madvise") == 0) {
 		if (n != 4 || parse_addr(tok[1], &a) || parse_num(tok[2], &len) ||
 		    parse_advice(tok[3], &adv))
 			return -1;
-		put_int_result(o, sys_madvise(a, len, adv));
+		put_int_result(o, mms.ops->madvise(a, len, adv));
 	} else if (strcmp(c, "brk") == 0) {
 		long r;
 
 		if (n != 2 || parse_addr(tok[1], &a))
 			return -1;
-		r = sys_brk(a);
-		if (usys_is_err(r))
+		r = mms.ops->brk(a);
+		if (mms_is_err(r))
 			put_errno(o, r);
 		else if ((unsigned long)r >= mms.brk0)
 			sb_printf(o, "b+0x%lx", (unsigned long)r - mms.brk0);
@@ -290,7 +292,7 @@ static int exec_cmd(char **tok, int n, struct sb *o)
 
 		if (n != 2 || parse_addr(tok[1], &a))
 			return -1;
-		sig = mms_probe_read(a, &val);
+		sig = mms.ops->read(a, &val);
 		if (sig)
 			sb_puts(o, sig_name(sig));
 		else
@@ -300,7 +302,7 @@ static int exec_cmd(char **tok, int n, struct sb *o)
 
 		if (n != 3 || parse_addr(tok[1], &a) || parse_byte(tok[2], &val))
 			return -1;
-		sig = mms_probe_write(a, val);
+		sig = mms.ops->write(a, val);
 		sb_puts(o, sig ? sig_name(sig) : "ok");
 	} else if (strcmp(c, "fill") == 0) {
 		unsigned long page;
@@ -310,7 +312,7 @@ static int exec_cmd(char **tok, int n, struct sb *o)
 		    parse_byte(tok[3], &val))
 			return -1;
 		if (len)
-			sig = mms_probe_fill(a, len, val, &page);
+			sig = mms.ops->fill(a, len, val, &page);
 		if (sig) {
 			sb_printf(o, "%s ", sig_name(sig));
 			put_fault_where(o, page);
@@ -347,6 +349,43 @@ static int exec_cmd(char **tok, int n, struct sb *o)
 		return -1;
 	}
 	return 0;
+}
+
+/* mms_fmt_rel - see mms_core.h. */
+void mms_fmt_rel(struct sb *out, unsigned long addr)
+{
+	if (addr >= mms.window)
+		sb_printf(out, "+0x%lx", addr - mms.window);
+	else
+		sb_printf(out, "-0x%lx", mms.window - addr);
+}
+
+/* One line of `maps` for a VMA that intersects the window. */
+static void maps_emit(void *arg, unsigned long s, unsigned long e, const char *perms)
+{
+	struct sb *out = arg;
+
+	if (s >= mms.window + MMS_WINDOW_SIZE || e <= mms.window)
+		return;
+	sb_puts(out, "  ");
+	mms_fmt_rel(out, s);
+	sb_putc(out, '-');
+	mms_fmt_rel(out, e);
+	sb_printf(out, " %.4s\n", perms);
+}
+
+/* mms_maps_print - see mms_core.h. */
+int mms_maps_print(struct sb *out)
+{
+	struct sb body;
+	int r;
+
+	sb_init(&body);
+	r = mms.ops->maps(maps_emit, &body);
+	if (r == 0)
+		sb_putn(out, body.buf, body.len);
+	sb_free(&body);
+	return r;
 }
 
 /* Run one line (NUL-terminated, no newline; modified in place). */
@@ -392,12 +431,12 @@ static void run_line(char *line)
 		sb_puts(&o, "bad-script");
 	}
 	sb_putc(&o, '\n');
-	uwrite_all(1, o.buf, o.len);
+	mms.ops->output(o.buf, o.len);
 	sb_free(&o);
 	free(tok);
 }
 
-/* mms_run_script - see mmscript.h. */
+/* mms_run_script - see mms_core.h. */
 int mms_run_script(const char *text, size_t len)
 {
 	size_t i = 0;
