@@ -65,6 +65,8 @@ struct mmap_lock {
 	bool writer;                  /* a writer is inside */
 	int writers_waiting;          /* writers spinning for it */
 	int writer_cpu;               /* CPU of the writer inside, -1 if none (assertions) */
+	unsigned long read_acquired;  /* times taken for reading (statistics, the 2007 experiment) */
+	unsigned long write_acquired; /* times taken for writing (exclusive acquisitions) */
 };
 
 /*

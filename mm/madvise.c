@@ -5,9 +5,13 @@
  * through vma_modify_flags, WILLNEED/COLD/PAGEOUT have nothing to do
  * without swap. mm_reclaim_lazyfree is the reclaim side of MADV_FREE.
  *
- * Locking: vm_madvise takes mm's mmap_lock for writing (Linux takes it for
- * reading for some advices; one mode keeps this simple); POPULATE_* take
- * it for reading and drop it around each fault.
+ * Locking (Linux madvise_need_mmap_write): the advices that only act on
+ * pages - DONTNEED, FREE, REMOVE, WILLNEED, COLD, PAGEOUT - take mm's
+ * mmap_lock for reading, plus pt_lock around each page-table walk, so
+ * threads freeing memory do not serialize on the address space (Nick
+ * Piggin's 2007 change for MADV_DONTNEED). The flag-setting advices change
+ * VMAs and take it for writing; POPULATE_* take it for reading and drop it
+ * around each fault.
  */
 #include "mm_internal.h"
 #include "kerrno.h"
@@ -60,8 +64,6 @@ static long advice_flags(const struct vma *vma, int advice)
 	default:              return -EINVAL;
 	}
 }
-
-struct free_ctx { int dummy; };
 
 /* MADV_FREE: exclusively owned private pages become lazily freeable and clean. */
 static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
@@ -122,12 +124,27 @@ static int madvise_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool 
 	return 0;
 }
 
+/* Does the advice change VMAs (mmap_lock for writing), or only pages (reading)? */
+static bool advice_needs_write_lock(int advice)
+{
+	switch (advice) {
+	case MADV_REMOVE: case MADV_WILLNEED: case MADV_DONTNEED: case MADV_DONTNEED_LOCKED:
+	case MADV_COLD: case MADV_PAGEOUT: case MADV_FREE: case MADV_POPULATE_READ:
+	case MADV_POPULATE_WRITE: case MADV_COLLAPSE: case MADV_GUARD_INSTALL:
+	case MADV_GUARD_REMOVE:
+		return false;
+	default:
+		return true;
+	}
+}
+
 /* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
 static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
 		      uintptr_t end, int advice)
 {
 	long nf;
 	struct vma *out;
+	unsigned long fl;
 	int err;
 
 	switch (advice) {
@@ -136,7 +153,9 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 		if ((vma->flags & VM_LOCKED) && advice == MADV_DONTNEED)
 			return -EINVAL;
 		*prev = vma;
+		fl = spin_lock_irqsave(&mm->pt_lock);
 		mm_zap_range(mm, vma, start, end);
+		spin_unlock_irqrestore(&mm->pt_lock, fl);
 		return 0;
 	case MADV_FREE:
 		if (vma->flags & VM_LOCKED)
@@ -144,11 +163,9 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 		*prev = vma;
 		if (vma->object)
 			return -EINVAL;       /* only anonymous private memory */
-		{
-			struct free_ctx c = { 0 };
-
-			arch_mmu_walk(mm->mmu, start, end, free_visit, &c);
-		}
+		fl = spin_lock_irqsave(&mm->pt_lock);
+		arch_mmu_walk(mm->mmu, start, end, free_visit, NULL);
+		spin_unlock_irqrestore(&mm->pt_lock, fl);
 		return 0;
 	case MADV_REMOVE:
 		*prev = NULL;
@@ -158,7 +175,9 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 			return -EINVAL;
 		if (!(vma->flags & VM_SHARED) || !(vma->flags & VM_MAYWRITE))
 			return -EACCES;
+		fl = spin_lock_irqsave(&mm->pt_lock);
 		mm_zap_range(mm, vma, start, end);
+		spin_unlock_irqrestore(&mm->pt_lock, fl);
 		shared_anon_punch(vma->object, vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
 				  (end - start) >> PAGE_SHIFT);
 		return 0;
@@ -209,7 +228,11 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
 		return madvise_populate(mm, start, end, advice == MADV_POPULATE_WRITE);
 
-	mmap_write_lock(mm);
+	bool write = advice_needs_write_lock(advice);
+	if (write)
+		mmap_write_lock(mm);
+	else
+		mmap_read_lock(mm);
 	/* madvise_walk_vmas */
 	vma = vma_find_prev(mm, start, &prev);
 	if (vma && start > vma->start)
@@ -238,7 +261,10 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 			break;
 		vma = prev ? vma_find(mm, prev->end) : vma_find(mm, start);
 	}
-	mmap_write_unlock(mm);
+	if (write)
+		mmap_write_unlock(mm);
+	else
+		mmap_read_unlock(mm);
 	return err ? err : unmapped_error;
 }
 

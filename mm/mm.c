@@ -33,6 +33,7 @@ void mmap_read_lock(struct mm *mm)
 
 		if (!l->writer && !l->writers_waiting) {
 			l->readers++;
+			l->read_acquired++;
 			spin_unlock_irqrestore(&l->lock, fl);
 			return;
 		}
@@ -65,6 +66,7 @@ void mmap_write_lock(struct mm *mm)
 				l->writers_waiting--;
 			l->writer = true;
 			l->writer_cpu = (int)arch_cpu_id();
+			l->write_acquired++;
 			spin_unlock_irqrestore(&l->lock, fl);
 			return;
 		}

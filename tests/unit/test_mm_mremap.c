@@ -1,6 +1,7 @@
 /*
- * vm_mremap (mm/mremap.c) and the MADV_FREE state machine
- * (mm/madvise.c: vm_madvise(MADV_FREE) + mm_reclaim_lazyfree).
+ * vm_mremap (mm/mremap.c), the MADV_FREE state machine
+ * (mm/madvise.c: vm_madvise(MADV_FREE) + mm_reclaim_lazyfree) and the
+ * mmap_lock mode of each madvise.
  *
  * Expected values come from Linux 6.18's rules, written beside each check
  * (mm/mremap.c: check_mremap_params, check_prep_vma, remap_move,
@@ -295,6 +296,38 @@ static void test_madv_free(struct ktest *t)
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
+/*
+ * Which advices take the mmap_lock exclusively (Linux madvise_need_mmap_write,
+ * since 2007 for DONTNEED): DONTNEED, FREE, WILLNEED, COLD and PAGEOUT only
+ * touch pages and take it for reading; RANDOM changes VMA flags and takes it
+ * for writing. Counted with the lock's acquisition counters.
+ */
+static void test_madvise_lock_mode(struct ktest *t)
+{
+	static const int readers[] = { MADV_DONTNEED, MADV_FREE, MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT };
+	struct mm *mm = mm_create();
+	unsigned long w, r;
+
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_mmap(mm, B, P(4), UT_RW, UT_PA | MAP_FIXED), (long)B);
+	for (int i = 0; i < 4; i++)
+		EXPECT_EQ(t, ut_write8(mm, B + P(i), 1), FAULT_OK);
+	for (unsigned i = 0; i < ARRAY_SIZE(readers); i++) {
+		w = mm->mmap_lock.write_acquired;
+		r = mm->mmap_lock.read_acquired;
+		EXPECT_EQ(t, vm_madvise(mm, B, P(4), readers[i]), 0);
+		EXPECT_EQ(t, mm->mmap_lock.write_acquired, w);
+		EXPECT_EQ(t, mm->mmap_lock.read_acquired, r + 1);
+	}
+	w = mm->mmap_lock.write_acquired;
+	EXPECT_EQ(t, vm_madvise(mm, B, P(2), MADV_RANDOM), 0);
+	EXPECT_EQ(t, mm->mmap_lock.write_acquired, w + 1);
+	/* DONTNEED under the read lock still dropped the pages. */
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_EQ(t, vma_check(mm), 0);
+	mm_put(mm);
+}
+
 static const struct ktest_case mm_mremap_cases[] = {
 	KTEST_CASE(test_mremap_grow_shrink),
 	KTEST_CASE(test_mremap_move),
@@ -303,6 +336,7 @@ static const struct ktest_case mm_mremap_cases[] = {
 	KTEST_CASE(test_mremap_dontunmap),
 	KTEST_CASE(test_mremap_shared),
 	KTEST_CASE(test_madv_free),
+	KTEST_CASE(test_madvise_lock_mode),
 	{ 0 },
 };
 KTEST_SUITE(mm_mremap, mm_mremap_cases);
