@@ -9,7 +9,7 @@
  */
 #include "utests.h"
 
-static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests };
+static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {
