@@ -21,6 +21,7 @@ struct mm;
 struct boot_module {
 	char name[MODULE_NAME_MAX];     /* basename of the first word of its command line */
 	const char *cmdline;            /* its whole command line */
+	bool cmdline_cut;               /* the loader's command line was longer than we keep */
 	const void *data;               /* contents, through the direct map */
 	size_t size;
 };

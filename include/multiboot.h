@@ -72,7 +72,7 @@ struct mb2_tag_module {
 #define BOOT_MAX_RAM      64
 #define BOOT_MAX_MODULES  8
 #define BOOT_CMDLINE_MAX  512
-#define BOOT_MODSTR_MAX   256
+#define BOOT_MODSTR_MAX   1024
 
 struct boot_info {
 	const char *loader;                     /* "multiboot1" / "multiboot2" */
@@ -82,6 +82,7 @@ struct boot_info {
 	struct mem_range modules[BOOT_MAX_MODULES];
 	size_t nmodules;
 	char modstr[BOOT_MAX_MODULES][BOOT_MODSTR_MAX]; /* each module's command line ("" if none) */
+	bool modstr_cut[BOOT_MAX_MODULES];      /* that command line did not fit and was cut short */
 	struct mem_range info;                  /* the info structure itself */
 	struct mem_range extra[4];              /* other loader memory we read (mb1 mmap, module list) */
 	size_t nextra;

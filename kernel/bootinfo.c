@@ -54,6 +54,10 @@ static void add_module(struct boot_info *bi, uint32_t start, uint32_t end, const
 		if (n)
 			memcpy(bi->modstr[bi->nmodules], str, n);
 		bi->modstr[bi->nmodules][n] = 0;
+		bi->modstr_cut[bi->nmodules] = str && str[n] != 0;
+		if (bi->modstr_cut[bi->nmodules])
+			printk("bootinfo: warning: module %zu command line longer than %d bytes, cut short\n",
+			       bi->nmodules, BOOT_MODSTR_MAX - 1);
 		bi->nmodules++;
 	}
 }

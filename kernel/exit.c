@@ -9,6 +9,7 @@
 #include "task.h"
 #include "sched_internal.h"
 #include "exec.h"
+#include "multiboot.h"
 #include "syscall.h"
 #include "uaccess.h"
 #include "signal.h"
@@ -152,11 +153,13 @@ static int split_words(char *s, const char **argv, int max)
 {
 	int n = 0;
 
-	while (*s && n < max - 1) {
+	for (;;) {
 		while (*s == ' ')
 			*s++ = 0;
 		if (!*s)
 			break;
+		if (n == max - 1)
+			return -E2BIG;        /* no room for this word and the NULL */
 		argv[n++] = s;
 		while (*s && *s != ' ')
 			s++;
@@ -183,7 +186,7 @@ static __noreturn void init_finished(struct task *t)
 
 int user_init_start(void)
 {
-	static char cmd[256];
+	static char cmd[BOOT_MODSTR_MAX];
 	static const char *argv[64];
 	static const char *const envp[] = { "HOME=/", "TERM=linux", NULL };
 	const struct boot_module *m = module_get(0);
@@ -195,15 +198,21 @@ int user_init_start(void)
 		printk("init: no boot module to run\n");
 		return -ENOENT;
 	}
-	{
-	size_t n = MIN(strlen(m->cmdline), sizeof(cmd) - 1);
-
-	memcpy(cmd, m->cmdline, n);
-	cmd[n] = 0;
-	if (split_words(cmd, argv, ARRAY_SIZE(argv)) == 0) {
+	/* A command line that does not fit is refused, never silently cut short. */
+	size_t len = strlen(m->cmdline);
+	if (m->cmdline_cut || len >= sizeof(cmd)) {
+		printk("init: command line too long (at most %d bytes)\n", BOOT_MODSTR_MAX - 1);
+		return -E2BIG;
+	}
+	memcpy(cmd, m->cmdline, len + 1);
+	int words = split_words(cmd, argv, ARRAY_SIZE(argv));
+	if (words < 0) {
+		printk("init: too many arguments (at most %zu)\n", ARRAY_SIZE(argv) - 1);
+		return -E2BIG;
+	}
+	if (words == 0) {
 		argv[0] = m->name;
 		argv[1] = NULL;
-	}
 	}
 	t = task_alloc();
 	if (!t)

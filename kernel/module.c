@@ -34,6 +34,7 @@ void modules_init(const struct boot_info *bi)
 		struct boot_module *m = &modules[nmodules++];
 
 		m->cmdline = bi->modstr[i];
+		m->cmdline_cut = bi->modstr_cut[i];
 		first_word_basename(m->cmdline, m->name, sizeof(m->name));
 		m->data = phys_to_virt(bi->modules[i].start);
 		m->size = bi->modules[i].end - bi->modules[i].start;
