@@ -82,7 +82,7 @@ $(KERNEL_ISO): $(KERNEL_ELF) boot/grub.cfg
 		{ cat $(KBUILD)/grub-mkrescue.log >&2; echo "grub-mkrescue failed (missing grub-pc-bin, xorriso or mtools? run 'make deps')" >&2; exit 1; }
 
 run: deps-check
-	@$(MAKE) --no-print-directory iso
+	@$(MAKE) -s --no-print-directory iso
 	@$(QEMU_RUN) --iso $(KERNEL_ISO)
 
 test-kernel: $(KERNEL32)
