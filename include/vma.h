@@ -75,12 +75,27 @@ struct vma {
 	unsigned long flags;          /* VM_* */
 	unsigned long pgoff;          /* page offset of start in its object (anon private: start >> PAGE_SHIFT when created) */
 	struct anon_vma *anon;        /* anon identity, NULL until first write fault or populate */
+	bool anon_forked;             /* with anon: Linux's anon_vma_chain has more than one entry, i.e. the
+	                               * VMA was copied at fork from a VMA that had an identity (or split
+	                               * from / dup'ed from such a VMA): vma_is_fork_child() */
 	void *object;                 /* backing object for shared anonymous memory (Linux's shmem file), or NULL */
 	struct mm *mm;                /* owning address space */
 	union vma_link link;          /* index linkage, owned by the backend */
 };
 
 static inline uintptr_t vma_pages(const struct vma *v) { return (v->end - v->start) >> PAGE_SHIFT; }
+
+/*
+ * vma_is_fork_child: Linux's vma_had_uncowed_parents (renamed
+ * vma_is_fork_child later): v has an anon identity and its anon_vma_chain
+ * is not singular. Such a VMA neither lends its identity to a merge partner
+ * nor takes an unfaulted one in (is_mergeable_anon_vma), and its identity
+ * is not reused by a neighbour (reusable_anon_vma).
+ */
+static inline bool vma_is_fork_child(const struct vma *v)
+{
+	return v && v->anon && v->anon_forked;
+}
 
 /*
  * The index of one address space. The union holds the root state of each

@@ -243,6 +243,12 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv)
 		if (!av)
 			return -ENOMEM;
 		vma_anon_link(cv, av);
+		/*
+		 * Its anon_vma_chain also links the parent's identities
+		 * (anon_vma_clone before the new one): not singular, so the
+		 * child's VMA is a fork child for merging (vma_is_fork_child).
+		 */
+		cv->anon_forked = true;
 	}
 	arch_mmu_walk(parent->mmu, pv->start, pv->end, dup_visit, &c);
 	return c.err;

@@ -9,8 +9,13 @@
  *    VM_SOFTDIRTY, the same backing object, page-offset continuity, anon
  *    identities NULL or equal, and for a three-way merge prev and next
  *    compatible with each other; nothing with VM_SPECIAL flags merges.
- *    There is no fork yet, so Linux's "not a fork child" condition
- *    (list_is_singular on the anon_vma_chain) always holds.
+ *    Fork children (vma_is_fork_child: Linux's non-singular
+ *    anon_vma_chain, modelled by struct vma's anon_forked) follow
+ *    is_mergeable_anon_vma's three cases: target unfaulted, source faulted
+ *    (the target would dup the source's identity): refused when the source
+ *    (the VMA being changed, or mremap's copied-from VMA) is a fork child;
+ *    target faulted, source unfaulted: refused when the target is one;
+ *    both faulted: the identities must be the same.
  *  - a new range (vma_merge_new_range, vma_expand, __mmap_region): expand
  *    prev, or next, or prev over next, else a new VMA.
  *  - changing the flags of part of a VMA (vma_modify,
@@ -126,9 +131,13 @@ static void vma_copy_attrs(struct mm *mm, struct vma *dst, const struct vma *src
 	dst->object = src->object;
 	dst->mm = mm;
 	dst->anon = NULL;
+	dst->anon_forked = false;
 	memset(&dst->link, 0, sizeof(dst->link));
-	if (src->anon)
+	if (src->anon) {
+		/* anon_vma_clone copies the whole chain: a fork child's pieces stay fork children. */
 		vma_anon_link(dst, src->anon);
+		dst->anon_forked = src->anon_forked;
+	}
 	if (dst->object && mm->object_ops && mm->object_ops->get)
 		mm->object_ops->get(dst->object);
 }
@@ -196,6 +205,13 @@ struct merge_desc {
 	unsigned long pgoff;          /* page offset of start */
 	void *object;
 	struct anon_vma *anon;
+	/*
+	 * Linux's vmg->middle / vmg->copied_from is a fork child: the VMA the
+	 * range's identity (anon) comes from, when there is one (a modified
+	 * VMA, mremap's source). false for a new mapping and for vma_expand_end
+	 * (vma_merge_extend clears vmg->middle).
+	 */
+	bool src_forked;
 };
 
 static bool merge_allowed(const struct mm *mm, unsigned long flags)
@@ -209,23 +225,36 @@ static bool attrs_mergeable(const struct vma *v, const struct merge_desc *d)
 	return ((v->flags ^ d->flags) & ~VM_SOFTDIRTY) == 0 && v->object == d->object;
 }
 
-/* is_mergeable_anon_vma / are_anon_vmas_compatible (no fork: chains are singular). */
+/* The prev/next cross-check of can_vma_merge_right: NULL on either side, or the same identity. */
 static bool anon_compatible(const struct anon_vma *a, const struct anon_vma *b)
 {
 	return !a || !b || a == b;
 }
 
+/* is_mergeable_anon_vma: may d's range be merged into tgt (prev or next) as far as identities go? */
+static bool anon_mergeable(const struct vma *tgt, const struct merge_desc *d)
+{
+	/* Case 1: tgt would dup the source's identity (and chain): not from a fork child. */
+	if (!tgt->anon && d->anon)
+		return !d->src_forked;
+	/* Case 2: the merged VMA keeps tgt's identity: tgt must not be a fork child. */
+	if (tgt->anon && !d->anon)
+		return !vma_is_fork_child(tgt);
+	/* Case 3: both unfaulted, or both faulted with the same identity. */
+	return tgt->anon == d->anon;
+}
+
 /* can_vma_merge_before: d can sit directly below next, next's pgoff continuing d's. */
 static bool can_merge_before(const struct vma *next, const struct merge_desc *d)
 {
-	return attrs_mergeable(next, d) && anon_compatible(d->anon, next->anon) &&
+	return attrs_mergeable(next, d) && anon_mergeable(next, d) &&
 	       next->pgoff == d->pgoff + ((d->end - d->start) >> PAGE_SHIFT);
 }
 
 /* can_vma_merge_after: d can sit directly above prev, d's pgoff continuing prev's. */
 static bool can_merge_after(const struct vma *prev, const struct merge_desc *d)
 {
-	return attrs_mergeable(prev, d) && anon_compatible(d->anon, prev->anon) &&
+	return attrs_mergeable(prev, d) && anon_mergeable(prev, d) &&
 	       prev->pgoff + vma_pages(prev) == d->pgoff;
 }
 
@@ -250,16 +279,20 @@ static bool can_merge_right(const struct vma *prev, const struct vma *next,
  */
 bool vma_mergeable_pair(const struct mm *mm, const struct vma *a, const struct vma *b)
 {
-	struct merge_desc d = { b->start, b->end, b->flags, b->pgoff, b->object, b->anon };
+	/* b plays the modified VMA (vmg->middle), a the merge target. */
+	struct merge_desc d = { b->start, b->end, b->flags, b->pgoff, b->object, b->anon,
+				vma_is_fork_child(b) };
 
 	return merge_allowed(mm, b->flags) && can_merge_left(a, &d);
 }
 
-/* dup_anon_vma: the VMA that grows over src inherits src's identity if it has none. */
+/* dup_anon_vma: the VMA that grows over src inherits src's identity (and chain) if it has none. */
 static void anon_dup(struct vma *dst, const struct vma *src)
 {
-	if (src->anon && !dst->anon)
+	if (src->anon && !dst->anon) {
 		vma_anon_link(dst, src->anon);
+		dst->anon_forked = src->anon_forked;
+	}
 }
 
 static int index_reserve(struct mm *mm, unsigned nr)
@@ -358,8 +391,11 @@ static int map_new_range(struct mm *mm, const struct merge_desc *dd, struct vma 
 		ops->insert(idx, v);
 		mm->map_count++;
 	}
-	if (d.anon && !v->anon)
+	if (d.anon && !v->anon) {
+		/* dup_anon_vma / anon_vma_clone from the copied-from VMA: its chain comes along. */
 		vma_anon_link(v, d.anon);
+		v->anon_forked = d.src_forked;
+	}
 	if (out)
 		*out = v;
 	return 0;
@@ -368,7 +404,7 @@ static int map_new_range(struct mm *mm, const struct merge_desc *dd, struct vma 
 int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags,
 		      void *object, unsigned long pgoff, struct vma **out)
 {
-	struct merge_desc d = { start, end, flags, pgoff, object, NULL };
+	struct merge_desc d = { start, end, flags, pgoff, object, NULL, false };
 	int err;
 
 	if (!range_ok(start, end))
@@ -382,7 +418,8 @@ int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned lo
 int vma_copy_range(struct mm *mm, const struct vma *src, uintptr_t addr, uintptr_t len,
 		   unsigned long pgoff, struct vma **out)
 {
-	struct merge_desc d = { addr, addr + len, src->flags, pgoff, src->object, src->anon };
+	struct merge_desc d = { addr, addr + len, src->flags, pgoff, src->object, src->anon,
+				vma_is_fork_child(src) };
 
 	if (!range_ok(addr, addr + len))
 		return -EINVAL;
@@ -397,7 +434,7 @@ int vma_expand_end(struct mm *mm, struct vma *vma, uintptr_t delta, struct vma *
 	struct vma_index *idx = &mm->index;
 	uintptr_t new_end = vma->end + delta;
 	struct merge_desc d = { vma->end, new_end, vma->flags,
-				vma->pgoff + vma_pages(vma), vma->object, vma->anon };
+				vma->pgoff + vma_pages(vma), vma->object, vma->anon, false };
 	struct vma *next;
 	bool right;
 	int err;
@@ -582,6 +619,7 @@ int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t
 	d.pgoff = vma->pgoff + ((start - vma->start) >> PAGE_SHIFT);
 	d.object = vma->object;
 	d.anon = vma->anon;
+	d.src_forked = vma_is_fork_child(vma);
 
 	/* vma_merge_existing_range: only a range touching an edge can merge. */
 	if (merge_allowed(mm, new_flags) && (left_side || right_side)) {
@@ -760,13 +798,17 @@ int vma_anon_prepare(struct mm *mm, struct vma *vma)
 
 	if (vma->anon)
 		return 0;
-	/* find_mergeable_anon_vma: next first, then prev. */
+	/*
+	 * find_mergeable_anon_vma: next first, then prev; reusable_anon_vma
+	 * takes a neighbour's identity only when its chain is singular (not a
+	 * fork child).
+	 */
 	n = idx->ops->next(idx, vma);
-	if (n && n->anon && anon_reuse_compatible(vma, n))
+	if (n && n->anon && !n->anon_forked && anon_reuse_compatible(vma, n))
 		av = n->anon;
 	if (!av) {
 		n = idx->ops->prev(idx, vma);
-		if (n && n->anon && anon_reuse_compatible(n, vma))
+		if (n && n->anon && !n->anon_forked && anon_reuse_compatible(n, vma))
 			av = n->anon;
 	}
 	if (!av) {
@@ -775,6 +817,8 @@ int vma_anon_prepare(struct mm *mm, struct vma *vma)
 			return -ENOMEM;
 	}
 	vma_anon_link(vma, av);
+	/* __anon_vma_prepare links one chain entry: singular. */
+	vma->anon_forked = false;
 	return 0;
 }
 
@@ -922,6 +966,7 @@ int vma_check(struct mm *mm)
 	for (v = ops->first(idx); v; v = ops->next(idx, v), n++) {
 		struct vma *q, *f;
 
+		CHECK(v->anon || !v->anon_forked, "VMA %#lx: anon_forked without an identity", v->start);
 		if (v->anon) {
 			struct anon_identity *ai = anon_identity(v->anon);
 

@@ -1,5 +1,7 @@
 /*
- * Anon identities (Linux's anon_vma, without the anon_vma_chain of fork):
+ * Anon identities (Linux's anon_vma, without the anon_vma_chain of fork:
+ * the one fact merging needs from the chain, "more than one entry", is
+ * struct vma's anon_forked):
  * allocation from a slab cache, reference counting by the VMAs that point
  * at one (and, once rmap exists, by the anonymous pages it maps), a unique
  * id for test output. Which VMA gets which identity is decided in mm/vma.c
@@ -69,6 +71,7 @@ void vma_anon_unlink(struct vma *v)
 		return;
 	BUG_ON(av->refcount == 0 || anon_identity(av)->vma_refs == 0);
 	v->anon = NULL;
+	v->anon_forked = false;
 	av->refcount--;
 	anon_identity(av)->vma_refs--;
 	anon_identity_free_if_unused(av);

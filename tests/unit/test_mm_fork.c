@@ -173,12 +173,244 @@ static void test_fork_oom_leaks_nothing(struct ktest *t)
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
+/*
+ * Fork children and merging (Linux 6.16+ is_mergeable_anon_vma with
+ * vma_had_uncowed_parents, later renamed vma_is_fork_child): a child VMA
+ * copied from a parent VMA that had an anon_vma has an anon_vma_chain of
+ * two entries (its own anon_vma and the parent's). Merging must neither
+ * make such a VMA share its anon_vma with an unfaulted neighbour (case 2:
+ * the target is the fork child) nor dup it into one (case 1: the source
+ * is). The parent's VMAs keep a singular chain and merge as before.
+ */
+#define P PAGE_SIZE
+
+/* VMAs of mm that intersect [start, end). */
+static unsigned ut_vmas_in(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	unsigned n = 0;
+
+	for (struct vma *v = vma_first(mm); v; v = vma_next(mm, v))
+		if (v->start < end && v->end > start)
+			n++;
+	return n;
+}
+
+/* (1) A new range next to an inherited faulted VMA: not merged in the child, merged in the parent. */
+static void test_fork_child_new_range_next_to_faulted(struct ktest *t)
+{
+	struct mm *p = mm_create(), *c;
+	struct vma *a, *n;
+
+	ASSERT_TRUE(t, p);
+	ASSERT_EQ(t, vm_mmap(p, B0, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)B0);
+	ASSERT_EQ(t, ut_write8(p, B0, 1), FAULT_OK);       /* A gets an anon_vma in the parent */
+	c = mm_dup(p);
+	ASSERT_TRUE(t, c);
+	/*
+	 * Child: |A (faulted, fork child)|new| -> vma_merge_new_range, prev = A:
+	 * tgt A has an anon_vma, the new range none: case 2, A "had uncowed
+	 * parents" (chain of 2) -> refused. Same below A (next = A).
+	 */
+	ASSERT_EQ(t, vm_mmap(c, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
+	ASSERT_EQ(t, vm_mmap(c, B0 - 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 - 2 * P));
+	EXPECT_EQ(t, ut_vmas_in(c, B0 - 2 * P, B0 + 4 * P), 3);
+	a = vma_lookup(c, B0);
+	EXPECT_EQ(t, a->start, B0);
+	EXPECT_EQ(t, a->end, B0 + 2 * P);
+	/*
+	 * anon_vma_prepare of the new range above A: find_mergeable_anon_vma ->
+	 * reusable_anon_vma(A) needs a singular chain -> a new anon_vma.
+	 */
+	EXPECT_EQ(t, ut_write8(c, B0 + 2 * P, 2), FAULT_OK);
+	n = vma_lookup(c, B0 + 2 * P);
+	EXPECT_TRUE(t, n->anon && n->anon != a->anon);
+	/*
+	 * That VMA's chain is singular (its own anon_vma only): a further new
+	 * range above it merges (case 2, tgt not a fork child).
+	 */
+	ASSERT_EQ(t, vm_mmap(c, B0 + 4 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 4 * P));
+	EXPECT_EQ(t, vma_lookup(c, B0 + 4 * P), n);
+	EXPECT_EQ(t, n->start, B0 + 2 * P);
+	EXPECT_EQ(t, n->end, B0 + 6 * P);
+	EXPECT_EQ(t, vma_check(c), 0);
+	EXPECT_EQ(t, vma_check_merged(c), 0);
+	/* Parent: A's chain is singular: case 2 allowed on both sides -> one VMA. */
+	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
+	ASSERT_EQ(t, vm_mmap(p, B0 - 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 - 2 * P));
+	EXPECT_EQ(t, ut_vmas_in(p, B0 - 2 * P, B0 + 4 * P), 1);
+	EXPECT_EQ(t, vma_lookup(p, B0)->start, B0 - 2 * P);
+	EXPECT_EQ(t, vma_lookup(p, B0)->end, B0 + 4 * P);
+	EXPECT_EQ(t, vma_check(p), 0);
+	mm_put(c);
+	mm_put(p);
+}
+
+/* (2) The parent never faulted A: the child's copy has no anon_vma (empty chain) and merges. */
+static void test_fork_child_new_range_next_to_unfaulted(struct ktest *t)
+{
+	struct mm *p = mm_create(), *c;
+
+	ASSERT_TRUE(t, p);
+	ASSERT_EQ(t, vm_mmap(p, B0, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)B0);
+	c = mm_dup(p);
+	ASSERT_TRUE(t, c);
+	EXPECT_EQ(t, vma_lookup(c, B0)->anon, NULL);
+	/* anon_vma_fork returns early when the parent VMA has no anon_vma: both NULL, case 3 -> merge. */
+	ASSERT_EQ(t, vm_mmap(c, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
+	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 1);
+	EXPECT_EQ(t, vma_lookup(c, B0)->end, B0 + 4 * P);
+	/* First write in the child: __anon_vma_prepare links one entry (singular), so case 2 allows the next merge. */
+	EXPECT_EQ(t, ut_write8(c, B0, 1), FAULT_OK);
+	ASSERT_EQ(t, vm_mmap(c, B0 + 4 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 4 * P));
+	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 6 * P), 1);
+	EXPECT_EQ(t, vma_lookup(c, B0)->end, B0 + 6 * P);
+	EXPECT_EQ(t, vma_check(c), 0);
+	EXPECT_EQ(t, vma_check_merged(c), 0);
+	/* Parent: the same mapping merges as well. */
+	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
+	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);
+	mm_put(c);
+	mm_put(p);
+}
+
+/*
+ * (3) mprotect (vma_merge_existing_range) in the child and in the parent.
+ *   |A: RW, faulted|N: PROT_READ, never faulted|   mprotect(N, RW)
+ * N's new flags (VM_ACCOUNT charged by mprotect) equal A's: the left merge
+ * has tgt = A (anon_vma), src = N (none): case 2 -> refused in the child
+ * (A is a fork child), allowed in the parent.
+ */
+static void test_fork_child_mprotect_case2(struct ktest *t)
+{
+	struct mm *p = mm_create(), *c;
+
+	ASSERT_TRUE(t, p);
+	ASSERT_EQ(t, vm_mmap(p, B0, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)B0);
+	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, PROT_READ, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
+	ASSERT_EQ(t, ut_write8(p, B0, 1), FAULT_OK);
+	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 2);     /* flags differ */
+	c = mm_dup(p);
+	ASSERT_TRUE(t, c);
+	EXPECT_EQ(t, vm_mprotect(c, B0 + 2 * P, 2 * P, UT_RW), 0);
+	EXPECT_EQ(t, vma_lookup(c, B0 + 2 * P)->flags, vma_lookup(c, B0)->flags);
+	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 2);     /* case 2, tgt fork child */
+	EXPECT_EQ(t, vma_check(c), 0);
+	EXPECT_EQ(t, vma_check_merged(c), 0);
+	EXPECT_EQ(t, vm_mprotect(p, B0 + 2 * P, 2 * P, UT_RW), 0);
+	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);     /* case 2, singular chain */
+	EXPECT_EQ(t, vma_check(p), 0);
+	mm_put(c);
+	mm_put(p);
+}
+
+/*
+ *   |A: PROT_READ (was RW: VM_ACCOUNT kept), faulted|N: RW, never faulted|
+ * mprotect(A, RW): A's new flags equal N's; the right merge has tgt = N
+ * (no anon_vma), src = A (middle, has one): case 1 (N would dup A's
+ * anon_vma) -> refused in the child (A is a fork child), allowed in the
+ * parent, where N then takes A's anon_vma (dup_anon_vma).
+ */
+static void test_fork_child_mprotect_case1(struct ktest *t)
+{
+	struct mm *p = mm_create(), *c;
+	struct vma *v;
+
+	ASSERT_TRUE(t, p);
+	ASSERT_EQ(t, vm_mmap(p, B0, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)B0);
+	ASSERT_EQ(t, ut_write8(p, B0, 1), FAULT_OK);
+	ASSERT_EQ(t, vm_mprotect(p, B0, 2 * P, PROT_READ), 0);
+	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
+	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 2);
+	c = mm_dup(p);
+	ASSERT_TRUE(t, c);
+	EXPECT_EQ(t, vma_lookup(c, B0 + 2 * P)->anon, NULL);
+	EXPECT_EQ(t, vm_mprotect(c, B0, 2 * P, UT_RW), 0);
+	EXPECT_EQ(t, vma_lookup(c, B0 + 2 * P)->flags, vma_lookup(c, B0)->flags);
+	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 2);     /* case 1, src fork child */
+	EXPECT_EQ(t, vma_lookup(c, B0 + 2 * P)->anon, NULL);
+	EXPECT_EQ(t, vma_check(c), 0);
+	EXPECT_EQ(t, vma_check_merged(c), 0);
+	EXPECT_EQ(t, vm_mprotect(p, B0, 2 * P, UT_RW), 0);
+	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);     /* case 1, singular chain */
+	v = vma_lookup(p, B0);
+	EXPECT_EQ(t, v->end, B0 + 4 * P);
+	EXPECT_TRUE(t, v->anon != NULL);
+	EXPECT_EQ(t, vma_check(p), 0);
+	mm_put(c);
+	mm_put(p);
+}
+
+/*
+ * Splits copy the chain (anon_vma_clone in __split_vma): the pieces of an
+ * inherited faulted VMA stay fork children, and pieces with the same
+ * anon_vma merge back (case 3 does not look at chains).
+ */
+static void test_fork_child_split_keeps_fork_child(struct ktest *t)
+{
+	struct mm *p = mm_create(), *c;
+	struct anon_vma *av;
+
+	ASSERT_TRUE(t, p);
+	ASSERT_EQ(t, vm_mmap(p, B0, 4 * P, UT_RW, UT_PA | MAP_FIXED), (long)B0);
+	ASSERT_EQ(t, ut_write8(p, B0, 1), FAULT_OK);
+	c = mm_dup(p);
+	ASSERT_TRUE(t, c);
+	av = vma_lookup(c, B0)->anon;
+	ASSERT_TRUE(t, av != NULL);
+	/* Middle page to READ and back: split twice, then prev/middle/next share av: case 3 -> one VMA again. */
+	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, PROT_READ), 0);
+	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 3);
+	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, UT_RW), 0);
+	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 1);
+	EXPECT_EQ(t, vma_lookup(c, B0)->anon, av);
+	/*
+	 *   munmap [B0+2P, B0+4P)          -> |B0 RW av, 2 pages|
+	 *   mprotect(B0+P, P, READ)        -> |B0 RW av|B0+P READ av|  (split: both fork children)
+	 *   mmap(B0+2P, 2P, RW), unfaulted -> prev is the READ piece: flags differ, no merge
+	 *   mprotect(B0+P, P, RW): middle = READ piece (av, fork child).
+	 *     left:  tgt B0 piece has av, src av: case 3 -> yes
+	 *     right: tgt new range has no anon_vma, src has av: case 1, src is a
+	 *            fork child -> no
+	 *   -> |B0, B0+2P) av|B0+2P, B0+4P) no anon_vma|
+	 */
+	EXPECT_EQ(t, vm_munmap(c, B0 + 2 * P, 2 * P), 0);
+	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, PROT_READ), 0);
+	ASSERT_EQ(t, vm_mmap(c, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
+	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 3);
+	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, UT_RW), 0);
+	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 2);
+	EXPECT_EQ(t, vma_lookup(c, B0)->end, B0 + 2 * P);
+	EXPECT_EQ(t, vma_check(c), 0);
+	EXPECT_EQ(t, vma_check_merged(c), 0);
+	/*
+	 * Parent, same steps: the split pieces have singular chains, so the
+	 * last mprotect's right side is an allowed case 1 and prev, middle and
+	 * next (av / av / none: compatible with each other) become one VMA.
+	 */
+	EXPECT_EQ(t, vm_mprotect(p, B0 + P, P, PROT_READ), 0);
+	EXPECT_EQ(t, vm_mprotect(p, B0 + P, P, UT_RW), 0);
+	EXPECT_EQ(t, vm_munmap(p, B0 + 2 * P, 2 * P), 0);
+	EXPECT_EQ(t, vm_mprotect(p, B0 + P, P, PROT_READ), 0);
+	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
+	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 3);     /* |RW|READ|RW new|: flags differ */
+	EXPECT_EQ(t, vm_mprotect(p, B0 + P, P, UT_RW), 0);
+	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);
+	EXPECT_EQ(t, vma_check(p), 0);
+	mm_put(c);
+	mm_put(p);
+}
+
 static const struct ktest_case mm_fork_cases[] = {
 	KTEST_CASE(test_fork_cow_both_directions),
 	KTEST_CASE(test_fork_dontfork_wipeonfork),
 	KTEST_CASE(test_shared_anon_across_fork),
 	KTEST_CASE(test_mprotect_in_place_keeps_cow),
 	KTEST_CASE(test_fork_oom_leaks_nothing),
+	KTEST_CASE(test_fork_child_new_range_next_to_faulted),
+	KTEST_CASE(test_fork_child_new_range_next_to_unfaulted),
+	KTEST_CASE(test_fork_child_mprotect_case2),
+	KTEST_CASE(test_fork_child_mprotect_case1),
+	KTEST_CASE(test_fork_child_split_keeps_fork_child),
 	{ 0 },
 };
 KTEST_SUITE(mm_fork, mm_fork_cases);

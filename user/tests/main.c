@@ -9,7 +9,8 @@
  */
 #include "utests.h"
 
-static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests };
+static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests,
+						 ut_forkmerge_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {
