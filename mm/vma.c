@@ -300,6 +300,27 @@ static int index_reserve(struct mm *mm, unsigned nr)
 	return mm->index.ops->reserve(&mm->index, nr);
 }
 
+/*
+ * The allocation step of "allocate first, then commit" for operations that
+ * add one VMA: a zeroed VMA in *out and nr index operations reserved.
+ * 0, or -ENOMEM with nothing allocated.
+ */
+static int vma_alloc_reserved(struct mm *mm, unsigned nr, struct vma **out)
+{
+	struct vma *v = vma_alloc();
+	int err;
+
+	if (!v)
+		return -ENOMEM;
+	err = index_reserve(mm, nr);
+	if (err) {
+		kmem_cache_free(vma_cachep, v);
+		return err;
+	}
+	*out = v;
+	return 0;
+}
+
 static bool range_ok(uintptr_t start, uintptr_t end)
 {
 	return start < end && IS_ALIGNED(start, PAGE_SIZE) && IS_ALIGNED(end, PAGE_SIZE) &&
@@ -371,14 +392,9 @@ static int map_new_range(struct mm *mm, const struct merge_desc *dd, struct vma 
 		next->pgoff = pgoff;
 		v = next;
 	} else {
-		v = vma_alloc();
-		if (!v)
-			return -ENOMEM;
-		err = index_reserve(mm, 1);
-		if (err) {
-			kmem_cache_free(vma_cachep, v);
+		err = vma_alloc_reserved(mm, 1, &v);
+		if (err)
 			return err;
-		}
 		v->start = start;
 		v->end = end;
 		v->flags = flags;
@@ -510,14 +526,9 @@ int vma_split(struct mm *mm, struct vma *vma, uintptr_t addr, bool new_below, st
 	/* split_vma: map_count >= max */
 	if (mm->map_count >= mm->max_map_count)
 		return -ENOMEM;
-	nv = vma_alloc();
-	if (!nv)
-		return -ENOMEM;
-	err = index_reserve(mm, 2);
-	if (err) {
-		kmem_cache_free(vma_cachep, nv);
+	err = vma_alloc_reserved(mm, 2, &nv);
+	if (err)
 		return err;
-	}
 	split_commit(mm, vma, addr, new_below, nv);
 	if (new_out)
 		*new_out = nv;
@@ -710,14 +721,9 @@ int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb 
 		 */
 		if (mm->map_count >= mm->max_map_count)
 			return -ENOMEM;
-		nv = vma_alloc();
-		if (!nv)
-			return -ENOMEM;
-		err = index_reserve(mm, 2);
-		if (err) {
-			kmem_cache_free(vma_cachep, nv);
+		err = vma_alloc_reserved(mm, 2, &nv);
+		if (err)
 			return err;
-		}
 		piece_of(&head, first, start, end);
 		vma_copy_attrs(mm, nv, first);
 		nv->start = end;
