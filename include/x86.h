@@ -15,7 +15,7 @@
 /* GDT selectors (arch/x86_64/gdt.c). */
 #define KERNEL_CS 0x08
 #define KERNEL_DS 0x10
-#define USER_DS   0x1b          /* reserved for later issues (ring 3) */
+#define USER_DS   0x1b          /* ring 3 data (RPL 3) */
 #define USER_CS   0x23
 #define TSS_SEL   0x28
 

@@ -1,8 +1,9 @@
 /*
  * x86-64 4-level paging: PTE format, CR3/INVLPG, a software walk of live
  * tables, and the kernel's own page tables (direct map + W^X image).
- * Only arch/x86_64 and kernel-only tests use this; mm/ will see an
- * arch-independent interface built on top of it (later issues).
+ * Only arch/x86_64 (and, for its software walk, arch/hosted) and
+ * kernel-only tests use this; mm/ sees the arch-independent interface of
+ * include/arch_mmu.h built on top of it (arch/x86_64/user_mmu.c).
  */
 #ifndef X86_MMU_H
 #define X86_MMU_H

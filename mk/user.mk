@@ -1,6 +1,6 @@
 # User programs: the tiny libc (user/lib), its headers (user/include) and the
 # programs built on it (user/mmscript). Static, freestanding x86-64 ELFs that
-# run on the host Linux and (later) on our kernel, unchanged.
+# run on the host Linux and on our kernel, unchanged.
 #
 #   make user                         build/user/libulib.a, build/user/mmscript, ...
 #   make test-linux                   run tests/mmscript/*.mms on the host Linux and
