@@ -30,6 +30,14 @@
  * (Linux's PROT_NONE PTEs); walks and queries still report it, with no
  * MMU_READ/WRITE/EXEC in its state.
  */
+/*
+ * Whether MMU_EXEC without MMU_READ/MMU_WRITE gives an execute-only page
+ * (x86: with protection keys, as Linux's PROT_EXEC-only mappings; without
+ * them every present user page is readable). mm/ asks so that faults on
+ * such pages follow the hardware's rule.
+ */
+bool arch_mmu_exec_only(void);
+
 /* Hardware state, reported by walks (and clearable through them). */
 #define MMU_ACCESSED 0x10
 #define MMU_DIRTY    0x20

@@ -6,6 +6,12 @@
  *   profile=SUITE[,SUITE...]                  run these suites under the profiler, print the table
  *   vma=list|avl|hash|rbtree|btree            VMA index backend for new address spaces
  *   merge=on|off                              VMA merging (for measurements)
+ *   zero_page=on|off                          read faults of private anonymous memory map
+ *                                             the shared zero page (on, Linux on x86) or
+ *                                             a fresh page of the VMA's own (off, Linux
+ *                                             where mm_forbids_zeropage() holds)
+ *   pku=on|off                                use protection keys for execute-only
+ *                                             memory when the CPU has them (Linux does)
  *   crash=null|panic|stack|bug                after boot, deliberately crash (to see and
  *                                             test the fatal exception/panic reports)
  * An unknown key, or a word that is not key=value, prints a warning and is ignored.
@@ -22,6 +28,8 @@ struct kernel_params {
 	char profile[CMDLINE_VALUE_MAX];        /* empty: no profile run */
 	char vma[CMDLINE_VALUE_MAX];            /* empty: the default backend */
 	bool merge;                             /* default true */
+	bool zero_page;                         /* default true */
+	bool pku;                               /* default true */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */
 	unsigned warnings;                      /* unknown or malformed words seen */
 };

@@ -87,6 +87,9 @@ struct mm {
 	                               *   can lower it) */
 	bool merge;                   /* [mmap_lock] merge VMAs (copied from vma_merge_enabled
 	                               *   at init); false disables merging and nothing else */
+	bool zero_page;               /* [mmap_lock] read faults of private anonymous memory
+	                               *   map the shared zero page and leave the VMA without
+	                               *   an anon identity (copied from mm_zero_page_enabled) */
 	uintptr_t mmap_base;          /* [mmap_lock] top of the top-down free-area search */
 	uintptr_t mmap_legacy_base;   /* [mmap_lock] bottom of the bottom-up fallback search */
 	const struct vma_object_ops *object_ops; /* [init] may be NULL */
@@ -114,6 +117,14 @@ struct mm {
 
 /* Global default of mm->merge for new address spaces; the kernel option merge=off clears it. */
 extern bool vma_merge_enabled;
+/*
+ * Global default of mm->zero_page (kernel option zero_page=on|off). On is
+ * Linux on x86: a read fault maps the shared zero page and gives the VMA no
+ * anon_vma. Off is Linux where mm_forbids_zeropage() holds: every fault
+ * allocates a page of the VMA's own, so a read-faulted VMA has an anon
+ * identity and merges like a written one (docs/mmscript.md, personalities).
+ */
+extern bool mm_zero_page_enabled;
 /* Index backend for new address spaces when none is named (btree; kernel option vma=NAME). */
 extern const struct vma_index_ops *vma_default_backend;
 
@@ -403,6 +414,8 @@ enum fault_result {
 	FAULT_OK,                     /* the access can be retried and will succeed */
 	FAULT_SIGSEGV_MAPERR,         /* no VMA there (SEGV_MAPERR) */
 	FAULT_SIGSEGV_ACCERR,         /* VMA there but the access is not allowed (SEGV_ACCERR) */
+	FAULT_SIGSEGV_PKUERR,         /* a data access to an execute-only VMA, where the
+	                               *   hardware keeps it unreadable (SEGV_PKUERR) */
 	FAULT_SIGBUS,                 /* beyond the end of a shared object (BUS_ADRERR) */
 	FAULT_OOM,                    /* no memory for a page or page table */
 };

@@ -47,6 +47,7 @@ struct arch_task {
 	uint64_t ksp;                   /* saved kernel stack pointer while switched out */
 	uint64_t fs_base;               /* user FS base (arch_prctl ARCH_SET_FS) */
 	uint64_t gs_base;               /* user GS base */
+	uint32_t pkru;                  /* user PKRU (protection keys on only) */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* FXSAVE image of the user FPU/SSE state */
 };
 

@@ -123,10 +123,31 @@ struct x86_features {
 	bool pdpe1gb;           /* 1 GiB pages */
 	bool pge;               /* global pages */
 	bool invariant_tsc;
+	bool pku;               /* protection keys for user pages (CPUID 7.0 ECX bit 3) */
 	char vendor[13];
 };
 extern struct x86_features x86_cpu;
 void cpu_features_init(void);
+/*
+ * Turn protection keys on when the CPU has them and allow is true (kernel
+ * option pku=on): CR4.PKE, and PKRU_INIT in this CPU's PKRU. Sets
+ * x86_pku_enabled. Call once per CPU after cpu_features_init.
+ */
+void x86_pku_init(bool allow);
+/* Linux's init_pkru_value: key 0 open, keys 1..15 access-disabled. */
+#define PKRU_INIT 0x55555554u
+
+static inline uint32_t rdpkru(void)
+{
+	uint32_t eax, edx;
+	__asm__ volatile("rdpkru" : "=a"(eax), "=d"(edx) : "c"(0));
+	return eax;
+}
+
+static inline void wrpkru(uint32_t v)
+{
+	__asm__ volatile("wrpkru" : : "a"(v), "c"(0), "d"(0) : "memory");
+}
 
 /* GDT + TSS (IST1: double fault, IST2: NMI) and the per-CPU area (GS base). */
 void gdt_init(void);

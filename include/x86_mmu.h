@@ -34,6 +34,8 @@ static inline unsigned pt_index(uintptr_t va, int level)
 
 /* The NX bit when the CPU supports it, else 0 (set by kpgtable_init). */
 extern uint64_t pte_nx;
+/* Protection keys are on (CR4.PKE): execute-only user pages use key 1 (user_mmu.c). */
+extern bool x86_pku_enabled;
 
 /*
  * x86_pt_walk: look up va in the page tables rooted at physical address

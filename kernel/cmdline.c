@@ -21,6 +21,21 @@ static bool word_is(const char *w, size_t wlen, const char *s)
 	return strlen(s) == wlen && strncmp(w, s, wlen) == 0;
 }
 
+/* Parse on|off (or 1|0) into *dst; returns 1 (a warning) for anything else. */
+static unsigned set_bool(bool *dst, const char *v, size_t vlen, const char *key)
+{
+	if (word_is(v, vlen, "on") || word_is(v, vlen, "1"))
+		*dst = true;
+	else if (word_is(v, vlen, "off") || word_is(v, vlen, "0"))
+		*dst = false;
+	else {
+		printk("cmdline: warning: %s=%.*s: expected on or off; keeping %s\n",
+		       key, (int)vlen, v, *dst ? "on" : "off");
+		return 1;
+	}
+	return 0;
+}
+
 /* Apply one word [w, w+len); returns 1 if it produced a warning. */
 static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, bool first)
 {
@@ -51,15 +66,11 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 	} else if (word_is(w, klen, "crash")) {
 		set_str(p->crash, v, vlen, "crash");
 	} else if (word_is(w, klen, "merge")) {
-		if (word_is(v, vlen, "on") || word_is(v, vlen, "1"))
-			p->merge = true;
-		else if (word_is(v, vlen, "off") || word_is(v, vlen, "0"))
-			p->merge = false;
-		else {
-			printk("cmdline: warning: merge=%.*s: expected on or off; keeping %s\n",
-			       (int)vlen, v, p->merge ? "on" : "off");
-			return 1;
-		}
+		return set_bool(&p->merge, v, vlen, "merge");
+	} else if (word_is(w, klen, "zero_page")) {
+		return set_bool(&p->zero_page, v, vlen, "zero_page");
+	} else if (word_is(w, klen, "pku")) {
+		return set_bool(&p->pku, v, vlen, "pku");
 	} else {
 		printk("cmdline: warning: unknown option '%.*s' ignored\n", (int)len, w);
 		return 1;
@@ -74,6 +85,8 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	memset(p, 0, sizeof(*p));
 	set_str(p->ktest, "default", 7, "ktest");
 	p->merge = true;
+	p->zero_page = true;
+	p->pku = true;
 	while (line && *line) {
 		const char *w;
 

@@ -22,6 +22,7 @@
 #include "memblock.h"
 #include "cmdline.h"
 #include "mm.h"
+#include "arch_mmu.h"
 #include "vma.h"
 #include "pmm.h"
 #include "slab.h"
@@ -38,10 +39,11 @@ extern const char __kernel_phys_start[], __kernel_phys_end[];
 /* The early page tables map 4 GiB; memblock must stay below until ours are up. */
 #define EARLY_MAP_LIMIT (4UL << 30)
 
-/* The VM options of the command line: vma=BACKEND and merge=on|off. */
+/* The VM options of the command line: vma=BACKEND, merge=, zero_page=. */
 static void apply_vm_params(const struct kernel_params *p)
 {
 	vma_merge_enabled = p->merge;
+	mm_zero_page_enabled = p->zero_page;
 	if (p->vma[0]) {
 		const struct vma_index_ops *b = vma_backend_by_name(p->vma);
 		if (b)
@@ -50,8 +52,9 @@ static void apply_vm_params(const struct kernel_params *p)
 			printk("cmdline: warning: vma=%s: no such index backend; keeping %s\n",
 			       p->vma, vma_default_backend->name);
 	}
-	printk("vm: VMA index %s, merging %s\n", vma_default_backend->name,
-	       vma_merge_enabled ? "on" : "off");
+	printk("vm: VMA index %s, merging %s, zero page %s, execute-only memory %s\n",
+	       vma_default_backend->name, vma_merge_enabled ? "on" : "off",
+	       mm_zero_page_enabled ? "on" : "off", arch_mmu_exec_only() ? "yes (pku)" : "no");
 }
 
 static struct boot_info boot_info_copy;
@@ -186,6 +189,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	printk("bootinfo: loader %s, command line '%s', %zu module(s)\n", bi->loader,
 	       bi->cmdline, bi->nmodules);
 	cmdline_parse(&kparams, bi->cmdline);
+	x86_pku_init(kparams.pku);
 
 	memory_init(bi);
 	slab_init();

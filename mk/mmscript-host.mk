@@ -29,9 +29,9 @@ mmscript-host: $(HOST_BUILD)/mmscript-host
 
 test-mmscript-host: $(HOST_BUILD)/mmscript-host
 	@tools/mmscript --target host --out $(BUILD)/mmscript/host \
-		--expect tests/mmscript $(sort $(wildcard tests/mmscript/*.mms))
+		--personality $(or $(PERSONALITY),auto) --expect tests/mmscript $(sort $(wildcard tests/mmscript/*.mms))
 
 fuzz-mmscript-host: $(HOST_BUILD)/mmscript-host
-	@tools/mmscript-fuzz --target host --seeds $(or $(SEEDS),200) --start $(or $(START),1)
+	@MMSCRIPT_PERSONALITY=$(or $(PERSONALITY),auto) tools/mmscript-fuzz --target host --seeds $(or $(SEEDS),200) --start $(or $(START),1)
 
 -include $(patsubst %.o,%.d,$(filter $(HOST_BUILD)/mmsh/%,$(MMSH_OBJS)))

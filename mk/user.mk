@@ -69,6 +69,10 @@ user: $(USER_LIB) $(USER_PROGS)
 # The corpus on the host Linux. Linux before 6.16 merges differently in rare
 # anon_vma cases, so there differences are reported but do not fail.
 MMSCRIPT_CORPUS := $(sort $(wildcard tests/mmscript/*.mms))
+# Which Linux personality the kernel and host targets follow and the
+# expected outputs assume (tools/mmscript --personality): auto probes the
+# host Linux; base, or a comma list of exec_only and zero_page.
+PERSONALITY ?= auto
 
 .PHONY: test-linux
 test-linux: user
@@ -79,14 +83,14 @@ test-linux: user
 .PHONY: test-mmscript-kernel
 test-mmscript-kernel: user
 	@tools/mmscript --target kernel --out $(BUILD)/mmscript/kernel \
-		--expect tests/mmscript $(MMSCRIPT_CORPUS)
+		--personality $(PERSONALITY) --expect tests/mmscript $(MMSCRIPT_CORPUS)
 
 SEEDS ?= 200
 START ?= 1
 # Random scripts, the host Linux against our kernel (one boot per 500 scripts).
 .PHONY: fuzz-mmscript-kernel
 fuzz-mmscript-kernel: user
-	@tools/mmscript-fuzz --target kernel --seeds $(SEEDS) --start $(START)
+	@MMSCRIPT_PERSONALITY=$(PERSONALITY) tools/mmscript-fuzz --target kernel --seeds $(SEEDS) --start $(START)
 
 .PHONY: fuzz-mmscript
 fuzz-mmscript: user

@@ -14,11 +14,19 @@
 #include "kstring.h"
 #include "printk.h"
 
+bool mm_zero_page_enabled = true;
+
+/* An execute-only VMA (PROT_EXEC alone) on hardware that can keep it unreadable. */
+static bool vma_exec_only(unsigned long vm_flags)
+{
+	return (vm_flags & VM_ACCESS_FLAGS) == VM_EXEC && arch_mmu_exec_only();
+}
+
 unsigned mm_vm_to_mmu(unsigned long vm_flags)
 {
 	unsigned prot = 0;
 
-	if (vm_flags & VM_ACCESS_FLAGS)
+	if ((vm_flags & VM_ACCESS_FLAGS) && !vma_exec_only(vm_flags))
 		prot |= MMU_READ;
 	if (vm_flags & VM_WRITE)
 		prot |= MMU_WRITE;
@@ -79,9 +87,15 @@ static int expand_stack_locked(struct mm *mm, uintptr_t addr)
 	return 0;
 }
 
-/* x86 access_error, plus exec needing VM_EXEC (where x86 gets there by refaulting on NX). */
+/*
+ * x86 access_error, plus exec needing VM_EXEC (where x86 gets there by
+ * refaulting on NX). A data access to an execute-only VMA is a protection-key
+ * violation, present page or not (arch_vma_access_permitted).
+ */
 static enum fault_result access_check(const struct vma *vma, unsigned flags)
 {
+	if (!(flags & FAULT_EXEC) && vma_exec_only(vma->flags))
+		return FAULT_SIGSEGV_PKUERR;
 	if (flags & FAULT_WRITE)
 		return vma->flags & VM_WRITE ? FAULT_OK : FAULT_SIGSEGV_ACCERR;
 	if (flags & FAULT_EXEC)
@@ -189,26 +203,24 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 			mm_set_pte_state(mm, va, state | (want & ~MMU_WRITE));
 		return FAULT_OK;
 	}
-	if (!(flags & FAULT_WRITE)) {
-		/*
-		 * do_anonymous_page, read: the zero page, read-only. The VMA
-		 * gets an anon identity all the same: Linux 6.18 gives a
-		 * read-faulted VMA an anon_vma, as merging shows
-		 * (tests/mmscript/fault_identity.mms).
-		 */
-		if (vma_anon_prepare(mm, vma))
-			return FAULT_OOM;
+	if (!(flags & FAULT_WRITE) && mm->zero_page) {
+		/* do_anonymous_page, read: the zero page, read-only, no anon identity. */
 		if (arch_mmu_map(mm->mmu, va, mm_zero_pa, (want & ~MMU_WRITE) | MMU_ACCESSED))
 			return FAULT_OOM;
 		mm_count(&mm->zero_maps, 1);
 		return FAULT_OK;
 	}
+	/*
+	 * A write, or a read without the zero page: a zeroed page of the VMA's
+	 * own, writable and dirty at once when the VMA allows writing (as
+	 * do_anonymous_page maps it).
+	 */
 	if (vma_anon_prepare(mm, vma))
 		return FAULT_OOM;
 	p = anon_page_alloc(vma->anon, true);
 	if (!p)
 		return FAULT_OOM;
-	if (install_page(mm, va, p, want | MMU_ACCESSED | MMU_DIRTY, false)) {
+	if (install_page(mm, va, p, want | MMU_ACCESSED | ((want & MMU_WRITE) ? MMU_DIRTY : 0), false)) {
 		user_page_put(p);
 		return FAULT_OOM;
 	}

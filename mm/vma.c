@@ -88,6 +88,7 @@ int mm_vma_init(struct mm *mm, const struct vma_index_ops *backend)
 	mm->map_count = 0;
 	mm->max_map_count = DEFAULT_MAX_MAP_COUNT;
 	mm->merge = vma_merge_enabled;
+	mm->zero_page = mm_zero_page_enabled;
 	mm->mmap_base = MMAP_BASE_DEFAULT;
 	mm->mmap_legacy_base = TASK_UNMAPPED_BASE;
 	mm->object_ops = NULL;

@@ -145,6 +145,7 @@ static int fault_signal(int r)
 		return 0;
 	case FAULT_SIGSEGV_MAPERR:
 	case FAULT_SIGSEGV_ACCERR:
+	case FAULT_SIGSEGV_PKUERR:
 		return MMS_SIGSEGV;
 	case FAULT_SIGBUS:
 		return MMS_SIGBUS;
@@ -473,6 +474,21 @@ int main(int argc, char **argv)
 		mm_put(mm);
 	}
 
+	/* The personality of the Linux to imitate (docs/mmscript.md). */
+	while (i + 1 < argc && (strcmp(argv[i], "--zero-page") == 0 ||
+				strcmp(argv[i], "--exec-only") == 0)) {
+		bool on = strcmp(argv[i + 1], "on") == 0;
+
+		if (!on && strcmp(argv[i + 1], "off") != 0) {
+			fprintf(stderr, "mmscript-host: %s takes on or off\n", argv[i]);
+			return 2;
+		}
+		if (strcmp(argv[i], "--zero-page") == 0)
+			mm_zero_page_enabled = on;
+		else
+			hosted_exec_only = on;
+		i += 2;
+	}
 	if (i < argc && strcmp(argv[i], "--framed") == 0) {
 		framed = 1;
 		i++;
@@ -495,8 +511,8 @@ int main(int argc, char **argv)
 		return r ? 0 : 1;
 	}
 	if (i >= argc || argv[i][0] == '-') {
-		fprintf(stderr, "usage: mmscript-host [--framed] FILE...\n"
-				"       mmscript-host --bundle PATH|-\n");
+		fprintf(stderr, "usage: mmscript-host [--zero-page on|off] [--exec-only on|off] [--framed] FILE...\n"
+				"       mmscript-host [--zero-page on|off] [--exec-only on|off] --bundle PATH|-\n");
 		return 2;
 	}
 	if (argc - i > 1)

@@ -29,6 +29,9 @@ struct mm;
  */
 int hosted_user_access(struct mm *mm, uintptr_t va, unsigned access, void *buf, size_t len);
 
+/* Whether the simulated CPU keeps MMU_EXEC-only pages unreadable (protection keys); default false. */
+extern bool hosted_exec_only;
+
 /* One-byte helpers over hosted_user_access. */
 int hosted_user_read8(struct mm *mm, uintptr_t va, uint8_t *val);
 int hosted_user_write8(struct mm *mm, uintptr_t va, uint8_t val);

@@ -25,10 +25,12 @@ static bool access_allowed(unsigned state, unsigned access)
 {
 	if (!(state & MMU_PROT_MASK))
 		return false;             /* PROT_NONE entry: not present to the hardware */
-	if (access & FAULT_WRITE)
-		return state & MMU_WRITE;
 	if (access & FAULT_EXEC)
 		return state & MMU_EXEC;
+	if (!(state & MMU_READ))
+		return false;             /* execute-only: a protection-key fault */
+	if (access & FAULT_WRITE)
+		return state & MMU_WRITE;
 	return true;
 }
 

@@ -21,7 +21,7 @@ void percpu_init_boot(void)
 /* cpu_features_init: fill x86_cpu from CPUID. */
 void cpu_features_init(void)
 {
-	uint32_t a, b, c, d, max_ext;
+	uint32_t a, b, c, d, max_ext, max_std;
 
 	cpuid(0, 0, &a, &b, &c, &d);
 	memcpy(x86_cpu.vendor + 0, &b, 4);
@@ -29,8 +29,14 @@ void cpu_features_init(void)
 	memcpy(x86_cpu.vendor + 8, &c, 4);
 	x86_cpu.vendor[12] = 0;
 
+	max_std = a;
 	cpuid(1, 0, &a, &b, &c, &d);
 	x86_cpu.pge = d & (1u << 13);
+
+	if (max_std >= 7) {
+		cpuid(7, 0, &a, &b, &c, &d);
+		x86_cpu.pku = c & (1u << 3);
+	}
 
 	cpuid(0x80000000, 0, &max_ext, &b, &c, &d);
 	if (max_ext >= 0x80000001) {
@@ -42,4 +48,17 @@ void cpu_features_init(void)
 		cpuid(0x80000007, 0, &a, &b, &c, &d);
 		x86_cpu.invariant_tsc = d & (1u << 8);
 	}
+}
+
+bool x86_pku_enabled;
+
+#define CR4_PKE (1UL << 22)
+
+void x86_pku_init(bool allow)
+{
+	if (!x86_cpu.pku || !allow)
+		return;
+	write_cr4(read_cr4() | CR4_PKE);
+	wrpkru(PKRU_INIT);
+	x86_pku_enabled = true;
 }

@@ -10,6 +10,7 @@
 #include "x86.h"
 #include "task.h"
 #include "kstring.h"
+#include "x86_mmu.h"
 
 #define MSR_STAR   0xC0000081
 #define MSR_LSTAR  0xC0000082
@@ -49,22 +50,27 @@ void syscall_init(void)
 	fpu_initial[25] = 0x1f;
 }
 
-/* arch_task_reset_fpu: t's user FPU/SSE state as after exec. */
+/* arch_task_reset_fpu: t's user FPU/SSE state (and PKRU) as after exec. */
 void arch_task_reset_fpu(struct task *t)
 {
 	memcpy(t->arch.fpu, fpu_initial, sizeof(fpu_initial));
+	t->arch.pkru = PKRU_INIT;
 }
 
 /* arch_task_save_fpu: store the live FPU state into current's image (before copying it: fork, signals). */
 void arch_task_save_fpu(struct task *t)
 {
 	__asm__ volatile("fxsave64 %0" : "=m"(*(uint8_t (*)[512])t->arch.fpu));
+	if (x86_pku_enabled)
+		t->arch.pkru = rdpkru();   /* user state too: WRPKRU is unprivileged */
 }
 
 /* arch_task_load_fpu: load t's image into the FPU (after changing it: sigreturn, exec). */
 void arch_task_load_fpu(struct task *t)
 {
 	__asm__ volatile("fxrstor64 %0" : : "m"(*(uint8_t (*)[512])t->arch.fpu));
+	if (x86_pku_enabled)
+		wrpkru(t->arch.pkru);
 }
 
 /*

@@ -91,6 +91,9 @@ static void user_page_fault(struct trap_frame *tf)
 	case FAULT_SIGSEGV_ACCERR:
 		user_signal(SIGSEGV, SEGV_ACCERR, addr, tf, "segfault", tf->error, true);
 		return;
+	case FAULT_SIGSEGV_PKUERR:
+		user_signal(SIGSEGV, SEGV_PKUERR, addr, tf, "segfault", tf->error, true);
+		return;
 	case FAULT_SIGBUS:
 		user_signal(SIGBUS, BUS_ADRERR, addr, tf, "bus error", tf->error, true);
 		return;

@@ -40,15 +40,32 @@
 #endif
 
 #define PTE_SW_PROTNONE (1UL << 9)
+/*
+ * Execute-only pages (MMU_EXEC alone) carry protection key 1, whose access
+ * is disabled in every task's PKRU (Linux's execute_only_pkey): instruction
+ * fetches work, loads and stores fault with PF_PK. Only when the CPU has
+ * protection keys; otherwise an MMU_EXEC page is readable, as on any x86.
+ */
+#define PTE_PKEY_SHIFT  59
+#define PTE_PKEY_MASK   (0xfUL << PTE_PKEY_SHIFT)
+#define EXEC_ONLY_PKEY  1UL
 #define USER_HALF_END   (1UL << 47)          /* first address of the non-canonical hole */
 #define UMM_FLUSH_ALL_THRESHOLD 32
 #define PT_TABLE_FLAGS  (PTE_P | PTE_W | PTE_U)
 
 #ifdef HOSTED
 #define UMM_NX PTE_NX
+bool hosted_exec_only;
+#define UMM_EXEC_ONLY hosted_exec_only
 #else
 #define UMM_NX pte_nx
+#define UMM_EXEC_ONLY x86_pku_enabled
 #endif
+
+bool arch_mmu_exec_only(void)
+{
+	return UMM_EXEC_ONLY;
+}
 
 struct arch_mmu {
 	phys_addr_t root;             /* PML4 frame */
@@ -124,6 +141,8 @@ static uint64_t leaf_bits(unsigned prot)
 			e |= PTE_W;
 		if (!(prot & MMU_EXEC))
 			e |= UMM_NX;
+		else if ((prot & MMU_PROT_MASK) == MMU_EXEC && UMM_EXEC_ONLY)
+			e |= EXEC_ONLY_PKEY << PTE_PKEY_SHIFT;
 	} else {
 		e = PTE_SW_PROTNONE;
 	}
@@ -140,7 +159,8 @@ static unsigned leaf_state(uint64_t e)
 	unsigned s = 0;
 
 	if (e & PTE_P) {
-		s = MMU_READ;
+		if (!(e & PTE_PKEY_MASK))
+			s = MMU_READ;
 		if (e & PTE_W)
 			s |= MMU_WRITE;
 		if (!(e & UMM_NX))

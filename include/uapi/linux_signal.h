@@ -55,6 +55,7 @@
 #define SI_TKILL    (-6)
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
+#define SEGV_PKUERR 4
 #define BUS_ADRERR  2
 #define ILL_ILLOPN  2
 #define FPE_INTDIV  1

@@ -49,10 +49,13 @@ static void test_zero_page_then_cow(struct ktest *t)
 
 	ASSERT_TRUE(t, mm);
 	ASSERT_EQ(t, map_fixed(mm, A0, 2 * PAGE_SIZE, UT_RW, UT_PA), (long)A0);
+	mm->zero_page = true;
 	EXPECT_EQ(t, ut_read8(mm, A0), 0);
 	EXPECT_EQ(t, ut_pa(mm, A0), mm_zero_page_phys());
 	EXPECT_FALSE(t, ut_state(mm, A0) & MMU_WRITE);
 	EXPECT_EQ(t, mm->rss, 0);
+	/* x86 Linux gives a read-faulted VMA no anon_vma (do_anonymous_page maps the zero page first). */
+	EXPECT_EQ(t, vma_lookup(mm, A0)->anon, NULL);
 	/* A second page reading zeroes shares the same frame. */
 	EXPECT_EQ(t, ut_read8(mm, A0 + PAGE_SIZE), 0);
 	EXPECT_EQ(t, ut_pa(mm, A0 + PAGE_SIZE), mm_zero_page_phys());
@@ -76,6 +79,90 @@ static void test_zero_page_then_cow(struct ktest *t)
 		EXPECT_EQ(t, p->private, vma_lookup(mm, A0)->anon);
 	}
 	mm_put(mm);
+}
+
+/*
+ * zero_page off (Linux where mm_forbids_zeropage()): a read fault allocates
+ * a zeroed page of the VMA's own, mapped writable and dirty at once because
+ * the VMA is writable (do_anonymous_page's own-page path), and the VMA gets
+ * its anon identity. The write that follows needs no fault at all.
+ */
+static void test_read_fault_without_zero_page(struct ktest *t)
+{
+	struct mm *mm = mm_create();
+	struct vma *v;
+
+	ASSERT_TRUE(t, mm);
+	mm->zero_page = false;
+	ASSERT_EQ(t, map_fixed(mm, A0, 2 * PAGE_SIZE, UT_RW, UT_PA), (long)A0);
+	EXPECT_EQ(t, ut_read8(mm, A0), 0);
+	EXPECT_NE(t, ut_pa(mm, A0), mm_zero_page_phys());
+	EXPECT_EQ(t, ut_state(mm, A0) & (MMU_WRITE | MMU_DIRTY), MMU_WRITE | MMU_DIRTY);
+	EXPECT_EQ(t, mm->rss, 1);
+	EXPECT_EQ(t, mm->zero_maps, 0);
+	v = vma_lookup(mm, A0);
+	EXPECT_NE(t, v->anon, NULL);
+	EXPECT_EQ(t, ut_write8(mm, A0 + 1, 7), FAULT_OK);
+	EXPECT_EQ(t, mm->faults, 1);
+	EXPECT_EQ(t, mm->cow_copies, 0);
+	/* A read-only VMA's page is mapped read-only and clean. */
+	ASSERT_EQ(t, map_fixed(mm, A0 + 4 * PAGE_SIZE, PAGE_SIZE, PROT_READ, UT_PA), (long)(A0 + 4 * PAGE_SIZE));
+	EXPECT_EQ(t, ut_read8(mm, A0 + 4 * PAGE_SIZE), 0);
+	EXPECT_EQ(t, ut_state(mm, A0 + 4 * PAGE_SIZE) & (MMU_WRITE | MMU_DIRTY), 0u);
+	EXPECT_EQ(t, mm->rss, 2);
+	EXPECT_EQ(t, vma_check(mm), 0);
+	mm_put(mm);
+}
+
+/*
+ * PROT_EXEC alone on hardware with execute-only pages (x86 protection
+ * keys: Linux's execute_only_pkey): fetches work, a load or a store is
+ * SEGV_PKUERR whether the page is present or not, and the PTE is not
+ * readable. Without such hardware the page reads (test_permissions). Once
+ * PROT_READ is added the same page reads. On the host both modes run.
+ */
+static void exec_only_case(struct ktest *t)
+{
+	struct mm *mm = mm_create();
+	uint8_t b;
+
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, map_fixed(mm, A0, PAGE_SIZE, UT_RW, UT_PA), (long)A0);
+	EXPECT_EQ(t, ut_write8(mm, A0, 0xc3), FAULT_OK);
+	ASSERT_EQ(t, vm_mprotect(mm, A0, PAGE_SIZE, PROT_EXEC), 0);
+	ASSERT_EQ(t, map_fixed(mm, A0 + 2 * PAGE_SIZE, PAGE_SIZE, PROT_EXEC, UT_PA), (long)(A0 + 2 * PAGE_SIZE));
+	if (arch_mmu_exec_only()) {
+		EXPECT_EQ(t, ut_read8(mm, A0), UT_READ_FAULT(FAULT_SIGSEGV_PKUERR));
+		EXPECT_EQ(t, ut_write8(mm, A0, 1), FAULT_SIGSEGV_PKUERR);
+		EXPECT_EQ(t, ut_read8(mm, A0 + 2 * PAGE_SIZE), UT_READ_FAULT(FAULT_SIGSEGV_PKUERR));
+		EXPECT_EQ(t, ut_state(mm, A0) & MMU_PROT_MASK, MMU_EXEC);
+	} else {
+		EXPECT_EQ(t, ut_read8(mm, A0), 0xc3);
+		EXPECT_EQ(t, ut_write8(mm, A0, 1), FAULT_SIGSEGV_ACCERR);
+		EXPECT_EQ(t, ut_read8(mm, A0 + 2 * PAGE_SIZE), 0);
+		EXPECT_EQ(t, ut_state(mm, A0) & MMU_PROT_MASK, MMU_READ | MMU_EXEC);
+	}
+	EXPECT_EQ(t, ut_access(mm, A0, FAULT_EXEC, &b, 1), FAULT_OK);
+	EXPECT_EQ(t, b, 0xc3);
+	ASSERT_EQ(t, vm_mprotect(mm, A0, PAGE_SIZE, PROT_READ | PROT_EXEC), 0);
+	EXPECT_EQ(t, ut_read8(mm, A0), 0xc3);
+	EXPECT_EQ(t, vma_check(mm), 0);
+	mm_put(mm);
+}
+
+static void test_exec_only(struct ktest *t)
+{
+#ifdef HOSTED
+	bool saved = hosted_exec_only;
+
+	hosted_exec_only = false;
+	exec_only_case(t);
+	hosted_exec_only = true;
+	exec_only_case(t);
+	hosted_exec_only = saved;
+#else
+	exec_only_case(t);
+#endif
 }
 
 /*
@@ -270,6 +357,8 @@ static const struct ktest_case mm_fault_cases[] = {
 	KTEST_CASE(test_demand_paging_sparse),
 	KTEST_CASE(test_zero_page_then_cow),
 	KTEST_CASE(test_permissions),
+	KTEST_CASE(test_read_fault_without_zero_page),
+	KTEST_CASE(test_exec_only),
 	KTEST_CASE(test_stack_growth_limits),
 	KTEST_CASE(test_fault_oom),
 	KTEST_CASE(test_teardown_frees_everything),

@@ -52,8 +52,11 @@ static inline int ut_access(struct mm *mm, uintptr_t va, unsigned access, void *
 		for (;;) {
 			bool present = va < TASK_SIZE && arch_mmu_query(mm->mmu, page, &pa, &st) == 0 &&
 				       (st & MMU_PROT_MASK);
-			bool ok = present && ((access & FAULT_WRITE) ? (st & MMU_WRITE) :
-					      (access & FAULT_EXEC) ? (st & MMU_EXEC) : true);
+			/* As the CPU checks: fetches need EXEC; data needs READ (not
+			 * execute-only), and stores WRITE too. */
+			bool ok = present && ((access & FAULT_EXEC) ? (st & MMU_EXEC) :
+					      !(st & MMU_READ) ? false :
+					      (access & FAULT_WRITE) ? (st & MMU_WRITE) : true);
 			int r;
 
 			if (ok)
