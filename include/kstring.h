@@ -1,4 +1,4 @@
-/* Memory and string functions. The kernel implements them in kernel/string.c; the hosted build uses libc's. */
+/* Memory and string functions. The kernel implements them in lib/string.c; the hosted build uses libc's. */
 #ifndef KSTRING_H
 #define KSTRING_H
 

@@ -1,4 +1,4 @@
-/* Reading the Multiboot 1 / Multiboot 2 information (include/multiboot.h). */
+/* Reading the Multiboot 1 / Multiboot 2 information (arch/x86_64/include/multiboot.h). */
 #include "multiboot.h"
 #include "arch.h"
 #include "printk.h"

@@ -9,6 +9,8 @@
 extern struct spinlock sched_lock;
 extern struct list_head task_list;              /* [sched_lock] all tasks but idle */
 extern struct task idle_task;
+/* init_task: pid 1 once kernel/init.c has started it (orphans go to it), else NULL. */
+extern struct task *init_task;
 
 /* __schedule: switch to the next runnable task; sched_lock held (interrupts off), still held on return. */
 void __schedule(void);

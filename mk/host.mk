@@ -1,7 +1,7 @@
 # Host build: mm/ and the shared tests against arch/hosted, under ASan+UBSan.
 
 HOST_BUILD  := $(BUILD)/host
-HOST_CFLAGS := -std=gnu11 -g -O1 $(WARNINGS) $(INCLUDES) -Iarch/hosted -DHOSTED -DKDEBUG -DSLAB_DEBUG \
+HOST_CFLAGS := -std=gnu11 -g -O1 $(WARNINGS) -Iarch/hosted -DHOSTED -DKDEBUG -DSLAB_DEBUG \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 HOST_LDFLAGS := -fsanitize=address,undefined -lpthread
 
@@ -10,7 +10,7 @@ HOST_TEST_OBJS := $(patsubst %.c,$(HOST_BUILD)/%.o,$(HOST_TEST_SRCS))
 
 $(HOST_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+	$(HOSTCC) $(HOST_CFLAGS) $(call layer_includes,$<) -MMD -MP -c $< -o $@
 
 $(HOST_BUILD)/ktest-host: $(HOST_TEST_OBJS)
 	$(HOSTCC) $^ $(HOST_LDFLAGS) -o $@

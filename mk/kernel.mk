@@ -20,13 +20,12 @@ KERNEL_CFLAGS := -std=gnu11 -ffreestanding -fno-stack-protector -mno-red-zone \
 	-mcmodel=kernel -fno-pic -fno-pie -mno-sse -mno-mmx -mno-sse2 \
 	-fno-omit-frame-pointer -O2 -g -fno-asynchronous-unwind-tables \
 	-fno-tree-loop-distribute-patterns -fno-delete-null-pointer-checks -DKERNEL -DSLAB_DEBUG \
-	$(WARNINGS) $(INCLUDES)
+	$(WARNINGS)
 KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -w+all
 
-KERNEL_C_SRCS := $(PORTABLE_SRCS) $(sort $(wildcard arch/x86_64/*.c)) \
-	$(sort $(filter-out $(PORTABLE_SRCS),$(wildcard kernel/*.c))) \
-	$(sort $(wildcard tests/kernel/*.c))
+KERNEL_C_SRCS := $(PORTABLE_SRCS) $(LIB_KERNEL_ONLY) $(sort $(wildcard arch/x86_64/*.c)) \
+	$(sort $(wildcard kernel/*.c)) $(sort $(wildcard tests/kernel/*.c))
 KERNEL_ASM_SRCS := $(sort $(wildcard boot/*.asm) $(wildcard arch/x86_64/*.asm))
 KERNEL_OBJS := $(patsubst %.c,$(KBUILD)/%.o,$(KERNEL_C_SRCS)) \
 	$(patsubst %.asm,$(KBUILD)/%.asm.o,$(KERNEL_ASM_SRCS))
@@ -40,7 +39,7 @@ kernel: $(KERNEL_ELF) $(KERNEL32)
 
 $(KBUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(KERNEL_CFLAGS) $(call layer_includes,$<) -MMD -MP -c $< -o $@
 
 $(KBUILD)/%.asm.o: %.asm
 	@mkdir -p $(dir $@)
@@ -54,7 +53,7 @@ $(KBUILD)/gen/ksyms0.c: tools/gensyms
 	NM=$(NM) tools/gensyms > $@
 
 $(KBUILD)/gen/%.o: $(KBUILD)/gen/%.c
-	$(CC) $(KERNEL_CFLAGS) -c $< -o $@
+	$(CC) $(KERNEL_CFLAGS) -Iinclude -c $< -o $@
 
 $(KBUILD)/pass1.elf: $(KERNEL_OBJS) $(KBUILD)/gen/ksyms0.o linker.ld
 	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(KBUILD)/gen/ksyms0.o

@@ -12,14 +12,13 @@
 # the mmscript core is built here with -DMMS_HOST.
 
 MMSH_CORE := user/mmscript/script.c user/mmscript/sb.c
-MMSH_LIB_SRCS := $(sort $(wildcard mm/*.c)) kernel/printk.c kernel/spinlock.c kernel/errno.c \
-	$(sort $(wildcard arch/hosted/*.c))
+MMSH_LIB_SRCS := $(MM_SRCS) $(LIB_SRCS) $(sort $(wildcard arch/hosted/*.c))
 MMSH_OBJS := $(patsubst %.c,$(HOST_BUILD)/mmsh/%.o,$(MMSH_CORE) tools/mmscript_host.c) \
 	$(patsubst %.c,$(HOST_BUILD)/%.o,$(MMSH_LIB_SRCS))
 
 $(HOST_BUILD)/mmsh/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) -DMMS_HOST -Iuser/mmscript -MMD -MP -c $< -o $@
+	$(HOSTCC) $(HOST_CFLAGS) $(call layer_includes,$<) -DMMS_HOST -Iuser/mmscript -MMD -MP -c $< -o $@
 
 $(HOST_BUILD)/mmscript-host: $(MMSH_OBJS)
 	$(HOSTCC) $^ $(HOST_LDFLAGS) -o $@

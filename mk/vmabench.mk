@@ -18,18 +18,17 @@
 # Programs outside the ktest binary link the index objects explicitly and
 # take everything else they need from an archive, so that unrelated mm/
 # files with dependencies of their own are never dragged in.
-VMA_PROG_CORE := mm/vma_index.c mm/vma_list.c mm/vma_avl.c mm/vma_hash.c \
-	mm/vma_rbtree.c mm/vma_btree.c tests/unit/vma_model.c tests/fuzz/vma_host.c
-VMA_PROG_LIB := mm/pmm.c mm/slab.c kernel/printk.c kernel/spinlock.c kernel/errno.c \
+VMA_PROG_CORE := $(sort $(wildcard mm/vma_index/*.c)) tests/unit/vma_model.c tests/fuzz/vma_host.c
+VMA_PROG_LIB := mm/pmm.c mm/slab.c $(LIB_SRCS) \
 	$(wildcard arch/hosted/*.c)
 
-VMA_HOST_COMMON := -std=gnu11 -g $(INCLUDES) -Iarch/hosted -Itests/unit -Itests/fuzz -DHOSTED
+VMA_HOST_COMMON := -std=gnu11 -g -Iarch/hosted -Itests/unit -Itests/fuzz -DHOSTED
 
 # $(1): build dir, $(2): compiler, $(3): flags
 define vma_prog_flavor
 $(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$(2) $(3) -MMD -MP -c $$< -o $$@
+	$(2) $(3) $$(call layer_includes,$$<) -MMD -MP -c $$< -o $$@
 $(1)/libvmahost.a: $$(patsubst %.c,$(1)/%.o,$$(VMA_PROG_LIB))
 	@rm -f $$@
 	ar rcs $$@ $$^

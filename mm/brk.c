@@ -6,7 +6,7 @@
  *
  * Locking: takes mm's mmap_lock for writing.
  */
-#include "mm_internal.h"
+#include "internal.h"
 #include "kerrno.h"
 
 /* VM_DATA_DEFAULT_FLAGS (x86-64, no READ_IMPLIES_EXEC) | VM_ACCOUNT. */

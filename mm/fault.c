@@ -9,7 +9,7 @@
  * change, so faults of one mm on several CPUs serialize on its tables while
  * munmap/mprotect (mmap_lock write) exclude them all.
  */
-#include "mm_internal.h"
+#include "internal.h"
 #include "kerrno.h"
 #include "kstring.h"
 #include "printk.h"

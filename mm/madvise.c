@@ -13,7 +13,7 @@
  * VMAs and take it for writing; POPULATE_* take it for reading and drop it
  * around each fault.
  */
-#include "mm_internal.h"
+#include "internal.h"
 #include "kerrno.h"
 
 /* Linux VM_MERGEABLE (KSM); not in vma.h. */

@@ -5,7 +5,7 @@
  *
  * Locking: takes mm's mmap_lock for reading.
  */
-#include "mm_internal.h"
+#include "internal.h"
 #include "kerrno.h"
 
 int vm_mincore(struct mm *mm, uintptr_t start, size_t len, unsigned char *vec)

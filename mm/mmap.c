@@ -5,7 +5,7 @@
  * Locking: vm_mmap and vm_munmap take mm's mmap_lock for writing;
  * MAP_POPULATE faults pages in after dropping it (as Linux does).
  */
-#include "mm_internal.h"
+#include "internal.h"
 #include "kerrno.h"
 
 #define PMD_SIZE_2M (1UL << 21)

@@ -5,7 +5,7 @@
  *
  * Locking: vm_mprotect takes mm's mmap_lock for writing.
  */
-#include "mm_internal.h"
+#include "internal.h"
 #include "kerrno.h"
 
 struct chprot_ctx {

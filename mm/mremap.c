@@ -34,8 +34,8 @@
  * Locking: vm_mremap takes mm's mmap_lock for writing, and pt_lock around
  * the PTE moves.
  */
-#include "mm_internal.h"
-#include "vma_anon.h"
+#include "internal.h"
+#include "anon_vma.h"
 #include "kerrno.h"
 #include "slab.h"
 

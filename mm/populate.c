@@ -2,7 +2,7 @@
  * mm_populate: fault a range in ahead of use (MAP_POPULATE, MADV_POPULATE_*,
  * exec's stack and segments), Linux __mm_populate / faultin_page_range.
  */
-#include "mm_internal.h"
+#include "internal.h"
 #include "kerrno.h"
 
 int mm_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool write)

@@ -11,7 +11,7 @@
  * Locking: o->lock (a spinlock, innermost before pmm/slab) protects the
  * tree and the counters; the refcount changes atomically.
  */
-#include "mm_internal.h"
+#include "internal.h"
 #include "slab.h"
 #include "spinlock.h"
 #include "kerrno.h"

@@ -46,8 +46,8 @@
  * Locking: every function here needs the mm's mmap_lock, written for
  * changes, read for lookups (not enforced yet: see struct mmap_lock).
  */
-#include "mm.h"
-#include "vma_anon.h"
+#include "vma_internal.h"
+#include "anon_vma.h"
 #include "slab.h"
 #include "kerrno.h"
 #include "kstring.h"

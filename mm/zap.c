@@ -9,7 +9,7 @@
  * completes; correct on one CPU (no user code runs in between), to be
  * revisited with SMP shootdown.
  */
-#include "mm_internal.h"
+#include "internal.h"
 
 struct zap_ctx {
 	struct mm *mm;

@@ -39,6 +39,7 @@
 #include <sys/wait.h>
 
 #include "mm.h"
+#include "mm/internal.h"
 #include "pmm.h"
 #include "slab.h"
 #include "kerrno.h"

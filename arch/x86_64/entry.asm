@@ -3,7 +3,7 @@
 ;
 ; Every vector 0..255 has a stub that pushes a zero error code (unless the
 ; CPU pushed one), then the vector number, and jumps to trap_common, which
-; saves the general registers as a struct trap_frame (include/x86.h) and
+; saves the general registers as a struct trap_frame (arch/x86_64/include/x86.h) and
 ; calls trap_dispatch(frame). isr_stub_table[v] is the stub for vector v.
 ; Coming from user mode (saved CS has RPL 3) the entry and the exit swap GS
 ; base (swapgs) so that the kernel always runs with GS = the per-CPU area.

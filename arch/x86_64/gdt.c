@@ -1,5 +1,5 @@
 /*
- * GDT and TSS. Layout (selectors in include/x86.h):
+ * GDT and TSS. Layout (selectors in arch/x86_64/include/x86.h):
  *   0x00 null, 0x08 kernel code, 0x10 kernel data, 0x18 user data,
  *   0x20 user code, 0x28 TSS (16-byte descriptor).
  * User data sits just below user code so that SYSRET's fixed offsets work

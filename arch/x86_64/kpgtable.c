@@ -1,5 +1,5 @@
 /*
- * The kernel page tables (see include/x86_mmu.h for the contract):
+ * The kernel page tables (see arch/x86_64/include/x86_mmu.h for the contract):
  *
  *   0xffff888000000000 + pa   direct map of RAM, 2 MiB / 1 GiB pages, RW NX G
  *   0xffffffff80000000 + pa   kernel image, 4 KiB pages:

@@ -1,4 +1,4 @@
-/* x86-64 page-table walking (include/x86_mmu.h). */
+/* x86-64 page-table walking (arch/x86_64/include/x86_mmu.h). */
 #include "x86_mmu.h"
 #include "arch.h"
 #include "kerrno.h"

@@ -1,4 +1,4 @@
-/* Leaving QEMU with a status that says pass/fail (see QEMU_EXIT_* in include/x86.h). */
+/* Leaving QEMU with a status that says pass/fail (see QEMU_EXIT_* in arch/x86_64/include/x86.h). */
 #include "x86.h"
 
 #define DEBUG_EXIT_PORT 0xf4

@@ -1,5 +1,5 @@
 /*
- * Test-only fault recovery (arch_fault_catch in include/x86.h). A test arms
+ * Test-only fault recovery (arch_fault_catch in arch/x86_64/include/x86.h). A test arms
  * a jump buffer on this CPU; an exception in kernel mode while it is armed is
  * reported in one line, recorded, and resumed at the saved context through
  * x86_fault_resume (entry.asm), so the test sees arch_fault_catch return 1.

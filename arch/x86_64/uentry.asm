@@ -5,7 +5,7 @@
 ; IF, TF, DF, AC, NT), rcx = user rip, r11 = user rflags, rsp = user stack,
 ; GS = user GS base. We swap GS, save the user rsp in the per-CPU area
 ; (offset 24), switch to the task's kernel stack (offset 32), and push a
-; struct trap_frame (include/x86.h) shaped exactly like an interrupt's, with
+; struct trap_frame (arch/x86_64/include/x86.h) shaped exactly like an interrupt's, with
 ; vector VEC_SYSCALL: everything else (signals, fork's frame copy, the
 ; return through IRET) then treats both entries alike.
 ;

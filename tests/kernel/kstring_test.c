@@ -1,4 +1,4 @@
-/* kernel/string.c: the cases where a naive implementation goes wrong. */
+/* lib/string.c: the cases where a naive implementation goes wrong. */
 #include "ktest.h"
 #include "kstring.h"
 

@@ -8,6 +8,7 @@
  */
 #include "ktest.h"
 #include "mm.h"
+#include "mm/internal.h"
 #include "arch_mmu.h"
 #include "arch.h"
 #include "x86.h"

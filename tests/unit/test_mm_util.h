@@ -13,6 +13,7 @@
 
 #include "ktest.h"
 #include "mm.h"
+#include "mm/internal.h"
 #include "arch_mmu.h"
 #include "pmm.h"
 #include "slab.h"

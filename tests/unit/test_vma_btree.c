@@ -1,5 +1,5 @@
 /*
- * Tests specific to the `btree` VMA index (mm/vma_btree.c): node access
+ * Tests specific to the `btree` VMA index (mm/vma_index/btree.c): node access
  * counts, fill after ordered and random runs, reserve's -ENOMEM contract,
  * update that moves a VMA past a gap, and check() catching corruption.
  * The behaviour shared by all backends is tested in test_vma_diff.c.
@@ -10,7 +10,7 @@
 #include "printk.h"
 #include "slab.h"
 #include "kstring.h"
-#include "../../mm/vma_btree.h"
+#include "mm/vma_index/btree.h"
 
 #ifdef HOSTED
 #define BT_TEST_N 40000   /* the vma array must fit one 4 MiB buddy block */

@@ -16,12 +16,13 @@
  */
 #include "ktest.h"
 #include "mm.h"
+#include "mm/internal.h"
 #include "slab.h"
 #include "kerrno.h"
 #include "kstring.h"
 #include "printk.h"
 /* White-box: vma_anon_link, to give VMAs chosen identities in test_modify_anon_cases. */
-#include "../../mm/vma_anon.h"
+#include "mm/anon_vma.h"
 
 #define BASE 0x10000000UL
 #define PG(i) (BASE + (uintptr_t)(i) * PAGE_SIZE)

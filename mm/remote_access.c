@@ -7,7 +7,7 @@
  * copy, so the frame cannot be freed under them; faults happen with the
  * lock dropped (handle_mm_fault takes it itself).
  */
-#include "mm_internal.h"
+#include "internal.h"
 #include "kerrno.h"
 #include "kstring.h"
 #include "arch.h"

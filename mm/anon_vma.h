@@ -1,13 +1,13 @@
 /*
  * Private to mm/vma*.c: the anon identity (struct anon_vma of vma.h) as
- * allocated by mm/vma_anon.c, with the bookkeeping vma_check() needs.
+ * allocated by mm/anon_vma.c, with the bookkeeping vma_check() needs.
  *
  * Locking: the identity's fields are changed under the owning mm's
  * mmap_lock (write), like the VMAs pointing at it. (Linux also has the
  * anon_vma rwsem for rmap walks; that comes with rmap.)
  */
-#ifndef MM_VMA_ANON_H
-#define MM_VMA_ANON_H
+#ifndef MM_ANON_VMA_H
+#define MM_ANON_VMA_H
 
 #include "vma.h"
 

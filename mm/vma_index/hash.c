@@ -119,7 +119,7 @@
  * lookups, write for insert/erase/update). Lookups write nothing.
  */
 #include "vma.h"
-#include "vma_gap.h"
+#include "gap.h"
 #include "kerrno.h"
 #include "printk.h"
 

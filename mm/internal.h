@@ -3,12 +3,16 @@
  * system-call files (user page accounting, the zero page, shared anonymous
  * objects, counters). See include/mm.h for the page accounting rules.
  */
-#ifndef MM_MM_INTERNAL_H
-#define MM_MM_INTERNAL_H
+#ifndef MM_INTERNAL_H
+#define MM_INTERNAL_H
 
 #include "mm.h"
+#include "vma_internal.h"
 #include "pmm.h"
 #include "arch_mmu.h"
+
+/* ---- the mmap_lock (mm/mmap_lock.c): make l unlocked. */
+void mmap_lock_init(struct mmap_lock *l);
 
 /* ---- counters ([atomic] fields of struct mm) */
 static inline void mm_count(unsigned long *c, long d)
@@ -16,7 +20,7 @@ static inline void mm_count(unsigned long *c, long d)
 	__atomic_add_fetch(c, (unsigned long)d, __ATOMIC_RELAXED);
 }
 
-/* ---- user pages (mm/anon.c) */
+/* ---- user pages (mm/user_page.c) */
 
 /* Set up the zero page once. 0 or -ENOMEM. */
 int mm_zero_page_init(void);
@@ -64,6 +68,34 @@ unsigned long shared_anon_resident(const struct shared_anon *o);
 extern const struct vma_object_ops shared_anon_object_ops;
 /* Shared objects now allocated (leak checks). */
 size_t shared_anon_inuse(void);
+
+/* ---- page-table work on VMA ranges (mm/zap.c, mm/mprotect.c, mm/fault.c) */
+
+/*
+ * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and
+ * releases the pages (private pages freed with their last mapping, shared
+ * ones stay in their object). Use as vma_unmap_range(mm, s, e,
+ * mm_zap_piece, NULL). Caller holds mmap_lock for writing.
+ */
+void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg);
+/*
+ * mm_zap_range: remove the PTEs of [start, end) (inside vma, page aligned)
+ * and release their pages, leaving the VMA (MADV_DONTNEED). mmap_lock
+ * held (write, or read plus pt_lock). Returns the PTEs removed.
+ */
+unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end);
+
+/*
+ * mm_change_protection: rewrite the PTEs of [start, end) in vma (whose
+ * flags are already the new ones) with the permissions of vma->flags, in
+ * place; private pages that are shared (COW) or the zero page stay
+ * read-only. mmap_lock write. Returns the PTEs visited.
+ */
+unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end);
+
+/* MMU_* permissions for a PTE in a VMA with flags (x86: W implies R; no access bits: PROT_NONE). */
+unsigned mm_vm_to_mmu(unsigned long vm_flags);
+
 
 /* ---- faults (mm/fault.c) */
 /* The TLB/PTE update of one page's permissions: rewrite the entry at va with state. */

@@ -48,7 +48,7 @@
  * cache value, and Linux 2.2 did the same).
  */
 #include "vma.h"
-#include "vma_gap.h"
+#include "gap.h"
 #include "kerrno.h"
 #include "printk.h"
 

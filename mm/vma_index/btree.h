@@ -1,7 +1,7 @@
 /*
- * Private to mm/vma_btree.c (and to tools that want to report its node
+ * Private to mm/vma_index/btree.c (and to tools that want to report its node
  * size): the node layout of the `btree` VMA index. See the design note at
- * the top of mm/vma_btree.c.
+ * the top of mm/vma_index/btree.c.
  */
 #ifndef MM_VMA_BTREE_H
 #define MM_VMA_BTREE_H

@@ -43,7 +43,7 @@
  * lookups, write for insert/erase/update).
  */
 #include "vma.h"
-#include "vma_gap.h"
+#include "gap.h"
 #include "kerrno.h"
 #include "printk.h"
 

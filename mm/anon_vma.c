@@ -11,9 +11,9 @@
  * pointer is set on first use, which happens during single-threaded boot
  * or in a test (mm_vma_init calls anon_identity_cache_init).
  */
-#include "vma_anon.h"
+#include "anon_vma.h"
 #include "slab.h"
-#include "mm.h"
+#include "vma_internal.h"
 #include "kerrno.h"
 
 static struct kmem_cache *anon_cachep;

@@ -8,7 +8,7 @@
  * plus pt_lock, or its mmap_lock (write); identities are not yet SMP-safe
  * across address spaces (their refcount is a plain counter, see vma_anon.c).
  */
-#include "mm_internal.h"
+#include "internal.h"
 #include "kstring.h"
 #include "kerrno.h"
 

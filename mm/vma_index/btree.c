@@ -4,7 +4,7 @@
  *
  * Design note
  * -----------
- * Nodes (struct btree_node, mm/vma_btree.h) are 256 bytes, from a kmem_cache
+ * Nodes (struct btree_node, mm/vma_index/btree.h) are 256 bytes, from a kmem_cache
  * created on the first init and never destroyed. Every node has BT_SLOTS = 10
  * slots and a byte count; there are no parent pointers (every operation
  * descends from the root and keeps its path on the C stack).
@@ -86,7 +86,7 @@
 #include "printk.h"
 #include "kerrno.h"
 #include "kstring.h"
-#include "vma_btree.h"
+#include "btree.h"
 
 static struct kmem_cache *bt_cache;
 

@@ -1,0 +1,121 @@
+/*
+ * fork's copy of an address space (Linux dup_mmap + copy_page_range): every
+ * VMA is copied except VM_DONTCOPY ones; private pages become copy-on-write
+ * (read-only in both, fault.c's wp_fault copies or reuses them on the first
+ * write), shared pages stay shared, VM_WIPEONFORK VMAs start empty. With
+ * mm/fault.c this is the whole COW story.
+ */
+#include "internal.h"
+#include "anon_vma.h"
+#include "slab.h"
+#include "arch.h"
+#include "kerrno.h"
+#include "kstring.h"
+#include "printk.h"
+
+struct dup_ctx {
+	struct mm *parent, *child;
+	const struct vma *vma;        /* the parent VMA being copied */
+	int err;
+};
+
+/*
+ * For each present entry of a parent VMA: map the same frame in the child.
+ * Private pages (and the zero page) become read-only in both; shared pages
+ * keep their permissions.
+ */
+static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct dup_ctx *c = arg;
+	bool private = !c->vma->object;
+	unsigned cst = *state & ~(MMU_ACCESSED | MMU_DIRTY);
+	enum mmu_action act = MMU_KEEP;
+
+	if (c->err)
+		return MMU_KEEP;
+	if (private)
+		cst &= ~MMU_WRITE;
+	if (arch_mmu_map(c->child->mmu, va, pa, cst)) {
+		c->err = -ENOMEM;
+		return MMU_KEEP;
+	}
+	if (!mm_is_zero_pa(pa)) {
+		struct page *p = phys_to_page(pa);
+
+		user_page_get(p);
+		page_mapcount_add(p, 1);
+		mm_count(&c->child->rss, 1);
+		if (!private)
+			mm_count(&c->child->rss_shared, 1);
+	}
+	if (private && (*state & MMU_WRITE)) {
+		*state &= ~MMU_WRITE;
+		act = MMU_UPDATE;
+	}
+	return act;
+}
+
+/* Copy one parent VMA (and its pages) into child. 0 or -ENOMEM. */
+static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv)
+{
+	unsigned long flags = pv->flags & ~VM_LOCKED;
+	struct dup_ctx c = { parent, child, pv, 0 };
+	struct vma *cv;
+	int err;
+
+	err = vma_map_new_range(child, pv->start, pv->end, flags, pv->object, pv->pgoff, &cv);
+	if (err)
+		return err;
+	BUG_ON(cv->start != pv->start || cv->end != pv->end);
+	if (pv->flags & VM_WIPEONFORK)
+		return 0;
+	if (pv->anon) {
+		/* anon_vma_fork: the child's VMA gets an identity of its own. */
+		struct anon_vma *av = anon_identity_alloc();
+
+		if (!av)
+			return -ENOMEM;
+		vma_anon_link(cv, av);
+		/*
+		 * Its anon_vma_chain also links the parent's identities
+		 * (anon_vma_clone before the new one): not singular, so the
+		 * child's VMA is a fork child for merging (vma_is_fork_child).
+		 */
+		cv->anon_forked = true;
+	}
+	arch_mmu_walk(parent->mmu, pv->start, pv->end, dup_visit, &c);
+	return c.err;
+}
+
+struct mm *mm_dup(struct mm *parent)
+{
+	struct mm *child = mm_create_backend(parent->index.ops);
+	struct vma *pv;
+	int err = 0;
+
+	if (!child)
+		return NULL;
+	mmap_write_lock(parent);
+	child->max_map_count = parent->max_map_count;
+	child->mmap_base = parent->mmap_base;
+	child->mmap_legacy_base = parent->mmap_legacy_base;
+	child->start_brk = parent->start_brk;
+	child->brk = parent->brk;
+	child->start_stack = parent->start_stack;
+	/* An exact copy of the VMA set: no merging while copying (dup_mmap never merges). */
+	child->merge = false;
+	mmap_write_lock(child);
+	for (pv = vma_first(parent); pv && !err; pv = vma_next(parent, pv)) {
+		if (pv->flags & VM_DONTCOPY)
+			continue;
+		err = dup_vma(parent, child, pv);
+	}
+	child->merge = parent->merge;
+	mmap_write_unlock(child);
+	mmap_write_unlock(parent);
+	if (err) {
+		mm_put(child);
+		return NULL;
+	}
+	return child;
+}
