@@ -22,6 +22,7 @@
 #include "types.h"
 #include "list.h"
 #include "signal.h"
+#include "lockdep.h"
 
 struct mm;
 struct trap_frame;
@@ -77,6 +78,7 @@ struct task {
 	} exe_seg[EXE_MAX_SEGS];
 	unsigned exe_nseg;
 	struct task_signals sig;        /* [sig] handlers, blocked and pending sets */
+	struct lockdep_held held_locks; /* [self] sleeping locks held (lib/lockdep.c) */
 };
 
 /* The task running on this CPU. */

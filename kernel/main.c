@@ -31,6 +31,7 @@
 #include "kstring.h"
 #include "task.h"
 #include "exec.h"
+#include "spinlock.h"
 
 extern const char __kernel_phys_start[], __kernel_phys_end[];
 
@@ -150,6 +151,26 @@ __attribute__((noinline)) static unsigned long crash_recurse(volatile unsigned l
 	return crash_recurse(depth) + pad[0];
 }
 
+/*
+ * crash=lockorder: two locks against include/lock_order.h (a page-table-lock
+ * class lock taken while a pmm-class one is held), after the table's order
+ * once, so the checker's report shows both stacks; it panics.
+ */
+__attribute__((noinline)) static void crash_lock_order(void)
+{
+	static struct spinlock pt = SPINLOCK_INIT_CLASS("crash_pt", LOCK_CLASS_PT);
+	static struct spinlock pmm = SPINLOCK_INIT_CLASS("crash_pmm", LOCK_CLASS_PMM);
+
+	spin_lock(&pt);
+	spin_lock(&pmm);
+	spin_unlock(&pmm);
+	spin_unlock(&pt);
+	spin_lock(&pmm);
+	spin_lock(&pt);
+	spin_unlock(&pt);
+	spin_unlock(&pmm);
+}
+
 /* The crash= option: deliberate fatal errors, to check the reports and exit codes. */
 static void crash_on_request(const char *what)
 {
@@ -165,7 +186,9 @@ static void crash_on_request(const char *what)
 		BUG_ON(depth == 0);
 	else if (strcmp(what, "stack") == 0)
 		crash_recurse(&depth);
-	printk("crash: unknown crash=%s (null, panic, bug, stack); continuing\n", what);
+	else if (strcmp(what, "lockorder") == 0)
+		crash_lock_order();
+	printk("crash: unknown crash=%s (null, panic, bug, stack, lockorder); continuing\n", what);
 }
 
 void kmain(uint32_t magic, uint32_t info_phys);

@@ -17,12 +17,22 @@
 #include "kerrno.h"
 #include "printk.h"
 
-struct spinlock sched_lock = SPINLOCK_INIT("sched");
+struct spinlock sched_lock = SPINLOCK_INIT_CLASS("sched", LOCK_CLASS_SCHED);
 struct list_head task_list = LIST_HEAD_INIT(task_list);
 struct task idle_task;
 static struct list_head run_queue = LIST_HEAD_INIT(run_queue);
 static int next_pid = 1;
 static unsigned ntasks;                         /* [sched] tasks on task_list */
+
+/* Sleeping locks taken before the first task exists (lockdep). */
+static struct lockdep_held boot_held_locks;
+
+struct lockdep_held *lockdep_task_held(void)
+{
+	struct task *t = current;
+
+	return t ? &t->held_locks : &boot_held_locks;
+}
 
 void sched_init(void)
 {

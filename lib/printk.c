@@ -233,7 +233,7 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 }
 
 /* Serializes whole lines from different CPUs. */
-static struct spinlock console_lock = SPINLOCK_INIT("console");
+static struct spinlock console_lock = SPINLOCK_INIT_CLASS("console", LOCK_CLASS_CONSOLE);
 
 int vprintk(const char *fmt, va_list ap)
 {

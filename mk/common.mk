@@ -10,6 +10,11 @@ NASM    ?= nasm
 
 WARNINGS := -Wall -Wextra -Werror -Wno-unused-parameter
 
+# The lock-order checker (include/lockdep.h) is built into the kernel and the
+# host tests unless LOCKDEP=0.
+LOCKDEP ?= 1
+LOCKDEP_FLAGS := $(if $(filter 1,$(LOCKDEP)),-DLOCKDEP)
+
 # The layers, bottom up (docs/guide.md): lib/ (portable support), mm/ and
 # mm/vma_index/ (the VM, arch-independent), then kernel/ and arch/.
 # lib/string.c is the kernel's own memcpy & co.; on the host the C library's

@@ -37,7 +37,7 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 		return NULL;
 	}
 	mmap_lock_init(&mm->mmap_lock);
-	spin_init(&mm->pt_lock, "pt_lock");
+	spin_init_class(&mm->pt_lock, "pt_lock", LOCK_CLASS_PT);
 	mm->object_ops = &shared_anon_object_ops;
 	mm->users = 1;
 	return mm;

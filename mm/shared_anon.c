@@ -55,7 +55,7 @@ struct shared_anon *shared_anon_create(unsigned long npages)
 	}
 	o->refcount = 1;
 	o->npages = npages;
-	spin_init(&o->lock, "shared_anon");
+	spin_init_class(&o->lock, "shared_anon", LOCK_CLASS_SHARED_ANON);
 	__atomic_add_fetch(&sa_inuse, 1, __ATOMIC_RELAXED);
 	return o;
 }

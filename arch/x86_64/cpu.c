@@ -50,6 +50,11 @@ void cpu_features_init(void)
 	}
 }
 
+struct lockdep_held *lockdep_cpu_held(void)
+{
+	return &this_cpu()->held;
+}
+
 bool x86_pku_enabled;
 
 #define CR4_PKE (1UL << 22)

@@ -8,6 +8,7 @@
 #define X86_H
 
 #include "types.h"
+#include "lockdep.h"
 
 #define KERNEL_VMA      0xffffffff80000000UL
 #define DIRECT_MAP_BASE 0xffff888000000000UL
@@ -234,6 +235,7 @@ struct percpu {
 	uint64_t user_rsp;      /* offset 24: user rsp saved by the SYSCALL entry */
 	uint64_t kstack_top;    /* offset 32: top of the running task's kernel stack */
 	void *cur_task;         /* offset 40: the running struct task */
+	struct lockdep_held held;       /* spinning locks this CPU holds (lib/lockdep.c) */
 };
 extern struct percpu percpu_area[];
 void percpu_init_boot(void);
