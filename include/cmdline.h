@@ -12,7 +12,10 @@
  *                                             where mm_forbids_zeropage() holds)
  *   pku=on|off                                use protection keys for execute-only
  *                                             memory when the CPU has them (Linux does)
- *   crash=null|panic|stack|bug                after boot, deliberately crash (to see and
+ *   acpi=on|off                               find the CPUs through ACPI (on) or the MP
+ *                                             tables only (off)
+ *   smp=N                                     bring up at most N CPUs (0, default: all)
+ *   crash=null|panic|stack|bug|lockorder                after boot, deliberately crash (to see and
  *                                             test the fatal exception/panic reports)
  * An unknown key, or a word that is not key=value, prints a warning and is ignored.
  */
@@ -30,6 +33,8 @@ struct kernel_params {
 	bool merge;                             /* default true */
 	bool zero_page;                         /* default true */
 	bool pku;                               /* default true */
+	bool acpi;                              /* default true */
+	unsigned smp;                           /* CPUs to bring up at most; 0 (default): all */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */
 	unsigned warnings;                      /* unknown or malformed words seen */
 };

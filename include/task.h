@@ -4,10 +4,12 @@
  * A task owns a kernel stack (KSTACK_SIZE bytes); while it runs in user mode
  * the top of that stack is where the CPU (interrupts, exceptions) and the
  * SYSCALL entry save its user registers, as one struct trap_frame (task->tf).
- * The scheduler is round-robin with a time slice of SCHED_SLICE_TICKS timer
- * ticks; a task is preempted when it returns to user mode after its slice
- * ran out (kernel code is not preempted: it sleeps or yields explicitly).
- * One CPU runs tasks; the data below are written for SMP (one lock).
+ * The scheduler keeps a run queue per CPU, round-robin with a time slice of
+ * SCHED_SLICE_TICKS timer ticks, and balances the queues (kernel/sched.c);
+ * a task is preempted when it returns to user mode after its slice ran out
+ * (kernel code is not preempted: it sleeps or yields explicitly, so it
+ * stays on its CPU between two calls that may schedule). Kernel threads
+ * (kernel/kthread.c) are tasks without a user half.
  *
  * Lock legend:
  *   [sched]  sched_lock (a spinlock taken with interrupts off): run queue,
@@ -78,6 +80,13 @@ struct task {
 	} exe_seg[EXE_MAX_SEGS];
 	unsigned exe_nseg;
 	struct task_signals sig;        /* [sig] handlers, blocked and pending sets */
+	int cpu;                        /* [sched] CPU it runs or is queued on (-1: never ran) */
+	bool on_cpu;                    /* [sched] running on t->cpu now (until switched out) */
+	bool is_idle;                   /* [self] a CPU's idle task */
+	unsigned long cpus_allowed;     /* [sched] CPUs it may run on (bit n: CPU n) */
+	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/kthread.c) */
+	void *kthread_arg;              /* [self] */
+	struct task *joiner;            /* [sched] kernel thread: who waits in kthread_join */
 	struct lockdep_held held_locks; /* [self] sleeping locks held (lib/lockdep.c) */
 };
 
@@ -85,8 +94,12 @@ struct task {
 struct task *current_task(void);
 #define current (current_task())
 
-/* sched_init: turn the boot context into the idle task (pid 0). Once, before any task is made. */
+/* sched_init: turn the boot context into CPU 0's idle task (pid 0). Once, before any task is made. */
 void sched_init(void);
+/* sched_init_cpu: make the running application processor's start-up context (stack kstack) its idle task. */
+void sched_init_cpu(unsigned cpu, void *kstack);
+/* cpu_idle: an idle task's loop: run queued work, else hlt until an interrupt. Never returns. */
+__attribute__((noreturn)) void cpu_idle(void);
 
 /*
  * task_alloc: a new task with a kernel stack, pid, zeroed state, not yet
@@ -108,14 +121,42 @@ void schedule(void);
 void sched_yield(void);
 /* sched_tick: timer-interrupt hook: count down the slice, flag a reschedule when it ends. */
 void sched_tick(void);
-/* sched_sleep: sleep until sched_wakeup(current); the caller re-checks its condition (interrupts may be on). */
+/*
+ * sched_sleep: sleep until sched_wakeup(current); the caller re-checks its
+ * condition (interrupts may be on). A wake-up that comes between the
+ * caller's check and sched_sleep is lost: where the waker runs on another
+ * CPU, check the condition under sched_lock (kernel/sched_internal.h) or
+ * use sched_wait_flag.
+ */
 void sched_sleep(void);
-/* sched_wakeup: make a sleeping t runnable again. */
+/* sched_wakeup: make a sleeping t runnable again (on a CPU chosen by the balancing rules). */
 void sched_wakeup(struct task *t);
+/*
+ * sched_wait_flag / sched_wake_flag: sleep until *flag is non-zero, which
+ * sched_wake_flag(t, flag) sets (and wakes t). The flag is checked under
+ * sched_lock, so no wake-up is lost; the waker touches the flag only under
+ * that lock, so the flag may live on the sleeper's stack. An idle task
+ * (the boot context on CPU 0) polls instead of sleeping, running queued
+ * tasks meanwhile. The caller holds no spinning lock.
+ */
+void sched_wait_flag(volatile int *flag);
+void sched_wake_flag(struct task *t, volatile int *flag);
+/*
+ * sched_set_affinity: let t run on the CPUs of the mask cpus only (at least
+ * one online); a queued t moves now, a running one at its next schedule.
+ */
+void sched_set_affinity(struct task *t, unsigned long cpus);
+/* sched_stats: context switches and tasks pulled from other CPUs by cpu since boot. */
+void sched_stats(unsigned cpu, unsigned long *switches, unsigned long *pulls);
 
 /* Live tasks (zombies included), for fork's limit and leak checks. */
 unsigned sched_task_count(void);
-/* Find a live task by pid, or NULL. Caller holds no lock; the result may die later (one CPU: safe until it sleeps). */
+/*
+ * Find a live task by pid, or NULL. Caller holds no lock; the result stays
+ * allocated until its parent reaps it, which with SMP may happen on another
+ * CPU while the caller uses it (no reference is taken yet: a caller other
+ * than the parent must not rely on it for long).
+ */
 struct task *task_find(int pid);
 
 /*
@@ -147,8 +188,25 @@ void exit_to_user(struct trap_frame *tf);
  */
 int user_init_start(void);
 
+/*
+ * Kernel threads (kernel/kthread.c): kthread_create makes a task that runs
+ * fn(arg) in the kernel, on CPU cpu only (or anywhere when cpu < 0), with
+ * no address space; kthread_start makes it runnable. When fn returns (or
+ * the thread calls kthread_exit) it becomes a zombie that kthread_join
+ * frees. kthread_use_mm / kthread_unuse_mm let the running kernel thread
+ * work in a user address space (its page tables loaded, user copies and
+ * faults as a task of that mm); unuse before exiting.
+ */
+struct task *kthread_create(void (*fn)(void *), void *arg, int cpu, const char *name);
+void kthread_start(struct task *t);
+void kthread_join(struct task *t);
+__attribute__((noreturn)) void kthread_exit(void);
+void kthread_use_mm(struct mm *mm);
+void kthread_unuse_mm(void);
+
 /* Architecture hooks (arch/x86_64/process.c). */
 void arch_task_setup_stack(struct task *t);     /* first switch-in enters user mode via t->tf */
+void arch_task_setup_kthread(struct task *t);   /* first switch-in calls t->kthread_fn(t->kthread_arg) */
 void arch_switch_to(struct task *prev, struct task *next);
 void arch_set_current(struct task *t);
 void arch_task_reset_fpu(struct task *t);       /* FPU image as after exec */

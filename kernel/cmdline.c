@@ -37,6 +37,25 @@ static unsigned set_bool(bool *dst, const char *v, size_t vlen, const char *key)
 }
 
 /* Apply one word [w, w+len); returns 1 if it produced a warning. */
+/* Parse a decimal number into *dst; returns 1 (a warning) for anything else. */
+static unsigned set_uint(unsigned *dst, const char *v, size_t vlen, const char *key)
+{
+	unsigned n = 0;
+
+	if (vlen == 0 || vlen > 6)
+		goto bad;
+	for (size_t i = 0; i < vlen; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			goto bad;
+		n = n * 10 + (unsigned)(v[i] - '0');
+	}
+	*dst = n;
+	return 0;
+bad:
+	printk("cmdline: warning: %s=%.*s is not a number; ignored\n", key, (int)vlen, v);
+	return 1;
+}
+
 static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, bool first)
 {
 	const char *eq = NULL;
@@ -71,6 +90,10 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_bool(&p->zero_page, v, vlen, "zero_page");
 	} else if (word_is(w, klen, "pku")) {
 		return set_bool(&p->pku, v, vlen, "pku");
+	} else if (word_is(w, klen, "acpi")) {
+		return set_bool(&p->acpi, v, vlen, "acpi");
+	} else if (word_is(w, klen, "smp")) {
+		return set_uint(&p->smp, v, vlen, "smp");
 	} else {
 		printk("cmdline: warning: unknown option '%.*s' ignored\n", (int)len, w);
 		return 1;
@@ -87,6 +110,7 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	p->merge = true;
 	p->zero_page = true;
 	p->pku = true;
+	p->acpi = true;
 	while (line && *line) {
 		const char *w;
 

@@ -220,7 +220,9 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	sched_init();
 	apply_vm_params(&kparams);
 	timer_init();
+	ipi_init();
 	sti();
+	smp_init(bi, kparams.acpi, kparams.smp);
 
 	if (kparams.crash[0])
 		crash_on_request(kparams.crash);

@@ -9,10 +9,11 @@ void panic(const char *fmt, ...)
 	va_list ap;
 
 	arch_irq_save();
-	if (panicking++) {
+	if (__atomic_fetch_add(&panicking, 1, __ATOMIC_SEQ_CST)) {
 		printk("\nnested panic; stopping\n");
 		arch_halt_failure();
 	}
+	arch_stop_other_cpus();
 	printk("\nKERNEL PANIC: ");
 	va_start(ap, fmt);
 	vprintk(fmt, ap);
