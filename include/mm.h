@@ -46,28 +46,19 @@ struct arch_mmu;
 #define DEFAULT_MAX_MAP_COUNT 65530
 
 /*
- * The mmap_lock: a reader-writer spinlock (Linux's mmap_lock is a sleeping
- * rw_semaphore; there is no sleeping here yet). Page faults and lookups take
- * it for reading, every change of the VMA set for writing. Waiters spin with
- * arch_cpu_relax() and interrupts enabled: the internal spinlock is held only
- * for the few instructions that change the counters, so the lock is usable
- * from code that the timer tick may preempt. A waiting writer stops new
- * readers (no writer starvation). Not recursive: a holder must not take it
- * again, in either mode.
+ * The mmap_lock: a sleeping, fair reader-writer semaphore (include/rwsem.h,
+ * Linux's mmap_lock rw_semaphore), class MMAP of include/lock_order.h. Page
+ * faults and lookups take it for reading, every change of the VMA set for
+ * writing; waiters sleep in one FIFO queue. Not recursive: a holder must
+ * not take it again, in either mode. Its counters (read_acquired,
+ * write_acquired, read_contended, write_contended) feed the lock
+ * statistics of the 2007 experiment.
  *
  *   mmap_read_lock(mm) / mmap_read_unlock(mm)
  *   mmap_write_lock(mm) / mmap_write_unlock(mm)
  *   mmap_assert_locked(mm) (read or write), mmap_assert_write_locked(mm)
  */
-struct mmap_lock {
-	struct spinlock lock;         /* protects the three fields below (held briefly) */
-	int readers;                  /* readers inside */
-	bool writer;                  /* a writer is inside */
-	int writers_waiting;          /* writers spinning for it */
-	int writer_cpu;               /* CPU of the writer inside, -1 if none (assertions) */
-	unsigned long read_acquired;  /* times taken for reading (statistics, the 2007 experiment) */
-	unsigned long write_acquired; /* times taken for writing (exclusive acquisitions) */
-};
+#include "rwsem.h"
 
 /*
  * Optional reference counting of VMA backing objects (v->object, Linux's
@@ -93,7 +84,7 @@ struct mm {
 	uintptr_t mmap_base;          /* [mmap_lock] top of the top-down free-area search */
 	uintptr_t mmap_legacy_base;   /* [mmap_lock] bottom of the bottom-up fallback search */
 	const struct vma_object_ops *object_ops; /* [init] may be NULL */
-	struct mmap_lock mmap_lock;   /* protects the fields tagged [mmap_lock] */
+	struct rwsem mmap_lock;       /* protects the fields tagged [mmap_lock] */
 
 	/* Added by mm_create (zero in an mm set up by mm_vma_init alone). */
 	struct arch_mmu *mmu;         /* [init] page tables: [pt_lock] under a read
@@ -187,7 +178,13 @@ void mmap_read_lock(struct mm *mm);
 void mmap_read_unlock(struct mm *mm);
 void mmap_write_lock(struct mm *mm);
 void mmap_write_unlock(struct mm *mm);
-/* True when someone holds mm's mmap_lock (read or write) / this CPU holds it for writing. */
+/* mmap_write_lock_nested: a second mm's lock while one is held (fork: the parent's, then the child's). */
+void mmap_write_lock_nested(struct mm *mm);
+/*
+ * mmap_is_locked: the running task holds mm's mmap_lock (read or write);
+ * without the lock-order checker (LOCKDEP unset): someone holds it.
+ * mmap_is_write_locked: the running task holds it for writing.
+ */
 bool mmap_is_locked(struct mm *mm);
 bool mmap_is_write_locked(struct mm *mm);
 #define mmap_assert_locked(mm)       BUG_ON(!mmap_is_locked(mm))

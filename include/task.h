@@ -25,6 +25,7 @@
 #include "list.h"
 #include "signal.h"
 #include "lockdep.h"
+#include "sleep.h"
 
 struct mm;
 struct trap_frame;
@@ -90,8 +91,7 @@ struct task {
 	struct lockdep_held held_locks; /* [self] sleeping locks held (lib/lockdep.c) */
 };
 
-/* The task running on this CPU. */
-struct task *current_task(void);
+/* The task running on this CPU (current_task: include/sleep.h). */
 #define current (current_task())
 
 /* sched_init: turn the boot context into CPU 0's idle task (pid 0). Once, before any task is made. */
@@ -131,16 +131,7 @@ void sched_tick(void);
 void sched_sleep(void);
 /* sched_wakeup: make a sleeping t runnable again (on a CPU chosen by the balancing rules). */
 void sched_wakeup(struct task *t);
-/*
- * sched_wait_flag / sched_wake_flag: sleep until *flag is non-zero, which
- * sched_wake_flag(t, flag) sets (and wakes t). The flag is checked under
- * sched_lock, so no wake-up is lost; the waker touches the flag only under
- * that lock, so the flag may live on the sleeper's stack. An idle task
- * (the boot context on CPU 0) polls instead of sleeping, running queued
- * tasks meanwhile. The caller holds no spinning lock.
- */
-void sched_wait_flag(volatile int *flag);
-void sched_wake_flag(struct task *t, volatile int *flag);
+/* sched_wait_flag / sched_wake_flag: include/sleep.h. */
 /*
  * sched_set_affinity: let t run on the CPUs of the mask cpus only (at least
  * one online); a queued t moves now, a running one at its next schedule.

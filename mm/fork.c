@@ -104,7 +104,7 @@ struct mm *mm_dup(struct mm *parent)
 	child->start_stack = parent->start_stack;
 	/* An exact copy of the VMA set: no merging while copying (dup_mmap never merges). */
 	child->merge = false;
-	mmap_write_lock(child);
+	mmap_write_lock_nested(child);
 	for (pv = vma_first(parent); pv && !err; pv = vma_next(parent, pv)) {
 		if (pv->flags & VM_DONTCOPY)
 			continue;

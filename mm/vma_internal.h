@@ -21,7 +21,7 @@
  */
 
 /* mmap_lock_init (mm/mmap_lock.c): make l unlocked. */
-void mmap_lock_init(struct mmap_lock *l);
+void mmap_lock_init(struct rwsem *l);
 
 /*
  * mm_vma_init: an empty address space using the index backend `backend`

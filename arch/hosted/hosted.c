@@ -14,6 +14,8 @@
 #include "arch.h"
 #include "hosted.h"
 #include "lockdep.h"
+#include "sleep.h"
+#include <sched.h>
 
 unsigned char *hosted_ram;
 size_t hosted_ram_size;
@@ -92,6 +94,25 @@ void arch_backtrace(void)
 	void *frames[32];
 	int n = backtrace(frames, 32);
 	backtrace_symbols_fd(frames, n, STDOUT_FILENO);
+}
+
+/* Sleeping (include/sleep.h): each host thread plays one task, which yields while it waits. */
+static __thread char thread_task;
+
+struct task *current_task(void)
+{
+	return (struct task *)&thread_task;
+}
+
+void sched_wait_flag(volatile int *flag)
+{
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+void sched_wake_flag(struct task *t, volatile int *flag)
+{
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
 }
 
 /* Lock-order records: each host thread plays one CPU and one task. */
