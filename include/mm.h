@@ -116,6 +116,12 @@ extern bool vma_merge_enabled;
  * identity and merges like a written one (docs/mmscript.md, personalities).
  */
 extern bool mm_zero_page_enabled;
+/*
+ * madv_lock=write|read (default read): MADV_DONTNEED and MADV_FREE take the
+ * mmap_lock for writing (true: the 2007 vanilla kernel) or for reading
+ * (false: Linux since Nick Piggin's 2007 change).
+ */
+extern bool mm_madv_write_lock;
 /* Index backend for new address spaces when none is named (btree; kernel option vma=NAME). */
 extern const struct vma_index_ops *vma_default_backend;
 
@@ -233,6 +239,8 @@ struct mm *mm_dup(struct mm *parent);
 
 /* mm_activate: switch this CPU's page tables to mm's (NULL: kernel only). */
 void mm_activate(struct mm *mm);
+/* mm_enter_lazy: this CPU runs no user task now but keeps its address space loaded (lazy TLB). */
+void mm_enter_lazy(void);
 
 /* ------------------------------------------------------------- faults */
 

@@ -221,6 +221,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	apply_vm_params(&kparams);
 	timer_init();
 	ipi_init();
+	tlb_init();
 	sti();
 	smp_init(bi, kparams.acpi, kparams.smp);
 

@@ -253,13 +253,17 @@ void sched_start_task(struct task *t)
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
-/* Point this CPU's MMU at next's address space (none for kernel threads and idle). */
+/*
+ * Point this CPU's MMU at next's address space; a kernel thread or the idle
+ * task keeps the last one loaded (lazy TLB: no CR3 switch, and none on the
+ * way back if the same address space comes back).
+ */
 static void switch_mm(struct task *prev, struct task *next)
 {
-	if (next->mm && next->mm != prev->mm)
+	if (next->mm)
 		mm_activate(next->mm);
-	else if (!next->mm && prev->mm)
-		mm_activate(NULL);
+	else
+		mm_enter_lazy();
 }
 
 void __schedule(void)

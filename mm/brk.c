@@ -69,7 +69,7 @@ long vm_brk(struct mm *mm, uintptr_t brk)
 		if (!next || next->start >= oldbrk)
 			goto out;
 		mm->brk = brk;
-		if (vma_unmap_range(mm, newbrk, oldbrk, mm_zap_piece, NULL)) {
+		if (mm_unmap_range(mm, newbrk, oldbrk)) {
 			mm->brk = origbrk;
 			goto out;
 		}

@@ -35,19 +35,31 @@ unsigned mm_vm_to_mmu(unsigned long vm_flags)
 	return prot;
 }
 
-struct set_state_ctx { unsigned state; };
+struct set_state_ctx {
+	unsigned state;
+	struct tlb_batch *tlb;
+};
 
 static enum mmu_action set_state_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
-	*state = ((struct set_state_ctx *)arg)->state;
+	struct set_state_ctx *c = arg;
+
+	/* Rights taken away (not expected here) need every CPU flushed after all. */
+	if (*state & MMU_PROT_MASK & ~c->state)
+		c->tlb->local_only = false;
+	*state = c->state;
 	return MMU_UPDATE;
 }
 
 void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state)
 {
-	struct set_state_ctx c = { state };
+	struct tlb_batch tlb;
+	struct set_state_ctx c = { state, &tlb };
 
-	arch_mmu_walk(mm->mmu, va, va + PAGE_SIZE, set_state_visit, &c);
+	assert_spin_held(&mm->pt_lock);
+	mm_tlb_init(&tlb, mm, true);
+	arch_mmu_walk(mm->mmu, va, va + PAGE_SIZE, set_state_visit, &c, &tlb);
+	mm_tlb_finish(&tlb);
 }
 
 /*
@@ -105,15 +117,21 @@ static enum fault_result access_check(const struct vma *vma, unsigned flags)
 	return vma->flags & VM_ACCESS_FLAGS ? FAULT_OK : FAULT_SIGSEGV_ACCERR;
 }
 
-/* Map a new private page at va in place of whatever is there (TLB flushed). */
+/*
+ * Map a new private page at va, where nothing is mapped, or (replace) in
+ * place of the present entry, which is cleared and flushed on every CPU
+ * first (a COW break: no CPU goes on reading the old page through va).
+ */
 static int install_page(struct mm *mm, uintptr_t va, struct page *p, unsigned prot, bool replace)
 {
-	int err = arch_mmu_map(mm->mmu, va, page_to_phys(p), prot);
+	if (replace) {
+		arch_mmu_replace(mm->mmu, va, page_to_phys(p), prot);
+	} else {
+		int err = arch_mmu_map(mm->mmu, va, page_to_phys(p), prot);
 
-	if (err)
-		return err;
-	if (replace)
-		arch_mmu_flush_page(mm->mmu, va);
+		if (err)
+			return err;
+	}
 	page_mapcount_add(p, 1);
 	return 0;
 }
@@ -236,15 +254,14 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 	unsigned state = 0;
 	bool present;
 	enum fault_result r;
-	unsigned long fl;
 
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm_pt_lock(mm);
 	present = arch_mmu_query(mm->mmu, va, &pa, &state) == 0;
 	if (vma->object)
 		r = shared_fault(mm, vma, va, flags, present, state);
 	else
 		r = private_fault(mm, vma, va, flags, present, pa, state);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	mm_pt_unlock(mm);
 	return r;
 }
 

@@ -55,8 +55,12 @@ static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 	return act;
 }
 
-/* Copy one parent VMA (and its pages) into child. 0 or -ENOMEM. */
-static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv)
+/*
+ * Copy one parent VMA (and its pages) into child, under the parent's
+ * page-table lock; the parent's write-protected entries go into tlb. 0 or
+ * -ENOMEM. (The child is not visible to anyone yet: no lock, no flush.)
+ */
+static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv, struct tlb_batch *tlb)
 {
 	unsigned long flags = pv->flags & ~VM_LOCKED;
 	struct dup_ctx c = { parent, child, pv, 0 };
@@ -83,19 +87,23 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv)
 		 */
 		cv->anon_forked = true;
 	}
-	arch_mmu_walk(parent->mmu, pv->start, pv->end, dup_visit, &c);
+	mm_pt_lock(parent);
+	arch_mmu_walk(parent->mmu, pv->start, pv->end, dup_visit, &c, tlb);
+	mm_pt_unlock(parent);
 	return c.err;
 }
 
 struct mm *mm_dup(struct mm *parent)
 {
 	struct mm *child = mm_create_backend(parent->index.ops);
+	struct tlb_batch tlb;
 	struct vma *pv;
 	int err = 0;
 
 	if (!child)
 		return NULL;
 	mmap_write_lock(parent);
+	mm_tlb_init(&tlb, parent, false);
 	child->max_map_count = parent->max_map_count;
 	child->mmap_base = parent->mmap_base;
 	child->mmap_legacy_base = parent->mmap_legacy_base;
@@ -108,10 +116,12 @@ struct mm *mm_dup(struct mm *parent)
 	for (pv = vma_first(parent); pv && !err; pv = vma_next(parent, pv)) {
 		if (pv->flags & VM_DONTCOPY)
 			continue;
-		err = dup_vma(parent, child, pv);
+		err = dup_vma(parent, child, pv, &tlb);
 	}
 	child->merge = parent->merge;
 	mmap_write_unlock(child);
+	/* No CPU writes through a stale writable entry to a page now shared with the child. */
+	mm_tlb_finish(&tlb);
 	mmap_write_unlock(parent);
 	if (err) {
 		mm_put(child);

@@ -10,6 +10,33 @@
 #include "vma_internal.h"
 #include "pmm.h"
 #include "arch_mmu.h"
+#include "arch.h"
+
+/* ---- the page-table lock (mm->pt_lock): a spinning lock that leaves interrupts on */
+static inline void mm_pt_lock(struct mm *mm)
+{
+	BUG_ON(!arch_irqs_enabled());   /* a CPU waiting for it must still take shootdown IPIs */
+	spin_lock(&mm->pt_lock);
+}
+
+static inline void mm_pt_unlock(struct mm *mm)
+{
+	spin_unlock(&mm->pt_lock);
+}
+
+/* ---- TLB batches (mm/tlb.c) */
+
+/* mm_tlb_init: an empty batch for mm's page tables (local_only: changes that only add rights). */
+static inline void mm_tlb_init(struct tlb_batch *b, struct mm *mm, bool local_only)
+{
+	tlb_batch_init(b, mm->mmu, local_only);
+}
+/*
+ * mm_tlb_finish: flush the batch wherever mm is loaded (arch_tlb_flush),
+ * then free the user frames it holds. Before the caller drops the lock
+ * that keeps the changed range from being reused (mmap_lock, or the VMA).
+ */
+void mm_tlb_finish(struct tlb_batch *b);
 
 /* ---- counters ([atomic] fields of struct mm) */
 static inline void mm_count(unsigned long *c, long d)
@@ -35,6 +62,8 @@ void anon_page_move(struct page *page, struct anon_vma *av);
 /* user_page_get/put: refcount +1 / -1; the last put frees the frame (and its identity reference). */
 void user_page_get(struct page *page);
 void user_page_put(struct page *page);
+/* user_page_put_tlb: user_page_put for a page unmapped in tlb: the frame waits in tlb for the flush. */
+void user_page_put_tlb(struct page *page, struct tlb_batch *tlb);
 static inline void page_mapcount_add(struct page *p, int d)
 {
 	__atomic_add_fetch(&p->mapcount, d, __ATOMIC_RELAXED);
@@ -71,31 +100,47 @@ size_t shared_anon_inuse(void);
 /*
  * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and
  * releases the pages (private pages freed with their last mapping, shared
- * ones stay in their object). Use as vma_unmap_range(mm, s, e,
- * mm_zap_piece, NULL). Caller holds mmap_lock for writing.
+ * ones stay in their object), under pt_lock. Use as vma_unmap_range(mm, s,
+ * e, mm_zap_piece, &tlb) with a struct tlb_batch that the caller finishes
+ * (mm_tlb_finish) after the unmap. Caller holds mmap_lock for writing.
  */
-void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg);
+void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb);
+/*
+ * mm_unmap_range: vma_unmap_range with mm_zap_piece and one TLB batch
+ * flushed at the end (one shootdown for the whole range, however many VMAs
+ * it covers); mm_unmap_range_tlb leaves the batch to the caller. mmap_lock
+ * write. Returns vma_unmap_range's result.
+ */
+int mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end);
+int mm_unmap_range_tlb(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb_batch *tlb);
 /*
  * mm_zap_range: remove the PTEs of [start, end) (inside vma, page aligned)
- * and release their pages, leaving the VMA (MADV_DONTNEED). mmap_lock
- * held (write, or read plus pt_lock). Returns the PTEs removed.
+ * and release their pages into tlb, leaving the VMA (MADV_DONTNEED).
+ * mmap_lock held (either mode) and pt_lock. Returns the PTEs removed.
  */
-unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end);
+unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+			   struct tlb_batch *tlb);
 
 /*
  * mm_change_protection: rewrite the PTEs of [start, end) in vma (whose
  * flags are already the new ones) with the permissions of vma->flags, in
- * place; private pages that are shared (COW) or the zero page stay
- * read-only. mmap_lock write. Returns the PTEs visited.
+ * place, recording the changes in tlb; private pages that are shared (COW)
+ * or the zero page stay read-only. mmap_lock write; takes pt_lock. Returns
+ * the PTEs visited.
  */
-unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end);
+unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+				   struct tlb_batch *tlb);
 
 /* MMU_* permissions for a PTE in a VMA with flags (x86: W implies R; no access bits: PROT_NONE). */
 unsigned mm_vm_to_mmu(unsigned long vm_flags);
 
 
 /* ---- faults (mm/fault.c) */
-/* The TLB/PTE update of one page's permissions: rewrite the entry at va with state. */
+/*
+ * The PTE update of one page's permissions: rewrite the entry at va with
+ * state, which only adds rights (no other CPU needs a flush; a stale entry
+ * there only faults again). pt_lock held.
+ */
 void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state);
 
 #endif

@@ -9,9 +9,13 @@
  * pages - DONTNEED, FREE, REMOVE, WILLNEED, COLD, PAGEOUT - take mm's
  * mmap_lock for reading, plus pt_lock around each page-table walk, so
  * threads freeing memory do not serialize on the address space (Nick
- * Piggin's 2007 change for MADV_DONTNEED). The flag-setting advices change
- * VMAs and take it for writing; POPULATE_* take it for reading and drop it
- * around each fault.
+ * Piggin's 2007 change for MADV_DONTNEED). The kernel option
+ * madv_lock=write (mm_madv_write_lock) takes it for writing for DONTNEED
+ * and FREE instead, as the 2007 vanilla kernel did. The flag-setting
+ * advices change VMAs and take it for writing; POPULATE_* take it for
+ * reading and drop it around each fault. The TLB changes of one madvise
+ * are flushed once, before the mmap_lock is dropped (REMOVE flushes before
+ * it frees the object's pages).
  */
 #include "internal.h"
 #include "kerrno.h"
@@ -124,12 +128,16 @@ static int madvise_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool 
 	return 0;
 }
 
+bool mm_madv_write_lock;
+
 /* Does the advice change VMAs (mmap_lock for writing), or only pages (reading)? */
 static bool advice_needs_write_lock(int advice)
 {
 	switch (advice) {
-	case MADV_REMOVE: case MADV_WILLNEED: case MADV_DONTNEED: case MADV_DONTNEED_LOCKED:
-	case MADV_COLD: case MADV_PAGEOUT: case MADV_FREE: case MADV_POPULATE_READ:
+	case MADV_DONTNEED: case MADV_DONTNEED_LOCKED: case MADV_FREE:
+		return mm_madv_write_lock;  /* madv_lock=write: the 2007 vanilla kernel */
+	case MADV_REMOVE: case MADV_WILLNEED:
+	case MADV_COLD: case MADV_PAGEOUT: case MADV_POPULATE_READ:
 	case MADV_POPULATE_WRITE: case MADV_COLLAPSE: case MADV_GUARD_INSTALL:
 	case MADV_GUARD_REMOVE:
 		return false;
@@ -140,11 +148,10 @@ static bool advice_needs_write_lock(int advice)
 
 /* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
 static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
-		      uintptr_t end, int advice)
+		      uintptr_t end, int advice, struct tlb_batch *tlb)
 {
 	long nf;
 	struct vma *out;
-	unsigned long fl;
 	int err;
 
 	switch (advice) {
@@ -153,9 +160,9 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 		if ((vma->flags & VM_LOCKED) && advice == MADV_DONTNEED)
 			return -EINVAL;
 		*prev = vma;
-		fl = spin_lock_irqsave(&mm->pt_lock);
-		mm_zap_range(mm, vma, start, end);
-		spin_unlock_irqrestore(&mm->pt_lock, fl);
+		mm_pt_lock(mm);
+		mm_zap_range(mm, vma, start, end, tlb);
+		mm_pt_unlock(mm);
 		return 0;
 	case MADV_FREE:
 		if (vma->flags & VM_LOCKED)
@@ -163,9 +170,9 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 		*prev = vma;
 		if (vma->object)
 			return -EINVAL;       /* only anonymous private memory */
-		fl = spin_lock_irqsave(&mm->pt_lock);
-		arch_mmu_walk(mm->mmu, start, end, free_visit, NULL);
-		spin_unlock_irqrestore(&mm->pt_lock, fl);
+		mm_pt_lock(mm);
+		arch_mmu_walk(mm->mmu, start, end, free_visit, NULL, tlb);
+		mm_pt_unlock(mm);
 		return 0;
 	case MADV_REMOVE:
 		*prev = NULL;
@@ -175,9 +182,10 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 			return -EINVAL;
 		if (!(vma->flags & VM_SHARED) || !(vma->flags & VM_MAYWRITE))
 			return -EACCES;
-		fl = spin_lock_irqsave(&mm->pt_lock);
-		mm_zap_range(mm, vma, start, end);
-		spin_unlock_irqrestore(&mm->pt_lock, fl);
+		mm_pt_lock(mm);
+		mm_zap_range(mm, vma, start, end, tlb);
+		mm_pt_unlock(mm);
+		mm_tlb_finish(tlb);     /* no CPU may still reach the pages the punch frees */
 		shared_anon_punch(vma->object, vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
 				  (end - start) >> PAGE_SHIFT);
 		return 0;
@@ -229,10 +237,13 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 		return madvise_populate(mm, start, end, advice == MADV_POPULATE_WRITE);
 
 	bool write = advice_needs_write_lock(advice);
+	struct tlb_batch tlb;
+
 	if (write)
 		mmap_write_lock(mm);
 	else
 		mmap_read_lock(mm);
+	mm_tlb_init(&tlb, mm, false);
 	/* madvise_walk_vmas */
 	vma = vma_find_prev(mm, start, &prev);
 	if (vma && start > vma->start)
@@ -251,7 +262,7 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 				break;
 		}
 		tmp = MIN(vma->end, end);
-		err = advise_vma(mm, vma, &prev, start, tmp, advice);
+		err = advise_vma(mm, vma, &prev, start, tmp, advice, &tlb);
 		if (err)
 			break;
 		start = tmp;
@@ -261,6 +272,7 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 			break;
 		vma = prev ? vma_find(mm, prev->end) : vma_find(mm, start);
 	}
+	mm_tlb_finish(&tlb);            /* one flush for the whole range */
 	if (write)
 		mmap_write_unlock(mm);
 	else
@@ -273,6 +285,7 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 struct reclaim_ctx {
 	struct mm *mm;
 	unsigned long freed;
+	struct tlb_batch *tlb;
 };
 
 /*
@@ -296,7 +309,7 @@ static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 		return MMU_KEEP;
 	}
 	page_mapcount_add(p, -1);
-	user_page_put(p);
+	user_page_put_tlb(p, c->tlb);
 	mm_count(&c->mm->rss, -1);
 	c->freed++;
 	return MMU_CLEAR;
@@ -304,16 +317,18 @@ static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 
 unsigned long mm_reclaim_lazyfree(struct mm *mm)
 {
-	struct reclaim_ctx c = { mm, 0 };
+	struct tlb_batch tlb;
+	struct reclaim_ctx c = { mm, 0, &tlb };
 	struct vma *v;
-	unsigned long fl;
 
 	mmap_read_lock(mm);
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm_tlb_init(&tlb, mm, false);
+	mm_pt_lock(mm);
 	for (v = vma_first(mm); v; v = vma_next(mm, v))
 		if (!v->object)
-			arch_mmu_walk(mm->mmu, v->start, v->end, reclaim_visit, &c);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+			arch_mmu_walk(mm->mmu, v->start, v->end, reclaim_visit, &c, &tlb);
+	mm_pt_unlock(mm);
+	mm_tlb_finish(&tlb);
 	mmap_read_unlock(mm);
 	return c.freed;
 }

@@ -58,11 +58,16 @@ struct mm *mm_get(struct mm *mm)
 /* Unmap every VMA's pages, free the VMAs, the tables and mm. */
 static void mm_teardown(struct mm *mm)
 {
+	struct tlb_batch tlb;
 	struct vma *v;
 
 	mmap_write_lock(mm);
+	mm_tlb_init(&tlb, mm, false);
+	mm_pt_lock(mm);
 	for (v = vma_first(mm); v; v = vma_next(mm, v))
-		mm_zap_range(mm, v, v->start, v->end);
+		mm_zap_range(mm, v, v->start, v->end, &tlb);
+	mm_pt_unlock(mm);
+	mm_tlb_finish(&tlb);
 	if (mm->rss)
 		panic("mm_put: rss %lu after unmapping everything", mm->rss);
 	mm_vma_destroy(mm);
@@ -87,4 +92,9 @@ void mm_put(struct mm *mm)
 void mm_activate(struct mm *mm)
 {
 	arch_mmu_activate(mm ? mm->mmu : NULL);
+}
+
+void mm_enter_lazy(void)
+{
+	arch_mmu_enter_lazy();
 }

@@ -136,7 +136,7 @@ long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags)
 			goto out;
 	}
 	/* __mmap_region: MAP_FIXED replaces what was there. */
-	err = vma_unmap_range(mm, addr, addr + len, mm_zap_piece, NULL);
+	err = mm_unmap_range(mm, addr, addr + len);
 	if (err)
 		goto out;
 	err = vma_map_new_range(mm, addr, addr + len, vf, obj, pgoff, &v);
@@ -167,7 +167,7 @@ int vm_munmap(struct mm *mm, uintptr_t addr, size_t len)
 	if (!len || addr > TASK_SIZE || len > TASK_SIZE - addr)
 		return -EINVAL;
 	mmap_write_lock(mm);
-	err = vma_unmap_range(mm, addr, addr + len, mm_zap_piece, NULL);
+	err = mm_unmap_range(mm, addr, addr + len);
 	mmap_write_unlock(mm);
 	return err;
 }

@@ -3,7 +3,9 @@
  * new flags per VMA with Linux's VM_MAY* and accounting rules, merge/split
  * by vma_modify_flags, then the PTEs rewritten in place.
  *
- * Locking: vm_mprotect takes mm's mmap_lock for writing.
+ * Locking: vm_mprotect takes mm's mmap_lock for writing, and pt_lock
+ * around each VMA's PTE rewrite; the TLB changes of every VMA are flushed
+ * once, before the mmap_lock is dropped.
  */
 #include "internal.h"
 #include "kerrno.h"
@@ -33,16 +35,21 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
 	return MMU_UPDATE;
 }
 
-unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
+unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+				   struct tlb_batch *tlb)
 {
 	struct chprot_ctx c = { mm_vm_to_mmu(vma->flags), vma->object == NULL };
+	unsigned long n;
 
-	return arch_mmu_walk(mm->mmu, start, end, chprot_visit, &c);
+	mm_pt_lock(mm);
+	n = arch_mmu_walk(mm->mmu, start, end, chprot_visit, &c, tlb);
+	mm_pt_unlock(mm);
+	return n;
 }
 
 /* mprotect_fixup: give [start, end) of vma newflags. *pprev = the VMA now covering it. */
 static int mprotect_fixup(struct mm *mm, struct vma *vma, struct vma **pprev, uintptr_t start,
-			  uintptr_t end, unsigned long newflags)
+			  uintptr_t end, unsigned long newflags, struct tlb_batch *tlb)
 {
 	unsigned long oldflags = vma->flags;
 	struct vma *out;
@@ -62,7 +69,7 @@ static int mprotect_fixup(struct mm *mm, struct vma *vma, struct vma **pprev, ui
 	if (err)
 		return err;
 	*pprev = out;
-	mm_change_protection(mm, out, start, end);
+	mm_change_protection(mm, out, start, end, tlb);
 	return 0;
 }
 
@@ -71,6 +78,7 @@ int vm_mprotect(struct mm *mm, uintptr_t start, size_t len, int prot)
 	int grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP);
 	uintptr_t end, tmp, nstart;
 	struct vma *vma, *prev;
+	struct tlb_batch tlb;
 	int err;
 
 	prot &= ~(PROT_GROWSDOWN | PROT_GROWSUP);
@@ -88,6 +96,7 @@ int vm_mprotect(struct mm *mm, uintptr_t start, size_t len, int prot)
 		return -EINVAL;               /* arch_validate_prot */
 
 	mmap_write_lock(mm);
+	mm_tlb_init(&tlb, mm, false);
 	err = -ENOMEM;
 	vma = vma_find_prev(mm, start, &prev);
 	if (!vma)
@@ -127,7 +136,7 @@ int vm_mprotect(struct mm *mm, uintptr_t start, size_t len, int prot)
 			break;
 		}
 		tmp = MIN(vma->end, end);
-		err = mprotect_fixup(mm, vma, &prev, nstart, tmp, newflags);
+		err = mprotect_fixup(mm, vma, &prev, nstart, tmp, newflags, &tlb);
 		if (err)
 			break;
 		tmp = prev->end;
@@ -139,6 +148,7 @@ int vm_mprotect(struct mm *mm, uintptr_t start, size_t len, int prot)
 	if (!err && tmp < end)
 		err = -ENOMEM;
 out:
+	mm_tlb_finish(&tlb);            /* one flush for every VMA changed */
 	mmap_write_unlock(mm);
 	return err;
 }

@@ -32,7 +32,8 @@
  * cleared, so running out of memory changes nothing (Linux moves back).
  *
  * Locking: vm_mremap takes mm's mmap_lock for writing, and pt_lock around
- * the PTE moves.
+ * the PTE moves. Every TLB change of one mremap (the moved entries, the
+ * unmapped ranges) is flushed once, before the mmap_lock is dropped.
  */
 #include "internal.h"
 #include "anon_vma.h"
@@ -45,6 +46,7 @@ struct remap {
 	int flags;
 	struct vma *vma;
 	uintptr_t delta;
+	struct tlb_batch *tlb;          /* the whole mremap's TLB changes */
 };
 
 enum { REMAP_NO_RESIZE, REMAP_SHRINK, REMAP_EXPAND };
@@ -111,7 +113,7 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 		uintptr_t wend = MIN(ALIGN_DOWN(va, MOVE_WINDOW) + MOVE_WINDOW, end);
 
 		c->n = 0;
-		arch_mmu_walk(mm->mmu, va, wend, collect_visit, c);
+		arch_mmu_walk(mm->mmu, va, wend, collect_visit, c, NULL);
 		for (unsigned i = 0; i < c->n && !err; i++)
 			err = arch_mmu_map(mm->mmu, new + (c->rec[i].va - old), c->rec[i].pa,
 					   c->rec[i].state);
@@ -119,21 +121,21 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 	}
 	kfree(c);
 	if (err)
-		arch_mmu_walk(mm->mmu, new, new + len, clear_visit, NULL);
+		arch_mmu_walk(mm->mmu, new, new + len, clear_visit, NULL, NULL);
 	return err;
 }
 
 /* ------------------------------------------------------------- helpers */
 
 /* munmap of a range inside the lock (do_vmi_munmap / do_munmap). */
-static int unmap_locked(struct mm *mm, uintptr_t start, uintptr_t len)
+static int unmap_locked(struct mm *mm, uintptr_t start, uintptr_t len, struct tlb_batch *tlb)
 {
 	if ((start & ~PAGE_MASK) || start > TASK_SIZE || len > TASK_SIZE - start)
 		return -EINVAL;
 	len = ALIGN_UP(len, PAGE_SIZE);
 	if (!len)
 		return -EINVAL;
-	return vma_unmap_range(mm, start, start + len, mm_zap_piece, NULL);
+	return mm_unmap_range_tlb(mm, start, start + len, tlb);
 }
 
 /* check_prep_vma: the checks that need the VMA containing r->addr. */
@@ -203,27 +205,26 @@ static long move_vma(struct mm *mm, struct remap *r)
 	struct vma *old = r->vma, *nv, *src;
 	uintptr_t old_start = old->start, old_end = old->end;
 	unsigned long pgoff = old->pgoff + ((r->addr - old->start) >> PAGE_SHIFT);
-	unsigned long fl;
 	int err;
 
 	/* prep_move_vma: room for a new VMA and a split of the old one. */
 	if (mm->map_count + 2 > mm->max_map_count)
 		return -ENOMEM;
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm_pt_lock(mm);
 	err = copy_ptes(mm, r->addr, r->new_addr, r->old_len);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	mm_pt_unlock(mm);
 	if (err)
 		return err;
 	err = vma_copy_range(mm, old, r->new_addr, r->new_len, pgoff, &nv);
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm_pt_lock(mm);
 	if (err) {
-		arch_mmu_walk(mm->mmu, r->new_addr, r->new_addr + r->old_len, clear_visit, NULL);
-		spin_unlock_irqrestore(&mm->pt_lock, fl);
+		arch_mmu_walk(mm->mmu, r->new_addr, r->new_addr + r->old_len, clear_visit, NULL, r->tlb);
+		mm_pt_unlock(mm);
 		return err;
 	}
 	/* Committed: the pages now live at the new place only. */
-	arch_mmu_walk(mm->mmu, r->addr, r->addr + r->old_len, clear_visit, NULL);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	arch_mmu_walk(mm->mmu, r->addr, r->addr + r->old_len, clear_visit, NULL, r->tlb);
+	mm_pt_unlock(mm);
 
 	if (r->flags & MREMAP_DONTUNMAP) {
 		/*
@@ -241,7 +242,7 @@ static long move_vma(struct mm *mm, struct remap *r)
 		}
 	} else if (r->old_len) {
 		/* unmap_source_vma: best effort, as Linux (an -ENOMEM leaves the old range). */
-		(void)vma_unmap_range(mm, r->addr, r->addr + r->old_len, mm_zap_piece, NULL);
+		(void)mm_unmap_range_tlb(mm, r->addr, r->addr + r->old_len, r->tlb);
 	}
 	return (long)r->new_addr;
 }
@@ -252,7 +253,7 @@ static long mremap_to(struct mm *mm, struct remap *r)
 	int err;
 
 	if (r->flags & MREMAP_FIXED) {
-		err = unmap_locked(mm, r->new_addr, r->new_len);
+		err = unmap_locked(mm, r->new_addr, r->new_len, r->tlb);
 		if (err)
 			return err;
 		/* Unmapping may have split the old VMA (a move within it). */
@@ -261,7 +262,7 @@ static long mremap_to(struct mm *mm, struct remap *r)
 			return -EFAULT;
 	}
 	if (remap_type(r) == REMAP_SHRINK) {
-		err = unmap_locked(mm, r->addr + r->new_len, r->delta);
+		err = unmap_locked(mm, r->addr + r->new_len, r->delta, r->tlb);
 		if (err)
 			return err;
 		r->vma = vma_lookup(mm, r->addr);
@@ -296,7 +297,7 @@ static long mremap_at(struct mm *mm, struct remap *r)
 	case REMAP_NO_RESIZE:
 		return (long)r->addr;
 	case REMAP_SHRINK:
-		err = unmap_locked(mm, r->addr + r->new_len, r->delta);
+		err = unmap_locked(mm, r->addr + r->new_len, r->delta, r->tlb);
 		return err ? err : (long)r->addr;
 	default:
 		break;
@@ -362,6 +363,7 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 	       uintptr_t new_addr)
 {
 	struct remap r;
+	struct tlb_batch tlb;
 	long res;
 
 	/* PAGE_ALIGN, wrapping to 0 as Linux's does. */
@@ -372,6 +374,7 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 	r.flags = flags;
 	r.vma = NULL;
 	r.delta = 0;
+	r.tlb = &tlb;
 
 	/* check_mremap_params */
 	if ((unsigned)flags & ~(unsigned)(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP))
@@ -394,6 +397,7 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 	}
 
 	mmap_write_lock(mm);
+	mm_tlb_init(&tlb, mm, false);
 	/* check_map_count_against_split_early: 2 splits before, 2 VMAs more while moving. */
 	if (mm->map_count + 4 > mm->max_map_count) {
 		res = -ENOMEM;
@@ -408,6 +412,7 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 			res = implies_new_addr(&r) ? mremap_to(mm, &r) : mremap_at(mm, &r);
 	}
 out:
+	mm_tlb_finish(&tlb);
 	mmap_write_unlock(mm);
 	return res;
 }

@@ -68,7 +68,8 @@ void user_page_get(struct page *page)
 	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_RELAXED);
 }
 
-void user_page_put(struct page *page)
+/* Drop a reference; true when it was the last (the page is then ready to be freed). */
+static bool put_last(struct page *page)
 {
 	int32_t left;
 
@@ -76,7 +77,7 @@ void user_page_put(struct page *page)
 	left = __atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
 	BUG_ON(left < 0);
 	if (left)
-		return;
+		return false;
 	BUG_ON(page->mapcount != 0);
 	if (page->flags & PG_anon) {
 		struct anon_vma *av = page->private;
@@ -85,5 +86,17 @@ void user_page_put(struct page *page)
 		page->flags &= ~(PG_anon | PG_dirty | PG_lazyfree);
 		anon_vma_put(av);
 	}
-	pmm_free(page, 0);
+	return true;
+}
+
+void user_page_put(struct page *page)
+{
+	if (put_last(page))
+		pmm_free(page, 0);
+}
+
+void user_page_put_tlb(struct page *page, struct tlb_batch *tlb)
+{
+	if (put_last(page))
+		list_add_tail(&page->lru, &tlb->free_pages);
 }

@@ -1,19 +1,17 @@
 /*
  * Zap: remove the PTEs of a range and release what they mapped (Linux
- * zap_page_range / unmap_vmas). Private anonymous pages are freed with
- * their last reference, shared anonymous pages stay in their object, the
- * zero page is never counted. Page-table pages left empty are freed by
- * arch_mmu_walk, which also invalidates the TLB entries.
- *
- * Note: frames are released inside the walk, before its TLB invalidation
- * completes; correct on one CPU (no user code runs in between), to be
- * revisited with SMP shootdown.
+ * zap_page_range / unmap_vmas). Private anonymous pages lose a reference,
+ * and the last one sends the frame to the operation's TLB batch, which
+ * frees it once every CPU has flushed its translations (mm/tlb.c); shared
+ * anonymous pages stay in their object; the zero page is never counted.
+ * Page-table pages left empty wait in the batch too (arch_mmu_walk).
  */
 #include "internal.h"
 
 struct zap_ctx {
 	struct mm *mm;
 	bool shared;
+	struct tlb_batch *tlb;
 };
 
 static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
@@ -26,22 +24,43 @@ static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 	p = phys_to_page(pa);
 	BUG_ON(!p || p->mapcount <= 0);
 	page_mapcount_add(p, -1);
-	user_page_put(p);
+	user_page_put_tlb(p, z->tlb);
 	mm_count(&z->mm->rss, -1);
 	if (z->shared)
 		mm_count(&z->mm->rss_shared, -1);
 	return MMU_CLEAR;
 }
 
-unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
+unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+			   struct tlb_batch *tlb)
 {
-	struct zap_ctx z = { mm, vma->object != NULL };
+	struct zap_ctx z = { mm, vma->object != NULL, tlb };
 
 	BUG_ON(start < vma->start || end > vma->end);
-	return arch_mmu_walk(mm->mmu, start, end, zap_visit, &z);
+	assert_spin_held(&mm->pt_lock);
+	return arch_mmu_walk(mm->mmu, start, end, zap_visit, &z, tlb);
 }
 
-void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg)
+void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb)
 {
-	mm_zap_range(mm, piece, piece->start, piece->end);
+	BUG_ON(!tlb);
+	mm_pt_lock(mm);
+	mm_zap_range(mm, piece, piece->start, piece->end, tlb);
+	mm_pt_unlock(mm);
+}
+
+int mm_unmap_range_tlb(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb_batch *tlb)
+{
+	return vma_unmap_range(mm, start, end, mm_zap_piece, tlb);
+}
+
+int mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	struct tlb_batch tlb;
+	int err;
+
+	mm_tlb_init(&tlb, mm, false);
+	err = mm_unmap_range_tlb(mm, start, end, &tlb);
+	mm_tlb_finish(&tlb);
+	return err;
 }

@@ -9,16 +9,13 @@
 #include "hosted.h"
 #include "mm.h"
 
-struct access_ctx { unsigned set; };
-
-static enum mmu_action set_bits_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+/* What the hardware does on an access: set the leaf's A (and D) bits in place. */
+static void set_access_bits(struct mm *mm, uintptr_t page, bool write)
 {
-	unsigned set = ((struct access_ctx *)arg)->set;
+	uint64_t *slot = leaf_slot(mm->mmu, page);
 
-	if ((*state & set) == set)
-		return MMU_KEEP;
-	*state |= set;
-	return MMU_UPDATE;
+	if (slot && (*slot & PTE_P))
+		__atomic_fetch_or(slot, PTE_A | (write ? PTE_D : 0), __ATOMIC_RELAXED);
 }
 
 static bool access_allowed(unsigned state, unsigned access)
@@ -59,11 +56,7 @@ int hosted_user_access(struct mm *mm, uintptr_t va, unsigned access, void *buf, 
 			if (r != FAULT_OK)
 				return (int)r;
 		}
-		{
-			struct access_ctx c = { MMU_ACCESSED | ((access & FAULT_WRITE) ? MMU_DIRTY : 0) };
-
-			arch_mmu_walk(mm->mmu, page, page + PAGE_SIZE, set_bits_visit, &c);
-		}
+		set_access_bits(mm, page, access & FAULT_WRITE);
 		if (access & FAULT_WRITE)
 			memcpy((unsigned char *)phys_to_virt(pa) + off, b, n);
 		else if (b)

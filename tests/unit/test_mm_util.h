@@ -70,8 +70,12 @@ static inline int ut_access(struct mm *mm, uintptr_t va, unsigned access, void *
 		}
 		{
 			unsigned set = MMU_ACCESSED | ((access & FAULT_WRITE) ? MMU_DIRTY : 0);
+			struct tlb_batch tlb;
 
-			arch_mmu_walk(mm->mmu, page, page + PAGE_SIZE, ut_set_bits_visit, &set);
+			/* What the CPU does on an access: set A (and D); nothing to flush elsewhere. */
+			tlb_batch_init(&tlb, mm->mmu, true);
+			arch_mmu_walk(mm->mmu, page, page + PAGE_SIZE, ut_set_bits_visit, &set, &tlb);
+			arch_tlb_flush(&tlb);
 		}
 		if (access & FAULT_WRITE)
 			memcpy((char *)phys_to_virt(pa) + off, b, n);

@@ -283,6 +283,8 @@ int arch_fault_catch(void (*fn)(void *), void *arg, struct arch_fault_info *info
 /* Called by the trap dispatcher: 1 when the fault was taken by arch_fault_catch. */
 int fault_recover(struct trap_frame *tf);
 
+struct arch_mmu;
+
 /* Per-CPU area reached through GS base. */
 struct percpu {
 	struct percpu *self;    /* offset 0 */
@@ -294,6 +296,8 @@ struct percpu {
 	uint64_t kstack_top;    /* offset 32: top of the running task's kernel stack */
 	void *cur_task;         /* offset 40: the running struct task */
 	struct lockdep_held held;       /* spinning locks this CPU holds (lib/lockdep.c) */
+	struct arch_mmu *mm_loaded;     /* user address space in CR3 (NULL: the kernel's), tlb.c */
+	bool mm_lazy;                   /* kept only lazily: a kernel thread or idle runs */
 };
 extern struct percpu percpu_area[];
 void percpu_init_boot(void);
