@@ -51,7 +51,7 @@ struct vma;
  * merging. Refcounted by the VMAs pointing at it.
  */
 struct anon_vma {
-	unsigned refcount;            /* VMAs (and, later, pages) referring to it */
+	unsigned refcount;            /* [atomic] VMAs and anonymous pages referring to it */
 	unsigned long id;             /* unique, for debugging and test output */
 };
 

@@ -118,20 +118,30 @@ bool signal_pending(const struct task *t)
 
 int send_signal(struct task *t, int sig, int code, int sender_pid)
 {
-	struct k_siginfo *info;
 	unsigned long f;
+	int r;
+
+	if (sig < 0 || sig > NSIG_STD)
+		return -EINVAL;
+	f = spin_lock_irqsave(&sched_lock);
+	r = send_signal_locked(t, sig, code, sender_pid);
+	spin_unlock_irqrestore(&sched_lock, f);
+	return r;
+}
+
+int send_signal_locked(struct task *t, int sig, int code, int sender_pid)
+{
+	struct k_siginfo *info;
 	uint64_t h;
 
+	assert_spin_held(&sched_lock);
 	if (sig < 0 || sig > NSIG_STD)
 		return -EINVAL;
 	if (sig == 0)
 		return 0;
-	f = spin_lock_irqsave(&sched_lock);
 	h = t->sig.action[sig].handler;
-	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig)))) {
-		spin_unlock_irqrestore(&sched_lock, f);
+	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig))))
 		return 0;               /* discarded, as Linux does for ignored signals */
-	}
 	if (!(t->sig.pending & sig_bit(sig))) {
 		info = &t->sig.info[sig];
 		memset(info, 0, sizeof(*info));
@@ -143,7 +153,6 @@ int send_signal(struct task *t, int sig, int code, int sender_pid)
 	}
 	if (signal_pending(t))
 		sched_wakeup_locked(t);
-	spin_unlock_irqrestore(&sched_lock, f);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "kerrno.h"
 #include "kernel.h"
 #include "file.h"
+#include "pmm.h"
 
 #define UIO_MAXIOV 1024
 #define SSIZE_MAX_K 0x7fffffffffffffffUL
@@ -116,36 +117,58 @@ static long iov_total(uint64_t uiov, uint64_t cnt, struct iovec_k *iov)
 	return (long)total;
 }
 
-/* writev(fd, iov, cnt): -EBADF; -EINVAL cnt > 1024 or total > SSIZE_MAX; -EFAULT. */
+/* Room for UIO_MAXIOV entries, per call (several CPUs run system calls at once). */
+#define IOV_ORDER 2
+static struct iovec_k *iov_alloc(void)
+{
+	struct page *p = pmm_alloc(IOV_ORDER, 0);
+
+	return p ? page_address(p) : NULL;
+}
+
+static void iov_free(struct iovec_k *iov)
+{
+	pmm_free(virt_to_page(iov), IOV_ORDER);
+}
+
+/* writev(fd, iov, cnt): -EBADF; -EINVAL cnt > 1024 or total > SSIZE_MAX; -EFAULT; -ENOMEM. */
 long sys_writev(SYSCALL_ARGS)
 {
-	static struct iovec_k iov[UIO_MAXIOV];  /* one CPU, interrupts on but no preemption in the kernel */
+	struct iovec_k *iov;
 	long total, done = 0;
 
 	if (!fd_valid(a0))
 		return -EBADF;
+	iov = iov_alloc();
+	if (!iov)
+		return -ENOMEM;
 	total = iov_total(a1, a2, iov);
-	if (total < 0)
-		return total;
-	for (uint64_t i = 0; i < a2; i++) {
+	for (uint64_t i = 0; total >= 0 && i < a2; i++) {
 		long r = console_write_user(iov[i].base, iov[i].len);
 
-		if (r < 0)
-			return done ? done : r;
+		if (r < 0) {
+			total = done ? done : r;
+			break;
+		}
 		done += r;
 	}
-	return done;
+	iov_free(iov);
+	return total < 0 ? total : done;
 }
 
 /* readv(fd, iov, cnt): end of file on fd 0 after the same checks as writev. */
 long sys_readv(SYSCALL_ARGS)
 {
-	static struct iovec_k iov[UIO_MAXIOV];
+	struct iovec_k *iov;
 	long total;
 
 	if (!fd_valid(a0))
 		return -EBADF;
+	iov = iov_alloc();
+	if (!iov)
+		return -ENOMEM;
 	total = iov_total(a1, a2, iov);
+	iov_free(iov);
 	return total < 0 ? total : 0;
 }
 

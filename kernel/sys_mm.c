@@ -9,6 +9,7 @@
 #include "kerrno.h"
 #include "kernel.h"
 #include "kstring.h"
+#include "pmm.h"
 
 /* mmap(addr, len, prot, flags, fd, off): anonymous memory only (vm_mmap); -EINVAL unaligned off. */
 long sys_mmap(SYSCALL_ARGS)
@@ -44,25 +45,12 @@ long sys_mremap(SYSCALL_ARGS)
 	return vm_mremap(current->mm, a0, a1, a2, (int)a3, a4);
 }
 
-/*
- * mincore(addr, len, vec): vm_mincore through a one-page kernel buffer.
- * -EINVAL unaligned addr; -ENOMEM range beyond TASK_SIZE or not mapped;
- * -EFAULT vec not writable.
- */
-long sys_mincore(SYSCALL_ARGS)
+/* mincore, chunk by chunk, through the kernel buffer kvec (PAGE_SIZE bytes). */
+static long mincore_chunks(uint64_t addr, uint64_t len, uint64_t vec, uint64_t pages,
+			   unsigned char *kvec)
 {
-	static unsigned char kvec[PAGE_SIZE];   /* one CPU; the kernel is not preempted */
-	uint64_t addr = a0, len = a1, vec = a2, pages, done = 0;
-
-	if (addr & (PAGE_SIZE - 1))
-		return -EINVAL;
-	if (len > TASK_SIZE || addr + len > TASK_SIZE)
-		return -ENOMEM;
-	pages = (len + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	if (!access_ok(vec, pages))
-		return -EFAULT;
-	while (done < pages) {
-		uint64_t n = MIN(pages - done, (uint64_t)sizeof(kvec));
+	for (uint64_t done = 0; done < pages;) {
+		uint64_t n = MIN(pages - done, (uint64_t)PAGE_SIZE);
 		uint64_t clen = MIN(n << PAGE_SHIFT, len - (done << PAGE_SHIFT));
 		int r;
 
@@ -75,4 +63,31 @@ long sys_mincore(SYSCALL_ARGS)
 		done += n;
 	}
 	return 0;
+}
+
+/*
+ * mincore(addr, len, vec): vm_mincore through a one-page kernel buffer (one
+ * per call: several CPUs run system calls at once). -EINVAL unaligned addr;
+ * -ENOMEM range beyond TASK_SIZE or not mapped, or no memory for the
+ * buffer; -EFAULT vec not writable.
+ */
+long sys_mincore(SYSCALL_ARGS)
+{
+	uint64_t addr = a0, len = a1, vec = a2, pages;
+	unsigned char *kvec;
+	long r;
+
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (len > TASK_SIZE || addr + len > TASK_SIZE)
+		return -ENOMEM;
+	pages = (len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	if (!access_ok(vec, pages))
+		return -EFAULT;
+	kvec = pmm_alloc_frame(0);
+	if (!kvec)
+		return -ENOMEM;
+	r = mincore_chunks(addr, len, vec, pages, kvec);
+	pmm_free_frame(kvec);
+	return r;
 }

@@ -108,15 +108,18 @@ long sys_kill(SYSCALL_ARGS)
 	if (pid == 0 || pid == -1) {
 		struct list_head *p;
 		int n = 0;
+		unsigned long f = spin_lock_irqsave(&sched_lock);
 
-		/* unlocked walk: one CPU and no kernel preemption; send_signal takes sched_lock */
+		/* under sched_lock: another CPU may reap (free) a task meanwhile */
 		list_for_each(p, &task_list) {
 			t = list_entry(p, struct task, all_link);
-			if (t->state == TASK_ZOMBIE || t->pid == 1 || (pid == -1 && t == current))
+			if (t->state == TASK_ZOMBIE || t->pid == 1 || (pid == -1 && t == current) ||
+			    t->kthread_fn)
 				continue;
-			send_signal(t, sig, SI_USER, current->pid);
+			send_signal_locked(t, sig, SI_USER, current->pid);
 			n++;
 		}
+		spin_unlock_irqrestore(&sched_lock, f);
 		if (pid == 0 && current->pid != 1)
 			n++;
 		return n ? 0 : -ESRCH;

@@ -19,9 +19,7 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 {
 	struct mm *mm;
 
-	if (!mm_cachep)
-		mm_cachep = kmem_cache_create("mm", sizeof(struct mm), 0);
-	if (!mm_cachep || mm_zero_page_init())
+	if (!kmem_cache_get_or_create(&mm_cachep, "mm", sizeof(struct mm), 0) || mm_zero_page_init())
 		return NULL;
 	mm = kmem_cache_alloc(mm_cachep);
 	if (!mm)

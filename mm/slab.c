@@ -434,3 +434,20 @@ void kfree(void *p)
 		panic("kfree: %p was not allocated by kmalloc", p);
 	pmm_free(pg, pg->order);
 }
+
+struct kmem_cache *kmem_cache_get_or_create(struct kmem_cache **slot, const char *name, size_t size,
+					    size_t align)
+{
+	struct kmem_cache *c = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *expected = NULL;
+
+	if (c)
+		return c;
+	c = kmem_cache_create(name, size, align);
+	if (!c)
+		return NULL;
+	if (!__atomic_compare_exchange_n(slot, &expected, c, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		kmem_cache_destroy(c);          /* another CPU won */
+		c = expected;
+	}
+	return c;
+}

@@ -3,10 +3,12 @@
  * (PG_anon, tagged with the anon identity that first owned them).
  *
  * Locking: refcount and mapcount change with __atomic builtins (pages are
- * shared between address spaces after fork). The anon identity reference
- * of a page is taken and dropped under the faulting mm's mmap_lock (read)
- * plus pt_lock, or its mmap_lock (write); identities are not yet SMP-safe
- * across address spaces (their refcount is a plain counter, see vma_anon.c).
+ * shared between address spaces after fork, and lose their last mapping
+ * wherever that happens). A page's anon identity reference is taken and
+ * dropped atomically too (mm/anon_vma.c), so the page of a parent's
+ * identity can be freed by a child on another CPU. page->private and the
+ * PG_* flags of a mapped page change only while one mm maps it (refcount
+ * and mapcount 1), under that mm's pt_lock.
  */
 #include "internal.h"
 #include "kstring.h"

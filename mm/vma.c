@@ -79,9 +79,8 @@ int mm_vma_init(struct mm *mm, const struct vma_index_ops *backend)
 {
 	if (!backend)
 		backend = vma_default_backend;
-	if (!vma_cachep)
-		vma_cachep = kmem_cache_create("vma", sizeof(struct vma), 0);
-	if (!vma_cachep || anon_identity_cache_init())
+	if (!kmem_cache_get_or_create(&vma_cachep, "vma", sizeof(struct vma), 0) ||
+	    anon_identity_cache_init())
 		return -ENOMEM;
 	memset(mm, 0, sizeof(*mm));
 	backend->init(&mm->index);
@@ -817,6 +816,8 @@ int vma_anon_prepare(struct mm *mm, struct vma *vma)
 	struct vma *n;
 
 	mmap_assert_locked(mm);
+	/* A fault holds the lock only for reading: the page-table lock serializes the faults that link. */
+	BUG_ON(!mmap_is_write_locked(mm) && !spin_is_held(&mm->pt_lock));
 	if (vma->anon)
 		return 0;
 	/*
