@@ -15,6 +15,12 @@
  *   acpi=on|off                               find the CPUs through ACPI (on) or the MP
  *                                             tables only (off)
  *   smp=N                                     bring up at most N CPUs (0, default: all)
+ *   fault_lock=mmap|vma                       page faults take the mmap_lock (default) or,
+ *                                             when they can, only their VMA's lock
+ *                                             (Linux 6.4's per-VMA locks)
+ *   madv_lock=read|write                      MADV_DONTNEED/FREE take the mmap_lock for
+ *                                             reading (default, Linux since 2007) or for
+ *                                             writing (the 2007 vanilla kernel)
  *   crash=null|panic|stack|bug|lockorder                after boot, deliberately crash (to see and
  *                                             test the fatal exception/panic reports)
  * An unknown key, or a word that is not key=value, prints a warning and is ignored.
@@ -35,6 +41,8 @@ struct kernel_params {
 	bool pku;                               /* default true */
 	bool acpi;                              /* default true */
 	unsigned smp;                           /* CPUs to bring up at most; 0 (default): all */
+	bool fault_lock_vma;                    /* fault_lock=vma (true) or mmap (false, default) */
+	bool madv_lock_write;                   /* madv_lock=write (true) or read (false, default) */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */
 	unsigned warnings;                      /* unknown or malformed words seen */
 };

@@ -104,6 +104,17 @@ struct mm {
 	unsigned long cow_reuses;     /* write faults that reused a page nobody else maps */
 	unsigned long zero_maps;      /* read faults that mapped the shared zero page */
 	unsigned long stack_grows;    /* growsdown VMA expansions by faults */
+	unsigned long faults_lockless;  /* faults handled under a per-VMA lock (fault_lock=vma) */
+	unsigned long faults_fallback;  /* faults that tried it and took the mmap_lock instead */
+
+	/* fault_lock=vma (mm/vma_lock.c). */
+	bool vma_lockless;            /* [mmap_lock] faults try the per-VMA lock first */
+	unsigned long mm_lock_seq;    /* [mmap_lock write] advanced at each write unlock, which
+	                               *   drops every VMA's write mark at once */
+	struct vma_snapshot *vma_snap;  /* [mmap_lock write; read lock-free] the sorted VMAs
+	                               *   lock-free faults search; NULL: none (fall back) */
+	struct vma *vma_retired;      /* [mmap_lock write] VMAs removed in this write section,
+	                               *   freed after the lock-free faults that may see them */
 };
 
 /* Global default of mm->merge for new address spaces; the kernel option merge=off clears it. */
@@ -122,6 +133,12 @@ extern bool mm_zero_page_enabled;
  * (false: Linux since Nick Piggin's 2007 change).
  */
 extern bool mm_madv_write_lock;
+/*
+ * fault_lock=mmap|vma (default mmap): new address spaces let faults take a
+ * per-VMA lock found without the mmap_lock (true: Linux 6.4's per-VMA
+ * locks, mm/vma_lock.c), or always take the mmap_lock for reading (false).
+ */
+extern bool mm_fault_lock_vma;
 /* Index backend for new address spaces when none is named (btree; kernel option vma=NAME). */
 extern const struct vma_index_ops *vma_default_backend;
 

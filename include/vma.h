@@ -67,6 +67,7 @@ union vma_link {
 		int color;                                         /* 0 red, 1 black */
 		uintptr_t subtree_gap;                             /* largest free gap below this node (see rbtree backend) */
 	} rb;
+	struct vma *retired;          /* out of the index, waiting to be freed: next in mm->vma_retired */
 };
 
 struct vma {
@@ -78,6 +79,14 @@ struct vma {
 	bool anon_forked;             /* with anon: Linux's anon_vma_chain has more than one entry, i.e. the
 	                               * VMA was copied at fork from a VMA that had an identity (or split
 	                               * from / dup'ed from such a VMA): vma_is_fork_child() */
+	/*
+	 * The per-VMA lock of fault_lock=vma (mm/vma_lock.c), all zero in a new
+	 * VMA, packed beside anon_forked so struct vma keeps its size.
+	 */
+	bool detached;                /* removed from the index: lock-free faults must not use it */
+	uint16_t vm_lock_seq;         /* marked for writing while equal to the low 16 bits of
+	                               *   mm->mm_lock_seq (a wrap only makes a fault fall back) */
+	int vm_readers;               /* [atomic] faults holding it for reading */
 	void *object;                 /* backing object for shared anonymous memory (Linux's shmem file), or NULL */
 	struct mm *mm;                /* owning address space */
 	union vma_link link;          /* index linkage, owned by the backend */

@@ -37,6 +37,22 @@ static unsigned set_bool(bool *dst, const char *v, size_t vlen, const char *key)
 }
 
 /* Apply one word [w, w+len); returns 1 if it produced a warning. */
+/* Parse one of two words into *dst (yes: true, no: false); returns 1 (a warning) for anything else. */
+static unsigned set_choice(bool *dst, const char *v, size_t vlen, const char *key, const char *yes,
+			   const char *no)
+{
+	if (word_is(v, vlen, yes))
+		*dst = true;
+	else if (word_is(v, vlen, no))
+		*dst = false;
+	else {
+		printk("cmdline: warning: %s=%.*s: expected %s or %s; ignored\n", key, (int)vlen, v,
+		       no, yes);
+		return 1;
+	}
+	return 0;
+}
+
 /* Parse a decimal number into *dst; returns 1 (a warning) for anything else. */
 static unsigned set_uint(unsigned *dst, const char *v, size_t vlen, const char *key)
 {
@@ -94,6 +110,10 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_bool(&p->acpi, v, vlen, "acpi");
 	} else if (word_is(w, klen, "smp")) {
 		return set_uint(&p->smp, v, vlen, "smp");
+	} else if (word_is(w, klen, "fault_lock")) {
+		return set_choice(&p->fault_lock_vma, v, vlen, "fault_lock", "vma", "mmap");
+	} else if (word_is(w, klen, "madv_lock")) {
+		return set_choice(&p->madv_lock_write, v, vlen, "madv_lock", "write", "read");
 	} else {
 		printk("cmdline: warning: unknown option '%.*s' ignored\n", (int)len, w);
 		return 1;

@@ -61,7 +61,7 @@ void kthread_join(struct task *t)
 		self->state = TASK_RUNNABLE;
 		if (self->is_idle && t->state != TASK_ZOMBIE) {
 			spin_unlock_irqrestore(&sched_lock, f);
-			arch_cpu_relax();       /* the idle task polls */
+			idle_pause();           /* the idle task waits here */
 			f = spin_lock_irqsave(&sched_lock);
 		}
 	}

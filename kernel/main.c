@@ -45,6 +45,8 @@ static void apply_vm_params(const struct kernel_params *p)
 {
 	vma_merge_enabled = p->merge;
 	mm_zero_page_enabled = p->zero_page;
+	mm_fault_lock_vma = p->fault_lock_vma;
+	mm_madv_write_lock = p->madv_lock_write;
 	if (p->vma[0]) {
 		const struct vma_index_ops *b = vma_backend_by_name(p->vma);
 		if (b)
@@ -56,6 +58,9 @@ static void apply_vm_params(const struct kernel_params *p)
 	printk("vm: VMA index %s, merging %s, zero page %s, execute-only memory %s\n",
 	       vma_default_backend->name, vma_merge_enabled ? "on" : "off",
 	       mm_zero_page_enabled ? "on" : "off", arch_mmu_exec_only() ? "yes (pku)" : "no");
+	printk("vm: faults take %s, MADV_DONTNEED/FREE the mmap_lock for %s\n",
+	       mm_fault_lock_vma ? "the VMA's lock when they can (fault_lock=vma)" : "the mmap_lock (fault_lock=mmap)",
+	       mm_madv_write_lock ? "writing (madv_lock=write)" : "reading (madv_lock=read)");
 }
 
 static struct boot_info boot_info_copy;
@@ -122,6 +127,40 @@ static void memory_init(const struct boot_info *bi)
 	       (unsigned long long)max_pfn, page_bytes >> 10);
 	if (pmm_free_frames() * PAGE_SIZE < MIN_FREE_BYTES)
 		boot_fail_nomem("running the test suites", MIN_FREE_BYTES);
+}
+
+/*
+ * The boot tests run in a kernel thread pinned to CPU 0, so that the boot
+ * context stays CPU 0's idle task and the tests' own threads (and the
+ * waits of the tests) take turns with them as with any task.
+ */
+struct test_job {
+	const char *suites;
+	bool profile;
+	unsigned failed;
+};
+
+static unsigned profile_run(const char *suites);
+
+static void test_thread(void *arg)
+{
+	struct test_job *j = arg;
+
+	j->failed = j->profile ? profile_run(j->suites) : ktest_run(j->suites);
+}
+
+static unsigned run_in_thread(const char *suites, bool profile)
+{
+	struct test_job j = { suites, profile, 0 };
+	struct task *t = kthread_create(test_thread, &j, 0, profile ? "profile" : "ktest");
+
+	if (!t) {
+		printk("ktest: no memory for the test thread\n");
+		return 1;
+	}
+	kthread_start(t);
+	kthread_join(t);
+	return j.failed;
 }
 
 /* Run the suites in `suites` under the profiler and print the readprofile table. */
@@ -228,9 +267,9 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	if (kparams.crash[0])
 		crash_on_request(kparams.crash);
 	if (strcmp(kparams.ktest, "none") != 0)
-		failed += ktest_run(kparams.ktest);
+		failed += run_in_thread(kparams.ktest, false);
 	if (kparams.profile[0])
-		failed += profile_run(kparams.profile);
+		failed += run_in_thread(kparams.profile, true);
 	if (!failed && module_count() > 0)
 		user_init_start();      /* returns only if init cannot start */
 	qemu_exit(failed || module_count() > 0 ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);

@@ -340,6 +340,12 @@ static bool has_work_locked(unsigned cpu)
 	return false;
 }
 
+void idle_pause(void)
+{
+	/* Woken by the next tick, or at once by the IPI a wake-up of an idle task sends. */
+	__asm__ volatile("sti; hlt" : : : "memory");
+}
+
 void sched_tick(void)
 {
 	struct task *t = current;
@@ -421,7 +427,7 @@ void sched_wait_flag(volatile int *flag)
 		__schedule();
 		spin_unlock_irqrestore(&sched_lock, f);
 		if (self->is_idle)
-			arch_cpu_relax();       /* the idle task never leaves the CPU: poll */
+			idle_pause();           /* the idle task never leaves the CPU: wait here */
 	}
 }
 

@@ -16,6 +16,8 @@ extern struct task *init_task;
 void __schedule(void);
 /* sched_wakeup_locked: sched_wakeup with sched_lock held. */
 void sched_wakeup_locked(struct task *t);
+/* idle_pause: an idle task with nothing to run waits for an interrupt (sti; hlt). No lock held. */
+void idle_pause(void);
 /* send_signal_locked: send_signal (include/signal.h) with sched_lock held. */
 int send_signal_locked(struct task *t, int sig, int code, int sender_pid);
 /* sched_task_unlink: drop a reaped zombie from the task list and its parent's children. */

@@ -5,9 +5,12 @@
  * anonymous pages from their object, and stack growth.
  *
  * Locking: mmap_lock read around the whole fault (write only for the few
- * instructions that grow a stack VMA), pt_lock around every page-table
- * change, so faults of one mm on several CPUs serialize on its tables while
- * munmap/mprotect (mmap_lock write) exclude them all.
+ * instructions that grow a stack VMA), or with fault_lock=vma the VMA's
+ * own read lock instead when it can be had without the mmap_lock
+ * (mm/vma_lock.c); pt_lock around every page-table change, so faults of
+ * one mm on several CPUs serialize on its tables while munmap/mprotect
+ * (mmap_lock write, and the write mark of every VMA they change) exclude
+ * the faults in what they change.
  */
 #include "internal.h"
 #include "kerrno.h"
@@ -265,6 +268,32 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 	return r;
 }
 
+/*
+ * fault_lock=vma: the fault under the VMA's own lock, without the mmap_lock
+ * (Linux lock_vma_under_rcu). True with *r when done; false when the
+ * caller must take the mmap_lock (no locked VMA found, or a private VMA
+ * still without an anon identity).
+ */
+static bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, enum fault_result *r)
+{
+	struct vma *vma = vma_lock_lookup(mm, addr);
+
+	if (vma && !vma->object && !vma->anon) {
+		vma_read_unlock(vma);
+		vma = NULL;
+	}
+	if (!vma) {
+		mm_count(&mm->faults_fallback, 1);
+		return false;
+	}
+	*r = access_check(vma, flags);
+	if (*r == FAULT_OK)
+		*r = fault_locked(mm, vma, addr, flags);
+	vma_read_unlock(vma);
+	mm_count(&mm->faults_lockless, 1);
+	return true;
+}
+
 enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
 {
 	struct vma *vma;
@@ -273,6 +302,8 @@ enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
 	mm_count(&mm->faults, 1);
 	if (addr >= TASK_SIZE)
 		return FAULT_SIGSEGV_MAPERR;
+	if (mm->vma_lockless && fault_under_vma_lock(mm, addr, flags, &r))
+		return r;
 	mmap_read_lock(mm);
 	vma = vma_find(mm, addr);
 	if (!vma) {
@@ -289,6 +320,9 @@ enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
 		/* lock_mm_and_find_vma: grow under the write lock, then fault under the read lock. */
 		mmap_read_unlock(mm);
 		mmap_write_lock(mm);
+		vma = vma_find(mm, addr);
+		if (vma)
+			vma_start_write(mm, vma);
 		err = expand_stack_locked(mm, addr);
 		mmap_write_unlock(mm);
 		if (err)

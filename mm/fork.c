@@ -103,6 +103,7 @@ struct mm *mm_dup(struct mm *parent)
 	if (!child)
 		return NULL;
 	mmap_write_lock(parent);
+	vma_write_lock_all(parent);     /* no fault may write a page while it becomes COW-shared */
 	mm_tlb_init(&tlb, parent, false);
 	child->max_map_count = parent->max_map_count;
 	child->mmap_base = parent->mmap_base;

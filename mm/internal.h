@@ -38,6 +38,39 @@ static inline void mm_tlb_init(struct tlb_batch *b, struct mm *mm, bool local_on
  */
 void mm_tlb_finish(struct tlb_batch *b);
 
+/* ---- per-VMA locks for faults (mm/vma_lock.c) */
+
+/* vma_lockless_init: mm's per-VMA lock state (fault_lock=vma when mm_fault_lock_vma). mm_create. */
+void vma_lockless_init(struct mm *mm);
+/*
+ * vma_lockless_publish: at mmap_write_unlock: publish a new snapshot of the
+ * VMAs, drop every VMA write mark, and free the old snapshot and the VMAs
+ * retired in this write section once no lock-free fault can see them.
+ */
+void vma_lockless_publish(struct mm *mm);
+/* vma_lockless_disable: no more lock-free faults in mm (teardown): free the snapshot. mmap_lock write. */
+void vma_lockless_disable(struct mm *mm);
+/*
+ * vma_start_write: mark v as changing in this write section, after waiting
+ * for the faults inside it. vma_write_lock_range: every VMA that touches
+ * or intersects [start, end] (its neighbours included: merges change
+ * them); vma_write_lock_all: every VMA. mmap_lock write; nothing to do
+ * unless mm->vma_lockless.
+ */
+void vma_start_write(struct mm *mm, struct vma *v);
+void vma_write_lock_range(struct mm *mm, uintptr_t start, uintptr_t end);
+void vma_write_lock_all(struct mm *mm);
+/*
+ * vma_lock_lookup: the VMA containing addr, read-locked, found without the
+ * mmap_lock; NULL when the caller must take the mmap_lock instead (no
+ * snapshot, no VMA there, or a writer is changing it). vma_read_unlock
+ * releases it.
+ */
+struct vma *vma_lock_lookup(struct mm *mm, uintptr_t addr);
+void vma_read_unlock(struct vma *v);
+/* vma_retired_free: free the VMAs on mm->vma_retired (mm/vma.c; vma_lockless_publish calls it). */
+void vma_retired_free(struct mm *mm);
+
 /* ---- counters ([atomic] fields of struct mm) */
 static inline void mm_count(unsigned long *c, long d)
 {

@@ -239,10 +239,12 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 	bool write = advice_needs_write_lock(advice);
 	struct tlb_batch tlb;
 
-	if (write)
+	if (write) {
 		mmap_write_lock(mm);
-	else
+		vma_write_lock_range(mm, start, end);
+	} else {
 		mmap_read_lock(mm);
+	}
 	mm_tlb_init(&tlb, mm, false);
 	/* madvise_walk_vmas */
 	vma = vma_find_prev(mm, start, &prev);

@@ -39,6 +39,7 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 	spin_init_class(&mm->pt_lock, "pt_lock", LOCK_CLASS_PT);
 	mm->object_ops = &shared_anon_object_ops;
 	mm->users = 1;
+	vma_lockless_init(mm);
 	return mm;
 }
 
@@ -66,6 +67,7 @@ static void mm_teardown(struct mm *mm)
 		mm_zap_range(mm, v, v->start, v->end, &tlb);
 	mm_pt_unlock(mm);
 	mm_tlb_finish(&tlb);
+	vma_lockless_disable(mm);       /* nobody can fault in it any more */
 	if (mm->rss)
 		panic("mm_put: rss %lu after unmapping everything", mm->rss);
 	mm_vma_destroy(mm);

@@ -105,6 +105,7 @@ long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags)
 			goto out;
 		addr = a;
 	}
+	vma_write_lock_range(mm, addr, addr + len);
 	if ((flags & MAP_FIXED_NOREPLACE) && vma_find_intersection(mm, addr, addr + len)) {
 		err = -EEXIST;
 		goto out;
@@ -167,6 +168,7 @@ int vm_munmap(struct mm *mm, uintptr_t addr, size_t len)
 	if (!len || addr > TASK_SIZE || len > TASK_SIZE - addr)
 		return -EINVAL;
 	mmap_write_lock(mm);
+	vma_write_lock_range(mm, addr, addr + len);
 	err = mm_unmap_range(mm, addr, addr + len);
 	mmap_write_unlock(mm);
 	return err;

@@ -33,8 +33,10 @@ void mmap_write_lock_nested(struct mm *mm)
 	down_write_nested(&mm->mmap_lock);
 }
 
+/* The write section ends: lock-free faults get the new VMA set (mm/vma_lock.c). */
 void mmap_write_unlock(struct mm *mm)
 {
+	vma_lockless_publish(mm);
 	up_write(&mm->mmap_lock);
 }
 

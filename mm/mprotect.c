@@ -117,6 +117,7 @@ int vm_mprotect(struct mm *mm, uintptr_t start, size_t len, int prot)
 	}
 	if (start > vma->start)
 		prev = vma;
+	vma_write_lock_range(mm, start, end);
 	tmp = vma->start;
 	nstart = start;
 	err = 0;

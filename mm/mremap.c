@@ -397,6 +397,7 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 	}
 
 	mmap_write_lock(mm);
+	vma_write_lock_all(mm);         /* both ranges and their neighbours may change */
 	mm_tlb_init(&tlb, mm, false);
 	/* check_map_count_against_split_early: 2 splits before, 2 VMAs more while moving. */
 	if (mm->map_count + 4 > mm->max_map_count) {

@@ -110,13 +110,33 @@ static struct vma *vma_alloc(void)
 	return v;
 }
 
-/* Free a VMA that is not (or no longer) in the index, dropping its references. */
+/*
+ * Free a VMA that is not (or no longer) in the index, dropping its
+ * references. With lock-free faults (fault_lock=vma) its memory waits on
+ * mm->vma_retired until no fault can still see it (mm/vma_lock.c).
+ */
 static void vma_free(struct mm *mm, struct vma *v)
 {
 	vma_anon_unlink(v);
 	if (v->object && mm->object_ops && mm->object_ops->put)
 		mm->object_ops->put(v->object);
+	if (mm->vma_lockless) {
+		__atomic_store_n(&v->detached, true, __ATOMIC_RELEASE);
+		v->link.retired = mm->vma_retired;
+		mm->vma_retired = v;
+		return;
+	}
 	kmem_cache_free(vma_cachep, v);
+}
+
+void vma_retired_free(struct mm *mm)
+{
+	while (mm->vma_retired) {
+		struct vma *v = mm->vma_retired;
+
+		mm->vma_retired = v->link.retired;
+		kmem_cache_free(vma_cachep, v);
+	}
 }
 
 /*
@@ -134,6 +154,9 @@ static void vma_copy_attrs(struct mm *mm, struct vma *dst, const struct vma *src
 	dst->anon = NULL;
 	dst->anon_forked = false;
 	memset(&dst->link, 0, sizeof(dst->link));
+	dst->vm_lock_seq = 0;
+	dst->vm_readers = 0;
+	dst->detached = false;
 	if (src->anon) {
 		/* anon_vma_clone copies the whole chain: a fork child's pieces stay fork children. */
 		vma_anon_link(dst, src->anon);
@@ -815,11 +838,11 @@ int vma_anon_prepare(struct mm *mm, struct vma *vma)
 	struct anon_vma *av = NULL;
 	struct vma *n;
 
+	if (vma->anon)
+		return 0;       /* nothing to do (a fault under the VMA lock alone gets here) */
 	mmap_assert_locked(mm);
 	/* A fault holds the lock only for reading: the page-table lock serializes the faults that link. */
 	BUG_ON(!mmap_is_write_locked(mm) && !spin_is_held(&mm->pt_lock));
-	if (vma->anon)
-		return 0;
 	/*
 	 * find_mergeable_anon_vma: next first, then prev; reusable_anon_vma
 	 * takes a neighbour's identity only when its chain is singular (not a
