@@ -115,6 +115,7 @@ struct mm {
 	                               *   lock-free faults search; NULL: none (fall back) */
 	struct vma *vma_retired;      /* [mmap_lock write] VMAs removed in this write section,
 	                               *   freed after the lock-free faults that may see them */
+	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm */
 };
 
 /* Global default of mm->merge for new address spaces; the kernel option merge=off clears it. */
@@ -253,6 +254,16 @@ void mm_put(struct mm *mm);
  * later write fault reuses the page).
  */
 struct mm *mm_dup(struct mm *parent);
+
+/*
+ * mm_check_all: vma_check every live address space (made by mm_create and
+ * not torn down), each under its mmap_lock for reading (at most 32 of
+ * them); *checked (may be NULL) = how many. 0, or -EINVAL when one failed
+ * (vma_check printed what). The caller holds no mmap_lock.
+ */
+int mm_check_all(unsigned *checked);
+/* Address spaces made by mm_create and not torn down yet (leak checks). */
+size_t mm_live_count(void);
 
 /* mm_activate: switch this CPU's page tables to mm's (NULL: kernel only). */
 void mm_activate(struct mm *mm);

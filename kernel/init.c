@@ -13,6 +13,7 @@
 #include "printk.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "mm.h"
 
 struct task *init_task;
 
@@ -40,6 +41,13 @@ static int split_words(char *s, const char **argv, int max)
 static __noreturn void init_finished(struct task *t)
 {
 	int st = t->exit_status, shell;
+	unsigned checked;
+
+	/* Every address space still alive (orphans') passes vma_check, or the run fails. */
+	if (mm_check_all(&checked)) {
+		printk(REPORT_BEGIN "vm: vma_check failed on one of %u address spaces\n" REPORT_END, checked);
+		qemu_exit(QEMU_EXIT_FAIL);
+	}
 
 	if ((st & 0x7f) == 0) {
 		shell = (st >> 8) & 0xff;

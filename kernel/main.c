@@ -142,11 +142,31 @@ struct test_job {
 
 static unsigned profile_run(const char *suites);
 
+/*
+ * After the suites: every address space still alive passes vma_check, and
+ * none is left over from the tests (each test puts the ones it made).
+ */
+static unsigned final_vm_check(size_t mms_before)
+{
+	unsigned checked;
+	unsigned failed = mm_check_all(&checked) != 0;
+
+	if (failed)
+		printk("vm: vma_check failed on one of %u address spaces\n", checked);
+	if (mm_live_count() != mms_before) {
+		printk("vm: %zu address spaces left over by the tests\n", mm_live_count() - mms_before);
+		failed++;
+	}
+	return failed;
+}
+
 static void test_thread(void *arg)
 {
 	struct test_job *j = arg;
+	size_t mms = mm_live_count();
 
 	j->failed = j->profile ? profile_run(j->suites) : ktest_run(j->suites);
+	j->failed += final_vm_check(mms);
 }
 
 static unsigned run_in_thread(const char *suites, bool profile)

@@ -16,6 +16,7 @@
 #include "pmm.h"
 #include "slab.h"
 #include "x86.h"
+#include "arch_mmu.h"
 #include "prng.h"
 #include "kstring.h"
 #include "kerrno.h"
@@ -294,8 +295,10 @@ long sys_vmk_memstat(SYSCALL_ARGS)
 {
 	struct mm *mm = current->mm;
 	struct vmk_memstat st;
+	struct tlb_stats tlb;
 
 	slab_shrink_all();              /* empty slabs do not count as used memory */
+	arch_tlb_stats(&tlb);
 	st = (struct vmk_memstat){
 		.free_frames = pmm_free_frames(),
 		.rss = mm->rss,
@@ -303,9 +306,33 @@ long sys_vmk_memstat(SYSCALL_ARGS)
 		.cow_copies = mm->cow_copies,
 		.zero_maps = mm->zero_maps,
 		.tasks = sched_task_count(),
+		.cpus = arch_nr_cpus(),
+		.faults_lockless = mm->faults_lockless,
+		.faults_fallback = mm->faults_fallback,
+		.mmap_read_acquired = mm->mmap_lock.read_acquired,
+		.mmap_write_acquired = mm->mmap_lock.write_acquired,
+		.mmap_read_contended = mm->mmap_lock.read_contended,
+		.mmap_write_contended = mm->mmap_lock.write_contended,
+		.tlb_flushes = tlb.flushes,
+		.tlb_shootdowns = tlb.shootdowns,
+		.tlb_ipis = tlb.ipis,
+		.tlb_pages = tlb.pages,
+		.tlb_full_flushes = tlb.full_flushes,
 	};
 
 	return copy_to_user((void *)a0, &st, MIN(a1, sizeof(st))) ? -EFAULT : 0;
+}
+
+/* getcpu(cpu, node, tcache): the CPU running the caller now, node 0 (one NUMA node). -EFAULT. */
+long sys_getcpu(SYSCALL_ARGS)
+{
+	unsigned cpu = arch_cpu_id(), node = 0;
+
+	if (a0 && copy_to_user((void *)a0, &cpu, sizeof(cpu)))
+		return -EFAULT;
+	if (a1 && copy_to_user((void *)a1, &node, sizeof(node)))
+		return -EFAULT;
+	return 0;
 }
 
 #define RLIMIT_STACK 3

@@ -65,6 +65,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_lseek] = sys_lseek,
 	[__NR_openat] = sys_openat,
 	[__NR_prlimit64] = sys_prlimit64,
+	[__NR_getcpu] = sys_getcpu,
 };
 
 int syscall_dispatch(struct trap_frame *tf)

@@ -56,5 +56,6 @@ DECLARE_SYSCALL(getrlimit);
 DECLARE_SYSCALL(lseek);
 DECLARE_SYSCALL(openat);
 DECLARE_SYSCALL(prlimit64);
+DECLARE_SYSCALL(getcpu);
 
 #endif

@@ -14,6 +14,9 @@
 #include "printk.h"
 
 static struct kmem_cache *mm_cachep;
+/* Every address space with page tables, for mm_check_all. */
+static struct list_head mm_list = LIST_HEAD_INIT(mm_list);
+static struct spinlock mm_list_lock = SPINLOCK_INIT_CLASS("mm_list", LOCK_CLASS_MM_LIST);
 
 struct mm *mm_create_backend(const struct vma_index_ops *backend)
 {
@@ -40,6 +43,12 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 	mm->object_ops = &shared_anon_object_ops;
 	mm->users = 1;
 	vma_lockless_init(mm);
+	{
+		unsigned long f = spin_lock_irqsave(&mm_list_lock);
+
+		list_add_tail(&mm->all_link, &mm_list);
+		spin_unlock_irqrestore(&mm_list_lock, f);
+	}
 	return mm;
 }
 
@@ -59,7 +68,10 @@ static void mm_teardown(struct mm *mm)
 {
 	struct tlb_batch tlb;
 	struct vma *v;
+	unsigned long f = spin_lock_irqsave(&mm_list_lock);
 
+	list_del(&mm->all_link);
+	spin_unlock_irqrestore(&mm_list_lock, f);
 	mmap_write_lock(mm);
 	mm_tlb_init(&tlb, mm, false);
 	mm_pt_lock(mm);
@@ -87,6 +99,57 @@ void mm_put(struct mm *mm)
 	BUG_ON(left < 0);
 	if (left == 0)
 		mm_teardown(mm);
+}
+
+/* A reference to mm unless its last one is gone (it is being torn down). mm_list_lock held. */
+static bool mm_get_unless_zero(struct mm *mm)
+{
+	int users = __atomic_load_n(&mm->users, __ATOMIC_RELAXED);
+
+	while (users > 0)
+		if (__atomic_compare_exchange_n(&mm->users, &users, users + 1, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+#define MM_CHECK_BATCH 32
+
+int mm_check_all(unsigned *checked)
+{
+	struct mm *batch[MM_CHECK_BATCH];
+	unsigned n = 0, bad = 0;
+	struct list_head *p;
+	unsigned long f = spin_lock_irqsave(&mm_list_lock);
+
+	list_for_each(p, &mm_list) {
+		struct mm *mm = list_entry(p, struct mm, all_link);
+
+		if (n < MM_CHECK_BATCH && mm_get_unless_zero(mm))
+			batch[n++] = mm;
+	}
+	spin_unlock_irqrestore(&mm_list_lock, f);
+	for (unsigned i = 0; i < n; i++) {
+		mmap_read_lock(batch[i]);
+		bad += vma_check(batch[i]) != 0;
+		mmap_read_unlock(batch[i]);
+		mm_put(batch[i]);
+	}
+	if (checked)
+		*checked = n;
+	return bad ? -EINVAL : 0;
+}
+
+size_t mm_live_count(void)
+{
+	size_t n = 0;
+	struct list_head *p;
+	unsigned long f = spin_lock_irqsave(&mm_list_lock);
+
+	list_for_each(p, &mm_list)
+		n++;
+	spin_unlock_irqrestore(&mm_list_lock, f);
+	return n;
 }
 
 void mm_activate(struct mm *mm)

@@ -10,7 +10,7 @@
 #include "utests.h"
 
 static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests,
-						 ut_forkmerge_tests };
+						 ut_forkmerge_tests, ut_smp_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {
@@ -144,6 +144,11 @@ int main(int argc, char **argv, char **envp)
 	}
 	if (vmk && argc < 2) {
 		vmk_memstat(&after);
+		/* Not checks: what the SMP machinery did during the run (children's faults are their own). */
+		printf("# vmkernel: %lu CPUs; TLB: %lu flushes, %lu shootdowns, %lu IPIs, %lu pages, %lu full\n",
+		       after.cpus, after.tlb_flushes - before.tlb_flushes,
+		       after.tlb_shootdowns - before.tlb_shootdowns, after.tlb_ipis - before.tlb_ipis,
+		       after.tlb_pages - before.tlb_pages, after.tlb_full_flushes - before.tlb_full_flushes);
 		if (after.free_frames == before.free_frames) {
 			passed++;
 			printf("ok leak_check (%lu free frames before and after)\n", after.free_frames);

@@ -28,6 +28,9 @@ void ut_fail_eq(const char *file, int line, const char *a, const char *b, long v
 /* This kernel's counters (syscall 1000); false on Linux (-ENOSYS). */
 struct vmk_memstat {
 	unsigned long free_frames, rss, faults, cow_copies, zero_maps, tasks;
+	unsigned long cpus, faults_lockless, faults_fallback;
+	unsigned long mmap_read_acquired, mmap_write_acquired, mmap_read_contended, mmap_write_contended;
+	unsigned long tlb_flushes, tlb_shootdowns, tlb_ipis, tlb_pages, tlb_full_flushes;
 };
 bool vmk_memstat(struct vmk_memstat *st);
 /* True when running on our kernel. */
@@ -45,7 +48,7 @@ struct utest {
 	void (*fn)(void);
 };
 extern const struct utest ut_mem_tests[], ut_proc_tests[], ut_sig_tests[], ut_vm_tests[];
-extern const struct utest ut_forkmerge_tests[];
+extern const struct utest ut_forkmerge_tests[], ut_smp_tests[];
 
 #define WNOHANG 1
 #define ENOTTY 25
