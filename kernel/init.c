@@ -13,6 +13,8 @@
 #include "printk.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "file.h"
+#include "console.h"
 
 struct task *init_task;
 
@@ -34,6 +36,21 @@ static int split_words(char *s, const char **argv, int max)
 	}
 	argv[n] = NULL;
 	return n;
+}
+
+/* init's fds 0, 1, 2: the console's stdin, stdout and stderr streams. 0 or -ENOMEM. */
+static int init_std_files(struct task *t)
+{
+	t->fdt = fdtable_new();
+	if (!t->fdt)
+		return -ENOMEM;
+	for (int fd = 0; fd < CONSOLE_NSTREAMS; fd++) {
+		struct file *f = console_open((enum console_stream)fd);
+
+		if (!f || fd_install_in(t->fdt, f, fd) != fd)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* "init exited with status N": N as a shell reports it (code, or 128 + signal). */
@@ -93,6 +110,12 @@ int user_init_start(void)
 		return err;
 	}
 	exec_install(t, &img, m->name, argv[0]);
+	t->exe_module = m;
+	err = init_std_files(t);
+	if (err) {
+		printk("init: no memory for the file table\n");
+		return err;
+	}
 	t->parent = &idle_task;
 	init_task = t;
 	printk("init: starting pid %d: %s\n" CONSOLE_USER_START, t->pid, m->cmdline);

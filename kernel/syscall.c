@@ -8,6 +8,7 @@
 #include "mm.h"
 #include "x86.h"
 #include "kerrno.h"
+#include "signal.h"
 
 #define RFLAGS_IF 0x200UL
 #define RFLAGS_TF 0x100UL
@@ -36,7 +37,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_nanosleep] = sys_nanosleep,
 	[__NR_getpid] = sys_getpid,
 	[__NR_fork] = sys_fork,
-	[__NR_vfork] = sys_fork,
+	[__NR_vfork] = sys_vfork,
 	[__NR_execve] = sys_execve,
 	[__NR_exit] = sys_exit,
 	[__NR_wait4] = sys_wait4,
@@ -65,6 +66,38 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_lseek] = sys_lseek,
 	[__NR_openat] = sys_openat,
 	[__NR_prlimit64] = sys_prlimit64,
+	[__NR_clone] = sys_clone,
+	[__NR_futex] = sys_futex,
+	[__NR_set_robust_list] = sys_set_robust_list,
+	[__NR_get_robust_list] = sys_get_robust_list,
+	[__NR_rseq] = sys_rseq,
+	[__NR_alarm] = sys_alarm,
+	[__NR_getitimer] = sys_getitimer,
+	[__NR_setitimer] = sys_setitimer,
+	[__NR_pause] = sys_pause,
+	[__NR_sysinfo] = sys_sysinfo,
+	[__NR_rt_sigsuspend] = sys_rt_sigsuspend,
+	[__NR_rt_sigqueueinfo] = sys_rt_sigqueueinfo,
+	[__NR_rt_sigpending] = sys_rt_sigpending,
+	[__NR_clone3] = sys_clone3,
+	[__NR_stat] = sys_stat,
+	[__NR_lstat] = sys_stat,
+	[__NR_pread64] = sys_pread64,
+	[__NR_pwrite64] = sys_pwrite64,
+	[__NR_access] = sys_access,
+	[__NR_pipe] = sys_pipe,
+	[__NR_dup] = sys_dup,
+	[__NR_dup2] = sys_dup2,
+	[__NR_fcntl] = sys_fcntl,
+	[__NR_getcwd] = sys_getcwd,
+	[__NR_chdir] = sys_chdir,
+	[__NR_fchdir] = sys_fchdir,
+	[__NR_newfstatat] = sys_newfstatat,
+	[__NR_faccessat] = sys_faccessat,
+	[__NR_dup3] = sys_dup3,
+	[__NR_pipe2] = sys_pipe2,
+	[__NR_statx] = sys_statx,
+	[__NR_faccessat2] = sys_faccessat2,
 };
 
 int syscall_dispatch(struct trap_frame *tf)
@@ -74,6 +107,7 @@ int syscall_dispatch(struct trap_frame *tf)
 	long ret;
 
 	current->tf = tf;
+	tf->error = nr;                 /* kept for a restart (kernel/signal.c) */
 	sti();
 	if (nr < NR_SYSCALLS)
 		fn = syscall_table[nr];
@@ -82,6 +116,7 @@ int syscall_dispatch(struct trap_frame *tf)
 	ret = fn ? fn(tf, tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9) : -ENOSYS;
 	tf->rax = (uint64_t)ret;
 	exit_to_user(tf);
+	syscall_restart_fixup(tf, false, false);        /* interrupted, no handler ran: restart */
 	/* SYSRET only when it restores exactly what IRET would, at a canonical user rip */
 	return tf->rcx == tf->rip && tf->r11 == tf->rflags && tf->rip < TASK_SIZE &&
 	       tf->cs == USER_CS && tf->ss == USER_DS &&

@@ -5,6 +5,7 @@
  * The legacy 8259 PICs are remapped to VEC_PIC_BASE and masked.
  */
 #include "x86.h"
+#include "ktimer.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "printk.h"
@@ -93,6 +94,7 @@ static void timer_interrupt(struct trap_frame *tf)
 	timer_ticks++;
 	profile_tick(tf->rip, (tf->cs & 3) != 0);
 	lapic_eoi();
+	ktimer_tick();
 	if (this_cpu()->cur_task)
 		sched_tick();
 }

@@ -76,7 +76,7 @@ static void user_page_fault(struct trap_frame *tf)
 	enum fault_result r;
 
 	if (addr >= TASK_SIZE) {
-		r = (tf->error & PF_P) ? FAULT_SIGSEGV_ACCERR : FAULT_SIGSEGV_MAPERR;
+		r = FAULT_SIGSEGV_MAPERR;       /* Linux: the kernel half is never the user's (no VMA) */
 	} else {
 		sti();
 		r = handle_mm_fault(t->mm, addr, fault_flags(tf->error) | FAULT_USER);
