@@ -66,8 +66,6 @@ static long clone_check(uint64_t flags)
 		return -EINVAL;
 	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
 		return -EINVAL;
-	if ((flags & CSIGNAL) > KNSIG)
-		return -EINVAL;
 	if (flags & ~CLONE_SUPPORTED)
 		return -EINVAL;         /* threads, namespaces, pidfd: not here */
 	if (sched_task_count() >= TASK_MAX)

@@ -66,7 +66,7 @@ void task_exit(int status)
 	unsigned long f;
 
 	sti();
-	if (t->clear_child_tid) {
+	if (t->clear_child_tid && t->mm && t->mm->users > 1) {      /* Linux: only a shared mm */
 		uint32_t zero = 0;
 
 		if (!copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero)))

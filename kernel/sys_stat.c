@@ -115,13 +115,13 @@ long sys_fstat(SYSCALL_ARGS)
 	return copy_stat(a1, &st);
 }
 
-/* newfstatat(dirfd, path, buf, flags): flags AT_SYMLINK_NOFOLLOW, AT_NO_AUTOMOUNT, AT_EMPTY_PATH, else -EINVAL. */
+/* newfstatat(dirfd, path, buf, flags): flags AT_SYMLINK_NOFOLLOW, AT_NO_AUTOMOUNT, AT_EMPTY_PATH, the statx sync bits, else -EINVAL. */
 long sys_newfstatat(SYSCALL_ARGS)
 {
 	struct kstat st;
 	long r;
 
-	if (a3 & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH))
+	if (a3 & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH | AT_STATX_SYNC_TYPE))
 		return -EINVAL;
 	r = stat_at((int)a0, a1, (unsigned)a3, &st);
 	return r ? r : copy_stat(a2, &st);

@@ -36,6 +36,15 @@
 #define SYS_kill            62
 #define SYS_prctl           157
 #define SYS_exit_group      231
+#define SYS_lseek           8
+#define SYS_pipe            22
+#define SYS_dup             32
+#define SYS_dup2            33
+#define SYS_nanosleep       35
+#define SYS_execve          59
+#define SYS_fcntl           72
+#define SYS_dup3            292
+#define SYS_pipe2           293
 
 /* Memory-management constants (Linux uapi values). */
 #include "linux_mman.h"
@@ -44,6 +53,15 @@
 #define O_RDONLY 0
 #define O_WRONLY 1
 #define O_RDWR   2
+#define O_NONBLOCK 04000
+#define O_CLOEXEC  02000000
+#define F_DUPFD  0
+#define F_GETFD  1
+#define F_SETFD  2
+#define F_GETFL  3
+#define F_SETFL  4
+#define F_DUPFD_CLOEXEC 1030
+#define FD_CLOEXEC 1
 
 #define PR_SET_THP_DISABLE 41
 

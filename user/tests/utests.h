@@ -46,11 +46,11 @@ struct utest {
 };
 extern const struct utest ut_mem_tests[], ut_proc_tests[], ut_sig_tests[], ut_vm_tests[];
 extern const struct utest ut_forkmerge_tests[];
+extern const struct utest ut_fd_tests[], ut_pipeline_tests[], ut_clone_tests[], ut_sigx_tests[];
 
 #define WNOHANG 1
 #define ENOTTY 25
 #define SYS_vmk_memstat 1000
-#define SYS_execve 59
 #define SYS_getppid 110
 #define SYS_gettid 186
 #define SYS_uname 63
