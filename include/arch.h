@@ -29,6 +29,9 @@ bool arch_stream_writable(unsigned stream);
 size_t arch_stream_read(char *buf, size_t n);
 bool arch_stream_readable(void);
 bool arch_stream_poll(void);
+/* arch_streams_init: find the stream channels (before init starts). arch_streams_drained: all output left. */
+void arch_streams_init(void);
+bool arch_streams_drained(void);
 
 /* Translate between physical addresses and their direct-map virtual addresses. */
 void *phys_to_virt(phys_addr_t pa);

@@ -119,6 +119,10 @@ struct vmk_memstat {
 	uint64_t tasks;                 /* live tasks */
 };
 
+/* Linux's system-call names by number (kernel/syscall_names.c); NULL where there is none. */
+#define SYSCALL_NAMES_MAX 462
+extern const char *const syscall_names[SYSCALL_NAMES_MAX + 1];
+
 /*
  * syscall_dispatch: called by the SYSCALL entry with the saved frame
  * (interrupts off): enables interrupts, runs the handler, stores the result

@@ -71,6 +71,8 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_bool(&p->zero_page, v, vlen, "zero_page");
 	} else if (word_is(w, klen, "pku")) {
 		return set_bool(&p->pku, v, vlen, "pku");
+	} else if (word_is(w, klen, "strace")) {
+		return set_bool(&p->strace, v, vlen, "strace");
 	} else {
 		printk("cmdline: warning: unknown option '%.*s' ignored\n", (int)len, w);
 		return 1;

@@ -9,6 +9,8 @@
 #include "x86.h"
 #include "kerrno.h"
 #include "signal.h"
+#include "cmdline.h"
+#include "printk.h"
 
 #define RFLAGS_IF 0x200UL
 #define RFLAGS_TF 0x100UL
@@ -100,6 +102,37 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_faccessat2] = sys_faccessat2,
 };
 
+static const char *syscall_name(uint64_t nr)
+{
+	if (nr == __NR_vmk_memstat)
+		return "vmk_memstat";
+	return nr <= SYSCALL_NAMES_MAX && syscall_names[nr] ? syscall_names[nr] : "unknown";
+}
+
+/* Each unimplemented call is named once in the kernel log (the program gets -ENOSYS). */
+static void report_unimplemented(uint64_t nr)
+{
+	static uint64_t seen[(SYSCALL_NAMES_MAX + 64) / 64];
+
+	if (nr <= SYSCALL_NAMES_MAX) {
+		if (seen[nr / 64] & (1ULL << (nr % 64)))
+			return;
+		seen[nr / 64] |= 1ULL << (nr % 64);
+	}
+	printk("syscall: pid %d (%s) called %s (%llu), not implemented: -ENOSYS\n", current->pid,
+	       current->comm, syscall_name(nr), (unsigned long long)nr);
+}
+
+/* strace=1: one line per call, after it returned. */
+static void strace_line(const struct trap_frame *tf, uint64_t nr, long ret)
+{
+	printk("strace: pid %d %s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx) = %ld%s%s\n", current->pid,
+	       syscall_name(nr), (unsigned long long)tf->rdi, (unsigned long long)tf->rsi,
+	       (unsigned long long)tf->rdx, (unsigned long long)tf->r10, (unsigned long long)tf->r8,
+	       (unsigned long long)tf->r9, ret, ret < 0 && ret >= -4095 && errno_name(-ret) ? " " : "",
+	       ret < 0 && ret >= -4095 && errno_name(-ret) ? errno_name(-ret) : "");
+}
+
 int syscall_dispatch(struct trap_frame *tf)
 {
 	uint64_t nr = tf->rax;
@@ -113,7 +146,13 @@ int syscall_dispatch(struct trap_frame *tf)
 		fn = syscall_table[nr];
 	else if (nr == __NR_vmk_memstat)
 		fn = sys_vmk_memstat;
+	if (!fn)
+		report_unimplemented(nr);
+	if (kparams.strace && (nr == __NR_exit || nr == __NR_exit_group))
+		strace_line(tf, nr, 0);         /* they do not return: logged as they start */
 	ret = fn ? fn(tf, tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9) : -ENOSYS;
+	if (kparams.strace)
+		strace_line(tf, nr, ret);
 	tf->rax = (uint64_t)ret;
 	exit_to_user(tf);
 	syscall_restart_fixup(tf, false, false);        /* interrupted, no handler ran: restart */

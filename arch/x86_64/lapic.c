@@ -6,6 +6,7 @@
  */
 #include "x86.h"
 #include "ktimer.h"
+#include "console.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "printk.h"
@@ -95,6 +96,7 @@ static void timer_interrupt(struct trap_frame *tf)
 	profile_tick(tf->rip, (tf->cs & 3) != 0);
 	lapic_eoi();
 	ktimer_tick();
+	console_poll();
 	if (this_cpu()->cur_task)
 		sched_tick();
 }

@@ -5,6 +5,7 @@
  *   tests --args A B ...    prints argc and each argument, one per line
  *   tests --segv            dereferences an unmapped address (dies of SIGSEGV)
  *   tests --fdcheck A B     exit 0 when fd A is closed and fd B is open (close-on-exec)
+ *   tests --env             prints the environment, one entry a line
  *   tests --yes             "y" lines until the write fails (SIGPIPE kills it first)
  *   tests --seq N           the numbers 1..N, one a line
  *   tests --head N          copies the first N lines of stdin, then exits 0
@@ -92,6 +93,11 @@ static int more_helpers(int argc, char **argv)
 		bool b_open = fcntl((int)strtol(argv[3], NULL, 0), F_GETFD, 0) == 0;
 
 		return a_closed && b_open ? 0 : 1;
+	}
+	if (strcmp(argv[1], "--env") == 0) {
+		for (char **e = environ; *e; e++)
+			printf("%s\n", *e);
+		return 0;
 	}
 	if (strcmp(argv[1], "--yes") == 0) {
 		for (;;)
