@@ -19,7 +19,8 @@ void arch_console_write(const char *s, size_t len);
  * arch_stream_write: take up to n bytes; returns how many (0: busy).
  * arch_stream_writable: the stream can take bytes now.
  * arch_stream_read: up to n bytes of stdin that have arrived; 0 when none.
- * arch_stream_readable: bytes are waiting, or stdin has ended (read gives 0).
+ * arch_stream_readable: bytes are waiting, or stdin has ended.
+ * arch_stream_ended: no byte is waiting and none will come (read gives 0).
  * arch_stream_poll: move data along (called from the timer tick); true when
  * something changed that a sleeper may wait for.
  */
@@ -28,6 +29,7 @@ size_t arch_stream_write(unsigned stream, const char *buf, size_t n);
 bool arch_stream_writable(unsigned stream);
 size_t arch_stream_read(char *buf, size_t n);
 bool arch_stream_readable(void);
+bool arch_stream_ended(void);
 bool arch_stream_poll(void);
 /* arch_streams_init: find the stream channels (before init starts). arch_streams_drained: all output left. */
 void arch_streams_init(void);

@@ -59,6 +59,8 @@ struct file_ops {
 	void (*stat)(struct file *f, struct kstat *st);
 	/* the last reference went away */
 	void (*release)(struct file *f);
+	/* readiness now: POLLIN, POLLOUT, POLLHUP, POLLERR (NULL: always readable and writable) */
+	unsigned (*poll)(struct file *f);
 	bool seekable;                  /* lseek works (memory files), else -ESPIPE */
 };
 
@@ -96,6 +98,24 @@ long file_open_path(const char *path, int flags, struct file **out);
 int file_stat_path(const char *path, struct kstat *st);
 /* file_stat: stat of an open file. */
 void file_stat(struct file *f, struct kstat *st);
+
+/* poll(2) bits (Linux values). */
+#define POLLIN   0x001
+#define POLLPRI  0x002
+#define POLLOUT  0x004
+#define POLLERR  0x008
+#define POLLHUP  0x010
+#define POLLNVAL 0x020
+
+/* file_poll: f's readiness (file_ops.poll, or POLLIN | POLLOUT). */
+unsigned file_poll(struct file *f);
+/*
+ * file_io_wait: the wait queue poll and select sleep on; file_io_event
+ * wakes it: every file whose readiness can change (pipes, the console)
+ * calls it when it may have.
+ */
+extern struct wait_queue file_io_wait;
+void file_io_event(void);
 
 /* maps_format: write t's /proc/self/maps text into buf (size bytes); returns the length it needs. */
 size_t maps_format(struct task *t, char *buf, size_t size);

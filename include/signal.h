@@ -96,6 +96,14 @@ bool signal_fatal(const struct task *t, int sig);
  */
 #define REPORT_BEGIN "\x02"
 #define REPORT_END   "\x03"
+/*
+ * report_begin/report_end: the framing for a report about t: REPORT_BEGIN/
+ * REPORT_END for init (pid 1, the program tools/run ran: its reports reach
+ * stderr), "" for any other process (the kernel log only, as Linux's
+ * dmesg: a program's stderr stays what it is on Linux).
+ */
+const char *report_begin(const struct task *t);
+const char *report_end(const struct task *t);
 
 /* signal_deliver: called on return to user mode: deliver one pending unblocked signal (or terminate). */
 void signal_deliver(struct trap_frame *tf);

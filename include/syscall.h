@@ -100,6 +100,17 @@ typedef long (*syscall_fn)(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint
 #define __NR_rt_sigqueueinfo 129
 #define __NR_rt_sigpending   127
 #define __NR_clone3          435
+#define __NR_readlink        89
+#define __NR_readlinkat      267
+#define __NR_getpgrp         111
+#define __NR_getpgid         121
+#define __NR_getsid          124
+#define __NR_setpgid         109
+#define __NR_setsid          112
+#define __NR_poll            7
+#define __NR_select          23
+#define __NR_ppoll           271
+#define __NR_pselect6        270
 #define NR_SYSCALLS          512
 
 /*

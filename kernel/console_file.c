@@ -82,8 +82,8 @@ static long console_read_file(struct file *f, uint64_t ubuf, size_t n)
 		got = arch_stream_read(buf, MIN(n, sizeof(buf)));
 		if (got)
 			return copy_to_user((void *)ubuf, buf, got) ? -EFAULT : (long)got;
-		if (arch_stream_readable())
-			return 0;       /* ended */
+		if (arch_stream_ended())
+			return 0;       /* every byte announced was read */
 		if (f->flags & O_NONBLOCK)
 			return -EAGAIN;
 		r = wait_event_interruptible(&console_wait, arch_stream_readable());
@@ -92,8 +92,19 @@ static long console_read_file(struct file *f, uint64_t ubuf, size_t n)
 	}
 }
 
+static unsigned console_poll_file(struct file *f)
+{
+	unsigned s = stream_of(f);
+
+	if (s != CONSOLE_STDIN)
+		return !arch_stream_present(s) || arch_stream_writable(s) ? POLLOUT : 0;
+	if (!arch_stream_present(CONSOLE_STDIN) || arch_stream_ended())
+		return POLLHUP;         /* as a pipe whose writers are gone */
+	return arch_stream_readable() ? POLLIN : 0;
+}
+
 static const struct file_ops console_ops = {
-	.read = console_read_file, .write = console_write_file,
+	.read = console_read_file, .write = console_write_file, .poll = console_poll_file,
 };
 
 struct file *console_open(enum console_stream stream)
@@ -109,6 +120,8 @@ struct file *console_open(enum console_stream stream)
 
 void console_poll(void)
 {
-	if (arch_stream_poll())
+	if (arch_stream_poll()) {
 		wake_up(&console_wait);
+		file_io_event();
+	}
 }

@@ -13,6 +13,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "uaccess.h"
+#include "wait.h"
 
 #define MAPS_LINE_MAX 160               /* header (<= 56) + padding to 73 + a name < 64 + '\n' */
 /* Linux's column for the name: the header is padded to 72 characters, then one space. */
@@ -102,6 +103,18 @@ void file_put(struct file *f)
 		f->ops->release(f);
 	kfree(f->owned);
 	kfree(f);
+}
+
+struct wait_queue file_io_wait = WAIT_QUEUE_INIT(file_io_wait);
+
+void file_io_event(void)
+{
+	wake_up(&file_io_wait);
+}
+
+unsigned file_poll(struct file *f)
+{
+	return f->ops->poll ? f->ops->poll(f) : POLLIN | POLLOUT;
 }
 
 void file_stat(struct file *f, struct kstat *st)

@@ -95,8 +95,10 @@ static long pipe_read(struct file *f, uint64_t ubuf, size_t n)
 	if (r)
 		return r;
 	r = ring_to_user(p, ubuf, n);
-	if (r > 0)
+	if (r > 0) {
 		wake_up(&p->wwait);
+		file_io_event();
+	}
 	return r;
 }
 
@@ -138,6 +140,7 @@ static long pipe_write(struct file *f, uint64_t ubuf, size_t n)
 			return done ? (long)done : r;
 		done += r;
 		wake_up(&p->rwait);
+		file_io_event();
 	}
 	return (long)done;
 }
@@ -162,14 +165,26 @@ static void pipe_release(struct file *f)
 		p->writers--;
 	wake_up(&p->rwait);
 	wake_up(&p->wwait);
+	file_io_event();
 	if (p->readers == 0 && p->writers == 0) {
 		pmm_free(virt_to_page(p->buf), PIPE_ORDER);
 		kfree(p);
 	}
 }
 
+/* Linux's pipe_poll: readable with data, hung up with no writer; writable with room, error with no reader. */
+static unsigned pipe_poll(struct file *f)
+{
+	struct pipe *p = f->priv;
+
+	if ((f->flags & O_ACCMODE) == O_RDONLY)
+		return (p->len ? POLLIN : 0) | (p->writers ? 0 : POLLHUP);
+	return (PIPE_SIZE - p->len >= PIPE_BUF ? POLLOUT : 0) | (p->readers ? 0 : POLLERR);
+}
+
 static const struct file_ops pipe_ops = {
 	.read = pipe_read, .write = pipe_write, .stat = pipe_stat, .release = pipe_release,
+	.poll = pipe_poll,
 };
 
 int pipe_create(unsigned flags, struct file **rd, struct file **wr)

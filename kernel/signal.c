@@ -186,13 +186,23 @@ void force_sig_fault(int sig, int code, uintptr_t addr)
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
+const char *report_begin(const struct task *t)
+{
+	return t->pid == 1 ? REPORT_BEGIN : "";
+}
+
+const char *report_end(const struct task *t)
+{
+	return t->pid == 1 ? REPORT_END : "";
+}
+
 /* Terminate the current task by sig, with the "killed by signal" report. */
 __attribute__((noreturn)) static void kill_current(int sig)
 {
 	struct task *t = current;
 
-	printk(REPORT_BEGIN "vmkernel: pid %d (%s) killed by signal %d (%s)\n" REPORT_END, t->pid,
-	       t->comm, sig, signal_name(sig));
+	printk("%svmkernel: pid %d (%s) killed by signal %d (%s)\n%s", report_begin(t), t->pid,
+	       t->comm, sig, signal_name(sig), report_end(t));
 	task_exit(sig);
 }
 
@@ -370,8 +380,9 @@ void signal_deliver(struct trap_frame *tf)
 	sti();
 	if (setup_rt_frame(tf, sig, &ka, &info, oldmask)) {
 		cli();
-		printk(REPORT_BEGIN "vmkernel: pid %d (%s): cannot deliver %s (bad stack %#llx or handler)\n"
-		       REPORT_END, t->pid, t->comm, signal_name(sig), (unsigned long long)tf->rsp);
+		printk("%svmkernel: pid %d (%s): cannot deliver %s (bad stack %#llx or handler)\n%s",
+		       report_begin(t), t->pid, t->comm, signal_name(sig), (unsigned long long)tf->rsp,
+		       report_end(t));
 		kill_current(SIGSEGV);
 	}
 	cli();

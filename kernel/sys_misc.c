@@ -385,3 +385,40 @@ long sys_sysinfo(SYSCALL_ARGS)
 	si.mem_unit = 1;
 	return copy_to_user((void *)a0, &si, sizeof(si)) ? -EFAULT : 0;
 }
+
+/*
+ * Process groups and sessions: there is no job control; every process is
+ * in the group and session of init (1), as programs started by a shell
+ * without job control on Linux are in their shell's. getpgrp/getpgid/
+ * getsid: 1 (-ESRCH unknown pid); setpgid: 0 for the caller or its child
+ * (-ESRCH others, -EINVAL pgid < 0); setsid: -EPERM for init (a group
+ * leader already, as on Linux), else the caller's pid is not made a new
+ * session (kept in 1): -EPERM too.
+ */
+static long pgrp_of(uint64_t pid)
+{
+	if ((int)pid < 0)
+		return -ESRCH;
+	return pid == 0 || task_find_any((int)pid) ? 1 : -ESRCH;
+}
+
+long sys_getpgrp(SYSCALL_ARGS) { return 1; }
+long sys_getpgid(SYSCALL_ARGS) { return pgrp_of(a0); }
+long sys_getsid(SYSCALL_ARGS) { return pgrp_of(a0); }
+
+long sys_setpgid(SYSCALL_ARGS)
+{
+	struct task *t;
+
+	if ((int)a1 < 0)
+		return -EINVAL;
+	t = a0 ? task_find((int)a0) : current;
+	if (!t || (t != current && t->parent != current))
+		return -ESRCH;
+	return 0;
+}
+
+long sys_setsid(SYSCALL_ARGS)
+{
+	return -EPERM;
+}

@@ -9,6 +9,7 @@
 #include "uaccess.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "task.h"
 
 #define AT_FDCWD            (-100)
 #define AT_SYMLINK_NOFOLLOW 0x100
@@ -223,4 +224,45 @@ long sys_fchdir(SYSCALL_ARGS)
 		return -EBADF;
 	file_stat(f, &st);
 	return (st.mode & S_IFMT) == S_IFDIR ? 0 : -ENOTDIR;
+}
+
+/* readlink of path: /proc/self/exe is the program's path; other files are not links (-EINVAL). */
+static long do_readlink(uint64_t upath, uint64_t ubuf, uint64_t size)
+{
+	char path[256];
+	struct kstat st;
+	const char *target = current->exe_path;
+	size_t n;
+	long r;
+
+	if ((int64_t)size <= 0)
+		return -EINVAL;
+	r = path_from_user(path, sizeof(path), upath);
+	if (r)
+		return r;
+	if (strcmp(path, "/proc/self/exe") != 0) {
+		r = file_stat_path(path, &st);
+		return r ? r : -EINVAL;
+	}
+	/* absolute, as Linux's (glibc's static start-up asserts it): relative to "/", the cwd */
+	if (target[0] != '/') {
+		if (copy_to_user((void *)ubuf, "/", 1))
+			return -EFAULT;
+		n = MIN(strlen(target), (size_t)size - 1);
+		return copy_to_user((void *)(ubuf + 1), target, n) ? -EFAULT : (long)n + 1;
+	}
+	n = MIN(strlen(target), (size_t)size);
+	return copy_to_user((void *)ubuf, target, n) ? -EFAULT : (long)n;
+}
+
+/* readlink(path, buf, size): the bytes of the link (no NUL); -EINVAL not a link or size <= 0; -ENOENT; -EFAULT. */
+long sys_readlink(SYSCALL_ARGS)
+{
+	return do_readlink(a0, a1, a2);
+}
+
+/* readlinkat(dirfd, path, buf, size): as readlink (one directory). */
+long sys_readlinkat(SYSCALL_ARGS)
+{
+	return do_readlink(a1, a2, a3);
 }

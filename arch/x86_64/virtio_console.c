@@ -181,6 +181,17 @@ static bool tx_reclaim(struct vq *q)
 	return any;
 }
 
+/*
+ * Notify the stdin receive queue: QEMU then asks its input for bytes. It
+ * does so by itself when they arrive, but not for bytes that came while
+ * the port could take none (before the guest was ready, or all buffers
+ * full) until something wakes it: a reader that finds nothing kicks.
+ */
+static void kick_stdin(void)
+{
+	outw(streams[0].io + VIO_QUEUE_NOTIFY, streams[0].q.index);
+}
+
 /* Send one control message (the control transmit queue has NBUF buffers; QEMU takes them at once). */
 static void ctrl_send(uint32_t id, uint16_t event, uint16_t value)
 {
@@ -216,6 +227,8 @@ static void ctrl_poll(void)
 			continue;
 		memcpy(&m, q->buf[id], sizeof(m));
 		vq_post(&ctrl_rx, (int)id, PAGE_SIZE, true);
+		if (m.event == EV_PORT_OPEN && m.value && port_stream(m.id) == 0 && streams[0].present)
+			kick_stdin();    /* the host side opened: have QEMU look at its input now */
 		if (m.event == EV_DEVICE_ADD) {
 			int s = port_stream(m.id);
 
@@ -365,8 +378,12 @@ size_t arch_stream_read(char *buf, size_t n)
 	struct vcons *c = &streams[0];
 	size_t got;
 
-	if (!c->present || !rx_next())
+	if (!c->present)
 		return 0;
+	if (!rx_next()) {
+		kick_stdin();
+		return 0;
+	}
 	got = MIN(n, (size_t)(rx_len - rx_off));
 	memcpy(buf, c->q.buf[rx_cur] + rx_off, got);
 	rx_off += got;
@@ -406,6 +423,11 @@ static bool poll_control(void)
 	return changed;
 }
 
+bool arch_stream_ended(void)
+{
+	return !rx_next() && rx_bytes >= eof_at;
+}
+
 bool arch_stream_readable(void)
 {
 	if (rx_next())
@@ -416,6 +438,9 @@ bool arch_stream_readable(void)
 bool arch_stream_poll(void)
 {
 	bool changed = poll_control();
+
+	if (ctrl_rx.present)
+		ctrl_poll();
 
 	for (unsigned s = 1; s < NSTREAMS; s++)
 		if (streams[s].present && tx_reclaim(&streams[s].q))

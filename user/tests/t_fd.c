@@ -412,7 +412,130 @@ static void t_readv_file(void)
 	}
 }
 
+#define SYS_poll 7
+#define SYS_select 23
+#define SYS_readlink 89
+#define SYS_getpgrp 111
+#define SYS_getpgid 121
+#define SYS_getsid 124
+#define POLLIN 1
+#define POLLOUT 4
+#define POLLERR 8
+#define POLLHUP 16
+#define POLLNVAL 32
+
+struct pollfd_u {
+	int fd;
+	short events, revents;
+};
+
+/* poll on pipe ends: readiness, hang-up, error, a closed fd, timeouts; bad input. */
+static void t_poll(void)
+{
+	int p[2];
+	struct pollfd_u f[3];
+
+	CHECK_EQ(pipe(p), 0);
+	f[0] = (struct pollfd_u){ p[0], POLLIN, 0 };
+	f[1] = (struct pollfd_u){ p[1], POLLOUT, 0 };
+	f[2] = (struct pollfd_u){ -1, POLLIN, 77 };
+	CHECK_EQ(usys3(SYS_poll, (long)f, 3, 0), 1);            /* only the write end */
+	CHECK_EQ(f[0].revents, 0);
+	CHECK_EQ(f[1].revents, POLLOUT);
+	CHECK_EQ(f[2].revents, 0);                              /* negative fd: ignored, revents cleared */
+	CHECK_EQ(usys3(SYS_poll, (long)f, 1, 30), 0);           /* 30 ms: times out */
+	CHECK_EQ(write(p[1], "x", 1), 1);
+	CHECK_EQ(usys3(SYS_poll, (long)f, 1, -1), 1);
+	CHECK_EQ(f[0].revents, POLLIN);
+	CHECK_EQ(close(p[1]), 0);
+	CHECK_EQ(usys3(SYS_poll, (long)f, 1, -1), 1);
+	CHECK_EQ(f[0].revents, POLLIN | POLLHUP);
+	f[1].fd = 99;
+	CHECK_EQ(usys3(SYS_poll, (long)&f[1], 1, 0), 1);
+	CHECK_EQ(f[1].revents, POLLNVAL);
+	CHECK_EQ(pipe(p), 0);
+	CHECK_EQ(close(p[0]), 0);
+	f[0] = (struct pollfd_u){ p[1], POLLOUT, 0 };
+	CHECK_EQ(usys3(SYS_poll, (long)f, 1, 0), 1);
+	CHECK_EQ(f[0].revents, POLLOUT | POLLERR);
+	CHECK_EQ(usys3(SYS_poll, 0x10, 1, 0), -EFAULT);
+	CHECK_EQ(usys3(SYS_poll, (long)f, 1L << 30, 0), -EINVAL);
+}
+
+/* select: readable and writable sets, a timeout, a closed fd (EBADF), n < 0. */
+static void t_select(void)
+{
+	unsigned long rd[16], wr[16];
+	long tv[2] = { 0, 30000 };
+	int p[2];
+
+	CHECK_EQ(pipe(p), 0);
+	memset(rd, 0, sizeof(rd));
+	memset(wr, 0, sizeof(wr));
+	rd[p[0] / 64] |= 1UL << (p[0] % 64);
+	wr[p[1] / 64] |= 1UL << (p[1] % 64);
+	CHECK_EQ(usys5(SYS_select, p[1] + 1, (long)rd, (long)wr, 0, (long)tv), 1);
+	CHECK_EQ(rd[p[0] / 64] & (1UL << (p[0] % 64)), 0);
+	CHECK(wr[p[1] / 64] & (1UL << (p[1] % 64)));
+	rd[p[0] / 64] |= 1UL << (p[0] % 64);
+	tv[0] = 0;
+	tv[1] = 30000;
+	CHECK_EQ(usys5(SYS_select, p[0] + 1, (long)rd, 0, 0, (long)tv), 0);  /* times out */
+	CHECK_EQ(tv[0], 0);
+	CHECK_EQ(tv[1], 0);                                     /* Linux leaves the time not slept */
+	CHECK_EQ(write(p[1], "x", 1), 1);
+	rd[p[0] / 64] |= 1UL << (p[0] % 64);
+	CHECK_EQ(usys5(SYS_select, p[0] + 1, (long)rd, 0, 0, 0), 1);
+	CHECK(rd[p[0] / 64] & (1UL << (p[0] % 64)));
+	memset(rd, 0, sizeof(rd));
+	rd[1] = 1UL << 20;                                      /* fd 84: closed */
+	CHECK_EQ(usys5(SYS_select, 85, (long)rd, 0, 0, 0), -EBADF);
+	CHECK_EQ(usys5(SYS_select, -1, 0, 0, 0, 0), -EINVAL);
+	tv[0] = -1;
+	CHECK_EQ(usys5(SYS_select, 1, 0, 0, 0, (long)tv), -EINVAL);
+	tv[0] = 0;
+	tv[1] = -5;
+	CHECK_EQ(usys5(SYS_select, 1, 0, 0, 0, (long)tv), -EINVAL);
+}
+
+/* readlink: /proc/self/exe is an absolute path ending with the program's name; other files are not links. */
+static void t_readlink(void)
+{
+	char buf[256];
+	long n = usys3(SYS_readlink, (long)"/proc/self/exe", (long)buf, sizeof(buf));
+	const char *base = ut_argv0;
+
+	for (const char *q = ut_argv0; *q; q++)
+		if (*q == '/')
+			base = q + 1;
+	CHECK(n > 0 && n < (long)sizeof(buf));
+	buf[n] = 0;
+	CHECK_EQ(buf[0], '/');
+	CHECK_EQ(strcmp(buf + n - strlen(base), base), 0);
+	CHECK_EQ(usys3(SYS_readlink, (long)ut_argv0, (long)buf, sizeof(buf)), -EINVAL);
+	CHECK_EQ(usys3(SYS_readlink, (long)"/no/such/file_xyz", (long)buf, sizeof(buf)), -ENOENT);
+	CHECK_EQ(usys3(SYS_readlink, (long)"/proc/self/exe", (long)buf, 0), -EINVAL);
+	CHECK_EQ(usys3(SYS_readlink, (long)"/proc/self/exe", 0x10, sizeof(buf)), -EFAULT);
+}
+
+/* Process groups as a program sees them: consistent answers, ESRCH for unknown pids. */
+static void t_pgrp(void)
+{
+	long g = usys0(SYS_getpgrp);
+
+	CHECK(g > 0);
+	CHECK_EQ(usys1(SYS_getpgid, 0), g);
+	CHECK_EQ(usys1(SYS_getpgid, getpid()), g);
+	CHECK(usys1(SYS_getsid, 0) > 0);
+	CHECK_EQ(usys1(SYS_getpgid, 999999), -ESRCH);
+	CHECK_EQ(usys1(SYS_getsid, 999999), -ESRCH);
+}
+
 const struct utest ut_fd_tests[] = {
+	{ "poll", t_poll },
+	{ "select", t_select },
+	{ "readlink", t_readlink },
+	{ "pgrp", t_pgrp },
 	{ "fd_lowest", t_fd_lowest },
 	{ "fd_dup", t_fd_dup },
 	{ "fd_fcntl", t_fd_fcntl },
