@@ -173,6 +173,11 @@ int user_init_start(void)
 		printk("init: no boot module to run\n");
 		return -ENOENT;
 	}
+	if (modules_dropped()) {
+		printk("init: could not start: %zu boot module(s) beyond the %d the kernel keeps\n",
+		       modules_dropped(), BOOT_MAX_MODULES);
+		return -E2BIG;
+	}
 	err = am && am != m ? args_from_module(am) : args_from_cmdline(m);
 	if (err) {
 		if (am)
