@@ -29,22 +29,7 @@ struct task;
 struct file;
 struct kstat;
 
-/* Open-file status flags and fd flags (Linux values). */
-#define O_ACCMODE   00000003
-#define O_RDONLY    00000000
-#define O_WRONLY    00000001
-#define O_RDWR      00000002
-#define O_CREAT     00000100
-#define O_EXCL      00000200
-#define O_TRUNC     00001000
-#define O_APPEND    00002000
-#define O_NONBLOCK  00004000
-#define O_LARGEFILE 00100000
-#define O_DIRECTORY 00200000
-#define O_NOFOLLOW  00400000
-#define O_CLOEXEC   02000000
-#define O_PATH      010000000
-#define FD_CLOEXEC  1
+#include "uapi/linux_fcntl.h"
 
 /* RLIMIT_NOFILE as Linux sets it for init (INR_OPEN_CUR / INR_OPEN_MAX). */
 #define FD_LIMIT_SOFT 1024

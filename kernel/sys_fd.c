@@ -10,17 +10,8 @@
 #include "kstring.h"
 #include "kerrno.h"
 
-#define F_DUPFD         0
-#define F_GETFD         1
-#define F_SETFD         2
-#define F_GETFL         3
-#define F_SETFL         4
-#define F_DUPFD_CLOEXEC 1030
-#define O_DIRECT        040000
-#define O_NOATIME       01000000
 #define FASYNC          020000
 #define SETFL_MASK      (O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME | FASYNC)
-#define PATH_MAX_K      4096
 
 /* Copy a path from user space: 0, -EFAULT, -ENAMETOOLONG, -ENOENT (empty). */
 long path_from_user(char *buf, size_t size, uint64_t upath)

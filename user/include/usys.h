@@ -50,18 +50,7 @@
 #include "linux_mman.h"
 #define MAP_FAILED          ((void *)-1)
 
-#define O_RDONLY 0
-#define O_WRONLY 1
-#define O_RDWR   2
-#define O_NONBLOCK 04000
-#define O_CLOEXEC  02000000
-#define F_DUPFD  0
-#define F_GETFD  1
-#define F_SETFD  2
-#define F_GETFL  3
-#define F_SETFL  4
-#define F_DUPFD_CLOEXEC 1030
-#define FD_CLOEXEC 1
+#include "linux_fcntl.h"
 
 #define PR_SET_THP_DISABLE 41
 

@@ -366,16 +366,22 @@ static void bad_cs_handler(int sig, siginfo_t *si, void *ucv)
 	*cs = 0;
 }
 
-static void sigreturn_bad_cs(void)
+/* Raise SIGUSR1 with handler h; exit 0 if the process survives its return (it should not). */
+static void raise_with(void (*h)(int, siginfo_t *, void *))
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = bad_cs_handler;
+	sa.sa_sigaction = h;
 	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGUSR1, &sa, NULL);
 	kill(getpid(), SIGUSR1);
-	_exit(0);                       /* not reached: sigreturn to CS 0 kills with SIGSEGV */
+	_exit(0);
+}
+
+static void sigreturn_bad_cs(void)
+{
+	raise_with(bad_cs_handler);     /* sigreturn to CS 0 kills with SIGSEGV */
 }
 
 static void bad_mxcsr_handler(int sig, siginfo_t *si, void *ucv)
@@ -389,14 +395,7 @@ static void bad_mxcsr_handler(int sig, siginfo_t *si, void *ucv)
 
 static void sigreturn_bad_mxcsr(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = bad_mxcsr_handler;
-	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGUSR1, &sa, NULL);
-	kill(getpid(), SIGUSR1);
-	_exit(0);
+	raise_with(bad_mxcsr_handler);
 }
 
 /* Bug 9: rt_sigreturn to a bad code segment or with reserved MXCSR bits kills with SIGSEGV. */
