@@ -81,6 +81,8 @@ void file_put(struct file *f);
 long file_open_path(const char *path, int flags, struct file **out);
 /* file_stat_path: stat of path without opening it. 0, -ENOENT, -ENOTDIR. */
 int file_stat_path(const char *path, struct kstat *st);
+/* file_getdents64: directory entries of f (the root: ".", "..", the modules) as linux_dirent64. Bytes, 0 at the end, -ENOTDIR, -EINVAL (too small), -EFAULT. */
+long file_getdents64(struct file *f, uint64_t ubuf, size_t size);
 /* file_stat: stat of an open file. */
 void file_stat(struct file *f, struct kstat *st);
 

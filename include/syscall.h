@@ -111,6 +111,8 @@ typedef long (*syscall_fn)(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint
 #define __NR_select          23
 #define __NR_ppoll           271
 #define __NR_pselect6        270
+#define __NR_getdents64      217
+#define __NR_getgroups       115
 #define NR_SYSCALLS          512
 
 /*

@@ -172,7 +172,71 @@ static void dir_stat(struct file *f, struct kstat *st)
 	st->dev = 0x1;
 }
 
-static const struct file_ops dir_ops = { .read = dir_read, .write = mem_write, .stat = dir_stat };
+static const struct file_ops dir_ops = {
+	.read = dir_read, .write = mem_write, .stat = dir_stat, .seekable = true,
+};
+
+/* Linux's struct linux_dirent64 header; the name follows, NUL-terminated, the record 8-aligned. */
+struct dirent64_k {
+	uint64_t ino;
+	int64_t off;
+	uint16_t reclen;
+	uint8_t type;
+} __attribute__((packed));
+
+#define DT_DIR 4
+#define DT_REG 8
+
+/* Entry i of "/": ".", "..", then the boot modules. false past the end. */
+static bool root_entry(uint64_t i, const char **name, uint64_t *ino, uint8_t *type)
+{
+	const struct boot_module *m;
+
+	if (i < 2) {
+		*name = i ? ".." : ".";
+		*ino = INO_ROOT;
+		*type = DT_DIR;
+		return true;
+	}
+	m = module_get((unsigned)(i - 2));
+	if (!m)
+		return false;
+	*name = m->name;
+	*ino = INO_MODULE0 + (i - 2);
+	*type = DT_REG;
+	return true;
+}
+
+long file_getdents64(struct file *f, uint64_t ubuf, size_t size)
+{
+	char rec[sizeof(struct dirent64_k) + MODULE_NAME_MAX + 8];
+	struct dirent64_k d;
+	const char *name;
+	size_t done = 0;
+	uint64_t ino;
+	uint8_t type;
+
+	if (f->ops != &dir_ops)
+		return -ENOTDIR;
+	while (root_entry(f->pos, &name, &ino, &type)) {
+		size_t len = strlen(name) + 1, reclen = ALIGN_UP(sizeof(d) + len, 8UL);
+
+		if (done + reclen > size)
+			return done ? (long)done : -EINVAL;
+		d.ino = ino;
+		d.type = type;
+		d.off = (int64_t)f->pos + 1;
+		d.reclen = (uint16_t)reclen;
+		memset(rec, 0, reclen);
+		memcpy(rec, &d, sizeof(d));
+		memcpy(rec + sizeof(d), name, len);
+		if (copy_to_user((void *)(ubuf + done), rec, reclen))
+			return -EFAULT;
+		done += reclen;
+		f->pos++;
+	}
+	return (long)done;
+}
 
 static long null_read(struct file *f, uint64_t ubuf, size_t n)
 {
@@ -204,8 +268,9 @@ static enum path_kind path_lookup(const char *path, const struct boot_module **m
 
 	if (!path[0])
 		return PATH_NONE;
-	if (strcmp(path, "/") == 0 || strcmp(path, ".") == 0 || strcmp(path, "/.") == 0)
-		return PATH_ROOT;
+	if (strcmp(path, "/") == 0 || strcmp(path, ".") == 0 || strcmp(path, "/.") == 0 ||
+	    strcmp(path, "..") == 0 || strcmp(path, "/..") == 0)
+		return PATH_ROOT;       /* the one directory (its parent is itself) */
 	if (strcmp(path, "/proc/self/maps") == 0)
 		return PATH_MAPS;
 	if (strcmp(path, "/dev/null") == 0)

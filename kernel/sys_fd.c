@@ -171,3 +171,15 @@ long sys_pipe(SYSCALL_ARGS)
 {
 	return sys_pipe2(tf, a0, 0, 0, 0, 0, 0);
 }
+
+/* getdents64(fd, buf, size): the root directory's entries; -EBADF, -ENOTDIR, -EINVAL, -EFAULT. */
+long sys_getdents64(SYSCALL_ARGS)
+{
+	struct file *f = fd_get(a0);
+
+	if (!f)
+		return -EBADF;
+	if (!access_ok(a1, a2))
+		return -EFAULT;
+	return file_getdents64(f, a1, a2);
+}

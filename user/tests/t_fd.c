@@ -531,7 +531,40 @@ static void t_pgrp(void)
 	CHECK_EQ(usys1(SYS_getsid, 999999), -ESRCH);
 }
 
+#define SYS_getdents64 217
+
+/* getdents64 on "/": ".", "..", 8-aligned records, then 0 at the end; not a directory: ENOTDIR. */
+static void t_getdents(void)
+{
+	static char buf[65536];
+	int fd = open("/", O_RDONLY | O_DIRECTORY), p[2], dots = 0;
+	long n, total = 0;
+
+	CHECK(fd >= 0);
+	while ((n = usys3(SYS_getdents64, fd, (long)buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			unsigned short reclen = *(unsigned short *)(buf + off + 16);
+			const char *name = buf + off + 19;
+
+			CHECK_EQ(reclen % 8, 0);
+			dots += strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+			off += reclen;
+		}
+		total += n;
+	}
+	CHECK_EQ(n, 0);
+	CHECK(total > 0);
+	CHECK_EQ(dots, 2);
+	CHECK_EQ(pipe(p), 0);
+	CHECK_EQ(usys3(SYS_getdents64, p[0], (long)buf, sizeof(buf)), -ENOTDIR);
+	CHECK_EQ(usys3(SYS_getdents64, 999, (long)buf, sizeof(buf)), -EBADF);
+	CHECK_EQ(usys3(SYS_getdents64, fd, (long)buf, 1), 0);          /* at the end already */
+	CHECK_EQ(lseek(fd, 0, 0), 0);
+	CHECK_EQ(usys3(SYS_getdents64, fd, (long)buf, 1), -EINVAL);    /* no room for one record */
+}
+
 const struct utest ut_fd_tests[] = {
+	{ "getdents", t_getdents },
 	{ "poll", t_poll },
 	{ "select", t_select },
 	{ "readlink", t_readlink },
