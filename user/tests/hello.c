@@ -11,6 +11,7 @@
  *   tests --head N          copies the first N lines of stdin, then exits 0
  *   tests --cat             copies stdin to stdout
  *   tests --wc              prints "LINES BYTES" of stdin
+ *   tests --text N          N bytes of printable lines (tools/bench-console)
  *   tests --bytes N [E]     N bytes (i * 7 + i / 4093 mod 256) on stdout, and E on stderr
  *                           (i * 13 + 5); the lossless-output check of tools/run-check
  * Used by tools/run's own checks and by the execve tests.
@@ -86,6 +87,23 @@ static int pattern_out(int fd, unsigned long n, unsigned mul, unsigned add)
 	return 0;
 }
 
+/* n bytes of printable lines (64 characters and a newline) on stdout. */
+static int text_out(unsigned long n)
+{
+	static char buf[65 * 1008];
+
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = i % 65 == 64 ? '\n' : (char)('a' + (i / 65 + i % 65) % 26);
+	for (unsigned long off = 0; off < n;) {
+		size_t chunk = n - off < sizeof(buf) ? (size_t)(n - off) : sizeof(buf);
+
+		if (write_all(1, buf, chunk))
+			return 1;
+		off += chunk;
+	}
+	return 0;
+}
+
 static int more_helpers(int argc, char **argv)
 {
 	if (strcmp(argv[1], "--fdcheck") == 0 && argc > 3) {
@@ -116,6 +134,8 @@ static int more_helpers(int argc, char **argv)
 	if (strcmp(argv[1], "--head") == 0 || strcmp(argv[1], "--cat") == 0 ||
 	    strcmp(argv[1], "--wc") == 0)
 		return stream_helper(argv[1], argc > 2 ? strtol(argv[2], NULL, 0) : 10);
+	if (strcmp(argv[1], "--text") == 0 && argc > 2)
+		return text_out(strtoul(argv[2], NULL, 0));
 	if (strcmp(argv[1], "--bytes") == 0 && argc > 2) {
 		unsigned long n = strtoul(argv[2], NULL, 0), e = argc > 3 ? strtoul(argv[3], NULL, 0) : 0;
 
