@@ -73,6 +73,7 @@ struct task {
 	uintptr_t clear_child_tid;      /* [self] set_tid_address, CLONE_CHILD_CLEARTID */
 	uintptr_t robust_list;          /* [self] set_robust_list (remembered only) */
 	int exit_signal;                /* [self] sent to the parent at exit (SIGCHLD for fork; 0: none) */
+	int pgid, sid;                  /* [sched] process group and session (init: 1, 1; fork inherits) */
 	bool vfork_pending;             /* [self] a vfork parent waits for this child's exec or exit */
 	struct ktimer it_real;          /* [self] ITIMER_REAL / alarm (kernel/itimer.c) */
 	uint64_t it_real_interval_ns;   /* [self] its interval */

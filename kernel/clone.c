@@ -111,6 +111,8 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 	child->exe_nseg = parent->exe_nseg;
 	child->exe_module = parent->exe_module;
 	child->exit_signal = (int)(flags & CSIGNAL);
+	child->pgid = parent->pgid;
+	child->sid = parent->sid;
 	child->parent = parent;
 }
 

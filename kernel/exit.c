@@ -103,11 +103,14 @@ long sys_exit(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint
 	task_exit(((int)a0 & 0xff) << 8);
 }
 
+/* pid -1: any child; 0: one in the caller's process group; < -1: one in group -pid; > 0: that one. */
 static bool wait_matches(const struct task *c, int pid)
 {
-	if (pid == -1 || pid == 0)
-		return true;            /* no process groups: 0 means any child too */
-	return c->pid == (pid > 0 ? pid : -pid);
+	if (pid == -1)
+		return true;
+	if (pid == 0)
+		return c->pgid == current->pgid;
+	return pid > 0 ? c->pid == pid : c->pgid == -pid;
 }
 
 /* A zombie child matching pid, unlinked from the task list (NULL if none); *found: some child matches. */
@@ -135,8 +138,8 @@ static struct task *take_zombie(struct task *self, int pid, bool *found)
 }
 
 /*
- * wait4(pid, status, options, rusage): reap a zombie child. pid -1/0: any
- * child, > 0 that child (< -1: child -pid, no process groups). options:
+ * wait4(pid, status, options, rusage): reap a zombie child. pid -1: any
+ * child, 0: one in the caller's group, < -1: one in group -pid, > 0 that child. options:
  * WNOHANG; WUNTRACED/WCONTINUED accepted (nothing stops). rusage, if not
  * NULL, is zeroed. Returns the pid; 0 (WNOHANG, none exited yet);
  * -ECHILD no such child; -EINVAL bad options; -EINTR a signal arrived;

@@ -202,6 +202,7 @@ int user_init_start(void)
 		return err;
 	}
 	t->parent = &idle_task;
+	t->pgid = t->sid = t->pid;      /* a session and group leader, as Linux's init */
 	init_task = t;
 	printk("init: starting pid %d: %s\n" CONSOLE_USER_START, t->pid, m->cmdline);
 	init_run(t);

@@ -387,40 +387,76 @@ long sys_sysinfo(SYSCALL_ARGS)
 }
 
 /*
- * Process groups and sessions: there is no job control; every process is
- * in the group and session of init (1), as programs started by a shell
- * without job control on Linux are in their shell's. getpgrp/getpgid/
- * getsid: 1 (-ESRCH unknown pid); setpgid: 0 for the caller or its child
- * (-ESRCH others, -EINVAL pgid < 0); setsid: -EPERM for init (a group
- * leader already, as on Linux), else the caller's pid is not made a new
- * session (kept in 1): -EPERM too.
+ * Process groups and sessions, as Linux keeps them (there is no terminal,
+ * so no job control beyond them): getpgid/getsid of 0 or a pid (-ESRCH),
+ * setpgid(pid, pgid) for the caller or a child in its session (-ESRCH,
+ * -EINVAL pgid < 0, -EPERM a session leader or a group of another
+ * session), setsid (-EPERM for a group leader).
  */
-static long pgrp_of(uint64_t pid)
+static struct task *pid_or_self(uint64_t pid)
 {
 	if ((int)pid < 0)
-		return -ESRCH;
-	return pid == 0 || task_find_any((int)pid) ? 1 : -ESRCH;
+		return NULL;
+	return pid ? task_find_any((int)pid) : current;
 }
 
-long sys_getpgrp(SYSCALL_ARGS) { return 1; }
-long sys_getpgid(SYSCALL_ARGS) { return pgrp_of(a0); }
-long sys_getsid(SYSCALL_ARGS) { return pgrp_of(a0); }
+long sys_getpgrp(SYSCALL_ARGS) { return current->pgid; }
+
+long sys_getpgid(SYSCALL_ARGS)
+{
+	struct task *t = pid_or_self(a0);
+
+	return t ? t->pgid : -ESRCH;
+}
+
+long sys_getsid(SYSCALL_ARGS)
+{
+	struct task *t = pid_or_self(a0);
+
+	return t ? t->sid : -ESRCH;
+}
+
+/* A live process in group pgid of session sid exists. */
+static bool group_in_session(int pgid, int sid)
+{
+	struct list_head *p;
+
+	list_for_each(p, &task_list) {  /* one CPU, no kernel preemption: a plain walk */
+		struct task *t = list_entry(p, struct task, all_link);
+
+		if (t->state != TASK_ZOMBIE && t->pgid == pgid && t->sid == sid)
+			return true;
+	}
+	return false;
+}
 
 long sys_setpgid(SYSCALL_ARGS)
 {
-	struct task *t;
+	struct task *t = pid_or_self(a0);
+	int pgid = (int)a1;
 
-	if ((int)a1 < 0)
+	if (pgid < 0)
 		return -EINVAL;
-	t = a0 ? task_find((int)a0) : current;
-	if (!t || (t != current && t->parent != current))
+	if (!t || t->state == TASK_ZOMBIE || (t != current && t->parent != current))
 		return -ESRCH;
+	if (t->sid != current->sid || t->pid == t->sid)
+		return -EPERM;
+	if (pgid == 0)
+		pgid = t->pid;
+	if (pgid != t->pid && !group_in_session(pgid, current->sid))
+		return -EPERM;
+	t->pgid = pgid;
 	return 0;
 }
 
 long sys_setsid(SYSCALL_ARGS)
 {
-	return -EPERM;
+	struct task *t = current;
+
+	if (t->pgid == t->pid)
+		return -EPERM;
+	t->pgid = t->sid = t->pid;
+	return t->pid;
 }
 
 /* getgroups(size, list): no supplementary groups (as Linux's init): 0. -EINVAL size < 0. */

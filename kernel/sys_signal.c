@@ -102,39 +102,48 @@ static long kill_one(struct task *t, int sig, int code)
 	return send_signal(t, sig, code, current->pid);
 }
 
+/* Signal every live process in group pgid (pgid 0: all but init and, for kill(-1), the caller). */
+static long kill_group(int pgid, int sig, bool all)
+{
+	struct list_head *p;
+	long r = -ESRCH;
+
+	if (sig < 0 || sig > NSIG_STD)
+		return -EINVAL;
+	/* unlocked walk: one CPU and no kernel preemption; send_signal takes sched_lock */
+	list_for_each(p, &task_list) {
+		struct task *t = list_entry(p, struct task, all_link);
+
+		if (t->state == TASK_ZOMBIE)
+			continue;
+		if (all ? (t->pid == 1 || t == current) : t->pgid != pgid)
+			continue;
+		send_signal(t, sig, SI_USER, current->pid);
+		r = 0;
+	}
+	return r;
+}
+
 /*
- * kill(pid, sig): pid > 0: that process (a zombie too: 0). There are no
- * process groups: pid 0 (the caller's group) and -1 (everyone) both mean
- * every live process except init (pid 1), the caller included for 0,
- * excluded for -1; pid < -1 means the process -pid. -ESRCH no such
- * process (checked before the signal number, as Linux); -EINVAL bad sig.
+ * kill(pid, sig): pid > 0: that process (a zombie too: 0); 0: the caller's
+ * process group; -1: every process but init and the caller; < -1: group
+ * -pid. -ESRCH no such process or group (checked before the signal
+ * number, as Linux); -EINVAL bad sig.
  */
 long sys_kill(SYSCALL_ARGS)
 {
 	int pid = (int)a0, sig = (int)a1;
 	struct task *t;
 
-	if (pid == 0 || pid == -1) {
-		struct list_head *p;
-		int n = 0;
-
-		if (sig < 0 || sig > NSIG_STD)
-			return -EINVAL;
-		/* unlocked walk: one CPU and no kernel preemption; send_signal takes sched_lock */
-		list_for_each(p, &task_list) {
-			t = list_entry(p, struct task, all_link);
-			if (t->state == TASK_ZOMBIE || t->pid == 1 || (pid == -1 && t == current))
-				continue;
-			send_signal(t, sig, SI_USER, current->pid);
-			n++;
-		}
-		if (pid == 0 && current->pid != 1)
-			n++;
-		return n ? 0 : -ESRCH;
-	}
+	if (pid == 0)
+		return kill_group(current->pgid, sig, false);
+	if (pid == -1)
+		return kill_group(0, sig, true);
 	if (pid == INT32_MIN)
 		return -ESRCH;
-	t = task_find_any(pid > 0 ? pid : -pid);        /* process group -pid: only its leader here */
+	if (pid < 0)
+		return kill_group(-pid, sig, false);
+	t = task_find_any(pid);
 	if (!t)
 		return -ESRCH;
 	return kill_one(t, sig, SI_USER);

@@ -518,17 +518,129 @@ static void t_readlink(void)
 	CHECK_EQ(usys3(SYS_readlink, (long)"/proc/self/exe", 0x10, sizeof(buf)), -EFAULT);
 }
 
-/* Process groups as a program sees them: consistent answers, ESRCH for unknown pids. */
+#define SYS_setpgid 109
+#define SYS_setsid 112
+
+/*
+ * Process groups and sessions: a child inherits its parent's; setpgid
+ * makes a group, kill(-g) and wait4(-g) address it; setsid makes a new
+ * session (not for a group leader); bad input.
+ */
 static void t_pgrp(void)
 {
-	long g = usys0(SYS_getpgrp);
+	long g = usys0(SYS_getpgrp), sid = usys1(SYS_getsid, 0);
+	int a, b, st;
 
-	CHECK(g > 0);
+	CHECK(g > 0 && sid > 0);
 	CHECK_EQ(usys1(SYS_getpgid, 0), g);
 	CHECK_EQ(usys1(SYS_getpgid, getpid()), g);
-	CHECK(usys1(SYS_getsid, 0) > 0);
 	CHECK_EQ(usys1(SYS_getpgid, 999999), -ESRCH);
 	CHECK_EQ(usys1(SYS_getsid, 999999), -ESRCH);
+	CHECK_EQ(usys2(SYS_setpgid, 0, -1), -EINVAL);
+	CHECK_EQ(usys2(SYS_setpgid, 999999, 0), -ESRCH);
+	CHECK_EQ(usys2(SYS_setpgid, 0, 0), 0);                  /* a group of our own */
+	CHECK_EQ(usys0(SYS_getpgrp), getpid());
+	CHECK_EQ(usys0(SYS_setsid), -EPERM);                    /* a group leader cannot */
+	a = fork();
+	CHECK(a >= 0);
+	if (a == 0)
+		for (;;)
+			usys0(SYS_sched_yield);
+	b = fork();
+	CHECK(b >= 0);
+	if (b == 0) {
+		long s = usys0(SYS_setsid);                     /* not a leader: a new session */
+
+		_exit(s == getpid() && usys1(SYS_getsid, 0) == getpid() && usys0(SYS_getpgrp) == getpid() ? 0 : 1);
+	}
+	CHECK_EQ(usys1(SYS_getpgid, a), getpid());              /* inherited */
+	CHECK_EQ(waitpid(b, &st, 0), b);
+	CHECK_EQ(st, 0);
+	CHECK_EQ(usys2(SYS_setpgid, a, a), 0);                  /* a leads its own group now */
+	CHECK_EQ(usys1(SYS_getpgid, a), a);
+	CHECK_EQ(waitpid(-a, &st, WNOHANG), 0);
+	CHECK_EQ(kill(-a, SIGKILL), 0);
+	CHECK_EQ(waitpid(-a, &st, 0), a);
+	CHECK(WIFSIGNALED(st));
+	CHECK_EQ(kill(-a, 0), -1);                              /* the group is gone */
+	CHECK_EQ(errno, ESRCH);
+}
+
+#define SYS_rt_sigpending 127
+#define SYS_rt_sigqueueinfo 129
+#define SYS_ppoll 271
+#define SYS_pselect6 270
+#define SYS_getgroups 115
+
+static volatile int usr2_code, usr2_seen;
+
+static void on_usr2(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	usr2_seen++;
+	usr2_code = si->si_code;
+}
+
+/* rt_sigpending shows a blocked pending signal; rt_sigqueueinfo delivers the caller's si_code to itself. */
+static void t_sigpending_queueinfo(void)
+{
+	sigset_t block = sigmask_of(SIGUSR2), none = 0, pend = 0;
+	struct sigaction sa;
+	siginfo_t si;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_usr2;
+	sa.sa_flags = SA_SIGINFO;
+	CHECK_EQ(sigaction(SIGUSR2, &sa, NULL), 0);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &block, NULL), 0);
+	memset(&si, 0, sizeof(si));
+	si.si_code = -1;                                        /* SI_QUEUE */
+	CHECK_EQ(usys3(SYS_rt_sigqueueinfo, getpid(), SIGUSR2, (long)&si), 0);
+	CHECK_EQ(usys2(SYS_rt_sigpending, (long)&pend, 8), 0);
+	CHECK_EQ(pend, block);
+	CHECK_EQ(usys2(SYS_rt_sigpending, (long)&pend, 9), -EINVAL);
+	CHECK_EQ(usys2(SYS_rt_sigpending, 0x10, 8), -EFAULT);
+	CHECK_EQ(sigprocmask(SIG_SETMASK, &none, NULL), 0);
+	CHECK_EQ(usr2_seen, 1);
+	CHECK_EQ(usr2_code, -1);
+	CHECK_EQ(usys3(SYS_rt_sigqueueinfo, getpid(), SIGUSR2, 0x10), -EFAULT);
+	si.si_code = 0;                                         /* SI_USER to another process: not allowed */
+	CHECK_EQ(usys3(SYS_rt_sigqueueinfo, 1, SIGUSR2, (long)&si), -EPERM);
+}
+
+/* ppoll and pselect6: timespec timeouts, bad times, a pipe that is ready. */
+static void t_ppoll_pselect(void)
+{
+	struct pollfd_u f;
+	long ts[2] = { 0, 20000000 }, bad[2] = { 0, 1000000000 };
+	unsigned long rd[16];
+	int p[2];
+
+	CHECK_EQ(pipe(p), 0);
+	f = (struct pollfd_u){ p[0], POLLIN, 0 };
+	CHECK_EQ(usys5(SYS_ppoll, (long)&f, 1, (long)ts, 0, 8), 0);
+	CHECK_EQ(usys5(SYS_ppoll, (long)&f, 1, (long)bad, 0, 8), -EINVAL);
+	CHECK_EQ(write(p[1], "x", 1), 1);
+	CHECK_EQ(usys5(SYS_ppoll, (long)&f, 1, 0, 0, 8), 1);
+	CHECK_EQ(f.revents, POLLIN);
+	memset(rd, 0, sizeof(rd));
+	rd[p[0] / 64] |= 1UL << (p[0] % 64);
+	ts[1] = 20000000;
+	CHECK_EQ(usys6(SYS_pselect6, p[0] + 1, (long)rd, 0, 0, (long)ts, 0), 1);
+	CHECK_EQ(usys6(SYS_pselect6, p[0] + 1, (long)rd, 0, 0, (long)bad, 0), -EINVAL);
+	CHECK_EQ(usys6(SYS_pselect6, -1, 0, 0, 0, (long)ts, 0), -EINVAL);
+}
+
+/* getgroups: a count (no list needed with size 0); a negative size is EINVAL. */
+static void t_getgroups(void)
+{
+	unsigned groups[64];
+	long n = usys2(SYS_getgroups, 0, 0);
+
+	CHECK(n >= 0 && n <= 64);
+	CHECK_EQ(usys2(SYS_getgroups, 64, (long)groups), n);
+	CHECK_EQ(usys2(SYS_getgroups, -1, (long)groups), -EINVAL);
 }
 
 #define SYS_getdents64 217
@@ -569,6 +681,9 @@ const struct utest ut_fd_tests[] = {
 	{ "select", t_select },
 	{ "readlink", t_readlink },
 	{ "pgrp", t_pgrp },
+	{ "sigpending_queueinfo", t_sigpending_queueinfo },
+	{ "ppoll_pselect", t_ppoll_pselect },
+	{ "getgroups", t_getgroups },
 	{ "fd_lowest", t_fd_lowest },
 	{ "fd_dup", t_fd_dup },
 	{ "fd_fcntl", t_fd_fcntl },
