@@ -16,10 +16,6 @@
 #include "internal.h"
 #include "kerrno.h"
 
-/* Linux VM_MERGEABLE (KSM); not in vma.h. */
-#define VM_MERGEABLE_FLAG 0x80000000UL
-#define VM_SPECIAL_FLAGS  (VM_DONTEXPAND | 0x00004000UL /* VM_IO */ | 0x00000400UL /* VM_PFNMAP */ | 0x10000000UL /* VM_MIXEDMAP */)
-
 static bool behavior_valid(int b)
 {
 	switch (b) {
@@ -54,11 +50,11 @@ static long advice_flags(const struct vma *vma, int advice)
 	case MADV_KEEPONFORK: return f & ~VM_WIPEONFORK;
 	case MADV_DONTDUMP:   return f | VM_DONTDUMP;
 	case MADV_DODUMP:
-		if (f & VM_SPECIAL_FLAGS)
+		if (f & VM_SPECIAL)
 			return -EINVAL;
 		return f & ~VM_DONTDUMP;
-	case MADV_MERGEABLE:  return f | VM_MERGEABLE_FLAG;
-	case MADV_UNMERGEABLE: return f & ~VM_MERGEABLE_FLAG;
+	case MADV_MERGEABLE:  return f | VM_MERGEABLE;
+	case MADV_UNMERGEABLE: return f & ~VM_MERGEABLE;
 	case MADV_HUGEPAGE:   return (f & ~VM_NOHUGEPAGE) | VM_HUGEPAGE;
 	case MADV_NOHUGEPAGE: return (f & ~VM_HUGEPAGE) | VM_NOHUGEPAGE;
 	default:              return -EINVAL;

@@ -54,18 +54,6 @@
 #include "kstring.h"
 #include "printk.h"
 
-/* Linux's VM_SPECIAL: mappings that never merge. Only VM_DONTEXPAND exists in vma.h so far. */
-#ifndef VM_PFNMAP
-#define VM_PFNMAP    0x00000400UL
-#endif
-#ifndef VM_IO
-#define VM_IO        0x00004000UL
-#endif
-#ifndef VM_MIXEDMAP
-#define VM_MIXEDMAP  0x10000000UL
-#endif
-#define VM_NOMERGE_FLAGS (VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
-
 bool vma_merge_enabled = true;
 
 static struct kmem_cache *vma_cachep;
@@ -224,7 +212,7 @@ struct merge_desc {
 
 static bool merge_allowed(const struct mm *mm, unsigned long flags)
 {
-	return mm->merge && !(flags & VM_NOMERGE_FLAGS);
+	return mm->merge && !(flags & VM_SPECIAL);
 }
 
 /* is_mergeable_vma: flags equal but for VM_SOFTDIRTY, same backing object. */
@@ -472,7 +460,7 @@ int vma_expand_end(struct mm *mm, struct vma *vma, uintptr_t delta, struct vma *
 	if (next && next->start < new_end)
 		return -EEXIST;
 	/* vma_merge_extend: vma_merge_new_range with prev = vma, which never fails the left side. */
-	if (vma->flags & VM_NOMERGE_FLAGS)
+	if (vma->flags & VM_SPECIAL)
 		return -ENOMEM;
 	right = merge_allowed(mm, vma->flags) && can_merge_right(vma, next, &d, true);
 	err = index_reserve(mm, right ? 2 : 1);
