@@ -5,6 +5,7 @@
 #include "printk.h"
 #include "arch.h"
 #include "spinlock.h"
+#include "kstring.h"
 
 struct outbuf {
 	char *buf;
@@ -232,8 +233,46 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
-/* Serializes whole lines from different CPUs. */
+/* Serializes whole lines from different CPUs; protects the two below. */
 static struct spinlock console_lock = SPINLOCK_INIT("console");
+static const char *line_prefix;         /* printk_set_line_prefix */
+static bool at_line_start = true;       /* the last character written was a newline */
+
+void printk_set_line_prefix(const char *prefix)
+{
+	unsigned long flags = spin_lock_irqsave(&console_lock);
+
+	line_prefix = prefix;
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
+/* Does the line starting at p (up to end) already read "# ..." after blanks? */
+static bool is_diagnostic(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	return p < end && *p == '#';
+}
+
+/* Write buf line by line, starting each new line with line_prefix when one is set. */
+static void console_write_lines(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = p;
+		const char *seg_end;
+
+		while (nl < end && *nl != '\n')
+			nl++;
+		seg_end = nl < end ? nl + 1 : end;
+		if (at_line_start && line_prefix && !is_diagnostic(p, seg_end))
+			arch_console_write(line_prefix, strlen(line_prefix));
+		arch_console_write(p, (size_t)(seg_end - p));
+		at_line_start = seg_end[-1] == '\n';
+		p = seg_end;
+	}
+}
 
 int vprintk(const char *fmt, va_list ap)
 {
@@ -242,7 +281,7 @@ int vprintk(const char *fmt, va_list ap)
 	size_t len = n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 
 	unsigned long flags = spin_lock_irqsave(&console_lock);
-	arch_console_write(buf, len);
+	console_write_lines(buf, len);
 	spin_unlock_irqrestore(&console_lock, flags);
 	return (int)len;
 }

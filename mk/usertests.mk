@@ -14,8 +14,10 @@ USERTESTS := $(BUILD)/user/tests
 # The guest CPU has protection keys, as most x86 machines Linux runs on now,
 # so the execute-only path is what test-user checks (the kernel's path
 # without them is checked by make test's run and mmscript stages).
+# Kernel reports the tests provoke on purpose (fault lines, "killed by
+# signal") come out as "# " diagnostics (tools/stderr-as-diag).
 test-user: $(USERTESTS) $(KERNEL32)
-	@QEMU_CPU=$${QEMU_CPU:-qemu64,+pku} tools/run $(USERTESTS)
+	@QEMU_CPU=$${QEMU_CPU:-qemu64,+pku} tools/stderr-as-diag tools/run $(USERTESTS)
 
 test-user-linux: $(USERTESTS)
 	@$(USERTESTS)
