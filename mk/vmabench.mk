@@ -28,10 +28,12 @@ VMA_HOST_COMMON := -std=gnu11 -g -Iarch/hosted -Itests/unit -Itests/fuzz -DHOSTE
 define vma_prog_flavor
 $(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$(2) $(3) $$(call layer_includes,$$<) -MMD -MP -c $$< -o $$@
+	$$(call say,HOSTCC,$$<)
+	$$(Q)$(2) $(3) $$(call layer_includes,$$<) -MMD -MP -c $$< -o $$@
 $(1)/libvmahost.a: $$(patsubst %.c,$(1)/%.o,$$(VMA_PROG_LIB))
 	@rm -f $$@
-	ar rcs $$@ $$^
+	$$(call say,AR,$$@)
+	$$(Q)ar rcs $$@ $$^
 -include $$(patsubst %.c,$(1)/%.d,$$(VMA_PROG_CORE) $$(VMA_PROG_LIB) $(4))
 endef
 
@@ -43,7 +45,8 @@ $(eval $(call vma_prog_flavor,$(SOAK_BUILD),$(HOSTCC),$(SOAK_CFLAGS),tests/fuzz/
 
 $(SOAK_BUILD)/vma-soak: $(patsubst %.c,$(SOAK_BUILD)/%.o,$(VMA_PROG_CORE) tests/fuzz/vma_soak.c) \
 		$(SOAK_BUILD)/libvmahost.a
-	$(HOSTCC) $^ -fsanitize=address,undefined -lpthread -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) $^ -fsanitize=address,undefined -lpthread -o $@
 
 SEED ?= 1
 OPS ?= 1000000
@@ -61,7 +64,8 @@ $(eval $(call vma_prog_flavor,$(FUZZ_BUILD),$(FUZZ_CC),$(FUZZ_CFLAGS),tests/fuzz
 
 $(FUZZ_BUILD)/vma-fuzz: $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(VMA_PROG_CORE) tests/fuzz/vma_fuzz.c) \
 		$(FUZZ_BUILD)/libvmahost.a
-	$(FUZZ_CC) $^ -fsanitize=fuzzer,address,undefined -lpthread -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(FUZZ_CC) $^ -fsanitize=fuzzer,address,undefined -lpthread -o $@
 
 FUZZ_TIME ?= 60
 .PHONY: fuzz-vma
@@ -77,7 +81,8 @@ $(eval $(call vma_prog_flavor,$(BENCH_BUILD),$(HOSTCC),$(BENCH_CFLAGS),tools/vma
 
 $(BENCH_BUILD)/vmabench: $(patsubst %.c,$(BENCH_BUILD)/%.o,$(VMA_PROG_CORE) tools/vmabench.c) \
 		$(BENCH_BUILD)/libvmahost.a
-	$(HOSTCC) $^ -lpthread -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) $^ -lpthread -o $@
 
 .PHONY: vmabench bench
 vmabench: $(BENCH_BUILD)/vmabench
