@@ -272,6 +272,23 @@ enum fault_result {
  */
 enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags);
 
+/*
+ * mm_soft_access: perform a user access as the CPU would, in software,
+ * through mm's page tables (mm need not be active): access is FAULT_READ,
+ * FAULT_WRITE or FAULT_EXEC. Each page of [va, va + len) is translated; a
+ * missing entry or one that forbids the access (x86 rules: data needs a
+ * readable entry, a store a writable one, a fetch an executable one) calls
+ * handle_mm_fault(mm, va, access | FAULT_USER [| FAULT_PROT when present])
+ * and retries, as the hardware would after the fault handler returns.
+ * Loads copy into buf, stores copy from buf, fetches copy into buf (buf may
+ * be NULL for loads and fetches). Sets the entry's ACCESSED bit, and DIRTY
+ * on stores. Returns FAULT_OK, or the result of the first fault that
+ * failed (earlier pages were accessed), or -1 when a fault returned
+ * FAULT_OK without fixing the entry (a kernel bug). The caller holds no
+ * mmap_lock. The host's simulated CPU and the unit tests use it.
+ */
+int mm_soft_access(struct mm *mm, uintptr_t va, unsigned access, void *buf, size_t len);
+
 /* Shared anonymous objects now allocated (leak checks in tests). */
 size_t shared_anon_inuse(void);
 
