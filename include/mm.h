@@ -1,10 +1,11 @@
 /*
- * An address space (Linux's mm_struct), as far as the VMA layer needs it:
- * the VMA index, the map count and its limit, the merge switch, the bases
- * of free-area search, and the mmap_lock; since issue 4 also the page
- * tables, counters, brk and stack bases, faults, fork and the VM system
- * calls' cores (second half of this file). Append fields, document each
- * one with the lock that protects it.
+ * An address space (Linux's mm_struct): the VMA index, the map count and
+ * its limit, the merge switch, the bases of free-area search and the
+ * mmap_lock (what the VMA layer needs), then the page tables, counters, brk
+ * and stack bases; and the public calls on it: faults, fork and the VM
+ * system calls' cores (second half of this file). Append fields, document
+ * each one with the lock that protects it. The VMA layer itself is private
+ * to mm/ (mm/vma_internal.h).
  *
  * Lock legend for the fields below:
  *   [mmap_lock]  read for lookups, write for any change (Linux's mmap_lock)

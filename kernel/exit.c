@@ -5,8 +5,6 @@
  */
 #include "task.h"
 #include "sched_internal.h"
-#include "exec.h"
-#include "multiboot.h"
 #include "syscall_internal.h"
 #include "uaccess.h"
 #include "signal.h"
