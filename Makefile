@@ -44,8 +44,8 @@ Tests
   make test                  every stage below; a summary with durations, logs in build/test-logs/
   make test-host [KTEST=..]  the shared unit tests on the host (ASan+UBSan)
   make test-kernel [KTEST=..]  the ktest suites in the kernel (-kernel boot)
-  make test-user             the user-mode tests in QEMU
-  make test-user-linux       the same binary on the host Linux
+  make test-user [UTESTS="a b"]  the user-mode tests (or the named ones) in QEMU
+  make test-user-linux [UTESTS=..]  the same binary on the host Linux
   make test-run              tools/run end to end (tools/run-check)
   make test-linux            the mmscript corpus on the host Linux
   make test-mmscript-kernel  the mmscript corpus on the kernel   [PERSONALITY=auto|base|...]
