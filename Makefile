@@ -27,7 +27,8 @@ deps-check:
 
 .PHONY: clean
 clean:
-	rm -rf $(BUILD)
+	$(call say,CLEAN,$(BUILD))
+	$(Q)rm -rf $(BUILD)
 
 .PHONY: FORCE
 FORCE:

@@ -158,9 +158,10 @@ size_t anon_identity_inuse(void);
 
 /* ========================================================================
  * Address spaces with page tables, faults and the VM system calls' cores
- * (mm/mm.c, mm/fault.c, mm/user_page.c, mm/shared_anon.c, mm/zap.c,
- * mm/populate.c, mm/mmap.c, mm/brk.c, mm/mprotect.c, mm/madvise.c,
- * mm/mincore.c).
+ * (mm/mm.c, mm/fork.c, mm/mmap_lock.c, mm/fault.c, mm/user_page.c,
+ * mm/shared_anon.c, mm/zap.c, mm/populate.c, mm/remote_access.c,
+ * mm/soft_access.c, mm/mmap.c, mm/brk.c, mm/mprotect.c, mm/madvise.c,
+ * mm/mremap.c, mm/mincore.c).
  *
  * Lock order: mmap_lock -> pt_lock -> shared-object lock -> pmm/slab locks.
  *

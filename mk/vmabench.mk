@@ -53,7 +53,7 @@ OPS ?= 1000000
 BACKEND ?=
 .PHONY: soak-vma
 soak-vma: $(SOAK_BUILD)/vma-soak
-	$(SOAK_BUILD)/vma-soak $(SEED) $(OPS) $(BACKEND)
+	$(Q)$(SOAK_BUILD)/vma-soak $(SEED) $(OPS) $(BACKEND)
 
 # ---- fuzz: clang libFuzzer + ASan + UBSan (warnings not fatal: clang's set differs)
 FUZZ_BUILD  := $(BUILD)/fuzz
@@ -71,7 +71,7 @@ FUZZ_TIME ?= 60
 .PHONY: fuzz-vma
 fuzz-vma: $(FUZZ_BUILD)/vma-fuzz
 	@mkdir -p $(FUZZ_BUILD)/corpus
-	$(FUZZ_BUILD)/vma-fuzz -max_total_time=$(FUZZ_TIME) -max_len=4096 \
+	$(Q)$(FUZZ_BUILD)/vma-fuzz -max_total_time=$(FUZZ_TIME) -max_len=4096 \
 		-artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus
 
 # ---- bench: plain -O2, no sanitizers, no debug checks
@@ -88,4 +88,4 @@ $(BENCH_BUILD)/vmabench: $(patsubst %.c,$(BENCH_BUILD)/%.o,$(VMA_PROG_CORE) tool
 vmabench: $(BENCH_BUILD)/vmabench
 
 bench: $(BENCH_BUILD)/vmabench
-	tools/vmabench-run $(BENCH_BUILD) $(BENCH_ARGS)
+	$(Q)tools/vmabench-run $(BENCH_BUILD) $(BENCH_ARGS)
