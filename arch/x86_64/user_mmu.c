@@ -78,14 +78,20 @@ struct arch_mmu {
 /* The address space the (simulated) CPU runs with: one per host thread. */
 static __thread struct arch_mmu *umm_active;
 static bool umm_is_active(const struct arch_mmu *m) { return umm_active == m; }
-static void umm_invlpg(struct arch_mmu *m, uintptr_t va) { (void)va; m->flushes++; }
+static void umm_invlpg_if(struct arch_mmu *m, uintptr_t va, bool active)
+{
+	(void)va;
+	(void)active;
+	m->flushes++;
+}
 static void umm_reload(struct arch_mmu *m) { m->flushes++; }
 #else
 static bool umm_is_active(const struct arch_mmu *m) { return (read_cr3() & PTE_ADDR_MASK) == m->root; }
-static void umm_invlpg(struct arch_mmu *m, uintptr_t va)
+/* Invalidate va when m is active (the caller knows whether it is). */
+static void umm_invlpg_if(struct arch_mmu *m, uintptr_t va, bool active)
 {
 	m->flushes++;
-	if (umm_is_active(m))
+	if (active)
 		x86_invlpg(va);
 }
 static void umm_reload(struct arch_mmu *m)
@@ -95,6 +101,11 @@ static void umm_reload(struct arch_mmu *m)
 		write_cr3(read_cr3());
 }
 #endif
+
+static void umm_invlpg(struct arch_mmu *m, uintptr_t va)
+{
+	umm_invlpg_if(m, va, umm_is_active(m));
+}
 
 static bool leaf_exists(uint64_t e) { return (e & (PTE_P | PTE_SW_PROTNONE)) != 0; }
 
@@ -131,7 +142,7 @@ static bool table_empty(const uint64_t *t)
 }
 
 /* The leaf bits for prot (MMU_* permission and state bits). */
-static uint64_t leaf_bits(unsigned prot)
+static inline uint64_t leaf_bits(unsigned prot)
 {
 	uint64_t e = 0;
 
@@ -154,7 +165,7 @@ static uint64_t leaf_bits(unsigned prot)
 }
 
 /* MMU_* state of an existing leaf. */
-static unsigned leaf_state(uint64_t e)
+static inline unsigned leaf_state(uint64_t e)
 {
 	unsigned s = 0;
 
@@ -321,14 +332,55 @@ struct walk_ctx {
 	void *ctx;
 	unsigned long visited;
 	unsigned long changed;
+	bool active;                  /* m is this CPU's address space (INVLPG needed) */
 };
 
 /* Span of one entry at level lvl. */
 static uintptr_t entry_span(int lvl) { return (uintptr_t)1 << (PAGE_SHIFT + 9 * (lvl - 1)); }
 
+/* Show the present leaf *pte (at va) to the visitor and apply its verdict. True when cleared. */
+static inline bool walk_leaf(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
+{
+	uint64_t e = *pte;
+	unsigned state = leaf_state(e);
+	phys_addr_t pa = e & PTE_ADDR_MASK;
+	enum mmu_action act;
+
+	w->visited++;
+	act = w->visit(w->ctx, va, pa, &state);
+	if (act == MMU_KEEP)
+		return false;
+	if (act == MMU_CLEAR) {
+		*pte = 0;
+	} else {
+		uint64_t ne = pa | leaf_bits(state);
+
+		if (ne == e)
+			return false;
+		*pte = ne;
+	}
+	if (++w->changed <= UMM_FLUSH_ALL_THRESHOLD)
+		umm_invlpg_if(w->m, va, w->active);
+	return act == MMU_CLEAR;
+}
+
+/* The leaves of the page table t covering [base, base + 2 MiB), clipped. True when t became empty. */
+static bool walk_ptes(struct walk_ctx *w, uint64_t *t, uintptr_t base)
+{
+	unsigned i = (unsigned)((MAX(w->start, base) - base) >> PAGE_SHIFT);
+	unsigned last = (unsigned)MIN((uintptr_t)PT_ENTRIES, (w->end - base + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	bool cleared = false;
+
+	for (; i < last; i++)
+		if (leaf_exists(t[i]))
+			cleared |= walk_leaf(w, &t[i], base + ((uintptr_t)i << PAGE_SHIFT));
+	return cleared && table_empty(t);
+}
+
 /*
- * Walk the table t at level lvl covering [base, base + 512 * span) clipped to
- * the walk range. Returns true when t became empty through a clear.
+ * Walk the table t at level lvl (2 or 3) covering [base, base + 512 * span)
+ * clipped to the walk range, freeing the tables below it that become empty.
+ * Returns true when t became empty through a clear.
  */
 static bool walk_table(struct walk_ctx *w, uint64_t *t, int lvl, uintptr_t base)
 {
@@ -339,42 +391,17 @@ static bool walk_table(struct walk_ctx *w, uint64_t *t, int lvl, uintptr_t base)
 	for (; i < PT_ENTRIES; i++) {
 		uintptr_t va = base + (uintptr_t)i * span;
 		uint64_t e = t[i];
+		bool empty;
 
 		if (va >= w->end)
 			break;
 		if (!e)
 			continue;
-		if (lvl > 1) {
-			if (walk_table(w, table_va(e), lvl - 1, va)) {
-				t[i] = 0;
-				table_free(w->m, e & PTE_ADDR_MASK);
-				cleared = true;
-			}
-			continue;
-		}
-		if (!leaf_exists(e))
-			continue;
-		{
-			unsigned state = leaf_state(e);
-			phys_addr_t pa = e & PTE_ADDR_MASK;
-			enum mmu_action act;
-
-			w->visited++;
-			act = w->visit(w->ctx, va, pa, &state);
-			if (act == MMU_KEEP)
-				continue;
-			if (act == MMU_CLEAR) {
-				t[i] = 0;
-				cleared = true;
-			} else {
-				uint64_t ne = pa | leaf_bits(state);
-
-				if (ne == e)
-					continue;
-				t[i] = ne;
-			}
-			if (++w->changed <= UMM_FLUSH_ALL_THRESHOLD)
-				umm_invlpg(w->m, va);
+		empty = lvl == 2 ? walk_ptes(w, table_va(e), va) : walk_table(w, table_va(e), lvl - 1, va);
+		if (empty) {
+			t[i] = 0;
+			table_free(w->m, e & PTE_ADDR_MASK);
+			cleared = true;
 		}
 	}
 	return cleared && table_empty(t);
@@ -383,7 +410,7 @@ static bool walk_table(struct walk_ctx *w, uint64_t *t, int lvl, uintptr_t base)
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 			    mmu_visit_fn visit, void *ctx)
 {
-	struct walk_ctx w = { m, start, end, visit, ctx, 0, 0 };
+	struct walk_ctx w = { m, start, end, visit, ctx, 0, 0, umm_is_active(m) };
 
 	if (start >= end)
 		return 0;
