@@ -74,25 +74,21 @@ static void read_pages(char *p, unsigned long pages)
 
 /* ---- page_fault1 and its read twin: map, fault every page, unmap */
 
-static uint64_t pf_write_round(void)
+static uint64_t pf_round(bool write)
 {
 	uint64_t t0 = ubench_tsc();
 	char *p = map_anon(PF_PAGES * PAGE);
 
-	touch(p, PF_PAGES);
+	if (write)
+		touch(p, PF_PAGES);
+	else
+		read_pages(p, PF_PAGES);
 	check(sys_munmap((unsigned long)p, PF_PAGES * PAGE), "munmap");
 	return ubench_tsc() - t0;
 }
 
-static uint64_t pf_read_round(void)
-{
-	uint64_t t0 = ubench_tsc();
-	char *p = map_anon(PF_PAGES * PAGE);
-
-	read_pages(p, PF_PAGES);
-	check(sys_munmap((unsigned long)p, PF_PAGES * PAGE), "munmap");
-	return ubench_tsc() - t0;
-}
+static uint64_t pf_write_round(void) { return pf_round(true); }
+static uint64_t pf_read_round(void) { return pf_round(false); }
 
 /* ---- mmap1: map and unmap 1 MiB without touching it */
 
