@@ -371,7 +371,7 @@ static uintptr_t entry_span(int lvl) { return (uintptr_t)1 << (PAGE_SHIFT + 9 * 
 static inline bool walk_leaf(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 {
 	uint64_t e = *pte;
-	unsigned state = leaf_state(e);
+	unsigned old = leaf_state(e), state = old;
 	phys_addr_t pa = e & PTE_ADDR_MASK;
 	enum mmu_action act;
 
@@ -382,8 +382,12 @@ static inline bool walk_leaf(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 	if (act == MMU_CLEAR) {
 		*pte = 0;
 	} else {
-		uint64_t ne = pa | leaf_bits(state);
+		uint64_t ne;
 
+		if (state == (old & ~(MMU_ACCESSED | MMU_DIRTY)))
+			ne = e & ~(PTE_A | PTE_D);      /* hardware state cleared (MADV_FREE, reclaim) */
+		else
+			ne = pa | leaf_bits(state);
 		if (ne == e)
 			return false;
 		*pte = ne;

@@ -128,7 +128,7 @@ static void region_teardown_48(void)
 	check(sys_munmap((unsigned long)region, 48 * PAGE), "munmap");
 }
 
-/* ---- madvise: DONTNEED / FREE of 64 touched pages, and the refault after DONTNEED */
+/* ---- madvise: DONTNEED / FREE of 64 (or 1) touched pages, and the refault after DONTNEED */
 
 static void adv_setup(void)
 {
@@ -140,22 +140,23 @@ static void adv_teardown(void)
 	check(sys_munmap((unsigned long)region, ADV_PAGES * PAGE), "munmap");
 }
 
-/* 16 times: touch the pages (untimed), then time the advice. */
-static uint64_t advice_round(int advice)
+/* 16 times: touch the first pages of the region (untimed), then time the advice on them. */
+static uint64_t advice_round(int advice, unsigned long pages)
 {
 	uint64_t sum = 0;
 
 	for (int i = 0; i < 16; i++) {
-		touch(region, ADV_PAGES);
+		touch(region, pages);
 		uint64_t t0 = ubench_tsc();
-		check(sys_madvise((unsigned long)region, ADV_PAGES * PAGE, advice), "madvise");
+		check(sys_madvise((unsigned long)region, pages * PAGE, advice), "madvise");
 		sum += ubench_tsc() - t0;
 	}
 	return sum;
 }
 
-static uint64_t dontneed_round(void) { return advice_round(MADV_DONTNEED); }
-static uint64_t free_round(void) { return advice_round(MADV_FREE); }
+static uint64_t dontneed_round(void) { return advice_round(MADV_DONTNEED, ADV_PAGES); }
+static uint64_t dontneed1_round(void) { return advice_round(MADV_DONTNEED, 1); }
+static uint64_t free_round(void) { return advice_round(MADV_FREE, ADV_PAGES); }
 
 /* 4 times: DONTNEED (untimed), then time writing every page again. */
 static uint64_t refault_round(void)
@@ -327,6 +328,8 @@ static const struct bench benches[] = {
 	{ "mprotect_split_merge", "mprotect of the middle 16 of 48 touched pages to r--, then back to rw-",
 	  64, mprotect_setup, mprotect_round, region_teardown_48 },
 	{ "madv_dontneed", "MADV_DONTNEED of 64 touched pages", 16, adv_setup, dontneed_round, adv_teardown },
+	{ "madv_dontneed_1", "MADV_DONTNEED of the one touched page of a 64-page mapping", 16, adv_setup,
+	  dontneed1_round, adv_teardown },
 	{ "dontneed_refault", "write fault after MADV_DONTNEED, per page", 4 * ADV_PAGES, adv_setup,
 	  refault_round, adv_teardown },
 	{ "madv_free", "MADV_FREE of 64 touched pages", 16, adv_setup, free_round, adv_teardown },
