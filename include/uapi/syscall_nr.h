@@ -47,6 +47,7 @@
 #define __NR_sigaltstack      131
 #define __NR_prctl            157
 #define __NR_arch_prctl       158
+#define __NR_reboot           169
 #define __NR_gettid           186
 #define __NR_tkill            200
 #define __NR_time             201
