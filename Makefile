@@ -58,7 +58,8 @@ Tests
   make fuzz-vma [FUZZ_TIME=60]                 libFuzzer over the index operations (clang)
 Benchmarks
   make bench [BENCH_ARGS=..] the VMA index benchmark (docs/vma-bench.md)
-  make bench-boot            boot timings of both boot paths (docs/boot-bench.md)
+  make bench-boot [RUNS=n]   boot timings of the boot paths (docs/boot-bench.md)
+  make bench-linux [BENCH_LINUX_ARGS=..]  user/mmbench on Linux and on this kernel (docs/bench-linux.md)
 Other
   make deps                  install the missing Debian packages
   make clean                 remove build/
