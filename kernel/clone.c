@@ -18,7 +18,7 @@
  * The number of live tasks (zombies included) is limited to TASK_MAX.
  */
 #include "task.h"
-#include "syscall.h"
+#include "syscall_internal.h"
 #include "signal.h"
 #include "wait.h"
 #include "mm.h"
@@ -51,13 +51,6 @@
 #define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_PTRACE | CLONE_VFORK | \
 			 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
 			 CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO)
-
-long sys_clone(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	       uint64_t a4, uint64_t a5);
-long sys_fork(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	      uint64_t a4, uint64_t a5);
-long sys_vfork(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	       uint64_t a4, uint64_t a5);
 
 /* Linux's argument checks, in its order (copy_process). */
 static long clone_check(uint64_t flags)
@@ -117,8 +110,7 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 }
 
 /* clone(flags, newsp, parent_tid, child_tid, tls): the child's pid; -EINVAL, -EAGAIN, -ENOMEM, -EFAULT. */
-long sys_clone(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	       uint64_t a4, uint64_t a5)
+long sys_clone(SYSCALL_ARGS)
 {
 	struct task *parent = current, *child;
 	uint64_t flags = a0;
@@ -157,15 +149,13 @@ long sys_clone(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uin
 }
 
 /* fork(): clone(SIGCHLD). */
-long sys_fork(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	      uint64_t a4, uint64_t a5)
+long sys_fork(SYSCALL_ARGS)
 {
 	return sys_clone(tf, SIGCHLD, 0, 0, 0, 0, 0);
 }
 
 /* vfork(): clone(CLONE_VM | CLONE_VFORK | SIGCHLD): the parent waits until the child execs or exits. */
-long sys_vfork(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	       uint64_t a4, uint64_t a5)
+long sys_vfork(SYSCALL_ARGS)
 {
 	return sys_clone(tf, CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0, 0);
 }

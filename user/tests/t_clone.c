@@ -6,13 +6,6 @@
  */
 #include "utests.h"
 
-#define SYS_clone 56
-#define SYS_vfork 58
-#define SYS_futex 202
-#define SYS_set_robust_list 273
-#define SYS_get_robust_list 274
-#define SYS_rseq 334
-#define SYS_set_tid_address 218
 #define CLONE_VM 0x100
 #define CLONE_SIGHAND 0x800
 #define CLONE_THREAD 0x10000
@@ -36,7 +29,7 @@ static void t_clone_fork_flags(void)
 
 	CHECK(shared != MAP_FAILED);
 	shared[0] = -1;
-	pid = usys5(SYS_clone, SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CLONE_PARENT_SETTID,
+	pid = usys5(__NR_clone, SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CLONE_PARENT_SETTID,
 		    0, (long)&ptid, (long)&child_tid, 0);
 	CHECK(pid >= 0);
 	if (pid == 0) {
@@ -65,7 +58,7 @@ static void t_clone_cleartid(void)
 
 	CHECK(shared != MAP_FAILED);
 	shared[1] = 12345;
-	pid = usys5(SYS_clone, SIGCHLD | CLONE_CHILD_CLEARTID, 0, 0, (long)&shared[1], 0);
+	pid = usys5(__NR_clone, SIGCHLD | CLONE_CHILD_CLEARTID, 0, 0, (long)&shared[1], 0);
 	CHECK(pid >= 0);
 	if (pid == 0)
 		_exit(0);
@@ -76,8 +69,8 @@ static void t_clone_cleartid(void)
 /* Bad flag combinations: Linux's -EINVAL (the legacy clone does not check the exit signal's range). */
 static void t_clone_bad(void)
 {
-	CHECK_EQ(usys5(SYS_clone, CLONE_SIGHAND | SIGCHLD, 0, 0, 0, 0), -EINVAL);   /* SIGHAND needs VM */
-	CHECK_EQ(usys5(SYS_clone, CLONE_THREAD | SIGCHLD, 0, 0, 0, 0), -EINVAL);    /* THREAD needs SIGHAND */
+	CHECK_EQ(usys5(__NR_clone, CLONE_SIGHAND | SIGCHLD, 0, 0, 0, 0), -EINVAL);   /* SIGHAND needs VM */
+	CHECK_EQ(usys5(__NR_clone, CLONE_THREAD | SIGCHLD, 0, 0, 0, 0), -EINVAL);    /* THREAD needs SIGHAND */
 }
 
 /* vfork: the child borrows the parent's memory until it exits; the parent waits until then. */
@@ -88,10 +81,10 @@ static void t_vfork(void)
 	int st;
 
 	flag = 0;
-	pid = usys0(SYS_vfork);
+	pid = usys0(__NR_vfork);
 	if (pid == 0) {
 		flag = 42;              /* the parent's memory */
-		usys1(SYS_exit, 3);
+		usys1(__NR_exit, 3);
 	}
 	CHECK(pid > 0);
 	CHECK_EQ(flag, 42);             /* the child ran (and exited) before vfork returned */
@@ -106,10 +99,10 @@ static void t_vfork_exec(void)
 	long pid;
 	int st;
 
-	pid = usys0(SYS_vfork);
+	pid = usys0(__NR_vfork);
 	if (pid == 0) {
-		usys3(SYS_execve, (long)ut_argv0, (long)argv, 0);
-		usys1(SYS_exit, 127);
+		usys3(__NR_execve, (long)ut_argv0, (long)argv, 0);
+		usys1(__NR_exit, 127);
 	}
 	CHECK(pid > 0);
 	CHECK_EQ(waitpid((int)pid, &st, 0), pid);
@@ -160,7 +153,7 @@ static void t_sigchld(void)
 	CHECK(pid >= 0);
 	if (pid == 0)
 		for (;;)
-			usys0(SYS_sched_yield);
+			usys0(__NR_sched_yield);
 	CHECK_EQ(kill(pid, SIGTERM), 0);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK_EQ(sigprocmask(SIG_SETMASK, &none, NULL), 0);
@@ -176,16 +169,16 @@ static void t_futex(void)
 	long ts[2] = { 0, 20 * 1000000 };       /* 20 ms */
 	long bad_ts[2] = { 0, 1000000000 };
 
-	CHECK_EQ(usys3(SYS_futex, (long)&word, FUTEX_WAKE | FUTEX_PRIVATE, 1), 0);
-	CHECK_EQ(usys3(SYS_futex, (long)&word, FUTEX_WAKE, 1), 0);
-	CHECK_EQ(usys4(SYS_futex, (long)&word, FUTEX_WAIT | FUTEX_PRIVATE, 4, 0), -EAGAIN);
-	CHECK_EQ(usys4(SYS_futex, (long)&word, FUTEX_WAIT | FUTEX_PRIVATE, 5, (long)ts), -ETIMEDOUT);
-	CHECK_EQ(usys4(SYS_futex, (long)&word, FUTEX_WAIT | FUTEX_PRIVATE, 5, (long)bad_ts), -EINVAL);
-	CHECK_EQ(usys4(SYS_futex, (long)&word + 1, FUTEX_WAIT | FUTEX_PRIVATE, 5, 0), -EINVAL);
-	CHECK_EQ(usys3(SYS_futex, (long)&word + 2, FUTEX_WAKE | FUTEX_PRIVATE, 1), -EINVAL);
-	CHECK_EQ(usys4(SYS_futex, 0x1000, FUTEX_WAIT | FUTEX_PRIVATE, 5, 0), -EFAULT);
-	CHECK_EQ(usys4(SYS_futex, (long)0xffffffff81000000UL, FUTEX_WAIT, 5, 0), -EFAULT);
-	CHECK_EQ(usys3(SYS_futex, (long)&word, 77 | FUTEX_PRIVATE, 1), -ENOSYS);
+	CHECK_EQ(usys3(__NR_futex, (long)&word, FUTEX_WAKE | FUTEX_PRIVATE, 1), 0);
+	CHECK_EQ(usys3(__NR_futex, (long)&word, FUTEX_WAKE, 1), 0);
+	CHECK_EQ(usys4(__NR_futex, (long)&word, FUTEX_WAIT | FUTEX_PRIVATE, 4, 0), -EAGAIN);
+	CHECK_EQ(usys4(__NR_futex, (long)&word, FUTEX_WAIT | FUTEX_PRIVATE, 5, (long)ts), -ETIMEDOUT);
+	CHECK_EQ(usys4(__NR_futex, (long)&word, FUTEX_WAIT | FUTEX_PRIVATE, 5, (long)bad_ts), -EINVAL);
+	CHECK_EQ(usys4(__NR_futex, (long)&word + 1, FUTEX_WAIT | FUTEX_PRIVATE, 5, 0), -EINVAL);
+	CHECK_EQ(usys3(__NR_futex, (long)&word + 2, FUTEX_WAKE | FUTEX_PRIVATE, 1), -EINVAL);
+	CHECK_EQ(usys4(__NR_futex, 0x1000, FUTEX_WAIT | FUTEX_PRIVATE, 5, 0), -EFAULT);
+	CHECK_EQ(usys4(__NR_futex, (long)0xffffffff81000000UL, FUTEX_WAIT, 5, 0), -EFAULT);
+	CHECK_EQ(usys3(__NR_futex, (long)&word, 77 | FUTEX_PRIVATE, 1), -ENOSYS);
 }
 
 /* set_robust_list takes a 24-byte head; get_robust_list returns it. */
@@ -194,20 +187,20 @@ static void t_robust_list(void)
 	long head[3] = { 0, 0, 0 }, got = 0, len = 0;
 
 	head[0] = (long)head;
-	CHECK_EQ(usys2(SYS_set_robust_list, (long)head, 24), 0);
-	CHECK_EQ(usys2(SYS_set_robust_list, (long)head, 23), -EINVAL);
-	CHECK_EQ(usys3(SYS_get_robust_list, 0, (long)&got, (long)&len), 0);
+	CHECK_EQ(usys2(__NR_set_robust_list, (long)head, 24), 0);
+	CHECK_EQ(usys2(__NR_set_robust_list, (long)head, 23), -EINVAL);
+	CHECK_EQ(usys3(__NR_get_robust_list, 0, (long)&got, (long)&len), 0);
 	CHECK_EQ(got, (long)head);
 	CHECK_EQ(len, 24);
-	CHECK_EQ(usys3(SYS_get_robust_list, 0, 0x10, (long)&len), -EFAULT);
-	CHECK_EQ(usys3(SYS_get_robust_list, 999999, (long)&got, (long)&len), -ESRCH);
+	CHECK_EQ(usys3(__NR_get_robust_list, 0, 0x10, (long)&len), -EFAULT);
+	CHECK_EQ(usys3(__NR_get_robust_list, 999999, (long)&got, (long)&len), -ESRCH);
 }
 
 /* rseq: this kernel answers as Linux built without it (-ENOSYS); Linux registers it. */
 static void t_rseq(void)
 {
 	static unsigned char area[32] __attribute__((aligned(32)));
-	long r = usys4(SYS_rseq, (long)area, 32, 0, 0x53053053);
+	long r = usys4(__NR_rseq, (long)area, 32, 0, 0x53053053);
 
 	if (on_vmkernel())
 		CHECK_EQ(r, -ENOSYS);

@@ -7,17 +7,6 @@
  */
 #include "utests.h"
 
-#define SYS_sigaltstack 131
-#define SYS_alarm 37
-#define SYS_getitimer 36
-#define SYS_setitimer 38
-#define SYS_pause 34
-#define SYS_sysinfo 99
-#define SYS_rt_sigsuspend 130
-#define SYS_tkill 200
-#define SYS_tgkill 234
-#define SYS_clock_getres 229
-#define SYS_getrandom 318
 #define SS_ONSTACK 1
 #define SS_DISABLE 2
 #define EPERM 1
@@ -43,9 +32,9 @@ static void on_usr1_altstack(int sig)
 
 	(void)sig;
 	handler_sp = (long)&here;
-	usys2(SYS_sigaltstack, 0, (long)&cur);
+	usys2(__NR_sigaltstack, 0, (long)&cur);
 	handler_oss_flags = cur.ss_flags;
-	handler_set_err = (int)usys2(SYS_sigaltstack, (long)&other, 0);  /* on it: EPERM */
+	handler_set_err = (int)usys2(__NR_sigaltstack, (long)&other, 0);  /* on it: EPERM */
 }
 
 /* SA_ONSTACK runs the handler on the alternate stack; sigaltstack reports and guards it. */
@@ -54,10 +43,10 @@ static void t_sigaltstack(void)
 	struct stack_u ss = { altstack, 0, sizeof(altstack) }, old;
 	struct sigaction sa;
 
-	CHECK_EQ(usys2(SYS_sigaltstack, 0, (long)&old), 0);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, (long)&old), 0);
 	CHECK_EQ(old.ss_flags, SS_DISABLE);
-	CHECK_EQ(usys2(SYS_sigaltstack, (long)&ss, 0), 0);
-	CHECK_EQ(usys2(SYS_sigaltstack, 0, (long)&old), 0);
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), 0);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, (long)&old), 0);
 	CHECK_EQ(old.ss_flags, 0);
 	CHECK_EQ((long)old.ss_sp, (long)altstack);
 	CHECK_EQ(old.ss_size, sizeof(altstack));
@@ -71,15 +60,15 @@ static void t_sigaltstack(void)
 	CHECK_EQ(handler_set_err, -EPERM);
 	/* bad input */
 	ss.ss_size = 1000;
-	CHECK_EQ(usys2(SYS_sigaltstack, (long)&ss, 0), -ENOMEM);
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), -ENOMEM);
 	ss.ss_size = sizeof(altstack);
 	ss.ss_flags = 77;
-	CHECK_EQ(usys2(SYS_sigaltstack, (long)&ss, 0), -EINVAL);
-	CHECK_EQ(usys2(SYS_sigaltstack, 0x10, 0), -EFAULT);
-	CHECK_EQ(usys2(SYS_sigaltstack, 0, 0x10), -EFAULT);
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), -EINVAL);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0x10, 0), -EFAULT);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, 0x10), -EFAULT);
 	ss.ss_flags = SS_DISABLE;
-	CHECK_EQ(usys2(SYS_sigaltstack, (long)&ss, 0), 0);
-	CHECK_EQ(usys2(SYS_sigaltstack, 0, (long)&old), 0);
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), 0);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, (long)&old), 0);
 	CHECK_EQ(old.ss_flags, SS_DISABLE);
 }
 
@@ -100,32 +89,32 @@ static void t_itimer_pause(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;
 	CHECK_EQ(sigaction(SIGALRM, &sa, NULL), 0);
-	CHECK_EQ(usys3(SYS_setitimer, 0, (long)it, 0), 0);
-	CHECK_EQ(usys2(SYS_getitimer, 0, (long)cur), 0);
+	CHECK_EQ(usys3(__NR_setitimer, 0, (long)it, 0), 0);
+	CHECK_EQ(usys2(__NR_getitimer, 0, (long)cur), 0);
 	CHECK(cur[2] == 0 && cur[3] > 0 && cur[3] <= 30000);
-	CHECK_EQ(usys0(SYS_pause), -EINTR);
+	CHECK_EQ(usys0(__NR_pause), -EINTR);
 	CHECK_EQ(alarms, 1);
-	CHECK_EQ(usys2(SYS_getitimer, 0, (long)cur), 0);
+	CHECK_EQ(usys2(__NR_getitimer, 0, (long)cur), 0);
 	CHECK(cur[2] == 0 && cur[3] == 0);                      /* expired, no interval */
 	/* alarm returns the seconds left, rounded to the nearest, at least 1 */
-	CHECK_EQ(usys1(SYS_alarm, 5), 0);
-	CHECK_EQ(usys1(SYS_alarm, 0), 5);
-	CHECK_EQ(usys1(SYS_alarm, 0), 0);
+	CHECK_EQ(usys1(__NR_alarm, 5), 0);
+	CHECK_EQ(usys1(__NR_alarm, 0), 5);
+	CHECK_EQ(usys1(__NR_alarm, 0), 0);
 	/* an interval timer fires again */
 	it[1] = 10000;
 	it[3] = 10000;
-	CHECK_EQ(usys3(SYS_setitimer, 0, (long)it, (long)old), 0);
+	CHECK_EQ(usys3(__NR_setitimer, 0, (long)it, (long)old), 0);
 	CHECK_EQ(old[3], 0);
 	while (alarms < 3)
-		usys0(SYS_pause);
-	CHECK_EQ(usys3(SYS_setitimer, 0, 0, (long)old), 0);     /* NULL disarms */
+		usys0(__NR_pause);
+	CHECK_EQ(usys3(__NR_setitimer, 0, 0, (long)old), 0);     /* NULL disarms */
 	CHECK_EQ(old[0], 0);
 	CHECK_EQ(old[1], 10000);
 	it[3] = 1000000;                                        /* usec out of range */
-	CHECK_EQ(usys3(SYS_setitimer, 0, (long)it, 0), -EINVAL);
-	CHECK_EQ(usys3(SYS_setitimer, 7, (long)it, 0), -EINVAL);
-	CHECK_EQ(usys2(SYS_getitimer, 7, (long)cur), -EINVAL);
-	CHECK_EQ(usys2(SYS_getitimer, 0, 0x10), -EFAULT);
+	CHECK_EQ(usys3(__NR_setitimer, 0, (long)it, 0), -EINVAL);
+	CHECK_EQ(usys3(__NR_setitimer, 7, (long)it, 0), -EINVAL);
+	CHECK_EQ(usys2(__NR_getitimer, 7, (long)cur), -EINVAL);
+	CHECK_EQ(usys2(__NR_getitimer, 0, 0x10), -EFAULT);
 }
 
 static volatile int usr1_seen;
@@ -194,12 +183,12 @@ static void t_sigsuspend(void)
 	CHECK_EQ(sigprocmask(SIG_BLOCK, &block, NULL), 0);
 	CHECK_EQ(kill(getpid(), SIGUSR1), 0);                   /* pending, blocked */
 	CHECK_EQ(usr1_seen, 0);
-	CHECK_EQ(usys2(SYS_rt_sigsuspend, (long)&wait_mask, 8), -EINTR);
+	CHECK_EQ(usys2(__NR_rt_sigsuspend, (long)&wait_mask, 8), -EINTR);
 	CHECK_EQ(usr1_seen, 1);
 	CHECK_EQ(sigprocmask(SIG_BLOCK, NULL, &cur), 0);
 	CHECK_EQ(cur, block);
-	CHECK_EQ(usys2(SYS_rt_sigsuspend, (long)&wait_mask, 4), -EINVAL);
-	CHECK_EQ(usys2(SYS_rt_sigsuspend, 0x10, 8), -EFAULT);
+	CHECK_EQ(usys2(__NR_rt_sigsuspend, (long)&wait_mask, 4), -EINVAL);
+	CHECK_EQ(usys2(__NR_rt_sigsuspend, 0x10, 8), -EFAULT);
 }
 
 /* sysinfo: plausible memory and uptime figures; a bad pointer. */
@@ -215,12 +204,12 @@ static void t_sysinfo(void)
 		char reserved[4];
 	} si;
 
-	CHECK_EQ(usys1(SYS_sysinfo, (long)&si), 0);
+	CHECK_EQ(usys1(__NR_sysinfo, (long)&si), 0);
 	CHECK(si.uptime >= 0);
 	CHECK(si.mem_unit >= 1);
 	CHECK(si.totalram > 0 && si.freeram > 0 && si.freeram <= si.totalram);
 	CHECK(si.procs >= 1);
-	CHECK_EQ(usys1(SYS_sysinfo, 0x10), -EFAULT);
+	CHECK_EQ(usys1(__NR_sysinfo, 0x10), -EFAULT);
 }
 
 /* Bug 1: PR_GET_NAME returns the name zero-padded to 16 bytes, never stale kernel bytes. */
@@ -283,7 +272,7 @@ static void t_kill_zombie(void)
 	if (pid == 0)
 		_exit(0);
 	while (!chld_seen)              /* SIGCHLD: the child is a zombie now */
-		usys2(SYS_rt_sigsuspend, (long)&none, 8);
+		usys2(__NR_rt_sigsuspend, (long)&none, 8);
 	CHECK_EQ(kill(pid, 0), 0);
 	CHECK_EQ(kill(pid, SIGTERM), 0);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
@@ -295,14 +284,14 @@ static void t_kill_zombie(void)
 /* Bug 6: error precedence of rt_sigprocmask, kill, tkill, tgkill. */
 static void t_signal_errno_order(void)
 {
-	CHECK_EQ(usys4(SYS_rt_sigprocmask, 77, 0x10, 0, 8), -EFAULT);  /* bad set before bad how */
-	CHECK_EQ(usys4(SYS_rt_sigprocmask, 77, 0, 0, 8), 0);           /* no set: how unchecked */
-	CHECK_EQ(usys2(SYS_kill, 99999, -2), -ESRCH);
-	CHECK_EQ(usys2(SYS_kill, getpid(), -2), -EINVAL);
-	CHECK_EQ(usys2(SYS_tkill, 99999, 66), -ESRCH);
-	CHECK_EQ(usys2(SYS_tkill, getpid(), 66), -EINVAL);
-	CHECK_EQ(usys2(SYS_tkill, 0, 1), -EINVAL);
-	CHECK_EQ(usys3(SYS_tgkill, 99999, 99999, 66), -ESRCH);
+	CHECK_EQ(usys4(__NR_rt_sigprocmask, 77, 0x10, 0, 8), -EFAULT);  /* bad set before bad how */
+	CHECK_EQ(usys4(__NR_rt_sigprocmask, 77, 0, 0, 8), 0);           /* no set: how unchecked */
+	CHECK_EQ(usys2(__NR_kill, 99999, -2), -ESRCH);
+	CHECK_EQ(usys2(__NR_kill, getpid(), -2), -EINVAL);
+	CHECK_EQ(usys2(__NR_tkill, 99999, 66), -ESRCH);
+	CHECK_EQ(usys2(__NR_tkill, getpid(), 66), -EINVAL);
+	CHECK_EQ(usys2(__NR_tkill, 0, 1), -EINVAL);
+	CHECK_EQ(usys3(__NR_tgkill, 99999, 99999, 66), -ESRCH);
 }
 
 /* Bug 7: clock ids Linux does not have (10: CLOCK_SGI_CYCLE) are EINVAL for gettime and getres. */
@@ -310,11 +299,11 @@ static void t_clock_ids(void)
 {
 	long ts[2];
 
-	CHECK_EQ(usys2(SYS_clock_gettime, 10, (long)ts), -EINVAL);
-	CHECK_EQ(usys2(SYS_clock_getres, 10, (long)ts), -EINVAL);
-	CHECK_EQ(usys2(SYS_clock_gettime, 12, (long)ts), -EINVAL);
-	CHECK_EQ(usys2(SYS_clock_gettime, 11, (long)ts), 0);   /* CLOCK_TAI */
-	CHECK_EQ(usys2(SYS_clock_gettime, 7, (long)ts), 0);    /* CLOCK_BOOTTIME */
+	CHECK_EQ(usys2(__NR_clock_gettime, 10, (long)ts), -EINVAL);
+	CHECK_EQ(usys2(__NR_clock_getres, 10, (long)ts), -EINVAL);
+	CHECK_EQ(usys2(__NR_clock_gettime, 12, (long)ts), -EINVAL);
+	CHECK_EQ(usys2(__NR_clock_gettime, 11, (long)ts), 0);   /* CLOCK_TAI */
+	CHECK_EQ(usys2(__NR_clock_gettime, 7, (long)ts), 0);    /* CLOCK_BOOTTIME */
 }
 
 /* Bug 8: a buffer that runs past the top of user space is EFAULT as a whole (Linux's access_ok). */
@@ -323,8 +312,8 @@ static void t_getrandom_range(void)
 	char buf[16];
 
 	/* the last 8 bytes of the stack page at the top, and 8 beyond TASK_SIZE */
-	CHECK_EQ(usys3(SYS_getrandom, 0x7fffffffeff8L, 16, 0), -EFAULT);
-	CHECK_EQ(usys3(SYS_getrandom, (long)buf, 16, 0), 16);
+	CHECK_EQ(usys3(__NR_getrandom, 0x7fffffffeff8L, 16, 0), -EFAULT);
+	CHECK_EQ(usys3(__NR_getrandom, (long)buf, 16, 0), 16);
 }
 
 static void touch_kernel_address(void)
