@@ -257,8 +257,9 @@ static void init_device(unsigned slot)
 {
 	uint32_t bar = pci_read32(slot, 0x10);
 	uint16_t io;
-	if (!(bar & 1))
-		return;
+
+	if (!(bar & 1) || !(bar & ~3U))
+		return;         /* not an I/O BAR, or one the firmware did not assign */
 	io = (uint16_t)(bar & ~3U);
 	pci_write32(slot, 0x04, pci_read32(slot, 0x04) | 0x5);     /* I/O space, bus master */
 	outb(io + VIO_STATUS, 0);
