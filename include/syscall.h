@@ -72,10 +72,12 @@ typedef long (*syscall_fn)(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint
 
 /*
  * This kernel's own calls, above Linux's range (Linux answers -ENOSYS, so
- * programs can tell where they run): memory statistics for the user tests.
+ * programs can tell where they run): memory statistics for the user tests,
+ * and the profiler's counters (include/uapi/vmk_profile.h).
  */
 #define __NR_vmk_memstat     1000
-#define NR_SYSCALLS_VMK      1001
+#define __NR_vmk_profile     1001
+#define NR_SYSCALLS_VMK      1002
 
 /* What vmk_memstat(struct vmk_memstat *out, size) fills in (a prefix if size is smaller). */
 struct vmk_memstat {
