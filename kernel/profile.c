@@ -108,6 +108,7 @@ void profile_counts(struct vmk_prof_counts *out)
 	out->total = prof_total;
 	out->user = prof_user;
 	out->kernel = prof_total - prof_user - prof_unknown;
+	out->vmas = 0;
 }
 
 /* a / b as a decimal with `places` digits after the point (b == 0: 0). */

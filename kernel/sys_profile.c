@@ -17,6 +17,7 @@ long sys_vmk_profile(SYSCALL_ARGS)
 	switch (a0) {
 	case VMK_PROF_COUNTS:
 		profile_counts(&counts);
+		counts.vmas = (uint64_t)current->mm->map_count;
 		return copy_to_user((void *)a1, &counts, MIN(a2, sizeof(counts))) ? -EFAULT : 0;
 	case VMK_PROF_VMASTAT:
 		if (!profile_vma_is_counted(current->mm->index.ops))

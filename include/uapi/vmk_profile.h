@@ -8,7 +8,9 @@
  *
  * VMK_PROF_COUNTS      copy struct vmk_prof_counts (a prefix of size bytes):
  *                      the sampling profiler's totals since it started
- *                      (all zero when it is not running).
+ *                      (zero when it is not running), and the caller's VMA
+ *                      count (what reading /proc/self/maps would cost
+ *                      kernel time to learn).
  * VMK_PROF_VMASTAT     copy struct vmk_vmastat (a prefix of size bytes): the
  *                      VMA index operations counted since boot or the last
  *                      reset, by kind. -ENODEV unless the kernel was booted
@@ -35,6 +37,7 @@ struct vmk_prof_counts {
 	uint64_t total;         /* samples taken */
 	uint64_t kernel;        /* in kernel text */
 	uint64_t user;          /* in user mode */
+	uint64_t vmas;          /* VMAs of the caller's address space now (its /proc/self/maps lines) */
 };
 
 /* The index operations of struct vma_index_ops, as counted by vmastat=on. */
