@@ -5,7 +5,8 @@
  * subcommand per workload; the same binary runs on the host Linux.
  *
  *   workloads mix [--size PCT] [--small]  1998: start-up, malloc, compile-like, exit (mix.c)
- *   workloads sweep [--max N] [--ops K]   1998: index accesses per operation vs n (sweep.c)
+ *   workloads sweep [--layout L] [--max N] [--ops K]
+ *                                         1998: index accesses per operation vs n (sweep.c)
  *   workloads gc --chunk PAGES [--peak PAGES] [--cycles C]
  *                                         2001: gcc-2.96-like (chunk 1) or gcc-3.0-like
  *                                         (chunk 32) garbage-collected arena (gc.c)
