@@ -56,11 +56,19 @@ def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icoun
         env["QEMU_MEM"] = mem
     cmd = [os.path.join(ROOT, "tools", "run")]
     for m in modules:
-        cmd += ["--module", m]
-    cmd += [elf] + list(args)
+        cmd += ["--module", in_tree(m)]
+    cmd += [in_tree(elf)] + list(args)
     p = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return RunResult(p.returncode, p.stdout.decode("utf-8", "replace"),
                      p.stderr.decode("utf-8", "replace"))
+
+
+def in_tree(path):
+    """path relative to the tree when it is inside it: the program sees its argv[0] and its
+    modules' names, and these strings must not depend on where the tree is checked out,
+    or the samples of two checkouts would fall on different instructions."""
+    rel = os.path.relpath(os.path.abspath(path), ROOT)
+    return path if rel.startswith("..") else rel
 
 
 def run_host(elf, args, timeout=900):
