@@ -121,7 +121,7 @@ struct task *task_find(int pid);
  * encoding: code << 8, or the signal number): release its address space,
  * reparent its children to init, wake its parent. Never returns. When
  * init (pid 1) exits, the kernel reports its status and stops QEMU
- * (kernel/exit.c).
+ * (kernel/init.c).
  */
 __attribute__((noreturn)) void task_exit(int status);
 

@@ -5,9 +5,7 @@
  */
 #include "task.h"
 #include "sched_internal.h"
-#include "exec.h"
-#include "multiboot.h"
-#include "syscall.h"
+#include "syscall_internal.h"
 #include "uaccess.h"
 #include "signal.h"
 #include "mm.h"
@@ -16,13 +14,8 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "file.h"
+#include "uapi/linux_wait.h"
 
-#define WNOHANG    0x00000001
-#define WUNTRACED  0x00000002
-#define WCONTINUED 0x00000008
-#define __WNOTHREAD 0x20000000
-#define __WALL     0x40000000
-#define __WCLONE   0x80000000
 #define RUSAGE_SIZE 144
 
 
@@ -69,10 +62,8 @@ void task_exit(int status)
 	(void)f;
 }
 
-long sys_exit(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	      uint64_t a4, uint64_t a5);
-long sys_exit(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	      uint64_t a4, uint64_t a5)
+/* exit(code), exit_group(code): end the calling process with status code << 8; never returns. */
+long sys_exit(SYSCALL_ARGS)
 {
 	task_exit(((int)a0 & 0xff) << 8);
 }
@@ -92,10 +83,7 @@ static bool wait_matches(const struct task *c, int pid)
  * -ECHILD no such child; -EINVAL bad options; -EINTR a signal arrived;
  * -EFAULT bad status/rusage pointer (the child is reaped anyway, as Linux).
  */
-long sys_wait4(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	       uint64_t a4, uint64_t a5);
-long sys_wait4(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	       uint64_t a4, uint64_t a5)
+long sys_wait4(SYSCALL_ARGS)
 {
 	int pid = (int)a0, options = (int)a2;
 	struct task *self = current;

@@ -5,7 +5,7 @@
  * The number of live tasks (zombies included) is limited to TASK_MAX.
  */
 #include "task.h"
-#include "syscall.h"
+#include "syscall_internal.h"
 #include "signal.h"
 #include "mm.h"
 #include "x86.h"
@@ -13,12 +13,8 @@
 #include "kerrno.h"
 #include "file.h"
 
-long sys_fork(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	      uint64_t a4, uint64_t a5);
-
 /* fork(): the child's pid; -EAGAIN at the task limit; -ENOMEM. */
-long sys_fork(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	      uint64_t a4, uint64_t a5)
+long sys_fork(SYSCALL_ARGS)
 {
 	struct task *parent = current, *child;
 

@@ -11,7 +11,7 @@
  *   ktest_run(ktest=...), then the profile run (profile=SUITES; profile=user
  *   profiles init instead, kernel/init.c)
  *   if there are boot modules: the first one runs as init (pid 1) and its
- *   exit status decides (kernel/exit.c); else exit QEMU through
+ *   exit status decides (kernel/init.c); else exit QEMU through
  *   isa-debug-exit: pass, fail (arch/x86_64/include/x86.h QEMU_EXIT_*).
  */
 #include "kernel.h"

@@ -63,9 +63,6 @@ _Static_assert(offsetof(struct rt_sigframe_k, info) == 312, "rt_sigframe layout"
 #define FPU_IMAGE             512
 /* RFLAGS bits user code may change through sigreturn: AC OF DF TF SF ZF AF PF CF RF. */
 #define FIX_EFLAGS            0x50DD5UL
-#define RFLAGS_TF 0x100UL
-#define RFLAGS_DF 0x400UL
-#define RFLAGS_RF 0x10000UL
 
 static const char *const sig_names[NSIG_STD + 1] = {
 	"SIG0", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS",

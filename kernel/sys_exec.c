@@ -14,7 +14,6 @@
 
 #define PATH_MAX_K   256
 #define MAX_ARG_PTRS 1024
-#define ENAMETOOLONG 36
 #define ARGBUF_ORDER 4                  /* 64 KiB = EXEC_ARG_MAX of strings */
 
 struct argbuf {

@@ -16,7 +16,6 @@
 #define SSIZE_MAX_K 0x7fffffffffffffffUL
 #define TCGETS     0x5401
 #define TIOCGWINSZ 0x5413
-#define ENAMETOOLONG 36
 #define STAT_SIZE 144
 
 struct iovec_k {

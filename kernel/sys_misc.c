@@ -17,17 +17,10 @@
 #include "slab.h"
 #include "x86.h"
 #include "prng.h"
+#include "uapi/linux_prctl.h"
 #include "kstring.h"
 #include "kerrno.h"
 
-#define ARCH_SET_GS 0x1001
-#define ARCH_SET_FS 0x1002
-#define ARCH_GET_FS 0x1003
-#define ARCH_GET_GS 0x1004
-#define PR_SET_NAME 15
-#define PR_GET_NAME 16
-#define PR_SET_THP_DISABLE 41
-#define PR_GET_THP_DISABLE 42
 #define CLOCK_REALTIME 0
 #define CLOCK_REALTIME_COARSE 5
 #define CLOCK_MAX 11

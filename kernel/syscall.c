@@ -9,9 +9,6 @@
 #include "x86.h"
 #include "kerrno.h"
 
-#define RFLAGS_IF 0x200UL
-#define RFLAGS_TF 0x100UL
-#define RFLAGS_RF 0x10000UL
 
 static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_read] = sys_read,

@@ -19,7 +19,6 @@
 #include "mm.h"
 #include "printk.h"
 
-#define RFLAGS_IF 0x200UL
 
 static unsigned fault_flags(uint64_t error)
 {

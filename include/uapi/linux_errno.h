@@ -33,6 +33,7 @@
 #define ENOSPC     28
 #define ESPIPE     29
 #define ERANGE     34
+#define ENAMETOOLONG 36
 #define ENOSYS     38
 #define EOVERFLOW  75
 #define EOPNOTSUPP 95

@@ -1,6 +1,6 @@
 /*
- * vmk_profile(2): this kernel's profiling call (number 1000 + 1, above
- * Linux's range; Linux answers -ENOSYS). Shared by the kernel
+ * vmk_profile(2): this kernel's profiling call (__NR_vmk_profile in
+ * vmk.h, above Linux's range; Linux answers -ENOSYS). Shared by the kernel
  * (kernel/sys_profile.c) and the user workloads (user/workloads/);
  * definitions only.
  *
@@ -23,8 +23,7 @@
 #define UAPI_VMK_PROFILE_H
 
 #include <stdint.h>
-
-#define VMK_NR_PROFILE 1001
+#include "vmk.h"
 
 enum vmk_prof_cmd {
 	VMK_PROF_COUNTS = 0,

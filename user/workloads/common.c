@@ -1,8 +1,7 @@
 /* Helpers shared by the profiling workloads (wl.h). */
 #include "wl.h"
 
-#define SYS_getrusage 98
-#define SYS_vmk_memstat 1000
+#define SYS_getrusage 98                /* Linux only: this kernel has no rusage */
 #define RUSAGE_SELF 0
 #define RUSAGE_CHILDREN (-1)
 
@@ -32,16 +31,11 @@ uint64_t wl_tsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
-/* The prefix of struct vmk_memstat (include/syscall.h) that we read. */
-struct memstat_prefix {
-	uint64_t free_frames, rss, faults;
-};
-
 bool wl_on_vmkernel(void)
 {
-	struct memstat_prefix m;
+	struct vmk_memstat m;
 
-	return usys2(SYS_vmk_memstat, (long)&m, sizeof(m)) == 0;
+	return usys2(__NR_vmk_memstat, (long)&m, sizeof(m)) == 0;
 }
 
 struct linux_rusage {
@@ -64,14 +58,14 @@ static void linux_counts(struct wl_counts *c)
 
 void wl_counts(struct wl_counts *c)
 {
-	struct memstat_prefix m;
+	struct vmk_memstat m;
 	struct vmk_prof_counts p;
 
 	memset(c, 0, sizeof(*c));
-	if (usys2(SYS_vmk_memstat, (long)&m, sizeof(m)) == 0) {
+	if (usys2(__NR_vmk_memstat, (long)&m, sizeof(m)) == 0) {
 		c->faults = m.faults;
 		memset(&p, 0, sizeof(p));
-		usys3(VMK_NR_PROFILE, VMK_PROF_COUNTS, (long)&p, sizeof(p));
+		usys3(__NR_vmk_profile, VMK_PROF_COUNTS, (long)&p, sizeof(p));
 		c->hz = p.hz;
 		c->kernel = p.kernel;
 		c->user = p.user;

@@ -50,13 +50,13 @@ struct sweep {
 
 static void stat_reset(void)
 {
-	if (usys3(VMK_NR_PROFILE, VMK_PROF_VMASTAT_RESET, 0, 0) != 0)
+	if (usys3(__NR_vmk_profile, VMK_PROF_VMASTAT_RESET, 0, 0) != 0)
 		wl_die("sweep: vmk_profile(VMASTAT_RESET) failed: boot with vmastat=on");
 }
 
 static void stat_read(struct vmk_vmastat *st)
 {
-	if (usys3(VMK_NR_PROFILE, VMK_PROF_VMASTAT, (long)st, sizeof(*st)) != 0)
+	if (usys3(__NR_vmk_profile, VMK_PROF_VMASTAT, (long)st, sizeof(*st)) != 0)
 		wl_die("sweep: vmk_profile(VMASTAT) failed");
 }
 

@@ -40,6 +40,12 @@
 #define MSR_KERNEL_GS_BASE 0xC0000102
 #define MSR_APIC_BASE    0x1B
 
+/* RFLAGS bits. */
+#define RFLAGS_TF 0x100UL               /* single-step trap */
+#define RFLAGS_IF 0x200UL               /* interrupts enabled */
+#define RFLAGS_DF 0x400UL               /* string direction */
+#define RFLAGS_RF 0x10000UL             /* resume: no debug fault on the next instruction */
+
 /* Page-fault error code bits. */
 #define PF_P    0x01            /* protection violation (else: not present) */
 #define PF_W    0x02            /* write access */
