@@ -4,6 +4,11 @@
  * QEMU and GRUB pass it) is skipped. Known keys:
  *   ktest=all|default|none|SUITE[,SUITE...]   suites to run at boot (default: "default")
  *   profile=SUITE[,SUITE...]                  run these suites under the profiler, print the table
+ *   profile=user                              profile the user program (init) instead
+ *   profile_hz=N                              profiler samples per second (include/profile.h)
+ *   profile_stacks=on|off                     also record and print folded kernel stacks
+ *   vmastat=on|off                            count VMA index operations and their node
+ *                                             accesses by kind (include/profile_vma.h)
  *   vma=list|avl|hash|rbtree|btree            VMA index backend for new address spaces
  *   merge=on|off                              VMA merging (for measurements)
  *   zero_page=on|off                          read faults of private anonymous memory map
@@ -28,6 +33,9 @@
 struct kernel_params {
 	char ktest[CMDLINE_VALUE_MAX];
 	char profile[CMDLINE_VALUE_MAX];        /* empty: no profile run */
+	unsigned profile_hz;                    /* default TIMER_HZ */
+	bool profile_stacks;                    /* default false */
+	bool vmastat;                           /* default false */
 	char vma[CMDLINE_VALUE_MAX];            /* empty: the default backend */
 	bool merge;                             /* default true */
 	bool zero_page;                         /* default true */

@@ -16,6 +16,7 @@
 #include "arch.h"
 #include "file.h"
 #include "console.h"
+#include "profile.h"
 
 struct task *init_task;
 
@@ -59,6 +60,7 @@ static __noreturn void init_finished(struct task *t)
 {
 	int st = t->exit_status, shell;
 
+	profile_user_end();             /* profile=user: the table, as a report */
 	while (!arch_streams_drained()) {       /* the program's last bytes leave before QEMU stops */
 		sti();
 		hlt();
@@ -149,6 +151,7 @@ static int args_from_cmdline(const struct boot_module *m)
 /* Run init until it exits (the boot context idles meanwhile). */
 static __noreturn void init_run(struct task *t)
 {
+	profile_user_begin();           /* profile=user: sample from here to init's exit */
 	sched_start_task(t);
 	for (;;) {
 		cli();

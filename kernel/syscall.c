@@ -156,6 +156,8 @@ int syscall_dispatch(struct trap_frame *tf)
 		fn = syscall_table[nr];
 	else if (nr == __NR_vmk_memstat)
 		fn = sys_vmk_memstat;
+	else if (nr == __NR_vmk_profile)
+		fn = sys_vmk_profile;
 	if (!fn)
 		report_unimplemented(nr);
 	if (kparams.strace && (nr == __NR_exit || nr == __NR_exit_group))

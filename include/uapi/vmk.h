@@ -10,6 +10,8 @@
 
 /* vmk_memstat(struct vmk_memstat *out, size_t size): 0, or -EFAULT. */
 #define __NR_vmk_memstat     1000
+/* vmk_profile(cmd, buf, size): the profiler's counters (include/uapi/vmk_profile.h). */
+#define __NR_vmk_profile     1001
 
 /* What vmk_memstat fills in (a prefix if size is smaller). */
 struct vmk_memstat {
