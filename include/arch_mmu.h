@@ -159,7 +159,7 @@ void arch_mmu_flush_all(struct arch_mmu *m);
 
 /* TLB statistics since boot, all CPUs (counted where the flush is asked for). */
 struct tlb_stats {
-	unsigned long flushes;            /* batches flushed that changed something */
+	unsigned long flushes;            /* batches flushed that took rights away (not local_only) */
 	unsigned long shootdowns;         /* of which reached other CPUs: one IPI round each */
 	unsigned long ipis;               /* CPUs interrupted by those rounds */
 	unsigned long pages;              /* pages invalidated one by one, summed over CPUs */

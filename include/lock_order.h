@@ -13,6 +13,7 @@
  *   class        kind      protects                                   file
  *   TEST_OUTER / TEST_INNER: two classes for the checker's own tests (outermost,
  *                so a test holding them may print)
+ *   PIPE         sleeping  a pipe's ring (held across user copies)  kernel/pipe.c
  *   MMAP         sleeping  an mm's VMA set (rwsem, read for faults)  mm/mmap_lock.c
  *   VMA          spinning  one VMA against lock-free faults          mm/vma_lock.c
  *   PT           spinning  an mm's page tables (and anon_vma_prepare) mm/mm.c
@@ -39,6 +40,7 @@
 #define LOCK_ORDER_TABLE(X) \
 	X(TEST_OUTER,  "test_outer",  0) \
 	X(TEST_INNER,  "test_inner",  0) \
+	X(PIPE,        "pipe",        1) \
 	X(MMAP,        "mmap_lock",   1) \
 	X(VMA,         "vma_lock",    0) \
 	X(PT,          "pt_lock",     0) \

@@ -8,9 +8,10 @@
  *   kernel page tables (direct map, W^X image; identity map gone)
  *   struct page array, then pmm_init() with memblock's free ranges, slab_init()
  *   LAPIC timer, interrupts on
- *   ktest_run(ktest=...), then the profile run (profile=...)
+ *   ktest_run(ktest=...), then the profile run (profile=SUITES; profile=user
+ *   profiles init instead, kernel/init.c)
  *   if there are boot modules: the first one runs as init (pid 1) and its
- *   exit status decides (kernel/exit.c); else exit QEMU through
+ *   exit status decides (kernel/init.c); else exit QEMU through
  *   isa-debug-exit: pass, fail (arch/x86_64/include/x86.h QEMU_EXIT_*).
  */
 #include "kernel.h"
@@ -28,6 +29,7 @@
 #include "slab.h"
 #include "ktest.h"
 #include "profile.h"
+#include "profile_vma.h"
 #include "kstring.h"
 #include "task.h"
 #include "exec.h"
@@ -55,8 +57,11 @@ static void apply_vm_params(const struct kernel_params *p)
 			printk("cmdline: warning: vma=%s: no such index backend; keeping %s\n",
 			       p->vma, vma_default_backend->name);
 	}
-	printk("vm: VMA index %s, merging %s, zero page %s, execute-only memory %s\n",
-	       vma_default_backend->name, vma_merge_enabled ? "on" : "off",
+	if (p->vmastat)
+		vma_default_backend = profile_vma_counted(vma_default_backend);
+	printk("vm: VMA index %s%s, merging %s, zero page %s, execute-only memory %s\n",
+	       vma_default_backend->name, p->vmastat ? " (operations counted)" : "",
+	       vma_merge_enabled ? "on" : "off",
 	       mm_zero_page_enabled ? "on" : "off", arch_mmu_exec_only() ? "yes (pku)" : "no");
 	printk("vm: faults take %s, MADV_DONTNEED/FREE the mmap_lock for %s\n",
 	       mm_fault_lock_vma ? "the VMA's lock when they can (fault_lock=vma)" : "the mmap_lock (fault_lock=mmap)",
@@ -250,12 +255,28 @@ static void crash_on_request(const char *what)
 	printk("crash: unknown crash=%s (null, panic, bug, stack, lockorder); continuing\n", what);
 }
 
+/*
+ * One line of boot timings from the TSC, which QEMU starts at 0 at reset:
+ * the firmware and loader (reset to kmain), kmain to usable memory, the
+ * timer setup (its PIT calibration waits CALIBRATE_MS). In microseconds of
+ * guest time; under -icount shift=0 a microsecond is 1000 instructions.
+ */
+static void print_boot_timeline(uint64_t entry, uint64_t memory, uint64_t timer)
+{
+	uint64_t khz = tsc_khz ? tsc_khz : 1;
+
+	printk("boot: %llu us reset to kmain, %llu us kmain to memory ready, %llu us timer setup\n",
+	       (unsigned long long)(entry * 1000 / khz), (unsigned long long)((memory - entry) * 1000 / khz),
+	       (unsigned long long)((timer - memory) * 1000 / khz));
+}
+
 void kmain(uint32_t magic, uint32_t info_phys);
 
 __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 {
 	struct boot_info *bi = &boot_info_copy;
 	unsigned failed = 0;
+	uint64_t tsc_entry = rdtsc(), tsc_memory;
 
 	percpu_init_boot();
 	uart_init();
@@ -278,9 +299,12 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	modules_init(bi);
 	sched_init();
 	apply_vm_params(&kparams);
+	profile_configure(kparams.profile_hz, kparams.profile_stacks);
+	tsc_memory = rdtsc();
 	timer_init();
 	ipi_init();
 	tlb_init();
+	print_boot_timeline(tsc_entry, tsc_memory, rdtsc());
 	sti();
 	smp_init(bi, kparams.acpi, kparams.smp);
 
@@ -288,9 +312,11 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 		crash_on_request(kparams.crash);
 	if (strcmp(kparams.ktest, "none") != 0)
 		failed += run_in_thread(kparams.ktest, false);
-	if (kparams.profile[0])
+	if (kparams.profile[0] && !profile_user_requested())
 		failed += run_in_thread(kparams.profile, true);
-	if (!failed && module_count() > 0)
+	if (!failed && module_count() > 0) {
+		arch_streams_init();
 		user_init_start();      /* returns only if init cannot start */
+	}
 	qemu_exit(failed || module_count() > 0 ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
 }

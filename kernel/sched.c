@@ -62,6 +62,7 @@ static void task_links_init(struct task *t)
 	list_init(&t->sibling);
 	list_init(&t->run_link);
 	list_init(&t->all_link);
+	wait_queue_init(&t->child_wait);
 }
 
 /* Make t the idle task of cpu, running now on the stack kstack (NULL: the boot stack). */
@@ -378,16 +379,48 @@ void cpu_idle(void)
 	}
 }
 
-void sched_sleep(void)
+void sched_set_sleeping(void)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
 	current->state = TASK_SLEEPING;
-	__schedule();
-	current->state = TASK_RUNNABLE;
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
+void sched_set_running(void)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	if (current->state == TASK_SLEEPING)
+		current->state = TASK_RUNNABLE;
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+/*
+ * A task woken between sched_set_sleeping and here is runnable again (and,
+ * still on its CPU, was not queued): it goes on. An idle task never leaves
+ * its CPU: it waits for an interrupt instead.
+ */
+void sched_sleep_if_sleeping(void)
+{
+	struct task *self = current;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	if (self->state == TASK_SLEEPING)
+		__schedule();
+	if (self->is_idle && self->state == TASK_SLEEPING) {
+		spin_unlock_irqrestore(&sched_lock, f);
+		idle_pause();
+		return;
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+/*
+ * A task woken while it still runs on its CPU (between sched_set_sleeping
+ * and its switch) only becomes runnable again: it is not queued (on_cpu),
+ * and __schedule keeps running it, or queues it when it switches away.
+ */
 void sched_wakeup_locked(struct task *t)
 {
 	assert_spin_held(&sched_lock);
@@ -453,7 +486,7 @@ void sched_task_unlink(struct task *t)
 	ntasks--;
 }
 
-struct task *task_find(int pid)
+struct task *task_find_any(int pid)
 {
 	struct list_head *p;
 	struct task *found = NULL;
@@ -461,13 +494,20 @@ struct task *task_find(int pid)
 
 	list_for_each(p, &task_list) {
 		struct task *t = list_entry(p, struct task, all_link);
-		if (t->pid == pid && t->state != TASK_ZOMBIE) {
+		if (t->pid == pid) {
 			found = t;
 			break;
 		}
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
 	return found;
+}
+
+struct task *task_find(int pid)
+{
+	struct task *t = task_find_any(pid);
+
+	return t && t->state != TASK_ZOMBIE ? t : NULL;
 }
 
 void sched_set_affinity(struct task *t, unsigned long cpus)

@@ -18,8 +18,9 @@ void __schedule(void);
 void sched_wakeup_locked(struct task *t);
 /* idle_pause: an idle task with nothing to run waits for an interrupt (sti; hlt). No lock held. */
 void idle_pause(void);
-/* send_signal_locked: send_signal (include/signal.h) with sched_lock held. */
-int send_signal_locked(struct task *t, int sig, int code, int sender_pid);
+/* send_signal_info_locked: send_signal_info (include/signal.h) with sched_lock held. */
+struct k_siginfo;
+int send_signal_info_locked(struct task *t, const struct k_siginfo *info);
 /* sched_task_unlink: drop a reaped zombie from the task list and its parent's children. */
 void sched_task_unlink(struct task *t);
 

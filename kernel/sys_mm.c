@@ -49,14 +49,22 @@ long sys_mremap(SYSCALL_ARGS)
 static long mincore_chunks(uint64_t addr, uint64_t len, uint64_t vec, uint64_t pages,
 			   unsigned char *kvec)
 {
-	for (uint64_t done = 0; done < pages;) {
+	uint64_t done = 0;
+
+	while (done < pages) {
 		uint64_t n = MIN(pages - done, (uint64_t)PAGE_SIZE);
 		uint64_t clen = MIN(n << PAGE_SHIFT, len - (done << PAGE_SHIFT));
 		int r;
 
-		memset(kvec, 0, n);
+		uint64_t filled = n;
+
+		/* vm_mincore writes 0/1 up to a hole; only that prefix reaches the user (Linux) */
+		memset(kvec, 0xff, n);
 		r = vm_mincore(current->mm, addr + (done << PAGE_SHIFT), clen, kvec);
-		if (copy_to_user((void *)(vec + done), kvec, n))
+		if (r)
+			for (filled = 0; filled < n && kvec[filled] != 0xff; filled++)
+				;
+		if (filled && copy_to_user((void *)(vec + done), kvec, filled))
 			return -EFAULT;
 		if (r)
 			return r;
@@ -66,10 +74,11 @@ static long mincore_chunks(uint64_t addr, uint64_t len, uint64_t vec, uint64_t p
 }
 
 /*
- * mincore(addr, len, vec): vm_mincore through a one-page kernel buffer (one
- * per call: several CPUs run system calls at once). -EINVAL unaligned addr;
- * -ENOMEM range beyond TASK_SIZE or not mapped, or no memory for the
- * buffer; -EFAULT vec not writable.
+ * mincore(addr, len, vec): vm_mincore through a one-page kernel buffer
+ * (one per call: several CPUs run system calls at once).
+ * -EINVAL unaligned addr; -ENOMEM range beyond TASK_SIZE or not mapped
+ * (the entries before the hole are written, the rest left alone, as Linux);
+ * -EFAULT vec not writable.
  */
 long sys_mincore(SYSCALL_ARGS)
 {
@@ -84,10 +93,11 @@ long sys_mincore(SYSCALL_ARGS)
 	pages = (len + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	if (!access_ok(vec, pages))
 		return -EFAULT;
-	kvec = pmm_alloc_frame(0);
+	kvec = pmm_alloc_frame(0);      /* per call: several CPUs run system calls at once */
 	if (!kvec)
 		return -ENOMEM;
 	r = mincore_chunks(addr, len, vec, pages, kvec);
 	pmm_free_frame(kvec);
 	return r;
 }
+

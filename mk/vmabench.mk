@@ -28,10 +28,12 @@ VMA_HOST_COMMON := -std=gnu11 -g -Iarch/hosted -Itests/unit -Itests/fuzz -DHOSTE
 define vma_prog_flavor
 $(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$(2) $(3) $$(call layer_includes,$$<) -MMD -MP -c $$< -o $$@
+	$$(call say,HOSTCC,$$<)
+	$$(Q)$(2) $(3) $$(call layer_includes,$$<) -MMD -MP -c $$< -o $$@
 $(1)/libvmahost.a: $$(patsubst %.c,$(1)/%.o,$$(VMA_PROG_LIB))
 	@rm -f $$@
-	ar rcs $$@ $$^
+	$$(call say,AR,$$@)
+	$$(Q)ar rcs $$@ $$^
 -include $$(patsubst %.c,$(1)/%.d,$$(VMA_PROG_CORE) $$(VMA_PROG_LIB) $(4))
 endef
 
@@ -43,14 +45,15 @@ $(eval $(call vma_prog_flavor,$(SOAK_BUILD),$(HOSTCC),$(SOAK_CFLAGS),tests/fuzz/
 
 $(SOAK_BUILD)/vma-soak: $(patsubst %.c,$(SOAK_BUILD)/%.o,$(VMA_PROG_CORE) tests/fuzz/vma_soak.c) \
 		$(SOAK_BUILD)/libvmahost.a
-	$(HOSTCC) $^ -fsanitize=address,undefined -lpthread -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) $^ -fsanitize=address,undefined -lpthread -o $@
 
 SEED ?= 1
 OPS ?= 1000000
 BACKEND ?=
 .PHONY: soak-vma
 soak-vma: $(SOAK_BUILD)/vma-soak
-	$(SOAK_BUILD)/vma-soak $(SEED) $(OPS) $(BACKEND)
+	$(Q)$(SOAK_BUILD)/vma-soak $(SEED) $(OPS) $(BACKEND)
 
 # ---- fuzz: clang libFuzzer + ASan + UBSan (warnings not fatal: clang's set differs)
 FUZZ_BUILD  := $(BUILD)/fuzz
@@ -61,13 +64,14 @@ $(eval $(call vma_prog_flavor,$(FUZZ_BUILD),$(FUZZ_CC),$(FUZZ_CFLAGS),tests/fuzz
 
 $(FUZZ_BUILD)/vma-fuzz: $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(VMA_PROG_CORE) tests/fuzz/vma_fuzz.c) \
 		$(FUZZ_BUILD)/libvmahost.a
-	$(FUZZ_CC) $^ -fsanitize=fuzzer,address,undefined -lpthread -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(FUZZ_CC) $^ -fsanitize=fuzzer,address,undefined -lpthread -o $@
 
 FUZZ_TIME ?= 60
 .PHONY: fuzz-vma
 fuzz-vma: $(FUZZ_BUILD)/vma-fuzz
 	@mkdir -p $(FUZZ_BUILD)/corpus
-	$(FUZZ_BUILD)/vma-fuzz -max_total_time=$(FUZZ_TIME) -max_len=4096 \
+	$(Q)$(FUZZ_BUILD)/vma-fuzz -max_total_time=$(FUZZ_TIME) -max_len=4096 \
 		-artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus
 
 # ---- bench: plain -O2, no sanitizers, no debug checks
@@ -77,10 +81,11 @@ $(eval $(call vma_prog_flavor,$(BENCH_BUILD),$(HOSTCC),$(BENCH_CFLAGS),tools/vma
 
 $(BENCH_BUILD)/vmabench: $(patsubst %.c,$(BENCH_BUILD)/%.o,$(VMA_PROG_CORE) tools/vmabench.c) \
 		$(BENCH_BUILD)/libvmahost.a
-	$(HOSTCC) $^ -lpthread -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) $^ -lpthread -o $@
 
 .PHONY: vmabench bench
 vmabench: $(BENCH_BUILD)/vmabench
 
 bench: $(BENCH_BUILD)/vmabench
-	tools/vmabench-run $(BENCH_BUILD) $(BENCH_ARGS)
+	$(Q)tools/vmabench-run $(BENCH_BUILD) $(BENCH_ARGS)

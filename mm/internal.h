@@ -131,6 +131,14 @@ size_t shared_anon_inuse(void);
 /* ---- page-table work on VMA ranges (mm/zap.c, mm/mprotect.c, mm/fault.c) */
 
 /*
+ * mm_unmap_page: the page accounting of one PTE of mm that stops mapping p
+ * (the caller clears the PTE, recording it in tlb): mapcount and reference
+ * -1 (after the last put the frame waits in tlb, freed after the flush),
+ * rss -1, and rss_shared -1 for a page of a shared object. pt_lock.
+ */
+void mm_unmap_page(struct mm *mm, struct page *p, bool shared, struct tlb_batch *tlb);
+
+/*
  * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and
  * releases the pages (private pages freed with their last mapping, shared
  * ones stay in their object), under pt_lock. Use as vma_unmap_range(mm, s,
@@ -146,6 +154,14 @@ void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb);
  */
 int mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end);
 int mm_unmap_range_tlb(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb_batch *tlb);
+/*
+ * mm_munmap_locked: munmap(start, len) with mm's mmap_lock already held for
+ * writing (Linux do_vmi_munmap / do_munmap), its TLB changes recorded in
+ * tlb (the caller flushes it), or flushed before returning when tlb is
+ * NULL: 0; -EINVAL unaligned start, len 0, range past TASK_SIZE; -ENOMEM
+ * map_count or memory.
+ */
+int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len, struct tlb_batch *tlb);
 /*
  * mm_zap_range: remove the PTEs of [start, end) (inside vma, page aligned)
  * and release their pages into tlb, leaving the VMA (MADV_DONTNEED).
@@ -167,6 +183,14 @@ unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr
 /* MMU_* permissions for a PTE in a VMA with flags (x86: W implies R; no access bits: PROT_NONE). */
 unsigned mm_vm_to_mmu(unsigned long vm_flags);
 
+
+/*
+ * mm_populate_strict: MADV_POPULATE_READ/WRITE of [start, end) (page
+ * aligned): as mm_populate, but a hole ends it with -ENOMEM and a VMA
+ * without the access (a read needs VM_READ, a write VM_WRITE) with
+ * -EINVAL. Takes the mmap_lock for reading (caller holds none).
+ */
+int mm_populate_strict(struct mm *mm, uintptr_t start, uintptr_t end, bool write);
 
 /* ---- faults (mm/fault.c) */
 /*

@@ -20,10 +20,6 @@
 #include "internal.h"
 #include "kerrno.h"
 
-/* Linux VM_MERGEABLE (KSM); not in vma.h. */
-#define VM_MERGEABLE_FLAG 0x80000000UL
-#define VM_SPECIAL_FLAGS  (VM_DONTEXPAND | 0x00004000UL /* VM_IO */ | 0x00000400UL /* VM_PFNMAP */ | 0x10000000UL /* VM_MIXEDMAP */)
-
 static bool behavior_valid(int b)
 {
 	switch (b) {
@@ -58,11 +54,11 @@ static long advice_flags(const struct vma *vma, int advice)
 	case MADV_KEEPONFORK: return f & ~VM_WIPEONFORK;
 	case MADV_DONTDUMP:   return f | VM_DONTDUMP;
 	case MADV_DODUMP:
-		if (f & VM_SPECIAL_FLAGS)
+		if (f & VM_SPECIAL)
 			return -EINVAL;
 		return f & ~VM_DONTDUMP;
-	case MADV_MERGEABLE:  return f | VM_MERGEABLE_FLAG;
-	case MADV_UNMERGEABLE: return f & ~VM_MERGEABLE_FLAG;
+	case MADV_MERGEABLE:  return f | VM_MERGEABLE;
+	case MADV_UNMERGEABLE: return f & ~VM_MERGEABLE;
 	case MADV_HUGEPAGE:   return (f & ~VM_NOHUGEPAGE) | VM_HUGEPAGE;
 	case MADV_NOHUGEPAGE: return (f & ~VM_HUGEPAGE) | VM_NOHUGEPAGE;
 	default:              return -EINVAL;
@@ -85,84 +81,67 @@ static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
 	return MMU_UPDATE;
 }
 
-/*
- * MADV_POPULATE_READ/WRITE of [start, end) (Linux madvise_populate ->
- * faultin_page_range -> __get_user_pages with FOLL_MADV_POPULATE): page by
- * page in address order, under the mmap_lock for reading (dropped around
- * each fault). The first problem ends it: a hole -ENOMEM, a VMA that does
- * not allow the access (check_vma_flags: a read needs VM_READ, a write
- * VM_WRITE) -EINVAL, a fault that would be SIGSEGV/SIGBUS -EFAULT, no
- * memory -ENOMEM. Pages before it stay populated.
- */
-static int madvise_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool write)
-{
-	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
-		struct vma *vma;
-		unsigned long f;
-		unsigned state = 0;
-		bool need;
-		enum fault_result r;
+bool mm_madv_write_lock;
 
-		mmap_read_lock(mm);
-		vma = vma_lookup(mm, va);
-		if (!vma) {
-			mmap_read_unlock(mm);
-			return -ENOMEM;
-		}
-		f = vma->flags;
-		if (write ? !(f & VM_WRITE) : !(f & VM_READ)) {
-			mmap_read_unlock(mm);
-			return -EINVAL;
-		}
-		need = arch_mmu_query(mm->mmu, va, NULL, &state) != 0 ||
-		       !(state & MMU_PROT_MASK) || (write && !(state & MMU_WRITE));
-		mmap_read_unlock(mm);
-		if (!need)
-			continue;
-		r = handle_mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ);
-		if (r == FAULT_OOM)
-			return -ENOMEM;
-		if (r != FAULT_OK)
-			return -EFAULT;
+/* Does the advice act on pages only (not on VMAs)? */
+static bool advice_pages_only(int advice)
+{
+	switch (advice) {
+	case MADV_REMOVE: case MADV_WILLNEED: case MADV_DONTNEED: case MADV_DONTNEED_LOCKED:
+	case MADV_COLD: case MADV_PAGEOUT: case MADV_FREE: case MADV_POPULATE_READ:
+	case MADV_POPULATE_WRITE: case MADV_COLLAPSE: case MADV_GUARD_INSTALL:
+	case MADV_GUARD_REMOVE:
+		return true;
+	default:
+		return false;
 	}
+}
+
+/* Does the advice take the mmap_lock for writing? */
+static bool advice_needs_write_lock(int advice)
+{
+	if (advice == MADV_DONTNEED || advice == MADV_DONTNEED_LOCKED || advice == MADV_FREE)
+		return mm_madv_write_lock;  /* madv_lock=write: the 2007 vanilla kernel */
+	return !advice_pages_only(advice);
+}
+
+/* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
+static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+			  struct tlb_batch *tlb)
+{
+	mm_pt_lock(mm);
+	mm_zap_range(mm, vma, start, end, tlb);
+	mm_pt_unlock(mm);
+}
+
+/* MADV_REMOVE: punch [start, end) out of a writable shared mapping's object. */
+static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
+			  struct tlb_batch *tlb)
+{
+	if (vma->flags & VM_LOCKED)
+		return -EINVAL;
+	if (!vma->object)
+		return -EINVAL;
+	if (!(vma->flags & VM_SHARED) || !(vma->flags & VM_MAYWRITE))
+		return -EACCES;
+	zap_pt_locked(mm, vma, start, end, tlb);
+	mm_tlb_finish(tlb);             /* no CPU may still reach the pages the punch frees */
+	shared_anon_punch(vma->object, vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
+			  (end - start) >> PAGE_SHIFT);
 	return 0;
 }
 
-bool mm_madv_write_lock;
-
-/* Does the advice change VMAs (mmap_lock for writing), or only pages (reading)? */
-static bool advice_needs_write_lock(int advice)
+/* The advices that act on pages only (mmap_lock read), for one VMA's part [start, end). */
+static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
+			uintptr_t end, int advice, struct tlb_batch *tlb)
 {
-	switch (advice) {
-	case MADV_DONTNEED: case MADV_DONTNEED_LOCKED: case MADV_FREE:
-		return mm_madv_write_lock;  /* madv_lock=write: the 2007 vanilla kernel */
-	case MADV_REMOVE: case MADV_WILLNEED:
-	case MADV_COLD: case MADV_PAGEOUT: case MADV_POPULATE_READ:
-	case MADV_POPULATE_WRITE: case MADV_COLLAPSE: case MADV_GUARD_INSTALL:
-	case MADV_GUARD_REMOVE:
-		return false;
-	default:
-		return true;
-	}
-}
-
-/* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
-static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
-		      uintptr_t end, int advice, struct tlb_batch *tlb)
-{
-	long nf;
-	struct vma *out;
-	int err;
-
 	switch (advice) {
 	case MADV_DONTNEED:
 	case MADV_DONTNEED_LOCKED:
 		if ((vma->flags & VM_LOCKED) && advice == MADV_DONTNEED)
 			return -EINVAL;
 		*prev = vma;
-		mm_pt_lock(mm);
-		mm_zap_range(mm, vma, start, end, tlb);
-		mm_pt_unlock(mm);
+		zap_pt_locked(mm, vma, start, end, tlb);
 		return 0;
 	case MADV_FREE:
 		if (vma->flags & VM_LOCKED)
@@ -176,19 +155,7 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 		return 0;
 	case MADV_REMOVE:
 		*prev = NULL;
-		if (vma->flags & VM_LOCKED)
-			return -EINVAL;
-		if (!vma->object)
-			return -EINVAL;
-		if (!(vma->flags & VM_SHARED) || !(vma->flags & VM_MAYWRITE))
-			return -EACCES;
-		mm_pt_lock(mm);
-		mm_zap_range(mm, vma, start, end, tlb);
-		mm_pt_unlock(mm);
-		mm_tlb_finish(tlb);     /* no CPU may still reach the pages the punch frees */
-		shared_anon_punch(vma->object, vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
-				  (end - start) >> PAGE_SHIFT);
-		return 0;
+		return madvise_remove(mm, vma, start, end, tlb);
 	case MADV_WILLNEED:
 		*prev = vma;
 		return 0;
@@ -196,11 +163,21 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 	case MADV_PAGEOUT:
 		*prev = vma;
 		return (vma->flags & VM_LOCKED) ? -EINVAL : 0;
-	case MADV_COLLAPSE:
-	case MADV_GUARD_INSTALL:
-	case MADV_GUARD_REMOVE:
-		return -EINVAL;           /* not supported yet */
+	default:                          /* MADV_COLLAPSE, MADV_GUARD_*: not supported */
+		return -EINVAL;
 	}
+}
+
+/* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
+static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
+		      uintptr_t end, int advice, struct tlb_batch *tlb)
+{
+	long nf;
+	struct vma *out;
+	int err;
+
+	if (advice_pages_only(advice))
+		return advise_pages(mm, vma, prev, start, end, advice, tlb);
 	nf = advice_flags(vma, advice);
 	if (nf < 0)
 		return (int)nf;
@@ -215,11 +192,50 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 	return 0;
 }
 
+/*
+ * madvise_walk_vmas: advise every VMA's part of [start, end), with the
+ * mmap_lock held as the advice needs and TLB changes into tlb. 0, the
+ * first error, or -ENOMEM when there were holes (after the rest was done).
+ */
+static int madvise_walk_vmas(struct mm *mm, uintptr_t start, uintptr_t end, int advice,
+			     struct tlb_batch *tlb)
+{
+	struct vma *prev, *vma = vma_find_prev(mm, start, &prev);
+	int unmapped_error = 0, err = 0;
+
+	if (vma && start > vma->start)
+		prev = vma;
+	for (;;) {
+		uintptr_t tmp;
+
+		if (!vma)
+			return -ENOMEM;
+		if (start < vma->start) {
+			unmapped_error = -ENOMEM;
+			start = vma->start;
+			if (start >= end)
+				break;
+		}
+		tmp = MIN(vma->end, end);
+		err = advise_vma(mm, vma, &prev, start, tmp, advice, tlb);
+		if (err)
+			return err;
+		start = tmp;
+		if (prev && start < prev->end)
+			start = prev->end;
+		if (start >= end)
+			break;
+		vma = prev ? vma_find(mm, prev->end) : vma_find(mm, start);
+	}
+	return unmapped_error;
+}
+
 int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 {
+	struct tlb_batch tlb;
 	uintptr_t end, len;
-	struct vma *vma, *prev;
-	int unmapped_error = 0, err = 0;
+	bool write;
+	int err;
 
 	if (!behavior_valid(advice))
 		return -EINVAL;
@@ -234,11 +250,8 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 	if (end == start)
 		return 0;
 	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
-		return madvise_populate(mm, start, end, advice == MADV_POPULATE_WRITE);
-
-	bool write = advice_needs_write_lock(advice);
-	struct tlb_batch tlb;
-
+		return mm_populate_strict(mm, start, end, advice == MADV_POPULATE_WRITE);
+	write = advice_needs_write_lock(advice);
 	if (write) {
 		mmap_write_lock(mm);
 		vma_write_lock_range(mm, start, end);
@@ -246,40 +259,13 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 		mmap_read_lock(mm);
 	}
 	mm_tlb_init(&tlb, mm, false);
-	/* madvise_walk_vmas */
-	vma = vma_find_prev(mm, start, &prev);
-	if (vma && start > vma->start)
-		prev = vma;
-	for (;;) {
-		uintptr_t tmp;
-
-		if (!vma) {
-			err = -ENOMEM;
-			break;
-		}
-		if (start < vma->start) {
-			unmapped_error = -ENOMEM;
-			start = vma->start;
-			if (start >= end)
-				break;
-		}
-		tmp = MIN(vma->end, end);
-		err = advise_vma(mm, vma, &prev, start, tmp, advice, &tlb);
-		if (err)
-			break;
-		start = tmp;
-		if (prev && start < prev->end)
-			start = prev->end;
-		if (start >= end)
-			break;
-		vma = prev ? vma_find(mm, prev->end) : vma_find(mm, start);
-	}
+	err = madvise_walk_vmas(mm, start, end, advice, &tlb);
 	mm_tlb_finish(&tlb);            /* one flush for the whole range */
 	if (write)
 		mmap_write_unlock(mm);
 	else
 		mmap_read_unlock(mm);
-	return err ? err : unmapped_error;
+	return err;
 }
 
 /* ------------------------------------------------------------ lazy free */
@@ -310,9 +296,7 @@ static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 		p->flags &= ~PG_lazyfree;
 		return MMU_KEEP;
 	}
-	page_mapcount_add(p, -1);
-	user_page_put_tlb(p, c->tlb);
-	mm_count(&c->mm->rss, -1);
+	mm_unmap_page(c->mm, p, false, c->tlb);
 	c->freed++;
 	return MMU_CLEAR;
 }

@@ -8,6 +8,15 @@
  */
 #include "internal.h"
 
+void mm_unmap_page(struct mm *mm, struct page *p, bool shared, struct tlb_batch *tlb)
+{
+	page_mapcount_add(p, -1);
+	user_page_put_tlb(p, tlb);
+	mm_count(&mm->rss, -1);
+	if (shared)
+		mm_count(&mm->rss_shared, -1);
+}
+
 struct zap_ctx {
 	struct mm *mm;
 	bool shared;
@@ -23,11 +32,7 @@ static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 		return MMU_CLEAR;
 	p = phys_to_page(pa);
 	BUG_ON(!p || p->mapcount <= 0);
-	page_mapcount_add(p, -1);
-	user_page_put_tlb(p, z->tlb);
-	mm_count(&z->mm->rss, -1);
-	if (z->shared)
-		mm_count(&z->mm->rss_shared, -1);
+	mm_unmap_page(z->mm, p, z->shared, z->tlb);
 	return MMU_CLEAR;
 }
 

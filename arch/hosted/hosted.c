@@ -14,6 +14,7 @@
 #include "arch.h"
 #include "hosted.h"
 #include "lockdep.h"
+#include "printk.h"
 #include "sleep.h"
 #include <sched.h>
 
@@ -56,6 +57,9 @@ phys_addr_t virt_to_phys(const void *va)
 	}
 	return (phys_addr_t)(p - hosted_ram);
 }
+
+void arch_clear_page(void *va) { memset(va, 0, PAGE_SIZE); }
+void arch_copy_page(void *dst, const void *src) { memcpy(dst, src, PAGE_SIZE); }
 
 /* Interrupts do not exist here; the state is tracked only so assertions can read it. */
 static __thread bool irqs_on = true;
@@ -149,9 +153,14 @@ __attribute__((noinline, no_sanitize_address)) unsigned arch_stack_trace(uintptr
 	return n;
 }
 
+/* Through printk, so that the lines get the console's prefix (KTAP diagnostics in tests). */
 void arch_print_stack(const uintptr_t *buf, unsigned n)
 {
-	backtrace_symbols_fd((void *const *)buf, (int)n, STDOUT_FILENO);
+	char **names = backtrace_symbols((void *const *)buf, (int)n);
+
+	for (unsigned i = 0; i < n; i++)
+		printk(" %s\n", names ? names[i] : "?");
+	free(names);
 }
 
 void arch_halt_failure(void)

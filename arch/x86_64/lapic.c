@@ -8,6 +8,8 @@
  * remapped to VEC_PIC_BASE and masked.
  */
 #include "x86.h"
+#include "ktimer.h"
+#include "console.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "printk.h"
@@ -96,14 +98,30 @@ static void calibrate(void)
 	tsc_khz = (tsc1 - tsc0) / CALIBRATE_MS;
 }
 
-/* The profiler's counters are plain: only the boot CPU samples (kernel/profile.c). */
+/*
+ * The timer fires profile_timer_mult() times per scheduler tick
+ * (profile_hz=), on every CPU. The profiler's counters are plain, so only
+ * the boot CPU samples (kernel/profile.c); it also keeps the tick count,
+ * the kernel timers and the console polling; every CPU counts down the
+ * slice of the task it runs.
+ */
+static unsigned timer_subticks[NR_CPUS];
+
 static void timer_interrupt(struct trap_frame *tf)
 {
-	if (arch_cpu_id() == 0) {
-		timer_ticks++;
-		profile_tick(tf->rip, (tf->cs & 3) != 0);
-	}
+	unsigned cpu = arch_cpu_id();
+
+	if (cpu == 0)
+		profile_tick(tf->rip, tf->rsp, tf->rbp, (tf->cs & 3) != 0);
 	lapic_eoi();
+	if (++timer_subticks[cpu] < profile_timer_mult())
+		return;
+	timer_subticks[cpu] = 0;
+	if (cpu == 0) {
+		timer_ticks++;
+		ktimer_tick();
+		console_poll();
+	}
 	if (this_cpu()->cur_task)
 		sched_tick();
 }
@@ -115,7 +133,7 @@ static void lapic_start(void)
 	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
 	lapic_write(LAPIC_TIMER_DIV, 0x3);
 	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | VEC_TIMER);
-	lapic_write(LAPIC_TIMER_INIT, lapic_timer_khz * 1000 / TIMER_HZ);
+	lapic_write(LAPIC_TIMER_INIT, lapic_timer_khz * 1000 / (TIMER_HZ * profile_timer_mult()));
 }
 
 /* lapic_init_cpu: an application processor's LAPIC and timer, as timer_init set up the boot CPU's. */

@@ -167,7 +167,8 @@ void x86_tlb_flush(struct arch_mmu *m, const uintptr_t *va, unsigned n, bool ful
 	r->n = n;
 	for (unsigned i = 0; i < n; i++)
 		r->va[i] = va[i];
-	stat_add(&stats.flushes, 1);
+	if (!local_only)
+		stat_add(&stats.flushes, 1);
 	flush_here(r);
 	arch_irq_restore(f);
 	if (local_only)

@@ -14,7 +14,7 @@ const struct vma_index_ops *const vma_backends[] = {
 	&vma_hash_ops,
 	&vma_rbtree_ops,
 	&vma_btree_ops,
-	&vma_list_cache_ops,          /* after the five, so they keep their fixed order */
+	&vma_list_cache_ops,          /* after the five classic structures, which keep their order */
 	NULL,
 };
 

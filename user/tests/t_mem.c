@@ -10,7 +10,6 @@
 #include "utests.h"
 
 #define PG 4096UL
-#define SYS_getrlimit 97
 
 static char *map(size_t len, int prot)
 {
@@ -101,7 +100,7 @@ static volatile int *shared_flag(void)
 static void wait_flag(volatile int *f, int v)
 {
 	while (*f != v)
-		usys0(SYS_sched_yield);
+		usys0(__NR_sched_yield);
 }
 
 /*
@@ -119,7 +118,7 @@ static bool wait_flag_or_child(volatile int *f, int v, int pid, int *st)
 				ut_fail(__FILE__, __LINE__, "the child ended early");
 			return true;
 		}
-		usys0(SYS_sched_yield);
+		usys0(__NR_sched_yield);
 	}
 	return false;
 }
@@ -267,7 +266,7 @@ static bool stack_limit_is_8m(void)
 {
 	unsigned long r[2] = { 0, 0 };
 
-	return usys2(SYS_getrlimit, 3 /* RLIMIT_STACK */, (long)r) == 0 && r[0] == (8UL << 20);
+	return usys2(__NR_getrlimit, 3 /* RLIMIT_STACK */, (long)r) == 0 && r[0] == (8UL << 20);
 }
 
 /* The stack grows on demand to 7.5 MiB. */

@@ -9,13 +9,12 @@
 #include "utests.h"
 
 #define NCHILD 4
-#define SYS_getcpu 309
 
 static int my_cpu(void)
 {
 	unsigned cpu = ~0u;
 
-	return usys3(SYS_getcpu, (long)&cpu, 0, 0) == 0 ? (int)cpu : -1;
+	return usys3(__NR_getcpu, (long)&cpu, 0, 0) == 0 ? (int)cpu : -1;
 }
 
 static void *shared_page(void)
