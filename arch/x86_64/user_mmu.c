@@ -155,7 +155,7 @@ static phys_addr_t table_alloc(struct arch_mmu *m)
 	if (!p)
 		return 0;
 	p->flags |= PG_pgtable;
-	m->tables++;
+	__atomic_add_fetch(&m->tables, 1, __ATOMIC_RELAXED);
 	return page_to_phys(p);
 }
 
@@ -166,7 +166,7 @@ static void table_free(struct arch_mmu *m, phys_addr_t pa)
 	BUG_ON(!p || !(p->flags & PG_pgtable));
 	p->flags &= ~PG_pgtable;
 	pmm_free(p, 0);
-	m->tables--;
+	__atomic_sub_fetch(&m->tables, 1, __ATOMIC_RELAXED);   /* also after the flush, outside pt_lock */
 }
 
 /* A table page unlinked from the tree: freed by arch_tlb_flush, after every CPU's flush. */
@@ -558,7 +558,7 @@ void arch_mmu_flush_all(struct arch_mmu *m)
 
 size_t arch_mmu_table_pages(const struct arch_mmu *m)
 {
-	return m->tables;
+	return __atomic_load_n(&m->tables, __ATOMIC_RELAXED);
 }
 
 phys_addr_t arch_mmu_root(const struct arch_mmu *m)

@@ -54,7 +54,7 @@ int x86_pt_walk(uint64_t cr3, uintptr_t va, uint64_t *pte, int *level, uint64_t 
 struct arch_mmu {
 	phys_addr_t root;             /* PML4 frame */
 	uint64_t *pml4;               /* its direct-map address */
-	size_t tables;                /* table pages, root included */
+	size_t tables;                /* [atomic] table pages, root included */
 	volatile unsigned long cpus;  /* CPUs with it loaded, active or lazy (bit n: CPU n) */
 };
 
