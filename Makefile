@@ -43,9 +43,9 @@ Build and run
   make qemu-gdb [KTEST=..]   QEMU stopped at the first instruction, gdb stub on :1234
 Tests
   make test                  every stage below; a summary with durations, logs in build/test-logs/
-  make test-host [KTEST=..]  the shared unit tests on the host (ASan+UBSan)
-  make test-kernel [KTEST=..]  the ktest suites in the kernel (-kernel boot)
-  make test-user [UTESTS="a b"]  the user-mode tests (or the named ones) in QEMU
+  make test-host [KTEST=..]  the shared unit tests on the host (ASan+UBSan); LIST=1 lists them
+  make test-kernel [KTEST=..]  the ktest tests in the kernel (-kernel boot); LIST=1 lists them
+  make test-user [UTESTS="a b*"]  the user-mode tests (or the named ones) in QEMU; LIST=1
   make test-user-linux [UTESTS=..]  the same binary on the host Linux
   make test-run              tools/run end to end (tools/run-check)
   make test-linux            the mmscript corpus on the host Linux

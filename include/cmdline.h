@@ -2,9 +2,15 @@
  * Kernel command-line parameters. The line is a list of space-separated
  * key=value words; a leading word without '=' (the kernel's file name, as
  * QEMU and GRUB pass it) is skipped. Known keys:
- *   ktest=all|default|none|SUITE[,SUITE...]   suites to run at boot (default: "default")
+ *   ktest=all|default|none|PATTERN[,...]      tests to run at boot (default: "default");
+ *                                             PATTERN is SUITE[.CASE][/PARAM] with globs
+ *                                             (include/ktest.h)
+ *   ktest_list=on|off                         list the tests ktest= selects instead of
+ *                                             running them
  *   profile=SUITE[,SUITE...]                  run these suites under the profiler, print the table
  *   vma=list|avl|hash|rbtree|btree            VMA index backend for new address spaces
+ *                                             (a name that is no backend is an error:
+ *                                             the boot fails instead of testing another)
  *   merge=on|off                              VMA merging (for measurements)
  *   zero_page=on|off                          read faults of private anonymous memory map
  *                                             the shared zero page (on, Linux on x86) or
@@ -21,7 +27,7 @@
 
 #include "types.h"
 
-#define CMDLINE_VALUE_MAX 128
+#define CMDLINE_VALUE_MAX 256
 
 struct kernel_params {
 	char ktest[CMDLINE_VALUE_MAX];
@@ -30,6 +36,7 @@ struct kernel_params {
 	bool merge;                             /* default true */
 	bool zero_page;                         /* default true */
 	bool pku;                               /* default true */
+	bool ktest_list;                        /* default false */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */
 	unsigned warnings;                      /* unknown or malformed words seen */
 };

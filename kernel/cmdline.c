@@ -69,6 +69,8 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_bool(&p->merge, v, vlen, "merge");
 	} else if (word_is(w, klen, "zero_page")) {
 		return set_bool(&p->zero_page, v, vlen, "zero_page");
+	} else if (word_is(w, klen, "ktest_list")) {
+		return set_bool(&p->ktest_list, v, vlen, "ktest_list");
 	} else if (word_is(w, klen, "pku")) {
 		return set_bool(&p->pku, v, vlen, "pku");
 	} else {

@@ -6,7 +6,8 @@
 #   make iso           build/kernel.iso (GRUB, timeout 0: test suite, profile suite)
 #   make run           boot the ISO in QEMU, suites ktest=$(KTEST) (default: default),
 #                      exit with its status
-#   make test-kernel   fast -kernel boot with ktest=$(KTEST) (default: default)
+#   make test-kernel   fast -kernel boot with ktest=$(KTEST) (default: default);
+#                      LIST=1 lists the selected tests instead
 #   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234 (see .gdbinit)
 #   make bench-boot    boot timings of the boot paths -> docs/boot-bench.md
 #
@@ -33,9 +34,11 @@ KERNEL_OBJS := $(patsubst %.c,$(KBUILD)/%.o,$(KERNEL_C_SRCS)) \
 
 QEMU_RUN := tools/qemu-run
 KTEST_KERNEL = $(if $(KTEST),$(KTEST),default)
-ifneq ($(shell printf '%s' '$(KTEST_KERNEL)' | tr -d 'a-z0-9_,'),)
-$(error KTEST='$(KTEST)': suite names are letters, digits and '_', separated by commas)
+ifneq ($(shell printf '%s' '$(KTEST_KERNEL)' | tr -d 'a-zA-Z0-9_,.*?/+-'),)
+$(error KTEST='$(KTEST)': patterns SUITE[.CASE][/PARAM] of letters, digits, '_', '+', '-' and the globs '*' '?', separated by commas)
 endif
+# LIST=1: list the tests KTEST selects instead of running them (make test-kernel, make test-host).
+KTEST_LIST_OPT = $(if $(filter 1 yes on,$(LIST)), ktest_list=on)
 
 .PHONY: kernel iso run test-kernel qemu-gdb bench-boot
 
@@ -98,7 +101,7 @@ $(KERNEL_ISO): $(KERNEL_ELF) boot/grub.cfg $(ISO_KTEST_STAMP)
 	@rm -rf $(KBUILD)/iso && mkdir -p $(KBUILD)/iso/boot/grub
 	$(call say,ISO,$@)
 	$(Q)$(OBJCOPY) --strip-debug $(KERNEL_ELF) $(KBUILD)/iso/boot/kernel.elf
-	$(Q)sed 's/ktest=default/ktest=$(KTEST_KERNEL)/g' boot/grub.cfg > $(KBUILD)/iso/boot/grub/grub.cfg
+	$(Q)sed 's|ktest=default|ktest=$(KTEST_KERNEL)|g' boot/grub.cfg > $(KBUILD)/iso/boot/grub/grub.cfg
 	@grub-mkrescue -o $@ $(KBUILD)/iso >$(KBUILD)/grub-mkrescue.log 2>&1 || \
 		{ cat $(KBUILD)/grub-mkrescue.log >&2; echo "grub-mkrescue failed (missing grub-pc-bin, xorriso or mtools? run 'make deps')" >&2; exit 1; }
 
@@ -107,7 +110,7 @@ run: deps-check
 	@$(QEMU_RUN) --iso $(KERNEL_ISO)
 
 test-kernel: $(KERNEL32)
-	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)"
+	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)$(KTEST_LIST_OPT)"
 
 qemu-gdb: $(KERNEL_ELF) $(KERNEL32)
 	@echo "QEMU waits for gdb on localhost:1234; in another terminal: gdb -x .gdbinit"
