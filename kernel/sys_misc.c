@@ -1,7 +1,7 @@
 /*
  * Identity, time and small process-state system calls: getpid & co., uname,
  * arch_prctl, set_tid_address, prctl, sched_yield, nanosleep,
- * clock_gettime/getres, gettimeofday, time, getrandom, vmk_memstat.
+ * clock_gettime/getres, gettimeofday, time, getrandom, vmk_memstat, vmk_vmdump.
  *
  * Clocks: CLOCK_MONOTONIC (and BOOTTIME, the CPU-time and coarse clocks) is
  * the TSC since boot; CLOCK_REALTIME adds the CMOS clock read at the first
@@ -20,6 +20,7 @@
 #include "uapi/linux_prctl.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "printk.h"
 
 #define CLOCK_REALTIME 0
 #define CLOCK_REALTIME_COARSE 5
@@ -299,6 +300,29 @@ long sys_vmk_memstat(SYSCALL_ARGS)
 	};
 
 	return copy_to_user((void *)a0, &st, MIN(a1, sizeof(st))) ? -EFAULT : 0;
+}
+
+static void vmdump_line(void *arg, const char *line)
+{
+	printk("%s\n", line);
+}
+
+/* vmk_vmdump(pid, what): mm_dump of pid's address space (0: the caller's) as one kernel report. */
+long sys_vmk_vmdump(SYSCALL_ARGS)
+{
+	struct task *t = a0 ? task_find((int)a0) : current;
+	struct mm *mm;
+
+	if (!a1 || (a1 & ~(uint64_t)(VMDUMP_VMAS | VMDUMP_PAGES)))
+		return -EINVAL;
+	if (!t || !t->mm)
+		return -ESRCH;
+	mm = mm_get(t->mm);             /* the task may exit while the dump runs */
+	printk(REPORT_BEGIN "vmdump: pid %d (%s)\n", t->pid, t->comm);
+	mm_dump(mm, (unsigned)a1 & (MM_DUMP_VMAS | MM_DUMP_PAGES), vmdump_line, NULL);
+	printk(REPORT_END);
+	mm_put(mm);
+	return 0;
 }
 
 #define RLIMIT_STACK 3

@@ -10,6 +10,16 @@
 
 /* vmk_memstat(struct vmk_memstat *out, size_t size): 0, or -EFAULT. */
 #define __NR_vmk_memstat     1000
+/*
+ * vmk_vmdump(int pid, unsigned what): print the VMAs (VMDUMP_VMAS) and/or
+ * the page-table tree (VMDUMP_PAGES) of process pid (0: the caller) on the
+ * console, as a kernel report (tools/run shows it on stderr). 0; -ESRCH no
+ * such process; -EINVAL what has no known bit. A debugging aid
+ * (docs/labs/pgtbl.md has the format).
+ */
+#define __NR_vmk_vmdump      1001
+#define VMDUMP_VMAS          0x1
+#define VMDUMP_PAGES         0x2
 
 /* What vmk_memstat fills in (a prefix if size is smaller). */
 struct vmk_memstat {
