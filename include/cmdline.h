@@ -8,6 +8,11 @@
  *   ktest_list=on|off                         list the tests ktest= selects instead of
  *                                             running them
  *   profile=SUITE[,SUITE...]                  run these suites under the profiler, print the table
+ *   profile=user                              profile the user program (init) instead
+ *   profile_hz=N                              profiler samples per second (include/profile.h)
+ *   profile_stacks=on|off                     also record and print folded kernel stacks
+ *   vmastat=on|off                            count VMA index operations and their node
+ *                                             accesses by kind (include/profile_vma.h)
  *   vma=list|avl|hash|rbtree|btree            VMA index backend for new address spaces
  *                                             (a name that is no backend is an error:
  *                                             the boot fails instead of testing another)
@@ -32,6 +37,9 @@
 struct kernel_params {
 	char ktest[CMDLINE_VALUE_MAX];
 	char profile[CMDLINE_VALUE_MAX];        /* empty: no profile run */
+	unsigned profile_hz;                    /* default TIMER_HZ */
+	bool profile_stacks;                    /* default false */
+	bool vmastat;                           /* default false */
 	char vma[CMDLINE_VALUE_MAX];            /* empty: the default backend */
 	bool merge;                             /* default true */
 	bool zero_page;                         /* default true */

@@ -17,7 +17,7 @@ struct trap_frame;
 typedef long (*syscall_fn)(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2,
 			   uint64_t a3, uint64_t a4, uint64_t a5);
 
-/* The numbers: Linux's, and this kernel's own (vmk_memstat, vmk_vmdump). */
+/* The numbers: Linux's, and this kernel's own (vmk_memstat, vmk_profile, vmk_vmdump). */
 #include "uapi/syscall_nr.h"
 #include "uapi/vmk.h"
 

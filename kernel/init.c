@@ -13,6 +13,7 @@
 #include "printk.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "profile.h"
 
 struct task *init_task;
 
@@ -40,6 +41,8 @@ static int split_words(char *s, const char **argv, int max)
 static __noreturn void init_finished(struct task *t)
 {
 	int st = t->exit_status, shell;
+
+	profile_user_end();             /* profile=user: the table, as a report */
 
 	if ((st & 0x7f) == 0) {
 		shell = (st >> 8) & 0xff;
@@ -96,6 +99,7 @@ int user_init_start(void)
 	t->parent = &idle_task;
 	init_task = t;
 	printk("init: starting pid %d: %s\n" CONSOLE_USER_START, t->pid, m->cmdline);
+	profile_user_begin();           /* profile=user: sample from here to init's exit */
 	sched_start_task(t);
 
 	for (;;) {

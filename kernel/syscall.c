@@ -76,6 +76,8 @@ int syscall_dispatch(struct trap_frame *tf)
 		fn = syscall_table[nr];
 	else if (nr == __NR_vmk_memstat)
 		fn = sys_vmk_memstat;
+	else if (nr == __NR_vmk_profile)
+		fn = sys_vmk_profile;
 	else if (nr == __NR_vmk_vmdump)
 		fn = sys_vmk_vmdump;
 	ret = fn ? fn(tf, tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9) : -ENOSYS;

@@ -10,6 +10,8 @@
 
 /* vmk_memstat(struct vmk_memstat *out, size_t size): 0, or -EFAULT. */
 #define __NR_vmk_memstat     1000
+/* vmk_profile(cmd, buf, size): the profiler's counters (include/uapi/vmk_profile.h). */
+#define __NR_vmk_profile     1001
 /*
  * vmk_vmdump(int pid, unsigned what): print the VMAs (VMDUMP_VMAS) and/or
  * the page-table tree (VMDUMP_PAGES) of process pid (0: the caller) on the
@@ -17,7 +19,7 @@
  * such process; -EINVAL what has no known bit. A debugging aid
  * (docs/labs/pgtbl.md has the format).
  */
-#define __NR_vmk_vmdump      1001
+#define __NR_vmk_vmdump      1002
 #define VMDUMP_VMAS          0x1
 #define VMDUMP_PAGES         0x2
 
