@@ -56,6 +56,10 @@ Tests
   make fuzz-mmscript [SEEDS=n START=s]         random scripts twice on Linux (determinism)
   make soak-vma [SEED= OPS= BACKEND=]          random index operations against a model
   make fuzz-vma [FUZZ_TIME=60]                 libFuzzer over the index operations (clang)
+Course labs (docs/labs/)
+  make lab LAB=x [BRANCH=b | OUT=dir]  the skeleton of lab x, as a directory or a git branch
+  make grade LAB=x           grade lab x: points per test, a total, build/grade/x.json
+  make check-labs [LABS=..]  each skeleton fails exactly its graded tests (CI runs it)
 Benchmarks
   make bench [BENCH_ARGS=..] the VMA index benchmark (docs/vma-bench.md)
   make bench-boot [RUNS=n]   boot timings of the boot paths (docs/boot-bench.md)

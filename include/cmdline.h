@@ -33,9 +33,10 @@
 #include "types.h"
 
 #define CMDLINE_VALUE_MAX 256
+#define KTEST_FILTER_MAX  2048                  /* ktest= may list many patterns */
 
 struct kernel_params {
-	char ktest[CMDLINE_VALUE_MAX];
+	char ktest[KTEST_FILTER_MAX];
 	char profile[CMDLINE_VALUE_MAX];        /* empty: no profile run */
 	unsigned profile_hz;                    /* default TIMER_HZ */
 	bool profile_stacks;                    /* default false */

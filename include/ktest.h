@@ -127,7 +127,7 @@ struct ktest_pattern {
 	unsigned hits;                /* tests it matched (ktest_filter_match counts) */
 };
 
-#define KTEST_MAX_PATTERNS 32
+#define KTEST_MAX_PATTERNS 64
 
 struct ktest_filter {
 	bool all, dflt;               /* "all", "default" given */
@@ -177,5 +177,12 @@ unsigned ktest_list(const char *filter);
  * one broken case costs only itself.
  */
 extern void (*ktest_case_runner)(struct ktest *t, void (*fn)(struct ktest *t));
+
+/*
+ * ktest_catch_faults (kernel only, kernel/ktest_catch.c): from now on run
+ * each case under the kernel's fault recovery, so a case that takes an
+ * exception or panics fails alone instead of stopping the kernel.
+ */
+void ktest_catch_faults(void);
 
 #endif

@@ -98,7 +98,9 @@ int user_init_start(void)
 	exec_install(t, &img, m->name, argv[0]);
 	t->parent = &idle_task;
 	init_task = t;
-	printk("init: starting pid %d: %s\n" CONSOLE_USER_START, t->pid, m->cmdline);
+	/* The marker in a printk of its own: a long command line must not truncate it away. */
+	printk("init: starting pid %d: %.300s%s\n", t->pid, m->cmdline, strlen(m->cmdline) > 300 ? " ..." : "");
+	printk(CONSOLE_USER_START);
 	profile_user_begin();           /* profile=user: sample from here to init's exit */
 	sched_start_task(t);
 

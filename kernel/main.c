@@ -236,6 +236,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 
 	if (kparams.crash[0])
 		crash_on_request(kparams.crash);
+	ktest_catch_faults();
 	if (kparams.ktest_list)
 		failed += ktest_list(kparams.ktest);
 	else if (strcmp(kparams.ktest, "none") != 0)

@@ -52,6 +52,7 @@ __printf(3, 4) static void dump_line(struct dump_ctx *d, int depth, const char *
 	d->emit(d->arg, line);
 }
 
+/* LAB pgtbl: BEGIN dump_table */
 /* The leaf at va: its frame and state come from arch_mmu_query, as every other user sees them. */
 static void dump_leaf(struct dump_ctx *d, unsigned index, uintptr_t va)
 {
@@ -87,6 +88,7 @@ static void dump_table(struct dump_ctx *d, phys_addr_t pa, int lvl, uintptr_t ba
 		dump_table(d, t[i] & PTE_ADDR_MASK, lvl - 1, va);
 	}
 }
+/* LAB pgtbl: END dump_table */
 
 unsigned long arch_mmu_dump(struct arch_mmu *m, uintptr_t start, uintptr_t end, mmu_dump_fn emit,
 			    void *arg)

@@ -31,6 +31,7 @@ struct vmk_memstat {
 	uint64_t cow_copies;            /* COW copies made in the caller's mm */
 	uint64_t zero_maps;             /* shared-zero-page maps in the caller's mm */
 	uint64_t tasks;                 /* live tasks */
+	uint64_t cow_reuses;            /* write faults in the caller's mm that reused a page nobody else maps */
 };
 
 #endif

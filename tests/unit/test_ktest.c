@@ -10,6 +10,7 @@
 #include "ktest.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "printk.h"
 
 static void noop_case(struct ktest *t)
 {
@@ -125,8 +126,14 @@ static void test_filter_parse(struct ktest *t)
 	EXPECT_EQ(t, ktest_filter_parse(&f, "pmm."), -EINVAL);
 	EXPECT_EQ(t, ktest_filter_parse(&f, "vma_index/"), -EINVAL);
 	EXPECT_EQ(t, ktest_filter_parse(&f, ".x"), -EINVAL);
-	EXPECT_EQ(t, ktest_filter_parse(&f, "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
-					"aa,bb,cc,dd,ee,ff,gg"), -E2BIG);      /* 33 patterns */
+	{
+		static char many[4 * (KTEST_MAX_PATTERNS + 1)];
+		size_t n = 0;
+
+		for (unsigned i = 0; i <= KTEST_MAX_PATTERNS; i++)    /* one pattern too many */
+			n += ksnprintf(many + n, sizeof(many) - n, "%sp%u", i ? "," : "", i % 100);
+		EXPECT_EQ(t, ktest_filter_parse(&f, many), -E2BIG);
+	}
 }
 
 /*

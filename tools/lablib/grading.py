@@ -98,7 +98,10 @@ def split_pattern(p):
 
 
 def ktest_id_matches(pattern, name):
-    """Does the listed test name 'suite.case[/param]' match one ktest pattern?"""
+    """Does the listed test name 'suite.case[/param]' match one ktest pattern? ("all" and
+    "default" match every listed name: which suites are slow, the list does not say.)"""
+    if pattern in ("all", "default"):
+        return True
     suite, case, param = split_pattern(pattern)
     tsuite, _, rest = name.partition(".")
     tcase, _, tparam = rest.partition("/")
@@ -163,6 +166,7 @@ class Runner:
         self.root = os.path.abspath(root)
         self.jobs, self.verbose = jobs, verbose
         self.log_dir = os.path.join(self.root, "build", "grade")
+        shutil.rmtree(self.log_dir, ignore_errors=True)      # this run's logs only
         os.makedirs(self.log_dir, exist_ok=True)
 
     def log(self, name, text):
@@ -196,6 +200,9 @@ class Runner:
         return self._listed(out, "host", status)
 
     def _listed(self, out, kind, status):
+        bad = _unmatched(out)
+        if bad:
+            raise GradeError("%s: no test matches %s" % (kind, ", ".join("'%s'" % b for b in bad)))
         lines = out.splitlines()
         for i, l in enumerate(lines):
             if l.startswith("# ktest: ") and l.endswith(" tests"):
@@ -355,3 +362,95 @@ class Runner:
             note = "" if status == 0 else "vmabench exit status %d" % status
             results["vmabench:" + sel] = Result(status == 0, out[-3000:], note)
         return results
+
+
+# ------------------------------------------------------------------- grading
+
+def _unmatched(out):
+    return re.findall(r"'([^']*)' matches no test", out)
+
+
+def list_selection(runner, sel):
+    """{kind: [ids]} for {kind: [selectors]}; GradeError when a selector names no test."""
+    listed = {}
+    for kind, sels in sel.items():
+        if kind in ("host", "kernel"):
+            pats = [p for s in sels for p in s.split(",") if p]
+            ids = runner.host_list(pats) if kind == "host" else runner.kernel_list(pats)
+        elif kind == "user":
+            ids = runner.user_list([n for s in sels for n in s.split()])
+        elif kind in ("mmscript", "mmscript-host"):
+            ids = runner.mmscript_list([n for s in sels for n in s.split()], kind)
+        else:
+            ids = [kind + ":" + s for s in sels]
+        listed[kind] = ids
+        for s in sels:
+            probe = Line(0, kind, s, 0)
+            if kind != "vmabench" and not ids_of_line(probe, ids):
+                raise GradeError("%s selector '%s' names no test" % (kind, s))
+    return listed
+
+
+def run_selection(runner, sel, listed, one_boot=False):
+    """Run the listed tests; {id: Result}."""
+    results = {}
+    for kind, sels in sel.items():
+        if kind in ("host", "kernel"):
+            pats = [p for s in sels for p in s.split(",") if p]
+            if kind == "host":
+                results.update(runner.host_run(pats))
+            else:
+                results.update(runner.kernel_run(pats, listed[kind], one_boot))
+        elif kind == "user":
+            results.update(runner.user_run(listed[kind]))
+        elif kind in ("mmscript", "mmscript-host"):
+            results.update(runner.mmscript_run(listed[kind], kind))
+        else:
+            results.update(runner.vmabench_run(sels))
+    for ids in listed.values():
+        for i in ids:
+            results.setdefault(i, Result(False, "", "no result (the run ended before this test)"))
+    return results
+
+
+def selection_of(lines):
+    sel = {}
+    for l in lines:
+        sel.setdefault(l.kind, []).append(l.selector)
+    return sel
+
+
+def grade_lines(runner, lines):
+    """[(line, ids, results, note)] with every selected test run."""
+    sel = selection_of(lines)
+    listed = list_selection(runner, sel)
+    results = run_selection(runner, sel, listed)
+    return [(l, ids_of_line(l, listed[l.kind]), results, "") for l in lines]
+
+
+def report(scored, out, detail_lines=8):
+    """Print each line's score and the failures; returns (total, max, tests for the JSON)."""
+    total = max_total = 0.0
+    tests = []
+    for line, ids, results, note in scored:
+        passed = [i for i in ids if results[i].ok]
+        score = round(line.points * len(passed) / len(ids), 2) if ids else 0.0
+        total += score
+        max_total += line.points
+        text = []
+        if note:
+            text.append(note)
+        for i in ids:
+            r = results[i]
+            if r.ok:
+                continue
+            text.append("FAIL %s%s" % (i, ": " + r.note if r.note else ""))
+            detail = [d for d in r.output.splitlines() if d.strip()][:detail_lines]
+            text += ["    " + d for d in detail]
+        out.write("  %6.2f/%-6g %-46s %d/%d passed\n" % (score, line.points, line.label, len(passed), len(ids)))
+        for t in text:
+            out.write("      %s\n" % t)
+        tests.append({"name": line.label, "score": score, "max_score": line.points,
+                      "output": "%d of %d tests passed\n%s" % (len(passed), len(ids), "\n".join(text))})
+    out.flush()
+    return round(total, 2), max_total, tests
