@@ -41,6 +41,8 @@ Build and run
   make kernel | iso | user   only the kernel / the ISO / the user programs
   make run-user PROG=elf [ARGS="..."]   a static program as the first process (tools/run)
   make qemu-gdb [KTEST=..]   QEMU stopped at the first instruction, gdb stub on :1234
+  make gdb                   gdb connected to it, with the kit's commands (vmas, ptwalk, pte, frames)
+  tools/run-gdb ELF [ARGS]   a program under gdb, stopped at its first instruction, symbols loaded
 Tests
   make test                  every stage below; a summary with durations, logs in build/test-logs/
   make test-host [KTEST=..]  the shared unit tests on the host (ASan+UBSan); LIST=1 lists them
@@ -73,6 +75,7 @@ Other
   make help                  this text
 Variables
   V=1                        print the full commands instead of "  CC      file"
+  DEBUG=1                    kernel and user programs for stepping (-Og -g3, KDEBUG assertions)
   CROSS_COMPILE=x86_64-elf-  build the kernel with a cross toolchain
 endef
 export HELP_TEXT

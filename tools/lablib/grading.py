@@ -154,7 +154,7 @@ def parse_ktap(text, kind):
             results["%s:%s.%s" % (kind, suite, m.group(2))] = Result(ok, "\n".join(diag), note)
             diag = []
             continue
-        if line.startswith("    #") and suite:
+        if line.lstrip().startswith("#") and line.startswith("    ") and suite:
             diag.append(line.strip())
     return results
 
@@ -308,7 +308,7 @@ class Runner:
             elif f and f.group(1) != "no":
                 results["user:" + f.group(1)] = Result(False, "\n".join(diag + [line]))
                 diag = []
-            elif line.strip() and not re.match(r"^\d+ passed", line):
+            elif line.strip() and not re.match(r"^(\d+ passed|usertests on )", line):
                 diag.append(line)
         return results
 
