@@ -23,6 +23,8 @@
  *                                             where mm_forbids_zeropage() holds)
  *   pku=on|off                                use protection keys for execute-only
  *                                             memory when the CPU has them (Linux does)
+ *   strace=on|off                             log each system call, its arguments and
+ *                                             result to the kernel log (default off)
  *   crash=null|panic|stack|bug                after boot, deliberately crash (to see and
  *                                             test the fatal exception/panic reports)
  * An unknown key, or a word that is not key=value, prints a warning and is ignored.
@@ -46,6 +48,7 @@ struct kernel_params {
 	bool zero_page;                         /* default true */
 	bool pku;                               /* default true */
 	bool ktest_list;                        /* default false */
+	bool strace;                            /* default false */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */
 	unsigned warnings;                      /* unknown or malformed words seen */
 };

@@ -24,6 +24,10 @@ typedef long (*syscall_fn)(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint
 #define NR_SYSCALLS          512                 /* table size for Linux's numbers */
 #define NR_SYSCALLS_VMK      (__NR_vmk_vmdump + 1)
 
+/* Linux's system-call names by number (kernel/syscall_names.c); NULL where there is none. */
+#define SYSCALL_NAMES_MAX 462
+extern const char *const syscall_names[SYSCALL_NAMES_MAX + 1];
+
 /*
  * syscall_dispatch: called by the SYSCALL entry with the saved frame
  * (interrupts off): enables interrupts, runs the handler, stores the result

@@ -91,6 +91,8 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_bool(&p->ktest_list, v, vlen, "ktest_list");
 	} else if (word_is(w, klen, "pku")) {
 		return set_bool(&p->pku, v, vlen, "pku");
+	} else if (word_is(w, klen, "strace")) {
+		return set_bool(&p->strace, v, vlen, "strace");
 	} else if (word_is(w, klen, "profile_hz")) {
 		return set_uint(&p->profile_hz, v, vlen, "profile_hz");
 	} else if (word_is(w, klen, "profile_stacks")) {

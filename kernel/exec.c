@@ -511,5 +511,8 @@ void exec_install(struct task *t, struct exec_image *img, const char *name, cons
 		t->exe_seg[i].end = img->seg[i].end;
 		t->exe_seg[i].offset = img->seg[i].offset;
 	}
-	files_exec(t);
+	if (t->fdt)
+		fdtable_exec(t->fdt);
+	if (running)
+		vfork_release(t);
 }

@@ -243,7 +243,9 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 		failed += ktest_run(kparams.ktest);
 	if (kparams.profile[0] && !profile_user_requested())
 		failed += profile_run(kparams.profile);
-	if (!failed && module_count() > 0)
-		user_init_start();      /* returns only if init cannot start */
+	if (!failed && module_count() > 0) {
+		arch_streams_init();
+		user_init_start();
+	}      /* returns only if init cannot start */
 	qemu_exit(failed || module_count() > 0 ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
 }

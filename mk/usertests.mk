@@ -9,6 +9,8 @@
 #   make test-run          tools/run-check: tools/run's statuses, arguments and
 #                          output streams, and a static musl program (musl-tools)
 #   make run-user PROG=path ARGS="..."   any static program through tools/run
+#   make bench-console     program output throughput -> docs/console-bench.md
+#   make test-programs     unmodified programs, Linux vs the kernel -> docs/programs.md
 
 USERTESTS := $(BUILD)/user/tests
 UTESTS_ARGS = $(if $(filter 1 yes on,$(LIST)),--list) $(UTESTS)
@@ -30,3 +32,14 @@ run-user: $(KERNEL32)
 
 test-run: $(USERTESTS) $(KERNEL32)
 	@tools/run-check
+
+# Program output throughput through tools/run, virtio ports against the serial port.
+.PHONY: bench-console
+bench-console: $(USERTESTS) $(KERNEL32)
+	@tools/bench-console --mb 8 --out docs/console-bench.md
+
+# Unmodified programs (busybox, bash, a static glibc C++ program, lua, jq) on Linux and on
+# the kernel, compared; writes docs/programs.md. Installs or builds what is missing.
+.PHONY: test-programs
+test-programs: $(KERNEL32)
+	@tools/test-programs --out docs/programs.md

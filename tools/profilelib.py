@@ -54,6 +54,7 @@ def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icoun
     env["RUN_TIMEOUT"] = str(timeout)
     if mem:
         env["QEMU_MEM"] = mem
+    env.setdefault("QEMU_MEM", "128M")  # the memory the stored results were measured with
     cmd = [os.path.join(ROOT, "tools", "run")]
     for m in modules:
         cmd += ["--module", in_tree(m)]

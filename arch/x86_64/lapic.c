@@ -5,6 +5,8 @@
  * The legacy 8259 PICs are remapped to VEC_PIC_BASE and masked.
  */
 #include "x86.h"
+#include "ktimer.h"
+#include "console.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "printk.h"
@@ -99,6 +101,8 @@ static void timer_interrupt(struct trap_frame *tf)
 		return;
 	timer_subticks = 0;
 	timer_ticks++;
+	ktimer_tick();
+	console_poll();
 	if (this_cpu()->cur_task)
 		sched_tick();
 }

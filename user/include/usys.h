@@ -21,9 +21,7 @@
 #include "linux_mman.h"
 #define MAP_FAILED          ((void *)-1)
 
-#define O_RDONLY 0
-#define O_WRONLY 1
-#define O_RDWR   2
+#include "linux_fcntl.h"
 
 /* prctl and arch_prctl codes. */
 #include "linux_prctl.h"

@@ -10,7 +10,8 @@
 #include "utests.h"
 
 static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests,
-						 ut_forkmerge_tests };
+						 ut_forkmerge_tests, ut_fd_tests, ut_pipeline_tests,
+						 ut_clone_tests, ut_sigx_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {
