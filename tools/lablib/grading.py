@@ -276,7 +276,7 @@ class Runner:
 
     def user_run(self, listed):
         """One boot runs them all; after a crash the rest run again in a new boot."""
-        results, todo, round_ = {}, [i.split(":", 1)[1] for i in listed], 0
+        results, todo, round_, empty_before = {}, [i.split(":", 1)[1] for i in listed], 0, False
         while todo:
             round_ += 1
             self.say("user: %d tests (boot %d)" % (len(todo), round_))
@@ -287,12 +287,20 @@ class Runner:
             got = self._parse_user(out)
             results.update(got)
             left = [t for t in todo if "user:" + t not in got]
+            if left and not got and empty_before:
+                # Two boots in a row without a single result: something systematic, not one test.
+                for t in left:
+                    results["user:" + t] = Result(False, "\n".join(out.splitlines()[-25:]),
+                                                  "no test reported in two boots (tools/run status %d)"
+                                                  % status)
+                break
             if left:
                 # The first test without a result is the one the kernel died in.
                 results["user:" + left[0]] = Result(
                     False, "\n".join(out.splitlines()[-25:]),
                     "the kernel died while this test ran (tools/run status %d)" % status)
                 left = left[1:]
+            empty_before = not got
             todo = left
         return results
 

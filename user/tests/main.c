@@ -107,7 +107,7 @@ static bool selected(int argc, char **argv, const char *name, int *hits)
 	return any;
 }
 
-#define MAX_PATTERNS 64
+#define MAX_PATTERNS 512
 
 /* The patterns that matched no test, each one failure (a typo must not pass by testing nothing). */
 static int unmatched(int argc, char **argv, const int *hits)
