@@ -390,6 +390,11 @@ def list_selection(runner, sel):
         elif kind in ("mmscript", "mmscript-host"):
             ids = runner.mmscript_list([n for s in sels for n in s.split()], kind)
         else:
+            for s in sels:
+                _, out = run(["build/bench/vmabench", "--backend", s.split()[0], "--trace", "/dev/null"],
+                             runner.root, 60)
+                if "unknown backend" in out:
+                    raise GradeError("vmabench: %s" % out.strip())
             ids = [kind + ":" + s for s in sels]
         listed[kind] = ids
         for s in sels:
