@@ -138,6 +138,15 @@ static void expect_lines(struct ktest *t, const struct captured *c, char want[][
 	}
 }
 
+/* want[0..3]: the root line and the table lines down to the page table holding 0x400000. */
+static void want_path_to_text(char want[][LINE_LEN], struct arch_mmu *m)
+{
+	ksnprintf(want[0], LINE_LEN, "page table 0x%llx", (unsigned long long)arch_mmu_root(m));
+	ksnprintf(want[1], LINE_LEN, " .. L4[0] va 0x0 -> table T");
+	ksnprintf(want[2], LINE_LEN, " .. .. L3[0] va 0x0 -> table T");
+	ksnprintf(want[3], LINE_LEN, " .. .. .. L2[2] va 0x400000 -> table T");
+}
+
 /* The whole user half: the path to 0x400000's table (three leaves) and the path to the last page. */
 static void test_dump_tree(struct ktest *t)
 {
@@ -150,10 +159,7 @@ static void test_dump_tree(struct ktest *t)
 	c.n = 0;
 	leaves = arch_mmu_dump(f.m, 0, 1UL << 47, capture, &c);
 	EXPECT_EQ(t, leaves, 4);
-	ksnprintf(want[0], LINE_LEN, "page table 0x%llx", (unsigned long long)arch_mmu_root(f.m));
-	ksnprintf(want[1], LINE_LEN, " .. L4[0] va 0x0 -> table T");
-	ksnprintf(want[2], LINE_LEN, " .. .. L3[0] va 0x0 -> table T");
-	ksnprintf(want[3], LINE_LEN, " .. .. .. L2[2] va 0x400000 -> table T");
+	want_path_to_text(want, f.m);
 	ksnprintf(want[4], LINE_LEN, " .. .. .. .. L1[0] va 0x400000 -> page 0x%llx %s",
 		  (unsigned long long)f.pa[0], f.flags[0]);
 	ksnprintf(want[5], LINE_LEN, " .. .. .. .. L1[1] va 0x401000 -> page 0x%llx %s",
@@ -183,10 +189,7 @@ static void test_dump_range(struct ktest *t)
 	ASSERT_TRUE(t, fixture_setup(t, &f));
 	c.n = 0;
 	EXPECT_EQ(t, arch_mmu_dump(f.m, VA_DATA, VA_DATA + PAGE_SIZE, capture, &c), 1);
-	ksnprintf(want[0], LINE_LEN, "page table 0x%llx", (unsigned long long)arch_mmu_root(f.m));
-	ksnprintf(want[1], LINE_LEN, " .. L4[0] va 0x0 -> table T");
-	ksnprintf(want[2], LINE_LEN, " .. .. L3[0] va 0x0 -> table T");
-	ksnprintf(want[3], LINE_LEN, " .. .. .. L2[2] va 0x400000 -> table T");
+	want_path_to_text(want, f.m);
 	ksnprintf(want[4], LINE_LEN, " .. .. .. .. L1[1] va 0x401000 -> page 0x%llx %s",
 		  (unsigned long long)f.pa[1], f.flags[1]);
 	expect_lines(t, &c, want, 5);

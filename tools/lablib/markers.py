@@ -33,7 +33,8 @@ class Region:
         self.begin, self.end = begin, end          # line indexes of the two marker lines
 
     def __repr__(self):
-        return "%s:%d-%d (LAB %s %s)" % (self.path, self.begin + 1, self.end + 1, self.lab, self.tag)
+        end = "?" if self.end is None else str(self.end + 1)
+        return "%s:%d-%s (LAB %s %s)" % (self.path, self.begin + 1, end, self.lab, self.tag)
 
 
 def tree_files(root):
@@ -145,3 +146,29 @@ def skeleton_files(root, lab):
     if not changed:
         raise MarkerError("lab %s marks no region in this tree" % lab)
     return changed
+
+
+def self_test():
+    """The parser against small cases whose answers are written here. Returns the problems."""
+    problems = []
+    good = ["a\n", "  /* LAB x: BEGIN t */\n", "code\n", "  /* LAB x: END t */\n",
+            "/* LAB y: BEGIN u */\n", "/* LAB y: END u */\n"]
+    regs = scan_text("good.c", good)
+    if [(r.lab, r.tag, r.begin, r.end) for r in regs] != [("x", "t", 1, 3), ("y", "u", 4, 5)]:
+        problems.append("two regions not found as written: %r" % regs)
+    bad = {
+        "nested": ["/* LAB x: BEGIN t */\n", "/* LAB x: BEGIN u */\n", "/* LAB x: END u */\n",
+                   "/* LAB x: END t */\n"],
+        "never ended": ["/* LAB x: BEGIN t */\n", "code\n"],
+        "END of another tag": ["/* LAB x: BEGIN t */\n", "/* LAB x: END u */\n"],
+        "END alone": ["/* LAB x: END t */\n"],
+        "malformed": ["/* LAB x BEGIN t */\n", "/* LAB x: END t */\n"],
+        "code on a marker line": ["f(); /* LAB x: BEGIN t */\n", "/* LAB x: END t */\n"],
+    }
+    for what, lines in bad.items():
+        try:
+            scan_text("bad.c", lines)
+            problems.append("not rejected: %s" % what)
+        except MarkerError:
+            pass
+    return problems
