@@ -25,6 +25,7 @@
  *   SLAB_LIST    spinning  the list of slab caches                     mm/slab.c
  *   SLAB_CACHE   spinning  one slab cache                              mm/slab.c
  *   PMM          spinning  the buddy allocator                         mm/pmm.c
+ *   STREAMS      spinning  the programs' console streams (virtio)     arch/x86_64/virtio_console.c
  *   CONSOLE      spinning  the console (printk: innermost)             lib/printk.c
  *
  * Spinning locks taken with spin_lock() (not _irqsave) leave interrupts on
@@ -52,6 +53,7 @@
 	X(SLAB_LIST,   "slab_list",   0) \
 	X(SLAB_CACHE,  "slab_cache",  0) \
 	X(PMM,         "pmm",         0) \
+	X(STREAMS,     "streams",     0) \
 	X(CONSOLE,     "console",     0)
 
 #define LOCK_CLASS_ENUM(id, name, sleeping) LOCK_CLASS_##id,

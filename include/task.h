@@ -54,6 +54,7 @@ struct arch_task {
 	uint64_t fs_base;               /* user FS base (arch_prctl ARCH_SET_FS) */
 	uint64_t gs_base;               /* user GS base */
 	uint32_t pkru;                  /* user PKRU (protection keys on only) */
+	void *fault_catch;              /* its armed arch_fault_catch while switched out (tests) */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* FXSAVE image of the user FPU/SSE state */
 };
 
@@ -172,6 +173,15 @@ struct task *task_find_any(int pid);
  * than the parent must not rely on it for long).
  */
 struct task *task_find(int pid);
+/*
+ * task_get_mm: a reference to the address space of live task pid (NULL:
+ * no such task, or it has none), its name copied to comm; the task may
+ * exit meanwhile on another CPU. task_set_mm: t->mm = mm; returns the old
+ * one for the caller to put (the pair keeps task_get_mm from taking an mm
+ * being freed: both run under sched_lock).
+ */
+struct mm *task_get_mm(int pid, char comm[TASK_COMM_LEN]);
+struct mm *task_set_mm(struct task *t, struct mm *mm);
 
 /*
  * task_exit: end the current task with wait status `status` (Linux

@@ -69,7 +69,7 @@ static long clone_check(uint64_t flags)
 /* The child's memory and files: shared or copied as flags say. 0 or -ENOMEM. */
 static long clone_resources(struct task *child, struct task *parent, uint64_t flags)
 {
-	child->mm = (flags & CLONE_VM) ? mm_get(parent->mm) : mm_dup(parent->mm);
+	task_set_mm(child, (flags & CLONE_VM) ? mm_get(parent->mm) : mm_dup(parent->mm));
 	if (!child->mm)
 		return -ENOMEM;
 	if (flags & CLONE_FILES) {
@@ -79,7 +79,7 @@ static long clone_resources(struct task *child, struct task *parent, uint64_t fl
 		child->fdt = fdtable_dup(parent->fdt);
 	}
 	if (!child->fdt) {
-		mm_put(child->mm);
+		mm_put(task_set_mm(child, NULL));
 		return -ENOMEM;
 	}
 	return 0;
@@ -135,7 +135,7 @@ long sys_clone(SYSCALL_ARGS)
 		err = -EFAULT;
 	if (err) {
 		fdtable_put(child->fdt);
-		mm_put(child->mm);
+		mm_put(task_set_mm(child, NULL));
 		task_free(child);
 		return err;
 	}

@@ -70,11 +70,8 @@ void task_exit(int status)
 	fdtable_put(t->fdt);
 	t->fdt = NULL;
 	if (t->mm) {
-		struct mm *mm = t->mm;
-
 		mm_activate(NULL);
-		t->mm = NULL;
-		mm_put(mm);
+		mm_put(task_set_mm(t, NULL));
 	}
 	notify_parent(t, status);
 	f = spin_lock_irqsave(&sched_lock);

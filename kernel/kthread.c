@@ -75,17 +75,15 @@ void kthread_use_mm(struct mm *mm)
 	struct task *t = current;
 
 	BUG_ON(!t->kthread_fn || t->mm);
-	t->mm = mm_get(mm);
+	task_set_mm(t, mm_get(mm));
 	mm_activate(mm);
 }
 
 void kthread_unuse_mm(void)
 {
 	struct task *t = current;
-	struct mm *mm = t->mm;
 
-	BUG_ON(!t->kthread_fn || !mm);
+	BUG_ON(!t->kthread_fn || !t->mm);
 	mm_activate(NULL);
-	t->mm = NULL;
-	mm_put(mm);
+	mm_put(task_set_mm(t, NULL));
 }

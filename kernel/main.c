@@ -42,20 +42,30 @@ extern const char __kernel_phys_start[], __kernel_phys_end[];
 /* The early page tables map 4 GiB; memblock must stay below until ours are up. */
 #define EARLY_MAP_LIMIT (4UL << 30)
 
-/* The VM options of the command line: vma=BACKEND, merge=, zero_page=. */
-static void apply_vm_params(const struct kernel_params *p)
+/*
+ * The VM options of the command line: vma=BACKEND, merge=, zero_page=.
+ * Returns the number of errors: a vma= that names no backend (the boot
+ * then fails rather than silently test the default backend).
+ */
+static unsigned apply_vm_params(const struct kernel_params *p)
 {
+	unsigned errors = 0;
+
 	vma_merge_enabled = p->merge;
 	mm_zero_page_enabled = p->zero_page;
 	mm_fault_lock_vma = p->fault_lock_vma;
 	mm_madv_write_lock = p->madv_lock_write;
 	if (p->vma[0]) {
 		const struct vma_index_ops *b = vma_backend_by_name(p->vma);
-		if (b)
+		if (b) {
 			vma_default_backend = b;
-		else
-			printk("cmdline: warning: vma=%s: no such index backend; keeping %s\n",
-			       p->vma, vma_default_backend->name);
+		} else {
+			printk("cmdline: error: vma=%s: no such index backend (", p->vma);
+			for (unsigned i = 0; vma_backends[i]; i++)
+				printk("%s%s", i ? ", " : "", vma_backends[i]->name);
+			printk("); counted as a failure\n");
+			errors++;
+		}
 	}
 	if (p->vmastat)
 		vma_default_backend = profile_vma_counted(vma_default_backend);
@@ -66,6 +76,7 @@ static void apply_vm_params(const struct kernel_params *p)
 	printk("vm: faults take %s, MADV_DONTNEED/FREE the mmap_lock for %s\n",
 	       mm_fault_lock_vma ? "the VMA's lock when they can (fault_lock=vma)" : "the mmap_lock (fault_lock=mmap)",
 	       mm_madv_write_lock ? "writing (madv_lock=write)" : "reading (madv_lock=read)");
+	return errors;
 }
 
 static struct boot_info boot_info_copy;
@@ -218,13 +229,16 @@ __attribute__((noinline)) static unsigned long crash_recurse(volatile unsigned l
 /*
  * crash=lockorder: two locks against include/lock_order.h (a page-table-lock
  * class lock taken while a pmm-class one is held), after the table's order
- * once, so the checker's report shows both stacks; it panics.
+ * once, so the checker's report shows both stacks; it panics. Interrupts
+ * stay off: a timer tick taking its own lock while the pmm-class lock is
+ * held would be reported first (a real inversion, but not this one).
  */
 __attribute__((noinline)) static void crash_lock_order(void)
 {
 	static struct spinlock pt = SPINLOCK_INIT_CLASS("crash_pt", LOCK_CLASS_PT);
 	static struct spinlock pmm = SPINLOCK_INIT_CLASS("crash_pmm", LOCK_CLASS_PMM);
 
+	cli();
 	spin_lock(&pt);
 	spin_lock(&pmm);
 	spin_unlock(&pmm);
@@ -298,7 +312,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	slab_init();
 	modules_init(bi);
 	sched_init();
-	apply_vm_params(&kparams);
+	failed += apply_vm_params(&kparams);
 	profile_configure(kparams.profile_hz, kparams.profile_stacks);
 	tsc_memory = rdtsc();
 	timer_init();
@@ -310,7 +324,10 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 
 	if (kparams.crash[0])
 		crash_on_request(kparams.crash);
-	if (strcmp(kparams.ktest, "none") != 0)
+	ktest_catch_faults();
+	if (kparams.ktest_list)
+		failed += ktest_list(kparams.ktest);
+	else if (strcmp(kparams.ktest, "none") != 0)
 		failed += run_in_thread(kparams.ktest, false);
 	if (kparams.profile[0] && !profile_user_requested())
 		failed += run_in_thread(kparams.profile, true);

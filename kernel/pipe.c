@@ -195,9 +195,13 @@ static void pipe_release(struct file *f)
 	else
 		p->writers--;
 	last = p->readers == 0 && p->writers == 0;
-	up_write(&p->lock);
+	/*
+	 * Wake under the lock: once it is dropped, the other end's release
+	 * (another CPU) may free the pipe; its release store is our last touch.
+	 */
 	wake_up(&p->rwait);
 	wake_up(&p->wwait);
+	up_write(&p->lock);
 	file_io_event();
 	if (last) {                     /* no file refers to it: nobody else is inside */
 		pmm_free(virt_to_page(p->buf), PIPE_ORDER);

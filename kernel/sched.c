@@ -510,6 +510,34 @@ struct task *task_find(int pid)
 	return t && t->state != TASK_ZOMBIE ? t : NULL;
 }
 
+struct mm *task_get_mm(int pid, char comm[TASK_COMM_LEN])
+{
+	struct mm *mm = NULL;
+	struct list_head *p;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	list_for_each(p, &task_list) {
+		struct task *t = list_entry(p, struct task, all_link);
+		if (t->pid == pid && t->state != TASK_ZOMBIE && t->mm) {
+			mm = mm_get(t->mm);
+			memcpy(comm, t->comm, TASK_COMM_LEN);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	return mm;
+}
+
+struct mm *task_set_mm(struct task *t, struct mm *mm)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+	struct mm *old = t->mm;
+
+	t->mm = mm;
+	spin_unlock_irqrestore(&sched_lock, f);
+	return old;
+}
+
 void sched_set_affinity(struct task *t, unsigned long cpus)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);

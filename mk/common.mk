@@ -35,3 +35,10 @@ PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(sort $(wildcard tests/unit/*.c))
 # headers.
 INCLUDES := -Iinclude
 layer_includes = $(if $(filter lib/% mm/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.))
+
+# The guest's CPUs in every QEMU boot: tools/qemu-run reads QEMU_SMP (default
+# 4); tools/run takes its QEMU options from RUN_QEMU_ARGS, so the same -smp
+# goes first there (a -smp the caller puts in RUN_QEMU_ARGS comes later and wins).
+QEMU_SMP ?= 4
+export QEMU_SMP
+export RUN_QEMU_ARGS := -smp $(QEMU_SMP) $(RUN_QEMU_ARGS)

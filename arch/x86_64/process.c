@@ -138,6 +138,8 @@ void arch_switch_to(struct task *prev, struct task *next)
 	wrmsr(MSR_FS_BASE, next->arch.fs_base);
 	wrmsr(MSR_KERNEL_GS_BASE, next->arch.gs_base);  /* swapgs makes it live in user mode */
 	arch_set_current(next);
+	prev->arch.fault_catch = this_cpu()->fault_catch;      /* a catch belongs to its task */
+	this_cpu()->fault_catch = next->arch.fault_catch;
 	x86_switch(&prev->arch.ksp, next->arch.ksp);
 }
 

