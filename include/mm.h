@@ -317,9 +317,9 @@ int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len);
 /*
  * mm_copy_from: copy len bytes from user address src of mm to kernel dst
  * without faulting anything in: pages never touched read as zero, shared
- * anonymous pages come from their object. Every byte must lie in a VMA
- * (access rights are not checked: a kernel read). Takes the mmap_lock for
- * reading. 0 or -EFAULT.
+ * anonymous pages come from their object. Every byte must lie in a VMA,
+ * outside guard regions (access rights are not checked: a kernel read).
+ * Takes the mmap_lock for reading. 0 or -EFAULT.
  */
 int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len);
 

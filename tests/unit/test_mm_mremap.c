@@ -298,13 +298,14 @@ static void test_madv_free(struct ktest *t)
 
 /*
  * Which advices take the mmap_lock exclusively (Linux madvise_need_mmap_write,
- * since 2007 for DONTNEED): DONTNEED, FREE, WILLNEED, COLD and PAGEOUT only
- * touch pages and take it for reading; RANDOM changes VMA flags and takes it
+ * since 2007 for DONTNEED): DONTNEED, FREE, WILLNEED, COLD, PAGEOUT and the
+ * guard advices only touch pages and take it for reading; RANDOM changes VMA flags and takes it
  * for writing. Counted with the lock's acquisition counters.
  */
 static void test_madvise_lock_mode(struct ktest *t)
 {
-	static const int readers[] = { MADV_DONTNEED, MADV_FREE, MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT };
+	static const int readers[] = { MADV_DONTNEED, MADV_FREE, MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT,
+				       MADV_GUARD_INSTALL, MADV_GUARD_REMOVE };
 	struct mm *mm = mm_create();
 	unsigned long w, r;
 
