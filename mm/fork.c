@@ -88,7 +88,7 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv)
 	if (c.err)
 		return c.err;
 	/* Guard markers too (VM_MAYBE_GUARD is in Linux's VM_COPY_ON_FORK). */
-	return mm_guard_copy(child->mmu, pv->start, parent->mmu, pv->start, pv->end);
+	return mm_guard_copy(child, pv->start, parent, pv->start, pv->end);
 }
 
 struct mm *mm_dup(struct mm *parent)

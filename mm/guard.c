@@ -47,6 +47,7 @@ int mm_guard_install(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t 
 	if (!vma->object && vma_anon_prepare(mm, vma))
 		return -ENOMEM;
 	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm->may_have_guards = true;
 	mm_zap_range(mm, vma, start, end);
 	for (uintptr_t va = start; va < end && !err; va += PAGE_SIZE)
 		err = arch_mmu_set_guard(mm->mmu, va);
@@ -61,9 +62,11 @@ static enum mmu_action clear_guard_visit(void *ctx, uintptr_t va)
 	return MMU_CLEAR;
 }
 
-unsigned long mm_guard_clear(struct arch_mmu *m, uintptr_t start, uintptr_t end)
+unsigned long mm_guard_clear(struct mm *mm, uintptr_t start, uintptr_t end)
 {
-	return arch_mmu_walk_guards(m, start, end, clear_guard_visit, NULL);
+	if (!mm->may_have_guards)
+		return 0;
+	return arch_mmu_walk_guards(mm->mmu, start, end, clear_guard_visit, NULL);
 }
 
 int mm_guard_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
@@ -73,7 +76,7 @@ int mm_guard_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t e
 	if (!guard_vma_ok(vma, true))
 		return -EINVAL;
 	fl = spin_lock_irqsave(&mm->pt_lock);
-	mm_guard_clear(mm->mmu, start, end);
+	mm_guard_clear(mm, start, end);
 	spin_unlock_irqrestore(&mm->pt_lock, fl);
 	return 0;
 }
@@ -102,9 +105,14 @@ static enum mmu_action count_guard_visit(void *ctx, uintptr_t va)
 	return MMU_KEEP;
 }
 
-int mm_guard_copy(struct arch_mmu *dst, uintptr_t dst_start, struct arch_mmu *src,
+int mm_guard_copy(struct mm *dst_mm, uintptr_t dst_start, struct mm *src_mm,
 		  uintptr_t start, uintptr_t end)
 {
+	struct arch_mmu *dst = dst_mm->mmu, *src = src_mm->mmu;
+
+	if (!src_mm->may_have_guards)
+		return 0;
+	dst_mm->may_have_guards = true;
 	/* Most ranges have no marker: one walk says so. */
 	if (!arch_mmu_walk_guards(src, start, end, count_guard_visit, NULL))
 		return 0;

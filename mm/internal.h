@@ -134,20 +134,21 @@ int mm_guard_install(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t 
  */
 int mm_guard_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end);
 /*
- * mm_guard_clear: remove every guard marker of [start, end) of m (munmap,
- * the source of an mremap move). The caller excludes faults (mmap_lock
- * for writing, or pt_lock). Returns the markers removed.
+ * mm_guard_clear: remove every guard marker of [start, end) of mm (munmap,
+ * the source of an mremap move); nothing to walk unless
+ * mm->may_have_guards. The caller excludes faults (mmap_lock for writing,
+ * or pt_lock). Returns the markers removed.
  */
-unsigned long mm_guard_clear(struct arch_mmu *m, uintptr_t start, uintptr_t end);
+unsigned long mm_guard_clear(struct mm *mm, uintptr_t start, uintptr_t end);
 /*
  * mm_guard_copy: put a guard marker in dst at dst_start + (va - start) for
  * every marker at va in [start, end) of src (fork: dst is the child, same
- * addresses; mremap: dst == src, a range that does not overlap). The
- * caller excludes changes to both. 0, or -ENOMEM with the markers copied
- * so far left in dst (the caller clears them).
+ * addresses; mremap: dst == src, a range that does not overlap); dst
+ * inherits src's may_have_guards. The caller excludes changes to both. 0,
+ * or -ENOMEM with the markers copied so far left in dst (the caller
+ * clears them).
  */
-int mm_guard_copy(struct arch_mmu *dst, uintptr_t dst_start, struct arch_mmu *src,
-		  uintptr_t start, uintptr_t end);
+int mm_guard_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t start, uintptr_t end);
 
 /* ---- faults (mm/fault.c) */
 /* The TLB/PTE update of one page's permissions: rewrite the entry at va with state. */

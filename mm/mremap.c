@@ -99,7 +99,7 @@ static enum mmu_action clear_visit(void *arg, uintptr_t va, phys_addr_t pa, unsi
 static void clear_ptes(struct mm *mm, uintptr_t start, uintptr_t end)
 {
 	arch_mmu_walk(mm->mmu, start, end, clear_visit, NULL);
-	mm_guard_clear(mm->mmu, start, end);
+	mm_guard_clear(mm, start, end);
 }
 
 /*
@@ -127,7 +127,7 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 	}
 	kfree(c);
 	if (!err)
-		err = mm_guard_copy(mm->mmu, new, mm->mmu, old, old + len);
+		err = mm_guard_copy(mm, new, mm, old, old + len);
 	if (err)
 		clear_ptes(mm, new, new + len);
 	return err;

@@ -54,5 +54,5 @@ void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg)
 {
 	mm_zap_range(mm, piece, piece->start, piece->end);
 	/* An unmap also drops guard markers (unmap_vmas: ZAP_FLAG_DROP_MARKER); a zap alone keeps them. */
-	mm_guard_clear(mm->mmu, piece->start, piece->end);
+	mm_guard_clear(mm, piece->start, piece->end);
 }

@@ -6,7 +6,7 @@
  * shared mappings, MADV_COLLAPSE without huge pages. Expected values are
  * Linux's, as the host showed them (tests/mmscript/madvise_guard*.mms,
  * madvise_pageout.mms, madvise_numbers.mms hold the same facts as scripts,
- * with Linux's outputs; user/tests/t_guard.c checks the signal and fork
+ * with Linux's outputs; user/tests/t_vm.c (vm_guard_*) checks the signal and fork
  * cases on both kernels), or arch_mmu.h's contract for the arch level.
  */
 #include "test_mm_util.h"
@@ -240,6 +240,14 @@ static void test_guard_oom(struct ktest *t)
 	EXPECT_EQ(t, guards_in(mm->mmu, G, G + P(2)), 0);
 	EXPECT_EQ(t, vm_madvise(mm, G, P(2), MADV_GUARD_INSTALL), 0);
 	EXPECT_EQ(t, guards_in(mm->mmu, G, G + P(2)), 2);
+	mm_put(mm);
+	/* An address space that never installed a marker skips the marker walks (the flag says so). */
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	EXPECT_FALSE(t, mm->may_have_guards);
+	EXPECT_EQ(t, vm_mmap(mm, G, P(2), UT_RW, UT_PA | MAP_FIXED), (long)G);
+	EXPECT_EQ(t, vm_madvise(mm, G, P(2), MADV_GUARD_REMOVE), 0);
+	EXPECT_FALSE(t, mm->may_have_guards);
 	mm_put(mm);
 }
 
