@@ -272,6 +272,21 @@ static void t_guard_fork(void)
 	CHECK(read_faults(p + PG));
 }
 
+/*
+ * is_valid_guard_vma: a VM_LOCKED mapping (MAP_LOCKED) refuses install,
+ * which would have to zap locked pages, with EINVAL, but allows remove.
+ */
+static void t_guard_locked(void)
+{
+	char *p = map(2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_LOCKED);
+
+	CHECK_EQ(p[0], 0);
+	CHECK_EQ(ERRNO_OF(madvise(p, PG, MADV_GUARD_INSTALL)), EINVAL);
+	CHECK_EQ(madvise(p, 2 * PG, MADV_GUARD_REMOVE), 0);
+	p[PG] = 'l';
+	CHECK_EQ(p[PG], 'l');
+}
+
 /* A system call whose buffer lies in a guard region gets EFAULT: the kernel's access faults there too. */
 static void t_guard_syscall(void)
 {
@@ -746,6 +761,7 @@ const struct utest ut_vm_tests[] = {
 	{ "vm_guard_segv", t_guard_segv },
 	{ "vm_guard_fork", t_guard_fork },
 	{ "vm_guard_syscall", t_guard_syscall },
+	{ "vm_guard_locked", t_guard_locked },
 	{ "vm_shared_anon_fork", t_shared_anon_fork },
 	{ "vm_shared_anon_child_first_touch", t_shared_anon_child_first_touch },
 	{ "vm_private_anon_fork", t_private_anon_fork },
