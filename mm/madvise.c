@@ -77,6 +77,7 @@ static long advice_flags(const struct vma *vma, int advice)
 	}
 }
 
+/* LAB madvise: BEGIN free_visit */
 /* MADV_FREE: exclusively owned private pages become lazily freeable and clean. */
 static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
@@ -92,76 +93,7 @@ static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
 	*state &= ~(MMU_DIRTY | MMU_ACCESSED);
 	return MMU_UPDATE;
 }
-
-struct reclaim_ctx {
-	struct mm *mm;
-	const struct vma *vma;        /* MADV_PAGEOUT: the VMA walked; NULL: mm_reclaim_lazyfree */
-	unsigned long freed;
-};
-
-/*
- * A lazily freed page still clean (its PTE's dirty bit is clear: no write
- * since MADV_FREE) and mapped only here is dropped; one written since is
- * an ordinary page again (Linux: the dirty folio goes back to the
- * swap-backed LRU). MADV_PAGEOUT skips a page mapped elsewhere too (after
- * fork) without touching it (madvise_cold_or_pageout_pte_range: a folio
- * mapped more than once is not isolated); reclaim proper un-marks it.
- */
-static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
-{
-	struct reclaim_ctx *c = arg;
-	struct page *p;
-	bool exclusive;
-
-	if (mm_is_zero_pa(pa))
-		return MMU_KEEP;
-	p = phys_to_page(pa);
-	if (!(p->flags & PG_anon) || !(p->flags & PG_lazyfree))
-		return MMU_KEEP;
-	exclusive = page_refs(p) == 1 && p->mapcount == 1;
-	if (c->vma && !exclusive)
-		return MMU_KEEP;
-	if ((*state & MMU_DIRTY) || (p->flags & PG_dirty) || !exclusive) {
-		p->flags &= ~PG_lazyfree;
-		return MMU_KEEP;
-	}
-	mm_unmap_page(c->mm, p, false);
-	c->freed++;
-	return MMU_CLEAR;
-}
-
-/*
- * MADV_PAGEOUT of a shared page mapped only here: reclaim unmaps it
- * (try_to_unmap, which moves the PTE's dirty bit to the page). A page never
- * written (clean: its contents are zeroes) then leaves the object as well
- * (__remove_mapping), so mincore says 0; a dirty one stays in the object
- * (shmem_writeout without swap keeps it).
- */
-static enum mmu_action pageout_shared_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
-{
-	struct reclaim_ctx *c = arg;
-	struct page *p = phys_to_page(pa);
-
-	if (p->mapcount != 1)
-		return MMU_KEEP;
-	if (*state & MMU_DIRTY)
-		p->flags |= PG_dirty;
-	mm_unmap_page(c->mm, p, true);
-	if (!(p->flags & PG_dirty) && page_refs(p) == 1) {
-		shared_anon_punch(c->vma->object, c->vma->pgoff + ((va - c->vma->start) >> PAGE_SHIFT), 1);
-		c->freed++;
-	}
-	return MMU_CLEAR;
-}
-
-/* Reclaim [start, end) of vma now (MADV_PAGEOUT), or its lazy frees (vma NULL: mm's pages). pt_lock held. */
-static unsigned long reclaim_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
-{
-	struct reclaim_ctx c = { mm, vma, 0 };
-
-	arch_mmu_walk(mm->mmu, start, end, vma && vma->object ? pageout_shared_visit : reclaim_visit, &c);
-	return c.freed;
-}
+/* LAB madvise: END free_visit */
 
 /* Does the advice change VMAs (mmap_lock for writing), or only pages (reading)? */
 static bool advice_needs_write_lock(int advice)
@@ -201,19 +133,101 @@ static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintp
 	return 0;
 }
 
-/* MADV_FREE (madvise_free_single_vma): only private anonymous memory. */
-static int madvise_free(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
+/* ---------------------------------------------------- reclaim, pageout */
+
+/* LAB madvise: BEGIN reclaim */
+struct reclaim_ctx {
+	struct mm *mm;
+	bool pageout;                 /* MADV_PAGEOUT: leave pages mapped elsewhere alone */
+	unsigned long freed;
+};
+
+/*
+ * A lazily freed page still clean (its PTE's dirty bit is clear: no write
+ * since MADV_FREE) and mapped only here is dropped; one written since is
+ * an ordinary page again (Linux: the dirty folio goes back to the
+ * swap-backed LRU). MADV_PAGEOUT skips a page mapped elsewhere too (after
+ * fork) without touching it (madvise_cold_or_pageout_pte_range: a folio
+ * mapped more than once is not isolated); reclaim proper un-marks it.
+ */
+static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
+	struct reclaim_ctx *c = arg;
+	struct page *p;
+	bool exclusive;
+
+	if (mm_is_zero_pa(pa))
+		return MMU_KEEP;
+	p = phys_to_page(pa);
+	if (!(p->flags & PG_anon) || !(p->flags & PG_lazyfree))
+		return MMU_KEEP;
+	exclusive = page_refs(p) == 1 && p->mapcount == 1;
+	if (c->pageout && !exclusive)
+		return MMU_KEEP;
+	if ((*state & MMU_DIRTY) || (p->flags & PG_dirty) || !exclusive) {
+		p->flags &= ~PG_lazyfree;
+		return MMU_KEEP;
+	}
+	mm_unmap_page(c->mm, p, false);
+	c->freed++;
+	return MMU_CLEAR;
+}
+
+/*
+ * Reclaim the lazily freed pages of [start, end), a private VMA's range:
+ * MADV_PAGEOUT asks for it at once (pageout), reclaim proper for every
+ * private VMA. pt_lock held. Returns the pages freed.
+ */
+static unsigned long reclaim_lazyfree_range(struct mm *mm, uintptr_t start, uintptr_t end, bool pageout)
+{
+	struct reclaim_ctx c = { mm, pageout, 0 };
+
+	arch_mmu_walk(mm->mmu, start, end, reclaim_visit, &c);
+	return c.freed;
+}
+
+unsigned long mm_reclaim_lazyfree(struct mm *mm)
+{
+	unsigned long freed = 0;
+	struct vma *v;
 	unsigned long fl;
 
-	if (vma->flags & VM_LOCKED)
-		return -EINVAL;
-	if (vma->object)
-		return -EINVAL;
+	mmap_read_lock(mm);
 	fl = spin_lock_irqsave(&mm->pt_lock);
-	arch_mmu_walk(mm->mmu, start, end, free_visit, NULL);
+	for (v = vma_first(mm); v; v = vma_next(mm, v))
+		if (!v->object)
+			freed += reclaim_lazyfree_range(mm, v->start, v->end, false);
 	spin_unlock_irqrestore(&mm->pt_lock, fl);
-	return 0;
+	mmap_read_unlock(mm);
+	return freed;
+}
+/* LAB madvise: END reclaim */
+
+struct pageout_shared_ctx {
+	struct mm *mm;
+	const struct vma *vma;
+};
+
+/*
+ * MADV_PAGEOUT of a shared page mapped only here: reclaim unmaps it
+ * (try_to_unmap, which moves the PTE's dirty bit to the page). A page never
+ * written (clean: its contents are zeroes) then leaves the object as well
+ * (__remove_mapping), so mincore says 0; a dirty one stays in the object
+ * (shmem_writeout without swap keeps it).
+ */
+static enum mmu_action pageout_shared_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct pageout_shared_ctx *c = arg;
+	struct page *p = phys_to_page(pa);
+
+	if (p->mapcount != 1)
+		return MMU_KEEP;
+	if (*state & MMU_DIRTY)
+		p->flags |= PG_dirty;
+	mm_unmap_page(c->mm, p, true);
+	if (!(p->flags & PG_dirty) && page_refs(p) == 1)
+		shared_anon_punch(c->vma->object, c->vma->pgoff + ((va - c->vma->start) >> PAGE_SHIFT), 1);
+	return MMU_CLEAR;
 }
 
 /*
@@ -225,6 +239,7 @@ static int madvise_free(struct mm *mm, struct vma *vma, uintptr_t start, uintptr
 static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
 				bool pageout)
 {
+	struct pageout_shared_ctx c = { mm, vma };
 	unsigned long fl;
 
 	if (vma->flags & VM_LOCKED)
@@ -232,7 +247,26 @@ static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start,
 	if (!pageout)
 		return 0;
 	fl = spin_lock_irqsave(&mm->pt_lock);
-	reclaim_range(mm, vma, start, end);
+	if (vma->object)
+		arch_mmu_walk(mm->mmu, start, end, pageout_shared_visit, &c);
+	else
+		reclaim_lazyfree_range(mm, start, end, true);
+	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	return 0;
+}
+
+/* LAB madvise: BEGIN advise_pages */
+/* MADV_FREE (madvise_free_single_vma): only private anonymous memory. */
+static int madvise_free(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
+{
+	unsigned long fl;
+
+	if (vma->flags & VM_LOCKED)
+		return -EINVAL;
+	if (vma->object)
+		return -EINVAL;
+	fl = spin_lock_irqsave(&mm->pt_lock);
+	arch_mmu_walk(mm->mmu, start, end, free_visit, NULL);
 	spin_unlock_irqrestore(&mm->pt_lock, fl);
 	return 0;
 }
@@ -267,6 +301,7 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		return -EINVAL;
 	}
 }
+/* LAB madvise: END advise_pages */
 
 /* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
 static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
@@ -351,22 +386,4 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 	else
 		mmap_read_unlock(mm);
 	return err ? err : unmapped_error;
-}
-
-/* ------------------------------------------------------------ lazy free */
-
-unsigned long mm_reclaim_lazyfree(struct mm *mm)
-{
-	unsigned long freed = 0;
-	struct vma *v;
-	unsigned long fl;
-
-	mmap_read_lock(mm);
-	fl = spin_lock_irqsave(&mm->pt_lock);
-	for (v = vma_first(mm); v; v = vma_next(mm, v))
-		if (!v->object)
-			freed += reclaim_range(mm, NULL, v->start, v->end);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
-	mmap_read_unlock(mm);
-	return freed;
 }

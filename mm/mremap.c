@@ -64,6 +64,7 @@ static bool implies_new_addr(const struct remap *r)
 
 /* ------------------------------------------------------------ PTE moves */
 
+/* LAB mremap: BEGIN copy_ptes */
 /* One page table's worth: the PTEs of a 2 MiB-aligned window. */
 #define MOVE_WINDOW (512UL << PAGE_SHIFT)
 
@@ -132,6 +133,7 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 		clear_ptes(mm, new, new + len);
 	return err;
 }
+/* LAB mremap: END copy_ptes */
 
 /* ------------------------------------------------------------- helpers */
 
@@ -196,6 +198,7 @@ static int set_new_addr(struct mm *mm, struct remap *r)
 	return 0;
 }
 
+/* LAB mremap: BEGIN move_vma */
 /* move_vma: copy the VMA to r->new_addr, move the PTEs, unmap (or empty) the old range. */
 static long move_vma(struct mm *mm, struct remap *r)
 {
@@ -244,6 +247,7 @@ static long move_vma(struct mm *mm, struct remap *r)
 	}
 	return (long)r->new_addr;
 }
+/* LAB mremap: END move_vma */
 
 /* mremap_to: a move to a given (FIXED) or hinted (DONTUNMAP) address. */
 static long mremap_to(struct mm *mm, struct remap *r)
@@ -274,6 +278,7 @@ static long mremap_to(struct mm *mm, struct remap *r)
 	return move_vma(mm, r);
 }
 
+/* LAB mremap: BEGIN mremap_at */
 /* vma_expandable: [vma->end, vma->end + delta) is free and below TASK_SIZE. */
 static bool expandable(struct mm *mm, struct vma *vma, uintptr_t delta)
 {
@@ -312,6 +317,7 @@ static long mremap_at(struct mm *mm, struct remap *r)
 		return err;
 	return move_vma(mm, r);
 }
+/* LAB mremap: END mremap_at */
 
 /*
  * remap_move: a same-size MREMAP_FIXED move of every VMA in [addr, addr +
