@@ -130,9 +130,12 @@ struct vma_index {
 /*
  * The operations every backend implements. "find" means: the first VMA with
  * end > addr (it contains addr, or is the next one above it), as Linux's
- * find_vma(). No operation allocates except reserve: insert, erase and
- * update cannot fail once reserve(idx, n) has returned 0 for at least as
- * many of them, which is what lets mm/vma.c allocate first and then commit.
+ * find_vma(). No operation allocates except reserve: insert and update
+ * cannot fail once reserve(idx, n) has returned 0 for at least as many of
+ * them, and erase never fails (it needs no reserve), which is what lets
+ * mm/vma.c allocate first and then commit. What reserve sets aside is
+ * linear in n and bounded by what n inserts can need, so removing any
+ * number of VMAs costs no memory up front.
  */
 struct vma_index_ops {
 	const char *name;
@@ -144,7 +147,7 @@ struct vma_index_ops {
 	struct vma *(*find)(struct vma_index *idx, uintptr_t addr);
 	/* As find; also *prev = the last VMA with end <= addr (NULL if none). */
 	struct vma *(*find_prev)(struct vma_index *idx, uintptr_t addr, struct vma **prev);
-	/* Make the next nr insert/erase/update calls infallible. 0 or -ENOMEM. */
+	/* Make the next nr insert/update calls infallible (erase always is). 0 or -ENOMEM. */
 	int (*reserve)(struct vma_index *idx, unsigned nr);
 	/* Insert v; [v->start, v->end) overlaps no VMA in the index. */
 	void (*insert)(struct vma_index *idx, struct vma *v);

@@ -704,7 +704,6 @@ int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb 
 	struct vma *first, *v, *nv, *removed = NULL, **tailp = &removed;
 	struct vma head, tail;
 	bool has_head = false, has_tail = false;
-	unsigned nops;
 	int err;
 
 	if (!range_ok(start, end))
@@ -737,11 +736,8 @@ int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb 
 		return 0;
 	}
 
-	/* Count the index operations: one update or erase per VMA touched. */
-	nops = 0;
-	for (v = first; v && v->start < end; v = v->end >= end ? NULL : ops->next(idx, v))
-		nops++;
-	err = index_reserve(mm, nops);
+	/* At most two updates (the trimmed first and last VMAs); erases need no reserve. */
+	err = index_reserve(mm, 2);
 	if (err)
 		return err;
 

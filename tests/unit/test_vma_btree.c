@@ -1,8 +1,10 @@
 /*
  * Tests specific to the `btree` VMA index (mm/vma_index/btree.c): node access
- * counts, fill after ordered and random runs, reserve's -ENOMEM contract,
- * update that moves a VMA past a gap, and check() catching corruption.
- * The behaviour shared by all backends is tested in test_vma_diff.c.
+ * counts, fill after ordered and random runs, reserve's -ENOMEM contract and
+ * its linear bound, erase without any reserve, lengths and gaps beyond what
+ * a node's 32-bit page counts hold (saturation), update that moves a VMA
+ * past a gap, and check() catching corruption. The behaviour shared by all
+ * backends is tested in test_vma_diff.c.
  */
 #include "ktest.h"
 #include "vma.h"
@@ -87,11 +89,13 @@ static void bt_ordered_run(struct ktest *t, bool ascending)
 	h = idx->u.bt.height;
 	EXPECT_LE(t, h, bt_min_height(n) + 1);
 	/*
-	 * An ordered run overflows the edge node, whose neighbour then takes
-	 * half of its slots, so nodes end nearly full: >= 9 of 10 slots on
-	 * average, hence nodes <= n / 9 leaves + n / 81 + ... internal ones.
+	 * An ordered run splits the edge node 10/3 (BT_EDGE_KEEP), the three
+	 * on the side where the run goes on, so every node but the last of
+	 * each level ends with 10 slots: n / 10 leaves + n / 100 + ... internal
+	 * nodes <= n / 9, plus one partial node per level.
 	 */
-	EXPECT_LE(t, idx->u.bt.nodes * 9, n + n / 8 + 9 * h);
+	EXPECT_LE(t, idx->u.bt.nodes * 9, n + 9 * h);
+	EXPECT_GE(t, idx->u.bt.nodes * 10, n);
 	EXPECT_EQ(t, vma_btree_ops.bytes(idx), idx->u.bt.nodes * 256);
 	printk("    # %s: n %zu height %u nodes %zu, %zu bytes/VMA\n", ascending ? "ascending" : "descending",
 	       n, h, idx->u.bt.nodes, vma_btree_ops.bytes(idx) / n);
@@ -284,9 +288,9 @@ static void test_btree_check_catches(struct ktest *t)
 	root = idx.u.bt.root;
 	ASSERT_FALSE(t, root->leaf);
 	printk("    # the three check failures below are expected\n");
-	root->gap[1] += PAGE_SIZE;
+	root->aux[1] += 1;
 	EXPECT_EQ(t, vma_btree_ops.check(&idx), -EINVAL);
-	root->gap[1] -= PAGE_SIZE;
+	root->aux[1] -= 1;
 	root->key[0] -= PAGE_SIZE;
 	EXPECT_EQ(t, vma_btree_ops.check(&idx), -EINVAL);
 	root->key[0] += PAGE_SIZE;
@@ -300,6 +304,147 @@ static void test_btree_check_catches(struct ktest *t)
 	kfree(v);
 }
 
+#define TIB (1UL << 40)
+
+/*
+ * Lengths and gaps of 16 TiB (2^32 pages) and more do not fit a node's
+ * 32-bit page counts, which saturate: the leaf then reads the VMA's start
+ * from the VMA, and a saturated gap prunes only searches for less. Layout
+ * (L = 4 KiB):
+ *   A = [L, L + 32 TiB)         a saturated length
+ *   hole [L + 32 TiB, 64 TiB)   32 TiB - L: a saturated gap
+ *   B = 40 one-page VMAs from 64 TiB, one page apart (an internal level
+ *       above, so the saturated gap is recorded in an internal node)
+ * Expected results follow from the layout (B ends at 64 TiB + 79 pages).
+ */
+static void test_btree_saturated(struct ktest *t)
+{
+	enum { NB = 40 };
+	struct vma_index idx;
+	struct vma *v = kzalloc((NB + 1) * sizeof(*v));
+	uintptr_t out, a_end = PAGE_SIZE + 32 * TIB, b0 = 64 * TIB, b_end = b0 + (2 * NB - 1) * PAGE_SIZE;
+	unsigned k;
+
+	ASSERT_TRUE(t, v != NULL);
+	bt_setup(&idx);
+	bt_put(t, &idx, &v[NB], PAGE_SIZE, a_end);
+	for (k = 0; k < NB; k++)
+		bt_put(t, &idx, &v[k], b0 + 2 * k * PAGE_SIZE, b0 + (2 * k + 1) * PAGE_SIZE);
+	ASSERT_EQ(t, vma_btree_ops.check(&idx), 0);
+	ASSERT_GE(t, idx.u.bt.height, 2);
+	EXPECT_EQ(t, vma_btree_ops.find(&idx, 20 * TIB), &v[NB]);
+	EXPECT_EQ(t, vma_btree_ops.find(&idx, a_end), &v[0]);
+	/* 20 TiB fits only in the hole below B (highest: its top), or above B. */
+	EXPECT_EQ(t, vma_btree_ops.gap_top(&idx, 20 * TIB, PAGE_SIZE, 0, b0, &out), 0);
+	EXPECT_EQ(t, out, b0 - 20 * TIB);
+	EXPECT_EQ(t, vma_btree_ops.gap_bottom(&idx, 20 * TIB, PAGE_SIZE, 0, 1UL << 47, &out), 0);
+	EXPECT_EQ(t, out, a_end);
+	/* 40 TiB fits nowhere below 2^47 except above B. */
+	EXPECT_EQ(t, vma_btree_ops.gap_bottom(&idx, 40 * TIB, PAGE_SIZE, 0, 1UL << 47, &out), 0);
+	EXPECT_EQ(t, out, b_end);
+	EXPECT_EQ(t, vma_btree_ops.gap_top(&idx, 40 * TIB, PAGE_SIZE, 0, b0, &out), -ENOMEM);
+	/* A shrinks to 4 GiB: its length and the hole (now 64 TiB - 4 GiB - L) change saturation. */
+	ASSERT_EQ(t, vma_btree_ops.reserve(&idx, 1), 0);
+	vma_btree_ops.update(&idx, &v[NB], PAGE_SIZE, PAGE_SIZE + (4UL << 30));
+	ASSERT_EQ(t, vma_btree_ops.check(&idx), 0);
+	EXPECT_EQ(t, vma_btree_ops.gap_bottom(&idx, 40 * TIB, PAGE_SIZE, 0, 1UL << 47, &out), 0);
+	EXPECT_EQ(t, out, PAGE_SIZE + (4UL << 30));
+	/* The first VMA of B grows down to 1 TiB: 63 TiB long, the hole in front 1 TiB - 4 GiB - L. */
+	ASSERT_EQ(t, vma_btree_ops.reserve(&idx, 1), 0);
+	vma_btree_ops.update(&idx, &v[0], TIB, v[0].end);
+	ASSERT_EQ(t, vma_btree_ops.check(&idx), 0);
+	EXPECT_EQ(t, vma_btree_ops.find(&idx, 2 * TIB), &v[0]);
+	EXPECT_EQ(t, vma_btree_ops.gap_top(&idx, 2 * TIB, PAGE_SIZE, 0, b0, &out), -ENOMEM);
+	EXPECT_EQ(t, vma_btree_ops.gap_top(&idx, TIB - (8UL << 30), PAGE_SIZE, 0, b0, &out), 0);
+	EXPECT_EQ(t, out, (8UL << 30));
+	for (k = 0; k <= NB; k++) {
+		vma_btree_ops.erase(&idx, &v[k]);
+		ASSERT_EQ(t, vma_btree_ops.check(&idx), 0);
+	}
+	vma_btree_ops.destroy(&idx);
+	kfree(v);
+}
+
+/*
+ * Erase needs no reserve: with the spare pool set aside (so that taking a
+ * node would panic), 2000 VMAs are erased in random order, merging and
+ * borrowing all the way up, and the tree stays valid.
+ */
+static void test_btree_erase_needs_no_reserve(struct ktest *t)
+{
+	enum { N = 2000 };
+	struct vma_index idx;
+	struct vma *v = kzalloc(N * sizeof(*v));
+	unsigned *perm = kmalloc(N * sizeof(*perm)), k, saved_n;
+	struct btree_node *saved, *tail;
+	uint64_t seed = 11;
+
+	ASSERT_TRUE(t, v && perm);
+	bt_setup(&idx);
+	for (k = 0; k < N; k++) {
+		bt_put(t, &idx, &v[k], (3 * k + 1) * PAGE_SIZE, (3 * k + 2 + k % 2) * PAGE_SIZE);
+		perm[k] = k;
+	}
+	for (k = N; k > 1; k--) {
+		unsigned j = (unsigned)(bt_rng(&seed) % k), x = perm[k - 1];
+		perm[k - 1] = perm[j];
+		perm[j] = x;
+	}
+	saved = idx.u.bt.spare;
+	saved_n = idx.u.bt.nspare;
+	idx.u.bt.spare = NULL;
+	idx.u.bt.nspare = 0;
+	for (k = 0; k < N; k++) {
+		vma_btree_ops.erase(&idx, &v[perm[k]]);
+		if (k % 97 == 0 || N - k < 30)
+			ASSERT_EQ(t, vma_btree_ops.check(&idx), 0);
+	}
+	EXPECT_EQ(t, idx.count, 0);
+	EXPECT_EQ(t, idx.u.bt.nodes, 0);
+	/* Hand the set-aside spares back so that destroy frees them. */
+	for (tail = saved; tail && tail->next_spare; tail = tail->next_spare)
+		;
+	if (tail) {
+		tail->next_spare = idx.u.bt.spare;
+		idx.u.bt.spare = saved;
+		idx.u.bt.nspare += saved_n;
+	}
+	vma_btree_ops.destroy(&idx);
+	kfree(perm);
+	kfree(v);
+}
+
+/*
+ * reserve(n) sets aside what n inserts can need, linear in n: at most
+ * hmax + 1 nodes each, hmax being the greatest height of a tree of
+ * count + n VMAs (non-root nodes hold >= 3 slots, so height h needs
+ * 2 * 3^(h-1) VMAs: 40000 + 4 VMAs allow height 10 at most). Asked again for
+ * less, it gives the excess back (down to that bound plus BT_SPARE_KEEP).
+ */
+static void test_btree_reserve_linear(struct ktest *t)
+{
+	struct vma_index *idx = kmalloc(sizeof(*idx));
+	struct vma *v = kzalloc(BT_TEST_N * sizeof(*v));
+	unsigned k;
+
+	ASSERT_TRUE(t, idx && v);
+	bt_setup(idx);
+	for (k = 0; k < BT_TEST_N; k++)
+		bt_put(t, idx, &v[k], (2 * k + 1) * PAGE_SIZE, (2 * k + 2) * PAGE_SIZE);
+	ASSERT_EQ(t, vma_btree_ops.reserve(idx, 4), 0);
+	EXPECT_LE(t, idx->u.bt.nspare, 4 * 11 + BT_SPARE_KEEP);
+	EXPECT_GE(t, idx->u.bt.nspare, 4 * (idx->u.bt.height + 1));
+	ASSERT_EQ(t, vma_btree_ops.reserve(idx, 200), 0);
+	EXPECT_LE(t, idx->u.bt.nspare, 200 * 11 + BT_SPARE_KEEP);
+	ASSERT_EQ(t, vma_btree_ops.reserve(idx, 1), 0);
+	EXPECT_LE(t, idx->u.bt.nspare, 11 + BT_SPARE_KEEP);
+	for (k = 0; k < BT_TEST_N; k++)
+		vma_btree_ops.erase(idx, &v[k]);
+	vma_btree_ops.destroy(idx);
+	kfree(v);
+	kfree(idx);
+}
+
 static const struct ktest_case vma_btree_cases[] = {
 	KTEST_CASE(test_btree_ascending),
 	KTEST_CASE(test_btree_descending),
@@ -307,6 +452,9 @@ static const struct ktest_case vma_btree_cases[] = {
 	KTEST_CASE(test_btree_update_gaps),
 	KTEST_CASE(test_btree_reserve_nomem),
 	KTEST_CASE(test_btree_check_catches),
+	KTEST_CASE(test_btree_saturated),
+	KTEST_CASE(test_btree_erase_needs_no_reserve),
+	KTEST_CASE(test_btree_reserve_linear),
 	{ NULL, NULL },
 };
 KTEST_SUITE(vma_btree, vma_btree_cases);
