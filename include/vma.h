@@ -123,6 +123,7 @@ struct vma_index {
 			unsigned nspare;
 			size_t nodes;               /* nodes in the tree */
 			struct btree_node *cache;   /* leaf of the last lookup (next/prev shortcut); NULL after any change */
+			uint64_t last_path;         /* slots on the last find's path, 0 after any change (btree.c) */
 		} bt;
 	} u;
 };

@@ -77,9 +77,14 @@
  *   gap_top, gap_bottom          h when the first candidate gap fits; gaps
  *                                  that are long enough but fail alignment or
  *                                  bounds cost extra subtrees
- * The one-leaf lookup cache (idx->u.bt.cache) is a single word written with
- * a relaxed atomic store, so concurrent lookups under the read lock race
- * benignly; every mutation (write lock) clears it.
+ * Lookups leave two single words behind, written with relaxed atomic
+ * stores so that concurrent lookups under the read lock race benignly, and
+ * cleared by every mutation (write lock): the leaf they ended in
+ * (idx->u.bt.cache, for next and prev) and the slots of their path
+ * (idx->u.bt.last_path): erase and update of the VMA just looked up (or of
+ * the one before it in the same leaf) follow those slots from the root
+ * instead of searching each node again (bt_locate), as Linux's VMA code
+ * reuses the maple state of the lookup.
  *
  * Locking: as for every index, the caller holds mm->mmap_lock (read for
  * lookups, write for insert/erase/update/reserve/destroy). The nodes'
@@ -124,6 +129,13 @@ static struct kmem_cache *bt_get_cache(void)
 static void bt_cache_set(struct vma_index *idx, struct btree_node *leaf)
 {
 	__atomic_store_n(&idx->u.bt.cache, leaf, __ATOMIC_RELAXED);
+}
+
+/* Every change: the cached leaf and the last find's path may no longer be in the tree. */
+static void bt_forget(struct vma_index *idx)
+{
+	bt_cache_set(idx, NULL);
+	__atomic_store_n(&idx->u.bt.last_path, 0, __ATOMIC_RELAXED);
 }
 
 static struct btree_node *bt_cache_get(struct vma_index *idx)
@@ -377,6 +389,41 @@ static void bt_succ_fix(struct vma_index *idx, uintptr_t end)
 		bt_fix_up(&p, p.leaf);
 }
 
+/*
+ * The path to v, in p: the last lookup's when it leads to v or to the VMA
+ * after v in the same leaf (followed from the root, every slot checked),
+ * else a descent by v->start. Both count the nodes on the path.
+ */
+static void bt_locate(struct vma_index *idx, const struct vma *v, struct bt_path *p)
+{
+	uint64_t path = __atomic_load_n(&idx->u.bt.last_path, __ATOMIC_RELAXED);
+	unsigned depth = path & 15, d, s = 0;
+	struct btree_node *n = idx->u.bt.root, *leaf;
+
+	if (depth && depth == idx->u.bt.height) {
+		for (d = 0; d < depth; d++) {
+			s = (path >> (4 * (depth - d))) & 15;
+			if (s >= n->nr)
+				break;
+			p->node[d] = n;
+			p->slot[d] = (uint8_t)s;
+			if (d + 1 < depth)
+				n = n->child[s];
+		}
+		if (d == depth && n->vma[s] != v && s && n->vma[s - 1] == v)
+			p->slot[depth - 1] = (uint8_t)--s;      /* find_prev's prev, in the same leaf */
+		if (d == depth && n->vma[s] == v) {
+			p->leaf = depth - 1;
+			idx->accesses += depth;
+			return;
+		}
+	}
+	leaf = bt_descend(idx, v->start, p);
+	s = bt_slot(leaf, v->start);
+	BUG_ON(s >= leaf->nr || leaf->vma[s] != v);
+	p->slot[p->leaf] = (uint8_t)s;
+}
+
 /* ---------------------------------------------------------------- init */
 
 static void bt_init(struct vma_index *idx)
@@ -477,10 +524,42 @@ static int bt_reserve(struct vma_index *idx, unsigned nr)
 
 /* ---------------------------------------------------------------- lookups */
 
+/*
+ * The lookups record the path to the leaf they end in for a following
+ * erase or update (bt_locate) in one word, u.bt.last_path: the depth in
+ * bits 0-3 and above them the slot taken at each level, four bits each,
+ * the leaf's lowest (BT_PATH_LEVELS levels at most). Only slots are kept,
+ * no pointers: bt_locate follows them from the root and accepts the path
+ * only if it ends at the VMA, so a word written by a concurrent lookup
+ * (under the read lock) can only be refused, never misread.
+ */
+static void bt_record(struct vma_index *idx, uint64_t path, unsigned depth)
+{
+	__atomic_store_n(&idx->u.bt.last_path, depth <= BT_PATH_LEVELS ? path << 4 | depth : 0,
+			 __ATOMIC_RELAXED);
+}
+
+/* From n (counted) down the last children (right) or the first ones to a leaf, extending the path. */
+static struct btree_node *bt_edge(struct vma_index *idx, struct btree_node *n, bool right,
+				  uint64_t *path, unsigned *depth)
+{
+	for (;;) {
+		unsigned i = right ? n->nr - 1u : 0;
+
+		*path = *path << 4 | i;
+		++*depth;
+		if (n->leaf)
+			return n;
+		n = n->child[i];
+		idx->accesses++;
+	}
+}
+
 static struct vma *bt_find(struct vma_index *idx, uintptr_t addr)
 {
 	struct btree_node *n = idx->u.bt.root;
-	unsigned i, acc = 1;
+	uint64_t path;
+	unsigned i, d = 1;
 
 	if (!n)
 		return NULL;
@@ -489,66 +568,56 @@ static struct vma *bt_find(struct vma_index *idx, uintptr_t addr)
 		idx->accesses++;
 		return NULL;
 	}
+	path = i;
 	while (!n->leaf) {
 		n = n->child[i];
 		i = bt_slot(n, addr);
-		acc++;
+		path = path << 4 | i;
+		d++;
 	}
-	idx->accesses += acc;
+	idx->accesses += d;
+	bt_record(idx, path, d);
 	bt_cache_set(idx, n);
 	return n->vma[i];
-}
-
-/* Rightmost leaf below n (n already counted). */
-static struct btree_node *bt_rightmost(struct vma_index *idx, struct btree_node *n)
-{
-	while (!n->leaf) {
-		n = n->child[n->nr - 1];
-		idx->accesses++;
-	}
-	return n;
-}
-
-static struct btree_node *bt_leftmost(struct vma_index *idx, struct btree_node *n)
-{
-	while (!n->leaf) {
-		n = n->child[0];
-		idx->accesses++;
-	}
-	return n;
 }
 
 static struct vma *bt_find_prev(struct vma_index *idx, uintptr_t addr, struct vma **prev)
 {
 	struct btree_node *n = idx->u.bt.root, *left = NULL;
-	unsigned i;
+	uint64_t path = 0, lpath = 0;
+	unsigned i, d = 0, ld = 0;
 
 	*prev = NULL;
 	if (!n)
 		return NULL;
 	idx->accesses++;
 	if (addr >= bt_max(n)) {
-		n = bt_rightmost(idx, n);
+		n = bt_edge(idx, n, true, &path, &d);
+		bt_record(idx, path, d);
 		bt_cache_set(idx, n);
 		*prev = n->vma[n->nr - 1];
 		return NULL;
 	}
-	while (!n->leaf) {
+	for (;;) {
 		i = bt_slot(n, addr);
+		path = path << 4 | i;
+		d++;
+		if (n->leaf)
+			break;
 		if (i)
 			left = n->child[i - 1];
 		n = n->child[i];
 		idx->accesses++;
 	}
-	i = bt_slot(n, addr);
 	if (i) {
 		*prev = n->vma[i - 1];
 	} else if (left) {
 		struct btree_node *l;
 		idx->accesses++;
-		l = bt_rightmost(idx, left);
+		l = bt_edge(idx, left, true, &lpath, &ld);
 		*prev = l->vma[l->nr - 1];
 	}
+	bt_record(idx, path, d);
 	bt_cache_set(idx, n);
 	return n->vma[i];
 }
@@ -592,11 +661,14 @@ static struct vma *bt_prev(struct vma_index *idx, struct vma *v)
 static struct vma *bt_first(struct vma_index *idx)
 {
 	struct btree_node *n = idx->u.bt.root;
+	uint64_t path = 0;
+	unsigned d = 0;
 
 	if (!n)
 		return NULL;
 	idx->accesses++;
-	n = bt_leftmost(idx, n);
+	n = bt_edge(idx, n, false, &path, &d);
+	bt_record(idx, path, d);
 	bt_cache_set(idx, n);
 	return n->vma[0];
 }
@@ -604,11 +676,14 @@ static struct vma *bt_first(struct vma_index *idx)
 static struct vma *bt_last(struct vma_index *idx)
 {
 	struct btree_node *n = idx->u.bt.root;
+	uint64_t path = 0;
+	unsigned d = 0;
 
 	if (!n)
 		return NULL;
 	idx->accesses++;
-	n = bt_rightmost(idx, n);
+	n = bt_edge(idx, n, true, &path, &d);
+	bt_record(idx, path, d);
 	bt_cache_set(idx, n);
 	return n->vma[n->nr - 1];
 }
@@ -724,7 +799,7 @@ static void bt_insert(struct vma_index *idx, struct vma *v)
 	unsigned j;
 
 	BUG_ON(v->start >= v->end);
-	bt_cache_set(idx, NULL);
+	bt_forget(idx);
 	idx->count++;
 	if (!idx->u.bt.root) {
 		leaf = bt_node_new(idx, true);
@@ -835,16 +910,11 @@ static void bt_remove(struct vma_index *idx, struct bt_path *p)
 
 static void bt_erase(struct vma_index *idx, struct vma *v)
 {
-	struct btree_node *leaf;
 	struct bt_path p;
-	unsigned j;
 
 	BUG_ON(!idx->u.bt.root || idx->count == 0);
-	bt_cache_set(idx, NULL);
-	leaf = bt_descend(idx, v->start, &p);
-	j = bt_slot(leaf, v->start);
-	BUG_ON(j >= leaf->nr || leaf->vma[j] != v);
-	p.slot[p.leaf] = (uint8_t)j;
+	bt_locate(idx, v, &p);
+	bt_forget(idx);
 	idx->count--;
 	bt_remove(idx, &p);
 }
@@ -859,7 +929,6 @@ static void bt_update(struct vma_index *idx, struct vma *v, uintptr_t start, uin
 	unsigned j;
 
 	BUG_ON(start >= end || !idx->u.bt.root);
-	bt_cache_set(idx, NULL);
 	if (start >= v->end || end <= v->start) {
 		/* v moves past a gap: remove and reinsert (reserve covered the insert). */
 		bt_erase(idx, v);
@@ -872,10 +941,10 @@ static void bt_update(struct vma_index *idx, struct vma *v, uintptr_t start, uin
 	 * Old and new ranges overlap, so no other VMA lies between them (it
 	 * would overlap the new range): v keeps its slot.
 	 */
-	leaf = bt_descend(idx, v->start, &p);
-	j = bt_slot(leaf, v->start);
-	BUG_ON(j >= leaf->nr || leaf->vma[j] != v);
-	p.slot[p.leaf] = (uint8_t)j;
+	bt_locate(idx, v, &p);
+	bt_forget(idx);
+	leaf = p.node[p.leaf];
+	j = p.slot[p.leaf];
 	v->start = start;
 	v->end = end;
 	leaf->key[j] = end;

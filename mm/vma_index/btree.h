@@ -12,6 +12,7 @@
 #define BT_MIN        3      /* fewest slots in a node other than the root */
 #define BT_EDGE_KEEP  10     /* slots kept in the full half when a node splits at its edge */
 #define BT_MAX_HEIGHT 24     /* a tree of height h holds >= 2 * 3^(h-1) VMAs: 24 levels is > 2^37 */
+#define BT_PATH_LEVELS 15    /* levels the last find's path records: trees of < 28.7M VMAs */
 #define BT_SPARE_KEEP 64     /* spare nodes kept beyond what reserve asked for */
 #define BT_AUX_SAT    UINT32_MAX  /* aux saturates here: 2^32 - 1 pages (16 TiB) or more */
 

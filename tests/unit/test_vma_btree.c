@@ -1,7 +1,8 @@
 /*
  * Tests specific to the `btree` VMA index (mm/vma_index/btree.c): node access
  * counts, fill after ordered and random runs, reserve's -ENOMEM contract and
- * its linear bound, erase without any reserve, lengths and gaps beyond what
+ * its linear bound, erase without any reserve, the last lookup's path
+ * reused by erase and update, lengths and gaps beyond what
  * a node's 32-bit page counts hold (saturation), update that moves a VMA
  * past a gap, and check() catching corruption. The behaviour shared by all
  * backends is tested in test_vma_diff.c.
@@ -445,6 +446,62 @@ static void test_btree_reserve_linear(struct ktest *t)
 	kfree(idx);
 }
 
+/*
+ * Erase and update follow the slots the last lookup recorded only when they
+ * lead to their VMA: with the record replaced by random words (what
+ * concurrent lookups could leave), by the path of another VMA, or left by
+ * find_prev (the VMA before the one found), every change still lands on
+ * the right VMA and the tree stays valid.
+ */
+static void test_btree_last_path(struct ktest *t)
+{
+	enum { N = 600 };
+	struct vma_index idx;
+	struct vma *v = kzalloc(N * sizeof(*v)), *prev;
+	uint64_t seed = 5;
+	unsigned k, round;
+
+	ASSERT_TRUE(t, v != NULL);
+	bt_setup(&idx);
+	for (k = 0; k < N; k++)
+		bt_put(t, &idx, &v[k], (3 * k + 1) * PAGE_SIZE, (3 * k + 2) * PAGE_SIZE);
+	for (round = 0; round < 3 * N; round++) {
+		unsigned a = (unsigned)(bt_rng(&seed) % N), b = (unsigned)(bt_rng(&seed) % N);
+		struct vma *w = &v[a];
+
+		switch (round % 3) {
+		case 0:
+			idx.u.bt.last_path = bt_rng(&seed);
+			break;
+		case 1:
+			EXPECT_EQ(t, vma_btree_ops.find(&idx, v[b].start), &v[b]);
+			break;
+		default:
+			vma_btree_ops.find_prev(&idx, w->end, &prev);
+			EXPECT_EQ(t, prev, w);
+			break;
+		}
+		ASSERT_EQ(t, vma_btree_ops.reserve(&idx, 1), 0);
+		if (w->start == (3 * a + 1) * PAGE_SIZE)
+			vma_btree_ops.update(&idx, w, w->start - PAGE_SIZE, w->end);
+		else
+			vma_btree_ops.update(&idx, w, w->start + PAGE_SIZE, w->end);
+		ASSERT_EQ(t, vma_btree_ops.check(&idx), 0);
+	}
+	for (k = 0; k < N; k++) {
+		if (k % 2)
+			idx.u.bt.last_path = bt_rng(&seed);
+		else                            /* another VMA, not erased yet */
+			EXPECT_EQ(t, vma_btree_ops.find(&idx, v[MIN(k + 7, N - 1)].start), &v[MIN(k + 7, N - 1)]);
+		vma_btree_ops.erase(&idx, &v[k]);
+		if (k % 50 == 0)
+			ASSERT_EQ(t, vma_btree_ops.check(&idx), 0);
+	}
+	EXPECT_EQ(t, idx.count, 0);
+	vma_btree_ops.destroy(&idx);
+	kfree(v);
+}
+
 static const struct ktest_case vma_btree_cases[] = {
 	KTEST_CASE(test_btree_ascending),
 	KTEST_CASE(test_btree_descending),
@@ -455,6 +512,7 @@ static const struct ktest_case vma_btree_cases[] = {
 	KTEST_CASE(test_btree_saturated),
 	KTEST_CASE(test_btree_erase_needs_no_reserve),
 	KTEST_CASE(test_btree_reserve_linear),
+	KTEST_CASE(test_btree_last_path),
 	{ NULL, NULL },
 };
 KTEST_SUITE(vma_btree, vma_btree_cases);

@@ -333,6 +333,38 @@ static int fail(struct vma_diff *d, unsigned b, const struct vma_diff_op *op, co
 	return -EINVAL;
 }
 
+/*
+ * Before an erase or update of v, look v up the way mm/vma.c does (op->d):
+ * 0 not at all, 1 find(v->start), 2 find_prev(v->end) (v is then the
+ * previous VMA), 3 first() or last() when v is one of them. Backends may
+ * reuse what the lookup found (the B-tree follows its path); the results
+ * must name v.
+ */
+static int lookup_first(struct vma_diff *d, unsigned b, const struct vma_diff_op *op, struct vma *v)
+{
+	const struct vma_index_ops *o = d->ops[b];
+	struct vma_index *x = &d->idx[b];
+	struct vma *got = v, *prev = v;
+
+	switch (op->d % 4) {
+	case 1:
+		got = o->find(x, v->start);
+		break;
+	case 2:
+		o->find_prev(x, v->end, &prev);
+		break;
+	case 3:
+		got = o->first(x) == v ? v : o->last(x) == v ? v : NULL;
+		if (!got)
+			got = v;                /* neither: no lookup to check */
+		break;
+	}
+	if (got != v || prev != v)
+		return fail(d, b, op, "lookup before the change found 0x%lx, not 0x%lx",
+			    got != v ? (unsigned long)got : (unsigned long)prev, (unsigned long)v);
+	return 0;
+}
+
 int vma_diff_compare_all(struct vma_diff *d)
 {
 	static const struct vma_diff_op none = { VD_NOPS, 0, 0, 0, 0 };
@@ -425,6 +457,9 @@ static int apply_op(struct vma_diff *d, const struct vma_diff_op *op, bool *skip
 		i = op->a % m->n;
 		slot = m->e[i].slot;
 		for (b = 0; b < d->nb; b++)
+			if (lookup_first(d, b, op, &d->pool[b][slot]))
+				return -EINVAL;
+		for (b = 0; b < d->nb; b++)
 			d->ops[b]->erase(&d->idx[b], &d->pool[b][slot]);
 		vma_model_erase_at(m, i);
 		d->free_slots[d->nfree++] = slot;
@@ -445,6 +480,9 @@ static int apply_op(struct vma_diff *d, const struct vma_diff_op *op, bool *skip
 		}
 		if (reserve_all(d, op, 1))
 			return -EINVAL;
+		for (b = 0; b < d->nb; b++)
+			if (lookup_first(d, b, op, &d->pool[b][m->e[i].slot]))
+				return -EINVAL;
 		for (b = 0; b < d->nb; b++)
 			d->ops[b]->update(&d->idx[b], &d->pool[b][m->e[i].slot], s, e);
 		m->e[i].start = s;
@@ -719,11 +757,13 @@ void vma_diff_random_op(struct vma_diff *d, struct vma_rng *r,
 		} else {
 			op->code = VD_ERASE;
 			op->a = vma_rng_below(r, d->m.n ? d->m.n : 1);
+			op->d = vma_rng_below(r, 4);
 		}
 	} else if (k < 40) {
 		op->code = VD_UPDATE;
 		if (d->m.n)
 			random_update(d, r, s, op);
+		op->d = vma_rng_below(r, 4);
 	} else if (k < 55) {
 		op->code = VD_FIND;
 		op->a = rand_addr(r, s) + vma_rng_below(r, unit(s)) - vma_rng_below(r, 2);

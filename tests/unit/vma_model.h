@@ -77,8 +77,8 @@ uint64_t vma_rng_below(struct vma_rng *r, uint64_t n);
 
 enum vma_diff_opcode {
 	VD_INSERT,        /* a = start, b = end */
-	VD_ERASE,         /* a = selector (model index a % n) */
-	VD_UPDATE,        /* a = selector, b = new start, c = new end */
+	VD_ERASE,         /* a = selector (model index a % n), d = lookup first (see vma_model.c) */
+	VD_UPDATE,        /* a = selector, b = new start, c = new end, d = lookup first */
 	VD_FIND,          /* a = addr */
 	VD_FIND_PREV,     /* a = addr */
 	VD_NEXT,          /* a = selector */
