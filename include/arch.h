@@ -26,6 +26,14 @@ void arch_cpu_relax(void);
 /* The running CPU's index (0 .. NR_CPUS-1). */
 unsigned arch_cpu_id(void);
 
+/*
+ * Zero the 4 KiB page at va / copy the 4 KiB page at src to dst (page
+ * aligned kernel addresses), with the fastest routine the CPU offers
+ * (x86: chosen by CPU features, as Linux's clear_page and copy_page).
+ */
+void arch_clear_page(void *va);
+void arch_copy_page(void *dst, const void *src);
+
 /* A monotonic cycle counter (rdtsc in the kernel, clock_gettime ns in hosted builds). */
 uint64_t arch_cycles(void);
 

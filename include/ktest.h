@@ -9,8 +9,11 @@
  *
  * A suite may be parameterized: give .nparams and .param_name, and every case
  * runs once per parameter with t->param set (KTAP subtests named
- * "case/param"). EXPECT_* records a failure and goes on; ASSERT_* records it
- * and returns from the case.
+ * "case/param"). With .param_name and no .nparams, the parameters are
+ * counted at run time: 0, 1, ... until param_name returns NULL (the
+ * per-backend VMA suites use vma_backend_name, so they follow the registry).
+ * EXPECT_* records a failure and goes on; ASSERT_* records it and returns
+ * from the case.
  *
  * Suites are selected by name (kernel command line ktest=all or
  * ktest=pmm,slab; host: arguments). Suites marked KTEST_KERNEL_ONLY need real
@@ -40,7 +43,7 @@ struct ktest_case {
 struct ktest_suite {
 	const char *name;
 	const struct ktest_case *cases;       /* terminated by an entry with fn == NULL */
-	unsigned nparams;                     /* 0: not parameterized */
+	unsigned nparams;                     /* 0: not parameterized, or counted by param_name */
 	const char *(*param_name)(unsigned i);
 	int (*init)(void);                    /* optional, run before the suite; non-zero fails it */
 	void (*exit)(void);                   /* optional, run after */
@@ -106,6 +109,11 @@ void ktest_skip(struct ktest *t, const char *reason);
 		ktest_fail(t, __FILE__, __LINE__, "%s == %s: \"%s\" vs \"%s\"", #a, #b, \
 			   __sa ? __sa : "(null)", __sb ? __sb : "(null)"); \
 } while (0)
+
+/* ktest_nparams: how many times each case of s runs (0: not parameterized). */
+unsigned ktest_nparams(const struct ktest_suite *s);
+/* ktest_find_suite: the registered suite named name, or NULL. */
+const struct ktest_suite *ktest_find_suite(const char *name);
 
 /*
  * ktest_run: run the suites selected by `filter` ("all", "default", or a

@@ -185,5 +185,9 @@ extern const struct vma_index_ops vma_list_cache_ops;
 extern const struct vma_index_ops *const vma_backends[];
 /* The backend named name, or NULL. */
 const struct vma_index_ops *vma_backend_by_name(const char *name);
+/* How many backends vma_backends[] holds (tests run once per backend). */
+unsigned vma_backend_count(void);
+/* The name of vma_backends[i], or NULL when i >= vma_backend_count(). */
+const char *vma_backend_name(unsigned i);
 
 #endif

@@ -53,12 +53,33 @@ static bool selected(const struct ktest_suite *s, const char *filter)
 	return in_list(filter, s->name);
 }
 
+unsigned ktest_nparams(const struct ktest_suite *s)
+{
+	unsigned n = 0;
+
+	if (s->nparams || !s->param_name)
+		return s->nparams;
+	while (s->param_name(n))
+		n++;
+	return n;
+}
+
+const struct ktest_suite *ktest_find_suite(const char *name)
+{
+	const struct ktest_suite *const *p;
+
+	for (p = __start_ktest_suites; p < __stop_ktest_suites; p++)
+		if (strcmp((*p)->name, name) == 0)
+			return *p;
+	return NULL;
+}
+
 static unsigned suite_points(const struct ktest_suite *s)
 {
 	unsigned n = 0;
 	for (const struct ktest_case *c = s->cases; c->fn; c++)
 		n++;
-	return s->nparams ? n * s->nparams : n;
+	return ktest_nparams(s) ? n * ktest_nparams(s) : n;
 }
 
 struct tally {
@@ -69,7 +90,7 @@ struct tally {
 static bool run_suite(const struct ktest_suite *s, unsigned index, struct tally *tally)
 {
 	unsigned points = suite_points(s);
-	unsigned nparams = s->nparams ? s->nparams : 1;
+	unsigned nparams = ktest_nparams(s) ? ktest_nparams(s) : 1;
 	unsigned point = 0;
 	bool ok = true;
 
@@ -85,9 +106,9 @@ static bool run_suite(const struct ktest_suite *s, unsigned index, struct tally 
 			struct ktest t = { .tcase = c, .suite = s, .param = p };
 			c->fn(&t);
 			point++;
-			const char *pname = s->nparams && s->param_name ? s->param_name(p) : NULL;
+			const char *pname = ktest_nparams(s) && s->param_name ? s->param_name(p) : NULL;
 			char name[128];
-			if (s->nparams)
+			if (ktest_nparams(s))
 				ksnprintf(name, sizeof(name), "%s/%s", c->name, pname ? pname : "?");
 			else
 				ksnprintf(name, sizeof(name), "%s", c->name);

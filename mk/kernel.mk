@@ -7,7 +7,7 @@
 #   make run           boot the ISO in QEMU, default suite, exit with its status
 #   make test-kernel   fast -kernel boot with ktest=$(KTEST) (default: default)
 #   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234 (see .gdbinit)
-#   make bench-boot    boot timings of both paths -> docs/boot-bench.md
+#   make bench-boot    boot timings of the boot paths -> docs/boot-bench.md
 #
 # QEMU exit statuses are mapped to messages by tools/qemu-run.
 

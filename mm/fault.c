@@ -10,6 +10,7 @@
  * munmap/mprotect (mmap_lock write) exclude them all.
  */
 #include "internal.h"
+#include "arch.h"
 #include "kerrno.h"
 #include "kstring.h"
 #include "printk.h"
@@ -173,7 +174,7 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 	if (!np)
 		return FAULT_OOM;
 	if (old)
-		memcpy(page_address(np), page_address(old), PAGE_SIZE);
+		arch_copy_page(page_address(np), page_address(old));
 	if (install_page(mm, va, np, want, true)) {
 		user_page_put(np);
 		return FAULT_OOM;

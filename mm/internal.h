@@ -11,9 +11,6 @@
 #include "pmm.h"
 #include "arch_mmu.h"
 
-/* ---- the mmap_lock (mm/mmap_lock.c): make l unlocked. */
-void mmap_lock_init(struct mmap_lock *l);
-
 /* ---- counters ([atomic] fields of struct mm) */
 static inline void mm_count(unsigned long *c, long d)
 {

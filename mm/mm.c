@@ -32,11 +32,12 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 	}
 	mm->mmu = arch_mmu_create();
 	if (!mm->mmu) {
+		mmap_write_lock(mm);
 		mm_vma_destroy(mm);
+		mmap_write_unlock(mm);
 		kmem_cache_free(mm_cachep, mm);
 		return NULL;
 	}
-	mmap_lock_init(&mm->mmap_lock);
 	spin_init(&mm->pt_lock, "pt_lock");
 	mm->object_ops = &shared_anon_object_ops;
 	mm->users = 1;

@@ -151,7 +151,8 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 	spin_unlock_irqrestore(&pmm_lock, flags);
 
 	if (gfp & GFP_ZERO)
-		memset(page_address(head), 0, PAGE_SIZE << order);
+		for (size_t i = 0; i < (1UL << order); i++)
+			arch_clear_page((char *)page_address(head) + i * PAGE_SIZE);
 	return head;
 }
 

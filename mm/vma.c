@@ -44,7 +44,8 @@
  *    remain are the same.
  *
  * Locking: every function here needs the mm's mmap_lock, written for
- * changes, read for lookups (not enforced yet: see struct mmap_lock).
+ * changes, read for lookups; each entry point asserts the mode it needs
+ * (mmap_assert_locked / mmap_assert_write_locked, a BUG when it is not held).
  */
 #include "vma_internal.h"
 #include "anon_vma.h"
@@ -92,7 +93,7 @@ int mm_vma_init(struct mm *mm, const struct vma_index_ops *backend)
 	mm->mmap_base = MMAP_BASE_DEFAULT;
 	mm->mmap_legacy_base = TASK_UNMAPPED_BASE;
 	mm->object_ops = NULL;
-	spin_init(&mm->mmap_lock.lock, "mmap_lock");
+	mmap_lock_init(&mm->mmap_lock);
 	return 0;
 }
 
@@ -148,6 +149,7 @@ void mm_vma_destroy(struct mm *mm)
 	struct vma_index *idx = &mm->index;
 	struct vma *v;
 
+	mmap_assert_write_locked(mm);
 	while ((v = idx->ops->first(idx)) != NULL) {
 		idx->ops->erase(idx, v);
 		vma_free(mm, v);
@@ -160,11 +162,13 @@ void mm_vma_destroy(struct mm *mm)
 
 struct vma *vma_find(struct mm *mm, uintptr_t addr)
 {
+	mmap_assert_locked(mm);
 	return mm->index.ops->find(&mm->index, addr);
 }
 
 struct vma *vma_find_prev(struct mm *mm, uintptr_t addr, struct vma **prev)
 {
+	mmap_assert_locked(mm);
 	return mm->index.ops->find_prev(&mm->index, addr, prev);
 }
 
@@ -184,16 +188,19 @@ struct vma *vma_find_intersection(struct mm *mm, uintptr_t start, uintptr_t end)
 
 struct vma *vma_next(struct mm *mm, struct vma *v)
 {
+	mmap_assert_locked(mm);
 	return mm->index.ops->next(&mm->index, v);
 }
 
 struct vma *vma_prev(struct mm *mm, struct vma *v)
 {
+	mmap_assert_locked(mm);
 	return mm->index.ops->prev(&mm->index, v);
 }
 
 struct vma *vma_first(struct mm *mm)
 {
+	mmap_assert_locked(mm);
 	return mm->index.ops->first(&mm->index);
 }
 
@@ -424,6 +431,7 @@ int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned lo
 	struct merge_desc d = { start, end, flags, pgoff, object, NULL, false };
 	int err;
 
+	mmap_assert_write_locked(mm);
 	if (!range_ok(start, end))
 		return -EINVAL;
 	err = vma_map_count_check(mm);
@@ -438,6 +446,7 @@ int vma_copy_range(struct mm *mm, const struct vma *src, uintptr_t addr, uintptr
 	struct merge_desc d = { addr, addr + len, src->flags, pgoff, src->object, src->anon,
 				vma_is_fork_child(src) };
 
+	mmap_assert_write_locked(mm);
 	if (!range_ok(addr, addr + len))
 		return -EINVAL;
 	/* copy_vma: an anonymous private VMA never faulted takes the pgoff of its new place. */
@@ -456,6 +465,7 @@ int vma_expand_end(struct mm *mm, struct vma *vma, uintptr_t delta, struct vma *
 	bool right;
 	int err;
 
+	mmap_assert_write_locked(mm);
 	if (!delta || !IS_ALIGNED(delta, PAGE_SIZE) || new_end < vma->end || new_end > TASK_SIZE)
 		return -EINVAL;
 	next = idx->ops->next(idx, vma);
@@ -522,6 +532,7 @@ int vma_split(struct mm *mm, struct vma *vma, uintptr_t addr, bool new_below, st
 	struct vma *nv;
 	int err;
 
+	mmap_assert_write_locked(mm);
 	if (addr <= vma->start || addr >= vma->end || !IS_ALIGNED(addr, PAGE_SIZE))
 		return -EINVAL;
 	/* split_vma: map_count >= max */
@@ -615,6 +626,7 @@ int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t
 	unsigned nsplit;
 	int err;
 
+	mmap_assert_write_locked(mm);
 	if (!range_ok(start, end) || start < vma->start || end > vma->end)
 		return -EINVAL;
 	if (prev && prev != vma && prev->end > vma->start)
@@ -706,6 +718,7 @@ int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb 
 	bool has_head = false, has_tail = false;
 	int err;
 
+	mmap_assert_write_locked(mm);
 	if (!range_ok(start, end))
 		return -EINVAL;
 	first = ops->find(idx, start);
@@ -799,6 +812,7 @@ int vma_anon_prepare(struct mm *mm, struct vma *vma)
 	struct anon_vma *av = NULL;
 	struct vma *n;
 
+	mmap_assert_locked(mm);
 	if (vma->anon)
 		return 0;
 	/*
@@ -847,6 +861,7 @@ int vma_find_free_area(struct mm *mm, uintptr_t len, uintptr_t align, uintptr_t 
 	uintptr_t a;
 	struct vma *next;
 
+	mmap_assert_locked(mm);
 	if (!len || !IS_ALIGNED(len, PAGE_SIZE) || align < PAGE_SIZE || (align & (align - 1)))
 		return -EINVAL;
 	if (low < MMAP_MIN_ADDR)
@@ -879,6 +894,7 @@ int vma_get_unmapped_area(struct mm *mm, uintptr_t hint, uintptr_t len, uintptr_
 	uintptr_t a;
 	int err;
 
+	mmap_assert_locked(mm);
 	if (!len || !IS_ALIGNED(len, PAGE_SIZE))
 		return -EINVAL;
 	if (len > TASK_SIZE)
@@ -930,6 +946,7 @@ int vma_check(struct mm *mm)
 	size_t n = 0, nback = 0, stride;
 	int err = 0;
 
+	mmap_assert_locked(mm);
 	CHECK(ops->check(idx) == 0, "backend %s check failed", ops->name);
 	CHECK(idx->count == (size_t)mm->map_count, "index count %zu != map_count %d",
 	      idx->count, mm->map_count);
@@ -998,6 +1015,7 @@ int vma_check_merged(struct mm *mm)
 	struct vma *v, *p = NULL;
 	int err = 0;
 
+	mmap_assert_locked(mm);
 	if (mm->merge) {
 		for (v = idx->ops->first(idx); v; p = v, v = idx->ops->next(idx, v)) {
 			CHECK(!p || !vma_mergeable_pair(mm, p, v),

@@ -20,6 +20,9 @@
  * where noted).
  */
 
+/* mmap_lock_init (mm/mmap_lock.c): make l unlocked. */
+void mmap_lock_init(struct mmap_lock *l);
+
 /*
  * mm_vma_init: an empty address space using the index backend `backend`
  * (NULL: vma_default_backend),

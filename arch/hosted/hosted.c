@@ -54,6 +54,9 @@ phys_addr_t virt_to_phys(const void *va)
 	return (phys_addr_t)(p - hosted_ram);
 }
 
+void arch_clear_page(void *va) { memset(va, 0, PAGE_SIZE); }
+void arch_copy_page(void *dst, const void *src) { memcpy(dst, src, PAGE_SIZE); }
+
 /* Interrupts do not exist here; the state is tracked only so assertions can read it. */
 static __thread bool irqs_on = true;
 

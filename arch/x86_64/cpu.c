@@ -36,6 +36,7 @@ void cpu_features_init(void)
 	if (max_std >= 7) {
 		cpuid(7, 0, &a, &b, &c, &d);
 		x86_cpu.pku = c & (1u << 3);
+		x86_cpu.erms = b & (1u << 9);
 	}
 
 	cpuid(0x80000000, 0, &max_ext, &b, &c, &d);

@@ -3,7 +3,10 @@
  *
  *   PML4[0..255]    user half, private to the address space: tables are
  *                   pmm frames marked PG_pgtable, allocated on first map,
- *                   freed when a walk leaves them empty
+ *                   freed when a walk leaves them empty (the mapcount of
+ *                   a table below the PML4 counts its non-zero entries, so
+ *                   "empty" is known without scanning 512 entries; a table
+ *                   is never mapped into user space, the field is free)
  *   PML4[256..511]  kernel half, copied from kernel_cr3 at creation (the
  *                   PDPTs below are shared, so later kernel mappings in an
  *                   existing PML4 slot are seen by every address space)
@@ -78,14 +81,20 @@ struct arch_mmu {
 /* The address space the (simulated) CPU runs with: one per host thread. */
 static __thread struct arch_mmu *umm_active;
 static bool umm_is_active(const struct arch_mmu *m) { return umm_active == m; }
-static void umm_invlpg(struct arch_mmu *m, uintptr_t va) { (void)va; m->flushes++; }
+static void umm_invlpg_if(struct arch_mmu *m, uintptr_t va, bool active)
+{
+	(void)va;
+	(void)active;
+	m->flushes++;
+}
 static void umm_reload(struct arch_mmu *m) { m->flushes++; }
 #else
 static bool umm_is_active(const struct arch_mmu *m) { return (read_cr3() & PTE_ADDR_MASK) == m->root; }
-static void umm_invlpg(struct arch_mmu *m, uintptr_t va)
+/* Invalidate va when m is active (the caller knows whether it is). */
+static void umm_invlpg_if(struct arch_mmu *m, uintptr_t va, bool active)
 {
 	m->flushes++;
-	if (umm_is_active(m))
+	if (active)
 		x86_invlpg(va);
 }
 static void umm_reload(struct arch_mmu *m)
@@ -95,6 +104,11 @@ static void umm_reload(struct arch_mmu *m)
 		write_cr3(read_cr3());
 }
 #endif
+
+static void umm_invlpg(struct arch_mmu *m, uintptr_t va)
+{
+	umm_invlpg_if(m, va, umm_is_active(m));
+}
 
 static bool leaf_exists(uint64_t e) { return (e & (PTE_P | PTE_SW_PROTNONE)) != 0; }
 
@@ -122,6 +136,14 @@ static void table_free(struct arch_mmu *m, phys_addr_t pa)
 	m->tables--;
 }
 
+/* The struct page of the table an entry points to (its entry count). */
+static struct page *table_page(uint64_t e)
+{
+	return phys_to_page(e & PTE_ADDR_MASK);
+}
+
+#ifdef KDEBUG
+/* Every entry of t is zero (a check of the entry counts in debug builds). */
 static bool table_empty(const uint64_t *t)
 {
 	for (unsigned i = 0; i < PT_ENTRIES; i++)
@@ -129,9 +151,10 @@ static bool table_empty(const uint64_t *t)
 			return false;
 	return true;
 }
+#endif
 
 /* The leaf bits for prot (MMU_* permission and state bits). */
-static uint64_t leaf_bits(unsigned prot)
+static inline uint64_t leaf_bits(unsigned prot)
 {
 	uint64_t e = 0;
 
@@ -154,7 +177,7 @@ static uint64_t leaf_bits(unsigned prot)
 }
 
 /* MMU_* state of an existing leaf. */
-static unsigned leaf_state(uint64_t e)
+static inline unsigned leaf_state(uint64_t e)
 {
 	unsigned s = 0;
 
@@ -248,10 +271,25 @@ static void check_user_va(const char *fn, uintptr_t va)
 		panic("%s: bad user address 0x%lx", fn, (unsigned long)va);
 }
 
+/*
+ * Point the empty slot of the table te points to (te 0: the PML4, whose
+ * entries are not counted) at a new table. 0 or -ENOMEM.
+ */
+static int table_link(struct arch_mmu *m, uint64_t *slot, uint64_t te)
+{
+	phys_addr_t n = table_alloc(m);
+
+	if (!n)
+		return -ENOMEM;
+	*slot = n | PT_TABLE_FLAGS;
+	if (te)
+		table_page(te)->mapcount++;
+	return 0;
+}
+
 int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot)
 {
-	uint64_t *t = m->pml4, *slots[3];
-	phys_addr_t fresh[3];
+	uint64_t *t = m->pml4, *slots[3], te = 0, owners[3];
 	int nfresh = 0;
 	uint64_t *pte;
 
@@ -261,24 +299,26 @@ int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot
 		uint64_t *slot = &t[pt_index(va, lvl)];
 
 		if (!*slot) {
-			phys_addr_t n = table_alloc(m);
-
-			if (!n) {
+			if (table_link(m, slot, te)) {
 				/* Undo: unlink and free the tables this call added (they are empty). */
 				while (nfresh-- > 0) {
+					table_free(m, *slots[nfresh] & PTE_ADDR_MASK);
 					*slots[nfresh] = 0;
-					table_free(m, fresh[nfresh]);
+					if (owners[nfresh])
+						table_page(owners[nfresh])->mapcount--;
 				}
 				return -ENOMEM;
 			}
-			*slot = n | PT_TABLE_FLAGS;
 			slots[nfresh] = slot;
-			fresh[nfresh++] = n;
+			owners[nfresh++] = te;
 		}
 		BUG_ON(*slot & PTE_PS);
-		t = table_va(*slot);
+		te = *slot;
+		t = table_va(te);
 	}
 	pte = &t[pt_index(va, 1)];
+	if (!*pte)
+		table_page(te)->mapcount++;
 	*pte = pa | leaf_bits(prot);
 	return 0;
 }
@@ -321,69 +361,109 @@ struct walk_ctx {
 	void *ctx;
 	unsigned long visited;
 	unsigned long changed;
+	bool active;                  /* m is this CPU's address space (INVLPG needed) */
 };
 
 /* Span of one entry at level lvl. */
 static uintptr_t entry_span(int lvl) { return (uintptr_t)1 << (PAGE_SHIFT + 9 * (lvl - 1)); }
 
-/*
- * Walk the table t at level lvl covering [base, base + 512 * span) clipped to
- * the walk range. Returns true when t became empty through a clear.
- */
-static bool walk_table(struct walk_ctx *w, uint64_t *t, int lvl, uintptr_t base)
+/* Show the present leaf *pte (at va) to the visitor and apply its verdict. True when cleared. */
+static inline bool walk_leaf(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 {
+	uint64_t e = *pte;
+	unsigned old = leaf_state(e), state = old;
+	phys_addr_t pa = e & PTE_ADDR_MASK;
+	enum mmu_action act;
+
+	w->visited++;
+	act = w->visit(w->ctx, va, pa, &state);
+	if (act == MMU_KEEP)
+		return false;
+	if (act == MMU_CLEAR) {
+		*pte = 0;
+	} else {
+		uint64_t ne;
+
+		if (state == (old & ~(MMU_ACCESSED | MMU_DIRTY)))
+			ne = e & ~(PTE_A | PTE_D);      /* hardware state cleared (MADV_FREE, reclaim) */
+		else
+			ne = pa | leaf_bits(state);
+		if (ne == e)
+			return false;
+		*pte = ne;
+	}
+	if (++w->changed <= UMM_FLUSH_ALL_THRESHOLD)
+		umm_invlpg_if(w->m, va, w->active);
+	return act == MMU_CLEAR;
+}
+
+/* tp (the struct page of table t) lost entries: is t empty now? */
+static bool table_now_empty(const struct page *tp, const uint64_t *t)
+{
+	BUG_ON(tp->mapcount < 0);
+#ifdef KDEBUG
+	BUG_ON((tp->mapcount == 0) != table_empty(t));
+#else
+	(void)t;
+#endif
+	return tp->mapcount == 0;
+}
+
+/* The leaves of the page table e points to, covering [base, base + 2 MiB), clipped. True when it became empty. */
+static bool walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
+{
+	uint64_t *t = table_va(e);
+	unsigned i = (unsigned)((MAX(w->start, base) - base) >> PAGE_SHIFT);
+	unsigned last = (unsigned)MIN((uintptr_t)PT_ENTRIES, (w->end - base + PAGE_SIZE - 1) >> PAGE_SHIFT);
+	int cleared = 0;
+
+	for (; i < last; i++)
+		if (leaf_exists(t[i]))
+			cleared += walk_leaf(w, &t[i], base + ((uintptr_t)i << PAGE_SHIFT));
+	if (!cleared)
+		return false;
+	table_page(e)->mapcount -= cleared;
+	return table_now_empty(table_page(e), t);
+}
+
+/*
+ * Walk the table te points to, at level lvl (2 or 3), covering
+ * [base, base + 512 * span) clipped to the walk range, freeing the tables
+ * below it that become empty. Returns true when it became empty.
+ */
+static bool walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
+{
+	uint64_t *t = table_va(te);
 	uintptr_t span = entry_span(lvl);
-	bool cleared = false;
+	int cleared = 0;
 	unsigned i = (unsigned)((MAX(w->start, base) - base) / span);
 
 	for (; i < PT_ENTRIES; i++) {
 		uintptr_t va = base + (uintptr_t)i * span;
 		uint64_t e = t[i];
+		bool empty;
 
 		if (va >= w->end)
 			break;
 		if (!e)
 			continue;
-		if (lvl > 1) {
-			if (walk_table(w, table_va(e), lvl - 1, va)) {
-				t[i] = 0;
-				table_free(w->m, e & PTE_ADDR_MASK);
-				cleared = true;
-			}
-			continue;
-		}
-		if (!leaf_exists(e))
-			continue;
-		{
-			unsigned state = leaf_state(e);
-			phys_addr_t pa = e & PTE_ADDR_MASK;
-			enum mmu_action act;
-
-			w->visited++;
-			act = w->visit(w->ctx, va, pa, &state);
-			if (act == MMU_KEEP)
-				continue;
-			if (act == MMU_CLEAR) {
-				t[i] = 0;
-				cleared = true;
-			} else {
-				uint64_t ne = pa | leaf_bits(state);
-
-				if (ne == e)
-					continue;
-				t[i] = ne;
-			}
-			if (++w->changed <= UMM_FLUSH_ALL_THRESHOLD)
-				umm_invlpg(w->m, va);
+		empty = lvl == 2 ? walk_ptes(w, e, va) : walk_table(w, e, lvl - 1, va);
+		if (empty) {
+			t[i] = 0;
+			table_free(w->m, e & PTE_ADDR_MASK);
+			cleared++;
 		}
 	}
-	return cleared && table_empty(t);
+	if (!cleared)
+		return false;
+	table_page(te)->mapcount -= cleared;
+	return table_now_empty(table_page(te), t);
 }
 
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 			    mmu_visit_fn visit, void *ctx)
 {
-	struct walk_ctx w = { m, start, end, visit, ctx, 0, 0 };
+	struct walk_ctx w = { m, start, end, visit, ctx, 0, 0, umm_is_active(m) };
 
 	if (start >= end)
 		return 0;
@@ -401,7 +481,7 @@ unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 				break;
 			if (!e)
 				continue;
-			if (walk_table(&w, table_va(e), 3, va)) {
+			if (walk_table(&w, e, 3, va)) {
 				m->pml4[i] = 0;
 				table_free(m, e & PTE_ADDR_MASK);
 			}

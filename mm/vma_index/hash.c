@@ -424,6 +424,32 @@ static void hash_update(struct vma_index *idx, struct vma *v, uintptr_t start, u
 /* ---- free-gap search ---- */
 
 /*
+ * The gap searches and the invariant check walk all lists at once, one
+ * cursor per list (NULL: that list is used up). These pick the cursor whose
+ * VMA starts highest / lowest, or return H_NLISTS when every list is used up.
+ * They read only VMAs the cursors already stand on, so they count no access.
+ */
+static unsigned hash_cursor_highest(struct vma *const cur[H_NLISTS])
+{
+	unsigned b, best = H_NLISTS;
+
+	for (b = 0; b < H_NLISTS; b++)
+		if (cur[b] && (best == H_NLISTS || cur[b]->start > cur[best]->start))
+			best = b;
+	return best;
+}
+
+static unsigned hash_cursor_lowest(struct vma *const cur[H_NLISTS])
+{
+	unsigned b, best = H_NLISTS;
+
+	for (b = 0; b < H_NLISTS; b++)
+		if (cur[b] && (best == H_NLISTS || cur[b]->start < cur[best]->start))
+			best = b;
+	return best;
+}
+
+/*
  * Top-down: a cursor per list, each first moved down from its tail past the
  * VMAs starting at or above high; then repeatedly take the cursor with the
  * highest start (its fields were read when the cursor arrived on it), test
@@ -446,13 +472,7 @@ static int hash_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 		}
 		cur[b] = w;
 	}
-	for (;;) {
-		best = H_NLISTS;
-		for (b = 0; b < H_NLISTS; b++)
-			if (cur[b] && (best == H_NLISTS || cur[b]->start > cur[best]->start))
-				best = b;
-		if (best == H_NLISTS)
-			break;
+	while ((best = hash_cursor_highest(cur)) != H_NLISTS) {
 		w = cur[best];
 		if (vma_gap_fit_top(w->end, hi, len, align, low, high, out))
 			return 0;
@@ -484,13 +504,7 @@ static int hash_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align
 		}
 		cur[b] = w;
 	}
-	for (;;) {
-		best = H_NLISTS;
-		for (b = 0; b < H_NLISTS; b++)
-			if (cur[b] && (best == H_NLISTS || cur[b]->start < cur[best]->start))
-				best = b;
-		if (best == H_NLISTS)
-			break;
+	while ((best = hash_cursor_lowest(cur)) != H_NLISTS) {
 		w = cur[best];
 		if (vma_gap_fit_bottom(lo, w->start, len, align, low, high, out))
 			return 0;
@@ -507,66 +521,71 @@ static int hash_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align
 /* ---- invariants ---- */
 
 /*
- * Per list: head has no prev, tail is the last node reached, next/prev
+ * One list: head has no prev, tail is the last node reached, next/prev
  * symmetric, every VMA page aligned with start < end and in the list its
- * start selects, sorted and non-overlapping. Over all lists: as many nodes
- * as idx->count (walks are bounded by it, so a cycle is caught), and the
- * 16-way merge sorted and non-overlapping.
+ * start selects, sorted and non-overlapping. *n counts the nodes seen over
+ * all lists; the walk stops past idx->count, so a cycle is caught.
  */
-static int hash_check(struct vma_index *idx)
+static int hash_check_list(struct vma_index *idx, unsigned b, size_t *n)
 {
-	struct vma *cur[H_NLISTS], *v, *prev, *last = NULL;
-	size_t n = 0;
-	unsigned b, best;
+	struct vma *v, *prev = NULL;
 
-	for (b = 0; b < H_NLISTS; b++) {
-		prev = NULL;
-		for (v = idx->u.hash.head[b]; v; prev = v, v = H_NEXT(v)) {
-			if (++n > idx->count) {
-				printk("vma hash: more than count=%zu nodes (cycle?)\n", idx->count);
-				return -EINVAL;
-			}
-			if (H_PREV(v) != prev) {
-				printk("vma hash: list %u [%#lx,%#lx) prev %p, expected %p\n", b,
-				       (unsigned long)v->start, (unsigned long)v->end, H_PREV(v), prev);
-				return -EINVAL;
-			}
-			if (v->start >= v->end || !IS_ALIGNED(v->start, PAGE_SIZE) ||
-			    !IS_ALIGNED(v->end, PAGE_SIZE)) {
-				printk("vma hash: bad range [%#lx,%#lx)\n",
-				       (unsigned long)v->start, (unsigned long)v->end);
-				return -EINVAL;
-			}
-			if (hash_bucket(v->start) != b) {
-				printk("vma hash: [%#lx,%#lx) in list %u, belongs in %u\n",
-				       (unsigned long)v->start, (unsigned long)v->end, b, hash_bucket(v->start));
-				return -EINVAL;
-			}
-			if (prev && prev->end > v->start) {
-				printk("vma hash: list %u: [%#lx,%#lx) then [%#lx,%#lx): unsorted or overlapping\n",
-				       b, (unsigned long)prev->start, (unsigned long)prev->end,
-				       (unsigned long)v->start, (unsigned long)v->end);
-				return -EINVAL;
-			}
+	for (v = idx->u.hash.head[b]; v; prev = v, v = H_NEXT(v)) {
+		if (++*n > idx->count) {
+			printk("vma hash: more than count=%zu nodes (cycle?)\n", idx->count);
+			return -EINVAL;
 		}
-		if (idx->u.hash.tail[b] != prev) {
-			printk("vma hash: list %u tail %p, last node %p\n", b, idx->u.hash.tail[b], prev);
+		if (H_PREV(v) != prev) {
+			printk("vma hash: list %u [%#lx,%#lx) prev %p, expected %p\n", b,
+			       (unsigned long)v->start, (unsigned long)v->end, H_PREV(v), prev);
+			return -EINVAL;
+		}
+		if (v->start >= v->end || !IS_ALIGNED(v->start, PAGE_SIZE) ||
+		    !IS_ALIGNED(v->end, PAGE_SIZE)) {
+			printk("vma hash: bad range [%#lx,%#lx)\n",
+			       (unsigned long)v->start, (unsigned long)v->end);
+			return -EINVAL;
+		}
+		if (hash_bucket(v->start) != b) {
+			printk("vma hash: [%#lx,%#lx) in list %u, belongs in %u\n",
+			       (unsigned long)v->start, (unsigned long)v->end, b, hash_bucket(v->start));
+			return -EINVAL;
+		}
+		if (prev && prev->end > v->start) {
+			printk("vma hash: list %u: [%#lx,%#lx) then [%#lx,%#lx): unsorted or overlapping\n",
+			       b, (unsigned long)prev->start, (unsigned long)prev->end,
+			       (unsigned long)v->start, (unsigned long)v->end);
 			return -EINVAL;
 		}
 	}
+	if (idx->u.hash.tail[b] != prev) {
+		printk("vma hash: list %u tail %p, last node %p\n", b, idx->u.hash.tail[b], prev);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Every list as hash_check_list says; over all lists, as many nodes as
+ * idx->count, and the 16-way merge sorted and non-overlapping.
+ */
+static int hash_check(struct vma_index *idx)
+{
+	struct vma *cur[H_NLISTS], *v, *last = NULL;
+	size_t n = 0;
+	unsigned b, best;
+	int err;
+
+	for (b = 0; b < H_NLISTS; b++)
+		if ((err = hash_check_list(idx, b, &n)))
+			return err;
 	if (n != idx->count) {
 		printk("vma hash: %zu nodes, count %zu\n", n, idx->count);
 		return -EINVAL;
 	}
 	for (b = 0; b < H_NLISTS; b++)
 		cur[b] = idx->u.hash.head[b];
-	for (;;) {
-		best = H_NLISTS;
-		for (b = 0; b < H_NLISTS; b++)
-			if (cur[b] && (best == H_NLISTS || cur[b]->start < cur[best]->start))
-				best = b;
-		if (best == H_NLISTS)
-			break;
+	while ((best = hash_cursor_lowest(cur)) != H_NLISTS) {
 		v = cur[best];
 		if (last && last->end > v->start) {
 			printk("vma hash: [%#lx,%#lx) (list %u) overlaps [%#lx,%#lx) (list %u)\n",

@@ -345,68 +345,65 @@ static void rb_link(struct vma_index *idx, struct vma *v)
 	rb_insert_fixup(idx, v);
 }
 
+/* v's child on side right (true) or left (false). */
+static inline struct vma *rb_child(const struct vma *v, bool right)
+{
+	return right ? R_RIGHT(v) : R_LEFT(v);
+}
+
+/* Rotate x down to the left (its right child rises) or down to the right. */
+static void rb_rotate(struct vma_index *idx, struct vma *x, bool left)
+{
+	if (left)
+		rb_rotate_left(idx, x);
+	else
+		rb_rotate_right(idx, x);
+}
+
+/*
+ * One step of the delete fix-up for x, the child of *xp on side x_right,
+ * carrying an extra black; the two sides are mirror images, so "near" is
+ * x's side and "far" the other. Either moves the extra black one level up
+ * (*x, *xp become *xp and its parent) or ends the fix-up (*x = the root).
+ */
+static void rb_erase_fixup_step(struct vma_index *idx, struct vma **x, struct vma **xp, bool x_right)
+{
+	bool near = x_right, far = !x_right;
+	struct vma *p = *xp;
+	struct vma *w = rb_child(p, far);               /* not NULL: x's side is a black short */
+
+	idx->accesses++;
+	if (rb_is_red(w)) {
+		R_COLOR(w) = RB_BLACK;
+		R_COLOR(p) = RB_RED;
+		rb_rotate(idx, p, !x_right);
+		w = rb_child(p, far);
+		idx->accesses++;
+	}
+	if (rb_is_black(R_LEFT(w)) && rb_is_black(R_RIGHT(w))) {
+		R_COLOR(w) = RB_RED;
+		*x = p;
+		*xp = R_PARENT(p);
+		return;
+	}
+	if (rb_is_black(rb_child(w, far))) {
+		R_COLOR(rb_child(w, near)) = RB_BLACK;
+		R_COLOR(w) = RB_RED;
+		rb_rotate(idx, w, x_right);
+		w = rb_child(p, far);
+	}
+	R_COLOR(w) = R_COLOR(p);
+	R_COLOR(p) = RB_BLACK;
+	R_COLOR(rb_child(w, far)) = RB_BLACK;
+	rb_rotate(idx, p, !x_right);
+	*x = idx->u.rb.root;
+}
+
 /* Red-black delete fix-up: x (maybe NULL) under xp carries an extra black. */
 static void rb_erase_fixup(struct vma_index *idx, struct vma *x, struct vma *xp)
 {
-	struct vma *w;
-
-	while (x != idx->u.rb.root && rb_is_black(x)) {
-		if (x == R_LEFT(xp)) {
-			w = R_RIGHT(xp);         /* not NULL: x's side is a black short */
-			idx->accesses++;
-			if (rb_is_red(w)) {
-				R_COLOR(w) = RB_BLACK;
-				R_COLOR(xp) = RB_RED;
-				rb_rotate_left(idx, xp);
-				w = R_RIGHT(xp);
-				idx->accesses++;
-			}
-			if (rb_is_black(R_LEFT(w)) && rb_is_black(R_RIGHT(w))) {
-				R_COLOR(w) = RB_RED;
-				x = xp;
-				xp = R_PARENT(x);
-				continue;
-			}
-			if (rb_is_black(R_RIGHT(w))) {
-				R_COLOR(R_LEFT(w)) = RB_BLACK;
-				R_COLOR(w) = RB_RED;
-				rb_rotate_right(idx, w);
-				w = R_RIGHT(xp);
-			}
-			R_COLOR(w) = R_COLOR(xp);
-			R_COLOR(xp) = RB_BLACK;
-			R_COLOR(R_RIGHT(w)) = RB_BLACK;
-			rb_rotate_left(idx, xp);
-			x = idx->u.rb.root;
-		} else {
-			w = R_LEFT(xp);
-			idx->accesses++;
-			if (rb_is_red(w)) {
-				R_COLOR(w) = RB_BLACK;
-				R_COLOR(xp) = RB_RED;
-				rb_rotate_right(idx, xp);
-				w = R_LEFT(xp);
-				idx->accesses++;
-			}
-			if (rb_is_black(R_LEFT(w)) && rb_is_black(R_RIGHT(w))) {
-				R_COLOR(w) = RB_RED;
-				x = xp;
-				xp = R_PARENT(x);
-				continue;
-			}
-			if (rb_is_black(R_LEFT(w))) {
-				R_COLOR(R_RIGHT(w)) = RB_BLACK;
-				R_COLOR(w) = RB_RED;
-				rb_rotate_left(idx, w);
-				w = R_LEFT(xp);
-			}
-			R_COLOR(w) = R_COLOR(xp);
-			R_COLOR(xp) = RB_BLACK;
-			R_COLOR(R_LEFT(w)) = RB_BLACK;
-			rb_rotate_right(idx, xp);
-			x = idx->u.rb.root;
-		}
-	}
+	while (x != idx->u.rb.root && rb_is_black(x))
+		rb_erase_fixup_step(idx, &x, &xp, x != R_LEFT(xp));
 	if (x)
 		R_COLOR(x) = RB_BLACK;
 }
@@ -713,6 +710,43 @@ struct rb_check_state {
 
 #define RB_CHECK_MAX_DEPTH 160
 
+/* x's own links: parent pointer p, a valid colour, no red child under a red x. */
+static int rb_check_links(const struct vma *x, const struct vma *p)
+{
+	if (R_PARENT(x) != p) {
+		printk("vma rbtree: node [%#lx,%#lx) parent %p, expected %p\n",
+		       (unsigned long)x->start, (unsigned long)x->end, R_PARENT(x), p);
+		return -1;
+	}
+	if (R_COLOR(x) != RB_RED && R_COLOR(x) != RB_BLACK) {
+		printk("vma rbtree: node [%#lx,%#lx) colour %d\n",
+		       (unsigned long)x->start, (unsigned long)x->end, R_COLOR(x));
+		return -1;
+	}
+	if (rb_is_red(x) && (rb_is_red(R_LEFT(x)) || rb_is_red(R_RIGHT(x)))) {
+		printk("vma rbtree: red node [%#lx,%#lx) has a red child\n",
+		       (unsigned long)x->start, (unsigned long)x->end);
+		return -1;
+	}
+	return 0;
+}
+
+/* x, reached in address order: a page-aligned non-empty range above st->prev. */
+static int rb_check_in_order(const struct rb_check_state *st, const struct vma *x)
+{
+	if (x->start >= x->end || !IS_ALIGNED(x->start, PAGE_SIZE) || !IS_ALIGNED(x->end, PAGE_SIZE)) {
+		printk("vma rbtree: bad range [%#lx,%#lx)\n", (unsigned long)x->start, (unsigned long)x->end);
+		return -1;
+	}
+	if (st->prev && st->prev->end > x->start) {
+		printk("vma rbtree: [%#lx,%#lx) then [%#lx,%#lx) in order: unsorted or overlapping\n",
+		       (unsigned long)st->prev->start, (unsigned long)st->prev->end,
+		       (unsigned long)x->start, (unsigned long)x->end);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Check the subtree x under p, whose successor starts at S (S_none: x holds
  * the last VMA). Returns its black height (NULL: 0), or -1 after printing;
@@ -731,34 +765,13 @@ static int rb_check_node(struct rb_check_state *st, const struct vma *x, const s
 		       st->idx->count, RB_CHECK_MAX_DEPTH);
 		return -1;
 	}
-	if (R_PARENT(x) != p) {
-		printk("vma rbtree: node [%#lx,%#lx) parent %p, expected %p\n",
-		       (unsigned long)x->start, (unsigned long)x->end, R_PARENT(x), p);
+	if (rb_check_links(x, p) < 0)
 		return -1;
-	}
-	if (R_COLOR(x) != RB_RED && R_COLOR(x) != RB_BLACK) {
-		printk("vma rbtree: node [%#lx,%#lx) colour %d\n",
-		       (unsigned long)x->start, (unsigned long)x->end, R_COLOR(x));
-		return -1;
-	}
-	if (rb_is_red(x) && (rb_is_red(R_LEFT(x)) || rb_is_red(R_RIGHT(x)))) {
-		printk("vma rbtree: red node [%#lx,%#lx) has a red child\n",
-		       (unsigned long)x->start, (unsigned long)x->end);
-		return -1;
-	}
 	bl = rb_check_node(st, R_LEFT(x), x, x->start, false, depth + 1, &gl);
 	if (bl < 0)
 		return -1;
-	if (x->start >= x->end || !IS_ALIGNED(x->start, PAGE_SIZE) || !IS_ALIGNED(x->end, PAGE_SIZE)) {
-		printk("vma rbtree: bad range [%#lx,%#lx)\n", (unsigned long)x->start, (unsigned long)x->end);
+	if (rb_check_in_order(st, x) < 0)
 		return -1;
-	}
-	if (st->prev && st->prev->end > x->start) {
-		printk("vma rbtree: [%#lx,%#lx) then [%#lx,%#lx) in order: unsorted or overlapping\n",
-		       (unsigned long)st->prev->start, (unsigned long)st->prev->end,
-		       (unsigned long)x->start, (unsigned long)x->end);
-		return -1;
-	}
 	if (!R_LEFT(x))
 		gl = x->start - (st->prev ? st->prev->end : 0);   /* prev is x's predecessor */
 	st->prev = x;

@@ -1,7 +1,9 @@
 /*
  * The registry of VMA index backends: vma_backends[] in a fixed order
  * (list, avl, hash, rbtree, btree, then "list+cache", the list with its
- * one-entry last-lookup cache) and lookup by name.
+ * one-entry last-lookup cache) and lookup by name. A new backend is one
+ * line here: the per-backend test suites, vmabench and the soak run take
+ * their backend list from this table at run time (docs/guide.md).
  */
 #include "vma.h"
 #include "kstring.h"
@@ -30,4 +32,20 @@ const struct vma_index_ops *vma_backend_by_name(const char *name)
 		if (strcmp((*p)->name, name) == 0)
 			return *p;
 	return NULL;
+}
+
+/* vma_backend_count: the entries of vma_backends[] before its NULL. */
+unsigned vma_backend_count(void)
+{
+	unsigned n = 0;
+
+	while (vma_backends[n])
+		n++;
+	return n;
+}
+
+/* vma_backend_name: the name of vma_backends[i], or NULL past the end (a ktest parameter list). */
+const char *vma_backend_name(unsigned i)
+{
+	return i < vma_backend_count() ? vma_backends[i]->name : NULL;
 }

@@ -37,7 +37,7 @@ static void test_demand_paging_sparse(struct ktest *t)
 	EXPECT_EQ(t, mm->rss, 64);
 	EXPECT_EQ(t, mm->zero_maps, 1);
 	EXPECT_EQ(t, mm->faults, 65);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
 
@@ -55,7 +55,7 @@ static void test_zero_page_then_cow(struct ktest *t)
 	EXPECT_FALSE(t, ut_state(mm, A0) & MMU_WRITE);
 	EXPECT_EQ(t, mm->rss, 0);
 	/* x86 Linux gives a read-faulted VMA no anon_vma (do_anonymous_page maps the zero page first). */
-	EXPECT_EQ(t, vma_lookup(mm, A0)->anon, NULL);
+	EXPECT_EQ(t, ut_vma(mm, A0)->anon, NULL);
 	/* A second page reading zeroes shares the same frame. */
 	EXPECT_EQ(t, ut_read8(mm, A0 + PAGE_SIZE), 0);
 	EXPECT_EQ(t, ut_pa(mm, A0 + PAGE_SIZE), mm_zero_page_phys());
@@ -76,7 +76,7 @@ static void test_zero_page_then_cow(struct ktest *t)
 		EXPECT_TRUE(t, p->flags & PG_anon);
 		EXPECT_EQ(t, p->refcount, 1);
 		EXPECT_EQ(t, p->mapcount, 1);
-		EXPECT_EQ(t, p->private, vma_lookup(mm, A0)->anon);
+		EXPECT_EQ(t, p->private, ut_vma(mm, A0)->anon);
 	}
 	mm_put(mm);
 }
@@ -100,7 +100,7 @@ static void test_read_fault_without_zero_page(struct ktest *t)
 	EXPECT_EQ(t, ut_state(mm, A0) & (MMU_WRITE | MMU_DIRTY), MMU_WRITE | MMU_DIRTY);
 	EXPECT_EQ(t, mm->rss, 1);
 	EXPECT_EQ(t, mm->zero_maps, 0);
-	v = vma_lookup(mm, A0);
+	v = ut_vma(mm, A0);
 	EXPECT_NE(t, v->anon, NULL);
 	EXPECT_EQ(t, ut_write8(mm, A0 + 1, 7), FAULT_OK);
 	EXPECT_EQ(t, mm->faults, 1);
@@ -110,7 +110,7 @@ static void test_read_fault_without_zero_page(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, A0 + 4 * PAGE_SIZE), 0);
 	EXPECT_EQ(t, ut_state(mm, A0 + 4 * PAGE_SIZE) & (MMU_WRITE | MMU_DIRTY), 0u);
 	EXPECT_EQ(t, mm->rss, 2);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
 
@@ -146,7 +146,7 @@ static void exec_only_case(struct ktest *t)
 	EXPECT_EQ(t, b, 0xc3);
 	ASSERT_EQ(t, vm_mprotect(mm, A0, PAGE_SIZE, PROT_READ | PROT_EXEC), 0);
 	EXPECT_EQ(t, ut_read8(mm, A0), 0xc3);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
 
@@ -225,7 +225,7 @@ static void test_stack_growth_limits(struct ktest *t)
 	ASSERT_TRUE(t, mm);
 	ASSERT_EQ(t, map_fixed(mm, S - PAGE_SIZE, PAGE_SIZE, UT_RW, UT_PA | MAP_GROWSDOWN), (long)(S - PAGE_SIZE));
 	EXPECT_EQ(t, ut_write8(mm, S - 10 * PAGE_SIZE + 3, 9), FAULT_OK);
-	v = vma_lookup(mm, S - PAGE_SIZE);
+	v = ut_vma(mm, S - PAGE_SIZE);
 	ASSERT_TRUE(t, v);
 	EXPECT_EQ(t, v->start, S - 10 * PAGE_SIZE);
 	EXPECT_EQ(t, v->pgoff, (S - 10 * PAGE_SIZE) >> PAGE_SHIFT);
@@ -233,11 +233,11 @@ static void test_stack_growth_limits(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, S - 10 * PAGE_SIZE + 3), 9);
 	/* Exactly 8 MiB is allowed, one page more is not. */
 	EXPECT_EQ(t, ut_write8(mm, S - (8UL << 20), 1), FAULT_OK);
-	EXPECT_EQ(t, vma_lookup(mm, S - PAGE_SIZE)->start, S - (8UL << 20));
+	EXPECT_EQ(t, ut_vma(mm, S - PAGE_SIZE)->start, S - (8UL << 20));
 	EXPECT_EQ(t, ut_write8(mm, S - (8UL << 20) - 1, 1), FAULT_SIGSEGV_MAPERR);
-	EXPECT_EQ(t, vma_lookup(mm, S - PAGE_SIZE)->start, S - (8UL << 20));
+	EXPECT_EQ(t, ut_vma(mm, S - PAGE_SIZE)->start, S - (8UL << 20));
 	EXPECT_EQ(t, mm->map_count, 1);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 
 	mm = mm_create();
@@ -248,12 +248,12 @@ static void test_stack_growth_limits(struct ktest *t)
 	EXPECT_EQ(t, ut_write8(mm, S - (2UL << 20) + (512UL << 10), 1), FAULT_SIGSEGV_MAPERR);
 	/* Exactly 1 MiB above P's end: allowed (gap not smaller than stack_guard_gap). */
 	EXPECT_EQ(t, ut_write8(mm, S - (1UL << 20), 1), FAULT_OK);
-	EXPECT_EQ(t, vma_lookup(mm, S - PAGE_SIZE)->start, S - (1UL << 20));
+	EXPECT_EQ(t, ut_vma(mm, S - PAGE_SIZE)->start, S - (1UL << 20));
 	EXPECT_EQ(t, ut_write8(mm, S - (1UL << 20) - 1, 1), FAULT_SIGSEGV_MAPERR);
 	/* A PROT_NONE neighbour does not keep a gap (vma_is_accessible). */
 	ASSERT_EQ(t, vm_mprotect(mm, S - (3UL << 20), 1UL << 20, PROT_NONE), 0);
 	EXPECT_EQ(t, ut_write8(mm, S - (2UL << 20) + PAGE_SIZE, 1), FAULT_OK);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
 
@@ -306,7 +306,7 @@ static void test_fault_oom(struct ktest *t)
 	EXPECT_EQ(t, ut_pa(mm, A0 + 2 * PAGE_SIZE), 0);
 	EXPECT_EQ(t, ut_pa(mm, A0 + PAGE_SIZE), mm_zero_page_phys());
 	EXPECT_EQ(t, ut_read8(mm, A0), 1);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	EXPECT_EQ(t, pmm_check(), 0);
 	EXPECT_EQ(t, ut_write8(mm, A0 + 2 * PAGE_SIZE, 2), FAULT_OK);
 	EXPECT_EQ(t, ut_write8(mm, A0 + PAGE_SIZE, 3), FAULT_OK);

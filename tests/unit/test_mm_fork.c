@@ -30,8 +30,8 @@ static void test_fork_cow_both_directions(struct ktest *t)
 	EXPECT_FALSE(t, ut_state(c, B0) & MMU_WRITE);
 	EXPECT_EQ(t, c->rss, 1);
 	/* The child's VMA has an identity of its own; the page keeps the parent's. */
-	EXPECT_NE(t, vma_lookup(c, B0)->anon, vma_lookup(p, B0)->anon);
-	EXPECT_EQ(t, pg->private, vma_lookup(p, B0)->anon);
+	EXPECT_NE(t, ut_vma(c, B0)->anon, ut_vma(p, B0)->anon);
+	EXPECT_EQ(t, pg->private, ut_vma(p, B0)->anon);
 	/* Child writes: it gets a copy; the parent still sees 1. */
 	EXPECT_EQ(t, ut_write8(c, B0, 2), FAULT_OK);
 	cpa = ut_pa(c, B0);
@@ -76,10 +76,10 @@ static void test_fork_dontfork_wipeonfork(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(c, keep), 1);
 	EXPECT_EQ(t, ut_read8(c, dont), UT_READ_FAULT(FAULT_SIGSEGV_MAPERR));
 	EXPECT_EQ(t, ut_read8(c, wipe), 0);                     /* copied empty */
-	EXPECT_TRUE(t, vma_lookup(c, wipe)->flags & VM_WIPEONFORK);
+	EXPECT_TRUE(t, ut_vma(c, wipe)->flags & VM_WIPEONFORK);
 	EXPECT_EQ(t, ut_read8(p, dont), 2);
 	EXPECT_EQ(t, ut_read8(p, wipe), 3);
-	EXPECT_EQ(t, vma_check(c), 0);
+	EXPECT_EQ(t, ut_vma_check(c), 0);
 	mm_put(c);
 	mm_put(p);
 }
@@ -140,7 +140,7 @@ static void test_mprotect_in_place_keeps_cow(struct ktest *t)
 	EXPECT_FALSE(t, ut_state(p, B0) & MMU_WRITE);                /* still shared with c */
 	EXPECT_EQ(t, ut_write8(p, B0, 5), FAULT_OK);
 	EXPECT_EQ(t, ut_read8(c, B0), 4);
-	EXPECT_EQ(t, vma_check(p), 0);
+	EXPECT_EQ(t, ut_vma_check(p), 0);
 	mm_put(c);
 	mm_put(p);
 }
@@ -184,17 +184,6 @@ static void test_fork_oom_leaks_nothing(struct ktest *t)
  */
 #define P PAGE_SIZE
 
-/* VMAs of mm that intersect [start, end). */
-static unsigned ut_vmas_in(struct mm *mm, uintptr_t start, uintptr_t end)
-{
-	unsigned n = 0;
-
-	for (struct vma *v = vma_first(mm); v; v = vma_next(mm, v))
-		if (v->start < end && v->end > start)
-			n++;
-	return n;
-}
-
 /* (1) A new range next to an inherited faulted VMA: not merged in the child, merged in the parent. */
 static void test_fork_child_new_range_next_to_faulted(struct ktest *t)
 {
@@ -214,7 +203,7 @@ static void test_fork_child_new_range_next_to_faulted(struct ktest *t)
 	ASSERT_EQ(t, vm_mmap(c, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
 	ASSERT_EQ(t, vm_mmap(c, B0 - 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 - 2 * P));
 	EXPECT_EQ(t, ut_vmas_in(c, B0 - 2 * P, B0 + 4 * P), 3);
-	a = vma_lookup(c, B0);
+	a = ut_vma(c, B0);
 	EXPECT_EQ(t, a->start, B0);
 	EXPECT_EQ(t, a->end, B0 + 2 * P);
 	/*
@@ -222,25 +211,25 @@ static void test_fork_child_new_range_next_to_faulted(struct ktest *t)
 	 * reusable_anon_vma(A) needs a singular chain -> a new anon_vma.
 	 */
 	EXPECT_EQ(t, ut_write8(c, B0 + 2 * P, 2), FAULT_OK);
-	n = vma_lookup(c, B0 + 2 * P);
+	n = ut_vma(c, B0 + 2 * P);
 	EXPECT_TRUE(t, n->anon && n->anon != a->anon);
 	/*
 	 * That VMA's chain is singular (its own anon_vma only): a further new
 	 * range above it merges (case 2, tgt not a fork child).
 	 */
 	ASSERT_EQ(t, vm_mmap(c, B0 + 4 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 4 * P));
-	EXPECT_EQ(t, vma_lookup(c, B0 + 4 * P), n);
+	EXPECT_EQ(t, ut_vma(c, B0 + 4 * P), n);
 	EXPECT_EQ(t, n->start, B0 + 2 * P);
 	EXPECT_EQ(t, n->end, B0 + 6 * P);
-	EXPECT_EQ(t, vma_check(c), 0);
-	EXPECT_EQ(t, vma_check_merged(c), 0);
+	EXPECT_EQ(t, ut_vma_check(c), 0);
+	EXPECT_EQ(t, ut_vma_check_merged(c), 0);
 	/* Parent: A's chain is singular: case 2 allowed on both sides -> one VMA. */
 	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
 	ASSERT_EQ(t, vm_mmap(p, B0 - 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 - 2 * P));
 	EXPECT_EQ(t, ut_vmas_in(p, B0 - 2 * P, B0 + 4 * P), 1);
-	EXPECT_EQ(t, vma_lookup(p, B0)->start, B0 - 2 * P);
-	EXPECT_EQ(t, vma_lookup(p, B0)->end, B0 + 4 * P);
-	EXPECT_EQ(t, vma_check(p), 0);
+	EXPECT_EQ(t, ut_vma(p, B0)->start, B0 - 2 * P);
+	EXPECT_EQ(t, ut_vma(p, B0)->end, B0 + 4 * P);
+	EXPECT_EQ(t, ut_vma_check(p), 0);
 	mm_put(c);
 	mm_put(p);
 }
@@ -254,18 +243,18 @@ static void test_fork_child_new_range_next_to_unfaulted(struct ktest *t)
 	ASSERT_EQ(t, vm_mmap(p, B0, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)B0);
 	c = mm_dup(p);
 	ASSERT_TRUE(t, c);
-	EXPECT_EQ(t, vma_lookup(c, B0)->anon, NULL);
+	EXPECT_EQ(t, ut_vma(c, B0)->anon, NULL);
 	/* anon_vma_fork returns early when the parent VMA has no anon_vma: both NULL, case 3 -> merge. */
 	ASSERT_EQ(t, vm_mmap(c, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
 	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 1);
-	EXPECT_EQ(t, vma_lookup(c, B0)->end, B0 + 4 * P);
+	EXPECT_EQ(t, ut_vma(c, B0)->end, B0 + 4 * P);
 	/* First write in the child: __anon_vma_prepare links one entry (singular), so case 2 allows the next merge. */
 	EXPECT_EQ(t, ut_write8(c, B0, 1), FAULT_OK);
 	ASSERT_EQ(t, vm_mmap(c, B0 + 4 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 4 * P));
 	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 6 * P), 1);
-	EXPECT_EQ(t, vma_lookup(c, B0)->end, B0 + 6 * P);
-	EXPECT_EQ(t, vma_check(c), 0);
-	EXPECT_EQ(t, vma_check_merged(c), 0);
+	EXPECT_EQ(t, ut_vma(c, B0)->end, B0 + 6 * P);
+	EXPECT_EQ(t, ut_vma_check(c), 0);
+	EXPECT_EQ(t, ut_vma_check_merged(c), 0);
 	/* Parent: the same mapping merges as well. */
 	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
 	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);
@@ -292,13 +281,13 @@ static void test_fork_child_mprotect_case2(struct ktest *t)
 	c = mm_dup(p);
 	ASSERT_TRUE(t, c);
 	EXPECT_EQ(t, vm_mprotect(c, B0 + 2 * P, 2 * P, UT_RW), 0);
-	EXPECT_EQ(t, vma_lookup(c, B0 + 2 * P)->flags, vma_lookup(c, B0)->flags);
+	EXPECT_EQ(t, ut_vma(c, B0 + 2 * P)->flags, ut_vma(c, B0)->flags);
 	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 2);     /* case 2, tgt fork child */
-	EXPECT_EQ(t, vma_check(c), 0);
-	EXPECT_EQ(t, vma_check_merged(c), 0);
+	EXPECT_EQ(t, ut_vma_check(c), 0);
+	EXPECT_EQ(t, ut_vma_check_merged(c), 0);
 	EXPECT_EQ(t, vm_mprotect(p, B0 + 2 * P, 2 * P, UT_RW), 0);
 	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);     /* case 2, singular chain */
-	EXPECT_EQ(t, vma_check(p), 0);
+	EXPECT_EQ(t, ut_vma_check(p), 0);
 	mm_put(c);
 	mm_put(p);
 }
@@ -323,19 +312,19 @@ static void test_fork_child_mprotect_case1(struct ktest *t)
 	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 2);
 	c = mm_dup(p);
 	ASSERT_TRUE(t, c);
-	EXPECT_EQ(t, vma_lookup(c, B0 + 2 * P)->anon, NULL);
+	EXPECT_EQ(t, ut_vma(c, B0 + 2 * P)->anon, NULL);
 	EXPECT_EQ(t, vm_mprotect(c, B0, 2 * P, UT_RW), 0);
-	EXPECT_EQ(t, vma_lookup(c, B0 + 2 * P)->flags, vma_lookup(c, B0)->flags);
+	EXPECT_EQ(t, ut_vma(c, B0 + 2 * P)->flags, ut_vma(c, B0)->flags);
 	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 2);     /* case 1, src fork child */
-	EXPECT_EQ(t, vma_lookup(c, B0 + 2 * P)->anon, NULL);
-	EXPECT_EQ(t, vma_check(c), 0);
-	EXPECT_EQ(t, vma_check_merged(c), 0);
+	EXPECT_EQ(t, ut_vma(c, B0 + 2 * P)->anon, NULL);
+	EXPECT_EQ(t, ut_vma_check(c), 0);
+	EXPECT_EQ(t, ut_vma_check_merged(c), 0);
 	EXPECT_EQ(t, vm_mprotect(p, B0, 2 * P, UT_RW), 0);
 	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);     /* case 1, singular chain */
-	v = vma_lookup(p, B0);
+	v = ut_vma(p, B0);
 	EXPECT_EQ(t, v->end, B0 + 4 * P);
 	EXPECT_TRUE(t, v->anon != NULL);
-	EXPECT_EQ(t, vma_check(p), 0);
+	EXPECT_EQ(t, ut_vma_check(p), 0);
 	mm_put(c);
 	mm_put(p);
 }
@@ -355,14 +344,14 @@ static void test_fork_child_split_keeps_fork_child(struct ktest *t)
 	ASSERT_EQ(t, ut_write8(p, B0, 1), FAULT_OK);
 	c = mm_dup(p);
 	ASSERT_TRUE(t, c);
-	av = vma_lookup(c, B0)->anon;
+	av = ut_vma(c, B0)->anon;
 	ASSERT_TRUE(t, av != NULL);
 	/* Middle page to READ and back: split twice, then prev/middle/next share av: case 3 -> one VMA again. */
 	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, PROT_READ), 0);
 	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 3);
 	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, UT_RW), 0);
 	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 1);
-	EXPECT_EQ(t, vma_lookup(c, B0)->anon, av);
+	EXPECT_EQ(t, ut_vma(c, B0)->anon, av);
 	/*
 	 *   munmap [B0+2P, B0+4P)          -> |B0 RW av, 2 pages|
 	 *   mprotect(B0+P, P, READ)        -> |B0 RW av|B0+P READ av|  (split: both fork children)
@@ -379,9 +368,9 @@ static void test_fork_child_split_keeps_fork_child(struct ktest *t)
 	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 3);
 	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, UT_RW), 0);
 	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 2);
-	EXPECT_EQ(t, vma_lookup(c, B0)->end, B0 + 2 * P);
-	EXPECT_EQ(t, vma_check(c), 0);
-	EXPECT_EQ(t, vma_check_merged(c), 0);
+	EXPECT_EQ(t, ut_vma(c, B0)->end, B0 + 2 * P);
+	EXPECT_EQ(t, ut_vma_check(c), 0);
+	EXPECT_EQ(t, ut_vma_check_merged(c), 0);
 	/*
 	 * Parent, same steps: the split pieces have singular chains, so the
 	 * last mprotect's right side is an allowed case 1 and prev, middle and
@@ -395,7 +384,7 @@ static void test_fork_child_split_keeps_fork_child(struct ktest *t)
 	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 3);     /* |RW|READ|RW new|: flags differ */
 	EXPECT_EQ(t, vm_mprotect(p, B0 + P, P, UT_RW), 0);
 	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);
-	EXPECT_EQ(t, vma_check(p), 0);
+	EXPECT_EQ(t, ut_vma_check(p), 0);
 	mm_put(c);
 	mm_put(p);
 }

@@ -18,7 +18,7 @@
 
 static struct vma *at(struct mm *mm, uintptr_t a)
 {
-	return vma_lookup(mm, a);
+	return ut_vma(mm, a);
 }
 
 /*
@@ -55,7 +55,7 @@ static void test_mremap_grow_shrink(struct ktest *t)
 	EXPECT_EQ(t, at(mm, B)->end, B + P(1));
 	EXPECT_EQ(t, ut_read8(mm, B + P(1)), UT_READ_FAULT(FAULT_SIGSEGV_MAPERR));
 	EXPECT_EQ(t, mm->rss, 0);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
@@ -117,7 +117,7 @@ static void test_mremap_move(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, (uintptr_t)r + P(1)), 0x22);
 	EXPECT_EQ(t, ut_read8(mm, (uintptr_t)r + P(7)), 0);
 	EXPECT_TRUE(t, at(mm, (uintptr_t)r)->anon == av);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
 
@@ -151,7 +151,7 @@ static void test_mremap_errors(struct ktest *t)
 	/* No resize, no move: the address, whatever lies past the VMA (no check). */
 	EXPECT_EQ(t, vm_mremap(mm, B, P(6), P(6), 0, 0), (long)B);
 	EXPECT_EQ(t, mm->map_count, 2);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
 
@@ -170,13 +170,13 @@ static void test_mremap_multi(struct ktest *t)
 	EXPECT_EQ(t, ut_write8(mm, B + P(1), 7), FAULT_OK);
 	EXPECT_EQ(t, vm_mremap(mm, B, P(4), P(4), MREMAP_MAYMOVE | MREMAP_FIXED, B + P(10)),
 		  (long)(B + P(10)));
-	EXPECT_TRUE(t, vma_find_intersection(mm, B, B + P(4)) == NULL);
+	EXPECT_EQ(t, ut_vmas_in(mm, B, B + P(4)), 0);
 	ASSERT_TRUE(t, at(mm, B + P(10)) && at(mm, B + P(13)));
 	EXPECT_EQ(t, at(mm, B + P(10))->end, B + P(12));
 	EXPECT_TRUE(t, at(mm, B + P(12)) == NULL);
 	EXPECT_EQ(t, at(mm, B + P(13))->flags & VM_ACCESS_FLAGS, VM_READ);
 	EXPECT_EQ(t, ut_read8(mm, B + P(11)), 7);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
 
@@ -207,7 +207,7 @@ static void test_mremap_dontunmap(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, B + P(10)), 0x33);
 	EXPECT_EQ(t, ut_read8(mm, B), 0);
 	EXPECT_EQ(t, mm->rss, 1);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
@@ -232,7 +232,7 @@ static void test_mremap_shared(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, B + P(21)), 0x44);
 	EXPECT_EQ(t, ut_write8(mm, B + P(20), 0x55), FAULT_OK);
 	EXPECT_EQ(t, ut_read8(mm, B), 0x55);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 	EXPECT_EQ(t, shared_anon_inuse(), 0);
 }
@@ -291,7 +291,7 @@ static void test_madv_free(struct ktest *t)
 	/* Shared anonymous memory: MADV_FREE is -EINVAL (not vma_is_anonymous). */
 	EXPECT_EQ(t, vm_mmap(mm, B + P(8), P(1), UT_RW, UT_SA | MAP_FIXED), (long)(B + P(8)));
 	EXPECT_EQ(t, vm_madvise(mm, B + P(8), P(1), MADV_FREE), -EINVAL);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
@@ -324,7 +324,7 @@ static void test_madvise_lock_mode(struct ktest *t)
 	EXPECT_EQ(t, mm->mmap_lock.write_acquired, w + 1);
 	/* DONTNEED under the read lock still dropped the pages. */
 	EXPECT_EQ(t, mm->rss, 0);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
 

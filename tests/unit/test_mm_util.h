@@ -139,6 +139,56 @@ static inline void ut_warm_up(void)
 	}
 }
 
+/*
+ * Looking at the VMAs from a test, as a real reader does: under the
+ * mmap_lock for reading (the lookups assert it). The VMA returned stays
+ * valid after the unlock because the test itself is the only one that
+ * changes mm, and it does so only through calls that take the lock.
+ */
+static inline struct vma *ut_vma(struct mm *mm, uintptr_t addr)
+{
+	struct vma *v;
+
+	mmap_read_lock(mm);
+	v = vma_lookup(mm, addr);
+	mmap_read_unlock(mm);
+	return v;
+}
+
+/* vma_check (and with merged, vma_check_merged too) under the read lock: 0 or -EINVAL. */
+static inline int ut_vma_check(struct mm *mm)
+{
+	int err;
+
+	mmap_read_lock(mm);
+	err = vma_check(mm);
+	mmap_read_unlock(mm);
+	return err;
+}
+
+static inline int ut_vma_check_merged(struct mm *mm)
+{
+	int err;
+
+	mmap_read_lock(mm);
+	err = vma_check_merged(mm);
+	mmap_read_unlock(mm);
+	return err;
+}
+
+/* VMAs of mm that intersect [start, end), counted under the read lock. */
+static inline unsigned ut_vmas_in(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	unsigned n = 0;
+
+	mmap_read_lock(mm);
+	for (struct vma *v = vma_first(mm); v; v = vma_next(mm, v))
+		if (v->start < end && v->end > start)
+			n++;
+	mmap_read_unlock(mm);
+	return n;
+}
+
 #define UT_RW  (PROT_READ | PROT_WRITE)
 #define UT_PA  (MAP_PRIVATE | MAP_ANONYMOUS)
 #define UT_SA  (MAP_SHARED | MAP_ANONYMOUS)

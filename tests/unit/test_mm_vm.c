@@ -148,7 +148,7 @@ static void test_mmap_errors(struct ktest *t)
 	EXPECT_EQ(t, vm_mmap(mm, a + 0x10000, 4 * PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED | MAP_POPULATE),
 		  (long)(a + 0x10000));
 	EXPECT_EQ(t, mm->rss, 4);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
 
@@ -179,7 +179,7 @@ static void test_brk(struct ktest *t)
 	EXPECT_EQ(t, vm_brk(mm, b + 0xff001), (long)(b + 0xff000));
 	EXPECT_EQ(t, vm_brk(mm, b), (long)b);
 	EXPECT_EQ(t, mm->map_count, 1);
-	EXPECT_EQ(t, vma_check(mm), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
 

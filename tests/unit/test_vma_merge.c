@@ -35,27 +35,6 @@
 /* Shared anonymous, read-write. */
 #define SH (VM_READ | VM_WRITE | VM_SHARED | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_MAYSHARE)
 
-/* vma_backends[]: the five of issue 3, then "list+cache". Entries past the end are skipped. */
-#define MAX_BACKENDS 6
-
-static unsigned nbackends(void)
-{
-	unsigned n = 0;
-
-	while (vma_backends[n])
-		n++;
-	return n;
-}
-
-static const char *backend_name(unsigned i)
-{
-	static const char *const missing[MAX_BACKENDS] = { "none0", "none1", "none2", "none3", "none4", "none5" };
-
-	if (i < nbackends())
-		return vma_backends[i]->name;
-	return i < MAX_BACKENDS ? missing[i] : "?";
-}
-
 /* ------------------------------------------------------------- fixture */
 
 /* Backing objects for shared mappings, counted through mm->object_ops. */
@@ -75,17 +54,19 @@ struct fixture {
 
 static struct fixture fx_storage;
 
-/* A fresh address space on the case's backend, or NULL (case skipped or failed). */
+/*
+ * A fresh address space on the case's backend (t->param indexes
+ * vma_backends[]), or NULL (failed). The case then works as one long
+ * system call would: the fixture holds the mmap_lock for writing from here
+ * to fx_done, which every VMA operation and lookup asserts.
+ */
 static struct mm *fx_init(struct ktest *t)
 {
 	struct fixture *fx = &fx_storage;
 
-	if (t->param >= nbackends()) {
-		ktest_skip(t, "backend not built yet");
-		return NULL;
-	}
 	if (fx->live) {               /* an ASSERT ended the previous case early */
 		mm_vma_destroy(&fx->mm);
+		mmap_write_unlock(&fx->mm);
 		fx->live = false;
 	}
 	fx->vmas0 = vma_objects_inuse();
@@ -94,6 +75,7 @@ static struct mm *fx_init(struct ktest *t)
 		ktest_fail(t, __FILE__, __LINE__, "mm_vma_init failed");
 		return NULL;
 	}
+	mmap_write_lock(&fx->mm);
 	fx->mm.object_ops = &tobj_ops;
 	fx->mm.merge = true;
 	fx->live = true;
@@ -108,6 +90,7 @@ static void fx_done(struct ktest *t)
 	if (!fx->live)
 		return;
 	mm_vma_destroy(&fx->mm);
+	mmap_write_unlock(&fx->mm);
 	fx->live = false;
 	EXPECT_EQ(t, vma_objects_inuse(), fx->vmas0);
 	EXPECT_EQ(t, anon_identity_inuse(), fx->anons0);
@@ -1823,8 +1806,7 @@ static const struct ktest_case vma_merge_cases[] = {
 static const struct ktest_suite vma_merge_suite = {
 	.name = "vma_merge",
 	.cases = vma_merge_cases,
-	.nparams = MAX_BACKENDS,
-	.param_name = backend_name,
+	.param_name = vma_backend_name,        /* once per registered backend */
 };
 KTEST_REGISTER(vma_merge_suite);
 
@@ -1841,8 +1823,7 @@ static const struct ktest_case vma_limit_cases[] = {
 static const struct ktest_suite vma_limit_suite = {
 	.name = "vma_limit",
 	.cases = vma_limit_cases,
-	.nparams = MAX_BACKENDS,
-	.param_name = backend_name,
+	.param_name = vma_backend_name,        /* once per registered backend */
 	.flags = KTEST_SLOW,
 };
 KTEST_REGISTER(vma_limit_suite);

@@ -239,7 +239,12 @@ int vma_diff_init(struct vma_diff *d, size_t cap, const struct vma_index_ops *on
 	d->cap = cap;
 	d->full_every = 1;
 	d->check_every = 1;
-	for (p = vma_backends; *p && d->nb < VMA_DIFF_MAX_BACKENDS; p++)
+	if (vma_backend_count() > VMA_DIFF_MAX_BACKENDS) {
+		printk("vma_diff: %u backends registered, room for %d: raise VMA_DIFF_MAX_BACKENDS\n",
+		       vma_backend_count(), VMA_DIFF_MAX_BACKENDS);
+		return -EINVAL;
+	}
+	for (p = vma_backends; *p; p++)
 		if (!only || *p == only)
 			d->ops[d->nb++] = *p;
 	if (only && d->nb == 0)

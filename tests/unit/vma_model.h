@@ -124,7 +124,9 @@ struct vma_diff {
 
 /*
  * vma_diff_init: set up every backend in vma_backends[] (or only `only`, when
- * not NULL) and the model, each with room for cap VMAs. 0 or -ENOMEM.
+ * not NULL) and the model, each with room for cap VMAs. 0; -ENOMEM;
+ * -EINVAL when more backends are registered than VMA_DIFF_MAX_BACKENDS
+ * (so that a backend is never left out silently).
  */
 int vma_diff_init(struct vma_diff *d, size_t cap, const struct vma_index_ops *only);
 /* Erase every VMA from every backend (checking as it goes), destroy, free. */

@@ -35,6 +35,7 @@
 #define SYS_wait4           61
 #define SYS_kill            62
 #define SYS_prctl           157
+#define SYS_reboot          169
 #define SYS_exit_group      231
 
 /* Memory-management constants (Linux uapi values). */
@@ -153,5 +154,8 @@ static inline long sys_kill(int pid, int sig)
 { return usys2(SYS_kill, pid, sig); }
 static inline long sys_prctl(long op, long a, long b, long c, long d)
 { return usys5(SYS_prctl, op, a, b, c, d); }
+/* reboot(2) with Linux's magic numbers: cmd 0x4321fedc powers off, 0x01234567 restarts. */
+static inline long sys_reboot(unsigned long cmd)
+{ return usys4(SYS_reboot, 0xfee1deadL, 672274793L, (long)cmd, 0); }
 
 #endif

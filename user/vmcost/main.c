@@ -17,29 +17,13 @@
  * Output: one line per (operation, pages): "vmcost OP pages=N median=M min=m".
  */
 #include "ulib.h"
+#include "ubench.h"
 
 #define ROUNDS 7
 
-static inline uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static void sort(uint64_t *v, int n)
-{
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-			uint64_t t = v[j];
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-}
-
 static void report(const char *op, unsigned long pages, uint64_t *v)
 {
-	sort(v, ROUNDS);
+	ubench_sort(v, ROUNDS);
 	printf("vmcost %-18s pages=%-5lu median=%llu min=%llu\n", op, pages,
 	       (unsigned long long)v[ROUNDS / 2], (unsigned long long)v[0]);
 }
@@ -74,22 +58,22 @@ static void bench_size(unsigned long pages)
 	uint64_t a[ROUNDS], b[ROUNDS];
 
 	for (int r = 0; r < ROUNDS; r++) {
-		uint64_t t0 = rdtsc();
+		uint64_t t0 = ubench_tsc();
 		char *p = map(len);
 		touch(p, pages);
 		check(sys_munmap((unsigned long)p, len), "munmap");
-		a[r] = rdtsc() - t0;
+		a[r] = ubench_tsc() - t0;
 	}
 	report("mmap+touch+munmap", pages, a);
 
 	for (int r = 0; r < ROUNDS; r++) {
 		char *p = map(3 * len);
 		touch(p, 3 * pages);
-		uint64_t t0 = rdtsc();
+		uint64_t t0 = ubench_tsc();
 		check(sys_mprotect((unsigned long)p + len, len, PROT_READ), "mprotect");
-		uint64_t t1 = rdtsc();
+		uint64_t t1 = ubench_tsc();
 		check(sys_mprotect((unsigned long)p + len, len, PROT_READ | PROT_WRITE), "mprotect");
-		uint64_t t2 = rdtsc();
+		uint64_t t2 = ubench_tsc();
 		a[r] = t1 - t0;
 		b[r] = t2 - t1;
 		check(sys_munmap((unsigned long)p, 3 * len), "munmap");
@@ -105,11 +89,11 @@ static void bench_size(unsigned long pages)
 		for (int r = 0; r < ROUNDS; r++) {
 			char *p = map(len);
 			touch(p, pages);
-			uint64_t t0 = rdtsc();
+			uint64_t t0 = ubench_tsc();
 			check(sys_madvise((unsigned long)p, len, adv[k].advice), adv[k].name);
-			uint64_t t1 = rdtsc();
+			uint64_t t1 = ubench_tsc();
 			touch(p, pages);
-			uint64_t t2 = rdtsc();
+			uint64_t t2 = ubench_tsc();
 			a[r] = t1 - t0;
 			b[r] = t2 - t1;
 			check(sys_munmap((unsigned long)p, len), "munmap");

@@ -124,6 +124,7 @@ struct x86_features {
 	bool pge;               /* global pages */
 	bool invariant_tsc;
 	bool pku;               /* protection keys for user pages (CPUID 7.0 ECX bit 3) */
+	bool erms;              /* enhanced rep movsb/stosb (CPUID 7.0 EBX bit 9) */
 	char vendor[13];
 };
 extern struct x86_features x86_cpu;

@@ -1,0 +1,12 @@
+# The side-by-side benchmark against Linux (tools/bench-linux):
+#
+#   make bench-linux [BENCH_LINUX_ARGS="page_fault1 brk1"]
+#                       user/mmbench on Debian's Linux kernel (fetched into
+#                       build/linux/ with apt-get download) and on this kernel,
+#                       in the same QEMU under -icount shift=0; prints Linux,
+#                       ours and the ratio per benchmark and writes the table
+#                       into docs/bench-linux.md
+
+.PHONY: bench-linux
+bench-linux: deps-check
+	@tools/bench-linux --doc docs/bench-linux.md $(BENCH_LINUX_ARGS)
