@@ -10,7 +10,7 @@
 #include "utests.h"
 
 static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests,
-						 ut_forkmerge_tests };
+						 ut_forkmerge_tests, ut_manyvma_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {

@@ -45,7 +45,7 @@ struct utest {
 	void (*fn)(void);
 };
 extern const struct utest ut_mem_tests[], ut_proc_tests[], ut_sig_tests[], ut_vm_tests[];
-extern const struct utest ut_forkmerge_tests[];
+extern const struct utest ut_forkmerge_tests[], ut_manyvma_tests[];
 
 #define WNOHANG 1
 #define ENOTTY 25
