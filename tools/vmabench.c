@@ -41,8 +41,9 @@
  * Time is taken in batches of consecutive same-kind operations (at most
  * 256), minus the clock's own cost per batch (calibrated at start-up), so
  * short batches are not inflated by clock_gettime. bytes_per_vma is, at the
- * trace's peak VMA count, (count * sizeof(struct vma) + ops->bytes() +
- * sizeof(struct vma_index)) / count. Each op kind runs through its own
+ * trace's peak VMA count, (count * vma_alloc_size(ops) + ops->bytes() +
+ * sizeof(struct vma_index)) / count: struct vma with the backend's link in
+ * it, the backend's own memory and the index header. Each op kind runs through its own
  * noipa (noinline) function (bench_insert, bench_erase, bench_find,
  * bench_gap; the --skip-lines ops through build_*), so callgrind's
  * inclusive cost of bench_KIND divided by its call count is instructions
@@ -368,7 +369,8 @@ static void disagree(const struct vma_index_ops *b, const struct op *o, const ch
 /* Replay the whole trace on backend b. */
 static void run_backend(const struct vma_index_ops *b, bool check)
 {
-	struct vma *pool = calloc(nslots ? nslots : 1, sizeof(*pool));
+	/* Each VMA carries the backend's link after it: vma_alloc_size(b) bytes apart. */
+	struct vma *pool = calloc(nslots ? nslots : 1, vma_alloc_size(b));
 	struct stats st[NKINDS];
 	struct vma_index x;
 	size_t i, bytes = 0;
@@ -409,7 +411,7 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 
 			switch (kind) {
 			case K_INSERT:
-				v = &pool[o->slot];
+				v = vma_array_at(pool, b, o->slot);
 				v->start = o->a;
 				v->end = o->b;
 				v->pgoff = o->a >> PAGE_SHIFT;
@@ -420,16 +422,16 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 				break;
 			case K_ERASE:
 				v = measured ? bench_erase(&x, o->a) : build_erase(&x, o->a);
-				if (check && v != &pool[o->slot])
+				if (check && v != vma_array_at(pool, b, o->slot))
 					disagree(b, o, "0x%lx: found the VMA at 0x%lx", o->a,
 						 v ? v->start : 0UL);
 				break;
 			case K_FIND:
 				v = measured ? bench_find(&x, o->a) : build_find(&x, o->a);
-				if (check && v != (o->slot == NONE ? NULL : &pool[o->slot]))
+				if (check && v != (o->slot == NONE ? NULL : vma_array_at(pool, b, o->slot)))
 					disagree(b, o, "got the VMA starting 0x%lx, expected 0x%lx (0: none)",
 						 v ? v->start : 0UL,
-						 o->slot == NONE ? 0UL : pool[o->slot].start);
+						 o->slot == NONE ? 0UL : vma_array_at(pool, b, o->slot)->start);
 				break;
 			default:
 				ret = measured ? bench_gap(&x, o->a, o->b, o->c, &got) :
@@ -477,7 +479,7 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 	}
 	printf("%s total ns=%llu bytes_per_vma=%.1f index_bytes_per_vma=%.1f\n", b->name,
 	       (unsigned long long)total,
-	       peak_count ? (double)(peak_count * sizeof(struct vma) + bytes + sizeof(struct vma_index)) /
+	       peak_count ? (double)(peak_count * vma_alloc_size(b) + bytes + sizeof(struct vma_index)) /
 			    peak_count : 0.0,
 	       peak_count ? (double)bytes / peak_count : 0.0);
 	fflush(stdout);

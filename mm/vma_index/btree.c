@@ -54,7 +54,7 @@
  * Allocation. Only inserts (and updates that move a VMA past a gap, which
  * erase and reinsert it) take nodes: one per split and one for a new root,
  * so at most height + 1 each. Erases and updates in place never take one.
- * reserve(n) tops up a private pool of spare nodes (idx->u.bt.spare, linked
+ * reserve(n) tops up a private pool of spare nodes (BT(idx)->spare, linked
  * through next_spare) to what n inserts can need: insert k of the run meets
  * a tree of height at most min(h + k, hmax), hmax being the greatest height
  * a tree of count + n VMAs can have (2 * 3^(h-1) VMAs at least), so n * (hmax
@@ -80,8 +80,8 @@
  * Lookups leave two single words behind, written with relaxed atomic
  * stores so that concurrent lookups under the read lock race benignly, and
  * cleared by every mutation (write lock): the leaf they ended in
- * (idx->u.bt.cache, for next and prev) and the slots of their path
- * (idx->u.bt.last_path): erase and update of the VMA just looked up (or of
+ * (BT(idx)->cache, for next and prev) and the slots of their path
+ * (BT(idx)->last_path): erase and update of the VMA just looked up (or of
  * the one before it in the same leaf) follow those slots from the root
  * instead of searching each node again (bt_locate), as Linux's VMA code
  * reuses the maple state of the lookup.
@@ -128,32 +128,32 @@ static struct kmem_cache *bt_get_cache(void)
 
 static void bt_cache_set(struct vma_index *idx, struct btree_node *leaf)
 {
-	__atomic_store_n(&idx->u.bt.cache, leaf, __ATOMIC_RELAXED);
+	__atomic_store_n(&BT(idx)->cache, leaf, __ATOMIC_RELAXED);
 }
 
 /* Every change: the cached leaf and the last find's path may no longer be in the tree. */
 static void bt_forget(struct vma_index *idx)
 {
 	bt_cache_set(idx, NULL);
-	__atomic_store_n(&idx->u.bt.last_path, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&BT(idx)->last_path, 0, __ATOMIC_RELAXED);
 }
 
 static struct btree_node *bt_cache_get(struct vma_index *idx)
 {
-	return __atomic_load_n(&idx->u.bt.cache, __ATOMIC_RELAXED);
+	return __atomic_load_n(&BT(idx)->cache, __ATOMIC_RELAXED);
 }
 
 /* Take a reserved node, empty, of the given kind. Panics without a reserve. */
 static struct btree_node *bt_node_new(struct vma_index *idx, bool leaf)
 {
-	struct btree_node *n = idx->u.bt.spare;
+	struct btree_node *n = BT(idx)->spare;
 	unsigned i;
 
 	if (!n)
 		panic("vma_btree: node needed but none reserved (missing reserve() before insert/update)");
-	idx->u.bt.spare = n->next_spare;
-	idx->u.bt.nspare--;
-	idx->u.bt.nodes++;
+	BT(idx)->spare = n->next_spare;
+	BT(idx)->nspare--;
+	BT(idx)->nodes++;
 	idx->accesses++;
 	n->nr = 0;
 	n->leaf = leaf;
@@ -167,11 +167,11 @@ static struct btree_node *bt_node_new(struct vma_index *idx, bool leaf)
 /* Give a node that left the tree back to the spare pool (or the cache). */
 static void bt_node_free(struct vma_index *idx, struct btree_node *n)
 {
-	idx->u.bt.nodes--;
-	if (idx->u.bt.nspare < BT_SPARE_KEEP) {
-		n->next_spare = idx->u.bt.spare;
-		idx->u.bt.spare = n;
-		idx->u.bt.nspare++;
+	BT(idx)->nodes--;
+	if (BT(idx)->nspare < BT_SPARE_KEEP) {
+		n->next_spare = BT(idx)->spare;
+		BT(idx)->spare = n;
+		BT(idx)->nspare++;
 	} else {
 		kmem_cache_free(bt_cache, n);
 	}
@@ -322,7 +322,7 @@ static void bt_refresh(struct btree_node *p, unsigned i, uintptr_t lo)
  */
 static struct btree_node *bt_descend(struct vma_index *idx, uintptr_t addr, struct bt_path *p)
 {
-	struct btree_node *n = idx->u.bt.root;
+	struct btree_node *n = BT(idx)->root;
 	unsigned d = 0, i;
 
 	while (!n->leaf) {
@@ -379,7 +379,7 @@ static void bt_fix_up(struct bt_path *p, unsigned d)
  */
 static void bt_succ_fix(struct vma_index *idx, uintptr_t end)
 {
-	struct btree_node *root = idx->u.bt.root, *leaf;
+	struct btree_node *root = BT(idx)->root, *leaf;
 	struct bt_path p;
 
 	if (!root || root->leaf || bt_slot(root, end) >= root->nr)
@@ -396,11 +396,11 @@ static void bt_succ_fix(struct vma_index *idx, uintptr_t end)
  */
 static void bt_locate(struct vma_index *idx, const struct vma *v, struct bt_path *p)
 {
-	uint64_t path = __atomic_load_n(&idx->u.bt.last_path, __ATOMIC_RELAXED);
+	uint64_t path = __atomic_load_n(&BT(idx)->last_path, __ATOMIC_RELAXED);
 	unsigned depth = path & 15, d, s = 0;
-	struct btree_node *n = idx->u.bt.root, *leaf;
+	struct btree_node *n = BT(idx)->root, *leaf;
 
-	if (depth && depth == idx->u.bt.height) {
+	if (depth && depth == BT(idx)->height) {
 		for (d = 0; d < depth; d++) {
 			s = (path >> (4 * (depth - d))) & 15;
 			if (s >= n->nr)
@@ -431,7 +431,7 @@ static void bt_init(struct vma_index *idx)
 	idx->ops = &vma_btree_ops;
 	idx->count = 0;
 	idx->accesses = 0;
-	memset(&idx->u.bt, 0, sizeof(idx->u.bt));
+	memset(BT(idx), 0, sizeof(struct bt_state));
 	bt_get_cache();         /* lazily, once; reserve retries on failure */
 }
 
@@ -450,10 +450,10 @@ static void bt_trim_spares(struct vma_index *idx, uint64_t keep)
 {
 	struct btree_node *n;
 
-	while (idx->u.bt.nspare > keep) {
-		n = idx->u.bt.spare;
-		idx->u.bt.spare = n->next_spare;
-		idx->u.bt.nspare--;
+	while (BT(idx)->nspare > keep) {
+		n = BT(idx)->spare;
+		BT(idx)->spare = n->next_spare;
+		BT(idx)->nspare--;
 		kmem_cache_free(bt_cache, n);
 	}
 }
@@ -461,10 +461,10 @@ static void bt_trim_spares(struct vma_index *idx, uint64_t keep)
 static void bt_destroy(struct vma_index *idx)
 {
 	BUG_ON(idx->count != 0);
-	if (idx->u.bt.root)
-		bt_free_tree(idx->u.bt.root);
+	if (BT(idx)->root)
+		bt_free_tree(BT(idx)->root);
 	bt_trim_spares(idx, 0);
-	memset(&idx->u.bt, 0, sizeof(idx->u.bt));
+	memset(BT(idx), 0, sizeof(struct bt_state));
 }
 
 /* Greatest height of a tree of n VMAs: height h >= 2 needs 2 * 3^(h-1) of them. */
@@ -482,7 +482,7 @@ static uint64_t bt_height_bound(uint64_t n)
 /* Nodes that nr inserts can take (see the design note). */
 static uint64_t bt_need(struct vma_index *idx, unsigned nr)
 {
-	uint64_t h = idx->u.bt.height, hmax = bt_height_bound(idx->count + nr), need = 0, k;
+	uint64_t h = BT(idx)->height, hmax = bt_height_bound(idx->count + nr), need = 0, k;
 
 	for (k = 0; k < nr && h + k < hmax; k++)
 		need += h + k + 1;
@@ -491,7 +491,7 @@ static uint64_t bt_need(struct vma_index *idx, unsigned nr)
 
 static int bt_reserve(struct vma_index *idx, unsigned nr)
 {
-	uint64_t need = bt_need(idx, nr), have = idx->u.bt.nspare, k;
+	uint64_t need = bt_need(idx, nr), have = BT(idx)->nspare, k;
 	struct btree_node *got = NULL, *n;
 	struct kmem_cache *c = bt_get_cache();
 
@@ -515,9 +515,9 @@ static int bt_reserve(struct vma_index *idx, unsigned nr)
 	}
 	while ((n = got)) {
 		got = n->next_spare;
-		n->next_spare = idx->u.bt.spare;
-		idx->u.bt.spare = n;
-		idx->u.bt.nspare++;
+		n->next_spare = BT(idx)->spare;
+		BT(idx)->spare = n;
+		BT(idx)->nspare++;
 	}
 	return 0;
 }
@@ -526,7 +526,7 @@ static int bt_reserve(struct vma_index *idx, unsigned nr)
 
 /*
  * The lookups record the path to the leaf they end in for a following
- * erase or update (bt_locate) in one word, u.bt.last_path: the depth in
+ * erase or update (bt_locate) in one word, BT(idx)->last_path: the depth in
  * bits 0-3 and above them the slot taken at each level, four bits each,
  * the leaf's lowest (BT_PATH_LEVELS levels at most). Only slots are kept,
  * no pointers: bt_locate follows them from the root and accepts the path
@@ -535,7 +535,7 @@ static int bt_reserve(struct vma_index *idx, unsigned nr)
  */
 static void bt_record(struct vma_index *idx, uint64_t path, unsigned depth)
 {
-	__atomic_store_n(&idx->u.bt.last_path, depth <= BT_PATH_LEVELS ? path << 4 | depth : 0,
+	__atomic_store_n(&BT(idx)->last_path, depth <= BT_PATH_LEVELS ? path << 4 | depth : 0,
 			 __ATOMIC_RELAXED);
 }
 
@@ -557,7 +557,7 @@ static struct btree_node *bt_edge(struct vma_index *idx, struct btree_node *n, b
 
 static struct vma *bt_find(struct vma_index *idx, uintptr_t addr)
 {
-	struct btree_node *n = idx->u.bt.root;
+	struct btree_node *n = BT(idx)->root;
 	uint64_t path;
 	unsigned i, d = 1;
 
@@ -583,7 +583,7 @@ static struct vma *bt_find(struct vma_index *idx, uintptr_t addr)
 
 static struct vma *bt_find_prev(struct vma_index *idx, uintptr_t addr, struct vma **prev)
 {
-	struct btree_node *n = idx->u.bt.root, *left = NULL;
+	struct btree_node *n = BT(idx)->root, *left = NULL;
 	uint64_t path = 0, lpath = 0;
 	unsigned i, d = 0, ld = 0;
 
@@ -660,7 +660,7 @@ static struct vma *bt_prev(struct vma_index *idx, struct vma *v)
 
 static struct vma *bt_first(struct vma_index *idx)
 {
-	struct btree_node *n = idx->u.bt.root;
+	struct btree_node *n = BT(idx)->root;
 	uint64_t path = 0;
 	unsigned d = 0;
 
@@ -675,7 +675,7 @@ static struct vma *bt_first(struct vma_index *idx)
 
 static struct vma *bt_last(struct vma_index *idx)
 {
-	struct btree_node *n = idx->u.bt.root;
+	struct btree_node *n = BT(idx)->root;
 	uint64_t path = 0;
 	unsigned d = 0;
 
@@ -734,8 +734,8 @@ static void bt_grow_root(struct vma_index *idx, struct btree_node *n, uint32_t g
 
 	bt_put(root, 0, bt_max(n), gn, n);
 	bt_put(root, 1, bt_max(r), gr, r);
-	idx->u.bt.root = root;
-	idx->u.bt.height++;
+	BT(idx)->root = root;
+	BT(idx)->height++;
 }
 
 /* Put (key, aux, ptr) at slot pos of node d of p, splitting upwards as needed; then fix annotations. */
@@ -801,11 +801,11 @@ static void bt_insert(struct vma_index *idx, struct vma *v)
 	BUG_ON(v->start >= v->end);
 	bt_forget(idx);
 	idx->count++;
-	if (!idx->u.bt.root) {
+	if (!BT(idx)->root) {
 		leaf = bt_node_new(idx, true);
 		bt_put(leaf, 0, v->end, bt_pages(v->end - v->start), v);
-		idx->u.bt.root = leaf;
-		idx->u.bt.height = 1;
+		BT(idx)->root = leaf;
+		BT(idx)->height = 1;
 		return;
 	}
 	leaf = bt_descend(idx, v->start, &p);
@@ -824,15 +824,15 @@ static void bt_insert(struct vma_index *idx, struct vma *v)
 /* Drop a root that is an empty leaf or an internal node with one child. */
 static void bt_shrink_root(struct vma_index *idx)
 {
-	struct btree_node *root = idx->u.bt.root;
+	struct btree_node *root = BT(idx)->root;
 
 	if (root->leaf && root->nr == 0) {
 		bt_node_free(idx, root);
-		idx->u.bt.root = NULL;
-		idx->u.bt.height = 0;
+		BT(idx)->root = NULL;
+		BT(idx)->height = 0;
 	} else if (!root->leaf && root->nr == 1) {
-		idx->u.bt.root = root->child[0];
-		idx->u.bt.height--;
+		BT(idx)->root = root->child[0];
+		BT(idx)->height--;
 		bt_node_free(idx, root);
 	}
 }
@@ -912,7 +912,7 @@ static void bt_erase(struct vma_index *idx, struct vma *v)
 {
 	struct bt_path p;
 
-	BUG_ON(!idx->u.bt.root || idx->count == 0);
+	BUG_ON(!BT(idx)->root || idx->count == 0);
 	bt_locate(idx, v, &p);
 	bt_forget(idx);
 	idx->count--;
@@ -928,7 +928,7 @@ static void bt_update(struct vma_index *idx, struct vma *v, uintptr_t start, uin
 	uintptr_t old_end = v->end;
 	unsigned j;
 
-	BUG_ON(start >= end || !idx->u.bt.root);
+	BUG_ON(start >= end || !BT(idx)->root);
 	if (start >= v->end || end <= v->start) {
 		/* v moves past a gap: remove and reinsert (reserve covered the insert). */
 		bt_erase(idx, v);
@@ -1106,7 +1106,7 @@ static bool bt_gap_query(struct bt_gapq *q, uintptr_t len, uintptr_t align, uint
 static int bt_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align,
 			 uintptr_t low, uintptr_t high, uintptr_t *out)
 {
-	struct btree_node *root = idx->u.bt.root;
+	struct btree_node *root = BT(idx)->root;
 	struct bt_gapq q;
 	uintptr_t top = 0;
 	int r = BT_GAP_MORE;
@@ -1128,7 +1128,7 @@ static int bt_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align,
 static int bt_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 		      uintptr_t low, uintptr_t high, uintptr_t *out)
 {
-	struct btree_node *root = idx->u.bt.root;
+	struct btree_node *root = BT(idx)->root;
 	struct bt_gapq q;
 	int r;
 
@@ -1159,7 +1159,7 @@ struct bt_ck {
 /* The shape of node n at depth (root 0): kind, fill, sorted keys, clean unused slots. */
 static int bt_check_node(struct bt_ck *ck, const struct btree_node *n, unsigned depth)
 {
-	unsigned height = ck->idx->u.bt.height, i;
+	unsigned height = BT(ck->idx)->height, i;
 	bool root = depth == 0;
 
 	ck->nodes++;
@@ -1247,35 +1247,36 @@ static int bt_check(struct vma_index *idx)
 	unsigned ns = 0;
 	int err;
 
-	for (n = idx->u.bt.spare; n && ns <= idx->u.bt.nspare; n = n->next_spare)
+	for (n = BT(idx)->spare; n && ns <= BT(idx)->nspare; n = n->next_spare)
 		ns++;
-	if (ns != idx->u.bt.nspare)
-		BT_BAD("spare list holds %u nodes, nspare says %u", ns, idx->u.bt.nspare);
-	if (!idx->u.bt.root) {
-		if (idx->count || idx->u.bt.height || idx->u.bt.nodes)
+	if (ns != BT(idx)->nspare)
+		BT_BAD("spare list holds %u nodes, nspare says %u", ns, BT(idx)->nspare);
+	if (!BT(idx)->root) {
+		if (idx->count || BT(idx)->height || BT(idx)->nodes)
 			BT_BAD("empty tree but count %zu height %u nodes %zu", idx->count,
-			       idx->u.bt.height, idx->u.bt.nodes);
+			       BT(idx)->height, BT(idx)->nodes);
 		return 0;
 	}
-	if (idx->u.bt.height == 0 || idx->u.bt.height > BT_MAX_HEIGHT)
-		BT_BAD("height %u", idx->u.bt.height);
-	err = bt_check_rec(&ck, idx->u.bt.root, 0, 0, &g);
+	if (BT(idx)->height == 0 || BT(idx)->height > BT_MAX_HEIGHT)
+		BT_BAD("height %u", BT(idx)->height);
+	err = bt_check_rec(&ck, BT(idx)->root, 0, 0, &g);
 	if (err)
 		return err;
 	if (ck.count != idx->count)
 		BT_BAD("%zu VMAs in the tree, count says %zu", ck.count, idx->count);
-	if (ck.nodes != idx->u.bt.nodes)
-		BT_BAD("%zu nodes in the tree, nodes says %zu", ck.nodes, idx->u.bt.nodes);
+	if (ck.nodes != BT(idx)->nodes)
+		BT_BAD("%zu nodes in the tree, nodes says %zu", ck.nodes, BT(idx)->nodes);
 	return 0;
 }
 
 static size_t bt_bytes(struct vma_index *idx)
 {
-	return idx->u.bt.nodes * sizeof(struct btree_node);
+	return BT(idx)->nodes * sizeof(struct btree_node);
 }
 
 const struct vma_index_ops vma_btree_ops = {
 	.name = "btree",
+	.link_size = 0,
 	.init = bt_init,
 	.destroy = bt_destroy,
 	.find = bt_find,

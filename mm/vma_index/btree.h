@@ -40,4 +40,18 @@ struct btree_node {
 
 _Static_assert(sizeof(struct btree_node) == 256, "btree node must be 256 bytes");
 
+/* The per-index state (struct vma_index.state, BT(idx)). The B-tree keeps no link in the VMAs. */
+struct __attribute__((may_alias)) bt_state {
+	struct btree_node *root;
+	unsigned height;
+	struct btree_node *spare;     /* reserved nodes (reserve), linked through next_spare */
+	unsigned nspare;
+	size_t nodes;                 /* nodes in the tree */
+	struct btree_node *cache;     /* leaf of the last lookup (next/prev shortcut); NULL after any change */
+	uint64_t last_path;           /* slots on the last lookup's path, 0 after any change (btree.c) */
+};
+VMA_INDEX_STATE_FITS(struct bt_state);
+
+#define BT(idx) VMA_INDEX_STATE(idx, struct bt_state)
+
 #endif

@@ -29,6 +29,7 @@ static uint64_t bt_rng(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* The B-tree keeps no link in its VMAs (link_size 0), so plain struct vma arrays serve here. */
 static void bt_setup(struct vma_index *idx)
 {
 	memset(idx, 0, sizeof(*idx));
@@ -78,6 +79,7 @@ static void bt_ordered_run(struct ktest *t, bool ascending)
 	unsigned h;
 
 	ASSERT_TRUE(t, idx && v && perm);
+	ASSERT_EQ(t, vma_btree_ops.link_size, 0);
 	bt_setup(idx);
 	for (i = 0; i < n; i++) {
 		size_t k = ascending ? i : n - 1 - i;
@@ -87,7 +89,7 @@ static void bt_ordered_run(struct ktest *t, bool ascending)
 	}
 	ASSERT_EQ(t, vma_btree_ops.check(idx), 0);
 	EXPECT_EQ(t, idx->count, n);
-	h = idx->u.bt.height;
+	h = BT(idx)->height;
 	EXPECT_LE(t, h, bt_min_height(n) + 1);
 	/*
 	 * An ordered run splits the edge node 10/3 (BT_EDGE_KEEP), the three
@@ -95,11 +97,11 @@ static void bt_ordered_run(struct ktest *t, bool ascending)
 	 * each level ends with 10 slots: n / 10 leaves + n / 100 + ... internal
 	 * nodes <= n / 9, plus one partial node per level.
 	 */
-	EXPECT_LE(t, idx->u.bt.nodes * 9, n + 9 * h);
-	EXPECT_GE(t, idx->u.bt.nodes * 10, n);
-	EXPECT_EQ(t, vma_btree_ops.bytes(idx), idx->u.bt.nodes * 256);
+	EXPECT_LE(t, BT(idx)->nodes * 9, n + 9 * h);
+	EXPECT_GE(t, BT(idx)->nodes * 10, n);
+	EXPECT_EQ(t, vma_btree_ops.bytes(idx), BT(idx)->nodes * 256);
 	printk("    # %s: n %zu height %u nodes %zu, %zu bytes/VMA\n", ascending ? "ascending" : "descending",
-	       n, h, idx->u.bt.nodes, vma_btree_ops.bytes(idx) / n);
+	       n, h, BT(idx)->nodes, vma_btree_ops.bytes(idx) / n);
 
 	for (i = 0; i < 2000; i++) {
 		size_t k = bt_rng(&seed) % n;
@@ -121,13 +123,13 @@ static void bt_ordered_run(struct ktest *t, bool ascending)
 		if (p != &v[i])
 			break;
 	EXPECT_EQ(t, i, n);
-	EXPECT_LE(t, idx->accesses - before, h + n + idx->u.bt.nodes * (h + 1));
+	EXPECT_LE(t, idx->accesses - before, h + n + BT(idx)->nodes * (h + 1));
 	before = idx->accesses;
 	for (i = n, p = vma_btree_ops.last(idx); p; p = vma_btree_ops.prev(idx, p))
 		if (p != &v[--i])
 			break;
 	EXPECT_EQ(t, i, 0);
-	EXPECT_LE(t, idx->accesses - before, h + n + idx->u.bt.nodes * (2 * h + 1));
+	EXPECT_LE(t, idx->accesses - before, h + n + BT(idx)->nodes * (2 * h + 1));
 
 	/* Erase in random order. */
 	for (i = 0; i < n; i++)
@@ -145,8 +147,8 @@ static void bt_ordered_run(struct ktest *t, bool ascending)
 			ASSERT_EQ(t, vma_btree_ops.check(idx), 0);
 	}
 	EXPECT_EQ(t, idx->count, 0);
-	EXPECT_EQ(t, idx->u.bt.nodes, 0);
-	EXPECT_EQ(t, idx->u.bt.root, NULL);
+	EXPECT_EQ(t, BT(idx)->nodes, 0);
+	EXPECT_EQ(t, BT(idx)->root, NULL);
 	EXPECT_EQ(t, vma_btree_ops.first(idx), NULL);
 	vma_btree_ops.destroy(idx);
 	kfree(perm);
@@ -257,16 +259,16 @@ static void test_btree_reserve_nomem(struct ktest *t)
 
 	bt_setup(&idx);
 	bt_put(t, &idx, &a, PAGE_SIZE, 2 * PAGE_SIZE);
-	before = idx.u.bt.nspare;
+	before = BT(&idx)->nspare;
 	slab_fail_nth(3);
 	EXPECT_EQ(t, vma_btree_ops.reserve(&idx, 4), -ENOMEM);
 	slab_fail_nth(0);
-	EXPECT_EQ(t, idx.u.bt.nspare, before);
+	EXPECT_EQ(t, BT(&idx)->nspare, before);
 #ifdef HOSTED
 	/* 2^20 ops * (1 + 2 + 2^17) nodes of 256 bytes: 2^45 bytes, more than any test machine.
 	 * Host only: it allocates until the 32 MiB of simulated RAM run out before failing. */
 	EXPECT_EQ(t, vma_btree_ops.reserve(&idx, 1u << 20), -ENOMEM);
-	EXPECT_EQ(t, idx.u.bt.nspare, before);
+	EXPECT_EQ(t, BT(&idx)->nspare, before);
 #endif
 	EXPECT_EQ(t, vma_btree_ops.check(&idx), 0);
 	vma_btree_ops.erase(&idx, &a);
@@ -286,7 +288,7 @@ static void test_btree_check_catches(struct ktest *t)
 	for (k = 0; k < 40; k++)
 		bt_put(t, &idx, &v[k], (2 * k + 1) * PAGE_SIZE, (2 * k + 2) * PAGE_SIZE);
 	ASSERT_EQ(t, vma_btree_ops.check(&idx), 0);
-	root = idx.u.bt.root;
+	root = BT(&idx)->root;
 	ASSERT_FALSE(t, root->leaf);
 	printk("    # the three check failures below are expected\n");
 	root->aux[1] += 1;
@@ -332,7 +334,7 @@ static void test_btree_saturated(struct ktest *t)
 	for (k = 0; k < NB; k++)
 		bt_put(t, &idx, &v[k], b0 + 2 * k * PAGE_SIZE, b0 + (2 * k + 1) * PAGE_SIZE);
 	ASSERT_EQ(t, vma_btree_ops.check(&idx), 0);
-	ASSERT_GE(t, idx.u.bt.height, 2);
+	ASSERT_GE(t, BT(&idx)->height, 2);
 	EXPECT_EQ(t, vma_btree_ops.find(&idx, 20 * TIB), &v[NB]);
 	EXPECT_EQ(t, vma_btree_ops.find(&idx, a_end), &v[0]);
 	/* 20 TiB fits only in the hole below B (highest: its top), or above B. */
@@ -391,24 +393,24 @@ static void test_btree_erase_needs_no_reserve(struct ktest *t)
 		perm[k - 1] = perm[j];
 		perm[j] = x;
 	}
-	saved = idx.u.bt.spare;
-	saved_n = idx.u.bt.nspare;
-	idx.u.bt.spare = NULL;
-	idx.u.bt.nspare = 0;
+	saved = BT(&idx)->spare;
+	saved_n = BT(&idx)->nspare;
+	BT(&idx)->spare = NULL;
+	BT(&idx)->nspare = 0;
 	for (k = 0; k < N; k++) {
 		vma_btree_ops.erase(&idx, &v[perm[k]]);
 		if (k % 97 == 0 || N - k < 30)
 			ASSERT_EQ(t, vma_btree_ops.check(&idx), 0);
 	}
 	EXPECT_EQ(t, idx.count, 0);
-	EXPECT_EQ(t, idx.u.bt.nodes, 0);
+	EXPECT_EQ(t, BT(&idx)->nodes, 0);
 	/* Hand the set-aside spares back so that destroy frees them. */
 	for (tail = saved; tail && tail->next_spare; tail = tail->next_spare)
 		;
 	if (tail) {
-		tail->next_spare = idx.u.bt.spare;
-		idx.u.bt.spare = saved;
-		idx.u.bt.nspare += saved_n;
+		tail->next_spare = BT(&idx)->spare;
+		BT(&idx)->spare = saved;
+		BT(&idx)->nspare += saved_n;
 	}
 	vma_btree_ops.destroy(&idx);
 	kfree(perm);
@@ -433,12 +435,12 @@ static void test_btree_reserve_linear(struct ktest *t)
 	for (k = 0; k < BT_TEST_N; k++)
 		bt_put(t, idx, &v[k], (2 * k + 1) * PAGE_SIZE, (2 * k + 2) * PAGE_SIZE);
 	ASSERT_EQ(t, vma_btree_ops.reserve(idx, 4), 0);
-	EXPECT_LE(t, idx->u.bt.nspare, 4 * 11 + BT_SPARE_KEEP);
-	EXPECT_GE(t, idx->u.bt.nspare, 4 * (idx->u.bt.height + 1));
+	EXPECT_LE(t, BT(idx)->nspare, 4 * 11 + BT_SPARE_KEEP);
+	EXPECT_GE(t, BT(idx)->nspare, 4 * (BT(idx)->height + 1));
 	ASSERT_EQ(t, vma_btree_ops.reserve(idx, 200), 0);
-	EXPECT_LE(t, idx->u.bt.nspare, 200 * 11 + BT_SPARE_KEEP);
+	EXPECT_LE(t, BT(idx)->nspare, 200 * 11 + BT_SPARE_KEEP);
 	ASSERT_EQ(t, vma_btree_ops.reserve(idx, 1), 0);
-	EXPECT_LE(t, idx->u.bt.nspare, 11 + BT_SPARE_KEEP);
+	EXPECT_LE(t, BT(idx)->nspare, 11 + BT_SPARE_KEEP);
 	for (k = 0; k < BT_TEST_N; k++)
 		vma_btree_ops.erase(idx, &v[k]);
 	vma_btree_ops.destroy(idx);
@@ -471,7 +473,7 @@ static void test_btree_last_path(struct ktest *t)
 
 		switch (round % 3) {
 		case 0:
-			idx.u.bt.last_path = bt_rng(&seed);
+			BT(&idx)->last_path = bt_rng(&seed);
 			break;
 		case 1:
 			EXPECT_EQ(t, vma_btree_ops.find(&idx, v[b].start), &v[b]);
@@ -490,7 +492,7 @@ static void test_btree_last_path(struct ktest *t)
 	}
 	for (k = 0; k < N; k++) {
 		if (k % 2)
-			idx.u.bt.last_path = bt_rng(&seed);
+			BT(&idx)->last_path = bt_rng(&seed);
 		else                            /* another VMA, not erased yet */
 			EXPECT_EQ(t, vma_btree_ops.find(&idx, v[MIN(k + 7, N - 1)].start), &v[MIN(k + 7, N - 1)]);
 		vma_btree_ops.erase(&idx, &v[k]);
