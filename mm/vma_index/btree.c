@@ -8,7 +8,10 @@
  * kmem_cache created on the first init and never destroyed. Every node has
  * BT_SLOTS = 12 slots of (key, aux, ptr) and a count; there are no parent
  * pointers (every operation descends from the root and keeps its path,
- * struct bt_path, on the C stack).
+ * struct bt_path, on the C stack). The keys fill the first cache line and a
+ * half, the pointers follow, aux and the counts come last: a step of a find
+ * reads two lines (three for slots 8..11), and find goes by the height
+ * rather than reading each node's leaf flag.
  *
  *   leaf:     key = VMA end          aux = VMA length       ptr = the VMA
  *   internal: key = largest end      aux = largest gap      ptr = the child
@@ -569,11 +572,10 @@ static struct vma *bt_find(struct vma_index *idx, uintptr_t addr)
 		return NULL;
 	}
 	path = i;
-	while (!n->leaf) {
+	for (; d < BT(idx)->height; d++) {             /* by height: n->leaf is on another line */
 		n = n->child[i];
 		i = bt_slot(n, addr);
 		path = path << 4 | i;
-		d++;
 	}
 	idx->accesses += d;
 	bt_record(idx, path, d);

@@ -23,18 +23,24 @@
  * largest free gap it owns, in pages (see the design note). Slots past nr
  * have key UINTPTR_MAX and aux 0, so searches scan all BT_SLOTS keys and
  * maxima all BT_SLOTS auxes without looking at nr.
+ *
+ * Laid out for a lookup, which reads keys and one pointer: line 0 holds
+ * key[0..7] (both keys of bt_slot's first round), line 1 key[8..11] and
+ * ptr[0..3], line 2 ptr[4..11], line 3 what lookups do not read (aux, the
+ * counts, the spare link). A step of a find thus touches two lines, three
+ * when the answer is in slots 8..11.
  */
 struct btree_node {
-	uint8_t nr;                   /* slots in use */
-	uint8_t leaf;                 /* 1: slots are VMAs, 0: slots are children */
-	uint8_t pad[6];
 	uintptr_t key[BT_SLOTS];      /* leaf: VMA end; internal: largest end below the child */
-	uint32_t aux[BT_SLOTS];       /* leaf: VMA length; internal: child's largest gap; pages, saturating */
 	union {
 		struct vma *vma[BT_SLOTS];            /* leaf */
 		struct btree_node *child[BT_SLOTS];   /* internal */
 		void *ptr[BT_SLOTS];                  /* either, for moving slots */
 	};
+	uint32_t aux[BT_SLOTS];       /* leaf: VMA length; internal: child's largest gap; pages, saturating */
+	uint8_t nr;                   /* slots in use */
+	uint8_t leaf;                 /* 1: slots are VMAs, 0: slots are children */
+	uint8_t pad[6];
 	struct btree_node *next_spare; /* link in the spare pool (nodes outside the tree) */
 } __attribute__((aligned(64)));
 
