@@ -12,7 +12,7 @@ all: kernel iso
 include mk/common.mk
 include mk/host.mk
 include mk/kernel.mk
-include $(filter-out mk/common.mk mk/host.mk mk/kernel.mk,$(sort $(wildcard mk/*.mk)))
+include $(filter-out mk/common.mk mk/quiet.mk mk/host.mk mk/kernel.mk,$(sort $(wildcard mk/*.mk)))
 
 .PHONY: test
 test: deps-check
@@ -27,4 +27,52 @@ deps-check:
 
 .PHONY: clean
 clean:
-	rm -rf $(BUILD)
+	$(call say,CLEAN,$(BUILD))
+	$(Q)rm -rf $(BUILD)
+
+.PHONY: FORCE
+FORCE:
+
+# make help: the targets and variables, one line each (README.md has the details).
+define HELP_TEXT
+Build and run
+  make [all]                 build/kernel.elf, build/kernel32.elf, build/kernel.iso
+  make run [KTEST=suites]    boot the GRUB ISO in QEMU, run the ktest suites (default: default)
+  make kernel | iso | user   only the kernel / the ISO / the user programs
+  make run-user PROG=elf [ARGS="..."]   a static program as the first process (tools/run)
+  make qemu-gdb [KTEST=..]   QEMU stopped at the first instruction, gdb stub on :1234
+Tests
+  make test                  every stage below; a summary with durations, logs in build/test-logs/
+  make test-host [KTEST=..]  the shared unit tests on the host (ASan+UBSan)
+  make test-kernel [KTEST=..]  the ktest suites in the kernel (-kernel boot)
+  make test-user [UTESTS="a b"]  the user-mode tests (or the named ones) in QEMU
+  make test-user-linux [UTESTS=..]  the same binary on the host Linux
+  make test-run              tools/run end to end (tools/run-check)
+  make test-linux            the mmscript corpus on the host Linux
+  make test-mmscript-kernel  the mmscript corpus on the kernel   [PERSONALITY=auto|base|...]
+  make test-mmscript-host    the mmscript corpus on mm/ on the host [PERSONALITY=...]
+  make fuzz-mmscript-kernel [SEEDS=n START=s]  random scripts, Linux against the kernel
+  make fuzz-mmscript-host [SEEDS=n START=s]    random scripts, Linux against mm/ on the host
+  make fuzz-mmscript [SEEDS=n START=s]         random scripts twice on Linux (determinism)
+  make soak-vma [SEED= OPS= BACKEND=]          random index operations against a model
+  make fuzz-vma [FUZZ_TIME=60]                 libFuzzer over the index operations (clang)
+Benchmarks
+  make bench [BENCH_ARGS=..] the VMA index benchmark (docs/vma-bench.md)
+  make bench-boot [RUNS=n]   boot timings of the boot paths (docs/boot-bench.md)
+  make bench-linux [BENCH_LINUX_ARGS=..]  user/mmbench on Linux and on this kernel (docs/bench-linux.md)
+  make profile [PROFILE_QUICK=1]  the 1998 and 2001 results measured on the kernel (docs/results/)
+  make profile-check         the profiling suite's self-test (a make test stage)
+  make profile-traces        record the compiler traces the suite replays (strace)
+Other
+  make deps                  install the missing Debian packages
+  make clean                 remove build/
+  make help                  this text
+Variables
+  V=1                        print the full commands instead of "  CC      file"
+  CROSS_COMPILE=x86_64-elf-  build the kernel with a cross toolchain
+endef
+export HELP_TEXT
+
+.PHONY: help
+help:
+	@echo "$$HELP_TEXT"

@@ -11,6 +11,30 @@
 /* Write len bytes to the console (serial port / stdout). Callable with interrupts off. */
 void arch_console_write(const char *s, size_t len);
 
+/*
+ * The programs' console streams (include/console.h: 0 stdin, 1 stdout, 2
+ * stderr), non-blocking; kernel/console_file.c sleeps and retries.
+ * arch_stream_present: the stream has its own channel (else stdout and
+ * stderr go to arch_console_write and stdin is at its end).
+ * arch_stream_write: take up to n bytes; returns how many (0: busy).
+ * arch_stream_writable: the stream can take bytes now.
+ * arch_stream_read: up to n bytes of stdin that have arrived; 0 when none.
+ * arch_stream_readable: bytes are waiting, or stdin has ended.
+ * arch_stream_ended: no byte is waiting and none will come (read gives 0).
+ * arch_stream_poll: move data along (called from the timer tick); true when
+ * something changed that a sleeper may wait for.
+ */
+bool arch_stream_present(unsigned stream);
+size_t arch_stream_write(unsigned stream, const char *buf, size_t n);
+bool arch_stream_writable(unsigned stream);
+size_t arch_stream_read(char *buf, size_t n);
+bool arch_stream_readable(void);
+bool arch_stream_ended(void);
+bool arch_stream_poll(void);
+/* arch_streams_init: find the stream channels (before init starts). arch_streams_drained: all output left. */
+void arch_streams_init(void);
+bool arch_streams_drained(void);
+
 /* Translate between physical addresses and their direct-map virtual addresses. */
 void *phys_to_virt(phys_addr_t pa);
 phys_addr_t virt_to_phys(const void *va);

@@ -4,6 +4,11 @@
  * QEMU and GRUB pass it) is skipped. Known keys:
  *   ktest=all|default|none|SUITE[,SUITE...]   suites to run at boot (default: "default")
  *   profile=SUITE[,SUITE...]                  run these suites under the profiler, print the table
+ *   profile=user                              profile the user program (init) instead
+ *   profile_hz=N                              profiler samples per second (include/profile.h)
+ *   profile_stacks=on|off                     also record and print folded kernel stacks
+ *   vmastat=on|off                            count VMA index operations and their node
+ *                                             accesses by kind (include/profile_vma.h)
  *   vma=list|avl|hash|rbtree|btree            VMA index backend for new address spaces
  *   merge=on|off                              VMA merging (for measurements)
  *   zero_page=on|off                          read faults of private anonymous memory map
@@ -12,6 +17,8 @@
  *                                             where mm_forbids_zeropage() holds)
  *   pku=on|off                                use protection keys for execute-only
  *                                             memory when the CPU has them (Linux does)
+ *   strace=on|off                             log each system call, its arguments and
+ *                                             result to the kernel log (default off)
  *   crash=null|panic|stack|bug                after boot, deliberately crash (to see and
  *                                             test the fatal exception/panic reports)
  * An unknown key, or a word that is not key=value, prints a warning and is ignored.
@@ -26,10 +33,14 @@
 struct kernel_params {
 	char ktest[CMDLINE_VALUE_MAX];
 	char profile[CMDLINE_VALUE_MAX];        /* empty: no profile run */
+	unsigned profile_hz;                    /* default TIMER_HZ */
+	bool profile_stacks;                    /* default false */
+	bool vmastat;                           /* default false */
 	char vma[CMDLINE_VALUE_MAX];            /* empty: the default backend */
 	bool merge;                             /* default true */
 	bool zero_page;                         /* default true */
 	bool pku;                               /* default true */
+	bool strace;                            /* default false */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */
 	unsigned warnings;                      /* unknown or malformed words seen */
 };

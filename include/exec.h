@@ -28,6 +28,8 @@ struct boot_module {
 
 /* modules_init: record the boot modules (bi must stay valid: its strings are used in place). */
 void modules_init(const struct boot_info *bi);
+/* modules_dropped: how many boot modules did not fit (BOOT_MAX_MODULES): init refuses to start then. */
+size_t modules_dropped(void);
 /* module_count / module_get: the modules in boot order. */
 unsigned module_count(void);
 const struct boot_module *module_get(unsigned i);

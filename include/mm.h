@@ -1,10 +1,11 @@
 /*
- * An address space (Linux's mm_struct), as far as the VMA layer needs it:
- * the VMA index, the map count and its limit, the merge switch, the bases
- * of free-area search, and the mmap_lock; since issue 4 also the page
- * tables, counters, brk and stack bases, faults, fork and the VM system
- * calls' cores (second half of this file). Append fields, document each
- * one with the lock that protects it.
+ * An address space (Linux's mm_struct): the VMA index, the map count and
+ * its limit, the merge switch, the bases of free-area search and the
+ * mmap_lock (what the VMA layer needs), then the page tables, counters, brk
+ * and stack bases; and the public calls on it: faults, fork and the VM
+ * system calls' cores (second half of this file). Append fields, document
+ * each one with the lock that protects it. The VMA layer itself is private
+ * to mm/ (mm/vma_internal.h).
  *
  * Lock legend for the fields below:
  *   [mmap_lock]  read for lookups, write for any change (Linux's mmap_lock)
@@ -157,9 +158,10 @@ size_t anon_identity_inuse(void);
 
 /* ========================================================================
  * Address spaces with page tables, faults and the VM system calls' cores
- * (mm/mm.c, mm/fault.c, mm/user_page.c, mm/shared_anon.c, mm/zap.c,
- * mm/populate.c, mm/mmap.c, mm/brk.c, mm/mprotect.c, mm/madvise.c,
- * mm/mincore.c).
+ * (mm/mm.c, mm/fork.c, mm/mmap_lock.c, mm/fault.c, mm/user_page.c,
+ * mm/shared_anon.c, mm/zap.c, mm/populate.c, mm/remote_access.c,
+ * mm/soft_access.c, mm/mmap.c, mm/brk.c, mm/mprotect.c, mm/madvise.c,
+ * mm/mremap.c, mm/mincore.c).
  *
  * Lock order: mmap_lock -> pt_lock -> shared-object lock -> pmm/slab locks.
  *
@@ -271,6 +273,23 @@ enum fault_result {
  * address space as it was.
  */
 enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags);
+
+/*
+ * mm_soft_access: perform a user access as the CPU would, in software,
+ * through mm's page tables (mm need not be active): access is FAULT_READ,
+ * FAULT_WRITE or FAULT_EXEC. Each page of [va, va + len) is translated; a
+ * missing entry or one that forbids the access (x86 rules: data needs a
+ * readable entry, a store a writable one, a fetch an executable one) calls
+ * handle_mm_fault(mm, va, access | FAULT_USER [| FAULT_PROT when present])
+ * and retries, as the hardware would after the fault handler returns.
+ * Loads copy into buf, stores copy from buf, fetches copy into buf (buf may
+ * be NULL for loads and fetches). Sets the entry's ACCESSED bit, and DIRTY
+ * on stores. Returns FAULT_OK, or the result of the first fault that
+ * failed (earlier pages were accessed), or -1 when a fault returned
+ * FAULT_OK without fixing the entry (a kernel bug). The caller holds no
+ * mmap_lock. The host's simulated CPU and the unit tests use it.
+ */
+int mm_soft_access(struct mm *mm, uintptr_t va, unsigned access, void *buf, size_t len);
 
 /* Shared anonymous objects now allocated (leak checks in tests). */
 size_t shared_anon_inuse(void);

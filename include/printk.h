@@ -17,5 +17,13 @@ __printf(3, 4) int ksnprintf(char *buf, size_t size, const char *fmt, ...);
 /* printk: format and write to the console (serial port / host stdout). Returns bytes written. */
 __printf(1, 2) int printk(const char *fmt, ...);
 int vprintk(const char *fmt, va_list ap);
+/*
+ * printk_set_line_prefix: begin every line printk writes from now on with
+ * prefix (NULL: none), except lines that already read "# ..." after blanks.
+ * The ktest runner sets "    # " while a case runs, so whatever a case
+ * provokes on purpose (a slab poison report, a vma_check complaint) reaches
+ * the KTAP stream as a diagnostic line. prefix must stay valid while set.
+ */
+void printk_set_line_prefix(const char *prefix);
 
 #endif

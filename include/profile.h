@@ -1,24 +1,66 @@
 /*
  * readprofile-style sampling profiler and per-CPU cycle counters.
  *
- * Profiler: while started, every timer tick (TIMER_HZ) records the
- * interrupted kernel RIP against the function containing it (the kernel
- * symbol table, include/ksyms.h). profile_print() prints, like Linux's
- * `readprofile -v`, one line per function with samples, sorted by ticks:
- *     address          function                         ticks   load
- * where load = ticks / function size in bytes, then a "total" line.
- * The kernel command line profile=SUITES runs those ktest suites under the
- * profiler after the normal test run and prints the table.
+ * Profiler: while started, every profiler interrupt (profile_hz() per
+ * second of guest time: the timer tick, or a multiple of it) records where
+ * the CPU was: the kernel function containing the interrupted RIP (the
+ * kernel symbol table, include/ksyms.h), or "user mode". With stacks on it
+ * also records the interrupted kernel stack (the frame-pointer chain), for
+ * folded-stack output that flame-graph tools read.
+ *
+ * What runs under it (kernel command line, include/cmdline.h):
+ *   profile=SUITES   those ktest suites, after the normal test run
+ *   profile=user     the user program: from just before init (pid 1) first
+ *                    runs until it has exited (its children and its exit,
+ *                    address-space teardown included), then the table is
+ *                    printed as one kernel report
+ *   profile_hz=N     samples per second (a multiple of TIMER_HZ, 1000..100000;
+ *                    default TIMER_HZ): the timer interrupt then fires N times
+ *                    a second and the scheduler still ticks at TIMER_HZ
+ *   profile_stacks=on   also print the folded stacks after the table
+ *
+ * profile_print() output (docs/profiling.md explains it in full):
+ *     # profile-table begin
+ *     # readprofile: S samples at H Hz (T s of guest time): kernel K (k%), user U (u%), unknown X
+ *     # columns: ...legend...
+ *     address          function                         ticks  %kernel    %all       load
+ *     ffffffff8010a2c0 list_find                          812   23.10%   9.71%     1.8954
+ *     ...
+ *     0000000000000000 total                             3515  100.00%  42.05%     0.0111
+ *     # profile-table end
+ * sorted by ticks, descending; load = ticks / function size in bytes, as
+ * readprofile -v prints it; the total line sums the kernel lines.
+ * profile_print_folded() prints "# profile-folded begin", one line per
+ * distinct sampled stack, "COMM;ROOT;...;LEAF COUNT" (COMM the task's name,
+ * user-mode samples as "COMM;[user]"), and "# profile-folded end".
  *
  * Cycle counters: struct cycle_counter accumulates rdtsc deltas per CPU
  * between cycles_begin() and cycles_end() (no locks: each CPU writes its own
  * slot; call with preemption impossible, i.e. today always).
+ *
+ * Locking: the counters are updated with atomic adds from the timer
+ * interrupt of any CPU; the stack table has its own spinlock. Start, stop
+ * and print are called by one CPU at a time (boot code, init's exit, or a
+ * system call of the measured program).
  */
 #ifndef PROFILE_H
 #define PROFILE_H
 
 #include "types.h"
 #include "arch.h"
+
+struct vmk_prof_counts;
+
+/*
+ * Set the sampling rate and whether stacks are kept (from the command line;
+ * before timer_init). hz is rounded to a multiple of TIMER_HZ in
+ * [TIMER_HZ, 100000] with a warning when it was not one.
+ */
+void profile_configure(unsigned hz, bool stacks);
+/* Samples per second of guest time. */
+unsigned profile_hz(void);
+/* Timer interrupts per scheduler tick: profile_hz() / TIMER_HZ (1 by default). */
+unsigned profile_timer_mult(void);
 
 /* Allocate the counters (first call) and clear them, then start sampling. 0 or -ENOMEM. */
 int profile_start(void);
@@ -28,13 +70,43 @@ void profile_stop(void);
 bool profile_active(void);
 /* Print the table (see above). max_lines limits the function lines (0: all). */
 void profile_print(unsigned max_lines);
+/* Print the folded stacks (see above); only a header saying so when stacks are off. */
+void profile_print_folded(void);
 /* Samples recorded for the function containing addr, since profile_start. */
 uint64_t profile_hits_at(uintptr_t addr);
 /* All samples / samples outside kernel text (user mode or unknown) since profile_start. */
 uint64_t profile_total(void);
 uint64_t profile_outside(void);
-/* Called from the timer interrupt with the interrupted RIP. */
-void profile_tick(uintptr_t rip, bool user);
+/* The totals as vmk_profile(VMK_PROF_COUNTS) reports them (zero when never started). */
+void profile_counts(struct vmk_prof_counts *out);
+/*
+ * Called from the timer interrupt with the interrupted RIP, stack pointer
+ * (RSP) and frame pointer (RBP), and whether it interrupted user mode.
+ */
+void profile_tick(uintptr_t rip, uintptr_t sp, uintptr_t fp, bool user);
+
+/*
+ * profile=user: profile_user_begin() starts sampling just before init first
+ * runs; profile_user_end() stops and prints the table (and the folded
+ * stacks) once init has exited. Both do nothing without profile=user.
+ */
+void profile_user_begin(void);
+void profile_user_end(void);
+/* True when the command line asked for profile=user (the suites are then not run under it). */
+bool profile_user_requested(void);
+
+/* True when stacks are recorded (profile_stacks=on or profile_configure). */
+bool profile_stacks_enabled(void);
+
+/* Folded-stack store (kernel/profile_stacks.c), used by the profiler above. */
+/* Allocate (first call) and empty the table. 0 or -ENOMEM. */
+int profile_stacks_reset(void);
+/* Count the stack interrupted at (rip, sp, fp) of the current task. Interrupts off. */
+void profile_stacks_record(uintptr_t rip, uintptr_t sp, uintptr_t fp, bool user);
+/* Print every recorded stack, one folded line each. */
+void profile_stacks_print(void);
+/* Kernel samples whose leaf function contains leaf and whose next frame contains caller. */
+uint64_t profile_stacks_samples(uintptr_t leaf, uintptr_t caller);
 
 struct cycle_counter {
 	const char *name;

@@ -42,8 +42,15 @@ struct k_siginfo {
 	union {
 		uint64_t addr;                          /* SIGSEGV/SIGBUS/SIGILL/SIGFPE: fault address */
 		struct { int32_t pid; uint32_t uid; } kill;     /* kill/tkill */
+		struct {                                        /* SIGCHLD */
+			int32_t pid;
+			uint32_t uid;
+			int32_t status;                         /* exit code, or the signal */
+			int32_t pad;
+			int64_t utime, stime;
+		} chld;
+		uint8_t raw[128 - 16];
 	};
-	uint8_t rest[128 - 24];
 };
 
 struct task_signals {
@@ -51,6 +58,10 @@ struct task_signals {
 	ksigset_t blocked;
 	ksigset_t pending;
 	struct k_siginfo info[NSIG_STD + 1];            /* of the pending instance */
+	uint64_t sas_sp, sas_size;                      /* sigaltstack; size 0: none */
+	uint32_t sas_flags;                             /* SS_AUTODISARM or 0 */
+	ksigset_t saved_mask;                           /* rt_sigsuspend: the set to restore */
+	bool restore_mask;                              /* ... after the next handler (or syscall exit) */
 };
 
 struct task;
@@ -65,6 +76,8 @@ void signal_exec(struct task *t);
 
 /* send_signal: queue sig for t (kill/tkill); 0, -EINVAL bad sig. sig 0: just 0. Wakes a sleeping t. */
 int send_signal(struct task *t, int sig, int code, int sender_pid);
+/* send_signal_info: queue info->si_signo with that siginfo (SIGCHLD, rt_sigqueueinfo); as send_signal. */
+int send_signal_info(struct task *t, const struct k_siginfo *info);
 
 /*
  * force_sig_fault: a synchronous fault signal for the current task (from an
@@ -83,11 +96,34 @@ bool signal_fatal(const struct task *t, int sig);
  */
 #define REPORT_BEGIN "\x02"
 #define REPORT_END   "\x03"
+/*
+ * report_begin/report_end: the framing for a report about t: REPORT_BEGIN/
+ * REPORT_END for init (pid 1, the program tools/run ran: its reports reach
+ * stderr), "" for any other process (the kernel log only, as Linux's
+ * dmesg: a program's stderr stays what it is on Linux).
+ */
+const char *report_begin(const struct task *t);
+const char *report_end(const struct task *t);
 
 /* signal_deliver: called on return to user mode: deliver one pending unblocked signal (or terminate). */
 void signal_deliver(struct trap_frame *tf);
 /* signal_pending: some unblocked signal is pending for t. */
 bool signal_pending(const struct task *t);
+
+/* on_sig_stack: sp lies on t's alternate signal stack. sas_flags: SS_DISABLE, SS_ONSTACK or 0 for sp. */
+bool on_sig_stack(const struct task *t, uint64_t sp);
+int sas_flags(const struct task *t, uint64_t sp);
+/*
+ * sigaltstack_set: install (or with SS_DISABLE remove) t's alternate
+ * signal stack, sp being t's user stack pointer now. 0; -EPERM while on
+ * it; -EINVAL bad flags; -ENOMEM smaller than MINSIGSTKSZ (2048).
+ */
+int sigaltstack_set(struct task *t, uint64_t ss_sp, int32_t ss_flags, uint64_t ss_size, uint64_t sp);
+
+/* tf->error of a SYSCALL frame that must not be restarted (after rt_sigreturn, or a restart). */
+#define SYSCALL_NO_RESTART (~0ULL)
+/* syscall_restart_fixup: turn an -ERESTART* result into -EINTR or a restart (kernel/signal.c). */
+void syscall_restart_fixup(struct trap_frame *tf, bool handler, bool sa_restart);
 
 /* The name of sig ("SIGSEGV"), or "SIG?" */
 const char *signal_name(int sig);

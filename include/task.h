@@ -22,23 +22,25 @@
 #include "types.h"
 #include "list.h"
 #include "signal.h"
+#include "wait.h"
+#include "ktimer.h"
 
 struct mm;
 struct trap_frame;
-struct file;
+struct fdtable;
+struct boot_module;
 
 #define KSTACK_ORDER 2                          /* 16 KiB kernel stacks */
 #define KSTACK_SIZE  (PAGE_SIZE << KSTACK_ORDER)
 #define TASK_COMM_LEN 16
 #define SCHED_SLICE_TICKS 10                    /* 10 ms at TIMER_HZ 1000 */
 #define TASK_MAX 64                             /* live tasks (zombies included): fork's limit */
-#define TASK_NFILES 16                          /* fds 0..2: the console; 3..15: open files */
 #define EXE_PATH_MAX 64
 #define EXE_MAX_SEGS 8
 
 enum task_state {
 	TASK_RUNNABLE,          /* on the run queue, or running */
-	TASK_SLEEPING,          /* waiting for a wake-up (wait4) */
+	TASK_SLEEPING,          /* waiting for a wake-up (include/wait.h) */
 	TASK_ZOMBIE,            /* exited; its parent has not reaped it */
 };
 
@@ -62,14 +64,23 @@ struct task {
 	struct task *parent;            /* [sched] NULL for the idle task */
 	struct list_head children;      /* [sched] list of child tasks (their sibling links) */
 	struct list_head sibling;       /* [sched] link in parent->children */
-	struct list_head run_link;      /* [sched] link in the run queue while runnable and not running */
+	struct list_head run_link;      /* [sched] link in the run queue (on_rq) */
+	bool on_rq;                     /* [sched] on the run queue: a task woken while it still runs may be */
 	struct list_head all_link;      /* [sched] link in the list of all tasks */
 	int exit_status;                /* [sched] wait status (Linux encoding) once a zombie */
 	unsigned slice;                 /* [sched] ticks left in this time slice */
 	bool need_resched;              /* [sched] reschedule before returning to user mode */
-	uintptr_t clear_child_tid;      /* [self] set_tid_address */
+	uintptr_t clear_child_tid;      /* [self] set_tid_address, CLONE_CHILD_CLEARTID */
+	uintptr_t robust_list;          /* [self] set_robust_list (remembered only) */
+	int exit_signal;                /* [self] sent to the parent at exit (SIGCHLD for fork; 0: none) */
+	int pgid, sid;                  /* [sched] process group and session (init: 1, 1; fork inherits) */
+	bool vfork_pending;             /* [self] a vfork parent waits for this child's exec or exit */
+	struct ktimer it_real;          /* [self] ITIMER_REAL / alarm (kernel/itimer.c) */
+	uint64_t it_real_interval_ns;   /* [self] its interval */
+	const struct boot_module *exe_module;   /* [self] the program's module (/proc/self/exe) */
 	char comm[TASK_COMM_LEN];       /* [self] program name (basename), for reports */
-	struct file *files[TASK_NFILES];        /* [self] open files (kernel/file.c); [0..2] unused */
+	struct fdtable *fdt;            /* [self] file descriptors (kernel/fdtable.c) */
+	struct wait_queue child_wait;   /* where this task waits for its children (wait4, vfork) */
 	char exe_path[EXE_PATH_MAX];    /* [self] the program's path (execve's path, init's argv[0]) */
 	struct exe_seg {                /* [self] the program's PT_LOAD pages, for /proc/self/maps names */
 		uintptr_t start, end;
@@ -106,13 +117,32 @@ void schedule(void);
 void sched_yield(void);
 /* sched_tick: timer-interrupt hook: count down the slice, flag a reschedule when it ends. */
 void sched_tick(void);
-/* sched_sleep: sleep until sched_wakeup(current); the caller re-checks its condition (interrupts may be on). */
-void sched_sleep(void);
-/* sched_wakeup: make a sleeping t runnable again. */
+/*
+ * sched_set_sleeping / sched_sleep_if_sleeping: the two halves of a sleep
+ * (include/wait.h builds on them): mark current sleeping, then, after the
+ * caller re-checked its condition, switch away unless a sched_wakeup came
+ * in between (which made it runnable again).
+ */
+void sched_set_sleeping(void);
+void sched_sleep_if_sleeping(void);
+/* sched_set_running: current is runnable (ends a sleep that did not switch). */
+void sched_set_running(void);
+/* sched_wakeup: make a sleeping t runnable again (callable from interrupts). */
 void sched_wakeup(struct task *t);
+
+/* vfork_release: t no longer borrows its vfork parent's memory (exec or exit): wake the parent. */
+void vfork_release(struct task *t);
+/* task_exit_timers: disarm t's interval timer (exit). */
+void task_exit_timers(struct task *t);
+/* futex_wake_address: wake up to n futex waiters at addr in current's address space; how many. */
+int futex_wake_address(uintptr_t addr, int n);
+/* futex_wake_mm: the same for mm and a FUTEX_WAKE_BITSET mask. */
+int futex_wake_mm(struct mm *mm, uintptr_t addr, int n, uint32_t bitset);
 
 /* Live tasks (zombies included), for fork's limit and leak checks. */
 unsigned sched_task_count(void);
+/* task_find_any: as task_find, zombies included (kill of a zombie succeeds, as Linux). */
+struct task *task_find_any(int pid);
 /* Find a live task by pid, or NULL. Caller holds no lock; the result may die later (one CPU: safe until it sleeps). */
 struct task *task_find(int pid);
 
@@ -121,7 +151,7 @@ struct task *task_find(int pid);
  * encoding: code << 8, or the signal number): release its address space,
  * reparent its children to init, wake its parent. Never returns. When
  * init (pid 1) exits, the kernel reports its status and stops QEMU
- * (kernel/exit.c).
+ * (kernel/init.c).
  */
 __attribute__((noreturn)) void task_exit(int status);
 

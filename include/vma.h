@@ -27,7 +27,9 @@
 #define VM_MAYEXEC     0x00000040UL
 #define VM_MAYSHARE    0x00000080UL
 #define VM_GROWSDOWN   0x00000100UL
+#define VM_PFNMAP      0x00000400UL   /* (Linux: page frames without struct page; never set here) */
 #define VM_LOCKED      0x00002000UL
+#define VM_IO          0x00004000UL   /* (Linux: device memory; never set here) */
 #define VM_SEQ_READ    0x00008000UL   /* MADV_SEQUENTIAL */
 #define VM_RAND_READ   0x00010000UL   /* MADV_RANDOM */
 #define VM_DONTCOPY    0x00020000UL   /* MADV_DONTFORK */
@@ -37,10 +39,14 @@
 #define VM_WIPEONFORK  0x02000000UL   /* MADV_WIPEONFORK */
 #define VM_DONTDUMP    0x04000000UL   /* MADV_DONTDUMP */
 #define VM_SOFTDIRTY   0x08000000UL   /* ignored by merging, as in Linux */
+#define VM_MIXEDMAP    0x10000000UL   /* (Linux: mixed page frames; never set here) */
 #define VM_HUGEPAGE    0x20000000UL
 #define VM_NOHUGEPAGE  0x40000000UL
+#define VM_MERGEABLE   0x80000000UL   /* MADV_MERGEABLE (KSM candidate) */
 
 #define VM_ACCESS_FLAGS (VM_READ | VM_WRITE | VM_EXEC)
+/* Linux's VM_SPECIAL: mappings that never merge, never grow by mremap, refuse MADV_DODUMP. */
+#define VM_SPECIAL      (VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
 
 struct mm;
 struct vma;

@@ -46,7 +46,13 @@ static void set_cmdline(struct boot_info *bi, const char *s)
 
 static void add_module(struct boot_info *bi, uint32_t start, uint32_t end, const char *str)
 {
-	if (bi->nmodules < BOOT_MAX_MODULES && end > start) {
+	if (bi->nmodules == BOOT_MAX_MODULES) {
+		printk("bootinfo: error: more than %d boot modules; module at %#x not kept\n",
+		       BOOT_MAX_MODULES, start);
+		bi->modules_dropped++;
+		return;
+	}
+	if (end > start) {
 		size_t n = str ? strnlen(str, BOOT_MODSTR_MAX - 1) : 0;
 
 		bi->modules[bi->nmodules].start = start;

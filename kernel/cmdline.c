@@ -36,6 +36,23 @@ static unsigned set_bool(bool *dst, const char *v, size_t vlen, const char *key)
 	return 0;
 }
 
+/* Parse a decimal number into *dst; returns 1 (a warning) when it is not one. */
+static unsigned set_uint(unsigned *dst, const char *v, size_t vlen, const char *key)
+{
+	unsigned long n = 0;
+
+	for (size_t i = 0; i < vlen || vlen == 0; i++) {
+		if (vlen == 0 || v[i] < '0' || v[i] > '9' || n > 100000000UL) {
+			printk("cmdline: warning: %s=%.*s: expected a number; keeping %u\n",
+			       key, (int)vlen, v, *dst);
+			return 1;
+		}
+		n = n * 10 + (unsigned long)(v[i] - '0');
+	}
+	*dst = (unsigned)n;
+	return 0;
+}
+
 /* Apply one word [w, w+len); returns 1 if it produced a warning. */
 static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, bool first)
 {
@@ -71,6 +88,14 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_bool(&p->zero_page, v, vlen, "zero_page");
 	} else if (word_is(w, klen, "pku")) {
 		return set_bool(&p->pku, v, vlen, "pku");
+	} else if (word_is(w, klen, "strace")) {
+		return set_bool(&p->strace, v, vlen, "strace");
+	} else if (word_is(w, klen, "profile_hz")) {
+		return set_uint(&p->profile_hz, v, vlen, "profile_hz");
+	} else if (word_is(w, klen, "profile_stacks")) {
+		return set_bool(&p->profile_stacks, v, vlen, "profile_stacks");
+	} else if (word_is(w, klen, "vmastat")) {
+		return set_bool(&p->vmastat, v, vlen, "vmastat");
 	} else {
 		printk("cmdline: warning: unknown option '%.*s' ignored\n", (int)len, w);
 		return 1;
@@ -87,6 +112,7 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	p->merge = true;
 	p->zero_page = true;
 	p->pku = true;
+	p->profile_hz = 1000;           /* TIMER_HZ */
 	while (line && *line) {
 		const char *w;
 

@@ -257,119 +257,140 @@ static uintptr_t sb_push_bytes(struct stack_builder *b, const void *src, size_t 
 	return b->p;
 }
 
-int exec_build(const void *elf, size_t size, const char *execfn, const char *const *argv,
-	       const char *const *envp, struct exec_image *out)
+/* The load bias of an ET_DYN (static-pie) program: its first PT_LOAD goes to ET_DYN_BASE. 0 for ET_EXEC. */
+static uintptr_t exec_bias(const void *elf)
 {
 	const struct elf64_ehdr *eh = elf;
-	struct stack_builder sb;
-	struct page *bufpage;
-	size_t strbytes = 0, argc, envc, items, nauxv;
-	uintptr_t bias = 0, brk = 0, u_platform, u_random, strings_low, sp, stack_start;
-	uintptr_t *argp, *envptr;
-	uint64_t auxv[2 * 24], *tbl;
+	const struct elf64_phdr *ph = elf_phdrs(elf);
+
+	if (eh->e_type != ET_DYN)
+		return 0;
+	for (unsigned i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD)
+			return ET_DYN_BASE - ALIGN_DOWN(ph[i].p_vaddr, PAGE_SIZE);
+	return 0;
+}
+
+/* What the stack's string area holds, as user addresses (for the auxiliary vector). */
+struct stack_strings {
+	uintptr_t execfn;                       /* AT_EXECFN */
+	uintptr_t platform;                     /* AT_PLATFORM: "x86_64" */
+	uintptr_t random;                       /* AT_RANDOM: 16 bytes */
+	uintptr_t low;                          /* the lowest string byte (argv[0]) */
+};
+
+/*
+ * The strings, top down: 8 zero bytes, execfn, envp (last first), argv
+ * (last first). ptrs (argc + envc + 2 entries) gets the argv pointers, NULL,
+ * the envp pointers, NULL: the tables' middle part.
+ */
+static void push_strings(struct stack_builder *b, const char *execfn, const char *const *argv,
+			 size_t argc, const char *const *envp, size_t envc, uintptr_t *ptrs,
+			 struct stack_strings *s)
+{
+	uintptr_t *envptr = ptrs + argc + 1;
+
+	b->p = STACK_TOP - sizeof(uint64_t);
+	s->execfn = sb_push_bytes(b, execfn, strlen(execfn) + 1);
+	for (size_t i = envc; i-- > 0;)
+		envptr[i] = sb_push_bytes(b, envp[i], strlen(envp[i]) + 1);
+	envptr[envc] = 0;
+	for (size_t i = argc; i-- > 0;)
+		ptrs[i] = sb_push_bytes(b, argv[i], strlen(argv[i]) + 1);
+	ptrs[argc] = 0;
+	s->low = b->p;
+}
+
+/* Below the strings, on a 16-byte boundary: the platform name, then 16 random bytes. */
+static void push_platform_random(struct stack_builder *b, struct stack_strings *s)
+{
 	uint8_t rnd[16];
+
+	b->p &= ~15UL;
+	s->platform = sb_push_bytes(b, "x86_64", 7);
+	if (!exec_prng.s)
+		prng_seed(&exec_prng, rdtsc());
+	for (int i = 0; i < 16; i += 8) {
+		uint64_t v = prng_next(&exec_prng) ^ rdtsc();
+
+		memcpy(rnd + i, &v, 8);
+	}
+	s->random = sb_push_bytes(b, rnd, 16);
+}
+
+/* The auxiliary vector in create_elf_tables' order, ending with AT_NULL. Returns the words used (<= 48). */
+static size_t fill_auxv(uint64_t *auxv, const void *elf, uintptr_t bias, const struct stack_strings *s)
+{
+	const struct elf64_ehdr *eh = elf;
+	size_t n = 0;
+
+#define AUX(type, val) do { auxv[n++] = (type); auxv[n++] = (val); } while (0)
+	AUX(AT_MINSIGSTKSZ, MINSIGSTKSZ_VALUE);
+	AUX(AT_HWCAP, 0);
+	AUX(AT_PAGESZ, PAGE_SIZE);
+	AUX(AT_CLKTCK, USER_HZ);
+	AUX(AT_PHDR, phdr_address(elf, bias));
+	AUX(AT_PHENT, sizeof(struct elf64_phdr));
+	AUX(AT_PHNUM, eh->e_phnum);
+	AUX(AT_BASE, 0);
+	AUX(AT_FLAGS, 0);
+	AUX(AT_ENTRY, eh->e_entry + bias);
+	AUX(AT_UID, 0);
+	AUX(AT_EUID, 0);
+	AUX(AT_GID, 0);
+	AUX(AT_EGID, 0);
+	AUX(AT_SECURE, 0);
+	AUX(AT_RANDOM, s->random);
+	AUX(AT_HWCAP2, 0);
+	AUX(AT_EXECFN, s->execfn);
+	AUX(AT_PLATFORM, s->platform);
+	AUX(AT_NULL, 0);
+#undef AUX
+	return n;
+}
+
+/*
+ * The whole initial stack image in b (the layout at the top of this file):
+ * strings, then argc, argv, envp and auxv at the 16-byte aligned *sp.
+ * 0 or -ENOMEM.
+ */
+static int build_stack_image(struct stack_builder *b, const void *elf, uintptr_t bias,
+			     const char *execfn, const char *const *argv, size_t argc,
+			     const char *const *envp, size_t envc, struct stack_strings *s,
+			     uintptr_t *sp)
+{
+	size_t nptrs = argc + envc + 2, nauxv;
+	uint64_t auxv[2 * 24], *tbl;
+	uintptr_t *ptrs = kmalloc(nptrs * sizeof(uintptr_t));
+
+	if (!ptrs)
+		return -ENOMEM;
+	push_strings(b, execfn, argv, argc, envp, envc, ptrs, s);
+	push_platform_random(b, s);
+	nauxv = fill_auxv(auxv, elf, bias, s);
+	/* Linux: sp = STACK_ROUND(p - auxv words, items), items = argc+1 + envc+1 + 1 */
+	*sp = ((b->p - nauxv * 8) - (nptrs + 1) * 8) & ~15UL;
+	tbl = sb_at(b, *sp);
+	*tbl++ = argc;
+	for (size_t i = 0; i < nptrs; i++)
+		*tbl++ = ptrs[i];
+	memcpy(tbl, auxv, nauxv * 8);
+	kfree(ptrs);
+	return 0;
+}
+
+/*
+ * The [stack] VMA (from STACK_EXPAND below the strings' page, or lower
+ * when the tables reach below it, up to STACK_TOP), the brk and stack
+ * bases, then the image from sp up copied in.
+ */
+static int map_stack(struct mm *mm, const void *elf, struct stack_builder *b, uintptr_t strings_low,
+		     uintptr_t sp, uintptr_t brk)
+{
+	uintptr_t stack_start = ALIGN_DOWN(strings_low, PAGE_SIZE) - STACK_EXPAND;
 	unsigned long stack_flags;
-	struct mm *mm;
 	int err;
 
-	err = elf_check(elf, size);
-	if (err)
-		return err;
-	argc = count_strings(argv, &strbytes);
-	envc = count_strings(envp, &strbytes);
-	strbytes += strlen(execfn) + 1;
-	if (strbytes + (argc + envc + 2) * sizeof(uintptr_t) > EXEC_ARG_MAX)
-		return -E2BIG;
-
-	if (eh->e_type == ET_DYN) {
-		const struct elf64_phdr *ph = elf_phdrs(elf);
-		for (unsigned i = 0; i < eh->e_phnum; i++)
-			if (ph[i].p_type == PT_LOAD) {
-				bias = ET_DYN_BASE - ALIGN_DOWN(ph[i].p_vaddr, PAGE_SIZE);
-				break;
-			}
-	}
-
-	bufpage = pmm_alloc(EXEC_BUF_ORDER, GFP_ZERO);
-	if (!bufpage)
-		return -ENOMEM;
-	mm = mm_create();
-	if (!mm) {
-		pmm_free(bufpage, EXEC_BUF_ORDER);
-		return -ENOMEM;
-	}
-	err = load_segments(mm, elf, bias, &brk);
-	if (err)
-		goto fail;
-
-	/* strings, top down: 8 zero bytes, execfn, envp (last first), argv (last first) */
-	sb.buf = page_address(bufpage);
-	sb.p = STACK_TOP - sizeof(uint64_t);
-	sb_push_bytes(&sb, execfn, strlen(execfn) + 1);
-	{
-		uintptr_t execfn_addr = sb.p;
-		argp = kmalloc((argc + envc + 2) * sizeof(uintptr_t));
-		if (!argp) {
-			err = -ENOMEM;
-			goto fail;
-		}
-		envptr = argp + argc + 1;
-		for (size_t i = envc; i-- > 0;)
-			envptr[i] = sb_push_bytes(&sb, envp[i], strlen(envp[i]) + 1);
-		envptr[envc] = 0;
-		for (size_t i = argc; i-- > 0;)
-			argp[i] = sb_push_bytes(&sb, argv[i], strlen(argv[i]) + 1);
-		argp[argc] = 0;
-		strings_low = sb.p;
-
-		sb.p &= ~15UL;
-		u_platform = sb_push_bytes(&sb, "x86_64", 7);
-		if (!exec_prng.s)
-			prng_seed(&exec_prng, rdtsc());
-		for (int i = 0; i < 16; i += 8) {
-			uint64_t v = prng_next(&exec_prng) ^ rdtsc();
-			memcpy(rnd + i, &v, 8);
-		}
-		u_random = sb_push_bytes(&sb, rnd, 16);
-
-		nauxv = 0;
-#define AUX(type, val) do { auxv[nauxv++] = (type); auxv[nauxv++] = (val); } while (0)
-		AUX(AT_MINSIGSTKSZ, MINSIGSTKSZ_VALUE);
-		AUX(AT_HWCAP, 0);
-		AUX(AT_PAGESZ, PAGE_SIZE);
-		AUX(AT_CLKTCK, USER_HZ);
-		AUX(AT_PHDR, phdr_address(elf, bias));
-		AUX(AT_PHENT, sizeof(struct elf64_phdr));
-		AUX(AT_PHNUM, eh->e_phnum);
-		AUX(AT_BASE, 0);
-		AUX(AT_FLAGS, 0);
-		AUX(AT_ENTRY, eh->e_entry + bias);
-		AUX(AT_UID, 0);
-		AUX(AT_EUID, 0);
-		AUX(AT_GID, 0);
-		AUX(AT_EGID, 0);
-		AUX(AT_SECURE, 0);
-		AUX(AT_RANDOM, u_random);
-		AUX(AT_HWCAP2, 0);
-		AUX(AT_EXECFN, execfn_addr);
-		AUX(AT_PLATFORM, u_platform);
-		AUX(AT_NULL, 0);
-#undef AUX
-		/* Linux: sp = STACK_ROUND(p - auxv words, items), items = argc+1 + envc+1 + 1 */
-		items = (argc + 1) + (envc + 1) + 1;
-		sp = ((sb.p - nauxv * 8) - items * 8) & ~15UL;
-		tbl = sb_at(&sb, sp);
-		*tbl++ = argc;
-		for (size_t i = 0; i <= argc; i++)
-			*tbl++ = argp[i];
-		for (size_t i = 0; i <= envc; i++)
-			*tbl++ = envptr[i];
-		memcpy(tbl, auxv, nauxv * 8);
-		kfree(argp);
-	}
-
-	/* the [stack] VMA, then its contents */
-	stack_start = ALIGN_DOWN(strings_low, PAGE_SIZE) - STACK_EXPAND;
 	if (sp < stack_start)
 		stack_start = ALIGN_DOWN(sp, PAGE_SIZE);
 	stack_flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_GROWSDOWN |
@@ -382,33 +403,72 @@ int exec_build(const void *elf, size_t size, const char *execfn, const char *con
 	}
 	mmap_write_unlock(mm);
 	if (err)
-		goto fail;
-	err = mm_copy_to(mm, sp, sb_at(&sb, sp), STACK_TOP - sp);
-	if (err)
-		goto fail;
+		return err;
+	return mm_copy_to(mm, sp, sb_at(b, sp), STACK_TOP - sp);
+}
 
-	pmm_free(bufpage, EXEC_BUF_ORDER);
+/* out->seg: the page ranges of the PT_LOAD segments and their file offsets (for /proc/self/maps). */
+static void record_segments(struct exec_image *out, const void *elf, uintptr_t bias)
+{
+	const struct elf64_ehdr *eh = elf;
+	const struct elf64_phdr *ph = elf_phdrs(elf);
+
 	out->nseg = 0;
-	{
-		const struct elf64_phdr *ph = elf_phdrs(elf);
-
-		for (unsigned i = 0; i < eh->e_phnum && out->nseg < ARRAY_SIZE(out->seg); i++) {
-			if (ph[i].p_type != PT_LOAD || ph[i].p_memsz == 0)
-				continue;
-			out->seg[out->nseg].start = ALIGN_DOWN(ph[i].p_vaddr + bias, PAGE_SIZE);
-			out->seg[out->nseg].end = ALIGN_UP(ph[i].p_vaddr + bias + ph[i].p_memsz, PAGE_SIZE);
-			out->seg[out->nseg].offset = ALIGN_DOWN(ph[i].p_offset, PAGE_SIZE);
-			out->nseg++;
-		}
+	for (unsigned i = 0; i < eh->e_phnum && out->nseg < ARRAY_SIZE(out->seg); i++) {
+		if (ph[i].p_type != PT_LOAD || ph[i].p_memsz == 0)
+			continue;
+		out->seg[out->nseg].start = ALIGN_DOWN(ph[i].p_vaddr + bias, PAGE_SIZE);
+		out->seg[out->nseg].end = ALIGN_UP(ph[i].p_vaddr + bias + ph[i].p_memsz, PAGE_SIZE);
+		out->seg[out->nseg].offset = ALIGN_DOWN(ph[i].p_offset, PAGE_SIZE);
+		out->nseg++;
 	}
+}
+
+int exec_build(const void *elf, size_t size, const char *execfn, const char *const *argv,
+	       const char *const *envp, struct exec_image *out)
+{
+	const struct elf64_ehdr *eh = elf;
+	struct stack_builder sb;
+	struct stack_strings strs;
+	struct page *bufpage;
+	size_t strbytes = 0, argc, envc;
+	uintptr_t bias, brk = 0, sp = 0;
+	struct mm *mm;
+	int err;
+
+	err = elf_check(elf, size);
+	if (err)
+		return err;
+	argc = count_strings(argv, &strbytes);
+	envc = count_strings(envp, &strbytes);
+	strbytes += strlen(execfn) + 1;
+	if (strbytes + (argc + envc + 2) * sizeof(uintptr_t) > EXEC_ARG_MAX)
+		return -E2BIG;
+	bias = exec_bias(elf);
+	bufpage = pmm_alloc(EXEC_BUF_ORDER, GFP_ZERO);
+	if (!bufpage)
+		return -ENOMEM;
+	mm = mm_create();
+	if (!mm) {
+		pmm_free(bufpage, EXEC_BUF_ORDER);
+		return -ENOMEM;
+	}
+	sb.buf = page_address(bufpage);
+	err = load_segments(mm, elf, bias, &brk);
+	if (!err)
+		err = build_stack_image(&sb, elf, bias, execfn, argv, argc, envp, envc, &strs, &sp);
+	if (!err)
+		err = map_stack(mm, elf, &sb, strs.low, sp, brk);
+	pmm_free(bufpage, EXEC_BUF_ORDER);
+	if (err) {
+		mm_put(mm);
+		return err;
+	}
+	record_segments(out, elf, bias);
 	out->mm = mm;
 	out->entry = eh->e_entry + bias;
 	out->sp = sp;
 	return 0;
-fail:
-	mm_put(mm);
-	pmm_free(bufpage, EXEC_BUF_ORDER);
-	return err;
 }
 
 void exec_install(struct task *t, struct exec_image *img, const char *name, const char *path)
@@ -451,5 +511,8 @@ void exec_install(struct task *t, struct exec_image *img, const char *name, cons
 		t->exe_seg[i].end = img->seg[i].end;
 		t->exe_seg[i].offset = img->seg[i].offset;
 	}
-	files_exec(t);
+	if (t->fdt)
+		fdtable_exec(t->fdt);
+	if (running)
+		vfork_release(t);
 }

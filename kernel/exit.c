@@ -5,9 +5,7 @@
  */
 #include "task.h"
 #include "sched_internal.h"
-#include "exec.h"
-#include "multiboot.h"
-#include "syscall.h"
+#include "syscall_internal.h"
 #include "uaccess.h"
 #include "signal.h"
 #include "mm.h"
@@ -16,28 +14,61 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "file.h"
+#include "uapi/linux_wait.h"
 
-#define WNOHANG    0x00000001
-#define WUNTRACED  0x00000002
-#define WCONTINUED 0x00000008
-#define __WNOTHREAD 0x20000000
-#define __WALL     0x40000000
-#define __WCLONE   0x80000000
 #define RUSAGE_SIZE 144
 
+
+/* Give t's children to init (or to the idle task when init itself is going). */
+static void reparent_children(struct task *t)
+{
+	struct list_head *p, *tmp;
+
+	assert_spin_held(&sched_lock);
+	list_for_each_safe(p, tmp, &t->children) {
+		struct task *c = list_entry(p, struct task, sibling);
+		struct task *to = init_task && t != init_task && init_task->state != TASK_ZOMBIE ?
+				  init_task : &idle_task;
+
+		list_del(&c->sibling);
+		c->parent = to;
+		list_add_tail(&c->sibling, &to->children);
+		if (c->state == TASK_ZOMBIE)
+			wake_up_locked(&to->child_wait);
+	}
+}
+
+/* The exit signal (SIGCHLD for fork) to the parent, with Linux's siginfo. */
+static void notify_parent(struct task *t, int status)
+{
+	struct k_siginfo info;
+
+	if (!t->parent || t->parent == &idle_task || !t->exit_signal)
+		return;
+	memset(&info, 0, sizeof(info));
+	info.si_signo = t->exit_signal;
+	info.si_code = (status & 0x7f) ? CLD_KILLED : CLD_EXITED;
+	info.chld.pid = t->pid;
+	info.chld.status = (status & 0x7f) ? (status & 0x7f) : (status >> 8) & 0xff;
+	send_signal_info(t->parent, &info);
+}
 
 void task_exit(int status)
 {
 	struct task *t = current;
-	struct list_head *p, *tmp;
 	unsigned long f;
 
 	sti();
-	if (t->clear_child_tid) {
+	if (t->clear_child_tid && t->mm && t->mm->users > 1) {      /* Linux: only a shared mm */
 		uint32_t zero = 0;
-		copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero));
+
+		if (!copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero)))
+			futex_wake_address(t->clear_child_tid, 1);
 	}
-	files_close_all(t);
+	task_exit_timers(t);
+	vfork_release(t);
+	fdtable_put(t->fdt);
+	t->fdt = NULL;
 	if (t->mm) {
 		struct mm *mm = t->mm;
 
@@ -45,101 +76,92 @@ void task_exit(int status)
 		t->mm = NULL;
 		mm_put(mm);
 	}
+	notify_parent(t, status);
 	f = spin_lock_irqsave(&sched_lock);
-	list_for_each_safe(p, tmp, &t->children) {
-		struct task *c = list_entry(p, struct task, sibling);
-
-		list_del(&c->sibling);
-		if (init_task && t != init_task && init_task->state != TASK_ZOMBIE) {
-			c->parent = init_task;
-			list_add_tail(&c->sibling, &init_task->children);
-			if (c->state == TASK_ZOMBIE)
-				sched_wakeup_locked(init_task);
-		} else {
-			c->parent = &idle_task;
-			list_add_tail(&c->sibling, &idle_task.children);
-		}
-	}
+	reparent_children(t);
 	t->exit_status = status;
 	t->state = TASK_ZOMBIE;
 	if (t->parent)
-		sched_wakeup_locked(t->parent);
+		wake_up_locked(&t->parent->child_wait);
 	__schedule();
 	panic("task_exit: zombie %d ran again", t->pid);
 	(void)f;
 }
 
-long sys_exit(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	      uint64_t a4, uint64_t a5);
-long sys_exit(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	      uint64_t a4, uint64_t a5)
+/* exit(code), exit_group(code): end the calling process with status code << 8; never returns. */
+long sys_exit(SYSCALL_ARGS)
 {
 	task_exit(((int)a0 & 0xff) << 8);
 }
 
+/* pid -1: any child; 0: one in the caller's process group; < -1: one in group -pid; > 0: that one. */
 static bool wait_matches(const struct task *c, int pid)
 {
-	if (pid == -1 || pid == 0)
-		return true;            /* no process groups: 0 means any child too */
-	return c->pid == (pid > 0 ? pid : -pid);
+	if (pid == -1)
+		return true;
+	if (pid == 0)
+		return c->pgid == current->pgid;
+	return pid > 0 ? c->pid == pid : c->pgid == -pid;
+}
+
+/* A zombie child matching pid, unlinked from the task list (NULL if none); *found: some child matches. */
+static struct task *take_zombie(struct task *self, int pid, bool *found)
+{
+	struct list_head *p;
+	struct task *zombie = NULL;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	*found = false;
+	list_for_each(p, &self->children) {
+		struct task *c = list_entry(p, struct task, sibling);
+
+		if (!wait_matches(c, pid))
+			continue;
+		*found = true;
+		if (c->state == TASK_ZOMBIE) {
+			zombie = c;
+			sched_task_unlink(c);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	return zombie;
 }
 
 /*
- * wait4(pid, status, options, rusage): reap a zombie child. pid -1/0: any
- * child, > 0 that child (< -1: child -pid, no process groups). options:
+ * wait4(pid, status, options, rusage): reap a zombie child. pid -1: any
+ * child, 0: one in the caller's group, < -1: one in group -pid, > 0 that child. options:
  * WNOHANG; WUNTRACED/WCONTINUED accepted (nothing stops). rusage, if not
  * NULL, is zeroed. Returns the pid; 0 (WNOHANG, none exited yet);
  * -ECHILD no such child; -EINVAL bad options; -EINTR a signal arrived;
  * -EFAULT bad status/rusage pointer (the child is reaped anyway, as Linux).
  */
-long sys_wait4(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	       uint64_t a4, uint64_t a5);
-long sys_wait4(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-	       uint64_t a4, uint64_t a5)
+long sys_wait4(SYSCALL_ARGS)
 {
 	int pid = (int)a0, options = (int)a2;
-	struct task *self = current;
+	struct task *self = current, *zombie = NULL;
+	bool found;
+	long r;
 
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
 		return -EINVAL;
 	if (pid == INT32_MIN)
 		return -ESRCH;
-	for (;;) {
-		struct task *zombie = NULL;
-		bool found = false;
-		struct list_head *p;
-		unsigned long f = spin_lock_irqsave(&sched_lock);
+	found = true;
+	r = wait_event_interruptible(&self->child_wait,
+				     (zombie = take_zombie(self, pid, &found)) || !found || (options & WNOHANG));
+	if (zombie) {
+		int status = zombie->exit_status;
+		long ret = zombie->pid;
 
-		list_for_each(p, &self->children) {
-			struct task *c = list_entry(p, struct task, sibling);
-
-			if (!wait_matches(c, pid))
-				continue;
-			found = true;
-			if (c->state == TASK_ZOMBIE) {
-				zombie = c;
-				break;
-			}
-		}
-		if (zombie) {
-			int status = zombie->exit_status, zpid = zombie->pid;
-			long ret = zpid;
-
-			sched_task_unlink(zombie);
-			spin_unlock_irqrestore(&sched_lock, f);
-			task_free(zombie);
-			if (a1 && copy_to_user((void *)a1, &status, sizeof(status)))
-				ret = -EFAULT;
-			if (a3 && clear_user((void *)a3, RUSAGE_SIZE))
-				ret = -EFAULT;
-			return ret;
-		}
-		if (!found || (options & WNOHANG) || signal_pending(self)) {
-			spin_unlock_irqrestore(&sched_lock, f);
-			return !found ? -ECHILD : (options & WNOHANG) ? 0 : -EINTR;
-		}
-		self->state = TASK_SLEEPING;
-		__schedule();
-		spin_unlock_irqrestore(&sched_lock, f);
+		task_free(zombie);
+		if (a1 && copy_to_user((void *)a1, &status, sizeof(status)))
+			ret = -EFAULT;
+		if (a3 && clear_user((void *)a3, RUSAGE_SIZE))
+			ret = -EFAULT;
+		return ret;
 	}
+	if (!found)
+		return -ECHILD;
+	return (options & WNOHANG) ? 0 : r;
 }

@@ -13,6 +13,10 @@
 #include "printk.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "arch.h"
+#include "file.h"
+#include "console.h"
+#include "profile.h"
 
 struct task *init_task;
 
@@ -36,10 +40,34 @@ static int split_words(char *s, const char **argv, int max)
 	return n;
 }
 
+/* init's fds 0, 1, 2: the console's stdin, stdout and stderr streams. 0 or -ENOMEM. */
+static int init_std_files(struct task *t)
+{
+	t->fdt = fdtable_new();
+	if (!t->fdt)
+		return -ENOMEM;
+	for (int fd = 0; fd < CONSOLE_NSTREAMS; fd++) {
+		struct file *f = console_open((enum console_stream)fd);
+
+		if (!f || fd_install_in(t->fdt, f, fd) != fd)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* "init exited with status N": N as a shell reports it (code, or 128 + signal). */
 static __noreturn void init_finished(struct task *t)
 {
 	int st = t->exit_status, shell;
+
+	profile_user_end();             /* profile=user: the table, as a report */
+	while (!arch_streams_drained()) {       /* the program's last bytes leave before QEMU stops */
+		sti();
+		hlt();
+	}
+	if (uart_lost_bytes())
+		printk(REPORT_BEGIN "console: %llu bytes of the kernel log were lost (the serial port stopped answering)\n"
+		       REPORT_END, (unsigned long long)uart_lost_bytes());
 
 	if ((st & 0x7f) == 0) {
 		shell = (st >> 8) & 0xff;
@@ -52,52 +80,79 @@ static __noreturn void init_finished(struct task *t)
 	qemu_exit(shell == 0 ? QEMU_EXIT_PASS : QEMU_EXIT_FAIL);
 }
 
-int user_init_start(void)
+#define INIT_MAX_ARGS 1024                      /* argv + envp entries from the args module */
+#define ARGS_MODULE "vmkernel.args"
+#define ARGS_MAGIC "vmkernel-args\n"
+
+static const char *init_argv[INIT_MAX_ARGS + 1];
+static const char *init_envp[INIT_MAX_ARGS + 1];
+
+/*
+ * The args module (tools/run): ARGS_MAGIC, then records of one type byte
+ * ('a' argument, 'e' environment entry) and a NUL-terminated string. Any
+ * byte but NUL passes. Returns 0, or -E2BIG / -EINVAL (malformed).
+ */
+static int args_from_module(const struct boot_module *am)
+{
+	const char *p = am->data, *end = p + am->size;
+	size_t na = 0, ne = 0;
+
+	if (am->size < sizeof(ARGS_MAGIC) - 1 || memcmp(p, ARGS_MAGIC, sizeof(ARGS_MAGIC) - 1) != 0)
+		return -EINVAL;
+	p += sizeof(ARGS_MAGIC) - 1;
+	while (p < end) {
+		const char *s = p + 1, *nul = s;
+
+		while (nul < end && *nul)
+			nul++;
+		if (nul == end || (*p != 'a' && *p != 'e'))
+			return -EINVAL;
+		if (na >= INIT_MAX_ARGS || ne >= INIT_MAX_ARGS)
+			return -E2BIG;
+		if (*p == 'a')
+			init_argv[na++] = s;
+		else
+			init_envp[ne++] = s;
+		p = nul + 1;
+	}
+	init_argv[na] = NULL;
+	init_envp[ne] = NULL;
+	return na ? 0 : -EINVAL;
+}
+
+/* argv from module m's command line (split on spaces), envp HOME=/ TERM=linux. */
+static int args_from_cmdline(const struct boot_module *m)
 {
 	static char cmd[BOOT_MODSTR_MAX];
-	static const char *argv[64];
-	static const char *const envp[] = { "HOME=/", "TERM=linux", NULL };
-	const struct boot_module *m = module_get(0);
-	struct exec_image img;
-	struct task *t;
-	int err;
-
-	if (!m) {
-		printk("init: no boot module to run\n");
-		return -ENOENT;
-	}
-	/* A command line that does not fit is refused, never silently cut short. */
 	size_t len = strlen(m->cmdline);
+	int words;
+
+	/* A command line that does not fit is refused, never silently cut short. */
 	if (m->cmdline_cut || len >= sizeof(cmd)) {
-		printk("init: command line too long (at most %d bytes)\n", BOOT_MODSTR_MAX - 1);
+		printk("init: could not start: command line too long (at most %d bytes)\n", BOOT_MODSTR_MAX - 1);
 		return -E2BIG;
 	}
 	memcpy(cmd, m->cmdline, len + 1);
-	int words = split_words(cmd, argv, ARRAY_SIZE(argv));
+	words = split_words(cmd, init_argv, 64);
 	if (words < 0) {
-		printk("init: too many arguments (at most %zu)\n", ARRAY_SIZE(argv) - 1);
+		printk("init: could not start: too many arguments (at most 63)\n");
 		return -E2BIG;
 	}
 	if (words == 0) {
-		argv[0] = m->name;
-		argv[1] = NULL;
+		init_argv[0] = m->name;
+		init_argv[1] = NULL;
 	}
-	t = task_alloc();
-	if (!t)
-		return -ENOMEM;
-	err = exec_build(m->data, m->size, argv[0], argv, envp, &img);
-	if (err) {
-		printk("init: cannot run module '%s' (%zu bytes): %s\n", m->name, m->size,
-		       errno_name(-err) ? errno_name(-err) : "error");
-		task_free(t);
-		return err;
-	}
-	exec_install(t, &img, m->name, argv[0]);
-	t->parent = &idle_task;
-	init_task = t;
-	printk("init: starting pid %d: %s\n" CONSOLE_USER_START, t->pid, m->cmdline);
-	sched_start_task(t);
+	init_envp[0] = "HOME=/";
+	init_envp[1] = "TERM=linux";
+	init_envp[2] = NULL;
+	return 0;
+}
 
+/* Run init until it exits (the boot context idles meanwhile). */
+static __noreturn void init_run(struct task *t)
+{
+	profile_user_begin();           /* profile=user: sample from here to init's exit */
+	sched_start_task(t);
 	for (;;) {
 		cli();
 		if (t->state == TASK_ZOMBIE)
@@ -108,4 +163,50 @@ int user_init_start(void)
 		__asm__ volatile("sti; hlt" : : : "memory");
 	}
 	init_finished(t);
+}
+
+int user_init_start(void)
+{
+	const struct boot_module *m = module_get(0), *am = module_find(ARGS_MODULE);
+	struct exec_image img;
+	struct task *t;
+	int err;
+
+	if (!m) {
+		printk("init: no boot module to run\n");
+		return -ENOENT;
+	}
+	if (modules_dropped()) {
+		printk("init: could not start: %zu boot module(s) beyond the %d the kernel keeps\n",
+		       modules_dropped(), BOOT_MAX_MODULES);
+		return -E2BIG;
+	}
+	err = am && am != m ? args_from_module(am) : args_from_cmdline(m);
+	if (err) {
+		if (am)
+			printk("init: could not start: bad %s module (%s)\n", ARGS_MODULE, errno_name(-err));
+		return err;
+	}
+	t = task_alloc();
+	if (!t)
+		return -ENOMEM;
+	err = exec_build(m->data, m->size, init_argv[0], init_argv, init_envp, &img);
+	if (err) {
+		printk("init: could not start: module '%s' (%zu bytes): %s\n", m->name, m->size,
+		       errno_name(-err) ? errno_name(-err) : "error");
+		task_free(t);
+		return err;
+	}
+	exec_install(t, &img, m->name, init_argv[0]);
+	t->exe_module = m;
+	err = init_std_files(t);
+	if (err) {
+		printk("init: could not start: no memory for the file table\n");
+		return err;
+	}
+	t->parent = &idle_task;
+	t->pgid = t->sid = t->pid;      /* a session and group leader, as Linux's init */
+	init_task = t;
+	printk("init: starting pid %d: %s\n" CONSOLE_USER_START, t->pid, m->cmdline);
+	init_run(t);
 }

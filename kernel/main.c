@@ -8,9 +8,10 @@
  *   kernel page tables (direct map, W^X image; identity map gone)
  *   struct page array, then pmm_init() with memblock's free ranges, slab_init()
  *   LAPIC timer, interrupts on
- *   ktest_run(ktest=...), then the profile run (profile=...)
+ *   ktest_run(ktest=...), then the profile run (profile=SUITES; profile=user
+ *   profiles init instead, kernel/init.c)
  *   if there are boot modules: the first one runs as init (pid 1) and its
- *   exit status decides (kernel/exit.c); else exit QEMU through
+ *   exit status decides (kernel/init.c); else exit QEMU through
  *   isa-debug-exit: pass, fail (arch/x86_64/include/x86.h QEMU_EXIT_*).
  */
 #include "kernel.h"
@@ -28,6 +29,7 @@
 #include "slab.h"
 #include "ktest.h"
 #include "profile.h"
+#include "profile_vma.h"
 #include "kstring.h"
 #include "task.h"
 #include "exec.h"
@@ -52,8 +54,11 @@ static void apply_vm_params(const struct kernel_params *p)
 			printk("cmdline: warning: vma=%s: no such index backend; keeping %s\n",
 			       p->vma, vma_default_backend->name);
 	}
-	printk("vm: VMA index %s, merging %s, zero page %s, execute-only memory %s\n",
-	       vma_default_backend->name, vma_merge_enabled ? "on" : "off",
+	if (p->vmastat)
+		vma_default_backend = profile_vma_counted(vma_default_backend);
+	printk("vm: VMA index %s%s, merging %s, zero page %s, execute-only memory %s\n",
+	       vma_default_backend->name, p->vmastat ? " (operations counted)" : "",
+	       vma_merge_enabled ? "on" : "off",
 	       mm_zero_page_enabled ? "on" : "off", arch_mmu_exec_only() ? "yes (pku)" : "no");
 }
 
@@ -212,6 +217,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	modules_init(bi);
 	sched_init();
 	apply_vm_params(&kparams);
+	profile_configure(kparams.profile_hz, kparams.profile_stacks);
 	tsc_memory = rdtsc();
 	timer_init();
 	print_boot_timeline(tsc_entry, tsc_memory, rdtsc());
@@ -221,9 +227,11 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 		crash_on_request(kparams.crash);
 	if (strcmp(kparams.ktest, "none") != 0)
 		failed += ktest_run(kparams.ktest);
-	if (kparams.profile[0])
+	if (kparams.profile[0] && !profile_user_requested())
 		failed += profile_run(kparams.profile);
-	if (!failed && module_count() > 0)
-		user_init_start();      /* returns only if init cannot start */
+	if (!failed && module_count() > 0) {
+		arch_streams_init();
+		user_init_start();
+	}      /* returns only if init cannot start */
 	qemu_exit(failed || module_count() > 0 ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
 }

@@ -6,6 +6,7 @@
 
 static struct boot_module modules[BOOT_MAX_MODULES];
 static unsigned nmodules;
+static size_t ndropped;
 
 /* The basename of the first word of s, into out (size max). */
 static void first_word_basename(const char *s, char *out, size_t max)
@@ -30,6 +31,7 @@ static void first_word_basename(const char *s, char *out, size_t max)
 void modules_init(const struct boot_info *bi)
 {
 	nmodules = 0;
+	ndropped = bi->modules_dropped;
 	for (size_t i = 0; i < bi->nmodules && i < BOOT_MAX_MODULES; i++) {
 		struct boot_module *m = &modules[nmodules++];
 
@@ -39,6 +41,11 @@ void modules_init(const struct boot_info *bi)
 		m->data = phys_to_virt(bi->modules[i].start);
 		m->size = bi->modules[i].end - bi->modules[i].start;
 	}
+}
+
+size_t modules_dropped(void)
+{
+	return ndropped;
 }
 
 unsigned module_count(void)

@@ -9,6 +9,7 @@ void panic(const char *fmt, ...)
 	va_list ap;
 
 	arch_irq_save();
+	printk_set_line_prefix(NULL);           /* a panic is never a test diagnostic */
 	if (panicking++) {
 		printk("\nnested panic; stopping\n");
 		arch_halt_failure();

@@ -35,6 +35,7 @@ void sched_init(void)
 	list_init(&t->sibling);
 	list_init(&t->run_link);
 	list_init(&t->all_link);
+	wait_queue_init(&t->child_wait);
 	memcpy(t->comm, "idle", 5);
 	signal_init_task(t);
 	arch_task_reset_fpu(t);
@@ -61,6 +62,7 @@ struct task *task_alloc(void)
 	list_init(&t->sibling);
 	list_init(&t->run_link);
 	list_init(&t->all_link);
+	wait_queue_init(&t->child_wait);
 	signal_init_task(t);
 	arch_task_reset_fpu(t);
 	f = spin_lock_irqsave(&sched_lock);
@@ -88,6 +90,7 @@ void sched_start_task(struct task *t)
 	if (t->parent)
 		list_add_tail(&t->sibling, &t->parent->children);
 	list_add_tail(&t->run_link, &run_queue);
+	t->on_rq = true;
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
@@ -97,13 +100,20 @@ void __schedule(void)
 
 	assert_spin_held(&sched_lock);
 	prev->need_resched = false;
-	if (prev->state == TASK_RUNNABLE && prev != &idle_task)
+	if (prev->on_rq && prev->state != TASK_RUNNABLE) {
+		list_del(&prev->run_link);      /* woken, then slept or exited again */
+		prev->on_rq = false;
+	}
+	if (prev->state == TASK_RUNNABLE && prev != &idle_task && !prev->on_rq) {
 		list_add_tail(&prev->run_link, &run_queue);
+		prev->on_rq = true;
+	}
 	if (list_empty(&run_queue)) {
 		next = &idle_task;
 	} else {
 		next = list_first_entry(&run_queue, struct task, run_link);
 		list_del(&next->run_link);
+		next->on_rq = false;
 	}
 	if (next == prev)
 		return;
@@ -149,22 +159,47 @@ void sched_tick(void)
 		t->need_resched = true;
 }
 
-void sched_sleep(void)
+void sched_set_sleeping(void)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
 	current->state = TASK_SLEEPING;
-	__schedule();
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
+void sched_set_running(void)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	if (current->state == TASK_SLEEPING)
+		current->state = TASK_RUNNABLE;
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_sleep_if_sleeping(void)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	if (current->state == TASK_SLEEPING)
+		__schedule();
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+/*
+ * A task woken while it still runs (between sched_set_sleeping and its
+ * switch) is put on the run queue too; __schedule then finds it there and
+ * keeps running it, or runs it again in turn. on_rq keeps it queued once.
+ */
 void sched_wakeup_locked(struct task *t)
 {
 	assert_spin_held(&sched_lock);
 	if (t->state != TASK_SLEEPING)
 		return;
 	t->state = TASK_RUNNABLE;
-	list_add_tail(&t->run_link, &run_queue);
+	if (!t->on_rq) {
+		list_add_tail(&t->run_link, &run_queue);
+		t->on_rq = true;
+	}
 }
 
 void sched_wakeup(struct task *t)
@@ -188,7 +223,7 @@ void sched_task_unlink(struct task *t)
 	ntasks--;
 }
 
-struct task *task_find(int pid)
+struct task *task_find_any(int pid)
 {
 	struct list_head *p;
 	struct task *found = NULL;
@@ -196,13 +231,20 @@ struct task *task_find(int pid)
 
 	list_for_each(p, &task_list) {
 		struct task *t = list_entry(p, struct task, all_link);
-		if (t->pid == pid && t->state != TASK_ZOMBIE) {
+		if (t->pid == pid) {
 			found = t;
 			break;
 		}
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
 	return found;
+}
+
+struct task *task_find(int pid)
+{
+	struct task *t = task_find_any(pid);
+
+	return t && t->state != TASK_ZOMBIE ? t : NULL;
 }
 
 /* exit_to_user: see task.h. */

@@ -58,14 +58,11 @@ _Static_assert(offsetof(struct rt_sigframe_k, info) == 312, "rt_sigframe layout"
 
 #define UC_SIGCONTEXT_SS      0x2
 #define UC_STRICT_RESTORE_SS  0x4
-#define SS_DISABLE            2
+#define MINSIGSTKSZ_K         2048
 #define RED_ZONE              128
 #define FPU_IMAGE             512
 /* RFLAGS bits user code may change through sigreturn: AC OF DF TF SF ZF AF PF CF RF. */
 #define FIX_EFLAGS            0x50DD5UL
-#define RFLAGS_TF 0x100UL
-#define RFLAGS_DF 0x400UL
-#define RFLAGS_RF 0x10000UL
 
 static const char *const sig_names[NSIG_STD + 1] = {
 	"SIG0", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS",
@@ -102,10 +99,16 @@ void signal_fork(struct task *child, const struct task *parent)
 	memcpy(child->sig.action, parent->sig.action, sizeof(child->sig.action));
 	child->sig.blocked = parent->sig.blocked;
 	child->sig.pending = 0;
+	child->sig.sas_sp = parent->sig.sas_sp;
+	child->sig.sas_size = parent->sig.sas_size;
+	child->sig.sas_flags = parent->sig.sas_flags;
 }
 
 void signal_exec(struct task *t)
 {
+	t->sig.sas_sp = 0;              /* execve drops the alternate stack, as Linux */
+	t->sig.sas_size = 0;
+	t->sig.sas_flags = 0;
 	for (int s = 1; s <= NSIG_STD; s++)
 		if (t->sig.action[s].handler != SIG_IGN)
 			memset(&t->sig.action[s], 0, sizeof(t->sig.action[s]));
@@ -116,9 +119,9 @@ bool signal_pending(const struct task *t)
 	return (t->sig.pending & ~t->sig.blocked) != 0;
 }
 
-int send_signal(struct task *t, int sig, int code, int sender_pid)
+int send_signal_info(struct task *t, const struct k_siginfo *info)
 {
-	struct k_siginfo *info;
+	int sig = info->si_signo;
 	unsigned long f;
 	uint64_t h;
 
@@ -133,18 +136,24 @@ int send_signal(struct task *t, int sig, int code, int sender_pid)
 		return 0;               /* discarded, as Linux does for ignored signals */
 	}
 	if (!(t->sig.pending & sig_bit(sig))) {
-		info = &t->sig.info[sig];
-		memset(info, 0, sizeof(*info));
-		info->si_signo = sig;
-		info->si_code = code;
-		info->kill.pid = sender_pid;
-		info->kill.uid = 0;
+		t->sig.info[sig] = *info;
 		t->sig.pending |= sig_bit(sig);
 	}
 	if (signal_pending(t))
 		sched_wakeup_locked(t);
 	spin_unlock_irqrestore(&sched_lock, f);
 	return 0;
+}
+
+int send_signal(struct task *t, int sig, int code, int sender_pid)
+{
+	struct k_siginfo info;
+
+	memset(&info, 0, sizeof(info));
+	info.si_signo = sig;
+	info.si_code = code;
+	info.kill.pid = sender_pid;
+	return send_signal_info(t, &info);
 }
 
 bool signal_fatal(const struct task *t, int sig)
@@ -174,14 +183,83 @@ void force_sig_fault(int sig, int code, uintptr_t addr)
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
+const char *report_begin(const struct task *t)
+{
+	return t->pid == 1 ? REPORT_BEGIN : "";
+}
+
+const char *report_end(const struct task *t)
+{
+	return t->pid == 1 ? REPORT_END : "";
+}
+
 /* Terminate the current task by sig, with the "killed by signal" report. */
 __attribute__((noreturn)) static void kill_current(int sig)
 {
 	struct task *t = current;
 
-	printk(REPORT_BEGIN "vmkernel: pid %d (%s) killed by signal %d (%s)\n" REPORT_END, t->pid,
-	       t->comm, sig, signal_name(sig));
+	printk("%svmkernel: pid %d (%s) killed by signal %d (%s)\n%s", report_begin(t), t->pid,
+	       t->comm, sig, signal_name(sig), report_end(t));
 	task_exit(sig);
+}
+
+bool on_sig_stack(const struct task *t, uint64_t sp)
+{
+	return sp > t->sig.sas_sp && sp - t->sig.sas_sp <= t->sig.sas_size;
+}
+
+int sas_flags(const struct task *t, uint64_t sp)
+{
+	if (!t->sig.sas_size)
+		return SS_DISABLE;
+	return on_sig_stack(t, sp) ? SS_ONSTACK : 0;
+}
+
+int sigaltstack_set(struct task *t, uint64_t ss_sp, int32_t ss_flags, uint64_t ss_size, uint64_t sp)
+{
+	int mode = ss_flags & ~(int32_t)SS_AUTODISARM;
+
+	if (on_sig_stack(t, sp))
+		return -EPERM;
+	if (mode != SS_DISABLE && mode != SS_ONSTACK && mode != 0)
+		return -EINVAL;
+	if (mode == SS_DISABLE) {
+		ss_sp = 0;
+		ss_size = 0;
+	} else if (ss_size < MINSIGSTKSZ_K) {
+		return -ENOMEM;
+	}
+	t->sig.sas_sp = ss_sp;
+	t->sig.sas_size = ss_size;
+	t->sig.sas_flags = (uint32_t)ss_flags & SS_AUTODISARM;
+	return 0;
+}
+
+/*
+ * A system call that a signal interrupted (include/kerrno.h): -EINTR, or
+ * restart it (rip back over the 2-byte SYSCALL, rax = its number, kept in
+ * tf->error by syscall_dispatch). handler: a handler will run (with
+ * sa_restart: it has SA_RESTART). Once per system call.
+ */
+void syscall_restart_fixup(struct trap_frame *tf, bool handler, bool sa_restart)
+{
+	long r = (long)tf->rax;
+
+	if (!handler && current->sig.restore_mask) {     /* sigsuspend ended without a handler */
+		current->sig.blocked = current->sig.saved_mask;
+		current->sig.restore_mask = false;
+	}
+	if (tf->vector != VEC_SYSCALL || tf->error == SYSCALL_NO_RESTART)
+		return;
+	if (r != -ERESTARTSYS && r != -ERESTARTNOINTR && r != -ERESTARTNOHAND)
+		return;
+	if (handler && (r == -ERESTARTNOHAND || (r == -ERESTARTSYS && !sa_restart))) {
+		tf->rax = (uint64_t)-EINTR;
+	} else {
+		tf->rax = tf->error;
+		tf->rip -= 2;
+	}
+	tf->error = SYSCALL_NO_RESTART;
 }
 
 /* Build the rt_sigframe for sig; 0 or -EFAULT. */
@@ -195,13 +273,17 @@ static int setup_rt_frame(struct trap_frame *tf, int sig, const struct k_sigacti
 	if (!(ka->flags & SA_RESTORER) || ka->handler >= TASK_SIZE)
 		return -EFAULT;
 	sp = tf->rsp - RED_ZONE;
+	if ((ka->flags & SA_ONSTACK) && sas_flags(t, tf->rsp) == 0)
+		sp = t->sig.sas_sp + t->sig.sas_size;   /* the alternate signal stack */
 	fpstate = ALIGN_DOWN(sp - FPU_IMAGE, 64UL);
 	sp = ALIGN_DOWN(fpstate - sizeof(fr), 16UL) - 8;
 
 	memset(&fr, 0, sizeof(fr));
 	fr.pretcode = ka->restorer;
 	fr.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
-	fr.uc.uc_stack.ss_flags = SS_DISABLE;
+	fr.uc.uc_stack.ss_sp = t->sig.sas_sp;
+	fr.uc.uc_stack.ss_flags = sas_flags(t, tf->rsp) | (int32_t)t->sig.sas_flags;
+	fr.uc.uc_stack.ss_size = t->sig.sas_size;
 	fr.uc.uc_mcontext = (struct sigcontext_k){
 		.r8 = tf->r8, .r9 = tf->r9, .r10 = tf->r10, .r11 = tf->r11,
 		.r12 = tf->r12, .r13 = tf->r13, .r14 = tf->r14, .r15 = tf->r15,
@@ -234,6 +316,11 @@ static int setup_rt_frame(struct trap_frame *tf, int sig, const struct k_sigacti
 	tf->rflags &= ~(RFLAGS_DF | RFLAGS_RF | RFLAGS_TF);
 	arch_task_reset_fpu(t);
 	arch_task_load_fpu(t);
+	if ((ka->flags & SA_ONSTACK) && (t->sig.sas_flags & SS_AUTODISARM)) {
+		t->sig.sas_sp = 0;      /* SS_AUTODISARM: off while the handler runs on it */
+		t->sig.sas_size = 0;
+		t->sig.sas_flags = 0;
+	}
 	return 0;
 }
 
@@ -265,6 +352,11 @@ void signal_deliver(struct trap_frame *tf)
 	ka = t->sig.action[sig];
 	info = t->sig.info[sig];
 	oldmask = t->sig.blocked;
+	if (ka.handler > SIG_IGN && sig != SIGKILL && t->sig.restore_mask) {
+		oldmask = t->sig.saved_mask;    /* sigsuspend: the handler returns to the old set */
+		t->sig.blocked = oldmask;
+		t->sig.restore_mask = false;
+	}
 	if (ka.handler > SIG_IGN && sig != SIGKILL) {
 		t->sig.blocked |= ka.mask & ~(sig_bit(SIGKILL) | sig_bit(SIGSTOP));
 		if (!(ka.flags & SA_NODEFER))
@@ -281,11 +373,13 @@ void signal_deliver(struct trap_frame *tf)
 	}
 	if (ka.handler == SIG_IGN)
 		return;
+	syscall_restart_fixup(tf, true, ka.flags & SA_RESTART);
 	sti();
 	if (setup_rt_frame(tf, sig, &ka, &info, oldmask)) {
 		cli();
-		printk(REPORT_BEGIN "vmkernel: pid %d (%s): cannot deliver %s (bad stack %#llx or handler)\n"
-		       REPORT_END, t->pid, t->comm, signal_name(sig), (unsigned long long)tf->rsp);
+		printk("%svmkernel: pid %d (%s): cannot deliver %s (bad stack %#llx or handler)\n%s",
+		       report_begin(t), t->pid, t->comm, signal_name(sig), (unsigned long long)tf->rsp,
+		       report_end(t));
 		kill_current(SIGSEGV);
 	}
 	cli();
@@ -304,10 +398,19 @@ long sys_rt_sigreturn(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t 
 
 	if (copy_from_user(&fr, (const void *)(tf->rsp - 8), sizeof(fr)) || sc->rip >= TASK_SIZE)
 		goto bad;
+	/* Linux returns with cs|3 and ss|3: anything but the user selectors faults (SIGSEGV) */
+	if ((sc->cs | 3) != USER_CS || ((fr.uc.uc_flags & UC_STRICT_RESTORE_SS) && (sc->ss | 3) != USER_DS))
+		goto bad;
 	if (sc->fpstate) {
+		uint32_t mxcsr;
+
 		if (copy_from_user(t->arch.fpu, (const void *)sc->fpstate, FPU_IMAGE))
 			goto bad;
-		t->arch.fpu[26] = t->arch.fpu[27] = 0;  /* MXCSR's reserved upper half */
+		memcpy(&mxcsr, t->arch.fpu + 24, sizeof(mxcsr));
+		if (mxcsr & 0xffff0000U) {     /* reserved MXCSR bits: Linux's restore fails */
+			arch_task_reset_fpu(t);
+			goto bad;
+		}
 	} else {
 		arch_task_reset_fpu(t);
 	}
@@ -320,12 +423,15 @@ long sys_rt_sigreturn(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t 
 	tf->cs = USER_CS;
 	tf->ss = USER_DS;
 	tf->vector = VEC_SYSCALL;
+	tf->error = SYSCALL_NO_RESTART;
 	arch_task_load_fpu(t);
+	sigaltstack_set(t, fr.uc.uc_stack.ss_sp, fr.uc.uc_stack.ss_flags, fr.uc.uc_stack.ss_size, tf->rsp);
 	f = spin_lock_irqsave(&sched_lock);
 	t->sig.blocked = fr.uc.uc_sigmask & ~(sig_bit(SIGKILL) | sig_bit(SIGSTOP));
 	spin_unlock_irqrestore(&sched_lock, f);
 	return (long)tf->rax;
 bad:
 	force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+	tf->error = SYSCALL_NO_RESTART;
 	return -EFAULT;
 }

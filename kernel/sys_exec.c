@@ -14,7 +14,6 @@
 
 #define PATH_MAX_K   256
 #define MAX_ARG_PTRS 1024
-#define ENAMETOOLONG 36
 #define ARGBUF_ORDER 4                  /* 64 KiB = EXEC_ARG_MAX of strings */
 
 struct argbuf {
@@ -73,7 +72,7 @@ long sys_execve(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, ui
 		return -ENAMETOOLONG;
 	if (len == 0)
 		return -ENOENT;
-	m = module_find(path);
+	m = strcmp(path, "/proc/self/exe") == 0 ? current->exe_module : module_find(path);
 	if (!m)
 		return -ENOENT;
 
@@ -92,8 +91,10 @@ long sys_execve(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, ui
 		err = copy_vector(&ab, a2, &envp);
 	if (!err)
 		err = exec_build(m->data, m->size, path, argv, envp, &img);
-	if (!err)
+	if (!err) {
 		exec_install(current, &img, m->name, path);
+		current->exe_module = m;
+	}
 out:
 	if (sp)
 		pmm_free(sp, ARGBUF_ORDER);

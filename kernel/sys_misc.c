@@ -17,24 +17,21 @@
 #include "slab.h"
 #include "x86.h"
 #include "prng.h"
+#include "uapi/linux_prctl.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "file.h"
+#include "ktimer.h"
 
-#define ARCH_SET_GS 0x1001
-#define ARCH_SET_FS 0x1002
-#define ARCH_GET_FS 0x1003
-#define ARCH_GET_GS 0x1004
-#define PR_SET_NAME 15
-#define PR_GET_NAME 16
-#define PR_SET_THP_DISABLE 41
-#define PR_GET_THP_DISABLE 42
 #define CLOCK_REALTIME 0
 #define CLOCK_REALTIME_COARSE 5
 #define CLOCK_MAX 11
+#define CLOCK_SGI_CYCLE 10     /* removed from Linux: -EINVAL */
+#define CLOCK_REALTIME_ALARM 8
+#define CLOCK_BOOTTIME_ALARM 9
 #define TIMER_ABSTIME 1
 #define NSEC 1000000000ULL
 
-uint64_t rtc_read_epoch(void);
 
 struct timespec_k {
 	int64_t tv_sec;
@@ -100,6 +97,7 @@ long sys_prctl(SYSCALL_ARGS)
 
 	switch (a0) {
 	case PR_SET_NAME:
+		memset(name, 0, sizeof(name));  /* the bytes after the NUL are PR_GET_NAME's too */
 		n = strncpy_from_user(name, (const char *)a1, sizeof(name));
 		if (n < 0)
 			return n;
@@ -131,31 +129,24 @@ long sys_uname(SYSCALL_ARGS)
 	return copy_to_user((void *)a0, u, sizeof(u)) ? -EFAULT : 0;
 }
 
-static uint64_t tsc_boot, epoch_boot;
-
-static uint64_t monotonic_ns(void)
-{
-	uint64_t c, per_sec;
-
-	if (!tsc_boot)
-		tsc_boot = rdtsc();
-	c = rdtsc() - tsc_boot;
-	per_sec = tsc_khz * 1000;
-	if (!per_sec)
-		return 0;
-	return c / per_sec * NSEC + (c % per_sec) * 1000000ULL / tsc_khz;
-}
 
 static uint64_t clock_ns(uint64_t clk)
 {
-	uint64_t ns = monotonic_ns();
+	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE)
+		return clock_realtime_ns();
+	return monotonic_ns();
+}
 
-	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE) {
-		if (!epoch_boot)
-			epoch_boot = rtc_read_epoch() * NSEC - ns;
-		ns += epoch_boot;
-	}
-	return ns;
+/*
+ * The clocks there are: 0..7 and CLOCK_TAI (11). CLOCK_SGI_CYCLE (10) is
+ * gone from Linux; the alarm clocks (8, 9) need an RTC alarm device, which
+ * this machine lacks (Linux answers -EINVAL then too); negative ids are
+ * other processes' CPU clocks (not here).
+ */
+static bool clock_valid(uint64_t clk)
+{
+	return clk <= CLOCK_MAX && clk != CLOCK_SGI_CYCLE && clk != CLOCK_REALTIME_ALARM &&
+	       clk != CLOCK_BOOTTIME_ALARM;
 }
 
 /* clock_gettime(clk, ts): -EINVAL unknown clock; -EFAULT. */
@@ -164,7 +155,7 @@ long sys_clock_gettime(SYSCALL_ARGS)
 	struct timespec_k ts;
 	uint64_t ns;
 
-	if (a0 > CLOCK_MAX)
+	if (!clock_valid(a0))
 		return -EINVAL;
 	ns = clock_ns(a0);
 	ts.tv_sec = ns / NSEC;
@@ -176,7 +167,7 @@ long sys_clock_getres(SYSCALL_ARGS)
 {
 	struct timespec_k ts = { 0, 1 };
 
-	if (a0 > CLOCK_MAX)
+	if (!clock_valid(a0))
 		return -EINVAL;
 	return a1 && copy_to_user((void *)a1, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
@@ -205,13 +196,11 @@ long sys_time(SYSCALL_ARGS)
 /* Sleep until clock clk reaches deadline ns; -EINTR when a signal arrives first. */
 static long sleep_until(uint64_t clk, uint64_t deadline)
 {
-	while (clock_ns(clk) < deadline) {
-		if (signal_pending(current))
-			return -EINTR;
-		sched_yield();
-		__asm__ volatile("sti; hlt" : : : "memory");
-	}
-	return 0;
+	uint64_t now = clock_ns(clk);
+
+	if (now >= deadline)
+		return 0;
+	return sleep_until_ns(monotonic_ns() + (deadline - now), NULL, NULL, NULL);
 }
 
 static long read_timespec(uint64_t u, uint64_t *ns)
@@ -256,7 +245,7 @@ long sys_clock_nanosleep(SYSCALL_ARGS)
 	uint64_t ns, deadline;
 	long r;
 
-	if (a0 > CLOCK_MAX)
+	if (!clock_valid(a0))
 		return -EINVAL;
 	r = read_timespec(a2, &ns);
 	if (r)
@@ -276,6 +265,8 @@ long sys_getrandom(SYSCALL_ARGS)
 
 	if (a2 & ~7UL)
 		return -EINVAL;
+	if (!access_ok(a0, len))
+		return -EFAULT;         /* Linux checks the whole range first */
 	if (!rng.s)
 		prng_seed(&rng, rdtsc());
 	while (done < len) {
@@ -318,13 +309,15 @@ static void rlimit_of(uint64_t res, uint64_t r[2])
 	r[0] = r[1] = RLIM_INFINITY;
 	if (res == RLIMIT_STACK)
 		r[0] = STACK_RLIMIT_DEFAULT;
-	else if (res == RLIMIT_NOFILE)
-		r[0] = r[1] = 3;
+	else if (res == RLIMIT_NOFILE) {
+		r[0] = FD_LIMIT_SOFT;
+		r[1] = FD_LIMIT_HARD;
+	}
 	else if (res == RLIMIT_NPROC)
 		r[0] = r[1] = TASK_MAX;
 }
 
-/* getrlimit(res, rlim): the fixed limits (stack 8 MiB soft, tasks TASK_MAX, 3 fds, else infinite). -EINVAL res >= 16; -EFAULT. */
+/* getrlimit(res, rlim): the fixed limits (stack 8 MiB soft, tasks TASK_MAX, fds 1024/4096 as Linux, else infinite). -EINVAL res >= 16; -EFAULT. */
 long sys_getrlimit(SYSCALL_ARGS)
 {
 	uint64_t r[2];
@@ -348,4 +341,119 @@ long sys_prlimit64(SYSCALL_ARGS)
 		return -EPERM;
 	rlimit_of(a1, r);
 	return a3 && copy_to_user((void *)a3, r, sizeof(r)) ? -EFAULT : 0;
+}
+
+/* rseq(...): restartable sequences are not supported: -ENOSYS, as Linux built without CONFIG_RSEQ (libcs go on). */
+long sys_rseq(SYSCALL_ARGS)
+{
+	return -ENOSYS;
+}
+
+/* clone3(args, size): not supported: -ENOSYS (glibc then uses clone). */
+long sys_clone3(SYSCALL_ARGS)
+{
+	return -ENOSYS;
+}
+
+/* sysinfo(info): uptime, memory (free frames), number of tasks; loads 0. -EFAULT. */
+long sys_sysinfo(SYSCALL_ARGS)
+{
+	struct {
+		int64_t uptime;
+		uint64_t loads[3];
+		uint64_t totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+		uint16_t procs, pad;
+		uint32_t pad2;
+		uint64_t totalhigh, freehigh;
+		uint32_t mem_unit;
+		char reserved[4];
+	} si;
+
+	_Static_assert(sizeof(si) == 112, "struct sysinfo is 112 bytes on x86-64");
+	memset(&si, 0, sizeof(si));
+	si.uptime = (int64_t)(monotonic_ns() / NSEC);
+	si.totalram = pmm_total_frames() * PAGE_SIZE;
+	si.freeram = pmm_free_frames() * PAGE_SIZE;
+	si.procs = (uint16_t)sched_task_count();
+	si.mem_unit = 1;
+	return copy_to_user((void *)a0, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+/*
+ * Process groups and sessions, as Linux keeps them (there is no terminal,
+ * so no job control beyond them): getpgid/getsid of 0 or a pid (-ESRCH),
+ * setpgid(pid, pgid) for the caller or a child in its session (-ESRCH,
+ * -EINVAL pgid < 0, -EPERM a session leader or a group of another
+ * session), setsid (-EPERM for a group leader).
+ */
+static struct task *pid_or_self(uint64_t pid)
+{
+	if ((int)pid < 0)
+		return NULL;
+	return pid ? task_find_any((int)pid) : current;
+}
+
+long sys_getpgrp(SYSCALL_ARGS) { return current->pgid; }
+
+long sys_getpgid(SYSCALL_ARGS)
+{
+	struct task *t = pid_or_self(a0);
+
+	return t ? t->pgid : -ESRCH;
+}
+
+long sys_getsid(SYSCALL_ARGS)
+{
+	struct task *t = pid_or_self(a0);
+
+	return t ? t->sid : -ESRCH;
+}
+
+/* A live process in group pgid of session sid exists. */
+static bool group_in_session(int pgid, int sid)
+{
+	struct list_head *p;
+
+	list_for_each(p, &task_list) {  /* one CPU, no kernel preemption: a plain walk */
+		struct task *t = list_entry(p, struct task, all_link);
+
+		if (t->state != TASK_ZOMBIE && t->pgid == pgid && t->sid == sid)
+			return true;
+	}
+	return false;
+}
+
+long sys_setpgid(SYSCALL_ARGS)
+{
+	struct task *t = pid_or_self(a0);
+	int pgid = (int)a1;
+
+	if (pgid < 0)
+		return -EINVAL;
+	if (!t || t->state == TASK_ZOMBIE || (t != current && t->parent != current))
+		return -ESRCH;
+	if (t->sid != current->sid || t->pid == t->sid)
+		return -EPERM;
+	if (pgid == 0)
+		pgid = t->pid;
+	if (pgid != t->pid && !group_in_session(pgid, current->sid))
+		return -EPERM;
+	t->pgid = pgid;
+	return 0;
+}
+
+long sys_setsid(SYSCALL_ARGS)
+{
+	struct task *t = current;
+
+	if (t->pgid == t->pid)
+		return -EPERM;
+	t->pgid = t->sid = t->pid;
+	return t->pid;
+}
+
+/* getgroups(size, list): no supplementary groups (as Linux's init): 0. -EINVAL size < 0. */
+long sys_getgroups(SYSCALL_ARGS)
+{
+	return (int)a0 < 0 ? -EINVAL : 0;
 }

@@ -46,7 +46,8 @@ long sys_mremap(SYSCALL_ARGS)
 
 /*
  * mincore(addr, len, vec): vm_mincore through a one-page kernel buffer.
- * -EINVAL unaligned addr; -ENOMEM range beyond TASK_SIZE or not mapped;
+ * -EINVAL unaligned addr; -ENOMEM range beyond TASK_SIZE or not mapped
+ * (the entries before the hole are written, the rest left alone, as Linux);
  * -EFAULT vec not writable.
  */
 long sys_mincore(SYSCALL_ARGS)
@@ -66,9 +67,15 @@ long sys_mincore(SYSCALL_ARGS)
 		uint64_t clen = MIN(n << PAGE_SHIFT, len - (done << PAGE_SHIFT));
 		int r;
 
-		memset(kvec, 0, n);
+		uint64_t filled = n;
+
+		/* vm_mincore writes 0/1 up to a hole; only that prefix reaches the user (Linux) */
+		memset(kvec, 0xff, n);
 		r = vm_mincore(current->mm, addr + (done << PAGE_SHIFT), clen, kvec);
-		if (copy_to_user((void *)(vec + done), kvec, n))
+		if (r)
+			for (filled = 0; filled < n && kvec[filled] != 0xff; filled++)
+				;
+		if (filled && copy_to_user((void *)(vec + done), kvec, filled))
 			return -EFAULT;
 		if (r)
 			return r;

@@ -6,6 +6,8 @@
 #include "uaccess.h"
 #include "kerrno.h"
 #include "kstring.h"
+#include "wait.h"
+#include "x86.h"
 
 #define SYSCALL_ARGS struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, \
 	uint64_t a4, uint64_t a5
@@ -17,6 +19,9 @@ long sys_kill(SYSCALL_ARGS);
 long sys_tkill(SYSCALL_ARGS);
 long sys_tgkill(SYSCALL_ARGS);
 long sys_sigaltstack(SYSCALL_ARGS);
+long sys_rt_sigsuspend(SYSCALL_ARGS);
+long sys_rt_sigpending(SYSCALL_ARGS);
+long sys_rt_sigqueueinfo(SYSCALL_ARGS);
 
 /*
  * rt_sigaction(sig, act, oact, sigsetsize): -EINVAL bad sig (1..31 only),
@@ -63,10 +68,11 @@ long sys_rt_sigprocmask(SYSCALL_ARGS)
 	if (a3 != sizeof(ksigset_t))
 		return -EINVAL;
 	if (a1) {
-		if (a0 != SIG_BLOCK && a0 != SIG_UNBLOCK && a0 != SIG_SETMASK)
-			return -EINVAL;
+		/* Linux copies the set before it looks at how: a bad set wins (-EFAULT) */
 		if (copy_from_user(&set, (const void *)a1, sizeof(set)))
 			return -EFAULT;
+		if (a0 != SIG_BLOCK && a0 != SIG_UNBLOCK && a0 != SIG_SETMASK)
+			return -EINVAL;
 	}
 	f = spin_lock_irqsave(&sched_lock);
 	old = t->sig.blocked;
@@ -86,58 +92,74 @@ long sys_rt_sigprocmask(SYSCALL_ARGS)
 	return 0;
 }
 
+/* Send sig to t, which may be a zombie (then nothing happens, as Linux); -EINVAL bad sig. */
+static long kill_one(struct task *t, int sig, int code)
+{
+	if (sig < 0 || sig > NSIG_STD)
+		return -EINVAL;
+	if (t->state == TASK_ZOMBIE)
+		return 0;
+	return send_signal(t, sig, code, current->pid);
+}
+
+/* Signal every live process in group pgid (pgid 0: all but init and, for kill(-1), the caller). */
+static long kill_group(int pgid, int sig, bool all)
+{
+	struct list_head *p;
+	long r = -ESRCH;
+
+	if (sig < 0 || sig > NSIG_STD)
+		return -EINVAL;
+	/* unlocked walk: one CPU and no kernel preemption; send_signal takes sched_lock */
+	list_for_each(p, &task_list) {
+		struct task *t = list_entry(p, struct task, all_link);
+
+		if (t->state == TASK_ZOMBIE)
+			continue;
+		if (all ? (t->pid == 1 || t == current) : t->pgid != pgid)
+			continue;
+		send_signal(t, sig, SI_USER, current->pid);
+		r = 0;
+	}
+	return r;
+}
+
 /*
- * kill(pid, sig): pid > 0: that process. There are no process groups:
- * pid 0 (the caller's group) and -1 (everyone) both mean every live
- * process except init (pid 1), the caller included for 0, excluded for -1;
- * pid < -1 means the process -pid. -EINVAL bad sig; -ESRCH no such process.
+ * kill(pid, sig): pid > 0: that process (a zombie too: 0); 0: the caller's
+ * process group; -1: every process but init and the caller; < -1: group
+ * -pid. -ESRCH no such process or group (checked before the signal
+ * number, as Linux); -EINVAL bad sig.
  */
 long sys_kill(SYSCALL_ARGS)
 {
 	int pid = (int)a0, sig = (int)a1;
 	struct task *t;
 
-	if (sig < 0 || sig > NSIG_STD)
-		return -EINVAL;
-	if (pid > 0) {
-		t = task_find(pid);
-		if (!t)
-			return -ESRCH;
-		return send_signal(t, sig, SI_USER, current->pid);
-	}
-	if (pid == 0 || pid == -1) {
-		struct list_head *p;
-		int n = 0;
-
-		/* unlocked walk: one CPU and no kernel preemption; send_signal takes sched_lock */
-		list_for_each(p, &task_list) {
-			t = list_entry(p, struct task, all_link);
-			if (t->state == TASK_ZOMBIE || t->pid == 1 || (pid == -1 && t == current))
-				continue;
-			send_signal(t, sig, SI_USER, current->pid);
-			n++;
-		}
-		if (pid == 0 && current->pid != 1)
-			n++;
-		return n ? 0 : -ESRCH;
-	}
-	t = task_find(-pid);            /* process group -pid: only its leader here */
+	if (pid == 0)
+		return kill_group(current->pgid, sig, false);
+	if (pid == -1)
+		return kill_group(0, sig, true);
+	if (pid == INT32_MIN)
+		return -ESRCH;
+	if (pid < 0)
+		return kill_group(-pid, sig, false);
+	t = task_find_any(pid);
 	if (!t)
 		return -ESRCH;
-	return send_signal(t, sig, SI_USER, current->pid);
+	return kill_one(t, sig, SI_USER);
 }
 
-/* tkill(tid, sig): -EINVAL bad tid or sig; -ESRCH. */
+/* tkill(tid, sig): -EINVAL tid <= 0; -ESRCH no such task; -EINVAL bad sig. */
 long sys_tkill(SYSCALL_ARGS)
 {
 	struct task *t;
 
-	if ((int)a0 <= 0 || (int)a1 < 0 || (int)a1 > NSIG_STD)
+	if ((int)a0 <= 0)
 		return -EINVAL;
-	t = task_find((int)a0);
+	t = task_find_any((int)a0);
 	if (!t)
 		return -ESRCH;
-	return send_signal(t, (int)a1, SI_TKILL, current->pid);
+	return kill_one(t, (int)a1, SI_TKILL);
 }
 
 /* tgkill(tgid, tid, sig): as tkill, and tid must belong to tgid (tid == tgid here). */
@@ -145,31 +167,91 @@ long sys_tgkill(SYSCALL_ARGS)
 {
 	if ((int)a0 <= 0 || (int)a1 <= 0)
 		return -EINVAL;
-	if (a0 != a1)
-		return (int)a2 < 0 || (int)a2 > NSIG_STD ? -EINVAL : -ESRCH;
+	if ((int)a0 != (int)a1)
+		return -ESRCH;
 	return sys_tkill(tf, a1, a2, 0, 0, 0, 0);
 }
 
 /*
- * sigaltstack(ss, old_ss): alternate signal stacks are not supported:
- * old_ss reports SS_DISABLE; disabling is accepted; installing one gives
- * -ENOSYS (silently ignoring it would make a stack-overflow handler run on
- * the overflowed stack). -EFAULT bad pointers.
+ * rt_sigsuspend(mask, size): wait for a signal with mask as the blocked
+ * set; the old set comes back when the handler returns (or at once when
+ * none runs). Returns -EINTR. -EINVAL size != 8; -EFAULT.
+ */
+long sys_rt_sigsuspend(SYSCALL_ARGS)
+{
+	struct task *t = current;
+	struct wait_queue never = WAIT_QUEUE_INIT(never);
+	ksigset_t set;
+	unsigned long f;
+
+	if (a1 != sizeof(ksigset_t))
+		return -EINVAL;
+	if (copy_from_user(&set, (const void *)a0, sizeof(set)))
+		return -EFAULT;
+	f = spin_lock_irqsave(&sched_lock);
+	t->sig.saved_mask = t->sig.blocked;
+	t->sig.restore_mask = true;
+	t->sig.blocked = set & ~UNBLOCKABLE & ((1ULL << NSIG_STD) - 1);
+	spin_unlock_irqrestore(&sched_lock, f);
+	wait_event_interruptible(&never, false);
+	return -ERESTARTNOHAND;
+}
+
+/* rt_sigpending(set, size): the pending signals that are blocked. -EINVAL size > 8; -EFAULT. */
+long sys_rt_sigpending(SYSCALL_ARGS)
+{
+	ksigset_t p;
+
+	if (a1 > sizeof(ksigset_t))
+		return -EINVAL;
+	p = current->sig.pending & current->sig.blocked;
+	return copy_to_user((void *)a0, &p, a1) ? -EFAULT : 0;
+}
+
+/*
+ * rt_sigqueueinfo(pid, sig, info): send sig with the caller's siginfo.
+ * Linux's rule: a non-negative si_code (or SI_TKILL) may only be sent to
+ * oneself (-EPERM). Signals 1..31 only (no real-time queues): -EINVAL.
+ */
+long sys_rt_sigqueueinfo(SYSCALL_ARGS)
+{
+	struct k_siginfo info;
+	struct task *t;
+
+	if (copy_from_user(&info, (const void *)a2, sizeof(info)))
+		return -EFAULT;
+	t = task_find_any((int)a0);
+	if ((info.si_code >= 0 || info.si_code == SI_TKILL) && (int)a0 != current->pid)
+		return -EPERM;
+	if ((int)a0 <= 0 || !t)
+		return -ESRCH;
+	if ((int)a1 < 0 || (int)a1 > NSIG_STD)
+		return -EINVAL;
+	if (!a1 || t->state == TASK_ZOMBIE)
+		return 0;
+	info.si_signo = (int)a1;
+	return send_signal_info(t, &info);
+}
+
+/*
+ * sigaltstack(ss, old_ss): install or remove the alternate signal stack
+ * (used by handlers with SA_ONSTACK), report the current one. -EFAULT;
+ * -EPERM while running on it; -EINVAL bad flags; -ENOMEM ss_size < 2048.
  */
 long sys_sigaltstack(SYSCALL_ARGS)
 {
-	struct { uint64_t ss_sp; int32_t ss_flags; int32_t pad; uint64_t ss_size; } old = { 0, 2, 0, 0 };
+	struct stack_k { uint64_t ss_sp; int32_t ss_flags; int32_t pad; uint64_t ss_size; } ss, old;
+	struct task *t = current;
+	uint64_t sp = tf->rsp;
+	int err = 0;
 
-	if (a1 && copy_to_user((void *)a1, &old, sizeof(old)))
+	if (a0 && copy_from_user(&ss, (const void *)a0, sizeof(ss)))
 		return -EFAULT;
-	if (a0) {
-		struct { uint64_t ss_sp; int32_t ss_flags; int32_t pad; uint64_t ss_size; } ss;
-
-		if (copy_from_user(&ss, (const void *)a0, sizeof(ss)))
-			return -EFAULT;
-		if (ss.ss_flags & 2)    /* SS_DISABLE: nothing to do */
-			return 0;
-		return -ENOSYS;
-	}
-	return 0;
+	old = (struct stack_k){ t->sig.sas_sp, sas_flags(t, sp) | (int32_t)t->sig.sas_flags, 0,
+				t->sig.sas_size };
+	if (a0)
+		err = sigaltstack_set(t, ss.ss_sp, ss.ss_flags, ss.ss_size, sp);
+	if (!err && a1 && copy_to_user((void *)a1, &old, sizeof(old)))
+		err = -EFAULT;
+	return err;
 }

@@ -8,10 +8,10 @@
 #include "mm.h"
 #include "x86.h"
 #include "kerrno.h"
+#include "signal.h"
+#include "cmdline.h"
+#include "printk.h"
 
-#define RFLAGS_IF 0x200UL
-#define RFLAGS_TF 0x100UL
-#define RFLAGS_RF 0x10000UL
 
 static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_read] = sys_read,
@@ -36,7 +36,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_nanosleep] = sys_nanosleep,
 	[__NR_getpid] = sys_getpid,
 	[__NR_fork] = sys_fork,
-	[__NR_vfork] = sys_fork,
+	[__NR_vfork] = sys_vfork,
 	[__NR_execve] = sys_execve,
 	[__NR_exit] = sys_exit,
 	[__NR_wait4] = sys_wait4,
@@ -65,7 +65,83 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_lseek] = sys_lseek,
 	[__NR_openat] = sys_openat,
 	[__NR_prlimit64] = sys_prlimit64,
+	[__NR_getdents64] = sys_getdents64,
+	[__NR_getgroups] = sys_getgroups,
+	[__NR_poll] = sys_poll,
+	[__NR_select] = sys_select,
+	[__NR_ppoll] = sys_ppoll,
+	[__NR_pselect6] = sys_pselect6,
+	[__NR_readlink] = sys_readlink,
+	[__NR_readlinkat] = sys_readlinkat,
+	[__NR_getpgrp] = sys_getpgrp,
+	[__NR_getpgid] = sys_getpgid,
+	[__NR_getsid] = sys_getsid,
+	[__NR_setpgid] = sys_setpgid,
+	[__NR_setsid] = sys_setsid,
+	[__NR_clone] = sys_clone,
+	[__NR_futex] = sys_futex,
+	[__NR_set_robust_list] = sys_set_robust_list,
+	[__NR_get_robust_list] = sys_get_robust_list,
+	[__NR_rseq] = sys_rseq,
+	[__NR_alarm] = sys_alarm,
+	[__NR_getitimer] = sys_getitimer,
+	[__NR_setitimer] = sys_setitimer,
+	[__NR_pause] = sys_pause,
+	[__NR_sysinfo] = sys_sysinfo,
+	[__NR_rt_sigsuspend] = sys_rt_sigsuspend,
+	[__NR_rt_sigqueueinfo] = sys_rt_sigqueueinfo,
+	[__NR_rt_sigpending] = sys_rt_sigpending,
+	[__NR_clone3] = sys_clone3,
+	[__NR_stat] = sys_stat,
+	[__NR_lstat] = sys_stat,
+	[__NR_pread64] = sys_pread64,
+	[__NR_pwrite64] = sys_pwrite64,
+	[__NR_access] = sys_access,
+	[__NR_pipe] = sys_pipe,
+	[__NR_dup] = sys_dup,
+	[__NR_dup2] = sys_dup2,
+	[__NR_fcntl] = sys_fcntl,
+	[__NR_getcwd] = sys_getcwd,
+	[__NR_chdir] = sys_chdir,
+	[__NR_fchdir] = sys_fchdir,
+	[__NR_newfstatat] = sys_newfstatat,
+	[__NR_faccessat] = sys_faccessat,
+	[__NR_dup3] = sys_dup3,
+	[__NR_pipe2] = sys_pipe2,
+	[__NR_statx] = sys_statx,
+	[__NR_faccessat2] = sys_faccessat2,
 };
+
+static const char *syscall_name(uint64_t nr)
+{
+	if (nr == __NR_vmk_memstat)
+		return "vmk_memstat";
+	return nr <= SYSCALL_NAMES_MAX && syscall_names[nr] ? syscall_names[nr] : "unknown";
+}
+
+/* Each unimplemented call is named once in the kernel log (the program gets -ENOSYS). */
+static void report_unimplemented(uint64_t nr)
+{
+	static uint64_t seen[(SYSCALL_NAMES_MAX + 64) / 64];
+
+	if (nr <= SYSCALL_NAMES_MAX) {
+		if (seen[nr / 64] & (1ULL << (nr % 64)))
+			return;
+		seen[nr / 64] |= 1ULL << (nr % 64);
+	}
+	printk("syscall: pid %d (%s) called %s (%llu), not implemented: -ENOSYS\n", current->pid,
+	       current->comm, syscall_name(nr), (unsigned long long)nr);
+}
+
+/* strace=1: one line per call, after it returned. */
+static void strace_line(const struct trap_frame *tf, uint64_t nr, long ret)
+{
+	printk("strace: pid %d %s(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx) = %ld%s%s\n", current->pid,
+	       syscall_name(nr), (unsigned long long)tf->rdi, (unsigned long long)tf->rsi,
+	       (unsigned long long)tf->rdx, (unsigned long long)tf->r10, (unsigned long long)tf->r8,
+	       (unsigned long long)tf->r9, ret, ret < 0 && ret >= -4095 && errno_name(-ret) ? " " : "",
+	       ret < 0 && ret >= -4095 && errno_name(-ret) ? errno_name(-ret) : "");
+}
 
 int syscall_dispatch(struct trap_frame *tf)
 {
@@ -74,14 +150,24 @@ int syscall_dispatch(struct trap_frame *tf)
 	long ret;
 
 	current->tf = tf;
+	tf->error = nr;                 /* kept for a restart (kernel/signal.c) */
 	sti();
 	if (nr < NR_SYSCALLS)
 		fn = syscall_table[nr];
 	else if (nr == __NR_vmk_memstat)
 		fn = sys_vmk_memstat;
+	else if (nr == __NR_vmk_profile)
+		fn = sys_vmk_profile;
+	if (!fn)
+		report_unimplemented(nr);
+	if (kparams.strace && (nr == __NR_exit || nr == __NR_exit_group))
+		strace_line(tf, nr, 0);         /* they do not return: logged as they start */
 	ret = fn ? fn(tf, tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9) : -ENOSYS;
+	if (kparams.strace)
+		strace_line(tf, nr, ret);
 	tf->rax = (uint64_t)ret;
 	exit_to_user(tf);
+	syscall_restart_fixup(tf, false, false);        /* interrupted, no handler ran: restart */
 	/* SYSRET only when it restores exactly what IRET would, at a canonical user rip */
 	return tf->rcx == tf->rip && tf->r11 == tf->rflags && tf->rip < TASK_SIZE &&
 	       tf->cs == USER_CS && tf->ss == USER_DS &&

@@ -10,7 +10,8 @@ static const char *const names[] = {
 	[ENODEV] = "ENODEV", [ENOTDIR] = "ENOTDIR", [EISDIR] = "EISDIR", [EINVAL] = "EINVAL",
 	[ENFILE] = "ENFILE", [EMFILE] = "EMFILE", [ENOTTY] = "ENOTTY", [EFBIG] = "EFBIG",
 	[ENOSPC] = "ENOSPC", [ESPIPE] = "ESPIPE", [ERANGE] = "ERANGE", [ENOSYS] = "ENOSYS",
-	[EOVERFLOW] = "EOVERFLOW",
+	[EOVERFLOW] = "EOVERFLOW", [EPIPE] = "EPIPE", [ENAMETOOLONG] = "ENAMETOOLONG",
+	[ELOOP] = "ELOOP", [EOPNOTSUPP] = "EOPNOTSUPP", [ETIMEDOUT] = "ETIMEDOUT", [EROFS] = "EROFS",
 };
 
 const char *errno_name(int err)

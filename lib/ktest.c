@@ -104,7 +104,10 @@ static bool run_suite(const struct ktest_suite *s, unsigned index, struct tally 
 	for (const struct ktest_case *c = s->cases; c->fn; c++) {
 		for (unsigned p = 0; p < nparams; p++) {
 			struct ktest t = { .tcase = c, .suite = s, .param = p };
+			/* What the case prints (expected reports included) is a KTAP diagnostic. */
+			printk_set_line_prefix("    # ");
 			c->fn(&t);
+			printk_set_line_prefix(NULL);
 			point++;
 			const char *pname = ktest_nparams(s) && s->param_name ? s->param_name(p) : NULL;
 			char name[128];

@@ -5,6 +5,7 @@
 #include "printk.h"
 #include "arch.h"
 #include "spinlock.h"
+#include "kstring.h"
 
 struct outbuf {
 	char *buf;
@@ -98,126 +99,168 @@ static void out_string(struct outbuf *o, const char *str, const struct spec *s)
 
 enum length { LEN_INT, LEN_CHAR, LEN_SHORT, LEN_LONG, LEN_LLONG, LEN_SIZE };
 
+/* A width or precision: digits, or '*' taken from the arguments. p is past it on return. */
+static int parse_count(const char **p, va_list *ap)
+{
+	int n = 0;
+
+	if (**p == '*') {
+		(*p)++;
+		return va_arg(*ap, int);
+	}
+	while (**p >= '0' && **p <= '9')
+		n = n * 10 + (*(*p)++ - '0');
+	return n;
+}
+
+/* Flags, width and precision of the conversion starting at p (past the '%'); returns p past them. */
+static const char *parse_spec(const char *p, va_list *ap, struct spec *s)
+{
+	for (;; p++) {
+		if (*p == '-') s->left = true;
+		else if (*p == '0') s->zero = true;
+		else if (*p == '+') s->plus = true;
+		else if (*p == ' ') s->space = true;
+		else if (*p == '#') s->alt = true;
+		else break;
+	}
+	s->width = parse_count(&p, ap);
+	if (s->width < 0) {               /* a negative '*' width means '-' */
+		s->left = true;
+		s->width = -s->width;
+	}
+	if (*p == '.') {
+		p++;
+		s->prec = parse_count(&p, ap);
+		if (s->prec < 0)
+			s->prec = -1;             /* a negative '*' precision is none */
+	}
+	return p;
+}
+
+/* The length modifier at p (hh h l ll z t j); returns p past it. */
+static const char *parse_length(const char *p, enum length *len)
+{
+	*len = LEN_INT;
+	if (*p == 'h') {
+		*len = LEN_SHORT;
+		if (*++p == 'h') { *len = LEN_CHAR; p++; }
+	} else if (*p == 'l') {
+		*len = LEN_LONG;
+		if (*++p == 'l') { *len = LEN_LLONG; p++; }
+	} else if (*p == 'z' || *p == 't' || *p == 'j') {
+		*len = *p == 'j' ? LEN_LLONG : LEN_SIZE;
+		p++;
+	}
+	return p;
+}
+
+static long long arg_signed(va_list *ap, enum length len)
+{
+	switch (len) {
+	case LEN_CHAR:  return (signed char)va_arg(*ap, int);
+	case LEN_SHORT: return (short)va_arg(*ap, int);
+	case LEN_LONG:  return va_arg(*ap, long);
+	case LEN_LLONG: return va_arg(*ap, long long);
+	case LEN_SIZE:  return va_arg(*ap, ptrdiff_t);
+	default:        return va_arg(*ap, int);
+	}
+}
+
+static unsigned long long arg_unsigned(va_list *ap, enum length len)
+{
+	switch (len) {
+	case LEN_CHAR:  return (unsigned char)va_arg(*ap, unsigned);
+	case LEN_SHORT: return (unsigned short)va_arg(*ap, unsigned);
+	case LEN_LONG:  return va_arg(*ap, unsigned long);
+	case LEN_LLONG: return va_arg(*ap, unsigned long long);
+	case LEN_SIZE:  return va_arg(*ap, size_t);
+	default:        return va_arg(*ap, unsigned);
+	}
+}
+
+static void out_char_padded(struct outbuf *o, char c, const struct spec *s)
+{
+	int pad = s->width > 1 ? s->width - 1 : 0;
+
+	if (!s->left)
+		out_pad(o, ' ', pad);
+	out_char(o, c);
+	if (s->left)
+		out_pad(o, ' ', pad);
+}
+
+/*
+ * One conversion: p points at its character (after flags, width,
+ * precision and length). Returns the last character it consumed.
+ */
+static const char *format_one(struct outbuf *o, const char *p, va_list *ap, struct spec *s,
+			      enum length len)
+{
+	unsigned long long u;
+	long long v;
+
+	switch (*p) {
+	case 'd':
+	case 'i':
+		v = arg_signed(ap, len);
+		u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+		out_number(o, u, v < 0, 10, false, s);
+		break;
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
+		u = arg_unsigned(ap, len);
+		s->plus = s->space = false;
+		out_number(o, u, false, *p == 'u' ? 10 : *p == 'o' ? 8 : 16, *p == 'X', s);
+		break;
+	case 'p':
+		u = (uintptr_t)va_arg(*ap, void *);
+		s->alt = true;
+		if (u == 0)
+			out_string(o, "(nil)", s);
+		else
+			out_number(o, u, false, 16, false, s);
+		break;
+	case 'c':
+		out_char_padded(o, (char)va_arg(*ap, int), s);
+		break;
+	case 's':
+		out_string(o, va_arg(*ap, const char *), s);
+		break;
+	case '%':
+		out_char(o, '%');
+		break;
+	case '\0':
+		return p - 1;             /* a lone '%' at the end: stop at the NUL */
+	default:                      /* unknown conversion: print it as written */
+		out_char(o, '%');
+		out_char(o, *p);
+		break;
+	}
+	return p;
+}
+
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct outbuf o = { buf, size, 0 };
+	va_list args;
 
+	va_copy(args, ap);
 	for (const char *p = fmt; *p; p++) {
+		struct spec s = { .prec = -1 };
+		enum length len;
+
 		if (*p != '%') {
 			out_char(&o, *p);
 			continue;
 		}
-		struct spec s = { .prec = -1 };
-		for (;;) {
-			p++;
-			if (*p == '-') s.left = true;
-			else if (*p == '0') s.zero = true;
-			else if (*p == '+') s.plus = true;
-			else if (*p == ' ') s.space = true;
-			else if (*p == '#') s.alt = true;
-			else break;
-		}
-		if (*p == '*') {
-			s.width = va_arg(ap, int);
-			if (s.width < 0) {
-				s.left = true;
-				s.width = -s.width;
-			}
-			p++;
-		} else {
-			while (*p >= '0' && *p <= '9')
-				s.width = s.width * 10 + (*p++ - '0');
-		}
-		if (*p == '.') {
-			p++;
-			s.prec = 0;
-			if (*p == '*') {
-				s.prec = va_arg(ap, int);
-				if (s.prec < 0)
-					s.prec = -1;
-				p++;
-			} else {
-				while (*p >= '0' && *p <= '9')
-					s.prec = s.prec * 10 + (*p++ - '0');
-			}
-		}
-		enum length len = LEN_INT;
-		if (*p == 'h') {
-			len = LEN_SHORT;
-			if (*++p == 'h') { len = LEN_CHAR; p++; }
-		} else if (*p == 'l') {
-			len = LEN_LONG;
-			if (*++p == 'l') { len = LEN_LLONG; p++; }
-		} else if (*p == 'z' || *p == 't' || *p == 'j') {
-			len = *p == 'j' ? LEN_LLONG : LEN_SIZE;
-			p++;
-		}
-
-		unsigned long long u;
-		long long v;
-		switch (*p) {
-		case 'd':
-		case 'i':
-			switch (len) {
-			case LEN_CHAR:  v = (signed char)va_arg(ap, int); break;
-			case LEN_SHORT: v = (short)va_arg(ap, int); break;
-			case LEN_LONG:  v = va_arg(ap, long); break;
-			case LEN_LLONG: v = va_arg(ap, long long); break;
-			case LEN_SIZE:  v = va_arg(ap, ptrdiff_t); break;
-			default:        v = va_arg(ap, int); break;
-			}
-			u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-			out_number(&o, u, v < 0, 10, false, &s);
-			break;
-		case 'u':
-		case 'x':
-		case 'X':
-		case 'o':
-			switch (len) {
-			case LEN_CHAR:  u = (unsigned char)va_arg(ap, unsigned); break;
-			case LEN_SHORT: u = (unsigned short)va_arg(ap, unsigned); break;
-			case LEN_LONG:  u = va_arg(ap, unsigned long); break;
-			case LEN_LLONG: u = va_arg(ap, unsigned long long); break;
-			case LEN_SIZE:  u = va_arg(ap, size_t); break;
-			default:        u = va_arg(ap, unsigned); break;
-			}
-			s.plus = s.space = false;
-			out_number(&o, u, false, *p == 'u' ? 10 : *p == 'o' ? 8 : 16, *p == 'X', &s);
-			break;
-		case 'p':
-			u = (uintptr_t)va_arg(ap, void *);
-			s.alt = true;
-			if (u == 0) {
-				out_string(&o, "(nil)", &s);
-				break;
-			}
-			out_number(&o, u, false, 16, false, &s);
-			break;
-		case 'c': {
-			char c = (char)va_arg(ap, int);
-			int pad = s.width > 1 ? s.width - 1 : 0;
-			if (!s.left)
-				out_pad(&o, ' ', pad);
-			out_char(&o, c);
-			if (s.left)
-				out_pad(&o, ' ', pad);
-			break;
-		}
-		case 's':
-			out_string(&o, va_arg(ap, const char *), &s);
-			break;
-		case '%':
-			out_char(&o, '%');
-			break;
-		case '\0':
-			p--;        /* a lone '%' at the end: stop at the NUL */
-			break;
-		default:        /* unknown conversion: print it as written */
-			out_char(&o, '%');
-			out_char(&o, *p);
-			break;
-		}
+		p = parse_spec(p + 1, &args, &s);
+		p = parse_length(p, &len);
+		p = format_one(&o, p, &args, &s, len);
 	}
+	va_end(args);
 	if (size)
 		buf[o.len < size ? o.len : size - 1] = '\0';
 	return (int)o.len;
@@ -232,8 +275,46 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 	return n;
 }
 
-/* Serializes whole lines from different CPUs. */
+/* Serializes whole lines from different CPUs; protects the two below. */
 static struct spinlock console_lock = SPINLOCK_INIT("console");
+static const char *line_prefix;         /* printk_set_line_prefix */
+static bool at_line_start = true;       /* the last character written was a newline */
+
+void printk_set_line_prefix(const char *prefix)
+{
+	unsigned long flags = spin_lock_irqsave(&console_lock);
+
+	line_prefix = prefix;
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
+/* Does the line starting at p (up to end) already read "# ..." after blanks? */
+static bool is_diagnostic(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	return p < end && *p == '#';
+}
+
+/* Write buf line by line, starting each new line with line_prefix when one is set. */
+static void console_write_lines(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = p;
+		const char *seg_end;
+
+		while (nl < end && *nl != '\n')
+			nl++;
+		seg_end = nl < end ? nl + 1 : end;
+		if (at_line_start && line_prefix && !is_diagnostic(p, seg_end))
+			arch_console_write(line_prefix, strlen(line_prefix));
+		arch_console_write(p, (size_t)(seg_end - p));
+		at_line_start = seg_end[-1] == '\n';
+		p = seg_end;
+	}
+}
 
 int vprintk(const char *fmt, va_list ap)
 {
@@ -242,7 +323,7 @@ int vprintk(const char *fmt, va_list ap)
 	size_t len = n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 
 	unsigned long flags = spin_lock_irqsave(&console_lock);
-	arch_console_write(buf, len);
+	console_write_lines(buf, len);
 	spin_unlock_irqrestore(&console_lock, flags);
 	return (int)len;
 }

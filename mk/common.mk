@@ -1,5 +1,7 @@
 # Toolchains and the source lists shared by the host and kernel builds.
 
+include mk/quiet.mk
+
 CROSS_COMPILE ?=
 HOSTCC  ?= gcc
 CC      := $(CROSS_COMPILE)gcc

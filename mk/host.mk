@@ -10,13 +10,15 @@ HOST_TEST_OBJS := $(patsubst %.c,$(HOST_BUILD)/%.o,$(HOST_TEST_SRCS))
 
 $(HOST_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(call layer_includes,$<) -MMD -MP -c $< -o $@
+	$(call say,HOSTCC,$<)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(call layer_includes,$<) -MMD -MP -c $< -o $@
 
 $(HOST_BUILD)/ktest-host: $(HOST_TEST_OBJS)
-	$(HOSTCC) $^ $(HOST_LDFLAGS) -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) $^ $(HOST_LDFLAGS) -o $@
 
 .PHONY: test-host
 test-host: $(HOST_BUILD)/ktest-host
-	$(HOST_BUILD)/ktest-host $(KTEST)
+	$(Q)$(HOST_BUILD)/ktest-host $(KTEST)
 
 -include $(HOST_TEST_OBJS:.o=.d)

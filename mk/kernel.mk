@@ -4,7 +4,8 @@
 #
 #   make kernel        build/kernel.elf + build/kernel32.elf
 #   make iso           build/kernel.iso (GRUB, timeout 0: test suite, profile suite)
-#   make run           boot the ISO in QEMU, default suite, exit with its status
+#   make run           boot the ISO in QEMU, suites ktest=$(KTEST) (default: default),
+#                      exit with its status
 #   make test-kernel   fast -kernel boot with ktest=$(KTEST) (default: default)
 #   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234 (see .gdbinit)
 #   make bench-boot    boot timings of the boot paths -> docs/boot-bench.md
@@ -32,6 +33,9 @@ KERNEL_OBJS := $(patsubst %.c,$(KBUILD)/%.o,$(KERNEL_C_SRCS)) \
 
 QEMU_RUN := tools/qemu-run
 KTEST_KERNEL = $(if $(KTEST),$(KTEST),default)
+ifneq ($(shell printf '%s' '$(KTEST_KERNEL)' | tr -d 'a-z0-9_,'),)
+$(error KTEST='$(KTEST)': suite names are letters, digits and '_', separated by commas)
+endif
 
 .PHONY: kernel iso run test-kernel qemu-gdb bench-boot
 
@@ -39,44 +43,62 @@ kernel: $(KERNEL_ELF) $(KERNEL32)
 
 $(KBUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(KERNEL_CFLAGS) $(call layer_includes,$<) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(KERNEL_CFLAGS) $(call layer_includes,$<) -MMD -MP -c $< -o $@
 
 $(KBUILD)/%.asm.o: %.asm
 	@mkdir -p $(dir $@)
-	$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP -o $@ $<
+	$(call say,AS,$<)
+	$(Q)$(NASM) $(NASMFLAGS) -MD $(@:.o=.d) -MP -o $@ $<
 
 # Two-pass link: pass 1 with an empty symbol table, pass 2 with the table
 # generated from pass 1. Text comes first in linker.ld, so the table (in
 # rodata) cannot move any function; the recipe checks that.
 $(KBUILD)/gen/ksyms0.c: tools/gensyms
 	@mkdir -p $(dir $@)
-	NM=$(NM) tools/gensyms > $@
+	$(call say,GEN,$@)
+	$(Q)NM=$(NM) tools/gensyms > $@
 
 $(KBUILD)/gen/%.o: $(KBUILD)/gen/%.c
-	$(CC) $(KERNEL_CFLAGS) -Iinclude -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(KERNEL_CFLAGS) -Iinclude -c $< -o $@
 
 $(KBUILD)/pass1.elf: $(KERNEL_OBJS) $(KBUILD)/gen/ksyms0.o linker.ld
-	$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(KBUILD)/gen/ksyms0.o
+	$(call say,LD,$@)
+	$(Q)$(LD) $(KERNEL_LDFLAGS) -o $@ $(KERNEL_OBJS) $(KBUILD)/gen/ksyms0.o
 
 $(KBUILD)/gen/ksyms.c: $(KBUILD)/pass1.elf tools/gensyms
-	NM=$(NM) tools/gensyms $< > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)
+	$(Q)NM=$(NM) tools/gensyms $< > $@.tmp && mv $@.tmp $@
 
 $(KERNEL_ELF): $(KERNEL_OBJS) $(KBUILD)/gen/ksyms.o linker.ld
-	$(LD) $(KERNEL_LDFLAGS) -o $@.tmp $(KERNEL_OBJS) $(KBUILD)/gen/ksyms.o
+	$(call say,LD,$@)
+	$(Q)$(LD) $(KERNEL_LDFLAGS) -o $@.tmp $(KERNEL_OBJS) $(KBUILD)/gen/ksyms.o
 	@NM=$(NM) tools/gensyms $@.tmp | cmp -s - $(KBUILD)/gen/ksyms.c || \
 		{ echo "kernel.mk: text symbols moved between link passes" >&2; rm -f $@.tmp; exit 1; }
 	@mv $@.tmp $@
 
 $(KERNEL32): $(KERNEL_ELF)
-	$(OBJCOPY) -O elf32-i386 --strip-debug $< $@
+	$(call say,OBJCOPY,$@)
+	$(Q)$(OBJCOPY) -O elf32-i386 --strip-debug $< $@
 
 iso: $(KERNEL_ISO)
 
-$(KERNEL_ISO): $(KERNEL_ELF) boot/grub.cfg
+# The suites the ISO's first menu entry runs: boot/grub.cfg's ktest=default
+# becomes ktest=$(KTEST) when KTEST is given (make run KTEST=pmm). The value
+# is kept in a stamp file that changes only when KTEST does, so the ISO is
+# rebuilt exactly then.
+ISO_KTEST_STAMP := $(KBUILD)/iso-ktest
+$(ISO_KTEST_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(KTEST_KERNEL)' | cmp -s - $@ || echo '$(KTEST_KERNEL)' > $@
+
+$(KERNEL_ISO): $(KERNEL_ELF) boot/grub.cfg $(ISO_KTEST_STAMP)
 	@command -v grub-mkrescue >/dev/null || { echo "grub-mkrescue not found: run 'make deps'" >&2; exit 1; }
 	@rm -rf $(KBUILD)/iso && mkdir -p $(KBUILD)/iso/boot/grub
-	$(OBJCOPY) --strip-debug $(KERNEL_ELF) $(KBUILD)/iso/boot/kernel.elf
-	cp boot/grub.cfg $(KBUILD)/iso/boot/grub/grub.cfg
+	$(call say,ISO,$@)
+	$(Q)$(OBJCOPY) --strip-debug $(KERNEL_ELF) $(KBUILD)/iso/boot/kernel.elf
+	$(Q)sed 's/ktest=default/ktest=$(KTEST_KERNEL)/g' boot/grub.cfg > $(KBUILD)/iso/boot/grub/grub.cfg
 	@grub-mkrescue -o $@ $(KBUILD)/iso >$(KBUILD)/grub-mkrescue.log 2>&1 || \
 		{ cat $(KBUILD)/grub-mkrescue.log >&2; echo "grub-mkrescue failed (missing grub-pc-bin, xorriso or mtools? run 'make deps')" >&2; exit 1; }
 

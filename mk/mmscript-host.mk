@@ -18,10 +18,12 @@ MMSH_OBJS := $(patsubst %.c,$(HOST_BUILD)/mmsh/%.o,$(MMSH_CORE) tools/mmscript_h
 
 $(HOST_BUILD)/mmsh/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(HOST_CFLAGS) $(call layer_includes,$<) -DMMS_HOST -Iuser/mmscript -MMD -MP -c $< -o $@
+	$(call say,HOSTCC,$<)
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(call layer_includes,$<) -DMMS_HOST -Iuser/mmscript -MMD -MP -c $< -o $@
 
 $(HOST_BUILD)/mmscript-host: $(MMSH_OBJS)
-	$(HOSTCC) $^ $(HOST_LDFLAGS) -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) $^ $(HOST_LDFLAGS) -o $@
 
 .PHONY: mmscript-host test-mmscript-host fuzz-mmscript-host
 mmscript-host: $(HOST_BUILD)/mmscript-host

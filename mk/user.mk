@@ -15,6 +15,7 @@
 # does not depend on the other mk/*.mk files.
 
 BUILD ?= build
+include mk/quiet.mk
 USER_BUILD := $(BUILD)/user
 USER_CC ?= gcc
 USER_AR ?= ar
@@ -41,25 +42,30 @@ USER_PROGS := $(addprefix $(USER_BUILD)/,$(USER_PROG_DIRS) $(USER_PROG_FILES))
 
 $(USER_BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC [U],$<)
+	$(Q)$(USER_CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 
 $(USER_BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
-	$(USER_CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,AS [U],$<)
+	$(Q)$(USER_CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 
 $(USER_LIB): $(USER_LIB_OBJS)
 	@rm -f $@
-	$(USER_AR) rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)$(USER_AR) rcs $@ $^
 
 define USER_PROG_DIR_RULE
 $(USER_BUILD)/$(1): $(patsubst %.c,$(USER_BUILD)/%.o,$(sort $(wildcard user/$(1)/*.c))) $(USER_LIB)
-	$(USER_CC) $(USER_LDFLAGS) -o $$@ $$^ -lgcc
+	$$(call say,LD [U],$$@)
+	$$(Q)$(USER_CC) $(USER_LDFLAGS) -o $$@ $$^ -lgcc
 endef
 $(foreach p,$(USER_PROG_DIRS),$(eval $(call USER_PROG_DIR_RULE,$(p))))
 
 define USER_PROG_FILE_RULE
 $(USER_BUILD)/$(1): $(USER_BUILD)/user/$(1).o $(USER_LIB)
-	$(USER_CC) $(USER_LDFLAGS) -o $$@ $$^ -lgcc
+	$$(call say,LD [U],$$@)
+	$$(Q)$(USER_CC) $(USER_LDFLAGS) -o $$@ $$^ -lgcc
 endef
 $(foreach p,$(USER_PROG_FILES),$(eval $(call USER_PROG_FILE_RULE,$(p))))
 

@@ -2,11 +2,14 @@
 # directories into build/user/tests): each test runs in a forked child; the
 # program ends with "N passed, N failed" and a frame-leak check on our kernel.
 #
-#   make test-user         run them on the kernel in QEMU (tools/run)
-#   make test-user-linux   run the same binary on the host Linux
+#   make test-user [UTESTS="a b"]        run them (or the named ones) on the kernel
+#                                        in QEMU (tools/run)
+#   make test-user-linux [UTESTS="a b"]  run the same binary on the host Linux
 #   make test-run          tools/run-check: tools/run's statuses, arguments and
 #                          output streams, and a static musl program (musl-tools)
 #   make run-user PROG=path ARGS="..."   any static program through tools/run
+#   make bench-console     program output throughput -> docs/console-bench.md
+#   make test-programs     unmodified programs, Linux vs the kernel -> docs/programs.md
 
 USERTESTS := $(BUILD)/user/tests
 
@@ -14,14 +17,27 @@ USERTESTS := $(BUILD)/user/tests
 # The guest CPU has protection keys, as most x86 machines Linux runs on now,
 # so the execute-only path is what test-user checks (the kernel's path
 # without them is checked by make test's run and mmscript stages).
+# Kernel reports the tests provoke on purpose (fault lines, "killed by
+# signal") come out as "# " diagnostics (tools/stderr-as-diag).
 test-user: $(USERTESTS) $(KERNEL32)
-	@QEMU_CPU=$${QEMU_CPU:-qemu64,+pku} tools/run $(USERTESTS)
+	@QEMU_CPU=$${QEMU_CPU:-qemu64,+pku} tools/stderr-as-diag tools/run $(USERTESTS) $(UTESTS)
 
 test-user-linux: $(USERTESTS)
-	@$(USERTESTS)
+	@$(USERTESTS) $(UTESTS)
 
 run-user: $(KERNEL32)
 	@tools/run $(PROG) $(ARGS)
 
 test-run: $(USERTESTS) $(KERNEL32)
 	@tools/run-check
+
+# Program output throughput through tools/run, virtio ports against the serial port.
+.PHONY: bench-console
+bench-console: $(USERTESTS) $(KERNEL32)
+	@tools/bench-console --mb 8 --out docs/console-bench.md
+
+# Unmodified programs (busybox, bash, a static glibc C++ program, lua, jq) on Linux and on
+# the kernel, compared; writes docs/programs.md. Installs or builds what is missing.
+.PHONY: test-programs
+test-programs: $(KERNEL32)
+	@tools/test-programs --out docs/programs.md

@@ -32,10 +32,12 @@ VMA_HOST_COMMON := -std=gnu11 -g -Iarch/hosted -Itests/unit -Itests/fuzz -DHOSTE
 define vma_prog_flavor
 $(1)/%.o: %.c
 	@mkdir -p $$(dir $$@)
-	$(2) $(3) $$(call layer_includes,$$<) -MMD -MP -c $$< -o $$@
+	$$(call say,HOSTCC,$$<)
+	$$(Q)$(2) $(3) $$(call layer_includes,$$<) -MMD -MP -c $$< -o $$@
 $(1)/libvmahost.a: $$(patsubst %.c,$(1)/%.o,$$(VMA_PROG_LIB))
 	@rm -f $$@
-	ar rcs $$@ $$^
+	$$(call say,AR,$$@)
+	$$(Q)ar rcs $$@ $$^
 -include $$(patsubst %.c,$(1)/%.d,$$(VMA_PROG_CORE) $$(VMA_PROG_LIB) $(4))
 endef
 
@@ -47,14 +49,15 @@ $(eval $(call vma_prog_flavor,$(SOAK_BUILD),$(HOSTCC),$(SOAK_CFLAGS),tests/fuzz/
 
 $(SOAK_BUILD)/vma-soak: $(patsubst %.c,$(SOAK_BUILD)/%.o,$(VMA_PROG_CORE) tests/fuzz/vma_soak.c) \
 		$(SOAK_BUILD)/libvmahost.a
-	$(HOSTCC) $^ -fsanitize=address,undefined -lpthread -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) $^ -fsanitize=address,undefined -lpthread -o $@
 
 SEED ?= 1
 OPS ?= 1000000
 BACKEND ?=
 .PHONY: soak-vma
 soak-vma: $(SOAK_BUILD)/vma-soak
-	$(SOAK_BUILD)/vma-soak $(SEED) $(OPS) $(BACKEND)
+	$(Q)$(SOAK_BUILD)/vma-soak $(SEED) $(OPS) $(BACKEND)
 
 # ---- fuzz: clang libFuzzer + ASan + UBSan (warnings not fatal: clang's set differs)
 FUZZ_BUILD  := $(BUILD)/fuzz
@@ -65,13 +68,14 @@ $(eval $(call vma_prog_flavor,$(FUZZ_BUILD),$(FUZZ_CC),$(FUZZ_CFLAGS),tests/fuzz
 
 $(FUZZ_BUILD)/vma-fuzz: $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(VMA_PROG_CORE) tests/fuzz/vma_fuzz.c) \
 		$(FUZZ_BUILD)/libvmahost.a
-	$(FUZZ_CC) $^ -fsanitize=fuzzer,address,undefined -lpthread -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(FUZZ_CC) $^ -fsanitize=fuzzer,address,undefined -lpthread -o $@
 
 FUZZ_TIME ?= 60
 .PHONY: fuzz-vma
 fuzz-vma: $(FUZZ_BUILD)/vma-fuzz
 	@mkdir -p $(FUZZ_BUILD)/corpus
-	$(FUZZ_BUILD)/vma-fuzz -max_total_time=$(FUZZ_TIME) -max_len=4096 \
+	$(Q)$(FUZZ_BUILD)/vma-fuzz -max_total_time=$(FUZZ_TIME) -max_len=4096 \
 		-artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus
 
 # ---- bench: plain -O2, no sanitizers, no debug checks
@@ -81,7 +85,8 @@ $(eval $(call vma_prog_flavor,$(BENCH_BUILD),$(HOSTCC),$(BENCH_CFLAGS),tools/vma
 
 $(BENCH_BUILD)/vmabench: $(patsubst %.c,$(BENCH_BUILD)/%.o,$(VMA_PROG_CORE) tools/vmabench.c) \
 		$(BENCH_BUILD)/libvmahost.a
-	$(HOSTCC) $^ -lpthread -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) $^ -lpthread -o $@
 
 # ---- the maple tree as a comparison backend: host only, never in the kernel.
 # tools/vmabench-maple-fetch extracts Linux's lib/maple_tree.c and its
@@ -93,20 +98,23 @@ MAPLE_CFLAGS := -std=gnu11 -g -O2 -D_LGPL_SOURCE -w -I$(MAPLE_LINUX)/tools/testi
 	-I$(MAPLE_DIR) -I$(MAPLE_LINUX)/tools/include -I$(MAPLE_LINUX)/lib -Itools
 
 $(MAPLE_DIR)/VERSION:
-	tools/vmabench-maple-fetch $(MAPLE_DIR)
+	$(Q)tools/vmabench-maple-fetch $(MAPLE_DIR)
 
 $(BENCH_BUILD)/maple/vmabench_maple.o: tools/vmabench_maple.c tools/vmabench_maple.h $(MAPLE_DIR)/VERSION
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(MAPLE_CFLAGS) -DVBM_LINUX_VERSION="\"$$(cat $(MAPLE_DIR)/VERSION)\"" -c $< -o $@
+	$(call say,HOSTCC,$<)
+	$(Q)$(HOSTCC) $(MAPLE_CFLAGS) -DVBM_LINUX_VERSION="\"$$(cat $(MAPLE_DIR)/VERSION)\"" -c $< -o $@
 
 $(BENCH_BUILD)/maple/vmabench.o: tools/vmabench.c
 	@mkdir -p $(dir $@)
-	$(HOSTCC) $(BENCH_CFLAGS) $(call layer_includes,$<) -Itools -DVMABENCH_MAPLE -MMD -MP -c $< -o $@
+	$(call say,HOSTCC,$<)
+	$(Q)$(HOSTCC) $(BENCH_CFLAGS) $(call layer_includes,$<) -Itools -DVMABENCH_MAPLE -MMD -MP -c $< -o $@
 -include $(BENCH_BUILD)/maple/vmabench.d
 
 $(BENCH_BUILD)/vmabench-maple: $(BENCH_BUILD)/maple/vmabench.o $(BENCH_BUILD)/maple/vmabench_maple.o \
 		$(patsubst %.c,$(BENCH_BUILD)/%.o,$(VMA_PROG_CORE)) $(BENCH_BUILD)/libvmahost.a
-	$(HOSTCC) $^ -lurcu -lpthread -o $@
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) $^ -lurcu -lpthread -o $@
 
 .PHONY: vmabench vmabench-maple bench
 vmabench: $(BENCH_BUILD)/vmabench

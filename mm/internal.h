@@ -69,12 +69,26 @@ size_t shared_anon_inuse(void);
 /* ---- page-table work on VMA ranges (mm/zap.c, mm/mprotect.c, mm/fault.c) */
 
 /*
+ * mm_unmap_page: the page accounting of one PTE of mm that stops mapping p
+ * (the caller clears the PTE): mapcount and reference -1 (the last put
+ * frees the frame), rss -1, and rss_shared -1 for a page of a shared
+ * object. pt_lock or the mmap_lock for writing.
+ */
+void mm_unmap_page(struct mm *mm, struct page *p, bool shared);
+
+/*
  * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and
  * releases the pages (private pages freed with their last mapping, shared
  * ones stay in their object). Use as vma_unmap_range(mm, s, e,
  * mm_zap_piece, NULL). Caller holds mmap_lock for writing.
  */
 void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg);
+/*
+ * mm_munmap_locked: munmap(start, len) with mm's mmap_lock already held for
+ * writing (Linux do_vmi_munmap / do_munmap): 0; -EINVAL unaligned start,
+ * len 0, range past TASK_SIZE; -ENOMEM map_count or memory.
+ */
+int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len);
 /*
  * mm_zap_range: remove the PTEs of [start, end) (inside vma, page aligned)
  * and release their pages, leaving the VMA (MADV_DONTNEED). mmap_lock
@@ -93,6 +107,14 @@ unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr
 /* MMU_* permissions for a PTE in a VMA with flags (x86: W implies R; no access bits: PROT_NONE). */
 unsigned mm_vm_to_mmu(unsigned long vm_flags);
 
+
+/*
+ * mm_populate_strict: MADV_POPULATE_READ/WRITE of [start, end) (page
+ * aligned): as mm_populate, but a hole ends it with -ENOMEM and a VMA
+ * without the access (a read needs VM_READ, a write VM_WRITE) with
+ * -EINVAL. Takes the mmap_lock for reading (caller holds none).
+ */
+int mm_populate_strict(struct mm *mm, uintptr_t start, uintptr_t end, bool write);
 
 /* ---- faults (mm/fault.c) */
 /* The TLB/PTE update of one page's permissions: rewrite the entry at va with state. */

@@ -16,10 +16,6 @@
 #include "internal.h"
 #include "kerrno.h"
 
-/* Linux VM_MERGEABLE (KSM); not in vma.h. */
-#define VM_MERGEABLE_FLAG 0x80000000UL
-#define VM_SPECIAL_FLAGS  (VM_DONTEXPAND | 0x00004000UL /* VM_IO */ | 0x00000400UL /* VM_PFNMAP */ | 0x10000000UL /* VM_MIXEDMAP */)
-
 static bool behavior_valid(int b)
 {
 	switch (b) {
@@ -54,11 +50,11 @@ static long advice_flags(const struct vma *vma, int advice)
 	case MADV_KEEPONFORK: return f & ~VM_WIPEONFORK;
 	case MADV_DONTDUMP:   return f | VM_DONTDUMP;
 	case MADV_DODUMP:
-		if (f & VM_SPECIAL_FLAGS)
+		if (f & VM_SPECIAL)
 			return -EINVAL;
 		return f & ~VM_DONTDUMP;
-	case MADV_MERGEABLE:  return f | VM_MERGEABLE_FLAG;
-	case MADV_UNMERGEABLE: return f & ~VM_MERGEABLE_FLAG;
+	case MADV_MERGEABLE:  return f | VM_MERGEABLE;
+	case MADV_UNMERGEABLE: return f & ~VM_MERGEABLE;
 	case MADV_HUGEPAGE:   return (f & ~VM_NOHUGEPAGE) | VM_HUGEPAGE;
 	case MADV_NOHUGEPAGE: return (f & ~VM_HUGEPAGE) | VM_NOHUGEPAGE;
 	default:              return -EINVAL;
@@ -81,49 +77,6 @@ static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
 	return MMU_UPDATE;
 }
 
-/*
- * MADV_POPULATE_READ/WRITE of [start, end) (Linux madvise_populate ->
- * faultin_page_range -> __get_user_pages with FOLL_MADV_POPULATE): page by
- * page in address order, under the mmap_lock for reading (dropped around
- * each fault). The first problem ends it: a hole -ENOMEM, a VMA that does
- * not allow the access (check_vma_flags: a read needs VM_READ, a write
- * VM_WRITE) -EINVAL, a fault that would be SIGSEGV/SIGBUS -EFAULT, no
- * memory -ENOMEM. Pages before it stay populated.
- */
-static int madvise_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool write)
-{
-	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
-		struct vma *vma;
-		unsigned long f;
-		unsigned state = 0;
-		bool need;
-		enum fault_result r;
-
-		mmap_read_lock(mm);
-		vma = vma_lookup(mm, va);
-		if (!vma) {
-			mmap_read_unlock(mm);
-			return -ENOMEM;
-		}
-		f = vma->flags;
-		if (write ? !(f & VM_WRITE) : !(f & VM_READ)) {
-			mmap_read_unlock(mm);
-			return -EINVAL;
-		}
-		need = arch_mmu_query(mm->mmu, va, NULL, &state) != 0 ||
-		       !(state & MMU_PROT_MASK) || (write && !(state & MMU_WRITE));
-		mmap_read_unlock(mm);
-		if (!need)
-			continue;
-		r = handle_mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ);
-		if (r == FAULT_OOM)
-			return -ENOMEM;
-		if (r != FAULT_OK)
-			return -EFAULT;
-	}
-	return 0;
-}
-
 /* Does the advice change VMAs (mmap_lock for writing), or only pages (reading)? */
 static bool advice_needs_write_lock(int advice)
 {
@@ -138,14 +91,35 @@ static bool advice_needs_write_lock(int advice)
 	}
 }
 
-/* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
-static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
-		      uintptr_t end, int advice)
+/* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
+static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
 {
-	long nf;
-	struct vma *out;
+	unsigned long fl = spin_lock_irqsave(&mm->pt_lock);
+
+	mm_zap_range(mm, vma, start, end);
+	spin_unlock_irqrestore(&mm->pt_lock, fl);
+}
+
+/* MADV_REMOVE: punch [start, end) out of a writable shared mapping's object. */
+static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
+{
+	if (vma->flags & VM_LOCKED)
+		return -EINVAL;
+	if (!vma->object)
+		return -EINVAL;
+	if (!(vma->flags & VM_SHARED) || !(vma->flags & VM_MAYWRITE))
+		return -EACCES;
+	zap_pt_locked(mm, vma, start, end);
+	shared_anon_punch(vma->object, vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
+			  (end - start) >> PAGE_SHIFT);
+	return 0;
+}
+
+/* The advices that act on pages only (mmap_lock read), for one VMA's part [start, end). */
+static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
+			uintptr_t end, int advice)
+{
 	unsigned long fl;
-	int err;
 
 	switch (advice) {
 	case MADV_DONTNEED:
@@ -153,9 +127,7 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 		if ((vma->flags & VM_LOCKED) && advice == MADV_DONTNEED)
 			return -EINVAL;
 		*prev = vma;
-		fl = spin_lock_irqsave(&mm->pt_lock);
-		mm_zap_range(mm, vma, start, end);
-		spin_unlock_irqrestore(&mm->pt_lock, fl);
+		zap_pt_locked(mm, vma, start, end);
 		return 0;
 	case MADV_FREE:
 		if (vma->flags & VM_LOCKED)
@@ -169,18 +141,7 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 		return 0;
 	case MADV_REMOVE:
 		*prev = NULL;
-		if (vma->flags & VM_LOCKED)
-			return -EINVAL;
-		if (!vma->object)
-			return -EINVAL;
-		if (!(vma->flags & VM_SHARED) || !(vma->flags & VM_MAYWRITE))
-			return -EACCES;
-		fl = spin_lock_irqsave(&mm->pt_lock);
-		mm_zap_range(mm, vma, start, end);
-		spin_unlock_irqrestore(&mm->pt_lock, fl);
-		shared_anon_punch(vma->object, vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
-				  (end - start) >> PAGE_SHIFT);
-		return 0;
+		return madvise_remove(mm, vma, start, end);
 	case MADV_WILLNEED:
 		*prev = vma;
 		return 0;
@@ -188,11 +149,21 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 	case MADV_PAGEOUT:
 		*prev = vma;
 		return (vma->flags & VM_LOCKED) ? -EINVAL : 0;
-	case MADV_COLLAPSE:
-	case MADV_GUARD_INSTALL:
-	case MADV_GUARD_REMOVE:
-		return -EINVAL;           /* not supported yet */
+	default:                          /* MADV_COLLAPSE, MADV_GUARD_*: not supported */
+		return -EINVAL;
 	}
+}
+
+/* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
+static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
+		      uintptr_t end, int advice)
+{
+	long nf;
+	struct vma *out;
+	int err;
+
+	if (!advice_needs_write_lock(advice))
+		return advise_pages(mm, vma, prev, start, end, advice);
 	nf = advice_flags(vma, advice);
 	if (nf < 0)
 		return (int)nf;
@@ -226,7 +197,7 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 	if (end == start)
 		return 0;
 	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
-		return madvise_populate(mm, start, end, advice == MADV_POPULATE_WRITE);
+		return mm_populate_strict(mm, start, end, advice == MADV_POPULATE_WRITE);
 
 	bool write = advice_needs_write_lock(advice);
 	if (write)
@@ -295,9 +266,7 @@ static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 		p->flags &= ~PG_lazyfree;
 		return MMU_KEEP;
 	}
-	page_mapcount_add(p, -1);
-	user_page_put(p);
-	mm_count(&c->mm->rss, -1);
+	mm_unmap_page(c->mm, p, false);
 	c->freed++;
 	return MMU_CLEAR;
 }

@@ -31,143 +31,169 @@ static int thp_area(struct mm *mm, uintptr_t len, uintptr_t *out)
 	return 0;
 }
 
-/* The VMA flags of an anonymous mapping (calc_vm_prot_bits + calc_vm_flag_bits + VM_MAY*). */
-static unsigned long mmap_vm_flags(int prot, int flags)
+/* An mmap request as it goes through vm_mmap's steps. */
+struct mmap_req {
+	uintptr_t addr;
+	size_t len;
+	int prot, flags;
+	unsigned long vf;             /* the new VMA's flags */
+	unsigned long pgoff;          /* its page offset */
+};
+
+/* do_mmap's checks before the lock; rounds the hint and the length. */
+static int mmap_check_args(struct mmap_req *r)
+{
+	if (!(r->flags & MAP_ANONYMOUS))
+		return -EBADF;                /* fd -1: no files in this kernel */
+	if (!r->len)
+		return -EINVAL;
+	if (r->flags & MAP_FIXED_NOREPLACE)
+		r->flags |= MAP_FIXED;
+	if (!(r->flags & MAP_FIXED)) {
+		/* round_hint_to_min */
+		r->addr &= PAGE_MASK;
+		if (r->addr && r->addr < MMAP_MIN_ADDR)
+			r->addr = MMAP_MIN_ADDR;
+	}
+	if (r->len > TASK_SIZE)
+		return -ENOMEM;               /* also PAGE_ALIGN(len) wrapping to 0 */
+	r->len = ALIGN_UP(r->len, PAGE_SIZE);
+	return 0;
+}
+
+/* __get_unmapped_area: r->addr becomes where the mapping goes; then MAP_FIXED_NOREPLACE's check. */
+static int mmap_place(struct mm *mm, struct mmap_req *r)
+{
+	uintptr_t a;
+	int err;
+
+	if (r->flags & MAP_FIXED) {
+		if (r->addr > TASK_SIZE - r->len)
+			return -ENOMEM;
+		if (r->addr & ~PAGE_MASK)
+			return -EINVAL;
+		if (r->addr < MMAP_MIN_ADDR)
+			return -EPERM;
+	} else {
+		if (!r->addr && (r->flags & MAP_TYPE) == MAP_PRIVATE && IS_ALIGNED(r->len, PMD_SIZE_2M))
+			err = thp_area(mm, r->len, &a);
+		else
+			err = vma_get_unmapped_area(mm, r->addr, r->len, PAGE_SIZE, &a);
+		if (err)
+			return err;
+		r->addr = a;
+	}
+	if ((r->flags & MAP_FIXED_NOREPLACE) && vma_find_intersection(mm, r->addr, r->addr + r->len))
+		return -EEXIST;
+	return 0;
+}
+
+/*
+ * The VMA flags and page offset of an anonymous mapping (calc_vm_prot_bits
+ * + calc_vm_flag_bits + VM_MAY*, the mapping type, accountable_mapping).
+ * -EINVAL for a bad type or a shared growsdown mapping.
+ */
+static int mmap_vm_flags(struct mmap_req *r)
 {
 	unsigned long vf = VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
 
-	if (prot & PROT_READ)
+	if (r->prot & PROT_READ)
 		vf |= VM_READ;
-	if (prot & PROT_WRITE)
+	if (r->prot & PROT_WRITE)
 		vf |= VM_WRITE;
-	if (prot & PROT_EXEC)
+	if (r->prot & PROT_EXEC)
 		vf |= VM_EXEC;
-	if (flags & MAP_GROWSDOWN)
+	if (r->flags & MAP_GROWSDOWN)
 		vf |= VM_GROWSDOWN;
-	if (flags & MAP_LOCKED)
+	if (r->flags & MAP_LOCKED)
 		vf |= VM_LOCKED;
-	if (flags & MAP_STACK)
+	if (r->flags & MAP_STACK)
 		vf |= VM_NOHUGEPAGE;
-	return vf;
-}
-
-long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags)
-{
-	unsigned long vf = 0;
-	struct shared_anon *obj = NULL;
-	unsigned long pgoff;
-	int type = flags & MAP_TYPE;
-	bool populate;
-	struct vma *v;
-	int err;
-
-	if (!(flags & MAP_ANONYMOUS))
-		return -EBADF;                /* fd -1: no files in this kernel */
-	if (!len)
-		return -EINVAL;
-	if (flags & MAP_FIXED_NOREPLACE)
-		flags |= MAP_FIXED;
-	if (!(flags & MAP_FIXED)) {
-		/* round_hint_to_min */
-		addr &= PAGE_MASK;
-		if (addr && addr < MMAP_MIN_ADDR)
-			addr = MMAP_MIN_ADDR;
-	}
-	if (len > TASK_SIZE)
-		return -ENOMEM;               /* also PAGE_ALIGN(len) wrapping to 0 */
-	len = ALIGN_UP(len, PAGE_SIZE);
-
-	mmap_write_lock(mm);
-	err = vma_map_count_check(mm);
-	if (err)
-		goto out;
-	vf = mmap_vm_flags(prot, flags);
-
-	/* __get_unmapped_area */
-	if (flags & MAP_FIXED) {
-		err = -ENOMEM;
-		if (addr > TASK_SIZE - len)
-			goto out;
-		err = -EINVAL;
-		if (addr & ~PAGE_MASK)
-			goto out;
-		err = -EPERM;
-		if (addr < MMAP_MIN_ADDR)
-			goto out;
-	} else {
-		uintptr_t a;
-
-		if (!addr && type == MAP_PRIVATE && IS_ALIGNED(len, PMD_SIZE_2M))
-			err = thp_area(mm, len, &a);
-		else
-			err = vma_get_unmapped_area(mm, addr, len, PAGE_SIZE, &a);
-		if (err)
-			goto out;
-		addr = a;
-	}
-	if ((flags & MAP_FIXED_NOREPLACE) && vma_find_intersection(mm, addr, addr + len)) {
-		err = -EEXIST;
-		goto out;
-	}
-	switch (type) {
+	switch (r->flags & MAP_TYPE) {
 	case MAP_SHARED:
-		err = -EINVAL;
 		if (vf & VM_GROWSDOWN)
-			goto out;
-		pgoff = 0;
+			return -EINVAL;
+		r->pgoff = 0;
 		vf |= VM_SHARED | VM_MAYSHARE;
 		break;
 	case MAP_PRIVATE:
-		pgoff = addr >> PAGE_SHIFT;
+		r->pgoff = r->addr >> PAGE_SHIFT;
 		break;
 	default:
-		err = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
-	if (flags & MAP_NORESERVE)
+	if (r->flags & MAP_NORESERVE)
 		vf |= VM_NORESERVE;
 	/* accountable_mapping: private writable memory is committed. */
 	if ((vf & (VM_NORESERVE | VM_SHARED | VM_WRITE)) == VM_WRITE)
 		vf |= VM_ACCOUNT;
-	if (vf & VM_SHARED) {
-		obj = shared_anon_create(len >> PAGE_SHIFT);
-		err = -ENOMEM;
+	r->vf = vf;
+	return 0;
+}
+
+/* __mmap_region: MAP_FIXED replaces what was there; a shared mapping gets its own object. */
+static int mmap_region(struct mm *mm, const struct mmap_req *r)
+{
+	struct shared_anon *obj = NULL;
+	struct vma *v;
+	int err;
+
+	if (r->vf & VM_SHARED) {
+		obj = shared_anon_create(r->len >> PAGE_SHIFT);
 		if (!obj)
-			goto out;
+			return -ENOMEM;
 	}
-	/* __mmap_region: MAP_FIXED replaces what was there. */
-	err = vma_unmap_range(mm, addr, addr + len, mm_zap_piece, NULL);
-	if (err)
-		goto out;
-	err = vma_map_new_range(mm, addr, addr + len, vf, obj, pgoff, &v);
-	if (err)
-		goto out;
-	v->flags |= VM_SOFTDIRTY;         /* __mmap_complete; merging ignores it */
-out:
+	err = vma_unmap_range(mm, r->addr, r->addr + r->len, mm_zap_piece, NULL);
+	if (!err)
+		err = vma_map_new_range(mm, r->addr, r->addr + r->len, r->vf, obj, r->pgoff, &v);
+	if (!err)
+		v->flags |= VM_SOFTDIRTY;     /* __mmap_complete; merging ignores it */
 	if (obj)
 		shared_anon_put(obj);         /* the VMA holds its own reference */
+	return err;
+}
+
+long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags)
+{
+	struct mmap_req r = { addr, len, prot, flags, 0, 0 };
+	bool populate;
+	int err = mmap_check_args(&r);
+
+	if (err)
+		return err;
+	mmap_write_lock(mm);
+	err = vma_map_count_check(mm);
+	if (!err)
+		err = mmap_place(mm, &r);
+	if (!err)
+		err = mmap_vm_flags(&r);
+	if (!err)
+		err = mmap_region(mm, &r);
 	mmap_write_unlock(mm);
 	if (err)
 		return err;
-	populate = (vf & VM_LOCKED) || (flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE;
+	populate = (r.vf & VM_LOCKED) || (r.flags & (MAP_POPULATE | MAP_NONBLOCK)) == MAP_POPULATE;
 	if (populate)
-		(void)mm_populate(mm, addr, addr + len, (vf & (VM_WRITE | VM_SHARED)) == VM_WRITE);
-	return (long)addr;
+		(void)mm_populate(mm, r.addr, r.addr + r.len, (r.vf & (VM_WRITE | VM_SHARED)) == VM_WRITE);
+	return (long)r.addr;
+}
+
+int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len)
+{
+	if ((start & ~PAGE_MASK) || start > TASK_SIZE || len > TASK_SIZE - start)
+		return -EINVAL;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (!len)
+		return -EINVAL;
+	return vma_unmap_range(mm, start, start + len, mm_zap_piece, NULL);
 }
 
 int vm_munmap(struct mm *mm, uintptr_t addr, size_t len)
 {
 	int err;
 
-	if (addr & ~PAGE_MASK)
-		return -EINVAL;
-	if (len > TASK_SIZE)
-		return -EINVAL;
-	len = ALIGN_UP(len, PAGE_SIZE);
-	if (!len || addr > TASK_SIZE || len > TASK_SIZE - addr)
-		return -EINVAL;
 	mmap_write_lock(mm);
-	err = vma_unmap_range(mm, addr, addr + len, mm_zap_piece, NULL);
+	err = mm_munmap_locked(mm, addr, len);
 	mmap_write_unlock(mm);
 	return err;
 }

@@ -66,11 +66,85 @@ static int mprotect_fixup(struct mm *mm, struct vma *vma, struct vma **pprev, ui
 	return 0;
 }
 
+/*
+ * do_mprotect_pkey's first VMA, under the lock: the one containing start,
+ * or with PROT_GROWSDOWN the growsdown VMA that [start, end) reaches into
+ * (*start moves down to its start). *prev as vma_modify_flags wants it.
+ * 0; -ENOMEM no VMA there; -EINVAL growsdown on a VMA that is not, or
+ * PROT_GROWSUP (no VM_GROWSUP on x86).
+ */
+static int mprotect_first_vma(struct mm *mm, uintptr_t *start, uintptr_t end, int grows,
+			      struct vma **vma, struct vma **prev)
+{
+	struct vma *v = vma_find_prev(mm, *start, prev);
+
+	if (!v)
+		return -ENOMEM;
+	if (grows & PROT_GROWSDOWN) {
+		if (v->start >= end)
+			return -ENOMEM;
+		*start = v->start;
+		if (!(v->flags & VM_GROWSDOWN))
+			return -EINVAL;
+	} else {
+		if (v->start > *start)
+			return -ENOMEM;
+		if (grows & PROT_GROWSUP)
+			return -EINVAL;
+	}
+	if (*start > v->start)
+		*prev = v;
+	*vma = v;
+	return 0;
+}
+
+/* flags with the access bits prot asks for (calc_vm_prot_bits). */
+static unsigned long prot_vm_flags(unsigned long flags, int prot)
+{
+	return (flags & ~VM_ACCESS_FLAGS) |
+	       ((prot & PROT_READ) ? VM_READ : 0) | ((prot & PROT_WRITE) ? VM_WRITE : 0) |
+	       ((prot & PROT_EXEC) ? VM_EXEC : 0);
+}
+
+/*
+ * do_mprotect_pkey's walk over [start, end) from vma: each VMA's part gets
+ * the new access bits (mprotect_fixup). Stops at the first error: -ENOMEM
+ * at a hole (also one at the end), -EACCES asking for what a mapping may
+ * not have; the VMAs before it keep their change.
+ */
+static int mprotect_walk(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t start,
+			 uintptr_t end, int prot)
+{
+	uintptr_t tmp = vma->start, nstart = start;
+	int err = 0;
+
+	while (vma && vma->start < end) {
+		unsigned long newflags;
+
+		if (vma->start != tmp)
+			return -ENOMEM;
+		newflags = prot_vm_flags(vma->flags, prot);
+		/* newflags >> 4 shifts VM_MAY* onto VM_*: asking for what the mapping may not have. */
+		if ((newflags & ~(newflags >> 4)) & VM_ACCESS_FLAGS)
+			return -EACCES;
+		tmp = MIN(vma->end, end);
+		err = mprotect_fixup(mm, vma, &prev, nstart, tmp, newflags);
+		if (err)
+			return err;
+		tmp = prev->end;
+		nstart = tmp;
+		if (nstart >= end)
+			break;
+		vma = vma_find(mm, nstart);
+	}
+	return tmp < end ? -ENOMEM : 0;
+}
+
 int vm_mprotect(struct mm *mm, uintptr_t start, size_t len, int prot)
 {
 	int grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP);
-	uintptr_t end, tmp, nstart;
 	struct vma *vma, *prev;
+	uintptr_t end;
 	int err;
 
 	prot &= ~(PROT_GROWSDOWN | PROT_GROWSUP);
@@ -86,59 +160,10 @@ int vm_mprotect(struct mm *mm, uintptr_t start, size_t len, int prot)
 		return -ENOMEM;
 	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
 		return -EINVAL;               /* arch_validate_prot */
-
 	mmap_write_lock(mm);
-	err = -ENOMEM;
-	vma = vma_find_prev(mm, start, &prev);
-	if (!vma)
-		goto out;
-	if (grows & PROT_GROWSDOWN) {
-		if (vma->start >= end)
-			goto out;
-		start = vma->start;
-		err = -EINVAL;
-		if (!(vma->flags & VM_GROWSDOWN))
-			goto out;
-	} else {
-		if (vma->start > start)
-			goto out;
-		err = -EINVAL;
-		if (grows & PROT_GROWSUP)
-			goto out;             /* no VM_GROWSUP on x86 */
-	}
-	if (start > vma->start)
-		prev = vma;
-	tmp = vma->start;
-	nstart = start;
-	err = 0;
-	while (vma && vma->start < end) {
-		unsigned long newflags;
-
-		if (vma->start != tmp) {
-			err = -ENOMEM;
-			break;
-		}
-		newflags = (vma->flags & ~VM_ACCESS_FLAGS) |
-			   ((prot & PROT_READ) ? VM_READ : 0) | ((prot & PROT_WRITE) ? VM_WRITE : 0) |
-			   ((prot & PROT_EXEC) ? VM_EXEC : 0);
-		/* newflags >> 4 shifts VM_MAY* onto VM_*: asking for what the mapping may not have. */
-		if ((newflags & ~(newflags >> 4)) & VM_ACCESS_FLAGS) {
-			err = -EACCES;
-			break;
-		}
-		tmp = MIN(vma->end, end);
-		err = mprotect_fixup(mm, vma, &prev, nstart, tmp, newflags);
-		if (err)
-			break;
-		tmp = prev->end;
-		nstart = tmp;
-		if (nstart >= end)
-			break;
-		vma = vma_find(mm, nstart);
-	}
-	if (!err && tmp < end)
-		err = -ENOMEM;
-out:
+	err = mprotect_first_vma(mm, &start, end, grows, &vma, &prev);
+	if (!err)
+		err = mprotect_walk(mm, vma, prev, start, end, prot);
 	mmap_write_unlock(mm);
 	return err;
 }

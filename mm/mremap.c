@@ -125,17 +125,6 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 
 /* ------------------------------------------------------------- helpers */
 
-/* munmap of a range inside the lock (do_vmi_munmap / do_munmap). */
-static int unmap_locked(struct mm *mm, uintptr_t start, uintptr_t len)
-{
-	if ((start & ~PAGE_MASK) || start > TASK_SIZE || len > TASK_SIZE - start)
-		return -EINVAL;
-	len = ALIGN_UP(len, PAGE_SIZE);
-	if (!len)
-		return -EINVAL;
-	return vma_unmap_range(mm, start, start + len, mm_zap_piece, NULL);
-}
-
 /* check_prep_vma: the checks that need the VMA containing r->addr. */
 static int check_prep_vma(struct mm *mm, struct remap *r)
 {
@@ -252,7 +241,7 @@ static long mremap_to(struct mm *mm, struct remap *r)
 	int err;
 
 	if (r->flags & MREMAP_FIXED) {
-		err = unmap_locked(mm, r->new_addr, r->new_len);
+		err = mm_munmap_locked(mm, r->new_addr, r->new_len);
 		if (err)
 			return err;
 		/* Unmapping may have split the old VMA (a move within it). */
@@ -261,7 +250,7 @@ static long mremap_to(struct mm *mm, struct remap *r)
 			return -EFAULT;
 	}
 	if (remap_type(r) == REMAP_SHRINK) {
-		err = unmap_locked(mm, r->addr + r->new_len, r->delta);
+		err = mm_munmap_locked(mm, r->addr + r->new_len, r->delta);
 		if (err)
 			return err;
 		r->vma = vma_lookup(mm, r->addr);
@@ -296,7 +285,7 @@ static long mremap_at(struct mm *mm, struct remap *r)
 	case REMAP_NO_RESIZE:
 		return (long)r->addr;
 	case REMAP_SHRINK:
-		err = unmap_locked(mm, r->addr + r->new_len, r->delta);
+		err = mm_munmap_locked(mm, r->addr + r->new_len, r->delta);
 		return err ? err : (long)r->addr;
 	default:
 		break;

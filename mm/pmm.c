@@ -190,67 +190,94 @@ void pmm_free_frame(void *va)
 	pmm_free(virt_to_page(va), 0);
 }
 
+/* One block p on the order-o free list: inside memory, aligned, marked free, no free buddy. pmm_lock held. */
+static int check_free_block(struct page *p, unsigned o)
+{
+	pfn_t pfn = page_pfn(p);
+
+	if (pfn >= max_pfn || pfn + (1UL << o) > max_pfn) {
+		printk("pmm_check: block 0x%llx order %u outside memory\n", (unsigned long long)pfn, o);
+		return -EINVAL;
+	}
+	if (pfn & ((1UL << o) - 1)) {
+		printk("pmm_check: block 0x%llx order %u misaligned\n", (unsigned long long)pfn, o);
+		return -EINVAL;
+	}
+	if (!(p->flags & PG_buddy) || p->order != o || (p->flags & PG_reserved)) {
+		printk("pmm_check: block 0x%llx on order %u list has flags 0x%x order %u\n",
+		       (unsigned long long)pfn, o, p->flags, p->order);
+		return -EINVAL;
+	}
+	if (p->refcount != 0) {
+		printk("pmm_check: free block 0x%llx has refcount %d\n", (unsigned long long)pfn, p->refcount);
+		return -EINVAL;
+	}
+	if (o < PMM_MAX_ORDER) {
+		pfn_t buddy = pfn ^ (1UL << o);
+
+		if (buddy + (1UL << o) <= max_pfn && (mem_map[buddy].flags & PG_buddy) &&
+		    mem_map[buddy].order == o) {
+			printk("pmm_check: buddies 0x%llx and 0x%llx both free at order %u\n",
+			       (unsigned long long)pfn, (unsigned long long)buddy, o);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Every free list: its blocks (check_free_block) and its counter; *frames += the frames they hold. */
+static int check_free_lists(size_t *frames)
+{
+	for (unsigned o = 0; o <= PMM_MAX_ORDER; o++) {
+		size_t n = 0;
+		struct list_head *pos;
+
+		list_for_each(pos, &free_area[o].blocks) {
+			int err = check_free_block(list_entry(pos, struct page, lru), o);
+
+			if (err)
+				return err;
+			n++;
+			*frames += 1UL << o;
+		}
+		if (n != free_area[o].count) {
+			printk("pmm_check: order %u list has %zu blocks, counter says %zu\n", o, n, free_area[o].count);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* No free block may start inside another free block (or a reserved frame lie inside one). */
+static int check_no_overlap(void)
+{
+	for (pfn_t pfn = 0; pfn < max_pfn;) {
+		struct page *p = &mem_map[pfn];
+
+		if (!(p->flags & PG_buddy)) {
+			pfn++;
+			continue;
+		}
+		for (pfn_t i = pfn + 1; i < pfn + (1UL << p->order); i++) {
+			if (mem_map[i].flags & (PG_buddy | PG_reserved)) {
+				printk("pmm_check: frame 0x%llx inside free block 0x%llx order %u has flags 0x%x\n",
+				       (unsigned long long)i, (unsigned long long)pfn, p->order, mem_map[i].flags);
+				return -EINVAL;
+			}
+		}
+		pfn += 1UL << p->order;
+	}
+	return 0;
+}
+
 int pmm_check(void)
 {
 	size_t frames = 0;
-	int err = 0;
 	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+	int err = check_free_lists(&frames);
 
-	for (unsigned o = 0; o <= PMM_MAX_ORDER && !err; o++) {
-		size_t n = 0;
-		struct list_head *pos;
-		list_for_each(pos, &free_area[o].blocks) {
-			struct page *p = list_entry(pos, struct page, lru);
-			pfn_t pfn = page_pfn(p);
-			n++;
-			if (pfn >= max_pfn || pfn + (1UL << o) > max_pfn) {
-				printk("pmm_check: block 0x%llx order %u outside memory\n", (unsigned long long)pfn, o);
-				err = -EINVAL;
-			} else if (pfn & ((1UL << o) - 1)) {
-				printk("pmm_check: block 0x%llx order %u misaligned\n", (unsigned long long)pfn, o);
-				err = -EINVAL;
-			} else if (!(p->flags & PG_buddy) || p->order != o || (p->flags & PG_reserved)) {
-				printk("pmm_check: block 0x%llx on order %u list has flags 0x%x order %u\n",
-				       (unsigned long long)pfn, o, p->flags, p->order);
-				err = -EINVAL;
-			} else if (p->refcount != 0) {
-				printk("pmm_check: free block 0x%llx has refcount %d\n", (unsigned long long)pfn, p->refcount);
-				err = -EINVAL;
-			} else if (o < PMM_MAX_ORDER) {
-				pfn_t buddy = pfn ^ (1UL << o);
-				if (buddy + (1UL << o) <= max_pfn && (mem_map[buddy].flags & PG_buddy) &&
-				    mem_map[buddy].order == o) {
-					printk("pmm_check: buddies 0x%llx and 0x%llx both free at order %u\n",
-					       (unsigned long long)pfn, (unsigned long long)buddy, o);
-					err = -EINVAL;
-				}
-			}
-			if (err)
-				break;
-			frames += 1UL << o;
-		}
-		if (!err && n != free_area[o].count) {
-			printk("pmm_check: order %u list has %zu blocks, counter says %zu\n", o, n, free_area[o].count);
-			err = -EINVAL;
-		}
-	}
-	/* No free block may start inside another free block. */
-	for (pfn_t pfn = 0; pfn < max_pfn && !err;) {
-		struct page *p = &mem_map[pfn];
-		if (p->flags & PG_buddy) {
-			for (pfn_t i = pfn + 1; i < pfn + (1UL << p->order); i++) {
-				if (mem_map[i].flags & (PG_buddy | PG_reserved)) {
-					printk("pmm_check: frame 0x%llx inside free block 0x%llx order %u has flags 0x%x\n",
-					       (unsigned long long)i, (unsigned long long)pfn, p->order, mem_map[i].flags);
-					err = -EINVAL;
-					break;
-				}
-			}
-			pfn += 1UL << p->order;
-		} else {
-			pfn++;
-		}
-	}
+	if (!err)
+		err = check_no_overlap();
 	if (!err && frames != nr_free) {
 		printk("pmm_check: free lists hold %zu frames, counter says %zu\n", frames, nr_free);
 		err = -EINVAL;

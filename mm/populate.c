@@ -1,44 +1,53 @@
 /*
- * mm_populate: fault a range in ahead of use (MAP_POPULATE, MADV_POPULATE_*,
- * exec's stack and segments), Linux __mm_populate / faultin_page_range.
+ * Faulting a range in ahead of use: MAP_POPULATE and MAP_LOCKED (Linux
+ * __mm_populate) and MADV_POPULATE_READ/WRITE (Linux madvise_populate ->
+ * faultin_page_range -> __get_user_pages with FOLL_MADV_POPULATE). Both
+ * walk the range page by page in address order, under the mmap_lock for
+ * reading, dropped around each fault; they differ only in what a hole or
+ * a VMA without the access means.
  */
 #include "internal.h"
 #include "kerrno.h"
 
-int mm_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool write)
+/*
+ * Fault in [va, end) (page aligned). strict (madvise): the first problem
+ * ends it, a hole with -ENOMEM, a VMA that does not allow the access
+ * (check_vma_flags: a read needs VM_READ, a write VM_WRITE) with -EINVAL.
+ * Not strict (mmap): holes and VMAs without any access are skipped. Both:
+ * a fault that would be SIGSEGV/SIGBUS -EFAULT, no memory -ENOMEM; pages
+ * before the problem stay populated. 0 when every page was present or
+ * faulted in.
+ */
+static int populate_range(struct mm *mm, uintptr_t va, uintptr_t end, bool write, bool strict)
 {
-	uintptr_t va = ALIGN_DOWN(start, PAGE_SIZE);
+	unsigned long needed = write ? VM_WRITE : VM_READ;
 
-	end = ALIGN_UP(end, PAGE_SIZE);
 	while (va < end) {
 		struct vma *vma;
-		uintptr_t vend;
-		unsigned long vflags;
-		bool need_fault;
-		phys_addr_t pa;
-		unsigned state;
+		unsigned state = 0;
+		bool fault;
 		enum fault_result r;
 
 		mmap_read_lock(mm);
 		vma = vma_find(mm, va);
-		if (!vma || vma->start >= end) {
+		if (!vma || vma->start >= end || (strict && vma->start > va)) {
 			mmap_read_unlock(mm);
-			break;
+			return strict ? -ENOMEM : 0;
 		}
-		if (va < vma->start)
-			va = vma->start;
-		vend = MIN(vma->end, end);
-		vflags = vma->flags;
-		if (!(vflags & VM_ACCESS_FLAGS)) {
-			/* Nothing to populate in a PROT_NONE mapping. */
+		va = MAX(va, vma->start);
+		if (!(vma->flags & (strict ? needed : VM_ACCESS_FLAGS))) {
+			uintptr_t vend = MIN(vma->end, end);
+
 			mmap_read_unlock(mm);
-			va = vend;
+			if (strict)
+				return -EINVAL;
+			va = vend;            /* nothing to populate in a PROT_NONE mapping */
 			continue;
 		}
-		need_fault = arch_mmu_query(mm->mmu, va, &pa, &state) != 0 ||
-			     (write && !(state & MMU_WRITE));
+		fault = arch_mmu_query(mm->mmu, va, NULL, &state) != 0 ||
+			!(state & MMU_PROT_MASK) || (write && !(state & MMU_WRITE));
 		mmap_read_unlock(mm);
-		if (need_fault) {
+		if (fault) {
 			r = handle_mm_fault(mm, va, write ? FAULT_WRITE : FAULT_READ);
 			if (r == FAULT_OOM)
 				return -ENOMEM;
@@ -48,4 +57,14 @@ int mm_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool write)
 		va += PAGE_SIZE;
 	}
 	return 0;
+}
+
+int mm_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool write)
+{
+	return populate_range(mm, ALIGN_DOWN(start, PAGE_SIZE), ALIGN_UP(end, PAGE_SIZE), write, false);
+}
+
+int mm_populate_strict(struct mm *mm, uintptr_t start, uintptr_t end, bool write)
+{
+	return populate_range(mm, start, end, write, true);
 }

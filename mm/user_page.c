@@ -6,7 +6,7 @@
  * shared between address spaces after fork). The anon identity reference
  * of a page is taken and dropped under the faulting mm's mmap_lock (read)
  * plus pt_lock, or its mmap_lock (write); identities are not yet SMP-safe
- * across address spaces (their refcount is a plain counter, see vma_anon.c).
+ * across address spaces (their refcount is a plain counter, see anon_vma.c).
  */
 #include "internal.h"
 #include "kstring.h"

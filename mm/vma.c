@@ -54,18 +54,6 @@
 #include "kstring.h"
 #include "printk.h"
 
-/* Linux's VM_SPECIAL: mappings that never merge. Only VM_DONTEXPAND exists in vma.h so far. */
-#ifndef VM_PFNMAP
-#define VM_PFNMAP    0x00000400UL
-#endif
-#ifndef VM_IO
-#define VM_IO        0x00004000UL
-#endif
-#ifndef VM_MIXEDMAP
-#define VM_MIXEDMAP  0x10000000UL
-#endif
-#define VM_NOMERGE_FLAGS (VM_IO | VM_DONTEXPAND | VM_PFNMAP | VM_MIXEDMAP)
-
 bool vma_merge_enabled = true;
 
 /*
@@ -173,6 +161,7 @@ static void vma_release(struct mm *mm, struct vma *v)
 {
 	kmem_cache_free(vma_cache(mm), v);
 }
+
 
 /* Free a VMA that is not (or no longer) in the index, dropping its references. */
 static void vma_free(struct mm *mm, struct vma *v)
@@ -286,7 +275,7 @@ struct merge_desc {
 
 static bool merge_allowed(const struct mm *mm, unsigned long flags)
 {
-	return mm->merge && !(flags & VM_NOMERGE_FLAGS);
+	return mm->merge && !(flags & VM_SPECIAL);
 }
 
 /* is_mergeable_vma: flags equal but for VM_SOFTDIRTY, same backing object. */
@@ -406,6 +395,70 @@ int vma_map_count_check(const struct mm *mm)
 }
 
 /*
+ * v grows over next, which directly follows it after v's growth, and next
+ * goes (vma_expand's removal of next); v inherits next's identity if it has
+ * none. Index reserved for 2 operations.
+ */
+static void absorb_next(struct mm *mm, struct vma *v, struct vma *next)
+{
+	struct vma_index *idx = &mm->index;
+	uintptr_t new_end = next->end;
+
+	anon_dup(v, next);
+	idx->ops->erase(idx, next);
+	mm->map_count--;
+	idx->ops->update(idx, v, v->start, new_end);
+	vma_free(mm, next);
+}
+
+/* vma_merge_new_range's merge: d's range joins prev (left), next (right) or both. */
+static int new_range_merge(struct mm *mm, struct vma *prev, struct vma *next,
+			   const struct merge_desc *d, bool left, bool right, struct vma **out)
+{
+	struct vma_index *idx = &mm->index;
+	int err = index_reserve(mm, left && right ? 2 : 1);
+
+	if (err)
+		return err;
+	if (left && right) {
+		/* prev expands over the new range and next; next is removed (vma_expand). */
+		absorb_next(mm, prev, next);
+		*out = prev;
+	} else if (left) {
+		idx->ops->update(idx, prev, prev->start, d->end);
+		*out = prev;
+	} else {
+		idx->ops->update(idx, next, d->start, next->end);
+		next->pgoff = d->pgoff;
+		*out = next;
+	}
+	return 0;
+}
+
+/* __mmap_region's new VMA for d's range, with no anon identity yet. */
+static int new_range_insert(struct mm *mm, const struct merge_desc *d, struct vma **out)
+{
+	struct vma *v;
+	int err = vma_alloc_reserved(mm, 1, &v);
+
+	if (err)
+		return err;
+	v->start = d->start;
+	v->end = d->end;
+	v->flags = d->flags;
+	v->pgoff = d->pgoff;
+	v->object = d->object;
+	v->anon = NULL;
+	v->mm = mm;
+	if (d->object && mm->object_ops && mm->object_ops->get)
+		mm->object_ops->get(d->object);
+	mm->index.ops->insert(&mm->index, v);
+	mm->map_count++;
+	*out = v;
+	return 0;
+}
+
+/*
  * vma_merge_new_range + vma_expand (+ __mmap_region's new VMA): map the
  * free range of d, merging with prev and/or next. d->anon is the identity
  * the range brings along (NULL for a new mapping; the source's for
@@ -413,74 +466,30 @@ int vma_map_count_check(const struct mm *mm)
  * that ends up covering the range inherits it when it has none (Linux's
  * dup_anon_vma from vmg->copied_from). Map-count limit checked by callers.
  */
-static int map_new_range(struct mm *mm, const struct merge_desc *dd, struct vma **out)
+static int map_new_range(struct mm *mm, const struct merge_desc *d, struct vma **out)
 {
 	struct vma_index *idx = &mm->index;
-	const struct vma_index_ops *ops = idx->ops;
-	struct merge_desc d = *dd;
-	uintptr_t start = d.start, end = d.end;
-	unsigned long flags = d.flags, pgoff = d.pgoff;
-	void *object = d.object;
 	struct vma *prev, *next, *v;
 	bool left = false, right = false;
 	int err;
 
-	next = ops->find_prev(idx, start, &prev);
-	if (next && next->start < end)
+	next = idx->ops->find_prev(idx, d->start, &prev);
+	if (next && next->start < d->end)
 		return -EEXIST;
-
-	/* vma_merge_new_range */
-	if (merge_allowed(mm, flags)) {
-		left = can_merge_left(prev, &d);
-		right = can_merge_right(prev, next, &d, left);
+	if (merge_allowed(mm, d->flags)) {
+		left = can_merge_left(prev, d);
+		right = can_merge_right(prev, next, d, left);
 	}
-
-	if (left && right) {
-		/* prev expands over the new range and next; next is removed (vma_expand). */
-		uintptr_t new_end = next->end;
-
-		err = index_reserve(mm, 2);
-		if (err)
-			return err;
-		anon_dup(prev, next);
-		ops->erase(idx, next);
-		mm->map_count--;
-		ops->update(idx, prev, prev->start, new_end);
-		vma_free(mm, next);
-		v = prev;
-	} else if (left) {
-		err = index_reserve(mm, 1);
-		if (err)
-			return err;
-		ops->update(idx, prev, prev->start, end);
-		v = prev;
-	} else if (right) {
-		err = index_reserve(mm, 1);
-		if (err)
-			return err;
-		ops->update(idx, next, start, next->end);
-		next->pgoff = pgoff;
-		v = next;
-	} else {
-		err = vma_alloc_reserved(mm, 1, &v);
-		if (err)
-			return err;
-		v->start = start;
-		v->end = end;
-		v->flags = flags;
-		v->pgoff = pgoff;
-		v->object = object;
-		v->anon = NULL;
-		v->mm = mm;
-		if (object && mm->object_ops && mm->object_ops->get)
-			mm->object_ops->get(object);
-		ops->insert(idx, v);
-		mm->map_count++;
-	}
-	if (d.anon && !v->anon) {
+	if (left || right)
+		err = new_range_merge(mm, prev, next, d, left, right, &v);
+	else
+		err = new_range_insert(mm, d, &v);
+	if (err)
+		return err;
+	if (d->anon && !v->anon) {
 		/* dup_anon_vma / anon_vma_clone from the copied-from VMA: its chain comes along. */
-		vma_anon_link(v, d.anon);
-		v->anon_forked = d.src_forked;
+		vma_anon_link(v, d->anon);
+		v->anon_forked = d->src_forked;
 	}
 	if (out)
 		*out = v;
@@ -534,23 +543,16 @@ int vma_expand_end(struct mm *mm, struct vma *vma, uintptr_t delta, struct vma *
 	if (next && next->start < new_end)
 		return -EEXIST;
 	/* vma_merge_extend: vma_merge_new_range with prev = vma, which never fails the left side. */
-	if (vma->flags & VM_NOMERGE_FLAGS)
+	if (vma->flags & VM_SPECIAL)
 		return -ENOMEM;
 	right = merge_allowed(mm, vma->flags) && can_merge_right(vma, next, &d, true);
 	err = index_reserve(mm, right ? 2 : 1);
 	if (err)
 		return err;
-	if (right) {
-		uintptr_t next_end = next->end;
-
-		anon_dup(vma, next);
-		idx->ops->erase(idx, next);
-		mm->map_count--;
-		idx->ops->update(idx, vma, vma->start, next_end);
-		vma_free(mm, next);
-	} else {
+	if (right)
+		absorb_next(mm, vma, next);
+	else
 		idx->ops->update(idx, vma, vma->start, new_end);
-	}
 	if (out)
 		*out = vma;
 	return 0;
@@ -611,82 +613,137 @@ int vma_split(struct mm *mm, struct vma *vma, uintptr_t addr, bool new_below, st
 
 /* --------------------------------------------------------------- modify */
 
+/*
+ * |<-prev->|<-vma->|<-next->|  ->  |<--------prev-------->|
+ * prev inherits next's identity, else vma's.
+ */
+static struct vma *modify_merge_both(struct mm *mm, struct vma *vma, struct vma *prev,
+				     struct vma *next)
+{
+	struct vma_index *idx = &mm->index;
+	uintptr_t new_end = next->end;
+
+	anon_dup(prev, next->anon ? next : vma);
+	idx->ops->erase(idx, vma);
+	idx->ops->erase(idx, next);
+	mm->map_count -= 2;
+	idx->ops->update(idx, prev, prev->start, new_end);
+	vma_free(mm, vma);
+	vma_free(mm, next);
+	return prev;
+}
+
+/* |<-prev->|<-[start,end) of vma->|rest of vma|: prev grows to end. */
+static struct vma *modify_merge_left(struct mm *mm, struct vma *vma, struct vma *prev,
+				     const struct merge_desc *d)
+{
+	struct vma_index *idx = &mm->index;
+	bool remove_middle = d->start == vma->start && d->end == vma->end;
+
+	anon_dup(prev, vma);
+	if (remove_middle) {
+		idx->ops->erase(idx, vma);
+		mm->map_count--;
+	} else {
+		vma->pgoff += (d->end - vma->start) >> PAGE_SHIFT;
+		idx->ops->update(idx, vma, d->end, vma->end);
+	}
+	idx->ops->update(idx, prev, prev->start, d->end);
+	if (remove_middle)
+		vma_free(mm, vma);
+	return prev;
+}
+
+/* |rest of vma|<-[start,end) of vma->|<-next->|: next grows down to start. */
+static struct vma *modify_merge_right(struct mm *mm, struct vma *vma, struct vma *next,
+				      const struct merge_desc *d)
+{
+	struct vma_index *idx = &mm->index;
+	bool remove_middle = d->start == vma->start && d->end == vma->end;
+	uintptr_t next_end = next->end;
+
+	anon_dup(next, vma);
+	if (remove_middle) {
+		idx->ops->erase(idx, vma);
+		mm->map_count--;
+	} else {
+		idx->ops->update(idx, vma, vma->start, d->start);
+	}
+	idx->ops->update(idx, next, d->start, next_end);
+	next->pgoff = d->pgoff;
+	if (remove_middle)
+		vma_free(mm, vma);
+	return next;
+}
+
 /* vma_merge_existing_range, once it decided to merge: reserve, then commit. */
 static int modify_merge(struct mm *mm, struct vma *vma, struct vma *prev, struct vma *next,
 			const struct merge_desc *d, bool merge_left, bool merge_right,
 			struct vma **out)
 {
-	struct vma_index *idx = &mm->index;
-	const struct vma_index_ops *ops = idx->ops;
-	bool remove_middle = d->start == vma->start && d->end == vma->end;
 	struct vma *res;
-	int err;
+	int err = index_reserve(mm, merge_left && merge_right ? 3 : 2);
 
-	err = index_reserve(mm, merge_left && merge_right ? 3 : 2);
 	if (err)
 		return err;
-
-	if (merge_left && merge_right) {
-		/*
-		 * |<-prev->|<-vma->|<-next->|  ->  |<--------prev-------->|
-		 * prev inherits next's identity, else vma's.
-		 */
-		uintptr_t new_end = next->end;
-
-		anon_dup(prev, next->anon ? next : vma);
-		ops->erase(idx, vma);
-		ops->erase(idx, next);
-		mm->map_count -= 2;
-		ops->update(idx, prev, prev->start, new_end);
-		vma_free(mm, vma);
-		vma_free(mm, next);
-		res = prev;
-	} else if (merge_left) {
-		/* |<-prev->|<-[start,end) of vma->|rest of vma|: prev grows to end. */
-		anon_dup(prev, vma);
-		if (remove_middle) {
-			ops->erase(idx, vma);
-			mm->map_count--;
-		} else {
-			vma->pgoff += (d->end - vma->start) >> PAGE_SHIFT;
-			ops->update(idx, vma, d->end, vma->end);
-		}
-		ops->update(idx, prev, prev->start, d->end);
-		if (remove_middle)
-			vma_free(mm, vma);
-		res = prev;
-	} else {
-		/* |rest of vma|<-[start,end) of vma->|<-next->|: next grows down to start. */
-		uintptr_t next_end = next->end;
-
-		anon_dup(next, vma);
-		if (remove_middle) {
-			ops->erase(idx, vma);
-			mm->map_count--;
-		} else {
-			ops->update(idx, vma, vma->start, d->start);
-		}
-		ops->update(idx, next, d->start, next_end);
-		next->pgoff = d->pgoff;
-		if (remove_middle)
-			vma_free(mm, vma);
-		res = next;
-	}
+	if (merge_left && merge_right)
+		res = modify_merge_both(mm, vma, prev, next);
+	else if (merge_left)
+		res = modify_merge_left(mm, vma, prev, d);
+	else
+		res = modify_merge_right(mm, vma, next, d);
 	/* mprotect_fixup / madvise_update_vma reset the result's flags to the new ones. */
 	res->flags = d->flags;
 	*out = res;
 	return 0;
 }
 
+/*
+ * vma_modify: no merge, so split off what lies outside [start, end) and
+ * give vma the new flags. Each split_vma fails when map_count >= max at
+ * that moment: the first split sees map_count, the second map_count + 1.
+ */
+static int modify_split(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
+			unsigned long new_flags, struct vma **out)
+{
+	struct vma *nv[2] = { NULL, NULL };
+	unsigned nsplit = (start > vma->start) + (end < vma->end), i;
+	int err = -ENOMEM;
+
+	if (nsplit && mm->map_count + (int)nsplit - 1 >= mm->max_map_count)
+		return -ENOMEM;
+	for (i = 0; i < nsplit; i++) {
+		nv[i] = vma_alloc(mm);
+		if (!nv[i])
+			goto fail;
+	}
+	if (nsplit) {
+		err = index_reserve(mm, 2 * nsplit);
+		if (err)
+			goto fail;
+	}
+	i = 0;
+	if (start > vma->start)
+		split_commit(mm, vma, start, true, nv[i++]);
+	if (end < vma->end)
+		split_commit(mm, vma, end, false, nv[i++]);
+	vma->flags = new_flags;
+	*out = vma;
+	return 0;
+fail:
+	for (i = 0; i < 2; i++)
+		if (nv[i])
+			vma_release(mm, nv[i]);
+	return err;
+}
+
 int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t start,
 		     uintptr_t end, unsigned long new_flags, struct vma **out)
 {
-	struct vma_index *idx = &mm->index;
-	struct merge_desc d;
-	struct vma *res = vma, *nv[2] = { NULL, NULL };
-	bool left_side, right_side;
-	unsigned nsplit;
-	int err;
+	bool left_side = start == vma->start, right_side = end == vma->end;
+	struct merge_desc d = { start, end, new_flags,
+				vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
+				vma->object, vma->anon, vma_is_fork_child(vma) };
 
 	mmap_assert_write_locked(mm);
 	if (!range_ok(start, end) || start < vma->start || end > vma->end)
@@ -694,19 +751,10 @@ int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t
 	if (prev && prev != vma && prev->end > vma->start)
 		return -EINVAL;
 	/* mprotect_fixup / madvise_update_vma: nothing to do when the flags do not change. */
-	if (new_flags == vma->flags)
-		goto done;
-
-	left_side = start == vma->start;
-	right_side = end == vma->end;
-	d.start = start;
-	d.end = end;
-	d.flags = new_flags;
-	d.pgoff = vma->pgoff + ((start - vma->start) >> PAGE_SHIFT);
-	d.object = vma->object;
-	d.anon = vma->anon;
-	d.src_forked = vma_is_fork_child(vma);
-
+	if (new_flags == vma->flags) {
+		*out = vma;
+		return 0;
+	}
 	/* vma_merge_existing_range: only a range touching an edge can merge. */
 	if (merge_allowed(mm, new_flags) && (left_side || right_side)) {
 		struct vma *next = NULL;
@@ -714,47 +762,13 @@ int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t
 
 		merge_left = left_side && prev != vma && can_merge_left(prev, &d);
 		if (right_side) {
-			next = idx->ops->next(idx, vma);
+			next = vma_next(mm, vma);
 			merge_right = can_merge_right(prev, next, &d, merge_left);
 		}
 		if (merge_left || merge_right)
 			return modify_merge(mm, vma, prev, next, &d, merge_left, merge_right, out);
 	}
-
-	/*
-	 * vma_modify: split off what lies outside [start, end). Each split_vma
-	 * fails when map_count >= max at that moment: the first split sees
-	 * map_count, the second map_count + 1.
-	 */
-	nsplit = (start > vma->start) + (end < vma->end);
-	if (nsplit && mm->map_count + (int)nsplit - 1 >= mm->max_map_count)
-		return -ENOMEM;
-	for (unsigned i = 0; i < nsplit; i++) {
-		nv[i] = vma_alloc(mm);
-		if (!nv[i]) {
-			err = -ENOMEM;
-			goto fail;
-		}
-	}
-	if (nsplit) {
-		err = index_reserve(mm, 2 * nsplit);
-		if (err)
-			goto fail;
-	}
-	nsplit = 0;
-	if (start > vma->start)
-		split_commit(mm, vma, start, true, nv[nsplit++]);
-	if (end < vma->end)
-		split_commit(mm, vma, end, false, nv[nsplit++]);
-	vma->flags = new_flags;
-done:
-	*out = res;
-	return 0;
-fail:
-	for (unsigned i = 0; i < 2; i++)
-		if (nv[i])
-			vma_release(mm, nv[i]);
-	return err;
+	return modify_split(mm, vma, start, end, new_flags, out);
 }
 
 /* ---------------------------------------------------------------- unmap */
@@ -768,16 +782,16 @@ static void piece_of(struct vma *piece, const struct vma *v, uintptr_t start, ui
 }
 
 /*
- * munmap of a hole strictly inside one VMA, v: the only munmap that adds a
- * VMA. vms_gather_munmap_vmas refuses it when map_count >= max ("map_count
- * may go just above its limit temporarily" covers only the splits that a
+ * [start, end) strictly inside first: the only munmap that adds a VMA.
+ * vms_gather_munmap_vmas refuses it when map_count >= max ("map_count may
+ * go just above its limit temporarily" covers only the splits that a
  * removal then compensates).
  */
-static int unmap_hole(struct mm *mm, struct vma *v, uintptr_t start, uintptr_t end,
+static int unmap_hole(struct mm *mm, struct vma *first, uintptr_t start, uintptr_t end,
 		      vma_unmap_cb cb, void *arg)
 {
 	struct vma_index *idx = &mm->index;
-	struct vma piece, *nv;
+	struct vma head, *nv;
 	int err;
 
 	if (mm->map_count >= mm->max_map_count)
@@ -785,42 +799,31 @@ static int unmap_hole(struct mm *mm, struct vma *v, uintptr_t start, uintptr_t e
 	err = vma_alloc_reserved(mm, 2, &nv);
 	if (err)
 		return err;
-	piece_of(&piece, v, start, end);
-	vma_copy_attrs(mm, nv, v);
+	piece_of(&head, first, start, end);
+	vma_copy_attrs(mm, nv, first);
 	nv->start = end;
-	nv->pgoff += (end - v->start) >> PAGE_SHIFT;
-	idx->ops->update(idx, v, v->start, start);
+	nv->pgoff += (end - first->start) >> PAGE_SHIFT;
+	idx->ops->update(idx, first, first->start, start);
 	idx->ops->insert(idx, nv);
 	mm->map_count++;
 	if (cb)
-		cb(mm, &piece, arg);
+		cb(mm, &head, arg);
 	return 0;
 }
 
 /*
- * Each piece leaves the index, then goes to cb (address order), then its
- * VMA is freed if it went whole: no list of removed VMAs is needed.
+ * Take [start, end) out of the index, from first (the lowest VMA it
+ * intersects) up: trim the VMAs crossing start and end, erase the ones
+ * inside. Each piece goes to cb once it has left the index (address
+ * order), and a VMA erased whole is freed after its callback.
  */
-int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb cb, void *arg)
+static void unmap_detach(struct mm *mm, struct vma *first, uintptr_t start, uintptr_t end,
+			 vma_unmap_cb cb, void *arg)
 {
 	struct vma_index *idx = &mm->index;
 	const struct vma_index_ops *ops = idx->ops;
-	struct vma *v, *nv, piece;
-	int err;
+	struct vma *v = first, *nv, piece;
 
-	mmap_assert_write_locked(mm);
-	if (!range_ok(start, end))
-		return -EINVAL;
-	v = ops->find(idx, start);
-	if (!v || v->start >= end)
-		return 0;
-	if (start > v->start && end < v->end)
-		return unmap_hole(mm, v, start, end, cb, arg);
-
-	/* At most two updates (the trimmed first and last VMAs); erases need no reserve. */
-	err = index_reserve(mm, 2);
-	if (err)
-		return err;
 	if (start > v->start) {
 		/* Trim the first VMA's tail (__split_vma, then removal of the upper part). */
 		piece_of(&piece, v, start, v->end);
@@ -848,6 +851,27 @@ int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb 
 		vma_free(mm, v);
 		v = nv;
 	}
+}
+
+int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb cb, void *arg)
+{
+	struct vma_index *idx = &mm->index;
+	struct vma *first;
+	int err;
+
+	mmap_assert_write_locked(mm);
+	if (!range_ok(start, end))
+		return -EINVAL;
+	first = idx->ops->find(idx, start);
+	if (!first || first->start >= end)
+		return 0;
+	if (start > first->start && end < first->end)
+		return unmap_hole(mm, first, start, end, cb, arg);
+	/* At most two updates (the trimmed first and last VMAs); erases need no reserve. */
+	err = index_reserve(mm, 2);
+	if (err)
+		return err;
+	unmap_detach(mm, first, start, end, cb, arg);
 	return 0;
 }
 
@@ -991,20 +1015,21 @@ static unsigned long check_gen;
 	} \
 } while (0)
 
-int vma_check(struct mm *mm)
+/*
+ * The walks: forward sorted, non-overlapping, page aligned, non-empty,
+ * below TASK_SIZE, owned by mm, as many VMAs as the count (each anon
+ * identity's VMAs counted on the way); backward the same VMAs in reverse.
+ * *count = the VMAs seen.
+ */
+static int check_walks(struct mm *mm, size_t *count)
 {
 	struct vma_index *idx = &mm->index;
 	const struct vma_index_ops *ops = idx->ops;
-	uint64_t saved_accesses = idx->accesses;
-	struct vma *v, *p;
+	struct vma *v, *p = NULL;
 	uintptr_t prev_end = 0;
-	size_t n = 0, nback = 0, stride;
+	size_t n = 0, nback = 0;
 	int err = 0;
 
-	mmap_assert_locked(mm);
-	CHECK(ops->check(idx) == 0, "backend %s check failed", ops->name);
-	CHECK(idx->count == (size_t)mm->map_count, "index count %zu != map_count %d",
-	      idx->count, mm->map_count);
 	check_gen++;
 	for (v = ops->first(idx); v; v = ops->next(idx, v)) {
 		CHECK(v->start < v->end, "VMA %#lx-%#lx empty or inverted", v->start, v->end);
@@ -1027,18 +1052,31 @@ int vma_check(struct mm *mm)
 		CHECK(++n <= idx->count, "more VMAs reachable than the count %zu", idx->count);
 	}
 	CHECK(n == idx->count, "%zu VMAs reachable, count %zu", n, idx->count);
-	p = NULL;
 	for (v = ops->last(idx); v; v = ops->prev(idx, v)) {
 		CHECK(!p || v->end <= p->start, "backward walk out of order at %#lx", v->start);
 		p = v;
 		CHECK(++nback <= n, "backward walk longer than forward");
 	}
 	CHECK(nback == n, "backward walk %zu VMAs, forward %zu", nback, n);
+	*count = n;
+out:
+	return err;
+}
 
-	/* Lookups agree with the walk (sampled when large, to stay fast on the list). */
-	stride = n <= 512 ? 1 : n / 256;
-	n = 0;
-	for (v = ops->first(idx); v; v = ops->next(idx, v), n++) {
+/*
+ * Every anon identity pointed at by as many VMAs as it counts (check_walks
+ * counted them); lookups agree with the walk (sampled when n is large, to
+ * stay fast on the list).
+ */
+static int check_identities_and_lookups(struct mm *mm, size_t n)
+{
+	struct vma_index *idx = &mm->index;
+	const struct vma_index_ops *ops = idx->ops;
+	size_t stride = n <= 512 ? 1 : n / 256, i = 0;
+	struct vma *v;
+	int err = 0;
+
+	for (v = ops->first(idx); v; v = ops->next(idx, v), i++) {
 		struct vma *q, *f;
 
 		CHECK(v->anon || !v->anon_forked, "VMA %#lx: anon_forked without an identity", v->start);
@@ -1051,13 +1089,31 @@ int vma_check(struct mm *mm)
 			CHECK(v->anon->refcount >= ai->vma_refs, "anon %lu: refcount %u < vma_refs %u",
 			      v->anon->id, v->anon->refcount, ai->vma_refs);
 		}
-		if (n % stride)
+		if (i % stride)
 			continue;
 		CHECK(ops->find(idx, v->start) == v, "find(%#lx) misses its VMA", v->start);
 		CHECK(ops->find(idx, v->end - 1) == v, "find(%#lx) misses its VMA", v->end - 1);
 		f = ops->find_prev(idx, v->start, &q);
 		CHECK(f == v && q == ops->prev(idx, v), "find_prev(%#lx) wrong", v->start);
 	}
+out:
+	return err;
+}
+
+int vma_check(struct mm *mm)
+{
+	struct vma_index *idx = &mm->index;
+	uint64_t saved_accesses = idx->accesses;
+	size_t n = 0;
+	int err = 0;
+
+	mmap_assert_locked(mm);
+	CHECK(idx->ops->check(idx) == 0, "backend %s check failed", idx->ops->name);
+	CHECK(idx->count == (size_t)mm->map_count, "index count %zu != map_count %d",
+	      idx->count, mm->map_count);
+	err = check_walks(mm, &n);
+	if (!err)
+		err = check_identities_and_lookups(mm, n);
 out:
 	idx->accesses = saved_accesses;
 	return err;

@@ -10,7 +10,7 @@
 #include "mm.h"
 
 /* ------------------------------------------------------------------------
- * VMA operations on an address space (mm/vma.c, mm/vma_anon.c).
+ * VMA operations on an address space (mm/vma.c, mm/anon_vma.c).
  *
  * Common contract: the caller holds mm->mmap_lock, for writing unless said
  * otherwise. Ranges are [start, end), page aligned, start < end <= TASK_SIZE

@@ -11,6 +11,15 @@
  */
 #include "internal.h"
 
+void mm_unmap_page(struct mm *mm, struct page *p, bool shared)
+{
+	page_mapcount_add(p, -1);
+	user_page_put(p);
+	mm_count(&mm->rss, -1);
+	if (shared)
+		mm_count(&mm->rss_shared, -1);
+}
+
 struct zap_ctx {
 	struct mm *mm;
 	bool shared;
@@ -25,11 +34,7 @@ static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 		return MMU_CLEAR;
 	p = phys_to_page(pa);
 	BUG_ON(!p || p->mapcount <= 0);
-	page_mapcount_add(p, -1);
-	user_page_put(p);
-	mm_count(&z->mm->rss, -1);
-	if (z->shared)
-		mm_count(&z->mm->rss_shared, -1);
+	mm_unmap_page(z->mm, p, z->shared);
 	return MMU_CLEAR;
 }
 

@@ -5,7 +5,7 @@
  * VM system-call cores (vm_mmap, vm_munmap, vm_mremap, vm_mprotect,
  * vm_madvise, vm_brk, vm_mincore) on a hosted address space (mm/ over
  * arch/hosted: software page tables, simulated RAM), and performs
- * read/write/fill as user accesses through hosted_user_access, which calls
+ * read/write/fill as user accesses through mm_soft_access, which calls
  * handle_mm_fault as the CPU would.
  *
  *   mmscript-host [--framed] FILE...

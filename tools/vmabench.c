@@ -1,5 +1,5 @@
 /*
- * vmabench: replay a vmatrace (../shared/spec/vmatrace.md) on the host build
+ * vmabench: replay a vmatrace (docs/spec/vmatrace.md) on the host build
  * of the VMA index backends and print, per backend and operation kind,
  *
  *     BACKEND OP count=N accesses_avg=X accesses_max=M ns_avg=T

@@ -2,7 +2,6 @@
 #include "arch.h"
 #include "x86.h"
 
-#define RFLAGS_IF 0x200UL
 
 void arch_console_write(const char *s, size_t len)
 {

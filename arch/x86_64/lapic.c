@@ -5,6 +5,8 @@
  * The legacy 8259 PICs are remapped to VEC_PIC_BASE and masked.
  */
 #include "x86.h"
+#include "ktimer.h"
+#include "console.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "printk.h"
@@ -88,11 +90,19 @@ static void calibrate(void)
 	tsc_khz = (tsc1 - tsc0) / CALIBRATE_MS;
 }
 
+/* The timer fires profile_timer_mult() times per scheduler tick (profile_hz=). */
+static unsigned timer_subticks;
+
 static void timer_interrupt(struct trap_frame *tf)
 {
-	timer_ticks++;
-	profile_tick(tf->rip, (tf->cs & 3) != 0);
+	profile_tick(tf->rip, tf->rsp, tf->rbp, (tf->cs & 3) != 0);
 	lapic_eoi();
+	if (++timer_subticks < profile_timer_mult())
+		return;
+	timer_subticks = 0;
+	timer_ticks++;
+	ktimer_tick();
+	console_poll();
 	if (this_cpu()->cur_task)
 		sched_tick();
 }
@@ -118,7 +128,7 @@ void timer_init(void)
 	irq_register(VEC_TIMER, timer_interrupt);
 	lapic_write(LAPIC_TIMER_DIV, 0x3);
 	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | VEC_TIMER);
-	lapic_write(LAPIC_TIMER_INIT, lapic_timer_khz * 1000 / TIMER_HZ);
+	lapic_write(LAPIC_TIMER_INIT, lapic_timer_khz * 1000 / (TIMER_HZ * profile_timer_mult()));
 	printk("timer: LAPIC id %u, timer clock %u kHz, TSC %llu kHz, tick %u Hz\n",
 	       lapic_read(LAPIC_ID) >> 24, lapic_timer_khz, (unsigned long long)tsc_khz, TIMER_HZ);
 }

@@ -19,7 +19,6 @@
 #include "mm.h"
 #include "printk.h"
 
-#define RFLAGS_IF 0x200UL
 
 static unsigned fault_flags(uint64_t error)
 {
@@ -47,18 +46,18 @@ static void fault_report(const char *kind, uintptr_t addr, const struct trap_fra
 		}
 		mmap_read_unlock(t->mm);
 	}
-	printk(REPORT_BEGIN "%s[%d]: %s at %lx ip %016llx sp %016llx error %llx", t->comm, t->pid,
+	printk("%s%s[%d]: %s at %lx ip %016llx sp %016llx error %llx", report_begin(t), t->comm, t->pid,
 	       kind, (unsigned long)addr, (unsigned long long)tf->rip, (unsigned long long)tf->rsp,
 	       (unsigned long long)error);
 	if (is_pf)
 		printk(" (%s, %s)", (error & PF_I) ? "exec" : (error & PF_W) ? "write" : "read",
 		       (error & PF_P) ? "protection" : "not present");
 	if (v)
-		printk(" in VMA [%lx-%lx %c%c%c%s]\n" REPORT_END, (unsigned long)vs, (unsigned long)ve,
+		printk(" in VMA [%lx-%lx %c%c%c%s]\n%s", (unsigned long)vs, (unsigned long)ve,
 		       (vf & VM_READ) ? 'r' : '-', (vf & VM_WRITE) ? 'w' : '-', (vf & VM_EXEC) ? 'x' : '-',
-		       (vf & VM_GROWSDOWN) ? " growsdown" : "");
+		       (vf & VM_GROWSDOWN) ? " growsdown" : "", report_end(t));
 	else
-		printk(" (no VMA)\n" REPORT_END);
+		printk(" (no VMA)\n%s", report_end(t));
 }
 
 static void user_signal(int sig, int code, uintptr_t addr, const struct trap_frame *tf,
@@ -76,7 +75,7 @@ static void user_page_fault(struct trap_frame *tf)
 	enum fault_result r;
 
 	if (addr >= TASK_SIZE) {
-		r = (tf->error & PF_P) ? FAULT_SIGSEGV_ACCERR : FAULT_SIGSEGV_MAPERR;
+		r = FAULT_SIGSEGV_MAPERR;       /* Linux: the kernel half is never the user's (no VMA) */
 	} else {
 		sti();
 		r = handle_mm_fault(t->mm, addr, fault_flags(tf->error) | FAULT_USER);
@@ -98,9 +97,9 @@ static void user_page_fault(struct trap_frame *tf)
 		user_signal(SIGBUS, BUS_ADRERR, addr, tf, "bus error", tf->error, true);
 		return;
 	case FAULT_OOM:
-		printk(REPORT_BEGIN "Out of memory: killed process %d (%s) at %lx ip %016llx, rss %lu pages\n"
-		       REPORT_END, t->pid, t->comm, (unsigned long)addr, (unsigned long long)tf->rip,
-		       t->mm ? t->mm->rss : 0UL);
+		printk("%sOut of memory: killed process %d (%s) at %lx ip %016llx, rss %lu pages\n%s",
+		       report_begin(t), t->pid, t->comm, (unsigned long)addr, (unsigned long long)tf->rip,
+		       t->mm ? t->mm->rss : 0UL, report_end(t));
 		task_exit(SIGKILL);
 	}
 }

@@ -19,7 +19,7 @@
  *
  * The same code builds for the hosted arch (arch/hosted/mmu.c includes this
  * file with HOSTED defined): there the tables live in simulated RAM, are
- * walked only in software (hosted_user_access), NX is always "supported",
+ * walked only in software (mm_soft_access), NX is always "supported",
  * there is no kernel half and TLB flushes are only counted.
  *
  * TLB: a changed or cleared leaf is invalidated with INVLPG when m is the

@@ -32,10 +32,15 @@
 #define EFBIG      27
 #define ENOSPC     28
 #define ESPIPE     29
+#define EROFS      30
+#define EPIPE      32
 #define ERANGE     34
+#define ENAMETOOLONG 36
 #define ENOSYS     38
+#define ELOOP      40
 #define EOVERFLOW  75
 #define EOPNOTSUPP 95
+#define ETIMEDOUT 110
 #define EHWPOISON 133
 
 #endif

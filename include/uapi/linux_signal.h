@@ -38,12 +38,19 @@
 #define SIGPWR    30
 #define SIGSYS    31
 
+#define SA_NOCLDSTOP 0x00000001UL
+#define SA_NOCLDWAIT 0x00000002UL
 #define SA_SIGINFO   0x00000004UL
 #define SA_RESTORER  0x04000000UL
 #define SA_ONSTACK   0x08000000UL
 #define SA_RESTART   0x10000000UL
 #define SA_NODEFER   0x40000000UL
 #define SA_RESETHAND 0x80000000UL
+
+/* sigaltstack */
+#define SS_ONSTACK    1
+#define SS_DISABLE    2
+#define SS_AUTODISARM (1U << 31)
 
 #define SIG_BLOCK   0
 #define SIG_UNBLOCK 1
@@ -52,7 +59,10 @@
 /* si_code values */
 #define SI_USER     0
 #define SI_KERNEL   0x80
+#define SI_QUEUE    (-1)
 #define SI_TKILL    (-6)
+#define CLD_EXITED  1
+#define CLD_KILLED  2
 #define SEGV_MAPERR 1
 #define SEGV_ACCERR 2
 #define SEGV_PKUERR 4

@@ -1,6 +1,6 @@
 /*
  * Fitting an aligned range into one free gap: the arithmetic every VMA
- * index backend's gap_top/gap_bottom shares (private to mm/vma_*.c).
+ * index backend's gap_top/gap_bottom shares (private to mm/vma_index/).
  */
 #ifndef VMA_GAP_H
 #define VMA_GAP_H

@@ -4,9 +4,9 @@
  * one-entry last-lookup cache) and lookup by name. A new backend is one
  * file in mm/vma_index/ (its ops, with the size of the link it keeps in each
  * VMA, and its per-index state in struct vma_index.state: include/vma.h)
- * and one line here (with its extern): the per-backend test suites,
- * vmabench and the soak run take their backend list from this table at run
- * time.
+ * and one line here (its extern goes in include/vma.h): the per-backend
+ * test suites, vmabench and the soak run take their backend list from this
+ * table at run time.
  */
 #include "vma.h"
 #include "kstring.h"
@@ -17,7 +17,7 @@ const struct vma_index_ops *const vma_backends[] = {
 	&vma_hash_ops,
 	&vma_rbtree_ops,
 	&vma_btree_ops,
-	&vma_list_cache_ops,          /* after the five, so they keep their fixed order */
+	&vma_list_cache_ops,          /* after the five classic structures, which keep their order */
 	NULL,
 };
 

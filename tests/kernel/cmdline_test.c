@@ -30,6 +30,26 @@ static void test_known_keys(struct ktest *t)
 	EXPECT_STREQ(t, p.ktest, "all");
 }
 
+static void test_profile_keys(struct ktest *t)
+{
+	struct kernel_params p;
+
+	EXPECT_EQ(t, cmdline_parse(&p, ""), 0u);
+	EXPECT_EQ(t, p.profile_hz, 1000u);
+	EXPECT_FALSE(t, p.profile_stacks);
+	EXPECT_FALSE(t, p.vmastat);
+	EXPECT_EQ(t, cmdline_parse(&p, "profile=user profile_hz=10000 profile_stacks=on vmastat=on"), 0u);
+	EXPECT_STREQ(t, p.profile, "user");
+	EXPECT_EQ(t, p.profile_hz, 10000u);
+	EXPECT_TRUE(t, p.profile_stacks);
+	EXPECT_TRUE(t, p.vmastat);
+	/* not numbers: a warning each, the default stays */
+	EXPECT_EQ(t, cmdline_parse(&p, "profile_hz=10k profile_hz= profile_hz=-5"), 3u);
+	EXPECT_EQ(t, p.profile_hz, 1000u);
+	EXPECT_EQ(t, cmdline_parse(&p, "profile_hz=99999999999"), 1u);
+	EXPECT_EQ(t, p.profile_hz, 1000u);
+}
+
 static void test_unknown_options_warn_and_continue(struct ktest *t)
 {
 	struct kernel_params p;
@@ -57,6 +77,7 @@ static void test_long_value_truncated(struct ktest *t)
 static const struct ktest_case cmdline_cases[] = {
 	KTEST_CASE(test_defaults),
 	KTEST_CASE(test_known_keys),
+	KTEST_CASE(test_profile_keys),
 	KTEST_CASE(test_unknown_options_warn_and_continue),
 	KTEST_CASE(test_long_value_truncated),
 	{ NULL, NULL },

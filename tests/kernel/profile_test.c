@@ -4,6 +4,9 @@
 #include "ksyms.h"
 #include "x86.h"
 #include "kstring.h"
+#include "slab.h"
+#include "profile_vma.h"
+#include "vma.h"
 
 /* A function the profiler should find: spins until `ticks` timer ticks passed. */
 __attribute__((noinline)) void profile_test_spin(uint64_t ticks);
@@ -62,6 +65,97 @@ static void test_profiler_samples(struct ktest *t)
 	EXPECT_EQ(t, profile_total(), total);
 }
 
+/* Calls profile_test_spin, so that the stack walk has a known caller to find. */
+__attribute__((noinline)) void profile_test_caller(uint64_t ticks);
+__attribute__((noinline)) void profile_test_caller(uint64_t ticks)
+{
+	profile_test_spin(ticks);
+	__asm__ volatile("" : : : "memory");    /* not a tail call: keep this frame */
+}
+
+static void test_profiler_stacks(struct ktest *t)
+{
+	bool had = profile_stacks_enabled();
+	uint64_t total, pairs;
+
+	if (profile_active()) {
+		ktest_skip(t, "the profiler is already running (profile= run)");
+		return;
+	}
+	profile_configure(profile_hz(), true);
+	ASSERT_EQ(t, profile_start(), 0);
+	profile_test_caller(50);
+	profile_stop();
+	profile_configure(profile_hz(), had);
+	total = profile_total();
+	pairs = profile_stacks_samples((uintptr_t)profile_test_spin, (uintptr_t)profile_test_caller);
+	/* ~50 ticks at the default rate; nearly all in spin, called from caller (one walk step) */
+	EXPECT_GE(t, total, 45);
+	EXPECT_GE(t, pairs * 10, total * 9);
+	/* the reverse pair never occurs: the walk goes from leaf to root */
+	EXPECT_EQ(t, profile_stacks_samples((uintptr_t)profile_test_caller,
+					    (uintptr_t)profile_test_spin), 0);
+}
+
+/*
+ * vmastat's counting wrapper around the list backend. Expected values come
+ * from the list's cost model (mm/vma_index/list.c): find(addr) touches
+ * r + 1 elements, r = the VMAs wholly below addr; erase touches v and its
+ * neighbours. The wrapper must also add up to the backend's own counter.
+ */
+static void test_vma_counted(struct ktest *t)
+{
+	const struct vma_index_ops *ops = profile_vma_counted(&vma_list_ops);
+	/* The list keeps its link after each VMA: 8 VMA objects of vma_alloc_size bytes. */
+	char *buf = kzalloc(8 * vma_alloc_size(ops));
+	struct vma *vs[8];
+	struct vma_index idx;
+	struct vmk_vmastat st;
+	uint64_t sum = 0;
+
+	ASSERT_TRUE(t, buf != NULL);
+	for (int i = 0; i < 8; i++)
+		vs[i] = (struct vma *)(buf + i * vma_alloc_size(ops));
+	EXPECT_EQ(t, ops->link_size, vma_list_ops.link_size);          /* the wrapper keeps the link size */
+	ASSERT_TRUE(t, ops != &vma_list_ops);
+	EXPECT_TRUE(t, profile_vma_counted(&vma_list_ops) == ops);      /* one wrapper per backend */
+	EXPECT_TRUE(t, profile_vma_is_counted(ops));
+	EXPECT_FALSE(t, profile_vma_is_counted(&vma_list_ops));
+	EXPECT_STREQ(t, ops->name, "list");
+	memset(&idx, 0, sizeof(idx));
+	ops->init(&idx);
+	idx.ops = ops;                  /* as mm_vma_init does */
+	profile_vma_reset();
+	ASSERT_EQ(t, ops->reserve(&idx, 8), 0);
+	for (int i = 0; i < 8; i++) {
+		vs[i]->start = 0x100000 + 2 * i * PAGE_SIZE;
+		vs[i]->end = vs[i]->start + PAGE_SIZE;
+		ops->insert(&idx, vs[i]);
+	}
+	profile_vma_stats(&st);
+	EXPECT_EQ(t, st.calls[VMK_VMA_INSERT], 8);
+	EXPECT_EQ(t, st.accesses[VMK_VMA_INSERT], idx.accesses);
+	for (int i = 0; i < 8; i++)
+		EXPECT_TRUE(t, ops->find(&idx, vs[i]->start) == vs[i]);
+	ops->erase(&idx, vs[3]);
+	profile_vma_stats(&st);
+	EXPECT_EQ(t, st.calls[VMK_VMA_FIND], 8);
+	EXPECT_EQ(t, st.accesses[VMK_VMA_FIND], 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8);
+	EXPECT_EQ(t, st.max_accesses[VMK_VMA_FIND], 8);
+	EXPECT_EQ(t, st.calls[VMK_VMA_ERASE], 1);
+	EXPECT_EQ(t, st.accesses[VMK_VMA_ERASE], 3);
+	for (int k = 0; k < VMK_VMA_NR_OPS; k++)
+		sum += st.accesses[k];
+	EXPECT_EQ(t, sum, idx.accesses);
+	while (idx.count)
+		ops->erase(&idx, ops->first(&idx));
+	ops->destroy(&idx);
+	profile_vma_reset();
+	profile_vma_stats(&st);
+	EXPECT_EQ(t, st.calls[VMK_VMA_FIND] + st.accesses[VMK_VMA_ERASE], 0);
+	kfree(buf);
+}
+
 static void test_cycle_counter(struct ktest *t)
 {
 	static struct cycle_counter cc = CYCLE_COUNTER_INIT("test_loop");
@@ -82,6 +176,8 @@ static const struct ktest_case profile_cases[] = {
 	KTEST_CASE(test_ksyms_lookup),
 	KTEST_CASE(test_ksyms_sorted),
 	KTEST_CASE(test_profiler_samples),
+	KTEST_CASE(test_profiler_stacks),
+	KTEST_CASE(test_vma_counted),
 	KTEST_CASE(test_cycle_counter),
 	{ NULL, NULL },
 };

@@ -5,7 +5,7 @@
  *   0xffff888000000000 + pa               direct map: RW, NX, 2M/1G leaves
  *   0xffffffff80000000 + pa               image: text R-X, rodata R--/NX, data+bss RW-/NX
  *
- * Expected values come from the layout in DESIGN.md and linker.ld, not from
+ * Expected values come from the layout in docs/guide.md and linker.ld, not from
  * what the code under test happened to build.
  */
 #include "ktest.h"

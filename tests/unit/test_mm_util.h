@@ -3,10 +3,9 @@
  *
  * ut_access performs a user access the way the CPU does: translate through
  * mm's page tables, call handle_mm_fault on a miss or a forbidden access,
- * retry. On the host this is hosted_user_access (arch/hosted); in the
- * kernel the same steps run against the real x86 tables (read with
- * arch_mmu_query, data through the direct map, ACCESSED/DIRTY set as the
- * CPU would), so the fault logic is the one under test on both sides.
+ * retry (mm_soft_access, the same code on the host, over simulated RAM,
+ * and in the kernel, over the real x86 tables through the direct map), so
+ * the fault logic is the one under test on both sides.
  */
 #ifndef TEST_MM_UTIL_H
 #define TEST_MM_UTIL_H
@@ -23,67 +22,10 @@
 #include "hosted.h"
 #endif
 
-#ifndef HOSTED
-/* The CPU's side of an access: ACCESSED, and DIRTY on a store, set in the PTE. */
-static enum mmu_action ut_set_bits_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *st)
-{
-	unsigned set = *(unsigned *)arg;
-
-	if ((*st & set) == set)
-		return MMU_KEEP;
-	*st |= set;
-	return MMU_UPDATE;
-}
-#endif
-
+/* A user access as the CPU makes it (mm_soft_access): FAULT_OK or the fault's result. */
 static inline int ut_access(struct mm *mm, uintptr_t va, unsigned access, void *buf, size_t len)
 {
-#ifdef HOSTED
-	return hosted_user_access(mm, va, access, buf, len);
-#else
-	unsigned char *b = buf;
-
-	while (len) {
-		uintptr_t page = va & PAGE_MASK;
-		size_t off = va - page, n = MIN(len, PAGE_SIZE - off);
-		phys_addr_t pa = 0;
-		unsigned st = 0;
-		int tries = 0;
-
-		for (;;) {
-			bool present = va < TASK_SIZE && arch_mmu_query(mm->mmu, page, &pa, &st) == 0 &&
-				       (st & MMU_PROT_MASK);
-			/* As the CPU checks: fetches need EXEC; data needs READ (not
-			 * execute-only), and stores WRITE too. */
-			bool ok = present && ((access & FAULT_EXEC) ? (st & MMU_EXEC) :
-					      !(st & MMU_READ) ? false :
-					      (access & FAULT_WRITE) ? (st & MMU_WRITE) : true);
-			int r;
-
-			if (ok)
-				break;
-			if (tries++ >= 2)
-				return -1;
-			r = handle_mm_fault(mm, va, access | FAULT_USER | (present ? FAULT_PROT : 0));
-			if (r != FAULT_OK)
-				return r;
-		}
-		{
-			unsigned set = MMU_ACCESSED | ((access & FAULT_WRITE) ? MMU_DIRTY : 0);
-
-			arch_mmu_walk(mm->mmu, page, page + PAGE_SIZE, ut_set_bits_visit, &set);
-		}
-		if (access & FAULT_WRITE)
-			memcpy((char *)phys_to_virt(pa) + off, b, n);
-		else if (b)
-			memcpy(b, (char *)phys_to_virt(pa) + off, n);
-		va += n;
-		if (b)
-			b += n;
-		len -= n;
-	}
-	return FAULT_OK;
-#endif
+	return mm_soft_access(mm, va, access, buf, len);
 }
 
 static inline int ut_write8(struct mm *mm, uintptr_t va, uint8_t v)

@@ -680,7 +680,7 @@ static void test_registry(struct ktest *t)
 	EXPECT_TRUE(t, vma_backend_by_name(NULL) == NULL);
 	for (p = vma_backends; *p; p++) {
 		EXPECT_TRUE(t, vma_backend_by_name((*p)->name) == *p);
-		/* The five keep the fixed relative order list, avl, hash, rbtree, btree. */
+		/* The five classic structures keep the relative order list, avl, hash, rbtree, btree. */
 		for (i = 0; i < 5; i++)
 			if (strcmp((*p)->name, order[i]) == 0) {
 				EXPECT_GE(t, i, last);

@@ -49,6 +49,17 @@ int getpid(void);
 int fork(void);
 int waitpid(int pid, int *status, int options);
 int kill(int pid, int sig);
+int pipe(int fds[2]);
+int pipe2(int fds[2], int flags);
+int dup(int fd);
+int dup2(int oldfd, int newfd);
+int fcntl(int fd, int cmd, long arg);
+long lseek(int fd, long off, int whence);
+int execve(const char *path, char *const argv[], char *const envp[]);
+/* msleep - sleep ms milliseconds (nanosleep; an interruption ends it early). */
+void msleep(long ms);
+/* write_all - write all n bytes (retrying short writes); 0, or -1 and errno. */
+int write_all(int fd, const void *buf, size_t n);
 
 /* wait status decoding, as in <sys/wait.h>. */
 #define WIFEXITED(s)   (((s) & 0x7f) == 0)

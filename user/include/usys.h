@@ -14,39 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* System-call numbers (arch/x86/entry/syscalls/syscall_64.tbl). */
-#define SYS_read            0
-#define SYS_write           1
-#define SYS_open            2
-#define SYS_close           3
-#define SYS_mmap            9
-#define SYS_mprotect        10
-#define SYS_munmap          11
-#define SYS_brk             12
-#define SYS_rt_sigaction    13
-#define SYS_rt_sigprocmask  14
-#define SYS_rt_sigreturn    15
-#define SYS_mremap          25
-#define SYS_mincore         27
-#define SYS_madvise         28
-#define SYS_getpid          39
-#define SYS_fork            57
-#define SYS_exit            60
-#define SYS_wait4           61
-#define SYS_kill            62
-#define SYS_prctl           157
-#define SYS_reboot          169
-#define SYS_exit_group      231
+/* System-call numbers (__NR_*), the same header the kernel's table uses. */
+#include "syscall_nr.h"
 
 /* Memory-management constants (Linux uapi values). */
 #include "linux_mman.h"
 #define MAP_FAILED          ((void *)-1)
 
-#define O_RDONLY 0
-#define O_WRONLY 1
-#define O_RDWR   2
+#include "linux_fcntl.h"
 
-#define PR_SET_THP_DISABLE 41
+/* prctl and arch_prctl codes. */
+#include "linux_prctl.h"
 
 #define UPAGE_SIZE 4096UL
 
@@ -121,41 +99,41 @@ static inline int usys_is_err(long r)
 
 /* Typed raw wrappers: each returns the kernel's raw result (or -errno). */
 static inline long sys_read(int fd, void *buf, size_t n)
-{ return usys3(SYS_read, fd, (long)buf, (long)n); }
+{ return usys3(__NR_read, fd, (long)buf, (long)n); }
 static inline long sys_write(int fd, const void *buf, size_t n)
-{ return usys3(SYS_write, fd, (long)buf, (long)n); }
+{ return usys3(__NR_write, fd, (long)buf, (long)n); }
 static inline long sys_open(const char *path, int flags, int mode)
-{ return usys3(SYS_open, (long)path, flags, mode); }
+{ return usys3(__NR_open, (long)path, flags, mode); }
 static inline long sys_close(int fd)
-{ return usys1(SYS_close, fd); }
+{ return usys1(__NR_close, fd); }
 static inline long sys_mmap(unsigned long addr, unsigned long len, long prot, long flags,
 			    long fd, unsigned long off)
-{ return usys6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, (long)off); }
+{ return usys6(__NR_mmap, (long)addr, (long)len, prot, flags, fd, (long)off); }
 static inline long sys_munmap(unsigned long addr, unsigned long len)
-{ return usys2(SYS_munmap, (long)addr, (long)len); }
+{ return usys2(__NR_munmap, (long)addr, (long)len); }
 static inline long sys_mprotect(unsigned long addr, unsigned long len, long prot)
-{ return usys3(SYS_mprotect, (long)addr, (long)len, prot); }
+{ return usys3(__NR_mprotect, (long)addr, (long)len, prot); }
 static inline long sys_madvise(unsigned long addr, unsigned long len, long advice)
-{ return usys3(SYS_madvise, (long)addr, (long)len, advice); }
+{ return usys3(__NR_madvise, (long)addr, (long)len, advice); }
 static inline long sys_mremap(unsigned long addr, unsigned long oldlen, unsigned long newlen,
 			      long flags, unsigned long newaddr)
-{ return usys5(SYS_mremap, (long)addr, (long)oldlen, (long)newlen, flags, (long)newaddr); }
+{ return usys5(__NR_mremap, (long)addr, (long)oldlen, (long)newlen, flags, (long)newaddr); }
 static inline long sys_mincore(unsigned long addr, unsigned long len, unsigned char *vec)
-{ return usys3(SYS_mincore, (long)addr, (long)len, (long)vec); }
+{ return usys3(__NR_mincore, (long)addr, (long)len, (long)vec); }
 static inline long sys_brk(unsigned long addr)
-{ return usys1(SYS_brk, (long)addr); }
+{ return usys1(__NR_brk, (long)addr); }
 static inline long sys_getpid(void)
-{ return usys0(SYS_getpid); }
+{ return usys0(__NR_getpid); }
 static inline long sys_fork(void)
-{ return usys0(SYS_fork); }
+{ return usys0(__NR_fork); }
 static inline long sys_wait4(int pid, int *status, int options, void *rusage)
-{ return usys4(SYS_wait4, pid, (long)status, options, (long)rusage); }
+{ return usys4(__NR_wait4, pid, (long)status, options, (long)rusage); }
 static inline long sys_kill(int pid, int sig)
-{ return usys2(SYS_kill, pid, sig); }
+{ return usys2(__NR_kill, pid, sig); }
 static inline long sys_prctl(long op, long a, long b, long c, long d)
-{ return usys5(SYS_prctl, op, a, b, c, d); }
+{ return usys5(__NR_prctl, op, a, b, c, d); }
 /* reboot(2) with Linux's magic numbers: cmd 0x4321fedc powers off, 0x01234567 restarts. */
 static inline long sys_reboot(unsigned long cmd)
-{ return usys4(SYS_reboot, 0xfee1deadL, 672274793L, (long)cmd, 0); }
+{ return usys4(__NR_reboot, 0xfee1deadL, 672274793L, (long)cmd, 0); }
 
 #endif

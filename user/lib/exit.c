@@ -7,8 +7,8 @@
 void _exit(int status)
 {
 	for (;;) {
-		usys1(SYS_exit_group, status & 0xff);
-		usys1(SYS_exit, status & 0xff);
+		usys1(__NR_exit_group, status & 0xff);
+		usys1(__NR_exit, status & 0xff);
 	}
 }
 

@@ -14,7 +14,7 @@ __asm__(".text\n"
 	".globl __urestore_rt\n"
 	".type __urestore_rt, @function\n"
 	"__urestore_rt:\n"
-	"	movq $15, %rax\n"     /* SYS_rt_sigreturn */
+	"	movq $15, %rax\n"     /* __NR_rt_sigreturn */
 	"	syscall\n"
 	"	hlt\n"
 	".size __urestore_rt, . - __urestore_rt\n");
@@ -31,13 +31,13 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 		k.sa_restorer = __urestore_rt;
 		kp = &k;
 	}
-	return (int)uerrno_ret(usys4(SYS_rt_sigaction, sig, (long)kp, (long)old,
+	return (int)uerrno_ret(usys4(__NR_rt_sigaction, sig, (long)kp, (long)old,
 				     sizeof(sigset_t)));
 }
 
 /* sigprocmask - see usignal.h. */
 int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	return (int)uerrno_ret(usys4(SYS_rt_sigprocmask, how, (long)set, (long)old,
+	return (int)uerrno_ret(usys4(__NR_rt_sigprocmask, how, (long)set, (long)old,
 				     sizeof(sigset_t)));
 }

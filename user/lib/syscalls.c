@@ -58,3 +58,34 @@ int fork(void) { return (int)uerrno_ret(sys_fork()); }
 int waitpid(int pid, int *status, int options)
 { return (int)uerrno_ret(sys_wait4(pid, status, options, NULL)); }
 int kill(int pid, int sig) { return (int)uerrno_ret(sys_kill(pid, sig)); }
+
+int pipe(int fds[2]) { return (int)uerrno_ret(usys1(__NR_pipe, (long)fds)); }
+int pipe2(int fds[2], int flags) { return (int)uerrno_ret(usys2(__NR_pipe2, (long)fds, flags)); }
+int dup(int fd) { return (int)uerrno_ret(usys1(__NR_dup, fd)); }
+int dup2(int oldfd, int newfd) { return (int)uerrno_ret(usys2(__NR_dup2, oldfd, newfd)); }
+int fcntl(int fd, int cmd, long arg) { return (int)uerrno_ret(usys3(__NR_fcntl, fd, cmd, arg)); }
+long lseek(int fd, long off, int whence) { return uerrno_ret(usys3(__NR_lseek, fd, off, whence)); }
+int execve(const char *path, char *const argv[], char *const envp[])
+{ return (int)uerrno_ret(usys3(__NR_execve, (long)path, (long)argv, (long)envp)); }
+
+void msleep(long ms)
+{
+	long ts[2] = { ms / 1000, (ms % 1000) * 1000000 };
+
+	usys2(__NR_nanosleep, (long)ts, 0);
+}
+
+int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		long r = write(fd, p, n);
+
+		if (r < 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}

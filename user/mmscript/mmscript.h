@@ -1,8 +1,8 @@
 /*
  * mmscript.h - internals of the mmscript runner (user/mmscript/).
  *
- * The runner executes mmscript files (docs/mmscript.md, spec in
- * ../shared/spec/mmscript.md) against the kernel it runs on. The same source
+ * The runner executes mmscript files (docs/mmscript.md, language in
+ * docs/spec/mmscript.md) against the kernel it runs on. The same source
  * runs on the host Linux and on our kernel; outputs must match byte for byte.
  *
  *   main.c    command line, scripts from files or a bundle, window choice,

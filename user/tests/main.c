@@ -10,7 +10,8 @@
 #include "utests.h"
 
 static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests,
-						 ut_forkmerge_tests, ut_manyvma_tests };
+						 ut_forkmerge_tests, ut_fd_tests, ut_pipeline_tests,
+						 ut_clone_tests, ut_sigx_tests, ut_manyvma_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {
@@ -27,7 +28,7 @@ void ut_fail_eq(const char *file, int line, const char *a, const char *b, long v
 
 bool vmk_memstat(struct vmk_memstat *st)
 {
-	return usys2(SYS_vmk_memstat, (long)st, sizeof(*st)) == 0;
+	return usys2(__NR_vmk_memstat, (long)st, sizeof(*st)) == 0;
 }
 
 bool on_vmkernel(void)
@@ -59,7 +60,7 @@ static long now_s(void)
 {
 	long ts[2] = { 0, 0 };
 
-	usys2(SYS_clock_gettime, 1, (long)ts);
+	usys2(__NR_clock_gettime, 1, (long)ts);
 	return ts[0];
 }
 

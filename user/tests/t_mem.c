@@ -10,7 +10,6 @@
 #include "utests.h"
 
 #define PG 4096UL
-#define SYS_getrlimit 97
 
 static char *map(size_t len, int prot)
 {
@@ -101,7 +100,7 @@ static volatile int *shared_flag(void)
 static void wait_flag(volatile int *f, int v)
 {
 	while (*f != v)
-		usys0(SYS_sched_yield);
+		usys0(__NR_sched_yield);
 }
 
 /* The parent's wait: also fails when the child died without setting the flag. */
@@ -112,7 +111,7 @@ static void wait_flag_or_child(volatile int *f, int v, int pid)
 	while (*f != v) {
 		if (waitpid(pid, &st, WNOHANG) == pid)
 			ut_fail(__FILE__, __LINE__, "the child ended early");
-		usys0(SYS_sched_yield);
+		usys0(__NR_sched_yield);
 	}
 }
 
@@ -259,7 +258,7 @@ static bool stack_limit_is_8m(void)
 {
 	unsigned long r[2] = { 0, 0 };
 
-	return usys2(SYS_getrlimit, 3 /* RLIMIT_STACK */, (long)r) == 0 && r[0] == (8UL << 20);
+	return usys2(__NR_getrlimit, 3 /* RLIMIT_STACK */, (long)r) == 0 && r[0] == (8UL << 20);
 }
 
 /* The stack grows on demand to 7.5 MiB. */

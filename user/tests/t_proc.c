@@ -22,7 +22,7 @@ static void t_getppid(void)
 
 	CHECK(pid >= 0);
 	if (pid == 0)
-		_exit(usys0(SYS_getppid) == me && usys0(SYS_gettid) == getpid() ? 0 : 1);
+		_exit(usys0(__NR_getppid) == me && usys0(__NR_gettid) == getpid() ? 0 : 1);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK_EQ(st, 0);
 }
@@ -49,7 +49,7 @@ static void t_execve(void)
 		char *argv[] = { ut_argv0, "--exit", "42", NULL };
 		char *envp[] = { "X=1", NULL };
 
-		usys3(SYS_execve, (long)ut_argv0, (long)argv, (long)envp);
+		usys3(__NR_execve, (long)ut_argv0, (long)argv, (long)envp);
 		_exit(99);
 	}
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
@@ -63,16 +63,16 @@ static void t_execve_errors(void)
 	char *argv[] = { "x", NULL };
 	char *bad_argv[] = { (char *)0xffffffff81000000UL, NULL };
 
-	CHECK_EQ(usys3(SYS_execve, (long)"/no/such/program_xyz", (long)argv, 0), -ENOENT);
-	CHECK_EQ(usys3(SYS_execve, 0xffffffff81000000L, (long)argv, 0), -EFAULT);
-	CHECK_EQ(usys3(SYS_execve, (long)ut_argv0, (long)bad_argv, 0), -EFAULT);
-	CHECK_EQ(usys3(SYS_execve, (long)ut_argv0, 0x10, 0), -EFAULT);
+	CHECK_EQ(usys3(__NR_execve, (long)"/no/such/program_xyz", (long)argv, 0), -ENOENT);
+	CHECK_EQ(usys3(__NR_execve, 0xffffffff81000000L, (long)argv, 0), -EFAULT);
+	CHECK_EQ(usys3(__NR_execve, (long)ut_argv0, (long)bad_argv, 0), -EFAULT);
+	CHECK_EQ(usys3(__NR_execve, (long)ut_argv0, 0x10, 0), -EFAULT);
 }
 
 static void spin_forever(void)
 {
 	for (;;)
-		usys0(SYS_sched_yield);
+		usys0(__NR_sched_yield);
 }
 
 /* kill: signal 0 probes, SIGKILL kills (status = 9), unknown pids are ESRCH, bad signals EINVAL. */
@@ -135,16 +135,16 @@ static void t_bad_pointers(void)
 	CHECK_EQ(sys_write(1, (void *)unmapped, 4), -EFAULT);
 	CHECK_EQ(sys_write(1, "x", (size_t)-1), -EFAULT);
 	CHECK_EQ(sys_write(1, (void *)(nc - 2), 4), -EFAULT);       /* crosses the end of user space */
-	CHECK_EQ(usys3(SYS_writev, 1, (long)iov, 2), -EFAULT);
-	CHECK_EQ(usys3(SYS_writev, 1, k, 1), -EFAULT);
-	CHECK_EQ(usys3(SYS_writev, 1, (long)iov, 5000), -EINVAL);
-	CHECK_EQ(usys2(SYS_clock_gettime, 1, k), -EFAULT);
-	CHECK_EQ(usys2(SYS_clock_gettime, 1, unmapped), -EFAULT);
-	CHECK_EQ(usys1(SYS_uname, k), -EFAULT);
+	CHECK_EQ(usys3(__NR_writev, 1, (long)iov, 2), -EFAULT);
+	CHECK_EQ(usys3(__NR_writev, 1, k, 1), -EFAULT);
+	CHECK_EQ(usys3(__NR_writev, 1, (long)iov, 5000), -EINVAL);
+	CHECK_EQ(usys2(__NR_clock_gettime, 1, k), -EFAULT);
+	CHECK_EQ(usys2(__NR_clock_gettime, 1, unmapped), -EFAULT);
+	CHECK_EQ(usys1(__NR_uname, k), -EFAULT);
 	CHECK_EQ(sys_wait4(-1, (int *)k, 1, NULL), -ECHILD);
 	CHECK_EQ(sys_mincore(0x10000, 4096, (unsigned char *)k), -EFAULT);
-	CHECK_EQ(usys2(SYS_rt_sigprocmask, 0, k) , -EINVAL);        /* sigsetsize 0 */
-	CHECK_EQ(usys4(SYS_rt_sigprocmask, 0, k, 0, 8), -EFAULT);
+	CHECK_EQ(usys2(__NR_rt_sigprocmask, 0, k) , -EINVAL);        /* sigsetsize 0 */
+	CHECK_EQ(usys4(__NR_rt_sigprocmask, 0, k, 0, 8), -EFAULT);
 }
 
 /* The console answers like a non-terminal file; write/writev return their counts. */
@@ -153,12 +153,12 @@ static void t_console_io(void)
 	struct { const char *base; long len; } iov[2] = { { "", 0 }, { "", 0 } };
 	struct { unsigned short r, c, x, y; } ws;
 
-	CHECK_EQ(usys3(SYS_ioctl, 1, 0x5413 /* TIOCGWINSZ */, (long)&ws) == -ENOTTY ||
-		 usys3(SYS_ioctl, 1, 0x5413, (long)&ws) == 0, 1);
-	CHECK_EQ(usys3(SYS_ioctl, 77, 0x5413, (long)&ws), -EBADF);
+	CHECK_EQ(usys3(__NR_ioctl, 1, 0x5413 /* TIOCGWINSZ */, (long)&ws) == -ENOTTY ||
+		 usys3(__NR_ioctl, 1, 0x5413, (long)&ws) == 0, 1);
+	CHECK_EQ(usys3(__NR_ioctl, 77, 0x5413, (long)&ws), -EBADF);
 	CHECK_EQ(sys_write(77, "x", 1), -EBADF);
 	CHECK_EQ(sys_write(1, "", 0), 0);
-	CHECK_EQ(usys3(SYS_writev, 1, (long)iov, 2), 0);
+	CHECK_EQ(usys3(__NR_writev, 1, (long)iov, 2), 0);
 }
 
 /* uname's machine is x86_64; CLOCK_MONOTONIC does not go backwards and advances over a busy loop. */
@@ -168,15 +168,15 @@ static void t_uname_clock(void)
 	long t0[2], t1[2];
 	volatile long spin = 0;
 
-	CHECK_EQ(usys1(SYS_uname, (long)u), 0);
+	CHECK_EQ(usys1(__NR_uname, (long)u), 0);
 	CHECK_EQ(strcmp(u[4], "x86_64"), 0);
-	CHECK_EQ(usys2(SYS_clock_gettime, 1, (long)t0), 0);
+	CHECK_EQ(usys2(__NR_clock_gettime, 1, (long)t0), 0);
 	for (long i = 0; i < 3000000; i++)
 		spin += i;
-	CHECK_EQ(usys2(SYS_clock_gettime, 1, (long)t1), 0);
+	CHECK_EQ(usys2(__NR_clock_gettime, 1, (long)t1), 0);
 	CHECK(t1[0] > t0[0] || (t1[0] == t0[0] && t1[1] > t0[1]));
 	CHECK(t0[1] >= 0 && t0[1] < 1000000000);
-	CHECK_EQ(usys2(SYS_clock_gettime, 99, (long)t0), -EINVAL);
+	CHECK_EQ(usys2(__NR_clock_gettime, 99, (long)t0), -EINVAL);
 }
 
 /* A fork bomb stops at the process limit with EAGAIN, and everything is reaped (our kernel only). */

@@ -8,9 +8,6 @@
 #include "utests.h"
 
 #define PG 4096UL
-#define SEGV_MAPERR 1
-#define SEGV_ACCERR 2
-#define SEGV_PKUERR 4
 
 static sigjmp_buf jb;
 static volatile int got_sig, got_code;
@@ -227,8 +224,8 @@ static void t_sigaction_errors(void)
 	CHECK_EQ(sigaction(19, &sa, NULL), -1);
 	CHECK_EQ(sigaction(0, &sa, NULL), -1);
 	CHECK_EQ(sigaction(65, &sa, NULL), -1);
-	CHECK_EQ(usys4(SYS_rt_sigaction, SIGUSR1, (long)&sa, 0, 4), -EINVAL);   /* sigsetsize */
-	CHECK_EQ(usys4(SYS_rt_sigaction, SIGUSR1, 0xffffffff81000000L, 0, 8), -EFAULT);
+	CHECK_EQ(usys4(__NR_rt_sigaction, SIGUSR1, (long)&sa, 0, 4), -EINVAL);   /* sigsetsize */
+	CHECK_EQ(usys4(__NR_rt_sigaction, SIGUSR1, 0xffffffff81000000L, 0, 8), -EFAULT);
 }
 
 static void segv_uncaught(void)

@@ -16,8 +16,6 @@
 /* x86-64 TASK_SIZE with 4-level paging: the first address user space cannot map. */
 #define USER_TOP 0x7ffffffff000UL
 #define KERNEL_ADDR 0xffff800000000000UL
-#define SEGV_MAPERR 1
-#define SEGV_ACCERR 2
 
 static char *map(size_t len, int prot, int flags)
 {

@@ -8,6 +8,8 @@
 #define UTESTS_H
 
 #include "ulib.h"
+#include "vmk.h"
+#include "linux_wait.h"
 
 /* Record a failed check and end the test (the child exits 1). */
 #define CHECK(cond) do { \
@@ -25,10 +27,7 @@ void ut_fail(const char *file, int line, const char *what) __attribute__((noretu
 void ut_fail_eq(const char *file, int line, const char *a, const char *b, long va, long vb)
 	__attribute__((noreturn));
 
-/* This kernel's counters (syscall 1000); false on Linux (-ENOSYS). */
-struct vmk_memstat {
-	unsigned long free_frames, rss, faults, cow_copies, zero_maps, tasks;
-};
+/* This kernel's counters (include/uapi/vmk.h); false on Linux (-ENOSYS). */
 bool vmk_memstat(struct vmk_memstat *st);
 /* True when running on our kernel. */
 bool on_vmkernel(void);
@@ -46,17 +45,6 @@ struct utest {
 };
 extern const struct utest ut_mem_tests[], ut_proc_tests[], ut_sig_tests[], ut_vm_tests[];
 extern const struct utest ut_forkmerge_tests[], ut_manyvma_tests[];
-
-#define WNOHANG 1
-#define ENOTTY 25
-#define SYS_vmk_memstat 1000
-#define SYS_execve 59
-#define SYS_getppid 110
-#define SYS_gettid 186
-#define SYS_uname 63
-#define SYS_clock_gettime 228
-#define SYS_sched_yield 24
-#define SYS_writev 20
-#define SYS_ioctl 16
+extern const struct utest ut_fd_tests[], ut_pipeline_tests[], ut_clone_tests[], ut_sigx_tests[];
 
 #endif

@@ -81,6 +81,7 @@ struct boot_info {
 	size_t nram;
 	struct mem_range modules[BOOT_MAX_MODULES];
 	size_t nmodules;
+	size_t modules_dropped;         /* modules beyond BOOT_MAX_MODULES (not kept) */
 	char modstr[BOOT_MAX_MODULES][BOOT_MODSTR_MAX]; /* each module's command line ("" if none) */
 	bool modstr_cut[BOOT_MAX_MODULES];      /* that command line did not fit and was cut short */
 	struct mem_range info;                  /* the info structure itself */

@@ -40,6 +40,12 @@
 #define MSR_KERNEL_GS_BASE 0xC0000102
 #define MSR_APIC_BASE    0x1B
 
+/* RFLAGS bits. */
+#define RFLAGS_TF 0x100UL               /* single-step trap */
+#define RFLAGS_IF 0x200UL               /* interrupts enabled */
+#define RFLAGS_DF 0x400UL               /* string direction */
+#define RFLAGS_RF 0x10000UL             /* resume: no debug fault on the next instruction */
+
 /* Page-fault error code bits. */
 #define PF_P    0x01            /* protection violation (else: not present) */
 #define PF_W    0x02            /* write access */
@@ -62,6 +68,8 @@ static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %
 static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
 static inline uint8_t inb(uint16_t port) { uint8_t v; __asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port)); return v; }
+static inline uint16_t inw(uint16_t port) { uint16_t v; __asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port)); return v; }
+static inline uint32_t inl(uint16_t port) { uint32_t v; __asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port)); return v; }
 
 static inline uint64_t rdmsr(uint32_t msr)
 {
@@ -175,9 +183,22 @@ void trap_report(const struct trap_frame *tf);
 /* Backtrace from a given frame pointer, after printing rip (if non-zero) first. */
 void x86_backtrace_from(uint64_t rip, uint64_t rbp);
 
-/* 16550 UART on COM1 */
+/*
+ * 16550 UART on COM1: the kernel log. uart_putc waits for the transmitter
+ * (QEMU holds it busy while its reader is slow, so nothing is lost); only
+ * a transmitter that stays busy for UART_DEAD_MS is given up on, and the
+ * bytes dropped from then on are counted (uart_lost_bytes). uart_getc: a
+ * received byte, or -1 when none is waiting.
+ */
+#define UART_DEAD_MS 2000
 void uart_init(void);
 void uart_putc(char c);
+int uart_getc(void);
+uint64_t uart_lost_bytes(void);
+
+/* PCI configuration space (mechanism 1, bus 0): arch/x86_64/pci.c. */
+uint32_t pci_read32(unsigned dev, unsigned off);
+void pci_write32(unsigned dev, unsigned off, uint32_t v);
 
 /*
  * LAPIC timer: calibrated against the PIT, then periodic at TIMER_HZ.

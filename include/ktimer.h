@@ -1,0 +1,44 @@
+/*
+ * The kernel's clock and timers (kernel/ktimer.c): CLOCK_MONOTONIC from the
+ * TSC, functions run from the timer tick at a deadline, and timed sleeps
+ * on top of the wait queues (include/wait.h). The tick is 1 ms, so a
+ * deadline is met within one tick.
+ */
+#ifndef KTIMER_H
+#define KTIMER_H
+
+#include "types.h"
+#include "list.h"
+
+struct wait_queue;
+
+/* monotonic_ns: nanoseconds since boot (the TSC). */
+uint64_t monotonic_ns(void);
+/* clock_realtime_ns: CLOCK_REALTIME (the CMOS clock read once, UTC, plus monotonic time). */
+uint64_t clock_realtime_ns(void);
+/* ktimer_tick: called by the timer interrupt: runs the ktimers whose deadline passed. */
+void ktimer_tick(void);
+
+/*
+ * ktimer: a function run from the timer tick (interrupts off, no sleeping)
+ * once CLOCK_MONOTONIC reaches expires_ns. ktimer_arm (re)arms, ktimer_cancel
+ * disarms (no-op when idle). Used by alarm/setitimer.
+ */
+struct ktimer {
+	struct list_head link;
+	uint64_t expires_ns;
+	void (*fn)(struct ktimer *t);
+	bool armed;
+};
+void ktimer_arm(struct ktimer *t, uint64_t expires_ns);
+void ktimer_cancel(struct ktimer *t);
+
+/*
+ * sleep_until_ns: sleep until CLOCK_MONOTONIC reaches deadline_ns, or a
+ * signal is pending (-EINTR), or wake_up(wq) when wq is not NULL and cond
+ * is not NULL and cond(arg) turned true (0). 0 when the deadline passed
+ * (-ETIMEDOUT when cond was given and stayed false).
+ */
+long sleep_until_ns(uint64_t deadline_ns, struct wait_queue *wq, bool (*cond)(void *), void *arg);
+
+#endif

@@ -1,0 +1,185 @@
+/*
+ * File-descriptor system calls: open, openat, close, dup, dup2, dup3,
+ * fcntl, pipe, pipe2 (include/file.h has the table's rules). Argument
+ * checks come in Linux's order, so that bad input gets Linux's errno.
+ */
+#include "syscall_internal.h"
+#include "file.h"
+#include "pipe.h"
+#include "uaccess.h"
+#include "kstring.h"
+#include "kerrno.h"
+
+#define FASYNC          020000
+#define SETFL_MASK      (O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME | FASYNC)
+
+/* Copy a path from user space: 0, -EFAULT, -ENAMETOOLONG, -ENOENT (empty). */
+long path_from_user(char *buf, size_t size, uint64_t upath)
+{
+	long len = strncpy_from_user(buf, (const char *)upath, size);
+
+	if (len < 0)
+		return len;
+	if ((size_t)len >= size)
+		return -ENAMETOOLONG;
+	return len == 0 ? -ENOENT : 0;
+}
+
+static long do_open(uint64_t upath, uint64_t flags)
+{
+	char path[256];
+	struct file *f;
+	long r = path_from_user(path, sizeof(path), upath);
+	int fd;
+
+	if (r)
+		return r;
+	r = file_open_path(path, (int)flags, &f);
+	if (r)
+		return r;
+	fd = fd_install_lowest(f, 0, flags & O_CLOEXEC);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+/* open(path, flags, mode): the files of include/file.h. The fd; -ENOENT, -EACCES, -EROFS, -EISDIR, -EMFILE, -EFAULT, -ENAMETOOLONG. */
+long sys_open(SYSCALL_ARGS)
+{
+	return do_open(a0, a1);
+}
+
+/* openat(dirfd, path, flags, mode): as open (the only directory is "/", the cwd). */
+long sys_openat(SYSCALL_ARGS)
+{
+	return do_open(a1, a2);
+}
+
+/* close(fd): 0 or -EBADF. */
+long sys_close(SYSCALL_ARGS)
+{
+	return fd_close(a0);
+}
+
+/* dup(fd): the lowest free fd; -EBADF, -EMFILE. */
+long sys_dup(SYSCALL_ARGS)
+{
+	struct file *f = fd_get(a0);
+	int fd;
+
+	if (!f)
+		return -EBADF;
+	file_get_ref(f);
+	fd = fd_install_lowest(f, 0, false);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+/* dup3(old, new, flags): -EINVAL flags other than O_CLOEXEC or old == new; -EBADF new >= the limit or old closed. */
+long sys_dup3(SYSCALL_ARGS)
+{
+	if (a2 & ~(uint64_t)O_CLOEXEC)
+		return -EINVAL;
+	if ((int)a0 == (int)a1)
+		return -EINVAL;
+	if ((uint32_t)a1 >= FD_LIMIT_SOFT)
+		return -EBADF;
+	return fd_dup_to((uint32_t)a0, (uint32_t)a1, a2 & O_CLOEXEC);
+}
+
+/* dup2(old, new): new (old == new: just checks old); -EBADF. */
+long sys_dup2(SYSCALL_ARGS)
+{
+	if ((uint32_t)a0 == (uint32_t)a1)
+		return fd_get((uint32_t)a0) ? (long)(uint32_t)a1 : -EBADF;
+	return sys_dup3(tf, a0, a1, 0, 0, 0, 0);
+}
+
+/*
+ * fcntl(fd, cmd, arg): F_DUPFD / F_DUPFD_CLOEXEC (lowest free >= arg;
+ * -EINVAL arg >= the limit), F_GETFD / F_SETFD (FD_CLOEXEC), F_GETFL,
+ * F_SETFL (O_APPEND, O_NONBLOCK and the other changeable flags). -EBADF;
+ * -EINVAL unknown cmd.
+ */
+long sys_fcntl(SYSCALL_ARGS)
+{
+	struct file *f = fd_get((uint32_t)a0);
+	int fd;
+
+	if (!f)
+		return -EBADF;
+	switch ((uint32_t)a1) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		if ((uint32_t)a2 >= FD_LIMIT_SOFT)
+			return -EINVAL;
+		file_get_ref(f);
+		fd = fd_install_lowest(f, (int)(uint32_t)a2, (uint32_t)a1 == F_DUPFD_CLOEXEC);
+		if (fd < 0)
+			file_put(f);
+		return fd;
+	case F_GETFD:
+		return fd_cloexec((uint32_t)a0) ? FD_CLOEXEC : 0;
+	case F_SETFD:
+		fd_set_cloexec((uint32_t)a0, a2 & FD_CLOEXEC);
+		return 0;
+	case F_GETFL:
+		return f->flags;
+	case F_SETFL:
+		f->flags = (f->flags & ~SETFL_MASK) | ((unsigned)a2 & SETFL_MASK);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* pipe2(fds, flags): two new fds, read end first. -EINVAL flags; -EFAULT fds (nothing left open); -EMFILE; -ENOMEM. */
+long sys_pipe2(SYSCALL_ARGS)
+{
+	struct file *rd, *wr;
+	int fds[2];
+	long r;
+
+	if (a1 & ~(uint64_t)(O_CLOEXEC | O_NONBLOCK | O_DIRECT))
+		return -EINVAL;
+	r = pipe_create((unsigned)a1, &rd, &wr);
+	if (r)
+		return r;
+	fds[0] = fd_install_lowest(rd, 0, a1 & O_CLOEXEC);
+	if (fds[0] < 0) {
+		file_put(rd);
+		file_put(wr);
+		return fds[0];
+	}
+	fds[1] = fd_install_lowest(wr, 0, a1 & O_CLOEXEC);
+	if (fds[1] < 0) {
+		fd_close(fds[0]);
+		file_put(wr);
+		return fds[1];
+	}
+	if (copy_to_user((void *)a0, fds, sizeof(fds))) {
+		fd_close(fds[0]);
+		fd_close(fds[1]);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/* pipe(fds): pipe2 with no flags. */
+long sys_pipe(SYSCALL_ARGS)
+{
+	return sys_pipe2(tf, a0, 0, 0, 0, 0, 0);
+}
+
+/* getdents64(fd, buf, size): the root directory's entries; -EBADF, -ENOTDIR, -EINVAL, -EFAULT. */
+long sys_getdents64(SYSCALL_ARGS)
+{
+	struct file *f = fd_get(a0);
+
+	if (!f)
+		return -EBADF;
+	if (!access_ok(a1, a2))
+		return -EFAULT;
+	return file_getdents64(f, a1, a2);
+}

@@ -1,0 +1,191 @@
+"""profilelib: what tools/profile-run and tools/profile-suite share.
+
+Running a program under the profiler (profile=user, kernel/profile.c), and
+reading what comes back: the program's "@result key=value ..." lines (the
+workloads' results, user/workloads/wl.h), the readprofile table and the
+folded stacks, which the kernel prints as one report when init exits.
+
+The output channel: tools/run prints the program's output on stdout and the
+kernel's reports on stderr today. The blocks are found by their marker
+lines ("# profile-table begin" ... "# profile-table end", the same for
+"profile-folded") wherever they arrive, so only find_blocks() depends on
+the console protocol, and not even on which stream carries what.
+"""
+import os
+import re
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Guest time = guest instructions: the figures repeat exactly run to run.
+# sleep=off: an idle guest's clock jumps to the next timer instead of
+# following the host's clock, so idle time is reproducible too.
+ICOUNT = "-icount shift=0,sleep=off"
+
+
+class RunResult:
+    """What one profiled run produced."""
+
+    def __init__(self, rc, stdout, stderr):
+        self.rc = rc
+        self.stdout = stdout
+        self.stderr = stderr
+        blocks, rest = find_blocks(stdout + "\n" + stderr)
+        self.table_text = blocks.get("profile-table", "")
+        self.folded_text = blocks.get("profile-folded", "")
+        self.other = rest
+        self.results = parse_results(stdout)
+        self.table = parse_table(self.table_text) if self.table_text else None
+
+
+def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icount=True,
+                 profile=True, timeout=900, mem=None):
+    """Boot the kernel with elf as init (tools/run) under profile=user; returns a RunResult."""
+    opts = []
+    if profile:
+        opts += ["profile=user", "profile_hz=%d" % hz]
+        if stacks:
+            opts.append("profile_stacks=on")
+    if append:
+        opts.append(append)
+    env = dict(os.environ)
+    env["RUN_APPEND"] = " ".join(opts)
+    env["RUN_QEMU_ARGS"] = (ICOUNT + " " + env.get("RUN_QEMU_ARGS", "")).strip() if icount \
+        else env.get("RUN_QEMU_ARGS", "")
+    env["RUN_TIMEOUT"] = str(timeout)
+    if mem:
+        env["QEMU_MEM"] = mem
+    env.setdefault("QEMU_MEM", "128M")  # the memory the stored results were measured with
+    cmd = [os.path.join(ROOT, "tools", "run")]
+    for m in modules:
+        cmd += ["--module", in_tree(m)]
+    cmd += [in_tree(elf)] + list(args)
+    p = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return RunResult(p.returncode, p.stdout.decode("utf-8", "replace"),
+                     p.stderr.decode("utf-8", "replace"))
+
+
+def in_tree(path):
+    """path relative to the tree when it is inside it: the program sees its argv[0] and its
+    modules' names, and these strings must not depend on where the tree is checked out,
+    or the samples of two checkouts would fall on different instructions."""
+    rel = os.path.relpath(os.path.abspath(path), ROOT)
+    return path if rel.startswith("..") else rel
+
+
+def run_host(elf, args, timeout=900):
+    """Run the same static binary on the host Linux; returns a RunResult (no profile)."""
+    p = subprocess.run([elf] + list(args), cwd=ROOT, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=timeout)
+    return RunResult(p.returncode, p.stdout.decode("utf-8", "replace"),
+                     p.stderr.decode("utf-8", "replace"))
+
+
+def find_blocks(text):
+    """Split out the "# NAME begin" .. "# NAME end" blocks: ({name: body}, the other lines)."""
+    blocks, rest, name, body = {}, [], None, []
+    for line in text.splitlines():
+        m = re.match(r"^# (profile-[a-z]+) (begin|end)$", line.strip())
+        if m and m.group(2) == "begin":
+            name, body = m.group(1), []
+        elif m and name == m.group(1):
+            blocks[name] = "\n".join(body) + "\n"
+            name = None
+        elif name:
+            body.append(line)
+        else:
+            rest.append(line)
+    return blocks, "\n".join(rest)
+
+
+def parse_results(text):
+    """The "@result key=value ..." lines as dicts (numbers converted)."""
+    out = []
+    for line in text.splitlines():
+        if not line.startswith("@result "):
+            continue
+        d = {}
+        for word in line[len("@result "):].split():
+            if "=" in word:
+                k, v = word.split("=", 1)
+                d[k] = to_number(v)
+        out.append(d)
+    return out
+
+
+def to_number(v):
+    if re.fullmatch(r"-?\d+", v):
+        return int(v)
+    if re.fullmatch(r"-?\d+\.\d+", v):
+        return float(v)
+    return v
+
+
+HEADER = re.compile(r"^# readprofile: (\d+) samples at (\d+) Hz \(([\d.]+) s of guest time\): "
+                    r"kernel (\d+) \(([\d.]+)%\), user (\d+) \(([\d.]+)%\), unknown (\d+)$")
+ROW = re.compile(r"^([0-9a-f]{16}) (\S+)\s+(\d+)\s+([\d.]+)%\s+([\d.]+)%\s+([\d.]+)$")
+
+
+def parse_table(text):
+    """The kernel's readprofile table (include/profile.h) as a dict; raises ValueError if malformed."""
+    lines = [l for l in text.splitlines() if l.strip()]
+    if not lines:
+        raise ValueError("empty table")
+    m = HEADER.match(lines[0])
+    if not m:
+        raise ValueError("no header line: %r" % lines[0])
+    t = {"samples": int(m.group(1)), "hz": int(m.group(2)), "seconds": float(m.group(3)),
+         "kernel": int(m.group(4)), "user": int(m.group(6)), "unknown": int(m.group(8)),
+         "rows": [], "total": None}
+    for l in lines[1:]:
+        if l.startswith("#") or l.startswith("address"):
+            continue
+        r = ROW.match(l)
+        if not r:
+            raise ValueError("malformed line: %r" % l)
+        row = {"addr": int(r.group(1), 16), "function": r.group(2), "ticks": int(r.group(3)),
+               "pct_kernel": float(r.group(4)), "pct_all": float(r.group(5)),
+               "load": float(r.group(6))}
+        if row["function"] == "total" and row["addr"] == 0:
+            t["total"] = row
+        else:
+            t["rows"].append(row)
+    if t["total"] is None:
+        raise ValueError("no total line")
+    return t
+
+
+def check_table(t):
+    """Consistency problems of a parsed table (an empty list when it is well formed)."""
+    problems = []
+    s = sum(r["ticks"] for r in t["rows"])
+    if s != t["total"]["ticks"]:
+        problems.append("function lines sum to %d, total says %d" % (s, t["total"]["ticks"]))
+    if t["total"]["ticks"] != t["kernel"]:
+        problems.append("total %d != kernel samples %d" % (t["total"]["ticks"], t["kernel"]))
+    if t["kernel"] + t["user"] + t["unknown"] != t["samples"]:
+        problems.append("kernel + user + unknown != samples")
+    ticks = [r["ticks"] for r in t["rows"]]
+    if ticks != sorted(ticks, reverse=True):
+        problems.append("lines not sorted by ticks")
+    pct = sum(r["pct_kernel"] for r in t["rows"])
+    if t["rows"] and abs(pct - 100.0) > 0.01 * len(t["rows"]) + 0.01:
+        problems.append("%%kernel sums to %.2f" % pct)
+    for r in t["rows"]:
+        want = 100.0 * r["ticks"] / t["kernel"] if t["kernel"] else 0
+        if abs(want - r["pct_kernel"]) > 0.011:
+            problems.append("%s: %%kernel %.2f, expected %.2f" % (r["function"], r["pct_kernel"], want))
+            break
+    return problems
+
+
+def parse_folded(text):
+    """Folded stacks as {stack: count}; raises ValueError on a malformed line."""
+    out = {}
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        m = re.match(r"^(\S+) (\d+)$", line)
+        if not m:
+            raise ValueError("malformed folded line: %r" % line)
+        out[m.group(1)] = out.get(m.group(1), 0) + int(m.group(2))
+    return out

@@ -1,0 +1,417 @@
+/*
+ * Signal features that real programs need, as Linux 6.18 does them:
+ * sigaltstack with SA_ONSTACK (the Go runtime), alarm / setitimer /
+ * getitimer / pause, SA_RESTART for a read blocked on a pipe, sigsuspend,
+ * sysinfo; and regressions from fuzzing (issue 13, section 4), each with
+ * the value Linux gives.
+ */
+#include "utests.h"
+
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define EPERM 1
+#define ENOMEM 12
+#define EINTR 4
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+
+struct stack_u {
+	void *ss_sp;
+	int ss_flags;
+	size_t ss_size;
+};
+
+static char altstack[65536] __attribute__((aligned(16)));
+static volatile long handler_sp;
+static volatile int handler_oss_flags, handler_set_err;
+
+static void on_usr1_altstack(int sig)
+{
+	struct stack_u cur, other = { altstack, 0, sizeof(altstack) };
+	volatile char here;
+
+	(void)sig;
+	handler_sp = (long)&here;
+	usys2(__NR_sigaltstack, 0, (long)&cur);
+	handler_oss_flags = cur.ss_flags;
+	handler_set_err = (int)usys2(__NR_sigaltstack, (long)&other, 0);  /* on it: EPERM */
+}
+
+/* SA_ONSTACK runs the handler on the alternate stack; sigaltstack reports and guards it. */
+static void t_sigaltstack(void)
+{
+	struct stack_u ss = { altstack, 0, sizeof(altstack) }, old;
+	struct sigaction sa;
+
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, (long)&old), 0);
+	CHECK_EQ(old.ss_flags, SS_DISABLE);
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), 0);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, (long)&old), 0);
+	CHECK_EQ(old.ss_flags, 0);
+	CHECK_EQ((long)old.ss_sp, (long)altstack);
+	CHECK_EQ(old.ss_size, sizeof(altstack));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1_altstack;
+	sa.sa_flags = SA_ONSTACK;
+	CHECK_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
+	CHECK_EQ(kill(getpid(), SIGUSR1), 0);
+	CHECK(handler_sp > (long)altstack && handler_sp < (long)altstack + (long)sizeof(altstack));
+	CHECK_EQ(handler_oss_flags, SS_ONSTACK);
+	CHECK_EQ(handler_set_err, -EPERM);
+	/* bad input */
+	ss.ss_size = 1000;
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), -ENOMEM);
+	ss.ss_size = sizeof(altstack);
+	ss.ss_flags = 77;
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), -EINVAL);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0x10, 0), -EFAULT);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, 0x10), -EFAULT);
+	ss.ss_flags = SS_DISABLE;
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), 0);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, (long)&old), 0);
+	CHECK_EQ(old.ss_flags, SS_DISABLE);
+}
+
+static volatile int alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/* setitimer/getitimer (ITIMER_REAL), pause until SIGALRM, alarm's return value, bad input. */
+static void t_itimer_pause(void)
+{
+	struct sigaction sa;
+	long it[4] = { 0, 0, 0, 30000 }, cur[4], old[4];       /* interval 0, value 30 ms */
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	CHECK_EQ(sigaction(SIGALRM, &sa, NULL), 0);
+	CHECK_EQ(usys3(__NR_setitimer, 0, (long)it, 0), 0);
+	CHECK_EQ(usys2(__NR_getitimer, 0, (long)cur), 0);
+	CHECK(cur[2] == 0 && cur[3] > 0 && cur[3] <= 30000);
+	CHECK_EQ(usys0(__NR_pause), -EINTR);
+	CHECK_EQ(alarms, 1);
+	CHECK_EQ(usys2(__NR_getitimer, 0, (long)cur), 0);
+	CHECK(cur[2] == 0 && cur[3] == 0);                      /* expired, no interval */
+	/* alarm returns the seconds left, rounded to the nearest, at least 1 */
+	CHECK_EQ(usys1(__NR_alarm, 5), 0);
+	CHECK_EQ(usys1(__NR_alarm, 0), 5);
+	CHECK_EQ(usys1(__NR_alarm, 0), 0);
+	/* an interval timer fires again */
+	it[1] = 10000;
+	it[3] = 10000;
+	CHECK_EQ(usys3(__NR_setitimer, 0, (long)it, (long)old), 0);
+	CHECK_EQ(old[3], 0);
+	while (alarms < 3)
+		usys0(__NR_pause);
+	CHECK_EQ(usys3(__NR_setitimer, 0, 0, (long)old), 0);     /* NULL disarms */
+	CHECK_EQ(old[0], 0);
+	CHECK_EQ(old[1], 10000);
+	it[3] = 1000000;                                        /* usec out of range */
+	CHECK_EQ(usys3(__NR_setitimer, 0, (long)it, 0), -EINVAL);
+	CHECK_EQ(usys3(__NR_setitimer, 7, (long)it, 0), -EINVAL);
+	CHECK_EQ(usys2(__NR_getitimer, 7, (long)cur), -EINVAL);
+	CHECK_EQ(usys2(__NR_getitimer, 0, 0x10), -EFAULT);
+}
+
+static volatile int usr1_seen;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1_seen++;
+}
+
+/*
+ * A read blocked on an empty pipe, with signals arriving: restarted when
+ * the handler has SA_RESTART (the data comes through), -EINTR without it.
+ * The parent keeps signalling until the child reports, so the outcome does
+ * not depend on when the child blocks.
+ */
+static int read_with_signals(bool restart)
+{
+	struct sigaction sa;
+	int data[2], done[2], pid, st;
+	char c = 0;
+
+	CHECK_EQ(pipe(data), 0);
+	CHECK_EQ(pipe(done), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		long r;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr1;
+		sa.sa_flags = restart ? SA_RESTART : 0;
+		sigaction(SIGUSR1, &sa, NULL);
+		close(data[1]);
+		write(done[1], "s", 1);                 /* handler installed */
+		r = read(data[0], &c, 1);
+		_exit(r == 1 && c == 'x' && usr1_seen > 0 ? 10 : r == -1 && errno == EINTR ? 20 : 30);
+	}
+	close(done[1]);
+	CHECK_EQ(read(done[0], &c, 1), 1);
+	for (int i = 0; i < 20; i++) {
+		kill(pid, SIGUSR1);
+		msleep(5);
+	}
+	write(data[1], "x", 1);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static void t_sa_restart(void)
+{
+	CHECK_EQ(read_with_signals(true), 10);
+	CHECK_EQ(read_with_signals(false), 20);
+}
+
+/* sigsuspend: wait with a mask that lets the signal in; the old mask is back afterwards. */
+static void t_sigsuspend(void)
+{
+	struct sigaction sa;
+	sigset_t block = sigmask_of(SIGUSR1), cur, wait_mask = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	CHECK_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &block, NULL), 0);
+	CHECK_EQ(kill(getpid(), SIGUSR1), 0);                   /* pending, blocked */
+	CHECK_EQ(usr1_seen, 0);
+	CHECK_EQ(usys2(__NR_rt_sigsuspend, (long)&wait_mask, 8), -EINTR);
+	CHECK_EQ(usr1_seen, 1);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, NULL, &cur), 0);
+	CHECK_EQ(cur, block);
+	CHECK_EQ(usys2(__NR_rt_sigsuspend, (long)&wait_mask, 4), -EINVAL);
+	CHECK_EQ(usys2(__NR_rt_sigsuspend, 0x10, 8), -EFAULT);
+}
+
+/* sysinfo: plausible memory and uptime figures; a bad pointer. */
+static void t_sysinfo(void)
+{
+	struct {
+		long uptime;
+		unsigned long loads[3], totalram, freeram, sharedram, bufferram, totalswap, freeswap;
+		unsigned short procs, pad;
+		unsigned pad2;
+		unsigned long totalhigh, freehigh;
+		unsigned mem_unit;
+		char reserved[4];
+	} si;
+
+	CHECK_EQ(usys1(__NR_sysinfo, (long)&si), 0);
+	CHECK(si.uptime >= 0);
+	CHECK(si.mem_unit >= 1);
+	CHECK(si.totalram > 0 && si.freeram > 0 && si.freeram <= si.totalram);
+	CHECK(si.procs >= 1);
+	CHECK_EQ(usys1(__NR_sysinfo, 0x10), -EFAULT);
+}
+
+/* Bug 1: PR_GET_NAME returns the name zero-padded to 16 bytes, never stale kernel bytes. */
+static void t_prctl_name_padding(void)
+{
+	char *page = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char out[16];
+
+	CHECK(page != MAP_FAILED);
+	CHECK_EQ(munmap(page + 4096, 4096), 0);
+	memcpy(page + 4096 - 3, "ab", 3);       /* a short name ending at the page end */
+	CHECK_EQ(sys_prctl(PR_SET_NAME, (long)(page + 4096 - 3), 0, 0, 0), 0);
+	memset(out, 0x55, sizeof(out));
+	CHECK_EQ(sys_prctl(PR_GET_NAME, (long)out, 0, 0, 0), 0);
+	CHECK_EQ(memcmp(out, "ab", 3), 0);
+	for (int i = 3; i < 16; i++)
+		CHECK_EQ(out[i], 0);
+}
+
+/* Bug 4: mincore stops at a hole: entries before it written, the rest untouched; unmapped + bad vector: ENOMEM. */
+static void t_mincore_hole(void)
+{
+	char *p = mmap(NULL, 4 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char vec[4];
+
+	CHECK(p != MAP_FAILED);
+	p[0] = 1;
+	CHECK_EQ(munmap(p + 2 * 4096, 4096), 0);
+	memset(vec, 0x77, sizeof(vec));
+	CHECK_EQ(mincore(p, 4 * 4096, vec), -1);
+	CHECK_EQ(errno, ENOMEM);
+	CHECK_EQ(vec[0], 1);
+	CHECK_EQ(vec[1], 0);
+	CHECK_EQ(vec[2], 0x77);
+	CHECK_EQ(vec[3], 0x77);
+	CHECK_EQ(sys_mincore((unsigned long)p + 2 * 4096, 4096, (unsigned char *)0x1000), -ENOMEM);
+}
+
+static volatile int chld_seen;
+
+static void on_chld_count(int sig)
+{
+	(void)sig;
+	chld_seen++;
+}
+
+/* Bug 5: kill of a zombie succeeds (0), as on Linux; after the reap it is ESRCH. */
+static void t_kill_zombie(void)
+{
+	struct sigaction sa;
+	sigset_t block = sigmask_of(SIGCHLD), none = 0;
+	int pid, st;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_chld_count;
+	CHECK_EQ(sigaction(SIGCHLD, &sa, NULL), 0);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &block, NULL), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	while (!chld_seen)              /* SIGCHLD: the child is a zombie now */
+		usys2(__NR_rt_sigsuspend, (long)&none, 8);
+	CHECK_EQ(kill(pid, 0), 0);
+	CHECK_EQ(kill(pid, SIGTERM), 0);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+	CHECK_EQ(kill(pid, 0), -1);
+	CHECK_EQ(errno, ESRCH);
+}
+
+/* Bug 6: error precedence of rt_sigprocmask, kill, tkill, tgkill. */
+static void t_signal_errno_order(void)
+{
+	CHECK_EQ(usys4(__NR_rt_sigprocmask, 77, 0x10, 0, 8), -EFAULT);  /* bad set before bad how */
+	CHECK_EQ(usys4(__NR_rt_sigprocmask, 77, 0, 0, 8), 0);           /* no set: how unchecked */
+	CHECK_EQ(usys2(__NR_kill, 99999, -2), -ESRCH);
+	CHECK_EQ(usys2(__NR_kill, getpid(), -2), -EINVAL);
+	CHECK_EQ(usys2(__NR_tkill, 99999, 66), -ESRCH);
+	CHECK_EQ(usys2(__NR_tkill, getpid(), 66), -EINVAL);
+	CHECK_EQ(usys2(__NR_tkill, 0, 1), -EINVAL);
+	CHECK_EQ(usys3(__NR_tgkill, 99999, 99999, 66), -ESRCH);
+}
+
+/* Bug 7: clock ids Linux does not have (10: CLOCK_SGI_CYCLE) are EINVAL for gettime and getres. */
+static void t_clock_ids(void)
+{
+	long ts[2];
+
+	CHECK_EQ(usys2(__NR_clock_gettime, 10, (long)ts), -EINVAL);
+	CHECK_EQ(usys2(__NR_clock_getres, 10, (long)ts), -EINVAL);
+	CHECK_EQ(usys2(__NR_clock_gettime, 12, (long)ts), -EINVAL);
+	CHECK_EQ(usys2(__NR_clock_gettime, 11, (long)ts), 0);   /* CLOCK_TAI */
+	CHECK_EQ(usys2(__NR_clock_gettime, 7, (long)ts), 0);    /* CLOCK_BOOTTIME */
+}
+
+/* Bug 8: a buffer that runs past the top of user space is EFAULT as a whole (Linux's access_ok). */
+static void t_getrandom_range(void)
+{
+	char buf[16];
+
+	/* the last 8 bytes of the stack page at the top, and 8 beyond TASK_SIZE */
+	CHECK_EQ(usys3(__NR_getrandom, 0x7fffffffeff8L, 16, 0), -EFAULT);
+	CHECK_EQ(usys3(__NR_getrandom, (long)buf, 16, 0), 16);
+}
+
+static void touch_kernel_address(void)
+{
+	volatile char *k = (volatile char *)0xffffffff81000000UL;
+
+	(void)*k;
+}
+
+static volatile int segv_code;
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)uc;
+	segv_code = si->si_code;
+	_exit(segv_code == SEGV_MAPERR ? 0 : 1);
+}
+
+/* Bug 9: a kernel address faults with SEGV_MAPERR, whether the kernel maps it or not. */
+static void t_kernel_address_maperr(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_segv;
+	sa.sa_flags = SA_SIGINFO;
+	CHECK_EQ(sigaction(SIGSEGV, &sa, NULL), 0);
+	touch_kernel_address();
+	CHECK(0);                       /* the handler exits */
+}
+
+static void bad_cs_handler(int sig, siginfo_t *si, void *ucv)
+{
+	unsigned short *cs = (unsigned short *)((char *)ucv + 40 + 18 * 8);     /* uc_mcontext.cs */
+
+	(void)sig;
+	(void)si;
+	*cs = 0;
+}
+
+/* Raise SIGUSR1 with handler h; exit 0 if the process survives its return (it should not). */
+static void raise_with(void (*h)(int, siginfo_t *, void *))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = h;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGUSR1, &sa, NULL);
+	kill(getpid(), SIGUSR1);
+	_exit(0);
+}
+
+static void sigreturn_bad_cs(void)
+{
+	raise_with(bad_cs_handler);     /* sigreturn to CS 0 kills with SIGSEGV */
+}
+
+static void bad_mxcsr_handler(int sig, siginfo_t *si, void *ucv)
+{
+	unsigned long fpstate = *(unsigned long *)((char *)ucv + 40 + 23 * 8);  /* uc_mcontext.fpstate */
+
+	(void)sig;
+	(void)si;
+	*(unsigned *)(fpstate + 24) |= 0x10000000;      /* a reserved MXCSR bit */
+}
+
+static void sigreturn_bad_mxcsr(void)
+{
+	raise_with(bad_mxcsr_handler);
+}
+
+/* Bug 9: rt_sigreturn to a bad code segment or with reserved MXCSR bits kills with SIGSEGV. */
+static void t_sigreturn_bad_context(void)
+{
+	int st = run_in_child(sigreturn_bad_cs);
+
+	CHECK(WIFSIGNALED(st));
+	CHECK_EQ(WTERMSIG(st), SIGSEGV);
+	st = run_in_child(sigreturn_bad_mxcsr);
+	CHECK(WIFSIGNALED(st));
+	CHECK_EQ(WTERMSIG(st), SIGSEGV);
+}
+
+const struct utest ut_sigx_tests[] = {
+	{ "sigaltstack", t_sigaltstack },
+	{ "itimer_pause", t_itimer_pause },
+	{ "sa_restart", t_sa_restart },
+	{ "sigsuspend", t_sigsuspend },
+	{ "sysinfo", t_sysinfo },
+	{ "prctl_name_padding", t_prctl_name_padding },
+	{ "mincore_hole", t_mincore_hole },
+	{ "kill_zombie", t_kill_zombie },
+	{ "signal_errno_order", t_signal_errno_order },
+	{ "clock_ids", t_clock_ids },
+	{ "getrandom_range", t_getrandom_range },
+	{ "kernel_address_maperr", t_kernel_address_maperr },
+	{ "sigreturn_bad_context", t_sigreturn_bad_context },
+	{ NULL, NULL },
+};

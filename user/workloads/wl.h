@@ -1,0 +1,93 @@
+/*
+ * The profiling workloads (make profile, docs/results/README.md): user
+ * programs that reproduce the VM behaviour of the 1998 and 2001 measurements
+ * on this kernel. One static binary, build/user/workloads, with one
+ * subcommand per workload; the same binary runs on the host Linux.
+ *
+ *   workloads mix [--size PCT] [--small]  1998: start-up, malloc, compile-like, exit (mix.c)
+ *   workloads sweep [--layout L] [--max N] [--ops K]
+ *                                         1998: index accesses per operation vs n (sweep.c)
+ *   workloads gc --chunk PAGES [--peak PAGES] [--cycles C]
+ *                                         2001: gcc-2.96-like (chunk 1) or gcc-3.0-like
+ *                                         (chunk 32) garbage-collected arena (gc.c)
+ *   workloads replay FILE [--repeat N]    2001: a converted strace of a real program (replay.c)
+ *
+ * Every run is deterministic: a fixed-seed generator decides everything the
+ * kernel does not. Results are printed as lines
+ *     @result workload=NAME key=value ...
+ * which tools/profile-suite reads; everything else is commentary.
+ */
+#ifndef WL_H
+#define WL_H
+
+#include "ulib.h"
+#include "vmk_profile.h"
+
+#define WL_PAGE 4096UL
+
+/* --- common.c --- */
+
+/* xorshift64* with a fixed seed: the same sequence on every run and kernel. */
+struct wl_rng { uint64_t s; };
+void wl_rng_seed(struct wl_rng *r, uint64_t seed);
+uint64_t wl_rand(struct wl_rng *r);
+/* Uniform in [lo, hi] (inclusive). */
+unsigned long wl_between(struct wl_rng *r, unsigned long lo, unsigned long hi);
+
+/* The time-stamp counter (guest instructions under QEMU -icount shift=0). */
+uint64_t wl_tsc(void);
+
+/* What the kernel (or Linux) has counted for this process and its waited-for children. */
+struct wl_counts {
+	uint64_t tsc;           /* wl_tsc() */
+	uint64_t hz;            /* profiler samples per second; 0 when not profiling */
+	uint64_t kernel, user;  /* profiler samples in kernel / user mode (all processes) */
+	uint64_t faults;        /* page faults of this process (vmk_memstat or Linux's minflt) */
+	uint64_t vmas;          /* vmkernel only: VMAs of this process now */
+	uint64_t stime_us;      /* Linux only: system time of this process and its children */
+	uint64_t utime_us;
+};
+void wl_counts(struct wl_counts *c);
+/* True when running on vmkernel (its own system calls answer). */
+bool wl_on_vmkernel(void);
+/* Print "@result workload=NAME phase=PHASE" and the differences b - a as key=value. */
+void wl_result_counts(const char *workload, const char *phase, const struct wl_counts *a,
+		      const struct wl_counts *b);
+/* Print "@result " followed by the formatted text and a newline. */
+void wl_result(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Lines of /proc/self/maps (one per VMA), or -1. */
+long wl_maps_lines(void);
+/*
+ * The VMAs of this process: on vmkernel its count from vmk_profile (no
+ * kernel work to speak of, so it can be taken inside a measured phase; the
+ * same number as the maps lines there), on Linux the maps lines.
+ */
+long wl_vma_count(void);
+
+/* mmap/munmap/mprotect that end the program with a message on failure. */
+void *wl_map(void *addr, unsigned long len, int prot, int flags);
+void wl_unmap(void *addr, unsigned long len);
+void wl_protect(void *addr, unsigned long len, int prot);
+/* Write one byte into every page of [p, p + len). */
+void wl_touch(void *p, unsigned long len);
+/* Read one byte of every page; returns their sum (so the reads are not optimised away). */
+unsigned long wl_read_pages(const void *p, unsigned long len);
+/* Run fn(arg) in a forked child and wait for it; ends the program if the child failed. */
+void wl_in_child(const char *what, void (*fn)(void *), void *arg);
+/* Print a message and exit(1). */
+void wl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Parse "--name VALUE" pairs: the value of --name in argv, or def. */
+unsigned long wl_opt(int argc, char **argv, const char *name, unsigned long def);
+bool wl_flag(int argc, char **argv, const char *name);
+
+/* Sort n unsigned longs ascending (heapsort: no recursion, no memory). */
+void wl_sort(unsigned long *v, unsigned long n);
+
+/* --- the workloads --- */
+int wl_mix(int argc, char **argv);
+int wl_sweep(int argc, char **argv);
+int wl_gc(int argc, char **argv);
+int wl_replay(int argc, char **argv);
+
+#endif
