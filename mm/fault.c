@@ -149,6 +149,7 @@ static enum fault_result shared_fault(struct mm *mm, struct vma *vma, uintptr_t 
 	return FAULT_OK;
 }
 
+/* LAB cow: BEGIN wp_fault */
 /* A write to the private page (or zero page) at pa, mapped read-only at va: copy or reuse. */
 static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr_t pa,
 				  unsigned state)
@@ -189,7 +190,9 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 	(void)state;
 	return FAULT_OK;
 }
+/* LAB cow: END wp_fault */
 
+/* LAB pgtbl: BEGIN private_fault */
 static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t va,
 				       unsigned flags, bool present, phys_addr_t pa, unsigned state)
 {
@@ -228,6 +231,7 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 	mm_count(&mm->rss, 1);
 	return FAULT_OK;
 }
+/* LAB pgtbl: END private_fault */
 
 /* The fault proper, with mmap_lock held for reading and vma containing addr. */
 static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t addr, unsigned flags)

@@ -66,6 +66,8 @@ VMA_INDEX_STATE_FITS(struct avl_state);
 #define A_PARENT(v) (A_LINK(v)->parent)
 #define A_HEIGHT(v) (A_LINK(v)->height)
 
+/* LAB index: BEGIN avl_tree */
+
 static inline int avl_h(const struct vma *v)
 {
 	return v ? A_HEIGHT(v) : 0;
@@ -540,6 +542,7 @@ static size_t avl_bytes(struct vma_index *idx)
 {
 	return 0;
 }
+/* LAB index: END avl_tree */
 
 /* The "avl" backend (see the note at the top); select it with vma=avl or vma_backend_by_name("avl"). */
 const struct vma_index_ops vma_avl_ops = {
