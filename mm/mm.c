@@ -62,7 +62,7 @@ static void mm_teardown(struct mm *mm)
 
 	mmap_write_lock(mm);
 	for (v = vma_first(mm); v; v = vma_next(mm, v))
-		mm_zap_range(mm, v, v->start, v->end);
+		mm_zap_piece(mm, v, NULL);
 	if (mm->rss)
 		panic("mm_put: rss %lu after unmapping everything", mm->rss);
 	mm_vma_destroy(mm);
