@@ -2,7 +2,10 @@
  * Page faults (Linux's handle_mm_fault with x86's access_error and
  * expand_stack): demand-zero and zero-page mapping of private anonymous
  * memory, copy-on-write with reuse of exclusively owned pages, shared
- * anonymous pages from their object, and stack growth.
+ * anonymous pages from their object (a read fault maps the present pages
+ * around it too: fault-around), and stack growth. A guard marker
+ * (mm/guard.c) refuses the access with SIGSEGV (SEGV_MAPERR), after the
+ * VMA's permission check as on Linux.
  *
  * Locking: mmap_lock read around the whole fault (write only for the few
  * instructions that grow a stack VMA), or with fault_lock=vma the VMA's
@@ -140,6 +143,48 @@ static int install_page(struct mm *mm, uintptr_t va, struct page *p, unsigned pr
 	return 0;
 }
 
+/* Linux's fault_around_bytes (64 KiB): a read fault of shared memory maps this many pages around it. */
+#define FAULT_AROUND_PAGES 16
+#define PTES_PER_TABLE     512
+
+/*
+ * do_fault_around + filemap_map_pages, before a read fault of va proper:
+ * map the object's pages already present in a FAULT_AROUND_PAGES block
+ * around va (aligned, or starting at the VMA's start when that is later;
+ * clipped to the VMA and to va's page table) wherever nothing is mapped
+ * (no entry: a guard marker stays), clean, with the VMA's permissions.
+ * That is why a page read through one mapping of an object can end up
+ * mapped by its neighbours' mappings too (it matters to MADV_PAGEOUT,
+ * which leaves a page mapped twice alone). pt_lock held; out of memory
+ * just maps fewer.
+ */
+static void shared_fault_around(struct mm *mm, struct vma *vma, uintptr_t va, unsigned want)
+{
+	uintptr_t pte_off = (va >> PAGE_SHIFT) % PTES_PER_TABLE, vma_off = (va - vma->start) >> PAGE_SHIFT;
+	uintptr_t table = va - (pte_off << PAGE_SHIFT);
+	uintptr_t from = MAX(ALIGN_DOWN(pte_off, FAULT_AROUND_PAGES), pte_off - MIN(pte_off, vma_off));
+	uintptr_t to = MIN(MIN(from + FAULT_AROUND_PAGES, (uintptr_t)PTES_PER_TABLE),
+			   pte_off + vma_pages(vma) - vma_off);
+
+	for (uintptr_t i = from; i < to; i++) {
+		uintptr_t a = table + (i << PAGE_SHIFT);
+		struct page *p = NULL;
+
+		if (a == va || arch_mmu_query(mm->mmu, a, NULL, NULL) != -ENOENT)
+			continue;
+		shared_anon_page(vma->object, vma->pgoff + ((a - vma->start) >> PAGE_SHIFT), false, &p);
+		if (!p)
+			continue;
+		user_page_get(p);
+		if (install_page(mm, a, p, want | MMU_ACCESSED, false)) {
+			user_page_put(p);
+			return;
+		}
+		mm_count(&mm->rss, 1);
+		mm_count(&mm->rss_shared, 1);
+	}
+}
+
 static enum fault_result shared_fault(struct mm *mm, struct vma *vma, uintptr_t va,
 				      unsigned flags, bool present, unsigned state)
 {
@@ -154,6 +199,8 @@ static enum fault_result shared_fault(struct mm *mm, struct vma *vma, uintptr_t 
 			mm_set_pte_state(mm, va, want | (state & (MMU_ACCESSED | MMU_DIRTY)));
 		return FAULT_OK;
 	}
+	if (!(flags & FAULT_WRITE))
+		shared_fault_around(mm, vma, va, want);
 	err = shared_anon_page(vma->object, pgoff, true, &p);
 	if (err == -ENXIO)
 		return FAULT_SIGBUS;
@@ -262,10 +309,14 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 	unsigned state = 0;
 	bool present;
 	enum fault_result r;
+	int q;
 
 	mm_pt_lock(mm);
-	present = arch_mmu_query(mm->mmu, va, &pa, &state) == 0;
-	if (vma->object)
+	q = arch_mmu_query(mm->mmu, va, &pa, &state);
+	present = q == 0;
+	if (q == -EFAULT)
+		r = FAULT_SIGSEGV_MAPERR;       /* a guard marker (handle_pte_marker: VM_FAULT_SIGSEGV) */
+	else if (vma->object)
 		r = shared_fault(mm, vma, va, flags, present, state);
 	else
 		r = private_fault(mm, vma, va, flags, present, pa, state);

@@ -2,7 +2,8 @@
  * fork's copy of an address space (Linux dup_mmap + copy_page_range): every
  * VMA is copied except VM_DONTCOPY ones; private pages become copy-on-write
  * (read-only in both, fault.c's wp_fault copies or reuses them on the first
- * write), shared pages stay shared, VM_WIPEONFORK VMAs start empty. With
+ * write), shared pages stay shared, guard markers are copied, and
+ * VM_WIPEONFORK VMAs start empty (without markers either). With
  * mm/fault.c this is the whole COW story.
  */
 #include "internal.h"
@@ -91,6 +92,9 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv, st
 	}
 	mm_pt_lock(parent);
 	arch_mmu_walk(parent->mmu, pv->start, pv->end, dup_visit, &c, tlb);
+	/* Guard markers too (VM_MAYBE_GUARD is in Linux's VM_COPY_ON_FORK). */
+	if (!c.err)
+		c.err = mm_guard_copy(child, pv->start, parent, pv->start, pv->end);
 	mm_pt_unlock(parent);
 	return c.err;
 }

@@ -75,8 +75,10 @@ static void mm_teardown(struct mm *mm)
 	mmap_write_lock(mm);
 	mm_tlb_init(&tlb, mm, false);
 	mm_pt_lock(mm);
-	for (v = vma_first(mm); v; v = vma_next(mm, v))
+	for (v = vma_first(mm); v; v = vma_next(mm, v)) {
 		mm_zap_range(mm, v, v->start, v->end, &tlb);
+		mm_guard_clear(mm, v->start, v->end);
+	}
 	mm_pt_unlock(mm);
 	mm_tlb_finish(&tlb);
 	vma_lockless_disable(mm);       /* nobody can fault in it any more */

@@ -4,7 +4,9 @@
  * and the last one sends the frame to the operation's TLB batch, which
  * frees it once every CPU has flushed its translations (mm/tlb.c); shared
  * anonymous pages stay in their object; the zero page is never counted.
- * Page-table pages left empty wait in the batch too (arch_mmu_walk).
+ * Page-table pages left empty wait in the batch too (arch_mmu_walk). Guard
+ * markers (mm/guard.c) stay through a zap (MADV_DONTNEED) and go with an
+ * unmap (mm_zap_piece).
  */
 #include "internal.h"
 
@@ -32,6 +34,8 @@ static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 		return MMU_CLEAR;
 	p = phys_to_page(pa);
 	BUG_ON(!p || p->mapcount <= 0);
+	if (z->shared && (*state & MMU_DIRTY))
+		p->flags |= PG_dirty;   /* zap_present_ptes: a shmem folio keeps the PTE's dirty bit */
 	mm_unmap_page(z->mm, p, z->shared, z->tlb);
 	return MMU_CLEAR;
 }
@@ -51,6 +55,8 @@ void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb)
 	BUG_ON(!tlb);
 	mm_pt_lock(mm);
 	mm_zap_range(mm, piece, piece->start, piece->end, tlb);
+	/* An unmap also drops guard markers (unmap_vmas: ZAP_FLAG_DROP_MARKER); a zap alone keeps them. */
+	mm_guard_clear(mm, piece->start, piece->end);
 	mm_pt_unlock(mm);
 }
 

@@ -82,6 +82,7 @@
 #define __NR_tkill            200
 #define __NR_time             201
 #define __NR_futex            202
+#define __NR_sched_setaffinity 203
 #define __NR_getdents64       217
 #define __NR_set_tid_address  218
 #define __NR_clock_gettime    228

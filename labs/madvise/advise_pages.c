@@ -2,6 +2,7 @@
 static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
 			uintptr_t end, int advice, struct tlb_batch *tlb)
 {
+	*prev = vma;
 	switch (advice) {
 	case MADV_DONTNEED:
 	case MADV_DONTNEED_LOCKED:
@@ -16,19 +17,20 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		 * pt_lock; a change goes into tlb, flushed once for the whole
 		 * call). docs/labs/madvise.md.
 		 */
-		*prev = vma;
 		return 0;
 	case MADV_REMOVE:
 		*prev = NULL;
 		return madvise_remove(mm, vma, start, end, tlb);
 	case MADV_WILLNEED:
-		*prev = vma;
 		return 0;
 	case MADV_COLD:
 	case MADV_PAGEOUT:
-		*prev = vma;
-		return (vma->flags & VM_LOCKED) ? -EINVAL : 0;
-	default:                          /* MADV_COLLAPSE, MADV_GUARD_*: not supported */
+		return madvise_cold_pageout(mm, vma, start, end, advice == MADV_PAGEOUT, tlb);
+	case MADV_GUARD_INSTALL:
+		return mm_guard_install(mm, vma, start, end, tlb);
+	case MADV_GUARD_REMOVE:
+		return mm_guard_remove(mm, vma, start, end);
+	default:                          /* MADV_COLLAPSE: no VMA can hold a huge page */
 		return -EINVAL;
 	}
 }
