@@ -228,13 +228,14 @@ __attribute__((noreturn)) void task_exit(int status);
  * Thread groups (kernel/thread_group.c). thread_group_init: t's own group
  * and sighand (task_alloc); 0 or -ENOMEM. thread_group_share: the child of
  * clone takes the parent's sighand (CLONE_SIGHAND) and joins its group
- * (CLONE_THREAD: the parent's process id). thread_group_put: t leaves both
+ * (CLONE_THREAD: the parent's process id); 0, or -EINTR when that group is
+ * exiting or execing (its other threads have been sent SIGKILL already). thread_group_put: t leaves both
  * (task_free). thread_group_exiting: t's group is going (exit_group, fatal
  * signal). thread_group_leader: the task whose tid is t's process id.
  * task_reapable: a zombie whose whole group has exited (wait4 may take it).
  */
 int thread_group_init(struct task *t);
-void thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread);
+int thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread);
 void thread_group_put(struct task *t);
 bool thread_group_exiting(const struct task *t);
 struct task *thread_group_leader(const struct task *t);

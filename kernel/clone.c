@@ -116,7 +116,11 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 	child->parent = (flags & CLONE_THREAD) ? NULL : parent;     /* a thread is nobody's child */
 }
 
-/* clone(flags, newsp, parent_tid, child_tid, tls): the child's pid; -EINVAL, -EAGAIN, -ENOMEM, -EFAULT. */
+/*
+ * clone(flags, newsp, parent_tid, child_tid, tls): the child's pid; -EINVAL,
+ * -EAGAIN, -ENOMEM, -EFAULT; -EINTR a thread of a process that is exiting
+ * (the caller dies on its way out).
+ */
 long sys_clone(SYSCALL_ARGS)
 {
 	struct task *parent = current, *child;
@@ -141,13 +145,14 @@ long sys_clone(SYSCALL_ARGS)
 		err = -EFAULT;
 	if (!err && (flags & CLONE_PARENT_SETTID) && copy_to_user((void *)a2, &tid, sizeof(tid)))
 		err = -EFAULT;
+	if (!err)
+		err = thread_group_share(child, parent, flags & CLONE_SIGHAND, flags & CLONE_THREAD);
 	if (err) {
 		fdtable_put(child->fdt);
 		mm_put(task_set_mm(child, NULL));
 		task_free(child);
 		return err;
 	}
-	thread_group_share(child, parent, flags & CLONE_SIGHAND, flags & CLONE_THREAD);
 	if (flags & CLONE_CHILD_CLEARTID)
 		child->clear_child_tid = a3;
 	child->vfork_pending = flags & CLONE_VFORK;

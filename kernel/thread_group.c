@@ -60,10 +60,14 @@ int thread_group_init(struct task *t)
 	return 0;
 }
 
-void thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread)
+int thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
+	if (thread && parent->group->exiting) {
+		spin_unlock_irqrestore(&sched_lock, f);
+		return -EINTR;          /* the SIGKILLs went out already: a new thread would escape them */
+	}
 	if (sighand) {
 		kfree(child->sighand);
 		child->sighand = parent->sighand;
@@ -79,6 +83,7 @@ void thread_group_share(struct task *child, struct task *parent, bool sighand, b
 		child->pid = parent->pid;
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
+	return 0;
 }
 
 void thread_group_put(struct task *t)
