@@ -1,5 +1,5 @@
 /*
- * Tasks (processes; one thread each for now) and the scheduler.
+ * Tasks (threads: a process is a thread group, kernel/thread_group.c) and the scheduler.
  *
  * A task owns a kernel stack (KSTACK_SIZE bytes); while it runs in user mode
  * the top of that stack is where the CPU (interrupts, exceptions) and the
@@ -84,6 +84,7 @@ struct thread_group {
 	ksigset_t pending;              /* process-directed signals */
 	struct k_siginfo info[NSIG_STD + 1];
 	struct task *exec_task;         /* a thread in execve waiting for the others to end (de_thread) */
+	bool notified;                  /* the parent has been told (exit signal) that the process ended */
 };
 
 struct task {
@@ -264,8 +265,11 @@ void thread_group_wake_waiters_locked(struct task *t);
  */
 int thread_group_exec(void);
 /*
- * thread_group_leave_locked: t exits: true when it was the group's last
- * thread, with *status the group's status (sched_lock held).
+ * thread_group_leave_locked: t starts to exit (first thing in task_exit,
+ * as Linux decrements signal->live before the child-tid wake-up): it
+ * leaves the live count; true when it was the group's last thread. *status
+ * becomes the group exit's status, or the group's when t is last
+ * (sched_lock held).
  * thread_park_dead_locked: an exited non-leader thread waits to be freed;
  * thread_reap_dead frees those already off their CPU (no lock held).
  */

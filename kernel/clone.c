@@ -1,6 +1,6 @@
 /*
  * Process creation: clone with fork's flags, fork and vfork (Linux's
- * kernel_clone for the cases a one-thread-per-process kernel has):
+ * kernel_clone for processes and threads):
  *
  *   - a copy-on-write copy of the address space (mm_dup), or the same one
  *     with CLONE_VM (vfork, posix_spawn-style clones: the child then runs
