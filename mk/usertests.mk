@@ -10,6 +10,7 @@
 #                          output streams, and a static musl program (musl-tools)
 #   make run-user PROG=path ARGS="..."   any static program through tools/run
 #   make bench-console     program output throughput -> docs/console-bench.md
+#   make bench-smp [QUICK=1]  threads and processes on several CPUs -> docs/smp-bench.md
 #   make test-programs     unmodified programs, Linux vs the kernel -> docs/programs.md
 
 USERTESTS := $(BUILD)/user/tests
@@ -37,6 +38,12 @@ test-run: $(USERTESTS) $(KERNEL32)
 .PHONY: bench-console
 bench-console: $(USERTESTS) $(KERNEL32)
 	@tools/bench-console --mb 8 --out docs/console-bench.md
+
+# The SMP benchmark (tools/smpbench): user threads (tools/threadbench.c) under -icount and
+# multi-threaded TCG, processes; rewrites its tables in docs/smp-bench.md. QUICK=1: fewer.
+.PHONY: bench-smp
+bench-smp: $(KERNEL32)
+	@tools/smpbench $(if $(filter 1 yes on,$(QUICK)),--quick) docs/smp-bench.md
 
 # Unmodified programs (busybox, bash, a static glibc C++ program, lua, jq) on Linux and on
 # the kernel, compared; writes docs/programs.md. Installs or builds what is missing.
