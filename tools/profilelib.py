@@ -38,8 +38,9 @@ class RunResult:
 
 
 def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icount=True,
-                 profile=True, timeout=900, mem=None):
-    """Boot the kernel with elf as init (tools/run) under profile=user; returns a RunResult."""
+                 profile=True, timeout=900, mem=None, smp=None):
+    """Boot the kernel with elf as init (tools/run) under profile=user; returns a RunResult.
+    smp: QEMU's -smp (guest CPUs; tools/run's default is one)."""
     opts = []
     if profile:
         opts += ["profile=user", "profile_hz=%d" % hz]
@@ -49,8 +50,8 @@ def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icoun
         opts.append(append)
     env = dict(os.environ)
     env["RUN_APPEND"] = " ".join(opts)
-    env["RUN_QEMU_ARGS"] = (ICOUNT + " " + env.get("RUN_QEMU_ARGS", "")).strip() if icount \
-        else env.get("RUN_QEMU_ARGS", "")
+    qemu_args = ([ICOUNT] if icount else []) + (["-smp %d" % smp] if smp else [])
+    env["RUN_QEMU_ARGS"] = " ".join(qemu_args + [env.get("RUN_QEMU_ARGS", "")]).strip()
     env["RUN_TIMEOUT"] = str(timeout)
     if mem:
         env["QEMU_MEM"] = mem
