@@ -3,7 +3,7 @@
 # kernel with user workloads (user/workloads/) in QEMU under -icount shift=0.
 #
 #   make profile                  every experiment: tables, CSV, plots and README.md in
-#                                 docs/results/ (about 4 minutes on 2 cores)
+#                                 docs/results/ (about 7 minutes on 2 cores)
 #   make profile PROFILE_QUICK=1  smaller workloads, results in build/profile-quick/
 #                                 (under 2 minutes)
 #   make profile-check            the quick self-test make test runs: one profiled run,

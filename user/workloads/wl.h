@@ -1,6 +1,6 @@
 /*
  * The profiling workloads (make profile, docs/results/README.md): user
- * programs that reproduce the VM behaviour of the 1998 and 2001 measurements
+ * programs that reproduce the VM behaviour of the 1998, 2001 and 2007 measurements
  * on this kernel. One static binary, build/user/workloads, with one
  * subcommand per workload; the same binary runs on the host Linux.
  *
