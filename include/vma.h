@@ -50,6 +50,7 @@
 
 struct mm;
 struct vma;
+struct vm_file;
 
 /*
  * Anon identity (Linux's anon_vma): created when a private VMA is first
@@ -84,7 +85,8 @@ struct vma {
 	bool anon_forked;             /* with anon: Linux's anon_vma_chain has more than one entry, i.e. the
 	                               * VMA was copied at fork from a VMA that had an identity (or split
 	                               * from / dup'ed from such a VMA): vma_is_fork_child() */
-	void *object;                 /* backing object for shared anonymous memory (Linux's shmem file), or NULL */
+	struct vm_file *file;         /* the file mapped (include/vm_object.h; Linux's vm_file; shared
+	                               * anonymous memory has one too), or NULL: anonymous private */
 	struct mm *mm;                /* owning address space */
 	union vma_link link;          /* index linkage, owned by the backend */
 };

@@ -1,8 +1,10 @@
 /*
  * Page faults (Linux's handle_mm_fault with x86's access_error and
  * expand_stack): demand-zero and zero-page mapping of private anonymous
- * memory, copy-on-write with reuse of exclusively owned pages, shared
- * anonymous pages from their object, and stack growth.
+ * memory, copy-on-write with reuse of exclusively owned pages, pages of
+ * files and shared anonymous memory from their page cache (shared
+ * mappings map them, private ones map them read-only and copy them on
+ * write; past the end of the file: SIGBUS), and stack growth.
  *
  * Locking: mmap_lock read around the whole fault (write only for the few
  * instructions that grow a stack VMA), pt_lock around every page-table
@@ -119,33 +121,49 @@ static int install_page(struct mm *mm, uintptr_t va, struct page *p, unsigned pr
 	return 0;
 }
 
-static enum fault_result shared_fault(struct mm *mm, struct vma *vma, uintptr_t va,
-				      unsigned flags, bool present, unsigned state)
+/* A cache error as the fault's result: past the end or over a limit is SIGBUS (Linux vmf_error). */
+static enum fault_result object_error(int err)
 {
+	return err == -ENOMEM ? FAULT_OOM : FAULT_SIGBUS;
+}
+
+/*
+ * A file-backed (or shared anonymous) page not mapped yet: the object's
+ * page, in a shared VMA as the VMA allows (do_shared_fault), in a private
+ * one read-only (do_read_fault; a write copies it next, wp_fault).
+ */
+static enum fault_result object_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags)
+{
+	bool shared = vma->flags & VM_SHARED;
 	unsigned want = mm_vm_to_mmu(vma->flags);
-	unsigned long pgoff = vma->pgoff + ((va - vma->start) >> PAGE_SHIFT);
 	struct page *p;
 	int err;
 
-	if (present) {
-		/* Permissions lag behind the VMA (cannot happen after mprotect, which rewrites PTEs). */
-		if ((state & MMU_PROT_MASK) != want)
-			mm_set_pte_state(mm, va, want | (state & (MMU_ACCESSED | MMU_DIRTY)));
-		return FAULT_OK;
-	}
-	err = shared_anon_page(vma->object, pgoff, true, &p);
-	if (err == -ENXIO)
-		return FAULT_SIGBUS;
+	err = vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), VMO_ALLOC, &p);
 	if (err)
-		return FAULT_OOM;
-	user_page_get(p);
-	err = install_page(mm, va, p, want | MMU_ACCESSED | ((flags & FAULT_WRITE) ? MMU_DIRTY : 0), false);
+		return object_error(err);
+	if (!shared)
+		want &= ~MMU_WRITE;
+	/* the cache's reference for this PTE was taken by vm_object_page */
+	err = install_page(mm, va, p, want | MMU_ACCESSED | (shared && (flags & FAULT_WRITE) ? MMU_DIRTY : 0),
+			   false);
 	if (err) {
 		user_page_put(p);
 		return FAULT_OOM;
 	}
 	mm_count(&mm->rss, 1);
-	mm_count(&mm->rss_shared, 1);
+	mm_count(&mm->rss_file, 1);
+	return FAULT_OK;
+}
+
+/* A fault in a shared VMA on a page that is present: only permissions can lag. */
+static enum fault_result shared_present(struct mm *mm, struct vma *vma, uintptr_t va, unsigned state)
+{
+	unsigned want = mm_vm_to_mmu(vma->flags);
+
+	/* Permissions lag behind the VMA (cannot happen after mprotect, which rewrites PTEs). */
+	if ((state & MMU_PROT_MASK) != want)
+		mm_set_pte_state(mm, va, want | (state & (MMU_ACCESSED | MMU_DIRTY)));
 	return FAULT_OK;
 }
 
@@ -160,8 +178,9 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		return FAULT_OOM;
 	if (!mm_is_zero_pa(pa)) {
 		old = phys_to_page(pa);
-		BUG_ON(!old || !(old->flags & PG_anon));
-		if (page_refs(old) == 1 && old->mapcount == 1) {
+		BUG_ON(!old);
+		/* A file's page is never taken over: the private copy is a new page (wp_page_copy). */
+		if ((old->flags & PG_anon) && page_refs(old) == 1 && old->mapcount == 1) {
 			/* Nobody else maps it: reuse (do_wp_page's wp_page_reuse). */
 			anon_page_move(old, vma->anon);
 			old->flags &= ~PG_lazyfree;
@@ -179,14 +198,43 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		user_page_put(np);
 		return FAULT_OOM;
 	}
-	if (old) {
-		page_mapcount_add(old, -1);
-		user_page_put(old);
-	} else {
-		mm_count(&mm->rss, 1);
-	}
+	if (old)
+		mm_unmap_page(mm, old, !(old->flags & PG_anon));
+	mm_count(&mm->rss, 1);
 	mm_count(&mm->cow_copies, 1);
 	(void)state;
+	return FAULT_OK;
+}
+
+/*
+ * do_cow_fault: a write to a page of a private file mapping that is not
+ * mapped: a private copy of the file's page (which the cache gets if it
+ * had none). As in Linux the VMA gets its anon identity before the file's
+ * page is looked up, so even a write past the end (SIGBUS) leaves it one.
+ */
+static enum fault_result cow_fault(struct mm *mm, struct vma *vma, uintptr_t va)
+{
+	unsigned want = mm_vm_to_mmu(vma->flags) | MMU_ACCESSED | MMU_DIRTY;
+	struct page *src, *np;
+	int err;
+
+	if (vma_anon_prepare(mm, vma))
+		return FAULT_OOM;
+	err = vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), VMO_ALLOC, &src);
+	if (err)
+		return object_error(err);
+	np = anon_page_alloc(vma->anon, false);
+	if (np)
+		arch_copy_page(page_address(np), page_address(src));
+	user_page_put(src);
+	if (!np)
+		return FAULT_OOM;
+	if (install_page(mm, va, np, want, false)) {
+		user_page_put(np);
+		return FAULT_OOM;
+	}
+	mm_count(&mm->rss, 1);
+	mm_count(&mm->cow_copies, 1);
 	return FAULT_OK;
 }
 
@@ -204,6 +252,8 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 			mm_set_pte_state(mm, va, state | (want & ~MMU_WRITE));
 		return FAULT_OK;
 	}
+	if (vma->file)
+		return (flags & FAULT_WRITE) ? cow_fault(mm, vma, va) : object_fault(mm, vma, va, flags);
 	if (!(flags & FAULT_WRITE) && mm->zero_page) {
 		/* do_anonymous_page, read: the zero page, read-only, no anon identity. */
 		if (arch_mmu_map(mm->mmu, va, mm_zero_pa, (want & ~MMU_WRITE) | MMU_ACCESSED))
@@ -241,8 +291,10 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 
 	fl = spin_lock_irqsave(&mm->pt_lock);
 	present = arch_mmu_query(mm->mmu, va, &pa, &state) == 0;
-	if (vma->object)
-		r = shared_fault(mm, vma, va, flags, present, state);
+	if ((vma->flags & VM_SHARED) && present)
+		r = shared_present(mm, vma, va, state);
+	else if (vma->flags & VM_SHARED)
+		r = object_fault(mm, vma, va, flags);
 	else
 		r = private_fault(mm, vma, va, flags, present, pa, state);
 	spin_unlock_irqrestore(&mm->pt_lock, fl);

@@ -1,7 +1,7 @@
 /*
  * madvise (Linux do_madvise / madvise_walk_vmas / madvise_vma_behavior) for
  * anonymous memory: DONTNEED zaps, FREE marks pages lazily freeable,
- * REMOVE punches shared objects, POPULATE_* faults in, the flag advices go
+ * REMOVE punches holes in files (shared anonymous memory included), POPULATE_* faults in, the flag advices go
  * through vma_modify_flags, WILLNEED/COLD/PAGEOUT have nothing to do
  * without swap. mm_reclaim_lazyfree is the reclaim side of MADV_FREE.
  *
@@ -44,7 +44,7 @@ static long advice_flags(const struct vma *vma, int advice)
 	case MADV_DONTFORK:   return f | VM_DONTCOPY;
 	case MADV_DOFORK:     return f & ~VM_DONTCOPY;
 	case MADV_WIPEONFORK:
-		if (vma->object || (f & VM_SHARED))
+		if (vma->file || (f & VM_SHARED))
 			return -EINVAL;
 		return f | VM_WIPEONFORK;
 	case MADV_KEEPONFORK: return f & ~VM_WIPEONFORK;
@@ -100,18 +100,27 @@ static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start,
 	spin_unlock_irqrestore(&mm->pt_lock, fl);
 }
 
-/* MADV_REMOVE: punch [start, end) out of a writable shared mapping's object. */
+/*
+ * MADV_REMOVE: punch [start, end) out of a writable shared mapping's file
+ * (Linux: fallocate PUNCH_HOLE), which takes the pages out of every
+ * mapping of it: the mmap_lock is dropped meanwhile, as Linux drops it, so
+ * the caller looks its VMAs up again afterwards.
+ */
 static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
 {
+	struct vm_file *f = vma->file;
+
 	if (vma->flags & VM_LOCKED)
 		return -EINVAL;
-	if (!vma->object)
+	if (!f)
 		return -EINVAL;
 	if (!(vma->flags & VM_SHARED) || !(vma->flags & VM_MAYWRITE))
 		return -EACCES;
-	zap_pt_locked(mm, vma, start, end);
-	shared_anon_punch(vma->object, vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
-			  (end - start) >> PAGE_SHIFT);
+	f->ops->get(f);
+	mmap_read_unlock(mm);
+	vm_object_punch(f->obj, vma_pgoff_at(vma, start), (end - start) >> PAGE_SHIFT);
+	f->ops->put(f);
+	mmap_read_lock(mm);
 	return 0;
 }
 
@@ -133,7 +142,7 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		if (vma->flags & VM_LOCKED)
 			return -EINVAL;
 		*prev = vma;
-		if (vma->object)
+		if (vma->file)
 			return -EINVAL;       /* only anonymous private memory */
 		fl = spin_lock_irqsave(&mm->pt_lock);
 		arch_mmu_walk(mm->mmu, start, end, free_visit, NULL);
@@ -280,7 +289,7 @@ unsigned long mm_reclaim_lazyfree(struct mm *mm)
 	mmap_read_lock(mm);
 	fl = spin_lock_irqsave(&mm->pt_lock);
 	for (v = vma_first(mm); v; v = vma_next(mm, v))
-		if (!v->object)
+		if (!v->file)
 			arch_mmu_walk(mm->mmu, v->start, v->end, reclaim_visit, &c);
 	spin_unlock_irqrestore(&mm->pt_lock, fl);
 	mmap_read_unlock(mm);

@@ -2,8 +2,9 @@
  * Address spaces: creation, references, teardown and switching. Fork (Linux
  * dup_mmap) is mm/fork.c; the mmap_lock is mm/mmap_lock.c.
  *
- * Locking: see include/mm.h (lock order mmap_lock -> pt_lock -> shared
- * object lock -> pmm/slab).
+ * Locking: see include/mm.h (lock order mmap_lock -> pt_lock -> object
+ * lock -> pmm/slab). mm_list_lock protects the list of address spaces and
+ * is taken alone (never with another lock held).
  */
 #include "internal.h"
 #include "anon_vma.h"
@@ -14,9 +15,13 @@
 #include "printk.h"
 
 static struct kmem_cache *mm_cachep;
+/* Every address space mm_create made, for truncation's walk (mm/truncate.c). */
+static struct list_head mm_list = LIST_HEAD_INIT(mm_list);
+static struct spinlock mm_list_lock = SPINLOCK_INIT("mm_list");
 
 struct mm *mm_create_backend(const struct vma_index_ops *backend)
 {
+	unsigned long fl;
 	struct mm *mm;
 
 	if (!mm_cachep)
@@ -39,8 +44,10 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 		return NULL;
 	}
 	spin_init(&mm->pt_lock, "pt_lock");
-	mm->object_ops = &shared_anon_object_ops;
 	mm->users = 1;
+	fl = spin_lock_irqsave(&mm_list_lock);
+	list_add_tail(&mm->mmlist, &mm_list);
+	spin_unlock_irqrestore(&mm_list_lock, fl);
 	return mm;
 }
 
@@ -58,8 +65,11 @@ struct mm *mm_get(struct mm *mm)
 /* Unmap every VMA's pages, free the VMAs, the tables and mm. */
 static void mm_teardown(struct mm *mm)
 {
+	unsigned long fl = spin_lock_irqsave(&mm_list_lock);
 	struct vma *v;
 
+	list_del(&mm->mmlist);
+	spin_unlock_irqrestore(&mm_list_lock, fl);
 	mmap_write_lock(mm);
 	for (v = vma_first(mm); v; v = vma_next(mm, v))
 		mm_zap_range(mm, v, v->start, v->end);
@@ -82,6 +92,39 @@ void mm_put(struct mm *mm)
 	BUG_ON(left < 0);
 	if (left == 0)
 		mm_teardown(mm);
+}
+
+/* A reference to mm unless it is being torn down (users already 0). */
+static bool mm_get_not_zero(struct mm *mm)
+{
+	int u = __atomic_load_n(&mm->users, __ATOMIC_RELAXED);
+
+	while (u > 0)
+		if (__atomic_compare_exchange_n(&mm->users, &u, u + 1, false, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+struct mm *mm_list_next(struct mm *prev)
+{
+	struct list_head *pos;
+	struct mm *next = NULL;
+	unsigned long fl = spin_lock_irqsave(&mm_list_lock);
+
+	/* prev is referenced, so still listed: its link leads on. */
+	for (pos = prev ? prev->mmlist.next : mm_list.next; pos != &mm_list; pos = pos->next) {
+		struct mm *m = list_entry(pos, struct mm, mmlist);
+
+		if (mm_get_not_zero(m)) {
+			next = m;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&mm_list_lock, fl);
+	if (prev)
+		mm_put(prev);
+	return next;
 }
 
 void mm_activate(struct mm *mm)

@@ -75,13 +75,14 @@ int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len)
 		if (arch_mmu_query(mm->mmu, va, &pa, NULL) == 0) {
 			memcpy(d, (char *)phys_to_virt(pa) + off, n);
 		} else {
-			if (vma->object)
-				shared_anon_page(vma->object, vma->pgoff + ((va - vma->start) >> PAGE_SHIFT),
-						 false, &p);
-			if (p)
+			if (vma->file && vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), 0, &p))
+				p = NULL;
+			if (p) {
 				memcpy(d, (char *)page_address(p) + off, n);
-			else
+				user_page_put(p);
+			} else {
 				memset(d, 0, n);
+			}
 		}
 		src += n;
 		d += n;

@@ -1,8 +1,8 @@
 /*
  * Zap: remove the PTEs of a range and release what they mapped (Linux
  * zap_page_range / unmap_vmas). Private anonymous pages are freed with
- * their last reference, shared anonymous pages stay in their object, the
- * zero page is never counted. Page-table pages left empty are freed by
+ * their last reference, page-cache pages stay in their object, the zero
+ * page is never counted. Page-table pages left empty are freed by
  * arch_mmu_walk, which also invalidates the TLB entries.
  *
  * Note: frames are released inside the walk, before its TLB invalidation
@@ -11,39 +11,33 @@
  */
 #include "internal.h"
 
-void mm_unmap_page(struct mm *mm, struct page *p, bool shared)
+void mm_unmap_page(struct mm *mm, struct page *p, bool file)
 {
 	page_mapcount_add(p, -1);
 	user_page_put(p);
 	mm_count(&mm->rss, -1);
-	if (shared)
-		mm_count(&mm->rss_shared, -1);
+	if (file)
+		mm_count(&mm->rss_file, -1);
 }
-
-struct zap_ctx {
-	struct mm *mm;
-	bool shared;
-};
 
 static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
-	struct zap_ctx *z = arg;
+	struct mm *mm = arg;
 	struct page *p;
 
 	if (mm_is_zero_pa(pa))
 		return MMU_CLEAR;
 	p = phys_to_page(pa);
 	BUG_ON(!p || p->mapcount <= 0);
-	mm_unmap_page(z->mm, p, z->shared);
+	/* a private file mapping holds both kinds: the page says which it is */
+	mm_unmap_page(mm, p, !(p->flags & PG_anon));
 	return MMU_CLEAR;
 }
 
 unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
 {
-	struct zap_ctx z = { mm, vma->object != NULL };
-
 	BUG_ON(start < vma->start || end > vma->end);
-	return arch_mmu_walk(mm->mmu, start, end, zap_visit, &z);
+	return arch_mmu_walk(mm->mmu, start, end, zap_visit, mm);
 }
 
 void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg)

@@ -319,10 +319,10 @@ static int child_run(const char *text, size_t len)
 	mm_put(cur_mm);
 	cur_mm = NULL;
 	if (free_frames() != frames || vma_objects_inuse() || anon_identity_inuse() ||
-	    shared_anon_inuse()) {
+	    vm_object_inuse()) {
 		fprintf(stderr, "mmscript-host: leak: %zd frames, %zu VMAs, %zu anon, %zu shared\n",
 			(ssize_t)(frames - free_frames()), vma_objects_inuse(), anon_identity_inuse(),
-			shared_anon_inuse());
+			vm_object_inuse());
 		return 4;
 	}
 	return 0;
