@@ -48,6 +48,14 @@ struct mem_range {
 void pmm_init(struct page *pages, pfn_t max_pfn, const struct mem_range *free, size_t nfree);
 
 /*
+ * pmm_release_reserved: hand the frames wholly inside [start, end) to the
+ * allocator (pmm_init does this for the free ranges; boot modules that were
+ * copied elsewhere are released the same way). Every such frame must be
+ * reserved and unused (else a panic: a kernel bug).
+ */
+void pmm_release_reserved(phys_addr_t start, phys_addr_t end);
+
+/*
  * pmm_alloc: allocate 2^order contiguous, naturally aligned frames. Returns
  * the head page (refcount 1) or NULL when no block is free. Never panics.
  */

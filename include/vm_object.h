@@ -72,11 +72,13 @@ void vm_object_get(struct vm_object *o);
 void vm_object_put(struct vm_object *o);
 /*
  * vm_object_page: the page at pgoff with a reference for the caller
- * (user_page_put when done), allocated (zeroed) when absent and VMO_ALLOC.
+ * (vm_object_page_put when done), allocated (zeroed) when absent and VMO_ALLOC.
  * 0 and *out (NULL: absent, without VMO_ALLOC); -ENXIO pgoff past the end
  * (unless VMO_PAST_EOF); -ENOMEM no memory; -ENOSPC over the charge limit.
  */
 int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, struct page **out);
+/* vm_object_page_put: drop the reference vm_object_page gave with a page. */
+void vm_object_page_put(struct page *p);
 /* vm_object_has_page: is pgoff in the cache (mincore)? */
 bool vm_object_has_page(struct vm_object *o, unsigned long pgoff);
 /* vm_object_size / vm_object_pages: the size in bytes; the pages in the cache. */
@@ -122,7 +124,8 @@ struct vm_file_ops {
 
 struct vm_file {
 	const struct vm_file_ops *ops;   /* [init] */
-	struct vm_object *obj;           /* [init] its pages (the owner holds a reference) */
+	struct vm_object *obj;           /* [init] its pages (the owner holds a reference); NULL: a
+	                                  * file that cannot be mapped (mmap's checks, then -ENODEV) */
 	unsigned mode;                   /* [init] VMF_READ | VMF_WRITE */
 };
 

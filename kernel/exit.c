@@ -4,6 +4,7 @@
  * to init (kernel/init.c); a zombie is freed by the wait4 that reaps it.
  */
 #include "task.h"
+#include "fs.h"
 #include "sched_internal.h"
 #include "syscall_internal.h"
 #include "uaccess.h"
@@ -69,6 +70,11 @@ void task_exit(int status)
 	vfork_release(t);
 	fdtable_put(t->fdt);
 	t->fdt = NULL;
+	if (t->cwd)
+		dput(t->cwd);
+	if (t->exe)
+		dput(t->exe);
+	t->cwd = t->exe = NULL;
 	if (t->mm) {
 		struct mm *mm = t->mm;
 

@@ -90,6 +90,29 @@ DECLARE_SYSCALL(rt_sigpending);
 DECLARE_SYSCALL(clone3);
 
 DECLARE_SYSCALL(stat);
+DECLARE_SYSCALL(lstat);
+DECLARE_SYSCALL(creat);
+DECLARE_SYSCALL(memfd_create);
+DECLARE_SYSCALL(ftruncate);
+DECLARE_SYSCALL(truncate);
+DECLARE_SYSCALL(fsync);
+DECLARE_SYSCALL(umask);
+DECLARE_SYSCALL(chmod);
+DECLARE_SYSCALL(fchmod);
+DECLARE_SYSCALL(fchmodat);
+DECLARE_SYSCALL(mkdir);
+DECLARE_SYSCALL(mkdirat);
+DECLARE_SYSCALL(rmdir);
+DECLARE_SYSCALL(unlink);
+DECLARE_SYSCALL(unlinkat);
+DECLARE_SYSCALL(rename);
+DECLARE_SYSCALL(renameat);
+DECLARE_SYSCALL(renameat2);
+DECLARE_SYSCALL(symlink);
+DECLARE_SYSCALL(symlinkat);
+DECLARE_SYSCALL(link);
+DECLARE_SYSCALL(linkat);
+DECLARE_SYSCALL(msync);
 DECLARE_SYSCALL(pread64);
 DECLARE_SYSCALL(pwrite64);
 DECLARE_SYSCALL(access);
@@ -107,5 +130,8 @@ DECLARE_SYSCALL(pipe2);
 DECLARE_SYSCALL(statx);
 DECLARE_SYSCALL(faccessat2);
 
+
+/* random_to_user (kernel/devices.c): len pseudo-random bytes to user ubuf; bytes, or -EFAULT. */
+long random_to_user(uint64_t ubuf, uint64_t len);
 
 #endif

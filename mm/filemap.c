@@ -224,6 +224,11 @@ int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, str
 	return err;
 }
 
+void vm_object_page_put(struct page *p)
+{
+	user_page_put(p);
+}
+
 bool vm_object_has_page(struct vm_object *o, unsigned long pgoff)
 {
 	bool nomem = false, there;

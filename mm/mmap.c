@@ -100,11 +100,12 @@ static int mmap_place(struct mm *mm, struct mmap_req *r)
 	return 0;
 }
 
-/* file_mmap_ok: the pages fit below the largest file offset. */
+/* file_mmap_ok: the pages fit below the largest offset (a regular file's; other files: 2^64 - 1). */
 static bool file_range_ok(const struct mmap_req *r)
 {
-	return (uint64_t)r->len <= MAX_FILE_OFFSET &&
-	       r->pgoff <= (MAX_FILE_OFFSET - r->len) >> PAGE_SHIFT;
+	uint64_t max = r->file->obj ? MAX_FILE_OFFSET : ~0ULL;
+
+	return (uint64_t)r->len <= max && r->pgoff <= (max - r->len) >> PAGE_SHIFT;
 }
 
 /*
@@ -133,6 +134,8 @@ static int mmap_file_flags(struct mmap_req *r, unsigned long *vf)
 	case MAP_PRIVATE:
 		if (!(mode & VMF_READ))
 			return -EACCES;
+		if (!r->file->obj)
+			return -ENODEV;         /* no mmap operation: not a regular file */
 		if (*vf & VM_GROWSDOWN)
 			return -EINVAL;
 		return 0;

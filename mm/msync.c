@@ -11,10 +11,6 @@
 #include "internal.h"
 #include "kerrno.h"
 
-#define MS_ASYNC      1
-#define MS_INVALIDATE 2
-#define MS_SYNC       4
-
 /* The walk over [start, end) (end > start), under the lock. */
 static int msync_walk(struct mm *mm, uintptr_t start, uintptr_t end, int flags)
 {

@@ -10,6 +10,7 @@
  */
 #include "ktest.h"
 #include "exec.h"
+#include "file.h"
 #include "mm.h"
 #include "pmm.h"
 #include "slab.h"
@@ -58,6 +59,43 @@ static void make_image(struct img *m)
 	memcpy(m->data, "DATADATA", 8);
 }
 
+static size_t copy_in(void *arg, size_t done, void *kaddr, size_t n)
+{
+	memcpy(kaddr, (const char *)arg + done, n);
+	return 0;
+}
+
+/* exec_build of the bytes [elf, elf + size) put in a file of no directory, as exec reads a program. */
+static int build(const void *elf, size_t size, const char *const *argv, const char *const *envp,
+		 struct exec_image *ex)
+{
+	struct dentry *d = fs_create_unlinked("prog", 0755);
+	struct file *f;
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	if (size && fs_write(d->inode, 0, size, copy_in, (void *)elf) != (long)size) {
+		dput(d);
+		return -ENOSPC;
+	}
+	err = (int)file_open_dentry(d, O_RDONLY, &f);
+	if (err) {
+		dput(d);
+		return err;
+	}
+	err = exec_build(f, "/prog", argv, envp, ex);
+	file_put(f);
+	return err;
+}
+
+/* Drop what a successful build made. */
+static void unbuild(struct exec_image *ex)
+{
+	mm_put(ex->mm);
+	dput(ex->exe);
+}
+
 static void test_valid_image(struct ktest *t)
 {
 	static const char *const argv[] = { "prog", "-x", NULL };
@@ -74,7 +112,7 @@ static void test_valid_image(struct ktest *t)
 	slab_shrink_all();
 	free0 = pmm_free_frames();
 	ASSERT_EQ(t, elf_check(&m, sizeof(m)), 0);
-	ASSERT_EQ(t, exec_build(&m, sizeof(m), "/prog", argv, envp, &ex), 0);
+	ASSERT_EQ(t, build(&m, sizeof(m), argv, envp, &ex), 0);
 	EXPECT_EQ(t, ex.entry, 0x400000 + offsetof(struct img, code));
 	EXPECT_EQ(t, ex.sp & 15, 0);
 	/* argc, argv[0], argv[1], NULL, envp[0], NULL */
@@ -108,7 +146,7 @@ static void test_valid_image(struct ktest *t)
 	EXPECT_EQ(t, ex.mm->start_brk, 0x404000);
 	mmap_read_unlock(ex.mm);
 
-	mm_put(ex.mm);
+	unbuild(&ex);
 	slab_shrink_all();
 	EXPECT_EQ(t, pmm_free_frames(), free0);
 }
@@ -125,7 +163,7 @@ static void test_bad_images(struct ktest *t)
 	make_image(&m); \
 	stmt; \
 	EXPECT_EQ(t, elf_check(&m, size), -ENOEXEC); \
-	EXPECT_EQ(t, exec_build(&m, size, "/prog", argv, argv + 1, &ex), -ENOEXEC); \
+	EXPECT_EQ(t, build(&m, size, argv, argv + 1, &ex), -ENOEXEC); \
 } while (0)
 	mm_put(mm_create());
 	slab_shrink_all();
@@ -160,7 +198,7 @@ static void test_bad_images(struct ktest *t)
 
 		memset(big, 'a', sizeof(big) - 1);
 		make_image(&m);
-		EXPECT_EQ(t, exec_build(&m, sizeof(m), "/prog", bigv, argv + 1, &ex), -E2BIG);
+		EXPECT_EQ(t, build(&m, sizeof(m), bigv, argv + 1, &ex), -E2BIG);
 	}
 	slab_shrink_all();
 	EXPECT_EQ(t, pmm_free_frames(), free0);

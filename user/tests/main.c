@@ -11,7 +11,7 @@
 
 static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests,
 						 ut_forkmerge_tests, ut_fd_tests, ut_pipeline_tests,
-						 ut_clone_tests, ut_sigx_tests };
+						 ut_clone_tests, ut_sigx_tests, ut_file_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {
