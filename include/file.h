@@ -108,6 +108,14 @@ long path_from_user(uint64_t upath, char **out);
  */
 long dirfd_base(int dirfd, struct dentry **out);
 /*
+ * user_path_lookup: fs_lookup (flags LOOKUP_*) of the user path upath
+ * relative to dirfd. 0 and *out (a reference); path_from_user's,
+ * dirfd_base's and the lookup's errors.
+ */
+long user_path_lookup(int dirfd, uint64_t upath, unsigned flags, struct dentry **out);
+/* user_lookup_parent: fs_lookup_parent of the user path upath relative to dirfd; the same errors. */
+long user_lookup_parent(int dirfd, uint64_t upath, struct fs_last *last);
+/*
  * file_open_at: open(2) of path relative to dirfd (kernel/open.c): O_CREAT
  * (with mode, less the umask), O_EXCL, O_TRUNC, O_APPEND, O_DIRECTORY,
  * O_NOFOLLOW, O_CLOEXEC (the caller's), the access mode. 0 and *out;

@@ -51,6 +51,48 @@ long dirfd_base(int dirfd, struct dentry **out)
 	return 0;
 }
 
+/* The user path upath (kmalloc'd) and where it starts (a reference): both, or neither. */
+static long user_path_at(int dirfd, uint64_t upath, char **path, struct dentry **base)
+{
+	long r = path_from_user(upath, path);
+
+	if (!r)
+		r = dirfd_base(dirfd, base);
+	if (r) {
+		kfree(*path);
+		*path = NULL;
+	}
+	return r;
+}
+
+long user_path_lookup(int dirfd, uint64_t upath, unsigned flags, struct dentry **out)
+{
+	struct dentry *base;
+	char *path;
+	long r = user_path_at(dirfd, upath, &path, &base);
+
+	if (r)
+		return r;
+	r = fs_lookup(base, path, flags, out);
+	dput(base);
+	kfree(path);
+	return r;
+}
+
+long user_lookup_parent(int dirfd, uint64_t upath, struct fs_last *last)
+{
+	struct dentry *base;
+	char *path;
+	long r = user_path_at(dirfd, upath, &path, &base);
+
+	if (r)
+		return r;
+	r = fs_lookup_parent(base, path, last);
+	dput(base);
+	kfree(path);
+	return r;
+}
+
 /* What may_open and do_open refuse for d opened with flags. */
 static long open_checks(struct dentry *d, int flags)
 {

@@ -228,23 +228,16 @@ long sys_ftruncate(SYSCALL_ARGS)
 /* truncate(path, len): the file path names (links followed); its lookup errors, -EISDIR, -EINVAL. */
 long sys_truncate(SYSCALL_ARGS)
 {
-	struct dentry *base, *d;
-	char *path;
-	long r = (int64_t)a1 < 0 ? -EINVAL : path_from_user(a0, &path);
+	struct dentry *d;
+	long r;
 
-	if (r == -EINVAL)
-		return r;
-	if (!r)
-		r = dirfd_base(AT_FDCWD, &base);
+	if ((int64_t)a1 < 0)
+		return -EINVAL;
+	r = user_path_lookup(AT_FDCWD, a0, LOOKUP_FOLLOW, &d);
 	if (!r) {
-		r = fs_lookup(base, path, LOOKUP_FOLLOW, &d);
-		dput(base);
-		if (!r) {
-			r = truncate_file(d, (int64_t)a1);
-			dput(d);
-		}
+		r = truncate_file(d, (int64_t)a1);
+		dput(d);
 	}
-	kfree(path);
 	return r;
 }
 

@@ -16,27 +16,10 @@
 #define RENAME_EXCHANGE_K 2
 #define RENAME_WHITEOUT_K 4
 
-/* The parent and last component of the user path upath, relative to dirfd. */
-static long user_last(int dirfd, uint64_t upath, struct fs_last *last)
-{
-	struct dentry *base;
-	char *path;
-	long r = path_from_user(upath, &path);
-
-	if (!r)
-		r = dirfd_base(dirfd, &base);
-	if (!r) {
-		r = fs_lookup_parent(base, path, last);
-		dput(base);
-	}
-	kfree(path);
-	return r;
-}
-
 static long do_mkdir(int dirfd, uint64_t upath, uint64_t mode)
 {
 	struct fs_last last;
-	long r = user_last(dirfd, upath, &last);
+	long r = user_lookup_parent(dirfd, upath, &last);
 
 	if (r)
 		return r;
@@ -65,7 +48,7 @@ static long do_rmdir(int dirfd, uint64_t upath)
 	static const long by_type[] = { [LAST_ROOT] = -EBUSY, [LAST_DOT] = -EINVAL,
 					[LAST_DOTDOT] = -ENOTEMPTY };
 	struct fs_last last;
-	long r = user_last(dirfd, upath, &last);
+	long r = user_lookup_parent(dirfd, upath, &last);
 
 	if (r)
 		return r;
@@ -84,7 +67,7 @@ static long do_unlink(int dirfd, uint64_t upath)
 {
 	struct fs_last last;
 	struct dentry *d;
-	long r = user_last(dirfd, upath, &last);
+	long r = user_lookup_parent(dirfd, upath, &last);
 
 	if (r)
 		return r;
@@ -126,10 +109,10 @@ static long do_rename(int olddfd, uint64_t uold, int newdfd, uint64_t unew, uint
 		return -EINVAL;
 	if (flags & (RENAME_EXCHANGE_K | RENAME_WHITEOUT_K))
 		return -EINVAL;         /* not supported here (Linux's tmpfs has them) */
-	r = user_last(olddfd, uold, &from);
+	r = user_lookup_parent(olddfd, uold, &from);
 	if (r)
 		return r;
-	r = user_last(newdfd, unew, &to);
+	r = user_lookup_parent(newdfd, unew, &to);
 	if (r) {
 		fs_last_done(&from);
 		return r;
@@ -171,7 +154,7 @@ static long do_symlink(uint64_t utarget, int dirfd, uint64_t upath)
 	long r = path_from_user(utarget, &target);
 
 	if (!r)
-		r = user_last(dirfd, upath, &last);
+		r = user_lookup_parent(dirfd, upath, &last);
 	if (!r) {
 		r = last.type != LAST_NORM ? -EEXIST : fs_symlink(last.dir, last.name, last.len, target, NULL);
 		fs_last_done(&last);
@@ -194,24 +177,16 @@ long sys_symlinkat(SYSCALL_ARGS)
 
 static long do_link(int olddfd, uint64_t uold, int newdfd, uint64_t unew, uint64_t flags)
 {
-	struct dentry *base, *old;
 	struct fs_last last;
-	char *path;
+	struct dentry *old;
 	long r;
 
 	if (flags & ~(uint64_t)(AT_SYMLINK_FOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
-	r = path_from_user(uold, &path);
-	if (!r)
-		r = dirfd_base(olddfd, &base);
-	if (!r) {
-		r = fs_lookup(base, path, (flags & AT_SYMLINK_FOLLOW) ? LOOKUP_FOLLOW : 0, &old);
-		dput(base);
-	}
-	kfree(path);
+	r = user_path_lookup(olddfd, uold, (flags & AT_SYMLINK_FOLLOW) ? LOOKUP_FOLLOW : 0, &old);
 	if (r)
 		return r;
-	r = user_last(newdfd, unew, &last);
+	r = user_lookup_parent(newdfd, unew, &last);
 	if (!r) {
 		r = last.type != LAST_NORM ? -EEXIST : fs_link(old, last.dir, last.name, last.len);
 		fs_last_done(&last);

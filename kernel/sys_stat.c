@@ -238,12 +238,8 @@ static void set_cwd(struct dentry *d)
 long sys_chdir(SYSCALL_ARGS)
 {
 	struct dentry *d;
-	char *path;
-	long r = path_from_user(a0, &path);
+	long r = user_path_lookup(AT_FDCWD, a0, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &d);
 
-	if (!r)
-		r = fs_lookup(current->cwd, path, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &d);
-	kfree(path);
 	if (!r)
 		set_cwd(d);
 	return r;
@@ -287,20 +283,13 @@ static long link_text(struct dentry *d, char *buf, size_t size)
 /* readlink of path relative to dirfd: the link's bytes (no NUL), cut at size. */
 static long do_readlink(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t size)
 {
-	struct dentry *base, *d;
-	char *path, *buf = NULL;
+	struct dentry *d;
+	char *buf;
 	long r;
 
 	if ((int64_t)size <= 0)
 		return -EINVAL;
-	r = path_from_user(upath, &path);
-	if (!r)
-		r = dirfd_base(dirfd, &base);
-	if (!r) {
-		r = fs_lookup(base, path, 0, &d);
-		dput(base);
-	}
-	kfree(path);
+	r = user_path_lookup(dirfd, upath, 0, &d);
 	if (r)
 		return r;
 	buf = kmalloc(PATH_MAX + 1);
@@ -344,21 +333,13 @@ static void set_mode(struct dentry *d, uint64_t mode)
 
 static long chmod_at(int dirfd, uint64_t upath, uint64_t mode)
 {
-	struct dentry *base, *d;
-	char *path;
-	long r = path_from_user(upath, &path);
+	struct dentry *d;
+	long r = user_path_lookup(dirfd, upath, LOOKUP_FOLLOW, &d);
 
-	if (!r)
-		r = dirfd_base(dirfd, &base);
 	if (!r) {
-		r = fs_lookup(base, path, LOOKUP_FOLLOW, &d);
-		dput(base);
-		if (!r) {
-			set_mode(d, mode);
-			dput(d);
-		}
+		set_mode(d, mode);
+		dput(d);
 	}
-	kfree(path);
 	return r;
 }
 
