@@ -41,21 +41,28 @@ Build and run
   make kernel | iso | user   only the kernel / the ISO / the user programs
   make run-user PROG=elf [ARGS="..."]   a static program as the first process (tools/run)
   make qemu-gdb [KTEST=..]   QEMU stopped at the first instruction, gdb stub on :1234
+  make gdb                   gdb connected to it, with the kit's commands (vmas, ptwalk, pte, frames)
+  tools/run-gdb ELF [ARGS]   a program under gdb, stopped at its first instruction, symbols loaded
 Tests
   make test                  every stage below; a summary with durations, logs in build/test-logs/
-  make test-host [KTEST=..]  the shared unit tests on the host (ASan+UBSan)
-  make test-kernel [KTEST=..]  the ktest suites in the kernel (-kernel boot)
-  make test-user [UTESTS="a b"]  the user-mode tests (or the named ones) in QEMU
+  make test-host [KTEST=..]  the shared unit tests on the host (ASan+UBSan); LIST=1 lists them
+  make test-kernel [KTEST=..]  the ktest tests in the kernel (-kernel boot); LIST=1 lists them
+  make test-user [UTESTS="a b*"]  the user-mode tests (or the named ones) in QEMU; LIST=1
   make test-user-linux [UTESTS=..]  the same binary on the host Linux
   make test-run              tools/run end to end (tools/run-check)
   make test-linux            the mmscript corpus on the host Linux
   make test-mmscript-kernel  the mmscript corpus on the kernel   [PERSONALITY=auto|base|...]
   make test-mmscript-host    the mmscript corpus on mm/ on the host [PERSONALITY=...]
-  make fuzz-mmscript-kernel [SEEDS=n START=s]  random scripts, Linux against the kernel
-  make fuzz-mmscript-host [SEEDS=n START=s]    random scripts, Linux against mm/ on the host
-  make fuzz-mmscript [SEEDS=n START=s]         random scripts twice on Linux (determinism)
+  make fuzz-mmscript-kernel [SEEDS=n START=s FILES=1]  random scripts, Linux against the kernel
+                                      (FILES=1: file scripts, memfds and their mappings)
+  make fuzz-mmscript-host [SEEDS=n START=s FILES=1]    random scripts, Linux against mm/ on the host
+  make fuzz-mmscript [SEEDS=n START=s FILES=1]         random scripts twice on Linux (determinism)
   make soak-vma [SEED= OPS= BACKEND=]          random index operations against a model
   make fuzz-vma [FUZZ_TIME=60]                 libFuzzer over the index operations (clang)
+Course labs (docs/labs/)
+  make lab LAB=x [BRANCH=b | OUT=dir]  the skeleton of lab x, as a directory or a git branch
+  make grade LAB=x           grade lab x: points per test, a total, build/grade/x.json
+  make check-labs [LABS=..]  each skeleton fails exactly its graded tests (CI runs it)
 Benchmarks
   make bench [BENCH_ARGS=..] the VMA index benchmark (docs/vma-bench.md)
   make bench-boot [RUNS=n]   boot timings of the boot paths (docs/boot-bench.md)
@@ -69,6 +76,7 @@ Other
   make help                  this text
 Variables
   V=1                        print the full commands instead of "  CC      file"
+  DEBUG=1                    kernel and user programs for stepping (-Og -g3, KDEBUG assertions)
   CROSS_COMPILE=x86_64-elf-  build the kernel with a cross toolchain
 endef
 export HELP_TEXT

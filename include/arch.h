@@ -67,6 +67,15 @@ __attribute__((noreturn)) void arch_halt_failure(void);
 /* Print a backtrace of the caller's stack to the console. */
 void arch_backtrace(void);
 
+/*
+ * Panic recovery for tests (arch/x86_64/recover.c): arch_fault_catch_armed
+ * says whether the running code is inside arch_fault_catch (a ktest case
+ * in the kernel); arch_panic_recover then abandons the panicking code and
+ * resumes there (it returns only when nothing is armed).
+ */
+bool arch_fault_catch_armed(void);
+void arch_panic_recover(void);
+
 #define NR_CPUS 16
 
 #endif

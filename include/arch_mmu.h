@@ -103,4 +103,17 @@ size_t arch_mmu_table_pages(const struct arch_mmu *m);
 /* Physical address of m's root table (x86: the CR3 value), for tests and debugging. */
 phys_addr_t arch_mmu_root(const struct arch_mmu *m);
 
+/* Receives one line of a dump (no newline; the buffer is reused after the call). */
+typedef void (*mmu_dump_fn)(void *arg, const char *line);
+
+/*
+ * arch_mmu_dump: describe m's page-table tree over [start, end) as text,
+ * one line per present entry (the format: arch/x86_64/ptdump.c, and the
+ * page-table lab, docs/labs/pgtbl.md), each passed to emit. Returns the
+ * number of leaf entries described. For debugging (vmk_vmdump, the gdb
+ * kit) and tests; the caller keeps the tables from changing.
+ */
+unsigned long arch_mmu_dump(struct arch_mmu *m, uintptr_t start, uintptr_t end, mmu_dump_fn emit,
+			    void *arg);
+
 #endif

@@ -2,7 +2,11 @@
  * Kernel command-line parameters. The line is a list of space-separated
  * key=value words; a leading word without '=' (the kernel's file name, as
  * QEMU and GRUB pass it) is skipped. Known keys:
- *   ktest=all|default|none|SUITE[,SUITE...]   suites to run at boot (default: "default")
+ *   ktest=all|default|none|PATTERN[,...]      tests to run at boot (default: "default");
+ *                                             PATTERN is SUITE[.CASE][/PARAM] with globs
+ *                                             (include/ktest.h)
+ *   ktest_list=on|off                         list the tests ktest= selects instead of
+ *                                             running them
  *   profile=SUITE[,SUITE...]                  run these suites under the profiler, print the table
  *   profile=user                              profile the user program (init) instead
  *   profile_hz=N                              profiler samples per second (include/profile.h)
@@ -10,6 +14,8 @@
  *   vmastat=on|off                            count VMA index operations and their node
  *                                             accesses by kind (include/profile_vma.h)
  *   vma=list|avl|hash|rbtree|btree            VMA index backend for new address spaces
+ *                                             (a name that is no backend is an error:
+ *                                             the boot fails instead of testing another)
  *   merge=on|off                              VMA merging (for measurements)
  *   zero_page=on|off                          read faults of private anonymous memory map
  *                                             the shared zero page (on, Linux on x86) or
@@ -28,10 +34,11 @@
 
 #include "types.h"
 
-#define CMDLINE_VALUE_MAX 128
+#define CMDLINE_VALUE_MAX 256
+#define KTEST_FILTER_MAX  2048                  /* ktest= may list many patterns */
 
 struct kernel_params {
-	char ktest[CMDLINE_VALUE_MAX];
+	char ktest[KTEST_FILTER_MAX];
 	char profile[CMDLINE_VALUE_MAX];        /* empty: no profile run */
 	unsigned profile_hz;                    /* default TIMER_HZ */
 	bool profile_stacks;                    /* default false */
@@ -40,6 +47,7 @@ struct kernel_params {
 	bool merge;                             /* default true */
 	bool zero_page;                         /* default true */
 	bool pku;                               /* default true */
+	bool ktest_list;                        /* default false */
 	bool strace;                            /* default false */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */
 	unsigned warnings;                      /* unknown or malformed words seen */

@@ -15,10 +15,14 @@
  * EXPECT_* records a failure and goes on; ASSERT_* records it and returns
  * from the case.
  *
- * Suites are selected by name (kernel command line ktest=all or
- * ktest=pmm,slab; host: arguments). Suites marked KTEST_KERNEL_ONLY need real
+ * Selection (lib/ktest_filter.c), the same on the kernel command line
+ * (ktest=...) and the host runner's: "all", "default" (every suite not
+ * marked KTEST_SLOW), "none", or comma-separated patterns
+ * SUITE[.CASE][/PARAM] with '*' and '?' globs: "pmm", "mm_fork.test_cow*",
+ * "vma_index/avl" (every case, parameter avl). A pattern that matches no test is an error (a typo
+ * never silently runs nothing). Suites marked KTEST_KERNEL_ONLY need real
  * hardware and are not built on the host; KTEST_SLOW ones run only when
- * named explicitly or with ktest=all.
+ * named exactly or with "all".
  */
 #ifndef KTEST_H
 #define KTEST_H
@@ -115,13 +119,70 @@ unsigned ktest_nparams(const struct ktest_suite *s);
 /* ktest_find_suite: the registered suite named name, or NULL. */
 const struct ktest_suite *ktest_find_suite(const char *name);
 
+/* One pattern of a filter: pointers into the filter text (not terminated). */
+struct ktest_pattern {
+	const char *text, *suite, *tcase, *param;
+	size_t text_len, suite_len, case_len, param_len;
+	bool has_param;               /* the pattern has a /PARAM part */
+	unsigned hits;                /* tests it matched (ktest_filter_match counts) */
+};
+
+#define KTEST_MAX_PATTERNS 64
+
+struct ktest_filter {
+	bool all, dflt;               /* "all", "default" given */
+	unsigned npatterns;
+	struct ktest_pattern pat[KTEST_MAX_PATTERNS];
+};
+
+/* ktest_glob: does s match the glob [pat, pat + plen) ('*' any run, '?' one character)? */
+bool ktest_glob(const char *pat, size_t plen, const char *s);
+
 /*
- * ktest_run: run the suites selected by `filter` ("all", "default", or a
- * comma-separated list of suite names) and print KTAP v1 and a final line
- * "N passed, N failed". "default" runs every suite that is not KTEST_SLOW.
- * Returns the number of failed cases. Unknown suite names are reported
- * (and counted as failures).
+ * ktest_filter_parse: parse text (NULL or "": "default") into f, which
+ * keeps pointers into text. 0; -EINVAL for an empty part in a pattern
+ * ("pmm.", "x/"); -E2BIG for more than KTEST_MAX_PATTERNS patterns.
+ */
+int ktest_filter_parse(struct ktest_filter *f, const char *text);
+
+/*
+ * ktest_filter_match: is case tcase of suite s, with parameter name param
+ * (NULL when s is not parameterized), selected by f? Counts a hit on every
+ * pattern that matches.
+ */
+bool ktest_filter_match(struct ktest_filter *f, const struct ktest_suite *s, const char *tcase,
+			const char *param);
+
+/*
+ * ktest_run: run the tests selected by `filter` (the language above) and
+ * print KTAP v1 (each selected suite a subtest, its selected cases numbered
+ * from 1, named "case" or "case/param") and a final line "N passed, N
+ * failed". Returns the number of failed cases; a malformed filter, or a
+ * pattern that matches no test, is reported and counted as a failure.
  */
 unsigned ktest_run(const char *filter);
+
+/*
+ * ktest_list: print the tests `filter` selects, one "suite.case" or
+ * "suite.case/param" a line, after a header line "# ktest: N tests". Returns
+ * the number of errors (as ktest_run counts them), without running anything.
+ */
+unsigned ktest_list(const char *filter);
+
+/*
+ * How each case runs: NULL (the default, and always in the kernel) calls
+ * the case function in place. The host runner's --fork sets a function
+ * that runs it in a child process and copies failures, checks and skip
+ * state back into t (a crash or a timeout is recorded as a failure), so
+ * one broken case costs only itself.
+ */
+extern void (*ktest_case_runner)(struct ktest *t, void (*fn)(struct ktest *t));
+
+/*
+ * ktest_catch_faults (kernel only, kernel/ktest_catch.c): from now on run
+ * each case under the kernel's fault recovery, so a case that takes an
+ * exception or panics fails alone instead of stopping the kernel.
+ */
+void ktest_catch_faults(void);
 
 #endif

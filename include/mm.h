@@ -23,6 +23,7 @@
 #include "spinlock.h"
 #include "list.h"
 #include "vm_object.h"
+#include "arch_mmu.h"
 
 struct arch_mmu;
 
@@ -316,6 +317,20 @@ int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len);
  * reading. 0 or -EFAULT.
  */
 int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len);
+
+/* What mm_dump describes (bits; vmk_vmdump's argument, include/uapi/vmk.h, uses the same). */
+#define MM_DUMP_VMAS  0x1
+#define MM_DUMP_PAGES 0x2
+/*
+ * mm_dump: describe mm as text for debugging (mm/dump.c), one line at a
+ * time to emit: with MM_DUMP_VMAS a header and each VMA (range, rwxp,
+ * pgoff, anon identity, decoded flags), with MM_DUMP_PAGES the page-table
+ * tree (arch_mmu_dump, include/arch_mmu.h). Takes the mmap_lock for reading
+ * and pt_lock; the caller holds neither.
+ */
+void mm_dump(struct mm *mm, unsigned what, mmu_dump_fn emit, void *arg);
+/* vm_flags_format: VM_* flags as names ("read write mayread ..."), unknown bits in hex. Returns the length. */
+size_t vm_flags_format(char *buf, size_t size, unsigned long flags);
 
 /* ---------------------------------------------- VM system-call cores
  * Each takes the mmap_lock itself (write; mincore and msync read) and

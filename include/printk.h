@@ -18,6 +18,12 @@ __printf(3, 4) int ksnprintf(char *buf, size_t size, const char *fmt, ...);
 __printf(1, 2) int printk(const char *fmt, ...);
 int vprintk(const char *fmt, va_list ap);
 /*
+ * printk_write: write len bytes of text as they are, in one piece: nothing
+ * else printed reaches the console in the middle (a report of many lines,
+ * e.g. vmk_vmdump's, stays whole). No formatting, no length limit.
+ */
+void printk_write(const char *text, size_t len);
+/*
  * printk_set_line_prefix: begin every line printk writes from now on with
  * prefix (NULL: none), except lines that already read "# ..." after blanks.
  * The ktest runner sets "    # " while a case runs, so whatever a case

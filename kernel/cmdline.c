@@ -6,11 +6,12 @@
 
 struct kernel_params kparams;
 
-static void set_str(char *dst, const char *v, size_t vlen, const char *key)
+/* Copy the value into dst, a buffer of size bytes (truncated with a warning). */
+static void set_str(char *dst, size_t size, const char *v, size_t vlen, const char *key)
 {
-	if (vlen >= CMDLINE_VALUE_MAX) {
+	if (vlen >= size) {
 		printk("cmdline: warning: value of %s= too long, truncated\n", key);
-		vlen = CMDLINE_VALUE_MAX - 1;
+		vlen = size - 1;
 	}
 	memcpy(dst, v, vlen);
 	dst[vlen] = 0;
@@ -75,17 +76,19 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 	v = eq + 1;
 	vlen = len - klen - 1;
 	if (word_is(w, klen, "ktest")) {
-		set_str(p->ktest, v, vlen, "ktest");
+		set_str(p->ktest, sizeof(p->ktest), v, vlen, "ktest");
 	} else if (word_is(w, klen, "profile")) {
-		set_str(p->profile, v, vlen, "profile");
+		set_str(p->profile, sizeof(p->profile), v, vlen, "profile");
 	} else if (word_is(w, klen, "vma")) {
-		set_str(p->vma, v, vlen, "vma");
+		set_str(p->vma, sizeof(p->vma), v, vlen, "vma");
 	} else if (word_is(w, klen, "crash")) {
-		set_str(p->crash, v, vlen, "crash");
+		set_str(p->crash, sizeof(p->crash), v, vlen, "crash");
 	} else if (word_is(w, klen, "merge")) {
 		return set_bool(&p->merge, v, vlen, "merge");
 	} else if (word_is(w, klen, "zero_page")) {
 		return set_bool(&p->zero_page, v, vlen, "zero_page");
+	} else if (word_is(w, klen, "ktest_list")) {
+		return set_bool(&p->ktest_list, v, vlen, "ktest_list");
 	} else if (word_is(w, klen, "pku")) {
 		return set_bool(&p->pku, v, vlen, "pku");
 	} else if (word_is(w, klen, "strace")) {
@@ -108,7 +111,7 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	bool first = true;
 
 	memset(p, 0, sizeof(*p));
-	set_str(p->ktest, "default", 7, "ktest");
+	set_str(p->ktest, sizeof(p->ktest), "default", 7, "ktest");
 	p->merge = true;
 	p->zero_page = true;
 	p->pku = true;

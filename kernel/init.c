@@ -242,6 +242,8 @@ int user_init_start(void)
 	t->parent = &idle_task;
 	t->pgid = t->sid = t->pid;      /* a session and group leader, as Linux's init */
 	init_task = t;
-	printk("init: starting pid %d: %s\n" CONSOLE_USER_START, t->pid, path);
+	/* The marker in a printk of its own: a long path must not truncate it away. */
+	printk("init: starting pid %d: %.300s%s\n", t->pid, path, strlen(path) > 300 ? " ..." : "");
+	printk(CONSOLE_USER_START);
 	init_run(t);
 }

@@ -45,18 +45,28 @@ extern const char __kernel_phys_start[], __kernel_phys_end[];
 /* The early page tables map 4 GiB; memblock must stay below until ours are up. */
 #define EARLY_MAP_LIMIT (4UL << 30)
 
-/* The VM options of the command line: vma=BACKEND, merge=, zero_page=. */
-static void apply_vm_params(const struct kernel_params *p)
+/*
+ * The VM options of the command line: vma=BACKEND, merge=, zero_page=.
+ * Returns the number of errors: a vma= that names no backend (the boot
+ * then fails rather than silently test the default backend).
+ */
+static unsigned apply_vm_params(const struct kernel_params *p)
 {
+	unsigned errors = 0;
+
 	vma_merge_enabled = p->merge;
 	mm_zero_page_enabled = p->zero_page;
 	if (p->vma[0]) {
 		const struct vma_index_ops *b = vma_backend_by_name(p->vma);
-		if (b)
+		if (b) {
 			vma_default_backend = b;
-		else
-			printk("cmdline: warning: vma=%s: no such index backend; keeping %s\n",
-			       p->vma, vma_default_backend->name);
+		} else {
+			printk("cmdline: error: vma=%s: no such index backend (", p->vma);
+			for (unsigned i = 0; vma_backends[i]; i++)
+				printk("%s%s", i ? ", " : "", vma_backends[i]->name);
+			printk("); counted as a failure\n");
+			errors++;
+		}
 	}
 	if (p->vmastat)
 		vma_default_backend = profile_vma_counted(vma_default_backend);
@@ -64,6 +74,7 @@ static void apply_vm_params(const struct kernel_params *p)
 	       vma_default_backend->name, p->vmastat ? " (operations counted)" : "",
 	       vma_merge_enabled ? "on" : "off",
 	       mm_zero_page_enabled ? "on" : "off", arch_mmu_exec_only() ? "yes (pku)" : "no");
+	return errors;
 }
 
 static struct boot_info boot_info_copy;
@@ -220,7 +231,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	slab_init();
 	modules_init(bi);
 	sched_init();
-	apply_vm_params(&kparams);
+	failed += apply_vm_params(&kparams);
 	profile_configure(kparams.profile_hz, kparams.profile_stacks);
 	tsc_memory = rdtsc();
 	timer_init();
@@ -231,7 +242,10 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 
 	if (kparams.crash[0])
 		crash_on_request(kparams.crash);
-	if (strcmp(kparams.ktest, "none") != 0)
+	ktest_catch_faults();
+	if (kparams.ktest_list)
+		failed += ktest_list(kparams.ktest);
+	else if (strcmp(kparams.ktest, "none") != 0)
 		failed += ktest_run(kparams.ktest);
 	if (kparams.profile[0] && !profile_user_requested())
 		failed += profile_run(kparams.profile);

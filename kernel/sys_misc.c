@@ -1,7 +1,7 @@
 /*
  * Identity, time and small process-state system calls: getpid & co., uname,
  * arch_prctl, set_tid_address, prctl, sched_yield, nanosleep,
- * clock_gettime/getres, gettimeofday, time, getrandom, vmk_memstat.
+ * clock_gettime/getres, gettimeofday, time, getrandom, vmk_memstat, vmk_vmdump.
  *
  * Clocks: CLOCK_MONOTONIC (and BOOTTIME, the CPU-time and coarse clocks) is
  * the TSC since boot; CLOCK_REALTIME adds the CMOS clock read at the first
@@ -20,6 +20,7 @@
 #include "uapi/linux_prctl.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "printk.h"
 #include "file.h"
 #include "ktimer.h"
 
@@ -283,9 +284,60 @@ long sys_vmk_memstat(SYSCALL_ARGS)
 		.cow_copies = mm->cow_copies,
 		.zero_maps = mm->zero_maps,
 		.tasks = sched_task_count(),
+		.cow_reuses = mm->cow_reuses,
 	};
 
 	return copy_to_user((void *)a0, &st, MIN(a1, sizeof(st))) ? -EFAULT : 0;
+}
+
+/* A dump is collected here and written in one piece (other output must not land inside the report). */
+#define VMDUMP_ORDER 4                  /* 64 KiB */
+
+struct vmdump_buf {
+	char *text;
+	size_t len, size;
+	bool truncated;
+};
+
+static void vmdump_line(void *arg, const char *line)
+{
+	struct vmdump_buf *b = arg;
+	size_t n = strlen(line);
+
+	if (b->truncated || b->len + n + 1 > b->size - 32) {
+		b->truncated = true;
+		return;
+	}
+	memcpy(b->text + b->len, line, n);
+	b->text[b->len + n] = '\n';
+	b->len += n + 1;
+}
+
+/* vmk_vmdump(pid, what): mm_dump of pid's address space (0: the caller's) as one kernel report. */
+long sys_vmk_vmdump(SYSCALL_ARGS)
+{
+	struct task *t = a0 ? task_find((int)a0) : current;
+	struct vmdump_buf b = { NULL, 0, PAGE_SIZE << VMDUMP_ORDER, false };
+	struct page *pg;
+	struct mm *mm;
+
+	if (!a1 || (a1 & ~(uint64_t)(VMDUMP_VMAS | VMDUMP_PAGES)))
+		return -EINVAL;
+	if (!t || !t->mm)
+		return -ESRCH;
+	pg = pmm_alloc(VMDUMP_ORDER, 0);
+	if (!pg)
+		return -ENOMEM;
+	b.text = page_address(pg);
+	mm = mm_get(t->mm);             /* the task may exit while the dump runs */
+	b.len = (size_t)ksnprintf(b.text, b.size, REPORT_BEGIN "vmdump: pid %d (%s)\n", t->pid, t->comm);
+	mm_dump(mm, (unsigned)a1 & (MM_DUMP_VMAS | MM_DUMP_PAGES), vmdump_line, &b);
+	mm_put(mm);
+	b.len += (size_t)ksnprintf(b.text + b.len, b.size - b.len, "%s" REPORT_END,
+				   b.truncated ? "vmdump: (truncated)\n" : "");
+	printk_write(b.text, b.len);
+	pmm_free(pg, VMDUMP_ORDER);
+	return 0;
 }
 
 #define RLIMIT_STACK 3

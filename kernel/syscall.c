@@ -181,6 +181,8 @@ int syscall_dispatch(struct trap_frame *tf)
 		fn = sys_vmk_memstat;
 	else if (nr == __NR_vmk_profile)
 		fn = sys_vmk_profile;
+	else if (nr == __NR_vmk_vmdump)
+		fn = sys_vmk_vmdump;
 	if (!fn)
 		report_unimplemented(nr);
 	if (kparams.strace && (nr == __NR_exit || nr == __NR_exit_group))

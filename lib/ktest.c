@@ -1,7 +1,9 @@
 /*
- * ktest runner: selects suites, runs their cases (once per parameter for
- * parameterized suites) and prints KTAP v1, then "N passed, N failed".
- * Runs in the kernel at boot and in the host test binary.
+ * ktest runner: selects tests (the language of lib/ktest_filter.c), runs
+ * them (each case once per parameter of a parameterized suite) and prints
+ * KTAP v1, then "N passed, N failed"; or lists them. Runs in the kernel at
+ * boot and in the host test binary (which may isolate each case in a
+ * child process through ktest_case_runner).
  */
 #include "ktest.h"
 #include "printk.h"
@@ -28,31 +30,6 @@ void ktest_skip(struct ktest *t, const char *reason)
 	t->skip_reason = reason;
 }
 
-/* Is name one of the comma-separated words in list? */
-static bool in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-	for (const char *p = list; *p;) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		if (len == n && strncmp(p, name, n) == 0)
-			return true;
-		if (!e)
-			break;
-		p = e + 1;
-	}
-	return false;
-}
-
-static bool selected(const struct ktest_suite *s, const char *filter)
-{
-	if (strcmp(filter, "all") == 0)
-		return true;
-	if (strcmp(filter, "default") == 0)
-		return !(s->flags & KTEST_SLOW);
-	return in_list(filter, s->name);
-}
-
 unsigned ktest_nparams(const struct ktest_suite *s)
 {
 	unsigned n = 0;
@@ -74,107 +51,171 @@ const struct ktest_suite *ktest_find_suite(const char *name)
 	return NULL;
 }
 
-static unsigned suite_points(const struct ktest_suite *s)
+void (*ktest_case_runner)(struct ktest *t, void (*fn)(struct ktest *t));
+
+/* The filter of the current run (static: it is large for a kernel stack). */
+static struct ktest_filter run_filter;
+
+/* The name of parameter p of s; NULL when s is not parameterized. */
+static const char *param_of(const struct ktest_suite *s, unsigned p)
 {
-	unsigned n = 0;
+	const char *name;
+
+	if (!ktest_nparams(s))
+		return NULL;
+	name = s->param_name ? s->param_name(p) : NULL;
+	return name ? name : "?";
+}
+
+/* What to do with each selected test of a suite. */
+typedef void (*instance_fn)(const struct ktest_suite *s, const struct ktest_case *c, unsigned p,
+			    unsigned number, void *arg);
+
+/* Call fn (if not NULL) for each test of s the filter selects; returns how many there are. */
+static unsigned for_each_selected(const struct ktest_suite *s, instance_fn fn, void *arg)
+{
+	unsigned nparams = ktest_nparams(s) ? ktest_nparams(s) : 1, n = 0;
+
 	for (const struct ktest_case *c = s->cases; c->fn; c++)
-		n++;
-	return ktest_nparams(s) ? n * ktest_nparams(s) : n;
+		for (unsigned p = 0; p < nparams; p++)
+			if (ktest_filter_match(&run_filter, s, c->name, param_of(s, p))) {
+				n++;
+				if (fn)
+					fn(s, c, p, n, arg);
+			}
+	return n;
+}
+
+/* "case" or "case/param" */
+static void test_name(char *buf, size_t size, const struct ktest_suite *s,
+		      const struct ktest_case *c, unsigned p)
+{
+	const char *pname = param_of(s, p);
+
+	if (pname)
+		ksnprintf(buf, size, "%s/%s", c->name, pname);
+	else
+		ksnprintf(buf, size, "%s", c->name);
 }
 
 struct tally {
 	unsigned passed, failed, skipped;
 };
 
-/* Run one suite; prints its KTAP subtest block. Returns true if nothing failed. */
-static bool run_suite(const struct ktest_suite *s, unsigned index, struct tally *tally)
+/* Run one selected test and print its KTAP result line. */
+static void run_one(const struct ktest_suite *s, const struct ktest_case *c, unsigned p,
+		    unsigned number, void *arg)
 {
-	unsigned points = suite_points(s);
-	unsigned nparams = ktest_nparams(s) ? ktest_nparams(s) : 1;
-	unsigned point = 0;
-	bool ok = true;
+	struct tally *tally = arg;
+	struct ktest t = { .tcase = c, .suite = s, .param = p };
+	char name[128];
 
-	printk("    KTAP version 1\n    # Subtest: %s\n    1..%u\n", s->name, points);
+	/* What the case prints (expected reports included) is a KTAP diagnostic. */
+	printk_set_line_prefix("    # ");
+	if (ktest_case_runner)
+		ktest_case_runner(&t, c->fn);
+	else
+		c->fn(&t);
+	printk_set_line_prefix(NULL);
+	test_name(name, sizeof(name), s, c, p);
+	if (t.failures) {
+		printk("    not ok %u %s\n", number, name);
+		tally->failed++;
+	} else if (t.skipped) {
+		printk("    ok %u %s # SKIP %s\n", number, name, t.skip_reason ? t.skip_reason : "");
+		tally->skipped++;
+	} else {
+		printk("    ok %u %s\n", number, name);
+		tally->passed++;
+	}
+}
+
+/* Run the selected tests of one suite (n of them); prints its KTAP subtest block. */
+static void run_suite(const struct ktest_suite *s, unsigned index, unsigned n, struct tally *tally)
+{
+	unsigned failed_before = tally->failed;
+
+	printk("    KTAP version 1\n    # Subtest: %s\n    1..%u\n", s->name, n);
 	if (s->init && s->init() != 0) {
 		printk("    # %s: init failed\n", s->name);
 		printk("not ok %u %s\n", index, s->name);
 		tally->failed++;
-		return false;
+		return;
 	}
-	for (const struct ktest_case *c = s->cases; c->fn; c++) {
-		for (unsigned p = 0; p < nparams; p++) {
-			struct ktest t = { .tcase = c, .suite = s, .param = p };
-			/* What the case prints (expected reports included) is a KTAP diagnostic. */
-			printk_set_line_prefix("    # ");
-			c->fn(&t);
-			printk_set_line_prefix(NULL);
-			point++;
-			const char *pname = ktest_nparams(s) && s->param_name ? s->param_name(p) : NULL;
-			char name[128];
-			if (ktest_nparams(s))
-				ksnprintf(name, sizeof(name), "%s/%s", c->name, pname ? pname : "?");
-			else
-				ksnprintf(name, sizeof(name), "%s", c->name);
-			if (t.failures) {
-				printk("    not ok %u %s\n", point, name);
-				tally->failed++;
-				ok = false;
-			} else if (t.skipped) {
-				printk("    ok %u %s # SKIP %s\n", point, name,
-				       t.skip_reason ? t.skip_reason : "");
-				tally->skipped++;
-			} else {
-				printk("    ok %u %s\n", point, name);
-				tally->passed++;
-			}
-		}
-	}
+	for_each_selected(s, run_one, tally);
 	if (s->exit)
 		s->exit();
-	printk("%s %u %s\n", ok ? "ok" : "not ok", index, s->name);
-	return ok;
+	printk("%s %u %s\n", tally->failed == failed_before ? "ok" : "not ok", index, s->name);
+}
+
+/*
+ * Parse text into run_filter and count the selected suites and tests.
+ * Returns the number of errors: a malformed filter, each pattern that
+ * matches no test (each reported as a "#" line).
+ */
+static unsigned select_tests(const char *text, unsigned *nsuites, unsigned *ntests)
+{
+	const struct ktest_suite *const *p;
+	unsigned errors = 0;
+
+	*nsuites = *ntests = 0;
+	if (ktest_filter_parse(&run_filter, text)) {
+		printk("# ktest: bad test filter '%s' (SUITE[.CASE][/PARAM] globs, comma-separated)\n",
+		       text);
+		return 1;
+	}
+	for (p = __start_ktest_suites; p < __stop_ktest_suites; p++) {
+		unsigned n = for_each_selected(*p, NULL, NULL);
+
+		*nsuites += n > 0;
+		*ntests += n;
+	}
+	for (unsigned i = 0; i < run_filter.npatterns; i++)
+		if (!run_filter.pat[i].hits) {
+			printk("# ktest: '%.*s' matches no test\n", (int)run_filter.pat[i].text_len,
+			       run_filter.pat[i].text);
+			errors++;
+		}
+	return errors;
 }
 
 unsigned ktest_run(const char *filter)
 {
 	const struct ktest_suite *const *p;
 	struct tally tally = { 0, 0, 0 };
-	unsigned nsuites = 0, index = 0;
+	unsigned nsuites, ntests, index = 0;
 
-	if (!filter || !*filter)
-		filter = "default";
-	for (p = __start_ktest_suites; p < __stop_ktest_suites; p++)
-		if (selected(*p, filter))
-			nsuites++;
-
-	/* Names asked for that match no suite are errors, not silent no-ops. */
-	unsigned unknown = 0;
-	if (strcmp(filter, "all") != 0 && strcmp(filter, "default") != 0) {
-		for (const char *w = filter; *w;) {
-			const char *e = strchr(w, ',');
-			size_t len = e ? (size_t)(e - w) : strlen(w);
-			bool found = false;
-			for (p = __start_ktest_suites; p < __stop_ktest_suites; p++)
-				if (strlen((*p)->name) == len && strncmp((*p)->name, w, len) == 0)
-					found = true;
-			if (!found && len) {
-				printk("# ktest: no suite named '%.*s'\n", (int)len, w);
-				unknown++;
-			}
-			if (!e)
-				break;
-			w = e + 1;
-		}
-	}
-
+	tally.failed = select_tests(filter, &nsuites, &ntests);
 	printk("KTAP version 1\n1..%u\n", nsuites);
-	for (p = __start_ktest_suites; p < __stop_ktest_suites; p++)
-		if (selected(*p, filter))
-			run_suite(*p, ++index, &tally);
-	tally.failed += unknown;
+	for (p = __start_ktest_suites; p < __stop_ktest_suites; p++) {
+		unsigned n = for_each_selected(*p, NULL, NULL);
+
+		if (n)
+			run_suite(*p, ++index, n, &tally);
+	}
 	if (tally.skipped)
 		printk("%u passed, %u failed, %u skipped\n", tally.passed, tally.failed, tally.skipped);
 	else
 		printk("%u passed, %u failed\n", tally.passed, tally.failed);
 	return tally.failed;
+}
+
+static void list_one(const struct ktest_suite *s, const struct ktest_case *c, unsigned p,
+		     unsigned number, void *arg)
+{
+	char name[128];
+
+	test_name(name, sizeof(name), s, c, p);
+	printk("%s.%s\n", s->name, name);
+}
+
+unsigned ktest_list(const char *filter)
+{
+	const struct ktest_suite *const *p;
+	unsigned nsuites, ntests, errors = select_tests(filter, &nsuites, &ntests);
+
+	printk("# ktest: %u tests\n", ntests);
+	for (p = __start_ktest_suites; p < __stop_ktest_suites; p++)
+		for_each_selected(*p, list_one, NULL);
+	return errors;
 }

@@ -328,6 +328,14 @@ int vprintk(const char *fmt, va_list ap)
 	return (int)len;
 }
 
+void printk_write(const char *text, size_t len)
+{
+	unsigned long flags = spin_lock_irqsave(&console_lock);
+
+	console_write_lines(text, len);
+	spin_unlock_irqrestore(&console_lock, flags);
+}
+
 int printk(const char *fmt, ...)
 {
 	va_list ap;

@@ -19,6 +19,6 @@ $(HOST_BUILD)/ktest-host: $(HOST_TEST_OBJS)
 
 .PHONY: test-host
 test-host: $(HOST_BUILD)/ktest-host
-	$(Q)$(HOST_BUILD)/ktest-host $(KTEST)
+	$(Q)$(HOST_BUILD)/ktest-host $(if $(filter 1 yes on,$(LIST)),--list) '$(KTEST)'
 
 -include $(HOST_TEST_OBJS:.o=.d)

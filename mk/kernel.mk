@@ -6,8 +6,12 @@
 #   make iso           build/kernel.iso (GRUB, timeout 0: test suite, profile suite)
 #   make run           boot the ISO in QEMU, suites ktest=$(KTEST) (default: default),
 #                      exit with its status
-#   make test-kernel   fast -kernel boot with ktest=$(KTEST) (default: default)
-#   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234 (see .gdbinit)
+#   make test-kernel   fast -kernel boot with ktest=$(KTEST) (default: default);
+#                      LIST=1 lists the selected tests instead
+#   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234
+#   make gdb           gdb connected to it, with tools/gdb/vmkernel.gdb (kernel symbols,
+#                      the vmas/ptwalk/pte/frames commands)
+#   make DEBUG=1 ...   the kernel built for stepping (-Og -g3, KDEBUG assertions)
 #   make bench-boot    boot timings of the boot paths -> docs/boot-bench.md
 #
 # QEMU exit statuses are mapped to messages by tools/qemu-run.
@@ -17,9 +21,18 @@ KERNEL_ELF := $(BUILD)/kernel.elf
 KERNEL32   := $(BUILD)/kernel32.elf
 KERNEL_ISO := $(BUILD)/kernel.iso
 
+# DEBUG=1: a kernel for stepping in gdb: -Og (every variable where the source
+# says, no reordering across lines), full debug information with macros, and
+# the assertions of debug builds (KDEBUG). The flags are remembered in a stamp
+# file, so switching DEBUG on or off rebuilds every object.
+ifeq ($(DEBUG),1)
+KERNEL_OPT := -Og -g3 -DKDEBUG
+else
+KERNEL_OPT := -O2 -g
+endif
 KERNEL_CFLAGS := -std=gnu11 -ffreestanding -fno-stack-protector -mno-red-zone \
 	-mcmodel=kernel -fno-pic -fno-pie -mno-sse -mno-mmx -mno-sse2 \
-	-fno-omit-frame-pointer -O2 -g -fno-asynchronous-unwind-tables \
+	-fno-omit-frame-pointer $(KERNEL_OPT) -fno-asynchronous-unwind-tables \
 	-fno-tree-loop-distribute-patterns -fno-delete-null-pointer-checks -DKERNEL -DSLAB_DEBUG \
 	$(WARNINGS)
 KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
@@ -33,15 +46,22 @@ KERNEL_OBJS := $(patsubst %.c,$(KBUILD)/%.o,$(KERNEL_C_SRCS)) \
 
 QEMU_RUN := tools/qemu-run
 KTEST_KERNEL = $(if $(KTEST),$(KTEST),default)
-ifneq ($(shell printf '%s' '$(KTEST_KERNEL)' | tr -d 'a-z0-9_,'),)
-$(error KTEST='$(KTEST)': suite names are letters, digits and '_', separated by commas)
+ifneq ($(shell printf '%s' '$(KTEST_KERNEL)' | tr -d 'a-zA-Z0-9_,.*?/+-'),)
+$(error KTEST='$(KTEST)': patterns SUITE[.CASE][/PARAM] of letters, digits, '_', '+', '-' and the globs '*' '?', separated by commas)
 endif
+# LIST=1: list the tests KTEST selects instead of running them (make test-kernel, make test-host).
+KTEST_LIST_OPT = $(if $(filter 1 yes on,$(LIST)), ktest_list=on)
 
-.PHONY: kernel iso run test-kernel qemu-gdb bench-boot
+.PHONY: kernel iso run test-kernel qemu-gdb gdb bench-boot
 
 kernel: $(KERNEL_ELF) $(KERNEL32)
 
-$(KBUILD)/%.o: %.c
+KERNEL_FLAGS_STAMP := $(KBUILD)/cflags
+$(KERNEL_FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(KERNEL_CFLAGS)' | cmp -s - $@ || echo '$(KERNEL_CFLAGS)' > $@
+
+$(KBUILD)/%.o: %.c $(KERNEL_FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(KERNEL_CFLAGS) $(call layer_includes,$<) -MMD -MP -c $< -o $@
@@ -98,7 +118,7 @@ $(KERNEL_ISO): $(KERNEL_ELF) boot/grub.cfg $(ISO_KTEST_STAMP)
 	@rm -rf $(KBUILD)/iso && mkdir -p $(KBUILD)/iso/boot/grub
 	$(call say,ISO,$@)
 	$(Q)$(OBJCOPY) --strip-debug $(KERNEL_ELF) $(KBUILD)/iso/boot/kernel.elf
-	$(Q)sed 's/ktest=default/ktest=$(KTEST_KERNEL)/g' boot/grub.cfg > $(KBUILD)/iso/boot/grub/grub.cfg
+	$(Q)sed 's|ktest=default|ktest=$(KTEST_KERNEL)|g' boot/grub.cfg > $(KBUILD)/iso/boot/grub/grub.cfg
 	@grub-mkrescue -o $@ $(KBUILD)/iso >$(KBUILD)/grub-mkrescue.log 2>&1 || \
 		{ cat $(KBUILD)/grub-mkrescue.log >&2; echo "grub-mkrescue failed (missing grub-pc-bin, xorriso or mtools? run 'make deps')" >&2; exit 1; }
 
@@ -107,11 +127,18 @@ run: deps-check
 	@$(QEMU_RUN) --iso $(KERNEL_ISO)
 
 test-kernel: $(KERNEL32)
-	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)"
+	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)$(KTEST_LIST_OPT)"
 
 qemu-gdb: $(KERNEL_ELF) $(KERNEL32)
-	@echo "QEMU waits for gdb on localhost:1234; in another terminal: gdb -x .gdbinit"
+	@echo "QEMU waits for gdb on localhost:1234; in another terminal: make gdb"
 	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)" --gdb
+
+# gdb with the kernel's symbols and tools/gdb/vmkernel.py's commands, connected
+# to make qemu-gdb's stub; loaded with -x, so no auto-load safe-path question.
+GDB_PORT ?= 1234
+gdb: $(KERNEL_ELF)
+	@gdb -q -iex 'set auto-load local-gdbinit off' -x tools/gdb/vmkernel.gdb \
+		-ex 'target remote localhost:$(GDB_PORT)'
 
 bench-boot: $(KERNEL32) $(KERNEL_ISO)
 	@tools/bench-boot $(KERNEL_ISO) $(KERNEL32) docs/boot-bench.md

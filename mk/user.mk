@@ -25,7 +25,11 @@ USER_AR ?= ar
 # stddef.h, stdarg.h, stdbool.h) and ours, never the host libc's.
 # -mgeneral-regs-only: no SSE in user code, so a kernel without FPU state
 # handling can still run these programs.
-USER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+# DEBUG=1 (as for the kernel, mk/kernel.mk): -Og and full debug information,
+# for stepping through a program under gdb (tools/run-gdb). A stamp file
+# remembers the flags, so switching rebuilds the programs.
+USER_OPT := $(if $(filter 1,$(DEBUG)),-Og -g3,-O2 -g)
+USER_CFLAGS := -std=gnu11 $(USER_OPT) -Wall -Wextra -Werror \
 	-ffreestanding -fno-stack-protector -fno-pie -fno-builtin \
 	-fno-tree-loop-distribute-patterns -mgeneral-regs-only \
 	-nostdinc -isystem $(shell $(USER_CC) -print-file-name=include) -Iuser/include -Iinclude/uapi
@@ -41,12 +45,19 @@ USER_PROG_DIRS := $(filter-out lib include,$(notdir $(patsubst %/,%,$(wildcard u
 USER_PROG_FILES := $(basename $(notdir $(wildcard user/*.c)))
 USER_PROGS := $(addprefix $(USER_BUILD)/,$(USER_PROG_DIRS) $(USER_PROG_FILES))
 
-$(USER_BUILD)/%.o: %.c
+USER_FLAGS_STAMP := $(USER_BUILD)/cflags
+.PHONY: FORCE
+FORCE:
+$(USER_FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(USER_CFLAGS)' | cmp -s - $@ || echo '$(USER_CFLAGS)' > $@
+
+$(USER_BUILD)/%.o: %.c $(USER_FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC [U],$<)
 	$(Q)$(USER_CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 
-$(USER_BUILD)/%.o: %.S
+$(USER_BUILD)/%.o: %.S $(USER_FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,AS [U],$<)
 	$(Q)$(USER_CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@

@@ -2,8 +2,9 @@
 # directories into build/user/tests): each test runs in a forked child; the
 # program ends with "N passed, N failed" and a frame-leak check on our kernel.
 #
-#   make test-user [UTESTS="a b"]        run them (or the named ones) on the kernel
-#                                        in QEMU (tools/run)
+#   make test-user [UTESTS="a b*"]       run them (or the named ones: names or globs,
+#                                        '*' and '?') on the kernel in QEMU (tools/run)
+#   make test-user UTESTS=... LIST=1     list the names instead
 #   make test-user-linux [UTESTS="a b"]  run the same binary on the host Linux
 #   make test-run          tools/run-check: tools/run's statuses, arguments and
 #                          output streams, and a static musl program (musl-tools)
@@ -12,6 +13,7 @@
 #   make test-programs     unmodified programs, Linux vs the kernel -> docs/programs.md
 
 USERTESTS := $(BUILD)/user/tests
+UTESTS_ARGS = $(if $(filter 1 yes on,$(LIST)),--list) $(UTESTS)
 
 .PHONY: test-user test-user-linux run-user test-run
 # The guest CPU has protection keys, as most x86 machines Linux runs on now,
@@ -20,10 +22,10 @@ USERTESTS := $(BUILD)/user/tests
 # Kernel reports the tests provoke on purpose (fault lines, "killed by
 # signal") come out as "# " diagnostics (tools/stderr-as-diag).
 test-user: $(USERTESTS) $(KERNEL32)
-	@QEMU_CPU=$${QEMU_CPU:-qemu64,+pku} tools/stderr-as-diag tools/run $(USERTESTS) $(UTESTS)
+	@set -f; QEMU_CPU=$${QEMU_CPU:-qemu64,+pku} tools/stderr-as-diag tools/run $(USERTESTS) $(UTESTS_ARGS)
 
 test-user-linux: $(USERTESTS)
-	@$(USERTESTS) $(UTESTS)
+	@set -f; $(USERTESTS) $(UTESTS_ARGS)
 
 run-user: $(KERNEL32)
 	@tools/run $(PROG) $(ARGS)

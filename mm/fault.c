@@ -167,6 +167,7 @@ static enum fault_result shared_present(struct mm *mm, struct vma *vma, uintptr_
 	return FAULT_OK;
 }
 
+/* LAB cow: BEGIN wp_fault */
 /* A write to the private page (or zero page) at pa, mapped read-only at va: copy or reuse. */
 static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr_t pa,
 				  unsigned state)
@@ -205,6 +206,7 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 	(void)state;
 	return FAULT_OK;
 }
+/* LAB cow: END wp_fault */
 
 /*
  * do_cow_fault: a write to a page of a private file mapping that is not
@@ -238,6 +240,7 @@ static enum fault_result cow_fault(struct mm *mm, struct vma *vma, uintptr_t va)
 	return FAULT_OK;
 }
 
+/* LAB pgtbl: BEGIN private_fault */
 static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t va,
 				       unsigned flags, bool present, phys_addr_t pa, unsigned state)
 {
@@ -278,6 +281,7 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 	mm_count(&mm->rss, 1);
 	return FAULT_OK;
 }
+/* LAB pgtbl: END private_fault */
 
 /* The fault proper, with mmap_lock held for reading and vma containing addr. */
 static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t addr, unsigned flags)

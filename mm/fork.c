@@ -20,6 +20,7 @@ struct dup_ctx {
 	int err;
 };
 
+/* LAB cow: BEGIN dup_visit */
 /*
  * For each present entry of a parent VMA: map the same frame in the child.
  * Private pages (and the zero page) become read-only in both; shared pages
@@ -55,6 +56,7 @@ static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 	}
 	return act;
 }
+/* LAB cow: END dup_visit */
 
 /* Copy one parent VMA (and its pages) into child. 0 or -ENOMEM. */
 static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv)

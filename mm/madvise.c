@@ -61,6 +61,7 @@ static long advice_flags(const struct vma *vma, int advice)
 	}
 }
 
+/* LAB madvise: BEGIN free_visit */
 /* MADV_FREE: exclusively owned private pages become lazily freeable and clean. */
 static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
@@ -76,6 +77,7 @@ static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
 	*state &= ~(MMU_DIRTY | MMU_ACCESSED);
 	return MMU_UPDATE;
 }
+/* LAB madvise: END free_visit */
 
 /* Does the advice change VMAs (mmap_lock for writing), or only pages (reading)? */
 static bool advice_needs_write_lock(int advice)
@@ -124,6 +126,7 @@ static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintp
 	return 0;
 }
 
+/* LAB madvise: BEGIN advise_pages */
 /* The advices that act on pages only (mmap_lock read), for one VMA's part [start, end). */
 static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
 			uintptr_t end, int advice)
@@ -162,6 +165,7 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		return -EINVAL;
 	}
 }
+/* LAB madvise: END advise_pages */
 
 /* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
 static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
@@ -250,6 +254,7 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 
 /* ------------------------------------------------------------ lazy free */
 
+/* LAB madvise: BEGIN reclaim */
 struct reclaim_ctx {
 	struct mm *mm;
 	unsigned long freed;
@@ -295,3 +300,4 @@ unsigned long mm_reclaim_lazyfree(struct mm *mm)
 	mmap_read_unlock(mm);
 	return c.freed;
 }
+/* LAB madvise: END reclaim */

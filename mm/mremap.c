@@ -63,6 +63,7 @@ static bool implies_new_addr(const struct remap *r)
 
 /* ------------------------------------------------------------ PTE moves */
 
+/* LAB mremap: BEGIN copy_ptes */
 /* One page table's worth: the PTEs of a 2 MiB-aligned window. */
 #define MOVE_WINDOW (512UL << PAGE_SHIFT)
 
@@ -122,6 +123,7 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 		arch_mmu_walk(mm->mmu, new, new + len, clear_visit, NULL);
 	return err;
 }
+/* LAB mremap: END copy_ptes */
 
 /* ------------------------------------------------------------- helpers */
 
@@ -186,6 +188,7 @@ static int set_new_addr(struct mm *mm, struct remap *r)
 	return 0;
 }
 
+/* LAB mremap: BEGIN move_vma */
 /* move_vma: copy the VMA to r->new_addr, move the PTEs, unmap (or empty) the old range. */
 static long move_vma(struct mm *mm, struct remap *r)
 {
@@ -234,6 +237,7 @@ static long move_vma(struct mm *mm, struct remap *r)
 	}
 	return (long)r->new_addr;
 }
+/* LAB mremap: END move_vma */
 
 /* mremap_to: a move to a given (FIXED) or hinted (DONTUNMAP) address. */
 static long mremap_to(struct mm *mm, struct remap *r)
@@ -264,6 +268,7 @@ static long mremap_to(struct mm *mm, struct remap *r)
 	return move_vma(mm, r);
 }
 
+/* LAB mremap: BEGIN mremap_at */
 /* vma_expandable: [vma->end, vma->end + delta) is free and below TASK_SIZE. */
 static bool expandable(struct mm *mm, struct vma *vma, uintptr_t delta)
 {
@@ -302,6 +307,7 @@ static long mremap_at(struct mm *mm, struct remap *r)
 		return err;
 	return move_vma(mm, r);
 }
+/* LAB mremap: END mremap_at */
 
 /*
  * remap_move: a same-size MREMAP_FIXED move of every VMA in [addr, addr +

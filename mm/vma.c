@@ -212,6 +212,7 @@ static bool merge_allowed(const struct mm *mm, unsigned long flags)
 	return mm->merge && !(flags & VM_SPECIAL);
 }
 
+/* LAB merge: BEGIN merge_rules */
 /* is_mergeable_vma: flags equal but for VM_SOFTDIRTY, the same file (the same open file, not just inode). */
 static bool attrs_mergeable(const struct vma *v, const struct merge_desc *d)
 {
@@ -265,6 +266,7 @@ static bool can_merge_right(const struct vma *prev, const struct vma *next,
 		return false;
 	return !left || anon_compatible(prev->anon, next->anon);
 }
+/* LAB merge: END merge_rules */
 
 /*
  * vma_mergeable_pair: would Linux merge a directly followed by b, were b's
@@ -546,6 +548,7 @@ int vma_split(struct mm *mm, struct vma *vma, uintptr_t addr, bool new_below, st
 
 /* --------------------------------------------------------------- modify */
 
+/* LAB merge: BEGIN modify_merge */
 /*
  * |<-prev->|<-vma->|<-next->|  ->  |<--------prev-------->|
  * prev inherits next's identity, else vma's.
@@ -630,6 +633,7 @@ static int modify_merge(struct mm *mm, struct vma *vma, struct vma *prev, struct
 	*out = res;
 	return 0;
 }
+/* LAB merge: END modify_merge */
 
 /*
  * vma_modify: no merge, so split off what lies outside [start, end) and
@@ -670,6 +674,7 @@ fail:
 	return err;
 }
 
+/* LAB merge: BEGIN vma_modify_flags */
 int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t start,
 		     uintptr_t end, unsigned long new_flags, struct vma **out)
 {
@@ -703,6 +708,7 @@ int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t
 	}
 	return modify_split(mm, vma, start, end, new_flags, out);
 }
+/* LAB merge: END vma_modify_flags */
 
 /* ---------------------------------------------------------------- unmap */
 

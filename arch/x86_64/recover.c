@@ -3,15 +3,21 @@
  * a jump buffer on this CPU; an exception in kernel mode while it is armed is
  * reported in one line, recorded, and resumed at the saved context through
  * x86_fault_resume (entry.asm), so the test sees arch_fault_catch return 1.
+ * A panic while it is armed resumes there too (arch_panic_recover). Catches
+ * nest: the innermost armed one takes the fault, and the outer one is armed
+ * again when it returns (the ktest runner wraps every kernel case in one,
+ * kernel/ktest_catch.c, and some cases arm their own inside).
  * Outside arch_fault_catch every exception is fatal.
  */
 #include "x86.h"
 #include "printk.h"
 #include "ksyms.h"
+#include "arch.h"
 
 struct fault_catch {
 	uint64_t jb[8];
 	struct arch_fault_info *info;
+	struct fault_catch *outer;    /* the catch armed when this one was (nesting) */
 };
 
 int x86_setjmp(uint64_t jb[8]) __attribute__((returns_twice));
@@ -22,17 +28,37 @@ int arch_fault_catch(void (*fn)(void *), void *arg, struct arch_fault_info *info
 {
 	struct fault_catch fc;
 	struct percpu *cpu = this_cpu();
+	bool irqs = arch_irqs_enabled();
 
 	fc.info = info;
+	fc.outer = cpu->fault_catch;
 	info->vector = ~0u;
 	if (x86_setjmp(fc.jb)) {
-		this_cpu()->fault_catch = NULL;
+		this_cpu()->fault_catch = fc.outer;
+		if (irqs)
+			sti();          /* a panic, or a fault with interrupts off, left them off */
 		return 1;
 	}
 	cpu->fault_catch = &fc;
 	fn(arg);
-	cpu->fault_catch = NULL;
+	cpu->fault_catch = fc.outer;
 	return 0;
+}
+
+bool arch_fault_catch_armed(void)
+{
+	return this_cpu()->fault_catch != NULL;
+}
+
+void arch_panic_recover(void)
+{
+	struct fault_catch *fc = this_cpu()->fault_catch;
+
+	if (!fc)
+		return;
+	fc->info->vector = ARCH_FAULT_PANIC;
+	fc->info->rip = 0;
+	x86_longjmp(fc->jb, 1);
 }
 
 int fault_recover(struct trap_frame *tf)
@@ -49,13 +75,14 @@ int fault_recover(struct trap_frame *tf)
 	fc->info->rip = tf->rip;
 	sym = ksyms_lookup(tf->rip, &off, NULL);
 	if (tf->vector == VEC_PF)
-		printk("# x86: caught expected page fault, error 0x%llx cr2 0x%llx at %s+0x%lx\n",
+		printk("# x86: caught page fault, error 0x%llx cr2 0x%llx at %016llx %s+0x%lx\n",
 		       (unsigned long long)tf->error, (unsigned long long)fc->info->cr2,
-		       sym ? sym : "?", (unsigned long)off);
+		       (unsigned long long)tf->rip, sym ? sym : "?", (unsigned long)off);
 	else
-		printk("# x86: caught expected exception %u (%s), error 0x%llx at %s+0x%lx\n",
+		printk("# x86: caught exception %u (%s), error 0x%llx at %016llx %s+0x%lx\n",
 		       (unsigned)tf->vector, x86_exception_name(tf->vector),
-		       (unsigned long long)tf->error, sym ? sym : "?", (unsigned long)off);
+		       (unsigned long long)tf->error, (unsigned long long)tf->rip, sym ? sym : "?",
+		       (unsigned long)off);
 	this_cpu()->fault_catch = NULL;
 	tf->rdi = (uint64_t)fc->jb;
 	tf->rip = (uint64_t)x86_fault_resume;

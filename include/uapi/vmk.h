@@ -12,6 +12,16 @@
 #define __NR_vmk_memstat     1000
 /* vmk_profile(cmd, buf, size): the profiler's counters (include/uapi/vmk_profile.h). */
 #define __NR_vmk_profile     1001
+/*
+ * vmk_vmdump(int pid, unsigned what): print the VMAs (VMDUMP_VMAS) and/or
+ * the page-table tree (VMDUMP_PAGES) of process pid (0: the caller) on the
+ * console, as a kernel report (tools/run shows it on stderr). 0; -ESRCH no
+ * such process; -EINVAL what has no known bit. A debugging aid
+ * (docs/labs/pgtbl.md has the format).
+ */
+#define __NR_vmk_vmdump      1002
+#define VMDUMP_VMAS          0x1
+#define VMDUMP_PAGES         0x2
 
 /* What vmk_memstat fills in (a prefix if size is smaller). */
 struct vmk_memstat {
@@ -21,6 +31,7 @@ struct vmk_memstat {
 	uint64_t cow_copies;            /* COW copies made in the caller's mm */
 	uint64_t zero_maps;             /* shared-zero-page maps in the caller's mm */
 	uint64_t tasks;                 /* live tasks */
+	uint64_t cow_reuses;            /* write faults in the caller's mm that reused a page nobody else maps */
 };
 
 #endif

@@ -47,6 +47,7 @@
 #include "kerrno.h"
 #include "printk.h"
 
+/* LAB index: BEGIN avl_tree */
 #define A_LEFT(v)   ((v)->link.avl.left)
 #define A_RIGHT(v)  ((v)->link.avl.right)
 #define A_PARENT(v) ((v)->link.avl.parent)
@@ -526,6 +527,7 @@ static size_t avl_bytes(struct vma_index *idx)
 {
 	return 0;
 }
+/* LAB index: END avl_tree */
 
 /* The "avl" backend (see the note at the top); select it with vma=avl or vma_backend_by_name("avl"). */
 const struct vma_index_ops vma_avl_ops = {

@@ -5,7 +5,7 @@
 
 static void test_defaults(struct ktest *t)
 {
-	struct kernel_params p;
+	static struct kernel_params p;
 
 	EXPECT_EQ(t, cmdline_parse(&p, ""), 0u);
 	EXPECT_STREQ(t, p.ktest, "default");
@@ -17,7 +17,7 @@ static void test_defaults(struct ktest *t)
 
 static void test_known_keys(struct ktest *t)
 {
-	struct kernel_params p;
+	static struct kernel_params p;
 
 	/* the loader's leading file name is skipped silently */
 	EXPECT_EQ(t, cmdline_parse(&p, "/boot/kernel.elf ktest=pmm,slab  profile=default vma=avl merge=off"), 0u);
@@ -32,7 +32,7 @@ static void test_known_keys(struct ktest *t)
 
 static void test_profile_keys(struct ktest *t)
 {
-	struct kernel_params p;
+	static struct kernel_params p;
 
 	EXPECT_EQ(t, cmdline_parse(&p, ""), 0u);
 	EXPECT_EQ(t, p.profile_hz, 1000u);
@@ -52,7 +52,7 @@ static void test_profile_keys(struct ktest *t)
 
 static void test_unknown_options_warn_and_continue(struct ktest *t)
 {
-	struct kernel_params p;
+	static struct kernel_params p;
 
 	/* three bad words (unknown key, bare word after the first, bad merge value); the rest applies */
 	EXPECT_EQ(t, cmdline_parse(&p, "kernel bogus=1 ktest=slab stray merge=maybe vma=btree"), 3u);
@@ -62,16 +62,22 @@ static void test_unknown_options_warn_and_continue(struct ktest *t)
 	EXPECT_EQ(t, p.warnings, 3u);
 }
 
+/* A value longer than its field is cut to the field (ktest= has a larger one: long filters). */
 static void test_long_value_truncated(struct ktest *t)
 {
-	static char line[CMDLINE_VALUE_MAX + 64];
-	struct kernel_params p;
+	static char line[KTEST_FILTER_MAX + 64];
+	static struct kernel_params p;
 
-	memcpy(line, "ktest=", 6);
-	memset(line + 6, 'x', CMDLINE_VALUE_MAX + 20);
-	line[6 + CMDLINE_VALUE_MAX + 20] = 0;
+	memcpy(line, "vma=", 4);
+	memset(line + 4, 'x', CMDLINE_VALUE_MAX + 20);
+	line[4 + CMDLINE_VALUE_MAX + 20] = 0;
 	cmdline_parse(&p, line);
-	EXPECT_EQ(t, strlen(p.ktest), (size_t)CMDLINE_VALUE_MAX - 1);
+	EXPECT_EQ(t, strlen(p.vma), (size_t)CMDLINE_VALUE_MAX - 1);
+	memcpy(line, "ktest=", 6);
+	memset(line + 6, 'x', KTEST_FILTER_MAX + 20);
+	line[6 + KTEST_FILTER_MAX + 20] = 0;
+	cmdline_parse(&p, line);
+	EXPECT_EQ(t, strlen(p.ktest), (size_t)KTEST_FILTER_MAX - 1);
 }
 
 static const struct ktest_case cmdline_cases[] = {

@@ -118,15 +118,46 @@ static void test_no_fault_returns_zero(struct ktest *t)
 	EXPECT_EQ(t, fi.vector, ~0u);
 }
 
+/*
+ * After a catch the catch armed before it is armed again: none outside a
+ * test, the ktest runner's own inside one (kernel/ktest_catch.c).
+ */
 static void test_recovery_disarmed_after_catch(struct ktest *t)
 {
+	void *outer = this_cpu()->fault_catch;
 	struct arch_fault_info fi;
 
 	ASSERT_EQ(t, arch_fault_catch(read_at, NULL, &fi), 1);
-	EXPECT_TRUE(t, this_cpu()->fault_catch == NULL);
+	EXPECT_TRUE(t, this_cpu()->fault_catch == outer);
 	/* and it can be used again */
 	EXPECT_EQ(t, arch_fault_catch(write_at, NULL, &fi), 1);
-	EXPECT_TRUE(t, this_cpu()->fault_catch == NULL);
+	EXPECT_TRUE(t, this_cpu()->fault_catch == outer);
+}
+
+static void panic_now(void *arg)
+{
+	panic("deliberate panic under arch_fault_catch");
+}
+
+static void nested_fault(void *arg)
+{
+	struct arch_fault_info *inner = arg;
+
+	arch_fault_catch(read_at, NULL, inner);     /* the inner catch takes this fault */
+	read_at(NULL);                              /* the outer one takes this one */
+}
+
+/* A panic under a catch resumes there too; catches nest, the innermost taking the fault. */
+static void test_panic_and_nesting(struct ktest *t)
+{
+	struct arch_fault_info fi, inner;
+
+	EXPECT_EQ(t, arch_fault_catch(panic_now, NULL, &fi), 1);
+	EXPECT_EQ(t, fi.vector, ARCH_FAULT_PANIC);
+	EXPECT_EQ(t, arch_fault_catch(nested_fault, &inner, &fi), 1);
+	EXPECT_EQ(t, inner.vector, 14);
+	EXPECT_EQ(t, fi.vector, 14);
+	EXPECT_EQ(t, fi.cr2, 0);
 }
 
 static const struct ktest_case x86_fault_cases[] = {
@@ -140,6 +171,7 @@ static const struct ktest_case x86_fault_cases[] = {
 	KTEST_CASE(test_divide_error),
 	KTEST_CASE(test_no_fault_returns_zero),
 	KTEST_CASE(test_recovery_disarmed_after_catch),
+	KTEST_CASE(test_panic_and_nesting),
 	{ NULL, NULL },
 };
 

@@ -19,4 +19,8 @@ char *strchr(const char *s, int c);
 char *strrchr(const char *s, int c);
 char *strcpy(char *dst, const char *src);
 
+/* fnmatch: 0 when s matches pattern ('*' any run, '?' one character; no brackets, flags ignored), else FNM_NOMATCH. */
+#define FNM_NOMATCH 1
+int fnmatch(const char *pattern, const char *s, int flags);
+
 #endif

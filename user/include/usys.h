@@ -25,6 +25,7 @@
 
 /* prctl and arch_prctl codes. */
 #include "linux_prctl.h"
+#include "vmk.h"
 
 #define UPAGE_SIZE 4096UL
 
@@ -145,5 +146,8 @@ static inline long sys_prctl(long op, long a, long b, long c, long d)
 /* reboot(2) with Linux's magic numbers: cmd 0x4321fedc powers off, 0x01234567 restarts. */
 static inline long sys_reboot(unsigned long cmd)
 { return usys4(__NR_reboot, 0xfee1deadL, 672274793L, (long)cmd, 0); }
+/* This kernel's debugging dump (include/uapi/vmk.h): VMDUMP_VMAS | VMDUMP_PAGES of pid (0: self). -ENOSYS on Linux. */
+static inline long sys_vmk_vmdump(int pid, unsigned what)
+{ return usys2(__NR_vmk_vmdump, pid, what); }
 
 #endif

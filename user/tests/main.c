@@ -92,14 +92,46 @@ static int run_test(void (*fn)(void))
 	}
 }
 
-static bool selected(int argc, char **argv, const char *name)
+/* Is the test named name selected by the patterns argv[1..argc)? (All of them without patterns.) */
+static bool selected(int argc, char **argv, const char *name, int *hits)
 {
+	bool any = false;
+
 	if (argc < 2)
 		return true;
 	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], name) == 0)
-			return true;
-	return false;
+		if (fnmatch(argv[i], name, 0) == 0) {
+			hits[i]++;
+			any = true;
+		}
+	return any;
+}
+
+#define MAX_PATTERNS 512
+
+/* The patterns that matched no test, each one failure (a typo must not pass by testing nothing). */
+static int unmatched(int argc, char **argv, const int *hits)
+{
+	int n = 0;
+
+	for (int i = 1; i < argc; i++)
+		if (!hits[i]) {
+			printf("FAILED no test matches '%s'\n", argv[i]);
+			n++;
+		}
+	return n;
+}
+
+/* --list [PATTERNS]: the selected test names, one a line. */
+static int list_tests(int argc, char **argv)
+{
+	int hits[MAX_PATTERNS] = { 0 };
+
+	for (unsigned g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+		for (const struct utest *t = groups[g]; t->name; t++)
+			if (selected(argc, argv, t->name, hits))
+				printf("%s\n", t->name);
+	return unmatched(argc, argv, hits) ? 1 : 0;
 }
 
 static void warm_up(void) { }
@@ -107,11 +139,17 @@ static void warm_up(void) { }
 int main(int argc, char **argv, char **envp)
 {
 	struct vmk_memstat before, after;
-	int passed = 0, failed = 0;
+	int passed = 0, failed = 0, hits[MAX_PATTERNS] = { 0 };
 	bool vmk;
 
 	(void)envp;
 	ut_argv0 = argv[0];
+	if (argc > MAX_PATTERNS) {
+		printf("usertests: at most %d names\n", MAX_PATTERNS - 1);
+		return 2;
+	}
+	if (argc > 1 && strcmp(argv[1], "--list") == 0)
+		return list_tests(argc - 1, argv + 1);
 	if (argc > 1 && argv[1][0] == '-' && argv[1][1] == '-')
 		return helper_main(argc, argv);
 	/* 4 KiB pages on Linux too (no transparent huge pages), inherited by the children */
@@ -124,7 +162,7 @@ int main(int argc, char **argv, char **envp)
 		for (const struct utest *t = groups[g]; t->name; t++) {
 			int st;
 
-			if (!selected(argc, argv, t->name))
+			if (!selected(argc, argv, t->name, hits))
 				continue;
 			st = run_test(t->fn);
 			if (st == 0) {
@@ -143,6 +181,7 @@ int main(int argc, char **argv, char **envp)
 			}
 		}
 	}
+	failed += unmatched(argc, argv, hits);
 	if (vmk && argc < 2) {
 		vmk_memstat(&after);
 		if (after.free_frames == before.free_frames) {

@@ -622,6 +622,24 @@ static void t_brk_bad(void)
 	CHECK_EQ(((char *)cur)[PG], 0);         /* the shrink unmapped it: fresh zero page */
 }
 
+/*
+ * vmk_vmdump, this kernel's debugging dump: 0 for the caller and for its
+ * parent, -EINVAL for an empty or unknown request, -ESRCH for a pid that
+ * does not exist. Linux has no such call: -ENOSYS for every request.
+ */
+static void t_vmdump(void)
+{
+	if (!on_vmkernel()) {
+		CHECK_EQ(sys_vmk_vmdump(0, VMDUMP_VMAS), -ENOSYS);
+		return;
+	}
+	CHECK_EQ(sys_vmk_vmdump(0, VMDUMP_VMAS), 0);
+	CHECK_EQ(sys_vmk_vmdump((int)usys0(__NR_getppid), VMDUMP_VMAS), 0);
+	CHECK_EQ(sys_vmk_vmdump(0, 0), -EINVAL);
+	CHECK_EQ(sys_vmk_vmdump(0, 4), -EINVAL);
+	CHECK_EQ(sys_vmk_vmdump(99999, VMDUMP_VMAS), -ESRCH);
+}
+
 const struct utest ut_vm_tests[] = {
 	{ "vm_dontneed_zero_fill", t_dontneed_zero_fill },
 	{ "vm_dontneed_partial", t_dontneed_partial },
@@ -645,5 +663,6 @@ const struct utest ut_vm_tests[] = {
 	{ "vm_mincore_bad", t_mincore_bad },
 	{ "vm_mremap_bad", t_mremap_bad },
 	{ "vm_brk_bad", t_brk_bad },
+	{ "vm_vmdump", t_vmdump },
 	{ NULL, NULL },
 };

@@ -233,7 +233,8 @@ __attribute__((noreturn)) void qemu_exit(unsigned code);
  * exception is reported briefly, recorded in *info, and arch_fault_catch
  * returns 1 as if fn had returned. Returns 0 when fn returned normally.
  * Only for tests: the faulting function's locks and state are abandoned.
- * Not nestable; call with the stack it was called on.
+ * Nestable (the innermost catch takes the fault). A panic inside fn ends
+ * the same way, with info->vector = ARCH_FAULT_PANIC (arch_panic_recover).
  */
 struct arch_fault_info {
 	unsigned vector;
@@ -242,6 +243,7 @@ struct arch_fault_info {
 	uint64_t rip;
 };
 int arch_fault_catch(void (*fn)(void *), void *arg, struct arch_fault_info *info);
+#define ARCH_FAULT_PANIC 256          /* info->vector of a panic taken by arch_fault_catch */
 
 /* Called by the trap dispatcher: 1 when the fault was taken by arch_fault_catch. */
 int fault_recover(struct trap_frame *tf);

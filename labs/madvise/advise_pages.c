@@ -1,0 +1,32 @@
+/* The advices that act on pages only (mmap_lock read), for one VMA's part [start, end). */
+static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
+			uintptr_t end, int advice)
+{
+	switch (advice) {
+	case MADV_DONTNEED:
+	case MADV_DONTNEED_LOCKED:
+	case MADV_FREE:
+		/*
+		 * LAB madvise: accepted, but nothing happens yet. DONTNEED
+		 * drops the pages of [start, end) (the next touch finds
+		 * zeroes); FREE lets reclaim drop them unless they are written
+		 * again. Mind VM_LOCKED, that FREE is for private anonymous
+		 * memory only, and the locks (mmap_lock is held for reading
+		 * only: page tables change under pt_lock). docs/labs/madvise.md.
+		 */
+		*prev = vma;
+		return 0;
+	case MADV_REMOVE:
+		*prev = NULL;
+		return madvise_remove(mm, vma, start, end);
+	case MADV_WILLNEED:
+		*prev = vma;
+		return 0;
+	case MADV_COLD:
+	case MADV_PAGEOUT:
+		*prev = vma;
+		return (vma->flags & VM_LOCKED) ? -EINVAL : 0;
+	default:                          /* MADV_COLLAPSE, MADV_GUARD_*: not supported */
+		return -EINVAL;
+	}
+}

@@ -1,0 +1,25 @@
+# Course labs (docs/labs/): skeletons made from the real tree, the grader,
+# and the check that every lab's skeleton fails exactly its graded tests.
+#
+#   make lab LAB=x [BRANCH=name | OUT=dir]   the skeleton of lab x (tools/mklab):
+#                                            a directory (default build/labs/x)
+#                                            or a git branch on top of HEAD
+#   make grade LAB=x                         grade lab x in this tree (tools/grade):
+#                                            points per test, a total, build/grade/x.json
+#   make check-labs [LABS="x y"]             every lab: full marks on the real tree; the
+#                                            skeleton builds, fails every graded test and
+#                                            passes the rest of the fast stages
+#                                            (tools/check-labs; .ci/run runs it)
+
+.PHONY: lab grade check-labs
+
+lab:
+	@test -n '$(LAB)' || { echo "make lab: name a lab: make lab LAB=x (tools/mklab --list)" >&2; exit 2; }
+	@tools/mklab '$(LAB)' $(if $(BRANCH),--branch '$(BRANCH)') $(if $(OUT),--out '$(OUT)' --force)
+
+grade: deps-check
+	@test -n '$(LAB)' || { echo "make grade: name a lab: make grade LAB=x (tools/mklab --list)" >&2; exit 2; }
+	@tools/grade '$(LAB)'
+
+check-labs: deps-check
+	@tools/check-labs $(LABS)

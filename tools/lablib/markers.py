@@ -1,0 +1,174 @@
+"""Solution markers and skeleton generation for the course labs (docs/labs/).
+
+A lab removes marked regions of the real kernel and puts its skeleton code
+in their place. A region is two comment lines around existing code:
+
+    /* LAB cow: BEGIN dup_visit */
+    ... the real code (the lab's solution) ...
+    /* LAB cow: END dup_visit */
+
+The code the student starts from is labs/cow/dup_visit.c, the file named by
+the region's tag. In a skeleton tree the marker lines stay (they show where
+the work is) and only what lies between them is replaced, so a solved
+skeleton is the real tree again. Regions do not nest; a tag names one region
+in the whole tree.
+"""
+
+import os
+import re
+import subprocess
+
+MARKER = re.compile(r'^\s*/\* LAB ([a-z0-9_]+): (BEGIN|END) ([a-z0-9_]+) \*/\s*$')
+# A line that mentions a marker but does not have the exact form is a mistake to report.
+LOOSE = re.compile(r'/\*\s*LAB\b[^*]*\b(BEGIN|END)\b')
+
+
+class MarkerError(Exception):
+    pass
+
+
+class Region:
+    def __init__(self, lab, tag, path, begin, end):
+        self.lab, self.tag, self.path = lab, tag, path
+        self.begin, self.end = begin, end          # line indexes of the two marker lines
+
+    def __repr__(self):
+        end = "?" if self.end is None else str(self.end + 1)
+        return "%s:%d-%s (LAB %s %s)" % (self.path, self.begin + 1, end, self.lab, self.tag)
+
+
+def tree_files(root):
+    """The files of the tree at root: git's tracked and untracked-but-not-ignored files."""
+    out = subprocess.run(["git", "-C", root, "ls-files", "-co", "--exclude-standard", "-z"],
+                         check=True, capture_output=True).stdout.decode()
+    return sorted(p for p in out.split("\0") if p and os.path.isfile(os.path.join(root, p)))
+
+
+def scan_text(path, lines):
+    """The regions of one file's lines; MarkerError on a malformed or unbalanced marker."""
+    regions, open_region = [], None
+    for i, line in enumerate(lines):
+        m = MARKER.match(line)
+        if not m:
+            if LOOSE.search(line):
+                raise MarkerError("%s:%d: malformed LAB marker (want '/* LAB name: BEGIN tag */')"
+                                  % (path, i + 1))
+            continue
+        lab, kind, tag = m.groups()
+        if kind == "BEGIN":
+            if open_region:
+                raise MarkerError("%s:%d: LAB %s %s begins inside %r (regions do not nest)"
+                                  % (path, i + 1, lab, tag, open_region))
+            open_region = Region(lab, tag, path, i, None)
+        else:
+            if not open_region or (open_region.lab, open_region.tag) != (lab, tag):
+                raise MarkerError("%s:%d: END of LAB %s %s without its BEGIN" % (path, i + 1, lab, tag))
+            open_region.end = i
+            regions.append(open_region)
+            open_region = None
+    if open_region:
+        raise MarkerError("%s:%d: LAB %s %s is never ended" % (path, open_region.begin + 1,
+                                                              open_region.lab, open_region.tag))
+    return regions
+
+
+def read_lines(root, path):
+    with open(os.path.join(root, path), encoding="utf-8", errors="surrogateescape") as f:
+        return f.read().splitlines(keepends=True)
+
+
+def scan_tree(root):
+    """All regions of the tree at root, by file: {path: [Region...]}."""
+    found = {}
+    for path in tree_files(root):
+        if not path.endswith((".c", ".h")):
+            continue
+        lines = read_lines(root, path)
+        if not any("LAB" in l for l in lines):
+            continue
+        regions = scan_text(path, lines)
+        if regions:
+            found[path] = regions
+    return found
+
+
+def snippet_path(root, lab, tag):
+    return os.path.join(root, "labs", lab, tag + ".c")
+
+
+def check_tree(root, labs):
+    """Every region belongs to a known lab and has its skeleton file, tags are unique, and
+    every skeleton file of a lab is used. Returns the list of problems (empty: fine)."""
+    problems, seen = [], {}
+    try:
+        found = scan_tree(root)
+    except MarkerError as e:
+        return [str(e)]
+    for regions in found.values():
+        for r in regions:
+            if r.lab not in labs:
+                problems.append("%r: no lab named %s (labs/%s/manifest)" % (r, r.lab, r.lab))
+            if (r.lab, r.tag) in seen:
+                problems.append("%r: tag used twice (also %r)" % (r, seen[(r.lab, r.tag)]))
+            seen[(r.lab, r.tag)] = r
+            if not os.path.isfile(snippet_path(root, r.lab, r.tag)):
+                problems.append("%r: no skeleton file labs/%s/%s.c" % (r, r.lab, r.tag))
+    for lab in labs:
+        tags = {t for (l, t) in seen if l == lab}
+        if not tags:
+            problems.append("lab %s marks no region" % lab)
+        for name in sorted(os.listdir(os.path.join(root, "labs", lab))):
+            if name.endswith(".c") and name[:-2] not in tags:
+                problems.append("labs/%s/%s is the skeleton of no region" % (lab, name))
+    return problems
+
+
+def skeleton_files(root, lab):
+    """{path: new text} for the files the lab changes: each of its regions' content replaced
+    by its skeleton file (the marker lines kept)."""
+    changed = {}
+    for path, regions in scan_tree(root).items():
+        mine = [r for r in regions if r.lab == lab]
+        if not mine:
+            continue
+        lines = read_lines(root, path)
+        out, pos = [], 0
+        for r in mine:
+            with open(snippet_path(root, lab, r.tag), encoding="utf-8") as f:
+                snippet = f.read()
+            if snippet and not snippet.endswith("\n"):
+                snippet += "\n"
+            out += lines[pos:r.begin + 1]
+            out.append(snippet)
+            pos = r.end
+        out += lines[pos:]
+        changed[path] = "".join(out)
+    if not changed:
+        raise MarkerError("lab %s marks no region in this tree" % lab)
+    return changed
+
+
+def self_test():
+    """The parser against small cases whose answers are written here. Returns the problems."""
+    problems = []
+    good = ["a\n", "  /* LAB x: BEGIN t */\n", "code\n", "  /* LAB x: END t */\n",
+            "/* LAB y: BEGIN u */\n", "/* LAB y: END u */\n"]
+    regs = scan_text("good.c", good)
+    if [(r.lab, r.tag, r.begin, r.end) for r in regs] != [("x", "t", 1, 3), ("y", "u", 4, 5)]:
+        problems.append("two regions not found as written: %r" % regs)
+    bad = {
+        "nested": ["/* LAB x: BEGIN t */\n", "/* LAB x: BEGIN u */\n", "/* LAB x: END u */\n",
+                   "/* LAB x: END t */\n"],
+        "never ended": ["/* LAB x: BEGIN t */\n", "code\n"],
+        "END of another tag": ["/* LAB x: BEGIN t */\n", "/* LAB x: END u */\n"],
+        "END alone": ["/* LAB x: END t */\n"],
+        "malformed": ["/* LAB x BEGIN t */\n", "/* LAB x: END t */\n"],
+        "code on a marker line": ["f(); /* LAB x: BEGIN t */\n", "/* LAB x: END t */\n"],
+    }
+    for what, lines in bad.items():
+        try:
+            scan_text("bad.c", lines)
+            problems.append("not rejected: %s" % what)
+        except MarkerError:
+            pass
+    return problems
