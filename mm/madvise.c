@@ -93,15 +93,6 @@ static bool advice_needs_write_lock(int advice)
 	}
 }
 
-/* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
-static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
-{
-	unsigned long fl = spin_lock_irqsave(&mm->pt_lock);
-
-	mm_zap_range(mm, vma, start, end);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
-}
-
 /*
  * MADV_REMOVE: punch [start, end) out of a writable shared mapping's file
  * (Linux: fallocate PUNCH_HOLE), which takes the pages out of every
@@ -127,6 +118,15 @@ static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintp
 }
 
 /* LAB madvise: BEGIN advise_pages */
+/* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
+static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
+{
+	unsigned long fl = spin_lock_irqsave(&mm->pt_lock);
+
+	mm_zap_range(mm, vma, start, end);
+	spin_unlock_irqrestore(&mm->pt_lock, fl);
+}
+
 /* The advices that act on pages only (mmap_lock read), for one VMA's part [start, end). */
 static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
 			uintptr_t end, int advice)
