@@ -22,11 +22,13 @@
  *
  * Locking: fs_lock, one spinlock for the whole namespace (the dentry tree,
  * names, parents, nlink, modes and times), held only for short walks and
- * changes, never while copying file data or sleeping; innermost before the
- * object locks and pmm/slab. File data is the page cache's (its own lock;
- * see vm_object.h). Reference counts are atomic. Concurrent writes to one
- * file are not serialized against each other (Linux's i_rwsem would), so
- * they may interleave page by page on several CPUs.
+ * changes, never while copying file data or sleeping. Order: mmap_lock
+ * (/proc/PID/maps prints paths under it) -> fs_lock -> object lock (a
+ * last dput frees an inode's pages) -> pmm/slab; never with pt_lock. File
+ * data is the page cache's (its own lock; see vm_object.h). Reference
+ * counts are atomic. Concurrent writes to one file are not serialized
+ * against each other (Linux's i_rwsem would), so they may interleave page
+ * by page on several CPUs.
  */
 #ifndef FS_H
 #define FS_H

@@ -160,7 +160,8 @@ size_t anon_identity_inuse(void);
  * mm/mremap.c, mm/mincore.c).
  *
  * Lock order: mmap_lock -> pt_lock -> object lock (vm_object.h) -> pmm/slab
- * locks; mm_list_lock (the list of address spaces) is taken alone.
+ * locks; mmap_lock -> fs_lock (include/fs.h) -> object lock; mm_list_lock
+ * (the list of address spaces) is taken alone.
  *
  * Page accounting (struct page of pmm.h, for user frames):
  *   private anonymous page: PG_anon; private = the anon identity (struct
