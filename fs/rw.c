@@ -76,6 +76,7 @@ static int write_page(struct inode *inode, uint64_t pos, size_t chunk, size_t do
 	if (err)
 		return err == -ENOMEM ? -ENOSPC : err;
 	left = copy(arg, done, (char *)page_address(p) + (pos & (PAGE_SIZE - 1)), chunk);
+	vm_object_page_dirty(p);
 	vm_object_page_put(p);
 	*copied = chunk - left;
 	if (*copied)

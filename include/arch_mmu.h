@@ -65,8 +65,40 @@ void arch_mmu_activate(struct arch_mmu *m);
  */
 int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot);
 
-/* Look up va: 0 with *pa and *state (MMU_* permission and state bits) if present, else -ENOENT. */
+/*
+ * Look up va: 0 with *pa and *state (MMU_* permission and state bits) if
+ * an entry with a frame is there (PROT_NONE ones included); -EFAULT when
+ * the entry is a guard marker (see below; *pa and *state untouched);
+ * -ENOENT when there is none.
+ */
 int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state);
+
+/*
+ * Guard markers (Linux's PTE_MARKER_GUARD, MADV_GUARD_INSTALL): an entry
+ * without a frame that the hardware treats as not present, so that every
+ * access faults; mm/ then refuses the fault. Walks (arch_mmu_walk) never
+ * show them and never clear them: they survive zaps, mprotect and
+ * MADV_FREE until removed with arch_mmu_walk_guards. Their page-table
+ * pages count as in use (arch_mmu_destroy panics on a leftover marker, as
+ * on a leftover mapping).
+ *
+ * arch_mmu_set_guard: put a marker at va, whose entry must be empty or a
+ * marker already (a mapped page there is a kernel bug and panics).
+ * Allocates page-table pages as needed: 0, or -ENOMEM with nothing changed.
+ */
+int arch_mmu_set_guard(struct arch_mmu *m, uintptr_t va);
+
+/* Called for each guard marker in address order: MMU_KEEP or MMU_CLEAR (MMU_UPDATE is a bug). */
+typedef enum mmu_action (*mmu_guard_fn)(void *ctx, uintptr_t va);
+
+/*
+ * Walk the guard markers of [start, end) (page aligned, user half) in
+ * address order, removing those the visitor clears and freeing page-table
+ * pages left empty. Returns the number of markers visited. Never
+ * allocates, never fails; no TLB work (a not-present entry is never cached).
+ */
+unsigned long arch_mmu_walk_guards(struct arch_mmu *m, uintptr_t start, uintptr_t end,
+				   mmu_guard_fn visit, void *ctx);
 
 /* What a visitor wants done with the entry it was shown. */
 enum mmu_action {

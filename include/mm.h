@@ -84,6 +84,10 @@ struct mm {
 	bool zero_page;               /* [mmap_lock] read faults of private anonymous memory
 	                               *   map the shared zero page and leave the VMA without
 	                               *   an anon identity (copied from mm_zero_page_enabled) */
+	bool may_have_guards;         /* set (under a read mmap_lock and pt_lock) by the first
+	                               *   MADV_GUARD_INSTALL, inherited by fork, never cleared:
+	                               *   without it, unmap, mremap and fork skip the walks
+	                               *   for guard markers (Linux: VM_MAYBE_GUARD, per VMA) */
 	uintptr_t mmap_base;          /* [mmap_lock] top of the top-down free-area search */
 	uintptr_t mmap_legacy_base;   /* [mmap_lock] bottom of the bottom-up fallback search */
 	struct mmap_lock mmap_lock;   /* protects the fields tagged [mmap_lock] */
@@ -313,9 +317,9 @@ int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len);
 /*
  * mm_copy_from: copy len bytes from user address src of mm to kernel dst
  * without faulting anything in: pages never touched read as zero, pages of
- * a file or shared object not mapped here come from its cache. Every byte must lie in a VMA
- * (access rights are not checked: a kernel read). Takes the mmap_lock for
- * reading. 0 or -EFAULT.
+ * a file or shared object not mapped here come from its cache. Every byte
+ * must lie in a VMA, outside guard regions (access rights are not checked:
+ * a kernel read). Takes the mmap_lock for reading. 0 or -EFAULT.
  */
 int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len);
 

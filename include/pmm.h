@@ -19,7 +19,7 @@
 #define PG_slab     0x04              /* owned by the slab allocator; private = its cache */
 #define PG_pgtable  0x08              /* a page-table page */
 #define PG_anon     0x10              /* anonymous user memory */
-#define PG_dirty    0x20              /* written since it was last clean (MADV_FREE) */
+#define PG_dirty    0x20              /* written since it was last clean: since MADV_FREE (private), ever (shared) */
 #define PG_lazyfree 0x40              /* MADV_FREE'd: reclaim may drop it while clean */
 #define PG_cache    0x80              /* in a page cache (include/vm_object.h); private = its object */
 

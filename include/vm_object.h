@@ -79,6 +79,18 @@ void vm_object_put(struct vm_object *o);
 int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, struct page **out);
 /* vm_object_page_put: drop the reference vm_object_page gave with a page. */
 void vm_object_page_put(struct page *p);
+/*
+ * vm_object_page_dirty: p, a cache page, was written (write(), or a dirty
+ * PTE went): reclaim must keep it (Linux folio_mark_dirty).
+ */
+void vm_object_page_dirty(struct page *p);
+/*
+ * vm_object_drop_clean: reclaim of one clean cache page (Linux's
+ * __remove_mapping of a clean shmem folio): p leaves o's cache when it is
+ * still there at pgoff, never written (no PG_dirty) and held by the cache
+ * alone. true when it went. May be called under pt_lock.
+ */
+bool vm_object_drop_clean(struct vm_object *o, unsigned long pgoff, struct page *p);
 /* vm_object_has_page: is pgoff in the cache (mincore)? */
 bool vm_object_has_page(struct vm_object *o, unsigned long pgoff);
 /* vm_object_size / vm_object_pages: the size in bytes; the pages in the cache. */

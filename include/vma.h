@@ -8,7 +8,7 @@
  * in mm/vma.c, written once for all backends.
  *
  * Locking: the VMA set of an mm (the index and every VMA's start, end,
- * flags, pgoff, anon and link fields) is protected by mm->mmap_lock: read
+ * flags, pgoff, anon fields and the backend's link) is protected by mm->mmap_lock: read
  * for lookups, write for any change. The index itself takes no lock.
  */
 #ifndef VMA_H
@@ -63,19 +63,12 @@ struct anon_vma {
 };
 
 /*
- * Per-backend linkage inside each VMA. One address space uses one backend,
- * so the backends share this storage.
+ * A VMA. The index backend may keep a link of its own in every VMA of its
+ * address spaces (list pointers, tree node fields): ops->link_size bytes
+ * right after struct vma in the same object (vma_link), so a VMA object is
+ * vma_alloc_size(ops) bytes and each backend pays only for what it uses
+ * (the B-tree nothing: its nodes are its own).
  */
-union vma_link {
-	struct { struct vma *next, *prev; } list;                  /* list, hash */
-	struct { struct vma *left, *right, *parent; int height; } avl;
-	struct {
-		struct vma *left, *right, *parent;
-		int color;                                         /* 0 red, 1 black */
-		uintptr_t subtree_gap;                             /* largest free gap below this node (see rbtree backend) */
-	} rb;
-};
-
 struct vma {
 	uintptr_t start;              /* first address, page aligned */
 	uintptr_t end;                /* one past the last address, page aligned, > start */
@@ -88,8 +81,13 @@ struct vma {
 	struct vm_file *file;         /* the file mapped (include/vm_object.h; Linux's vm_file; shared
 	                               * anonymous memory has one too), or NULL: anonymous private */
 	struct mm *mm;                /* owning address space */
-	union vma_link link;          /* index linkage, owned by the backend */
 };
+
+/* The index backend's link in v (ops->link_size bytes, after struct vma; owned by the backend). */
+static inline void *vma_link(const struct vma *v)
+{
+	return (void *)(uintptr_t)(v + 1);
+}
 
 static inline uintptr_t vma_pages(const struct vma *v) { return (v->end - v->start) >> PAGE_SHIFT; }
 
@@ -106,44 +104,49 @@ static inline bool vma_is_fork_child(const struct vma *v)
 }
 
 /*
- * The index of one address space. The union holds the root state of each
- * backend; `accesses` counts every node (list element, tree node, B-tree
+ * The index of one address space: its backend, the VMA count, and
+ * `accesses`, which counts every node (list element, tree node, B-tree
  * node) any operation touched, so costs can be compared per operation the
- * way the 1998 measurements did.
+ * way the 1998 measurements did. `state` is the backend's own: each backend
+ * defines its per-index struct in its own file and keeps it there
+ * (VMA_INDEX_STATE), so that a new backend is one file plus one line in
+ * mm/vma_index/registry.c.
  */
-struct btree_node;
-
-#define VMA_HASH_LISTS 16
+#define VMA_INDEX_STATE_BYTES 256
 
 struct vma_index {
 	const struct vma_index_ops *ops;
 	size_t count;                 /* VMAs in the index */
 	uint64_t accesses;            /* nodes touched, monotonic */
 	union {
-		struct { struct vma *head, *tail, *cache; bool use_cache; } list;
-		struct { struct vma *head[VMA_HASH_LISTS], *tail[VMA_HASH_LISTS]; } hash;
-		struct { struct vma *root; } avl;
-		struct { struct vma *root; } rb;
-		struct {
-			struct btree_node *root;
-			unsigned height;
-			struct btree_node *spare;   /* preallocated nodes (reserve), singly linked */
-			unsigned nspare;
-			size_t nodes;               /* nodes in the tree */
-			struct btree_node *cache;   /* leaf of the last lookup (next/prev shortcut); NULL after any change */
-		} bt;
-	} u;
+		unsigned char bytes[VMA_INDEX_STATE_BYTES];
+		uint64_t align;
+	} state;                      /* the backend's: see VMA_INDEX_STATE */
 };
+
+/*
+ * VMA_INDEX_STATE(idx, type): idx's backend state as a type *. The backend
+ * declares type with __attribute__((may_alias)) (it is read and written
+ * only through that type) and checks VMA_INDEX_STATE_FITS(type) once.
+ */
+#define VMA_INDEX_STATE(idx, type) ((type *)(void *)(idx)->state.bytes)
+#define VMA_INDEX_STATE_FITS(type) \
+	_Static_assert(sizeof(type) <= VMA_INDEX_STATE_BYTES, #type " does not fit in struct vma_index")
 
 /*
  * The operations every backend implements. "find" means: the first VMA with
  * end > addr (it contains addr, or is the next one above it), as Linux's
- * find_vma(). No operation allocates except reserve: insert, erase and
- * update cannot fail once reserve(idx, n) has returned 0 for at least as
- * many of them, which is what lets mm/vma.c allocate first and then commit.
+ * find_vma(). No operation allocates except reserve: insert and update
+ * cannot fail once reserve(idx, n) has returned 0 for at least as many of
+ * them, and erase never fails (it needs no reserve), which is what lets
+ * mm/vma.c allocate first and then commit. What reserve sets aside is
+ * linear in n and bounded by what n inserts can need, so removing any
+ * number of VMAs costs no memory up front.
  */
 struct vma_index_ops {
 	const char *name;
+	/* Bytes of link the backend keeps in each VMA, after struct vma (vma_link); 0 for none. */
+	size_t link_size;
 	/* Empty index. */
 	void (*init)(struct vma_index *idx);
 	/* Free the backend's own memory. The index must be empty. */
@@ -152,7 +155,7 @@ struct vma_index_ops {
 	struct vma *(*find)(struct vma_index *idx, uintptr_t addr);
 	/* As find; also *prev = the last VMA with end <= addr (NULL if none). */
 	struct vma *(*find_prev)(struct vma_index *idx, uintptr_t addr, struct vma **prev);
-	/* Make the next nr insert/erase/update calls infallible. 0 or -ENOMEM. */
+	/* Make the next nr insert/update calls infallible (erase always is). 0 or -ENOMEM. */
 	int (*reserve)(struct vma_index *idx, unsigned nr);
 	/* Insert v; [v->start, v->end) overlaps no VMA in the index. */
 	void (*insert)(struct vma_index *idx, struct vma *v);
@@ -184,6 +187,12 @@ struct vma_index_ops {
 extern const struct vma_index_ops vma_list_ops, vma_avl_ops, vma_hash_ops, vma_rbtree_ops, vma_btree_ops;
 /* The sorted list with its one-entry last-lookup cache switched on ("list+cache"). */
 extern const struct vma_index_ops vma_list_cache_ops;
+
+/* Bytes of one VMA object in an address space whose index is ops: struct vma and the backend's link. */
+static inline size_t vma_alloc_size(const struct vma_index_ops *ops)
+{
+	return sizeof(struct vma) + ops->link_size;
+}
 
 /* All backends in a fixed order (list, avl, hash, rbtree, btree, list+cache), NULL-terminated. */
 extern const struct vma_index_ops *const vma_backends[];

@@ -149,7 +149,8 @@ const struct vma_index_ops *profile_vma_counted(const struct vma_index_ops *back
 			continue;
 		c->inner = backend;
 		c->ops = (struct vma_index_ops){
-			.name = backend->name, .init = slot_init[i], .destroy = c_destroy,
+			.name = backend->name, .link_size = backend->link_size,
+			.init = slot_init[i], .destroy = c_destroy,
 			.find = c_find, .find_prev = c_find_prev, .reserve = c_reserve,
 			.insert = c_insert, .erase = c_erase, .update = c_update,
 			.next = c_next, .prev = c_prev, .first = c_first, .last = c_last,

@@ -6,13 +6,17 @@
 #   make fuzz-vma [FUZZ_TIME=60]
 #                       libFuzzer over the operation stream (clang), corpus in
 #                       build/fuzz/corpus, crashes in build/fuzz/
-#   make bench          generate the traces (build/bench/traces/), replay
-#                       them with build/bench/vmabench (checked against the
-#                       model), count instructions per op with callgrind for
-#                       n <= 4096, write build/bench/table.md (docs/vma-bench.md
-#                       is a copy of it plus discussion); BENCH_ARGS passes
-#                       options to tools/vmabench-run (--sizes 16,256,
-#                       --no-callgrind)
+#   make bench [BENCH_QUICK=1]
+#                       fetch and build Linux's maple tree as a comparison
+#                       backend (tools/vmabench-maple-fetch; without it the
+#                       run goes on and says so), generate the traces
+#                       (build/bench/traces/), replay them on every backend
+#                       (checked against the model), count instructions per
+#                       op with callgrind, write build/bench/table.md and the
+#                       plots build/bench/vma-bench-*.{png,svg} (docs/vma-bench.md
+#                       is a copy of them plus discussion). BENCH_QUICK=1: a
+#                       smaller run, under a minute. BENCH_ARGS passes options
+#                       to tools/vmabench-run (--sizes 16,256, --no-callgrind)
 #   make vmabench       just the benchmark binary (build/bench/vmabench)
 
 # Programs outside the ktest binary link the index objects explicitly and
@@ -84,8 +88,46 @@ $(BENCH_BUILD)/vmabench: $(patsubst %.c,$(BENCH_BUILD)/%.o,$(VMA_PROG_CORE) tool
 	$(call say,HOSTLD,$@)
 	$(Q)$(HOSTCC) $^ -lpthread -o $@
 
-.PHONY: vmabench bench
-vmabench: $(BENCH_BUILD)/vmabench
+# ---- the maple tree as a comparison backend: host only, never in the kernel.
+# tools/vmabench-maple-fetch extracts Linux's lib/maple_tree.c and its
+# user-space shims from Debian's linux-source package into build/maple/;
+# tools/vmabench_maple.c (our adapter) #includes maple_tree.c from there.
+MAPLE_DIR    := $(BUILD)/maple
+MAPLE_LINUX  := $(MAPLE_DIR)/linux
+MAPLE_CFLAGS := -std=gnu11 -g -O2 -D_LGPL_SOURCE -w -I$(MAPLE_LINUX)/tools/testing/shared \
+	-I$(MAPLE_DIR) -I$(MAPLE_LINUX)/tools/include -I$(MAPLE_LINUX)/lib -Itools
 
+$(MAPLE_DIR)/VERSION:
+	$(Q)tools/vmabench-maple-fetch $(MAPLE_DIR)
+
+$(BENCH_BUILD)/maple/vmabench_maple.o: tools/vmabench_maple.c tools/vmabench_maple.h $(MAPLE_DIR)/VERSION
+	@mkdir -p $(dir $@)
+	$(call say,HOSTCC,$<)
+	$(Q)$(HOSTCC) $(MAPLE_CFLAGS) -DVBM_LINUX_VERSION="\"$$(cat $(MAPLE_DIR)/VERSION)\"" -c $< -o $@
+
+$(BENCH_BUILD)/maple/vmabench.o: tools/vmabench.c
+	@mkdir -p $(dir $@)
+	$(call say,HOSTCC,$<)
+	$(Q)$(HOSTCC) $(BENCH_CFLAGS) $(call layer_includes,$<) -Itools -DVMABENCH_MAPLE -MMD -MP -c $< -o $@
+-include $(BENCH_BUILD)/maple/vmabench.d
+
+$(BENCH_BUILD)/vmabench-maple: $(BENCH_BUILD)/maple/vmabench.o $(BENCH_BUILD)/maple/vmabench_maple.o \
+		$(patsubst %.c,$(BENCH_BUILD)/%.o,$(VMA_PROG_CORE)) $(BENCH_BUILD)/libvmahost.a
+	$(call say,HOSTLD,$@)
+	$(Q)$(HOSTCC) $^ -lurcu -lpthread -o $@
+
+.PHONY: vmabench vmabench-maple bench
+vmabench: $(BENCH_BUILD)/vmabench
+vmabench-maple: $(BENCH_BUILD)/vmabench-maple
+
+# The maple tree and gnuplot are optional: without them the run goes on
+# (and says what it leaves out).
 bench: $(BENCH_BUILD)/vmabench
-	$(Q)tools/vmabench-run $(BENCH_BUILD) $(BENCH_ARGS)
+	@if tools/vmabench-maple-fetch $(MAPLE_DIR) && $(MAKE) -s $(BENCH_BUILD)/vmabench-maple; then \
+		bin=$(BENCH_BUILD)/vmabench-maple; \
+	else \
+		echo "make bench: Linux's maple tree is not available (see above): the tables leave it out" >&2; \
+		bin=$(BENCH_BUILD)/vmabench; \
+	fi; \
+	tools/vmabench-apt "make bench" gnuplot-nox:gnuplot || echo "make bench: no gnuplot: no plots" >&2; \
+	tools/vmabench-run $(BENCH_BUILD) --bin $$bin $(if $(BENCH_QUICK),--quick) $(BENCH_ARGS)

@@ -4,7 +4,10 @@
  * memory, copy-on-write with reuse of exclusively owned pages, pages of
  * files and shared anonymous memory from their page cache (shared
  * mappings map them, private ones map them read-only and copy them on
- * write; past the end of the file: SIGBUS), and stack growth.
+ * write; past the end of the file: SIGBUS; a read fault maps the cached
+ * pages around it too: fault-around), and stack growth. A guard marker
+ * (mm/guard.c) refuses the access with SIGSEGV (SEGV_MAPERR), after the
+ * VMA's permission check as on Linux.
  *
  * Locking: mmap_lock read around the whole fault (write only for the few
  * instructions that grow a stack VMA), pt_lock around every page-table
@@ -127,6 +130,49 @@ static enum fault_result object_error(int err)
 	return err == -ENOMEM ? FAULT_OOM : FAULT_SIGBUS;
 }
 
+/* Linux's fault_around_bytes (64 KiB): a read fault of a file maps this many pages around it. */
+#define FAULT_AROUND_PAGES 16
+#define PTES_PER_TABLE     512
+
+/*
+ * do_fault_around + filemap_map_pages, before a read fault of va proper
+ * (shared or private file mapping, shared anonymous memory): map the
+ * object's pages already in its cache in a FAULT_AROUND_PAGES block
+ * around va (aligned, or starting at the VMA's start when that is later;
+ * clipped to the VMA, to va's page table and to the end of the file)
+ * wherever nothing is mapped (no entry: a guard marker or a private copy
+ * stays), clean, with the VMA's permissions (read-only in a private one).
+ * That is why a page read through one mapping of an object can end up
+ * mapped by its neighbours' mappings too (it matters to MADV_PAGEOUT,
+ * which leaves a page mapped twice alone). pt_lock held; out of memory
+ * just maps fewer.
+ */
+static void object_fault_around(struct mm *mm, struct vma *vma, uintptr_t va, unsigned want)
+{
+	uintptr_t pte_off = (va >> PAGE_SHIFT) % PTES_PER_TABLE, vma_off = (va - vma->start) >> PAGE_SHIFT;
+	uintptr_t table = va - (pte_off << PAGE_SHIFT);
+	uintptr_t from = MAX(ALIGN_DOWN(pte_off, FAULT_AROUND_PAGES), pte_off - MIN(pte_off, vma_off));
+	uintptr_t to = MIN(MIN(from + FAULT_AROUND_PAGES, (uintptr_t)PTES_PER_TABLE),
+			   pte_off + vma_pages(vma) - vma_off);
+
+	for (uintptr_t i = from; i < to; i++) {
+		uintptr_t a = table + (i << PAGE_SHIFT);
+		struct page *p = NULL;
+
+		if (a == va || arch_mmu_query(mm->mmu, a, NULL, NULL) != -ENOENT)
+			continue;
+		/* past the end (-ENXIO) or absent: nothing to map; the reference becomes the PTE's */
+		if (vm_object_page(vma_object(vma), vma_pgoff_at(vma, a), 0, &p) || !p)
+			continue;
+		if (install_page(mm, a, p, want | MMU_ACCESSED, false)) {
+			vm_object_page_put(p);
+			return;
+		}
+		mm_count(&mm->rss, 1);
+		mm_count(&mm->rss_file, 1);
+	}
+}
+
 /*
  * A file-backed (or shared anonymous) page not mapped yet: the object's
  * page, in a shared VMA as the VMA allows (do_shared_fault), in a private
@@ -139,11 +185,13 @@ static enum fault_result object_fault(struct mm *mm, struct vma *vma, uintptr_t 
 	struct page *p;
 	int err;
 
+	if (!shared)
+		want &= ~MMU_WRITE;
+	if (!(flags & FAULT_WRITE))
+		object_fault_around(mm, vma, va, want);
 	err = vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), VMO_ALLOC, &p);
 	if (err)
 		return object_error(err);
-	if (!shared)
-		want &= ~MMU_WRITE;
 	/* the cache's reference for this PTE was taken by vm_object_page */
 	err = install_page(mm, va, p, want | MMU_ACCESSED | (shared && (flags & FAULT_WRITE) ? MMU_DIRTY : 0),
 			   false);
@@ -292,10 +340,14 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 	bool present;
 	enum fault_result r;
 	unsigned long fl;
+	int q;
 
 	fl = spin_lock_irqsave(&mm->pt_lock);
-	present = arch_mmu_query(mm->mmu, va, &pa, &state) == 0;
-	if ((vma->flags & VM_SHARED) && present)
+	q = arch_mmu_query(mm->mmu, va, &pa, &state);
+	present = q == 0;
+	if (q == -EFAULT)
+		r = FAULT_SIGSEGV_MAPERR;       /* a guard marker (handle_pte_marker: VM_FAULT_SIGSEGV) */
+	else if ((vma->flags & VM_SHARED) && present)
 		r = shared_present(mm, vma, va, state);
 	else if (vma->flags & VM_SHARED)
 		r = object_fault(mm, vma, va, flags);

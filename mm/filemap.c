@@ -229,6 +229,24 @@ void vm_object_page_put(struct page *p)
 	user_page_put(p);
 }
 
+void vm_object_page_dirty(struct page *p)
+{
+	__atomic_fetch_or(&p->flags, PG_dirty, __ATOMIC_RELAXED);
+}
+
+bool vm_object_drop_clean(struct vm_object *o, unsigned long pgoff, struct page *p)
+{
+	bool nomem = false, drop;
+	unsigned long fl = spin_lock_irqsave(&o->lock);
+	void **slot = tree_slot(o, pgoff, false, &nomem);
+
+	drop = slot && *slot == p && !(p->flags & PG_dirty) && page_refs(p) == 1;
+	if (drop)
+		vm_object_remove_locked(o, pgoff, pgoff + 1);
+	spin_unlock_irqrestore(&o->lock, fl);
+	return drop;
+}
+
 bool vm_object_has_page(struct vm_object *o, unsigned long pgoff)
 {
 	bool nomem = false, there;

@@ -3,7 +3,8 @@
  * VMA is copied except VM_DONTCOPY ones; private pages become copy-on-write
  * (read-only in both, fault.c's wp_fault copies or reuses them on the first
  * write; a file's pages in a private mapping are read-only already), pages
- * of shared mappings stay shared, VM_WIPEONFORK VMAs start empty. With
+ * of shared mappings stay shared, guard markers are copied, and
+ * VM_WIPEONFORK VMAs start empty (without markers either). With
  * mm/fault.c this is the whole COW story.
  */
 #include "internal.h"
@@ -87,7 +88,10 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv)
 		cv->anon_forked = true;
 	}
 	arch_mmu_walk(parent->mmu, pv->start, pv->end, dup_visit, &c);
-	return c.err;
+	if (c.err)
+		return c.err;
+	/* Guard markers too (VM_MAYBE_GUARD is in Linux's VM_COPY_ON_FORK). */
+	return mm_guard_copy(child, pv->start, parent, pv->start, pv->end);
 }
 
 struct mm *mm_dup(struct mm *parent)

@@ -83,7 +83,8 @@ void mm_unmap_page(struct mm *mm, struct page *p, bool file);
 /*
  * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and
  * releases the pages (private pages freed with their last mapping, cache
- * pages stay in their object). Use as vma_unmap_range(mm, s, e,
+ * pages stay in their object), and drops its guard markers. Use as
+ * vma_unmap_range(mm, s, e,
  * mm_zap_piece, NULL). Caller holds mmap_lock for writing.
  */
 void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg);
@@ -95,7 +96,8 @@ void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg);
 int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len);
 /*
  * mm_zap_range: remove the PTEs of [start, end) (inside vma, page aligned)
- * and release their pages, leaving the VMA (MADV_DONTNEED). mmap_lock
+ * and release their pages, leaving the VMA and any guard markers
+ * (MADV_DONTNEED). mmap_lock
  * held (write, or read plus pt_lock). Returns the PTEs removed.
  */
 unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end);
@@ -119,6 +121,39 @@ unsigned mm_vm_to_mmu(unsigned long vm_flags);
  * -EINVAL. Takes the mmap_lock for reading (caller holds none).
  */
 int mm_populate_strict(struct mm *mm, uintptr_t start, uintptr_t end, bool write);
+
+/* ---- guard regions (mm/guard.c) */
+
+/*
+ * mm_guard_install: MADV_GUARD_INSTALL on [start, end) of vma (page
+ * aligned, inside vma): zap what is mapped there, then put a guard marker
+ * on every page; a private VMA gets an anon identity first. mmap_lock
+ * held (read is enough); takes pt_lock. 0; -EINVAL a VM_SPECIAL or
+ * VM_LOCKED VMA; -ENOMEM (markers set so far stay, as on Linux).
+ */
+int mm_guard_install(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end);
+/*
+ * mm_guard_remove: MADV_GUARD_REMOVE: remove the guard markers of
+ * [start, end) of vma, leaving mapped pages alone. mmap_lock held; takes
+ * pt_lock. 0; -EINVAL a VM_SPECIAL VMA (VM_LOCKED is allowed).
+ */
+int mm_guard_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end);
+/*
+ * mm_guard_clear: remove every guard marker of [start, end) of mm (munmap,
+ * the source of an mremap move); nothing to walk unless
+ * mm->may_have_guards. The caller excludes faults (mmap_lock for writing,
+ * or pt_lock). Returns the markers removed.
+ */
+unsigned long mm_guard_clear(struct mm *mm, uintptr_t start, uintptr_t end);
+/*
+ * mm_guard_copy: put a guard marker in dst at dst_start + (va - start) for
+ * every marker at va in [start, end) of src (fork: dst is the child, same
+ * addresses; mremap: dst == src, a range that does not overlap); dst
+ * inherits src's may_have_guards. The caller excludes changes to both. 0,
+ * or -ENOMEM with the markers copied so far left in dst (the caller
+ * clears them).
+ */
+int mm_guard_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t start, uintptr_t end);
 
 /* ---- faults (mm/fault.c) */
 /* The TLB/PTE update of one page's permissions: rewrite the entry at va with state. */

@@ -1,12 +1,26 @@
 /*
- * madvise (Linux do_madvise / madvise_walk_vmas / madvise_vma_behavior) for
- * anonymous memory: DONTNEED zaps, FREE marks pages lazily freeable,
- * REMOVE punches holes in files (shared anonymous memory included), POPULATE_* faults in, the flag advices go
- * through vma_modify_flags, WILLNEED/COLD/PAGEOUT have nothing to do
- * without swap. mm_reclaim_lazyfree is the reclaim side of MADV_FREE.
+ * madvise (Linux 6.18 do_madvise / madvise_walk_vmas / madvise_vma_behavior):
+ * DONTNEED zaps, FREE marks private anonymous pages lazily freeable,
+ * REMOVE punches holes in files (shared anonymous memory included),
+ * POPULATE_* faults in, GUARD_INSTALL and GUARD_REMOVE set and clear guard
+ * markers (mm/guard.c), PAGEOUT reclaims at once what reclaim can take
+ * without swap (clean lazily freed private pages, file pages never
+ * written), the flag advices go through vma_modify_flags, WILLNEED/COLD
+ * have nothing to do without swap. mm_reclaim_lazyfree is the reclaim side
+ * of MADV_FREE.
+ *
+ * The advices Linux 6.18 knows are those of a kernel built with KSM and
+ * transparent huge pages, without CONFIG_MEMORY_FAILURE (MADV_HWPOISON and
+ * MADV_SOFT_OFFLINE are -EINVAL, as on the reference host). There are no
+ * huge pages here: MADV_HUGEPAGE/NOHUGEPAGE only set their VMA flags, and
+ * MADV_COLLAPSE answers as Linux does where no VMA may hold a huge page
+ * (THP disabled for the process, as the mmscript runner asks, or a VMA too
+ * small for one): -EINVAL per VMA, after the usual hole handling.
+ * MADV_MERGEABLE sets VM_MERGEABLE only where KSM could merge (ksm_madvise:
+ * not on shared or special mappings, which keep their flags and answer 0).
  *
  * Locking (Linux madvise_need_mmap_write): the advices that only act on
- * pages - DONTNEED, FREE, REMOVE, WILLNEED, COLD, PAGEOUT - take mm's
+ * pages - DONTNEED, FREE, REMOVE, WILLNEED, COLD, PAGEOUT, GUARD_* - take mm's
  * mmap_lock for reading, plus pt_lock around each page-table walk, so
  * threads freeing memory do not serialize on the address space (Nick
  * Piggin's 2007 change for MADV_DONTNEED). The flag-setting advices change
@@ -53,7 +67,11 @@ static long advice_flags(const struct vma *vma, int advice)
 		if (f & VM_SPECIAL)
 			return -EINVAL;
 		return f & ~VM_DONTDUMP;
-	case MADV_MERGEABLE:  return f | VM_MERGEABLE;
+	case MADV_MERGEABLE:
+		/* vma_ksm_compatible: other mappings keep their flags, and the advice succeeds. */
+		if (f & (VM_SHARED | VM_MAYSHARE | VM_SPECIAL))
+			return f;
+		return f | VM_MERGEABLE;
 	case MADV_UNMERGEABLE: return f & ~VM_MERGEABLE;
 	case MADV_HUGEPAGE:   return (f & ~VM_NOHUGEPAGE) | VM_HUGEPAGE;
 	case MADV_NOHUGEPAGE: return (f & ~VM_HUGEPAGE) | VM_NOHUGEPAGE;
@@ -117,6 +135,132 @@ static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintp
 	return 0;
 }
 
+/* ---------------------------------------------------- reclaim, pageout */
+
+/* LAB madvise: BEGIN reclaim */
+struct reclaim_ctx {
+	struct mm *mm;
+	bool pageout;                 /* MADV_PAGEOUT: leave pages mapped elsewhere alone */
+	unsigned long freed;
+};
+
+/*
+ * A lazily freed page still clean (its PTE's dirty bit is clear: no write
+ * since MADV_FREE) and mapped only here is dropped; one written since is
+ * an ordinary page again (Linux: the dirty folio goes back to the
+ * swap-backed LRU). MADV_PAGEOUT skips a page mapped elsewhere too (after
+ * fork) without touching it (madvise_cold_or_pageout_pte_range: a folio
+ * mapped more than once is not isolated); reclaim proper un-marks it.
+ */
+static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct reclaim_ctx *c = arg;
+	struct page *p;
+	bool exclusive;
+
+	if (mm_is_zero_pa(pa))
+		return MMU_KEEP;
+	p = phys_to_page(pa);
+	if (!(p->flags & PG_anon) || !(p->flags & PG_lazyfree))
+		return MMU_KEEP;
+	exclusive = page_refs(p) == 1 && p->mapcount == 1;
+	if (c->pageout && !exclusive)
+		return MMU_KEEP;
+	if ((*state & MMU_DIRTY) || (p->flags & PG_dirty) || !exclusive) {
+		p->flags &= ~PG_lazyfree;
+		return MMU_KEEP;
+	}
+	mm_unmap_page(c->mm, p, false);
+	c->freed++;
+	return MMU_CLEAR;
+}
+
+/*
+ * Reclaim the lazily freed pages of [start, end), a private VMA's range:
+ * MADV_PAGEOUT asks for it at once (pageout), reclaim proper for every
+ * private VMA. pt_lock held. Returns the pages freed.
+ */
+static unsigned long reclaim_lazyfree_range(struct mm *mm, uintptr_t start, uintptr_t end, bool pageout)
+{
+	struct reclaim_ctx c = { mm, pageout, 0 };
+
+	arch_mmu_walk(mm->mmu, start, end, reclaim_visit, &c);
+	return c.freed;
+}
+
+unsigned long mm_reclaim_lazyfree(struct mm *mm)
+{
+	unsigned long freed = 0;
+	struct vma *v;
+	unsigned long fl;
+
+	mmap_read_lock(mm);
+	fl = spin_lock_irqsave(&mm->pt_lock);
+	for (v = vma_first(mm); v; v = vma_next(mm, v))
+		if (!v->file)
+			freed += reclaim_lazyfree_range(mm, v->start, v->end, false);
+	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	mmap_read_unlock(mm);
+	return freed;
+}
+/* LAB madvise: END reclaim */
+
+struct pageout_file_ctx {
+	struct mm *mm;
+	const struct vma *vma;
+};
+
+/*
+ * MADV_PAGEOUT of a file's page (shared anonymous memory included) mapped
+ * only here, in a shared or a private mapping: reclaim unmaps it
+ * (try_to_unmap, which moves the PTE's dirty bit to the page). A page
+ * never written (clean: it holds what the file held) then leaves the cache
+ * as well (__remove_mapping), so mincore says 0; a dirty one stays in the
+ * cache (shmem_writeout without swap keeps it). A private copy (anonymous)
+ * cannot go without swap.
+ */
+static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct pageout_file_ctx *c = arg;
+	struct page *p;
+
+	if (mm_is_zero_pa(pa))
+		return MMU_KEEP;
+	p = phys_to_page(pa);
+	if (!(p->flags & PG_cache) || p->mapcount != 1)
+		return MMU_KEEP;
+	if (*state & MMU_DIRTY)
+		vm_object_page_dirty(p);
+	mm_unmap_page(c->mm, p, true);
+	vm_object_drop_clean(vma_object(c->vma), vma_pgoff_at(c->vma, va), p);
+	return MMU_CLEAR;
+}
+
+/*
+ * MADV_COLD and MADV_PAGEOUT (can_madv_lru_vma: not on VM_LOCKED VMAs).
+ * Without swap, PAGEOUT can drop only what needs no writing out: clean
+ * lazily freed private pages, and file pages never written (see the
+ * visitors above); COLD has nothing to do.
+ */
+static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
+				bool pageout)
+{
+	struct pageout_file_ctx c = { mm, vma };
+	unsigned long fl;
+
+	if (vma->flags & VM_LOCKED)
+		return -EINVAL;
+	if (!pageout)
+		return 0;
+	fl = spin_lock_irqsave(&mm->pt_lock);
+	if (vma->file)
+		arch_mmu_walk(mm->mmu, start, end, pageout_file_visit, &c);
+	else
+		reclaim_lazyfree_range(mm, start, end, true);
+	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	return 0;
+}
+
 /* LAB madvise: BEGIN advise_pages */
 /* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
 static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
@@ -127,41 +271,48 @@ static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start,
 	spin_unlock_irqrestore(&mm->pt_lock, fl);
 }
 
+/* MADV_FREE (madvise_free_single_vma): only private anonymous memory. */
+static int madvise_free(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
+{
+	unsigned long fl;
+
+	if (vma->flags & VM_LOCKED)
+		return -EINVAL;
+	if (vma->file)
+		return -EINVAL;       /* only anonymous private memory */
+	fl = spin_lock_irqsave(&mm->pt_lock);
+	arch_mmu_walk(mm->mmu, start, end, free_visit, NULL);
+	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	return 0;
+}
+
 /* The advices that act on pages only (mmap_lock read), for one VMA's part [start, end). */
 static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
 			uintptr_t end, int advice)
 {
-	unsigned long fl;
-
+	*prev = vma;
 	switch (advice) {
 	case MADV_DONTNEED:
 	case MADV_DONTNEED_LOCKED:
 		if ((vma->flags & VM_LOCKED) && advice == MADV_DONTNEED)
 			return -EINVAL;
-		*prev = vma;
 		zap_pt_locked(mm, vma, start, end);
 		return 0;
 	case MADV_FREE:
-		if (vma->flags & VM_LOCKED)
-			return -EINVAL;
-		*prev = vma;
-		if (vma->file)
-			return -EINVAL;       /* only anonymous private memory */
-		fl = spin_lock_irqsave(&mm->pt_lock);
-		arch_mmu_walk(mm->mmu, start, end, free_visit, NULL);
-		spin_unlock_irqrestore(&mm->pt_lock, fl);
-		return 0;
+		return madvise_free(mm, vma, start, end);
 	case MADV_REMOVE:
 		*prev = NULL;
 		return madvise_remove(mm, vma, start, end);
 	case MADV_WILLNEED:
-		*prev = vma;
 		return 0;
 	case MADV_COLD:
 	case MADV_PAGEOUT:
-		*prev = vma;
-		return (vma->flags & VM_LOCKED) ? -EINVAL : 0;
-	default:                          /* MADV_COLLAPSE, MADV_GUARD_*: not supported */
+		return madvise_cold_pageout(mm, vma, start, end, advice == MADV_PAGEOUT);
+	case MADV_GUARD_INSTALL:
+		return mm_guard_install(mm, vma, start, end);
+	case MADV_GUARD_REMOVE:
+		return mm_guard_remove(mm, vma, start, end);
+	default:                          /* MADV_COLLAPSE: no VMA can hold a huge page */
 		return -EINVAL;
 	}
 }
@@ -251,53 +402,3 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 		mmap_read_unlock(mm);
 	return err ? err : unmapped_error;
 }
-
-/* ------------------------------------------------------------ lazy free */
-
-/* LAB madvise: BEGIN reclaim */
-struct reclaim_ctx {
-	struct mm *mm;
-	unsigned long freed;
-};
-
-/*
- * A lazily freed page still clean (its PTE's dirty bit is clear: no write
- * since MADV_FREE) and mapped only here is dropped; one written since is
- * an ordinary page again (Linux: the dirty folio goes back to the
- * swap-backed LRU).
- */
-static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
-{
-	struct reclaim_ctx *c = arg;
-	struct page *p;
-
-	if (mm_is_zero_pa(pa))
-		return MMU_KEEP;
-	p = phys_to_page(pa);
-	if (!(p->flags & PG_anon) || !(p->flags & PG_lazyfree))
-		return MMU_KEEP;
-	if ((*state & MMU_DIRTY) || (p->flags & PG_dirty) || page_refs(p) != 1 || p->mapcount != 1) {
-		p->flags &= ~PG_lazyfree;
-		return MMU_KEEP;
-	}
-	mm_unmap_page(c->mm, p, false);
-	c->freed++;
-	return MMU_CLEAR;
-}
-
-unsigned long mm_reclaim_lazyfree(struct mm *mm)
-{
-	struct reclaim_ctx c = { mm, 0 };
-	struct vma *v;
-	unsigned long fl;
-
-	mmap_read_lock(mm);
-	fl = spin_lock_irqsave(&mm->pt_lock);
-	for (v = vma_first(mm); v; v = vma_next(mm, v))
-		if (!v->file)
-			arch_mmu_walk(mm->mmu, v->start, v->end, reclaim_visit, &c);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
-	mmap_read_unlock(mm);
-	return c.freed;
-}
-/* LAB madvise: END reclaim */

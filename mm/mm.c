@@ -72,7 +72,7 @@ static void mm_teardown(struct mm *mm)
 	spin_unlock_irqrestore(&mm_list_lock, fl);
 	mmap_write_lock(mm);
 	for (v = vma_first(mm); v; v = vma_next(mm, v))
-		mm_zap_range(mm, v, v->start, v->end);
+		mm_zap_piece(mm, v, NULL);
 	if (mm->rss)
 		panic("mm_put: rss %lu after unmapping everything", mm->rss);
 	mm_vma_destroy(mm);

@@ -20,7 +20,8 @@
  *    in place when the old range ends the VMA and the space above is free
  *    (merging with a compatible next VMA), else move when MREMAP_MAYMOVE;
  *  - a move creates the new VMA (copy_vma: never-faulted private VMAs take
- *    the page offset of their new place), moves the PTEs (pages keep their
+ *    the page offset of their new place), moves the PTEs and guard markers
+ *    (move_page_tables moves every non-empty entry; pages keep their
  *    anon identity: the new VMA shares it), then unmaps the old range, or
  *    with MREMAP_DONTUNMAP leaves it mapped and empty, dropping its anon
  *    identity when the whole VMA moved and clearing VM_LOCKED
@@ -95,10 +96,17 @@ static enum mmu_action clear_visit(void *arg, uintptr_t va, phys_addr_t pa, unsi
 	return MMU_CLEAR;
 }
 
+/* Remove the entries of [start, end), guard markers included, without touching page references. */
+static void clear_ptes(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	arch_mmu_walk(mm->mmu, start, end, clear_visit, NULL);
+	mm_guard_clear(mm, start, end);
+}
+
 /*
- * Copy the PTEs of [old, old + len) to the same offsets at new (whose
- * range has no PTEs), without touching page references. 0, or -ENOMEM
- * after removing every entry it made at new.
+ * Copy the PTEs and guard markers of [old, old + len) to the same offsets
+ * at new (whose range has no entries), without touching page references.
+ * 0, or -ENOMEM after removing every entry it made at new.
  */
 static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 {
@@ -119,8 +127,10 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 		va = wend;
 	}
 	kfree(c);
+	if (!err)
+		err = mm_guard_copy(mm, new, mm, old, old + len);
 	if (err)
-		arch_mmu_walk(mm->mmu, new, new + len, clear_visit, NULL);
+		clear_ptes(mm, new, new + len);
 	return err;
 }
 /* LAB mremap: END copy_ptes */
@@ -209,12 +219,12 @@ static long move_vma(struct mm *mm, struct remap *r)
 	err = vma_copy_range(mm, old, r->new_addr, r->new_len, pgoff, &nv);
 	fl = spin_lock_irqsave(&mm->pt_lock);
 	if (err) {
-		arch_mmu_walk(mm->mmu, r->new_addr, r->new_addr + r->old_len, clear_visit, NULL);
+		clear_ptes(mm, r->new_addr, r->new_addr + r->old_len);
 		spin_unlock_irqrestore(&mm->pt_lock, fl);
 		return err;
 	}
 	/* Committed: the pages now live at the new place only. */
-	arch_mmu_walk(mm->mmu, r->addr, r->addr + r->old_len, clear_visit, NULL);
+	clear_ptes(mm, r->addr, r->addr + r->old_len);
 	spin_unlock_irqrestore(&mm->pt_lock, fl);
 
 	if (r->flags & MREMAP_DONTUNMAP) {

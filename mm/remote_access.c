@@ -17,6 +17,23 @@ static int fault_errno(enum fault_result r)
 	return r == FAULT_OOM ? -ENOMEM : -EFAULT;
 }
 
+/*
+ * A write through the direct map leaves the PTE's dirty bit alone: mark the
+ * page itself (Linux: a FOLL_WRITE access dirties the folio), so that
+ * reclaim neither drops a lazily freed page nor a shared page with the new
+ * data. Under pt_lock, which guards page flags.
+ */
+static void page_mark_dirty(struct mm *mm, phys_addr_t pa)
+{
+	unsigned long fl;
+
+	if (mm_is_zero_pa(pa))
+		return;
+	fl = spin_lock_irqsave(&mm->pt_lock);
+	phys_to_page(pa)->flags |= PG_dirty;
+	spin_unlock_irqrestore(&mm->pt_lock, fl);
+}
+
 int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len)
 {
 	const char *s = src;
@@ -36,6 +53,7 @@ int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len)
 			mmap_read_lock(mm);
 			if (arch_mmu_query(mm->mmu, va, &pa, &state) == 0 && (state & MMU_WRITE)) {
 				memcpy((char *)phys_to_virt(pa) + off, s, n);
+				page_mark_dirty(mm, pa);
 				mmap_read_unlock(mm);
 				break;
 			}
@@ -67,12 +85,13 @@ int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len)
 		struct vma *vma = vma_lookup(mm, src);
 		phys_addr_t pa;
 		struct page *p = NULL;
+		int q = vma ? arch_mmu_query(mm->mmu, va, &pa, NULL) : -EFAULT;
 
-		if (!vma) {
+		if (q == -EFAULT) {           /* no VMA, or a guard marker */
 			err = -EFAULT;
 			break;
 		}
-		if (arch_mmu_query(mm->mmu, va, &pa, NULL) == 0) {
+		if (q == 0) {
 			memcpy(d, (char *)phys_to_virt(pa) + off, n);
 		} else {
 			if (vma->file && vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), 0, &p))

@@ -56,7 +56,57 @@
 
 bool vma_merge_enabled = true;
 
-static struct kmem_cache *vma_cachep;
+/*
+ * VMA objects: struct vma followed by the index backend's link
+ * (vma_alloc_size), from one cache per object size, created by the first
+ * mm_vma_init that needs it (under vma_caches_lock; entries, once
+ * published, never change, so lookups take no lock).
+ */
+#define VMA_CACHES 8
+
+static struct {
+	size_t size;
+	struct kmem_cache *cache;
+} vma_caches[VMA_CACHES];
+static struct spinlock vma_caches_lock = SPINLOCK_INIT("vma_caches");
+
+static struct kmem_cache *vma_cache_find(size_t size)
+{
+	for (unsigned i = 0; i < VMA_CACHES; i++) {
+		struct kmem_cache *c = __atomic_load_n(&vma_caches[i].cache, __ATOMIC_ACQUIRE);
+
+		if (!c || vma_caches[i].size == size)
+			return c;
+	}
+	return NULL;
+}
+
+/* The cache of VMAs of mm's backend (created by mm_vma_init). */
+static struct kmem_cache *vma_cache(const struct mm *mm)
+{
+	return vma_cache_find(vma_alloc_size(mm->index.ops));
+}
+
+/* Make sure the cache for VMA objects of size exists. 0 or -ENOMEM. */
+static int vma_cache_create(size_t size)
+{
+	unsigned long irq;
+	unsigned i;
+
+	if (vma_cache_find(size))
+		return 0;
+	irq = spin_lock_irqsave(&vma_caches_lock);
+	for (i = 0; i < VMA_CACHES && vma_caches[i].cache && vma_caches[i].size != size; i++)
+		;
+	if (i < VMA_CACHES && !vma_caches[i].cache) {
+		struct kmem_cache *c = kmem_cache_create("vma", size, 0);
+
+		vma_caches[i].size = size;
+		__atomic_store_n(&vma_caches[i].cache, c, __ATOMIC_RELEASE);
+	}
+	spin_unlock_irqrestore(&vma_caches_lock, irq);
+	return vma_cache_find(size) ? 0 : -ENOMEM;
+}
 
 
 /* ---------------------------------------------------------------- setup */
@@ -67,9 +117,7 @@ int mm_vma_init(struct mm *mm, const struct vma_index_ops *backend)
 {
 	if (!backend)
 		backend = vma_default_backend;
-	if (!vma_cachep)
-		vma_cachep = kmem_cache_create("vma", sizeof(struct vma), 0);
-	if (!vma_cachep || anon_identity_cache_init())
+	if (vma_cache_create(vma_alloc_size(backend)) || anon_identity_cache_init())
 		return -ENOMEM;
 	memset(mm, 0, sizeof(*mm));
 	backend->init(&mm->index);
@@ -86,24 +134,40 @@ int mm_vma_init(struct mm *mm, const struct vma_index_ops *backend)
 
 size_t vma_objects_inuse(void)
 {
-	return vma_cachep ? kmem_cache_inuse(vma_cachep) : 0;
+	size_t n = 0;
+
+	for (unsigned i = 0; i < VMA_CACHES; i++) {
+		struct kmem_cache *c = __atomic_load_n(&vma_caches[i].cache, __ATOMIC_ACQUIRE);
+
+		if (c)
+			n += kmem_cache_inuse(c);
+	}
+	return n;
 }
 
-static struct vma *vma_alloc(void)
+/* A zeroed VMA object for mm (its backend's link included), or NULL. */
+static struct vma *vma_alloc(struct mm *mm)
 {
-	struct vma *v = kmem_cache_alloc(vma_cachep);
+	struct vma *v = kmem_cache_alloc(vma_cache(mm));
 
 	if (v)
-		memset(v, 0, sizeof(*v));
+		memset(v, 0, vma_alloc_size(mm->index.ops));
 	return v;
 }
+
+/* Give back a VMA object that holds no references. */
+static void vma_release(struct mm *mm, struct vma *v)
+{
+	kmem_cache_free(vma_cache(mm), v);
+}
+
 
 /* Free a VMA that is not (or no longer) in the index, dropping its references. */
 static void vma_free(struct mm *mm, struct vma *v)
 {
 	vma_anon_unlink(v);
 	vma_file_put(v->file);
-	kmem_cache_free(vma_cachep, v);
+	vma_release(mm, v);
 }
 
 /*
@@ -120,7 +184,6 @@ static void vma_copy_attrs(struct mm *mm, struct vma *dst, const struct vma *src
 	dst->mm = mm;
 	dst->anon = NULL;
 	dst->anon_forked = false;
-	memset(&dst->link, 0, sizeof(dst->link));
 	if (src->anon) {
 		/* anon_vma_clone copies the whole chain: a fork child's pieces stay fork children. */
 		vma_anon_link(dst, src->anon);
@@ -302,14 +365,14 @@ static int index_reserve(struct mm *mm, unsigned nr)
  */
 static int vma_alloc_reserved(struct mm *mm, unsigned nr, struct vma **out)
 {
-	struct vma *v = vma_alloc();
+	struct vma *v = vma_alloc(mm);
 	int err;
 
 	if (!v)
 		return -ENOMEM;
 	err = index_reserve(mm, nr);
 	if (err) {
-		kmem_cache_free(vma_cachep, v);
+		vma_release(mm, v);
 		return err;
 	}
 	*out = v;
@@ -650,7 +713,7 @@ static int modify_split(struct mm *mm, struct vma *vma, uintptr_t start, uintptr
 	if (nsplit && mm->map_count + (int)nsplit - 1 >= mm->max_map_count)
 		return -ENOMEM;
 	for (i = 0; i < nsplit; i++) {
-		nv[i] = vma_alloc();
+		nv[i] = vma_alloc(mm);
 		if (!nv[i])
 			goto fail;
 	}
@@ -670,7 +733,7 @@ static int modify_split(struct mm *mm, struct vma *vma, uintptr_t start, uintptr
 fail:
 	for (i = 0; i < 2; i++)
 		if (nv[i])
-			kmem_cache_free(vma_cachep, nv[i]);
+			vma_release(mm, nv[i]);
 	return err;
 }
 
@@ -715,21 +778,10 @@ int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t
 static void piece_of(struct vma *piece, const struct vma *v, uintptr_t start, uintptr_t end)
 {
 	*piece = *v;
-	memset(&piece->link, 0, sizeof(piece->link));
 	piece->pgoff = v->pgoff + ((start - v->start) >> PAGE_SHIFT);
 	piece->start = start;
 	piece->end = end;
 }
-
-/* Removed VMAs wait for their callback chained through the (now unused) index link. */
-#define REMOVED_NEXT(v) ((v)->link.list.next)
-
-/* What an unmap took out of the index, reported to the callback once it is committed. */
-struct unmap_pieces {
-	struct vma head, tail;        /* the parts trimmed off the VMAs crossing start / end */
-	bool has_head, has_tail;
-	struct vma *removed;          /* whole VMAs taken out, in address order (REMOVED_NEXT) */
-};
 
 /*
  * [start, end) strictly inside first: the only munmap that adds a VMA.
@@ -764,68 +816,49 @@ static int unmap_hole(struct mm *mm, struct vma *first, uintptr_t start, uintptr
 /*
  * Take [start, end) out of the index, from first (the lowest VMA it
  * intersects) up: trim the VMAs crossing start and end, erase the ones
- * inside; record what went in *p. Index reserved for every VMA touched.
+ * inside. Each piece goes to cb once it has left the index (address
+ * order), and a VMA erased whole is freed after its callback.
  */
 static void unmap_detach(struct mm *mm, struct vma *first, uintptr_t start, uintptr_t end,
-			 struct unmap_pieces *p)
+			 vma_unmap_cb cb, void *arg)
 {
 	struct vma_index *idx = &mm->index;
 	const struct vma_index_ops *ops = idx->ops;
-	struct vma *v = first, *nv, **tailp = &p->removed;
+	struct vma *v = first, *nv, piece;
 
-	p->has_head = p->has_tail = false;
-	p->removed = NULL;
 	if (start > v->start) {
 		/* Trim the first VMA's tail (__split_vma, then removal of the upper part). */
-		piece_of(&p->head, v, start, v->end);
-		p->has_head = true;
+		piece_of(&piece, v, start, v->end);
 		nv = v->end >= end ? NULL : ops->next(idx, v);
 		ops->update(idx, v, v->start, start);
+		if (cb)
+			cb(mm, &piece, arg);
 		v = nv;
 	}
 	while (v && v->start < end) {
 		if (v->end > end) {
 			/* Trim the last VMA's head. */
-			piece_of(&p->tail, v, v->start, end);
-			p->has_tail = true;
+			piece_of(&piece, v, v->start, end);
 			v->pgoff += (end - v->start) >> PAGE_SHIFT;
 			ops->update(idx, v, end, v->end);
+			if (cb)
+				cb(mm, &piece, arg);
 			break;
 		}
 		nv = v->end >= end ? NULL : ops->next(idx, v);
 		ops->erase(idx, v);
 		mm->map_count--;
-		REMOVED_NEXT(v) = NULL;
-		*tailp = v;
-		tailp = &REMOVED_NEXT(v);
-		v = nv;
-	}
-}
-
-/* Committed: report the pieces to cb in address order, then free the removed VMAs. */
-static void unmap_report(struct mm *mm, struct unmap_pieces *p, vma_unmap_cb cb, void *arg)
-{
-	struct vma *v, *nv;
-
-	if (cb && p->has_head)
-		cb(mm, &p->head, arg);
-	for (v = p->removed; v; v = REMOVED_NEXT(v))
 		if (cb)
 			cb(mm, v, arg);
-	if (cb && p->has_tail)
-		cb(mm, &p->tail, arg);
-	for (v = p->removed; v; v = nv) {
-		nv = REMOVED_NEXT(v);
 		vma_free(mm, v);
+		v = nv;
 	}
 }
 
 int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb cb, void *arg)
 {
 	struct vma_index *idx = &mm->index;
-	struct unmap_pieces pieces;
-	struct vma *first, *v;
-	unsigned nops = 0;
+	struct vma *first;
 	int err;
 
 	mmap_assert_write_locked(mm);
@@ -836,14 +869,11 @@ int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb 
 		return 0;
 	if (start > first->start && end < first->end)
 		return unmap_hole(mm, first, start, end, cb, arg);
-	/* Count the index operations: one update or erase per VMA touched. */
-	for (v = first; v && v->start < end; v = v->end >= end ? NULL : idx->ops->next(idx, v))
-		nops++;
-	err = index_reserve(mm, nops);
+	/* At most two updates (the trimmed first and last VMAs); erases need no reserve. */
+	err = index_reserve(mm, 2);
 	if (err)
 		return err;
-	unmap_detach(mm, first, start, end, &pieces);
-	unmap_report(mm, &pieces, cb, arg);
+	unmap_detach(mm, first, start, end, cb, arg);
 	return 0;
 }
 

@@ -130,7 +130,7 @@ int vma_split(struct mm *mm, struct vma *vma, uintptr_t addr, bool new_below, st
 
 /*
  * vma_unmap_cb: called by vma_unmap_range for every piece of address space
- * removed, in address order, after the index has been updated: `piece`
+ * removed, in address order, each once it has left the index: `piece`
  * describes exactly the removed range (its start, end, flags, pgoff, anon,
  * file) and is valid only during the call. It may zap pages and page
  * tables; it must not use the VMA index.

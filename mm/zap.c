@@ -3,7 +3,9 @@
  * zap_page_range / unmap_vmas). Private anonymous pages are freed with
  * their last reference, page-cache pages stay in their object, the zero
  * page is never counted. Page-table pages left empty are freed by
- * arch_mmu_walk, which also invalidates the TLB entries.
+ * arch_mmu_walk, which also invalidates the TLB entries. Guard markers
+ * (mm/guard.c) stay through a zap (MADV_DONTNEED) and go with an unmap
+ * (mm_zap_piece).
  *
  * Note: frames are released inside the walk, before its TLB invalidation
  * completes; correct on one CPU (no user code runs in between), to be
@@ -30,6 +32,8 @@ static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 	p = phys_to_page(pa);
 	BUG_ON(!p || p->mapcount <= 0);
 	/* a private file mapping holds both kinds: the page says which it is */
+	if (!(p->flags & PG_anon) && (*state & MMU_DIRTY))
+		vm_object_page_dirty(p);   /* zap_present_ptes: a shmem folio keeps the PTE's dirty bit */
 	mm_unmap_page(mm, p, !(p->flags & PG_anon));
 	return MMU_CLEAR;
 }
@@ -43,4 +47,6 @@ unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start
 void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg)
 {
 	mm_zap_range(mm, piece, piece->start, piece->end);
+	/* An unmap also drops guard markers (unmap_vmas: ZAP_FLAG_DROP_MARKER); a zap alone keeps them. */
+	mm_guard_clear(mm, piece->start, piece->end);
 }

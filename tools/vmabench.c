@@ -3,13 +3,23 @@
  * of the VMA index backends and print, per backend and operation kind,
  *
  *     BACKEND OP count=N accesses_avg=X accesses_max=M ns_avg=T
- *     BACKEND total ns=T bytes_per_vma=B
+ *     BACKEND total ns=T bytes_per_vma=B index_bytes_per_vma=I
  *
  * Usage: vmabench --backend NAME|all --trace FILE [--no-check] [--skip-lines N]
+ *                 [--callgrind-start]
  *
- * --skip-lines N (an extension, not in the spec): operations on trace lines
- * <= N still run but are left out of the statistics; make bench uses it to
+ * Extensions of the spec: --skip-lines N: operations on trace lines <= N
+ * still run but are left out of the statistics; make bench uses it to
  * leave the index-building inserts out of the insert figures.
+ * --callgrind-start: under `valgrind --tool=callgrind --instr-atstart=no`,
+ * switch instrumentation on at the first measured operation, so that
+ * reading the trace and building the index run at valgrind's uninstrumented
+ * speed (only with valgrind/callgrind.h at build time). index_bytes_per_vma
+ * is the backend's own memory alone (ops->bytes() / count, no struct vma).
+ *
+ * Backends: every registered one (vma_backends[]), and "maple", Linux's
+ * maple tree, when built with -DVMABENCH_MAPLE (tools/vmabench_maple.c,
+ * make bench). "all" runs them one after the other.
  *
  * The trace is first replayed on the sorted-array model (untimed): that
  * validates it (bad lines, overlapping inserts, erasing a VMA that does not
@@ -20,20 +30,24 @@
  * timed loop.
  *
  * What is measured per op kind (accesses = idx->accesses delta):
- *   insert  ops->insert (the backend searches for the place itself)
+ *   insert  ops->reserve(1) then ops->insert: what mm/vma.c does for each
+ *           insert, node allocation included (the B-tree takes nodes from
+ *           its pool; the maple tree preallocates inside its insert)
  *   erase   ops->find(START) then ops->erase: finding the VMA is part of
- *           removing it by address, as in munmap (and the 1998 figures)
+ *           removing it by address, as in munmap (and the 1998 figures);
+ *           erase needs no reserve
  *   find    ops->find
  *   gap     ops->gap_top(LEN, PAGE_SIZE, LOW, HIGH)
  * Time is taken in batches of consecutive same-kind operations (at most
  * 256), minus the clock's own cost per batch (calibrated at start-up), so
  * short batches are not inflated by clock_gettime. bytes_per_vma is, at the
- * trace's peak VMA count, (count * sizeof(struct vma) + ops->bytes() +
- * sizeof(struct vma_index)) / count. Each op kind runs through its own
+ * trace's peak VMA count, (count * vma_alloc_size(ops) + ops->bytes() +
+ * sizeof(struct vma_index)) / count: struct vma with the backend's link in
+ * it, the backend's own memory and the index header. Each op kind runs through its own
  * noipa (noinline) function (bench_insert, bench_erase, bench_find,
  * bench_gap; the --skip-lines ops through build_*), so callgrind's
  * inclusive cost of bench_KIND divided by its call count is instructions
- * per measured op (see tools/vmabench-run --callgrind).
+ * per measured op (see tools/vmabench-run).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -44,6 +58,28 @@
 #include "vma.h"
 #include "vma_model.h"
 #include "vma_host.h"
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define HAVE_CALLGRIND_H 1
+#endif
+#endif
+
+/* --callgrind-start: instrumentation is switched on at the first measured op. */
+static bool callgrind_start;
+
+static void measured_ops_begin(void)
+{
+	static bool started;
+
+	if (!callgrind_start || started)
+		return;
+	started = true;
+#ifdef HAVE_CALLGRIND_H
+	CALLGRIND_START_INSTRUMENTATION;
+#endif
+}
 
 enum kind { K_INSERT, K_ERASE, K_FIND, K_GAP, NKINDS };
 static const char *const kind_name[NKINDS] = { "insert", "erase", "find", "gap" };
@@ -250,9 +286,17 @@ struct stats {
 #define BENCH_FN __attribute__((noipa))
 #endif
 
+static __attribute__((noreturn, noinline)) void reserve_failed(struct vma_index *x)
+{
+	fprintf(stderr, "vmabench: %s: reserve failed (out of memory)\n", x->ops->name);
+	exit(2);
+}
+
 #define DEFINE_OP_WRAPPERS(P)								\
 static BENCH_FN void P##_insert(struct vma_index *x, struct vma *v)			\
 {											\
+	if (x->ops->reserve(x, 1))							\
+		reserve_failed(x);							\
 	x->ops->insert(x, v);								\
 	NO_TAIL_CALL();									\
 }											\
@@ -325,7 +369,8 @@ static void disagree(const struct vma_index_ops *b, const struct op *o, const ch
 /* Replay the whole trace on backend b. */
 static void run_backend(const struct vma_index_ops *b, bool check)
 {
-	struct vma *pool = calloc(nslots ? nslots : 1, sizeof(*pool));
+	/* Each VMA carries the backend's link after it: vma_alloc_size(b) bytes apart. */
+	struct vma *pool = calloc(nslots ? nslots : 1, vma_alloc_size(b));
 	struct stats st[NKINDS];
 	struct vma_index x;
 	size_t i, bytes = 0;
@@ -353,13 +398,9 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 		/* End a batch at the peak, to measure bytes() there (untimed). */
 		if (peak_op != NONE && i <= peak_op && end > peak_op + 1)
 			end = peak_op + 1;
-		/* Reserve outside the timed loop (only the B-tree allocates). */
-		if (kind == K_INSERT || kind == K_ERASE)
-			if (b->reserve(&x, (unsigned)(end - i))) {
-				fprintf(stderr, "vmabench: %s: reserve failed (out of memory)\n", b->name);
-				exit(2);
-			}
 		measured = ops[i].line > skip_lines;     /* batches never straddle the boundary */
+		if (measured)
+			measured_ops_begin();
 		t0 = now_ns();
 		for (j = i; j < end; j++) {
 			const struct op *o = &ops[j];
@@ -370,7 +411,7 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 
 			switch (kind) {
 			case K_INSERT:
-				v = &pool[o->slot];
+				v = vma_array_at(pool, b, o->slot);
 				v->start = o->a;
 				v->end = o->b;
 				v->pgoff = o->a >> PAGE_SHIFT;
@@ -381,16 +422,16 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 				break;
 			case K_ERASE:
 				v = measured ? bench_erase(&x, o->a) : build_erase(&x, o->a);
-				if (check && v != &pool[o->slot])
+				if (check && v != vma_array_at(pool, b, o->slot))
 					disagree(b, o, "0x%lx: found the VMA at 0x%lx", o->a,
 						 v ? v->start : 0UL);
 				break;
 			case K_FIND:
 				v = measured ? bench_find(&x, o->a) : build_find(&x, o->a);
-				if (check && v != (o->slot == NONE ? NULL : &pool[o->slot]))
+				if (check && v != (o->slot == NONE ? NULL : vma_array_at(pool, b, o->slot)))
 					disagree(b, o, "got the VMA starting 0x%lx, expected 0x%lx (0: none)",
 						 v ? v->start : 0UL,
-						 o->slot == NONE ? 0UL : pool[o->slot].start);
+						 o->slot == NONE ? 0UL : vma_array_at(pool, b, o->slot)->start);
 				break;
 			default:
 				ret = measured ? bench_gap(&x, o->a, o->b, o->c, &got) :
@@ -436,9 +477,11 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 		       (double)st[k].ns / st[k].count);
 		total += st[k].ns;
 	}
-	printf("%s total ns=%llu bytes_per_vma=%.1f\n", b->name, (unsigned long long)total,
-	       peak_count ? (double)(peak_count * sizeof(struct vma) + bytes + sizeof(struct vma_index)) /
-			    peak_count : 0.0);
+	printf("%s total ns=%llu bytes_per_vma=%.1f index_bytes_per_vma=%.1f\n", b->name,
+	       (unsigned long long)total,
+	       peak_count ? (double)(peak_count * vma_alloc_size(b) + bytes + sizeof(struct vma_index)) /
+			    peak_count : 0.0,
+	       peak_count ? (double)bytes / peak_count : 0.0);
 	fflush(stdout);
 	/* Tear down (untimed): erase what is left, in address order. */
 	{
@@ -452,9 +495,126 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 	free(pool);
 }
 
+#ifdef VMABENCH_MAPLE
+/*
+ * Linux's maple tree (tools/vmabench_maple.c) as a backend of this program
+ * only: not in the registry, never in the kernel. vmabench replays one
+ * backend at a time, so the adapter's single tree is enough. reserve is a
+ * no-op: the maple tree preallocates inside its insert and erase, and that
+ * is measured with them.
+ */
+#include "vmabench_maple.h"
+
+static const struct vma_index_ops vma_maple_ops;
+
+static void mp_init(struct vma_index *idx)
+{
+	idx->ops = &vma_maple_ops;
+	idx->count = 0;
+	idx->accesses = 0;
+	vbm_create();
+}
+
+static void mp_destroy(struct vma_index *idx)
+{
+	vbm_destroy();
+}
+
+static struct vma *mp_find(struct vma_index *idx, uintptr_t addr)
+{
+	return vbm_find(addr);
+}
+
+static int mp_reserve(struct vma_index *idx, unsigned nr)
+{
+	return 0;
+}
+
+static void mp_insert(struct vma_index *idx, struct vma *v)
+{
+	if (vbm_insert(v->start, v->end, v)) {
+		fprintf(stderr, "vmabench: maple: insert: out of memory\n");
+		exit(2);
+	}
+	idx->count++;
+}
+
+static void mp_erase(struct vma_index *idx, struct vma *v)
+{
+	vbm_erase(v->start, v->end);
+	idx->count--;
+}
+
+static int mp_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align, uintptr_t low,
+		      uintptr_t high, uintptr_t *out)
+{
+	unsigned long a;
+
+	if (align != PAGE_SIZE || vbm_gap_top(len, low, high, &a))
+		return -ENOMEM;
+	*out = a;
+	return 0;
+}
+
+static struct vma *mp_first(struct vma_index *idx)
+{
+	return vbm_first();
+}
+
+static int mp_check(struct vma_index *idx)
+{
+	return 0;       /* every result was compared with the model's already */
+}
+
+static size_t mp_bytes(struct vma_index *idx)
+{
+	return vbm_nodes() * vbm_node_size();
+}
+
+static const struct vma_index_ops vma_maple_ops = {
+	.name = "maple",
+	.init = mp_init,
+	.destroy = mp_destroy,
+	.find = mp_find,
+	.reserve = mp_reserve,
+	.insert = mp_insert,
+	.erase = mp_erase,
+	.first = mp_first,
+	.gap_top = mp_gap_top,
+	.check = mp_check,
+	.bytes = mp_bytes,
+};
+#endif
+
+/* The registered backends, then (when built in) the maple tree; NULL-terminated. */
+static const struct vma_index_ops *bench_backends[16];
+
+static void list_backends(void)
+{
+	const struct vma_index_ops *const *p;
+	size_t n = 0;
+
+	for (p = vma_backends; *p && n + 2 < sizeof(bench_backends) / sizeof(bench_backends[0]); p++)
+		bench_backends[n++] = *p;
+#ifdef VMABENCH_MAPLE
+	bench_backends[n++] = &vma_maple_ops;
+#endif
+	bench_backends[n] = NULL;
+}
+
+static const struct vma_index_ops *bench_backend_by_name(const char *name)
+{
+	const struct vma_index_ops *const *p;
+
+	for (p = bench_backends; *p; p++)
+		if (strcmp((*p)->name, name) == 0)
+			return *p;
+	return NULL;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: vmabench --backend list|avl|hash|rbtree|btree|all --trace FILE [--no-check] [--skip-lines N]\n");
+	fprintf(stderr, "usage: vmabench --backend NAME|all --trace FILE [--no-check] [--skip-lines N] [--callgrind-start]\n");
 	exit(2);
 }
 
@@ -474,14 +634,22 @@ int main(int argc, char **argv)
 			check = false;
 		else if (strcmp(argv[i], "--skip-lines") == 0 && i + 1 < argc)
 			skip_lines = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "--callgrind-start") == 0) {
+#ifndef HAVE_CALLGRIND_H
+			fprintf(stderr, "vmabench: built without valgrind/callgrind.h: no --callgrind-start\n");
+			return 2;
+#endif
+			callgrind_start = true;
+		}
 		else
 			usage();
 	}
 	if (!backend || !trace)
 		usage();
-	if (strcmp(backend, "all") != 0 && !vma_backend_by_name(backend)) {
-		fprintf(stderr, "vmabench: unknown backend '%s'; registered:", backend);
-		for (p = vma_backends; *p; p++)
+	list_backends();
+	if (strcmp(backend, "all") != 0 && !bench_backend_by_name(backend)) {
+		fprintf(stderr, "vmabench: unknown backend '%s'; known:", backend);
+		for (p = bench_backends; *p; p++)
 			fprintf(stderr, " %s", (*p)->name);
 		fprintf(stderr, "\n");
 		return 2;
@@ -503,11 +671,14 @@ int main(int argc, char **argv)
 		vma_host_init(ram);
 	}
 	model_pass();
+#ifdef VMABENCH_MAPLE
+	vbm_global_init();
+#endif
 	if (strcmp(backend, "all") == 0) {
-		for (p = vma_backends; *p; p++)
+		for (p = bench_backends; *p; p++)
 			run_backend(*p, check);
 	} else {
-		run_backend(vma_backend_by_name(backend), check);
+		run_backend(bench_backend_by_name(backend), check);
 	}
 	return 0;
 }

@@ -15,7 +15,11 @@
  * pa|P|U, W for MMU_WRITE, NX (when the CPU has it) without MMU_EXEC, A
  * and D for MMU_ACCESSED/MMU_DIRTY. A PROT_NONE leaf (no permission bit)
  * keeps its frame with P clear and the software bit PTE_SW_PROTNONE (bit
- * 9, ignored by the hardware), like Linux's _PAGE_PROTNONE.
+ * 9, ignored by the hardware), like Linux's _PAGE_PROTNONE. A guard
+ * marker (MADV_GUARD_INSTALL) is the entry PTE_SW_GUARD alone: bit 10, no
+ * frame, P clear, so every access faults (Linux's PTE_MARKER_GUARD, a
+ * swap-format entry); walks of mappings skip it, arch_mmu_walk_guards
+ * visits only markers.
  *
  * The same code builds for the hosted arch (arch/hosted/mmu.c includes this
  * file with HOSTED defined): there the tables live in simulated RAM, are
@@ -43,6 +47,7 @@
 #endif
 
 #define PTE_SW_PROTNONE (1UL << 9)
+#define PTE_SW_GUARD    (1UL << 10)
 /*
  * Execute-only pages (MMU_EXEC alone) carry protection key 1, whose access
  * is disabled in every task's PKRU (Linux's execute_only_pkey): instruction
@@ -111,6 +116,7 @@ static void umm_invlpg(struct arch_mmu *m, uintptr_t va)
 }
 
 static bool leaf_exists(uint64_t e) { return (e & (PTE_P | PTE_SW_PROTNONE)) != 0; }
+static bool leaf_is_guard(uint64_t e) { return e == PTE_SW_GUARD; }
 
 static uint64_t *table_va(uint64_t e) { return phys_to_virt(e & PTE_ADDR_MASK); }
 
@@ -287,14 +293,17 @@ static int table_link(struct arch_mmu *m, uint64_t *slot, uint64_t te)
 	return 0;
 }
 
-int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot)
+/*
+ * The leaf slot of va, allocating the tables on the way; *owner = the entry
+ * of the page table holding it (whose struct page counts its entries).
+ * NULL on -ENOMEM, with the tables this call added freed again.
+ */
+static uint64_t *leaf_slot_alloc(struct arch_mmu *m, uintptr_t va, uint64_t *owner)
 {
 	uint64_t *t = m->pml4, *slots[3], te = 0, owners[3];
 	int nfresh = 0;
-	uint64_t *pte;
 
 	check_user_va(__func__, va);
-	BUG_ON(pa & ~PTE_ADDR_MASK);
 	for (int lvl = 4; lvl >= 2; lvl--) {
 		uint64_t *slot = &t[pt_index(va, lvl)];
 
@@ -307,7 +316,7 @@ int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot
 					if (owners[nfresh])
 						table_page(owners[nfresh])->mapcount--;
 				}
-				return -ENOMEM;
+				return NULL;
 			}
 			slots[nfresh] = slot;
 			owners[nfresh++] = te;
@@ -316,10 +325,36 @@ int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot
 		te = *slot;
 		t = table_va(te);
 	}
-	pte = &t[pt_index(va, 1)];
+	*owner = te;
+	return &t[pt_index(va, 1)];
+}
+
+int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot)
+{
+	uint64_t te, *pte;
+
+	BUG_ON(pa & ~PTE_ADDR_MASK);
+	pte = leaf_slot_alloc(m, va, &te);
+	if (!pte)
+		return -ENOMEM;
 	if (!*pte)
 		table_page(te)->mapcount++;
 	*pte = pa | leaf_bits(prot);
+	return 0;
+}
+
+int arch_mmu_set_guard(struct arch_mmu *m, uintptr_t va)
+{
+	uint64_t te, *pte = leaf_slot_alloc(m, va, &te);
+
+	if (!pte)
+		return -ENOMEM;
+	if (leaf_exists(*pte))
+		panic("arch_mmu_set_guard: page 0x%lx is mapped (pte 0x%llx)", (unsigned long)va,
+		      (unsigned long long)*pte);
+	if (!*pte)
+		table_page(te)->mapcount++;
+	*pte = PTE_SW_GUARD;
 	return 0;
 }
 
@@ -345,6 +380,8 @@ int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *
 	if (va >= USER_HALF_END)
 		return -ENOENT;
 	slot = leaf_slot(m, ALIGN_DOWN(va, PAGE_SIZE));
+	if (slot && leaf_is_guard(*slot))
+		return -EFAULT;
 	if (!slot || !leaf_exists(*slot))
 		return -ENOENT;
 	if (pa)
@@ -357,7 +394,8 @@ int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *
 struct walk_ctx {
 	struct arch_mmu *m;
 	uintptr_t start, end;
-	mmu_visit_fn visit;
+	mmu_visit_fn visit;           /* entries with a frame, or */
+	mmu_guard_fn guard_visit;     /* guard markers (exactly one of the two is set) */
 	void *ctx;
 	unsigned long visited;
 	unsigned long changed;
@@ -397,6 +435,20 @@ static inline bool walk_leaf(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 	return act == MMU_CLEAR;
 }
 
+/* Show the guard marker *pte (at va) to the visitor. True when cleared. */
+static bool walk_guard(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
+{
+	enum mmu_action act;
+
+	w->visited++;
+	act = w->guard_visit(w->ctx, va);
+	BUG_ON(act == MMU_UPDATE);
+	if (act != MMU_CLEAR)
+		return false;
+	*pte = 0;
+	return true;
+}
+
 /* tp (the struct page of table t) lost entries: is t empty now? */
 static bool table_now_empty(const struct page *tp, const uint64_t *t)
 {
@@ -417,9 +469,14 @@ static bool walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 	unsigned last = (unsigned)MIN((uintptr_t)PT_ENTRIES, (w->end - base + PAGE_SIZE - 1) >> PAGE_SHIFT);
 	int cleared = 0;
 
-	for (; i < last; i++)
-		if (leaf_exists(t[i]))
-			cleared += walk_leaf(w, &t[i], base + ((uintptr_t)i << PAGE_SHIFT));
+	for (; i < last; i++) {
+		uintptr_t va = base + ((uintptr_t)i << PAGE_SHIFT);
+
+		if (w->guard_visit)
+			cleared += leaf_is_guard(t[i]) && walk_guard(w, &t[i], va);
+		else if (leaf_exists(t[i]))
+			cleared += walk_leaf(w, &t[i], va);
+	}
 	if (!cleared)
 		return false;
 	table_page(e)->mapcount -= cleared;
@@ -460,36 +517,49 @@ static bool walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 	return table_now_empty(table_page(te), t);
 }
 
+/* Walk w's range over the user half of the PML4 (the root is never freed). */
+static unsigned long walk_range(struct walk_ctx *w)
+{
+	struct arch_mmu *m = w->m;
+	uintptr_t span = entry_span(4);
+
+	if (w->start >= w->end)
+		return 0;
+	check_user_va(__func__, w->start);
+	BUG_ON(w->end > USER_HALF_END || !IS_ALIGNED(w->end, PAGE_SIZE));
+	for (unsigned i = (unsigned)(w->start / span); i < PT_ENTRIES / 2; i++) {
+		uintptr_t va = (uintptr_t)i * span;
+		uint64_t e = m->pml4[i];
+
+		if (va >= w->end)
+			break;
+		if (!e)
+			continue;
+		if (walk_table(w, e, 3, va)) {
+			m->pml4[i] = 0;
+			table_free(m, e & PTE_ADDR_MASK);
+		}
+	}
+	if (w->changed > UMM_FLUSH_ALL_THRESHOLD)
+		umm_reload(m);
+	return w->visited;
+}
+
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 			    mmu_visit_fn visit, void *ctx)
 {
-	struct walk_ctx w = { m, start, end, visit, ctx, 0, 0, umm_is_active(m) };
+	struct walk_ctx w = { .m = m, .start = start, .end = end, .visit = visit, .ctx = ctx,
+			      .active = umm_is_active(m) };
 
-	if (start >= end)
-		return 0;
-	check_user_va(__func__, start);
-	BUG_ON(end > USER_HALF_END || !IS_ALIGNED(end, PAGE_SIZE));
-	/* Only the user half of the PML4 is walked, and the root is never freed. */
-	{
-		uintptr_t span = entry_span(4);
+	return walk_range(&w);
+}
 
-		for (unsigned i = (unsigned)(start / span); i < PT_ENTRIES / 2; i++) {
-			uintptr_t va = (uintptr_t)i * span;
-			uint64_t e = m->pml4[i];
+unsigned long arch_mmu_walk_guards(struct arch_mmu *m, uintptr_t start, uintptr_t end,
+				   mmu_guard_fn visit, void *ctx)
+{
+	struct walk_ctx w = { .m = m, .start = start, .end = end, .guard_visit = visit, .ctx = ctx };
 
-			if (va >= end)
-				break;
-			if (!e)
-				continue;
-			if (walk_table(&w, e, 3, va)) {
-				m->pml4[i] = 0;
-				table_free(m, e & PTE_ADDR_MASK);
-			}
-		}
-	}
-	if (w.changed > UMM_FLUSH_ALL_THRESHOLD)
-		umm_reload(m);
-	return w.visited;
+	return walk_range(&w);
 }
 
 void arch_mmu_flush_all(struct arch_mmu *m)

@@ -59,6 +59,8 @@
 #define MADV_POPULATE_WRITE  23
 #define MADV_DONTNEED_LOCKED 24
 #define MADV_COLLAPSE        25
+#define MADV_HWPOISON        100     /* refused (-EINVAL): Linux without CONFIG_MEMORY_FAILURE */
+#define MADV_SOFT_OFFLINE    101     /* likewise */
 #define MADV_GUARD_INSTALL   102
 #define MADV_GUARD_REMOVE    103
 #endif

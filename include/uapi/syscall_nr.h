@@ -97,6 +97,7 @@
 #define __NR_tkill             200
 #define __NR_time              201
 #define __NR_futex             202
+#define __NR_sched_setaffinity 203
 #define __NR_getdents64        217
 #define __NR_set_tid_address   218
 #define __NR_clock_gettime     228
@@ -121,6 +122,7 @@
 #define __NR_dup3              292
 #define __NR_pipe2             293
 #define __NR_prlimit64         302
+#define __NR_getcpu            309
 #define __NR_renameat2         316
 #define __NR_getrandom         318
 #define __NR_memfd_create      319

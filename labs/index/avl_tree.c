@@ -1,15 +1,11 @@
-#define A_LEFT(v)   ((v)->link.avl.left)
-#define A_RIGHT(v)  ((v)->link.avl.right)
-#define A_PARENT(v) ((v)->link.avl.parent)
-#define A_HEIGHT(v) ((v)->link.avl.height)
-
 /*
  * LAB index: the AVL tree. Every function below is a stub that keeps the
  * kernel building and fails safely (no VMA can be added: reserve says
  * -ENOMEM); the other backends, the B-tree by default, run everything else.
  * Write the operations with the contracts of struct vma_index_ops
  * (include/vma.h) and the design at the top of this file: an intrusive
- * AVL tree keyed by start (the link.avl fields of struct vma), parent
+ * AVL tree keyed by start (each VMA's struct avl_link: A_LEFT(v) and the
+ * rest, defined above; the root in AS(idx)->root), parent
  * pointers, heights, rotations on insert and erase, gap searches that
  * descend once and then walk in order (mm/vma_index/gap.h has the fit),
  * idx->accesses counting every node an operation moves to, and a check
@@ -20,7 +16,7 @@ static void avl_init(struct vma_index *idx)
 	idx->ops = &vma_avl_ops;
 	idx->count = 0;
 	idx->accesses = 0;
-	idx->u.avl.root = NULL;
+	AS(idx)->root = NULL;
 }
 
 static void avl_destroy(struct vma_index *idx)

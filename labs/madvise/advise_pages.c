@@ -2,6 +2,7 @@
 static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
 			uintptr_t end, int advice)
 {
+	*prev = vma;
 	switch (advice) {
 	case MADV_DONTNEED:
 	case MADV_DONTNEED_LOCKED:
@@ -14,19 +15,20 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		 * memory only, and the locks (mmap_lock is held for reading
 		 * only: page tables change under pt_lock). docs/labs/madvise.md.
 		 */
-		*prev = vma;
 		return 0;
 	case MADV_REMOVE:
 		*prev = NULL;
 		return madvise_remove(mm, vma, start, end);
 	case MADV_WILLNEED:
-		*prev = vma;
 		return 0;
 	case MADV_COLD:
 	case MADV_PAGEOUT:
-		*prev = vma;
-		return (vma->flags & VM_LOCKED) ? -EINVAL : 0;
-	default:                          /* MADV_COLLAPSE, MADV_GUARD_*: not supported */
+		return madvise_cold_pageout(mm, vma, start, end, advice == MADV_PAGEOUT);
+	case MADV_GUARD_INSTALL:
+		return mm_guard_install(mm, vma, start, end);
+	case MADV_GUARD_REMOVE:
+		return mm_guard_remove(mm, vma, start, end);
+	default:                          /* MADV_COLLAPSE: no VMA can hold a huge page */
 		return -EINVAL;
 	}
 }

@@ -35,8 +35,8 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 	for (uintptr_t a = va; a < vma->end && a < va + FILL_AHEAD * PAGE_SIZE; a += PAGE_SIZE) {
 		unsigned prot = want | (a == va ? MMU_ACCESSED : 0);
 
-		if (arch_mmu_query(mm->mmu, a, NULL, NULL) == 0)
-			continue;               /* mapped already */
+		if (arch_mmu_query(mm->mmu, a, NULL, NULL) != -ENOENT)
+			continue;               /* mapped already, or a guard marker */
 		p = anon_page_alloc(vma->anon, true);
 		if (!p)
 			return a == va ? FAULT_OOM : FAULT_OK;  /* the faulting page is there */

@@ -3,9 +3,10 @@
  * of the Linux 2.1.119 AVL patch (and Linux 2.2-2.4's mmap_avl).
  *
  * Design:
- *   - Intrusive: each VMA is a tree node (link.avl.left/right/parent); no
- *     memory outside the VMAs, so reserve() is a no-op and bytes() is 0.
- *   - link.avl.height is the height of the node's subtree (a leaf is 1, an
+ *   - Intrusive: each VMA is a tree node (its link, struct avl_link after
+ *     the VMA: left/right/parent, 32 bytes); no memory outside the VMAs, so
+ *     reserve() is a no-op and bytes() is 0.
+ *   - The link's height is the height of the node's subtree (a leaf is 1, an
  *     empty subtree 0). Balance: the heights of a node's two subtrees differ
  *     by at most 1, so the height is at most ~1.44 log2(n + 2).
  *   - Insert: descend from the root, link a leaf, then retrace toward the
@@ -47,11 +48,25 @@
 #include "kerrno.h"
 #include "printk.h"
 
+/* The link each VMA carries (vma_link) and the per-index state (struct vma_index.state). */
+struct avl_link {
+	struct vma *left, *right, *parent;
+	int height;
+};
+
+struct __attribute__((may_alias)) avl_state {
+	struct vma *root;
+};
+VMA_INDEX_STATE_FITS(struct avl_state);
+
+#define AS(idx)     VMA_INDEX_STATE(idx, struct avl_state)
+#define A_LINK(v)   ((struct avl_link *)vma_link(v))
+#define A_LEFT(v)   (A_LINK(v)->left)
+#define A_RIGHT(v)  (A_LINK(v)->right)
+#define A_PARENT(v) (A_LINK(v)->parent)
+#define A_HEIGHT(v) (A_LINK(v)->height)
+
 /* LAB index: BEGIN avl_tree */
-#define A_LEFT(v)   ((v)->link.avl.left)
-#define A_RIGHT(v)  ((v)->link.avl.right)
-#define A_PARENT(v) ((v)->link.avl.parent)
-#define A_HEIGHT(v) ((v)->link.avl.height)
 
 static inline int avl_h(const struct vma *v)
 {
@@ -68,12 +83,12 @@ static void avl_init(struct vma_index *idx)
 	idx->ops = &vma_avl_ops;
 	idx->count = 0;
 	idx->accesses = 0;
-	idx->u.avl.root = NULL;
+	AS(idx)->root = NULL;
 }
 
 static void avl_destroy(struct vma_index *idx)
 {
-	BUG_ON(idx->count != 0 || idx->u.avl.root != NULL);
+	BUG_ON(idx->count != 0 || AS(idx)->root != NULL);
 }
 
 static int avl_reserve(struct vma_index *idx, unsigned nr)
@@ -85,7 +100,7 @@ static int avl_reserve(struct vma_index *idx, unsigned nr)
 static void avl_replace_child(struct vma_index *idx, struct vma *parent, struct vma *old, struct vma *new)
 {
 	if (!parent)
-		idx->u.avl.root = new;
+		AS(idx)->root = new;
 	else if (A_LEFT(parent) == old)
 		A_LEFT(parent) = new;
 	else
@@ -175,7 +190,7 @@ static void avl_retrace(struct vma_index *idx, struct vma *x)
 /* One descent: the first VMA with end > addr, and (if prev) the last with end <= addr. */
 static struct vma *avl_descend(struct vma_index *idx, uintptr_t addr, struct vma **prev)
 {
-	struct vma *x = idx->u.avl.root, *found = NULL, *below = NULL;
+	struct vma *x = AS(idx)->root, *found = NULL, *below = NULL;
 
 	while (x) {
 		idx->accesses++;
@@ -207,7 +222,7 @@ static struct vma *avl_find_prev(struct vma_index *idx, uintptr_t addr, struct v
 /* Link v as a leaf by a descent from the root, then rebalance. Does not touch count. */
 static void avl_link(struct vma_index *idx, struct vma *v)
 {
-	struct vma **link = &idx->u.avl.root, *parent = NULL;
+	struct vma **link = &AS(idx)->root, *parent = NULL;
 
 	while (*link) {
 		parent = *link;
@@ -363,7 +378,7 @@ static void avl_update(struct vma_index *idx, struct vma *v, uintptr_t start, ui
 
 static struct vma *avl_first(struct vma_index *idx)
 {
-	struct vma *x = idx->u.avl.root;
+	struct vma *x = AS(idx)->root;
 
 	if (!x)
 		return NULL;
@@ -377,7 +392,7 @@ static struct vma *avl_first(struct vma_index *idx)
 
 static struct vma *avl_last(struct vma_index *idx)
 {
-	struct vma *x = idx->u.avl.root;
+	struct vma *x = AS(idx)->root;
 
 	if (!x)
 		return NULL;
@@ -398,7 +413,7 @@ static struct vma *avl_last(struct vma_index *idx)
 static int avl_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 		       uintptr_t low, uintptr_t high, uintptr_t *out)
 {
-	struct vma *x = idx->u.avl.root, *w = NULL, *above = NULL;
+	struct vma *x = AS(idx)->root, *w = NULL, *above = NULL;
 	uintptr_t hi;
 
 	if (len == 0 || high <= low || high - low < len)
@@ -514,7 +529,7 @@ static int avl_check(struct vma_index *idx)
 {
 	struct avl_check_state st = { idx, 0, NULL, 0 };
 
-	if (avl_check_node(&st, idx->u.avl.root, NULL, 0) < 0)
+	if (avl_check_node(&st, AS(idx)->root, NULL, 0) < 0)
 		return -EINVAL;
 	if (st.nodes != idx->count) {
 		printk("vma avl: %zu nodes, count %zu\n", st.nodes, idx->count);
@@ -532,6 +547,7 @@ static size_t avl_bytes(struct vma_index *idx)
 /* The "avl" backend (see the note at the top); select it with vma=avl or vma_backend_by_name("avl"). */
 const struct vma_index_ops vma_avl_ops = {
 	.name = "avl",
+	.link_size = sizeof(struct avl_link),
 	.init = avl_init,
 	.destroy = avl_destroy,
 	.find = avl_find,

@@ -4,78 +4,90 @@
  *
  * Design note
  * -----------
- * Nodes (struct btree_node, mm/vma_index/btree.h) are 256 bytes, from a kmem_cache
- * created on the first init and never destroyed. Every node has BT_SLOTS = 10
- * slots and a byte count; there are no parent pointers (every operation
- * descends from the root and keeps its path on the C stack).
+ * Nodes (struct btree_node, mm/vma_index/btree.h) are 256 bytes, from a
+ * kmem_cache created on the first init and never destroyed. Every node has
+ * BT_SLOTS = 12 slots of (key, aux, ptr) and a count; there are no parent
+ * pointers (every operation descends from the root and keeps its path,
+ * struct bt_path, on the C stack). The keys fill the first cache line and a
+ * half, the pointers follow, aux and the counts come last: a step of a find
+ * reads two lines (three for slots 8..11), and find goes by the height
+ * rather than reading each node's leaf flag.
  *
- *   leaf:     nr, leaf | key[10] = VMA end | start[10] = VMA start | vma[10]
- *   internal: nr, leaf | key[10] = largest end in child | gap[10] | child[10]
+ *   leaf:     key = VMA end          aux = VMA length       ptr = the VMA
+ *   internal: key = largest end      aux = largest gap      ptr = the child
+ *                   below the child        the child owns
  *
- * Only VMAs are stored (no explicit NULL ranges); a leaf keeps both bounds of
- * each VMA so that no operation has to read a struct vma to decide anything.
- * Unused keys are UINTPTR_MAX, so a search scans all ten keys without a
- * branch per key: the slot for addr is the number of keys <= addr.
+ * aux counts pages in 32 bits and saturates at BT_AUX_SAT (2^32 - 1 pages,
+ * 16 TiB): the start of a VMA that long is read from the VMA (bt_start), and
+ * a saturated gap means "16 TiB or more", which prunes only searches for
+ * less. A leaf thus knows both bounds of its VMAs without reading a struct
+ * vma. Unused slots have key UINTPTR_MAX and aux 0, so the slot search is a
+ * branch-free binary search over all 12 keys (bt_slot: five compare-and-add
+ * steps) and the largest gap of an internal node a branch-free maximum.
  *
  * Gaps. The free gap in front of VMA v is [end of v's predecessor (or 0),
  * v->start); it is owned by the leaf holding v, so every gap except the one
- * above the last VMA (handled by the search itself) has exactly one owner.
- * gap[i] of an internal node is the largest gap owned by the subtree of
- * child[i]. This annotation depends only on the set of VMAs, not on the tree
- * shape, so splits, merges and borrows only recompute the nodes whose slots
- * changed. The subtree's "lo" (its predecessor's end) is passed down while
- * descending: lo of child[i] is key[i-1], or the parent's lo for i == 0.
- * When the last VMA of a subtree changes its end (erase, update), the
- * leading gap of the next subtree changes: the parent re-derives it down
- * that subtree's left spine. An insert descends by start and therefore never
- * lands after the last VMA of a leaf unless it is the rightmost leaf, so it
- * never needs that repair.
+ * above the last VMA (handled by the searches themselves) has exactly one
+ * owner. The annotation depends only on the set of VMAs, not on the tree
+ * shape. The "lo" of a subtree (its predecessor's end) is the key left of
+ * it in the nearest ancestor where the path does not take slot 0
+ * (bt_path_lo). Annotations are repaired bottom-up along the path and only
+ * as far as they change: an insert into a gap that was not its leaf's
+ * largest, or an erase whose merged gap is no larger than what the parent
+ * records, touches no ancestor at all. When the last VMA of a leaf changes
+ * its end (erase, update), the leading gap of the next leaf changes too
+ * (bt_succ_fix). An insert descends by start and so never lands after the
+ * last VMA of a leaf except on the rightmost path.
  *
- * Fill. Non-root nodes hold BT_MIN (4) .. 10 slots, the root 1 (leaf) or 2
- * (internal) .. 10. An insert into a full node splits 11 slots 6/5 (7/4
- * when the new slot is the last one, 4/7 when it is the first); then, if a
- * neighbour (same parent) has room, the neighbour and the two halves are
- * spread evenly over two nodes and the new one is dropped again (B*-tree
- * style), so ascending or descending runs of inserts leave nodes ~95% full
- * and random ones ~80%. An erase that leaves a node with 3 slots merges it
- * with a sibling when both fit in one node, else borrows one slot from it.
+ * Fill. Non-root nodes hold BT_MIN (3) .. 12 slots, the root 1 (leaf) or 2
+ * (internal) .. 12. A full node that gets one more slot splits 7/6; at its
+ * edge (appending after the last slot, or in front of the first, or of the
+ * first child's sibling in an internal node) it splits 10/3 with the small
+ * part where the run continues. Ascending and descending runs of inserts
+ * thus leave nodes 10/12 full: room for two random inserts per leaf before
+ * a split, and splits that do not cascade. An erase that leaves a node with
+ * two slots merges it with a sibling when both fit in one node, else
+ * borrows one slot from it.
  *
- * Memory. 256 bytes per leaf of 4..10 VMAs: 26..64 bytes per VMA in leaves.
- * Measured, internal nodes included: 28 bytes per VMA after an ordered
- * build (40000 VMAs, 4445 nodes), 34 after random inserts, 52 after then
- * erasing a random half (erase only merges below BT_MIN); nothing inside
- * struct vma. bytes() reports the tree's nodes; reserved spares are not
- * counted.
+ * Memory. 256 bytes per leaf of 3..12 VMAs. An ordered build: about 28
+ * bytes per VMA, internal nodes included (10 VMAs per leaf, 10 children per
+ * internal node: 25.6 * (1 + 1/10 + 1/100 ...)); nothing inside struct
+ * vma. bytes() reports the tree's nodes; spare nodes are not counted.
  *
- * Allocation. reserve(n) tops up a private pool of spare nodes (idx->u.bt.
- * spare, linked through ptr[0]) so that the next n insert/erase/update calls
- * find every node they need there; those calls never allocate and panic if
- * the pool runs dry (a caller that skipped reserve). An insert needs at most
- * height + 1 nodes (a split at every level and a new root); the root splits
- * at most once per 9 inserts (a fresh root has 2 children and overflows
- * after 9 more child splits), so n calls need at most
- * n * (height + 2 + n / 8) nodes. Erase frees nodes into the pool (up to
- * BT_SPARE_KEEP spares, the rest back to the cache).
+ * Allocation. Only inserts (and updates that move a VMA past a gap, which
+ * erase and reinsert it) take nodes: one per split and one for a new root,
+ * so at most height + 1 each. Erases and updates in place never take one.
+ * reserve(n) tops up a private pool of spare nodes (BT(idx)->spare, linked
+ * through next_spare) to what n inserts can need: insert k of the run meets
+ * a tree of height at most min(h + k, hmax), hmax being the greatest height
+ * a tree of count + n VMAs can have (2 * 3^(h-1) VMAs at least), so n * (hmax
+ * + 1) bounds it, linear in n. It also gives back spares beyond that plus
+ * BT_SPARE_KEEP. insert and update panic if the pool runs dry (a caller that
+ * skipped reserve). Erase returns nodes to the pool (up to BT_SPARE_KEEP
+ * beyond what it holds, the rest to the cache).
  *
  * Costs, in nodes touched (idx->accesses; every node read or written counts
- * once per visit), h = height = 1 + log_(4..10)(n / 4..10):
+ * once per visit), h = height = 1 + log_(3..12)(n / 3..12):
  *   find, find_prev              h (find_prev: + up to h - 1 when the
  *                                  predecessor is in the previous leaf)
  *   next, prev                   1 when the neighbour is in the leaf cached by
- *                                  the previous lookup (ordered iteration:
- *                                  ~1 + (h + 1) / 9 per step), else h + 1
+ *                                  the previous lookup, else 1 + h
  *   first, last                  h
- *   insert                       h + the new nodes of splits + the
- *                                  neighbours examined after a split
- *   erase, update                h + siblings for merge/borrow + the left
- *                                  spine of the next subtree when the last
- *                                  end of a subtree changed
+ *   insert                       h + the new nodes of splits
+ *   erase, update                h + siblings for merge/borrow + a descent to
+ *                                  the next leaf when the last end of a leaf
+ *                                  changed
  *   gap_top, gap_bottom          h when the first candidate gap fits; gaps
  *                                  that are long enough but fail alignment or
  *                                  bounds cost extra subtrees
- * The one-leaf lookup cache (idx->u.bt.cache) is a single word written with
- * a relaxed atomic store, so concurrent lookups under the read lock race
- * benignly; every mutation (write lock) clears it.
+ * Lookups leave two single words behind, written with relaxed atomic
+ * stores so that concurrent lookups under the read lock race benignly, and
+ * cleared by every mutation (write lock): the leaf they ended in
+ * (BT(idx)->cache, for next and prev) and the slots of their path
+ * (BT(idx)->last_path): erase and update of the VMA just looked up (or of
+ * the one before it in the same leaf) follow those slots from the root
+ * instead of searching each node again (bt_locate), as Linux's VMA code
+ * reuses the maple state of the lookup.
  *
  * Locking: as for every index, the caller holds mm->mmap_lock (read for
  * lookups, write for insert/erase/update/reserve/destroy). The nodes'
@@ -90,55 +102,67 @@
 
 static struct kmem_cache *bt_cache;
 
+/* A root-to-leaf path: node[0] is the root, node[leaf] the leaf, slot[d] the slot taken in node[d]. */
+struct bt_path {
+	struct btree_node *node[BT_MAX_HEIGHT];
+	uint8_t slot[BT_MAX_HEIGHT];
+	unsigned leaf;
+};
+
 /* ---------------------------------------------------------------- nodes */
 
 static struct kmem_cache *bt_get_cache(void)
 {
 	struct kmem_cache *c = __atomic_load_n(&bt_cache, __ATOMIC_ACQUIRE);
+	struct kmem_cache *expected = NULL;
 
 	if (c)
 		return c;
 	c = kmem_cache_create("vma_btree_node", sizeof(struct btree_node), 64);
 	if (!c)
 		return NULL;
-	{
-		struct kmem_cache *expected = NULL;
-		if (!__atomic_compare_exchange_n(&bt_cache, &expected, c, false,
-						 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			kmem_cache_destroy(c);       /* another CPU won the race */
-			c = expected;
-		}
+	if (!__atomic_compare_exchange_n(&bt_cache, &expected, c, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		kmem_cache_destroy(c);       /* another CPU won the race */
+		c = expected;
 	}
 	return c;
 }
 
 static void bt_cache_set(struct vma_index *idx, struct btree_node *leaf)
 {
-	__atomic_store_n(&idx->u.bt.cache, leaf, __ATOMIC_RELAXED);
+	__atomic_store_n(&BT(idx)->cache, leaf, __ATOMIC_RELAXED);
+}
+
+/* Every change: the cached leaf and the last find's path may no longer be in the tree. */
+static void bt_forget(struct vma_index *idx)
+{
+	bt_cache_set(idx, NULL);
+	__atomic_store_n(&BT(idx)->last_path, 0, __ATOMIC_RELAXED);
 }
 
 static struct btree_node *bt_cache_get(struct vma_index *idx)
 {
-	return __atomic_load_n(&idx->u.bt.cache, __ATOMIC_RELAXED);
+	return __atomic_load_n(&BT(idx)->cache, __ATOMIC_RELAXED);
 }
 
 /* Take a reserved node, empty, of the given kind. Panics without a reserve. */
 static struct btree_node *bt_node_new(struct vma_index *idx, bool leaf)
 {
-	struct btree_node *n = idx->u.bt.spare;
+	struct btree_node *n = BT(idx)->spare;
 	unsigned i;
 
 	if (!n)
-		panic("vma_btree: node needed but none reserved (missing reserve() before insert/erase/update)");
-	idx->u.bt.spare = n->ptr[0];
-	idx->u.bt.nspare--;
-	idx->u.bt.nodes++;
+		panic("vma_btree: node needed but none reserved (missing reserve() before insert/update)");
+	BT(idx)->spare = n->next_spare;
+	BT(idx)->nspare--;
+	BT(idx)->nodes++;
+	idx->accesses++;
 	n->nr = 0;
 	n->leaf = leaf;
 	for (i = 0; i < BT_SLOTS; i++) {
 		n->key[i] = UINTPTR_MAX;
-		n->start[i] = 0;
-		n->ptr[i] = NULL;
+		n->aux[i] = 0;
 	}
 	return n;
 }
@@ -146,24 +170,32 @@ static struct btree_node *bt_node_new(struct vma_index *idx, bool leaf)
 /* Give a node that left the tree back to the spare pool (or the cache). */
 static void bt_node_free(struct vma_index *idx, struct btree_node *n)
 {
-	idx->u.bt.nodes--;
-	if (idx->u.bt.nspare < BT_SPARE_KEEP) {
-		n->ptr[0] = idx->u.bt.spare;
-		idx->u.bt.spare = n;
-		idx->u.bt.nspare++;
+	BT(idx)->nodes--;
+	if (BT(idx)->nspare < BT_SPARE_KEEP) {
+		n->next_spare = BT(idx)->spare;
+		BT(idx)->spare = n;
+		BT(idx)->nspare++;
 	} else {
 		kmem_cache_free(bt_cache, n);
 	}
 }
 
-/* Number of keys <= addr: the slot whose range holds addr (keys sorted, unused = max). */
+_Static_assert(BT_SLOTS == 12, "bt_slot is unrolled for 12 keys");
+
+/*
+ * Number of keys <= addr (keys sorted, unused = UINTPTR_MAX): the slot whose
+ * range holds addr. Branch-free in two rounds of independent compares:
+ * key[3] and key[7] pick the group of four keys that holds the answer, then
+ * the four keys of that group are counted (a key beyond the answer adds 0).
+ * Six compares; two loads deep rather than a binary search's five.
+ */
 static inline unsigned bt_slot(const struct btree_node *n, uintptr_t addr)
 {
-	unsigned i, c = 0;
+	const uintptr_t *k = n->key;
+	unsigned g = 4 * ((k[3] <= addr) + (k[7] <= addr));
 
-	for (i = 0; i < BT_SLOTS; i++)
-		c += n->key[i] <= addr;
-	return c;
+	k += g;
+	return g + (k[0] <= addr) + (k[1] <= addr) + (k[2] <= addr) + (k[3] <= addr);
 }
 
 static inline uintptr_t bt_max(const struct btree_node *n)
@@ -171,142 +203,228 @@ static inline uintptr_t bt_max(const struct btree_node *n)
 	return n->key[n->nr - 1];
 }
 
-/* Largest gap owned by leaf n whose predecessor ends at lo. */
-static uintptr_t bt_leaf_gap(const struct btree_node *n, uintptr_t lo)
+/* Pages in bytes (a multiple of PAGE_SIZE), saturated to fit aux. */
+static inline uint32_t bt_pages(uintptr_t bytes)
+{
+	uintptr_t p = bytes >> PAGE_SHIFT;
+
+	return p < BT_AUX_SAT ? (uint32_t)p : BT_AUX_SAT;
+}
+
+/* Start of the VMA in slot j of leaf n. */
+static inline uintptr_t bt_start(const struct btree_node *n, unsigned j)
+{
+	uint32_t a = n->aux[j];
+
+	if (likely(a != BT_AUX_SAT))
+		return n->key[j] - ((uintptr_t)a << PAGE_SHIFT);
+	return n->vma[j]->start;
+}
+
+/* Largest gap owned by leaf n whose predecessor ends at lo, in pages. */
+static uint32_t bt_leaf_gap(const struct btree_node *n, uintptr_t lo)
 {
 	uintptr_t g = 0, prev = lo;
 	unsigned j;
 
 	for (j = 0; j < n->nr; j++) {
-		uintptr_t d = n->start[j] - prev;
-		if (d > g)
-			g = d;
+		uintptr_t d = bt_start(n, j) - prev;
+		g = d > g ? d : g;
 		prev = n->key[j];
 	}
-	return g;
+	return bt_pages(g);
 }
 
-static uintptr_t bt_node_gap(const struct btree_node *n, uintptr_t lo)
+/* Largest gap below internal node n (unused slots hold 0). */
+static uint32_t bt_inner_gap(const struct btree_node *n)
 {
-	uintptr_t g = 0;
+	uint32_t g = 0;
 	unsigned i;
 
-	if (n->leaf)
-		return bt_leaf_gap(n, lo);
-	for (i = 0; i < n->nr; i++)
-		if (n->gap[i] > g)
-			g = n->gap[i];
+	for (i = 0; i < BT_SLOTS; i++)
+		g = n->aux[i] > g ? n->aux[i] : g;
 	return g;
 }
 
-static inline uintptr_t bt_child_lo(const struct btree_node *p, unsigned i, uintptr_t lo)
+static uint32_t bt_node_gap(const struct btree_node *n, uintptr_t lo)
 {
-	return i ? p->key[i - 1] : lo;
+	return n->leaf ? bt_leaf_gap(n, lo) : bt_inner_gap(n);
 }
 
-/* Recompute key[i] and gap[i] of internal p (lo: p's predecessor end) from child i. */
+/* Predecessor end of the subtree at level d of path p (0 if it starts the tree). */
+static uintptr_t bt_path_lo(const struct bt_path *p, unsigned d)
+{
+	while (d-- > 0)
+		if (p->slot[d])
+			return p->node[d]->key[p->slot[d] - 1];
+	return 0;
+}
+
+/* Copy cnt slots of src from sj to dst from dj (different nodes, or moving left). */
+static void bt_copy(struct btree_node *dst, unsigned dj, const struct btree_node *src, unsigned sj,
+		    unsigned cnt)
+{
+	unsigned k;
+
+	for (k = 0; k < cnt; k++) {
+		dst->key[dj + k] = src->key[sj + k];
+		dst->aux[dj + k] = src->aux[sj + k];
+		dst->ptr[dj + k] = src->ptr[sj + k];
+	}
+}
+
+/* Mark slots from..BT_SLOTS-1 of n unused. */
+static void bt_clear_from(struct btree_node *n, unsigned from)
+{
+	for (; from < BT_SLOTS; from++) {
+		n->key[from] = UINTPTR_MAX;
+		n->aux[from] = 0;
+	}
+}
+
+/* Put (key, aux, ptr) into slot pos of n (n->nr < BT_SLOTS), shifting the rest right. */
+static void bt_put(struct btree_node *n, unsigned pos, uintptr_t key, uint32_t aux, void *ptr)
+{
+	unsigned k;
+
+	for (k = n->nr; k > pos; k--) {
+		n->key[k] = n->key[k - 1];
+		n->aux[k] = n->aux[k - 1];
+		n->ptr[k] = n->ptr[k - 1];
+	}
+	n->key[pos] = key;
+	n->aux[pos] = aux;
+	n->ptr[pos] = ptr;
+	n->nr++;
+}
+
+/* Remove slot j of n, shifting the rest left. */
+static void bt_cut(struct btree_node *n, unsigned j)
+{
+	bt_copy(n, j, n, j + 1, n->nr - 1 - j);
+	n->nr--;
+	n->key[n->nr] = UINTPTR_MAX;
+	n->aux[n->nr] = 0;
+}
+
+/* Recompute key[i] and aux[i] of internal p (lo: p's predecessor end) from child i. */
 static void bt_refresh(struct btree_node *p, unsigned i, uintptr_t lo)
 {
 	struct btree_node *c = p->child[i];
 
 	p->key[i] = bt_max(c);
-	p->gap[i] = bt_node_gap(c, bt_child_lo(p, i, lo));
+	p->aux[i] = bt_node_gap(c, i ? p->key[i - 1] : lo);
 }
+
+/* ---------------------------------------------------------------- paths */
 
 /*
- * The predecessor end of subtree n changed to lo: recompute the leading gap
- * down its left spine. Returns n's new largest gap.
+ * Descend from the root by addr, recording the path; an address above
+ * everything takes the last child (insert appends there). Returns the leaf;
+ * p->slot[p->leaf] is left for the caller.
  */
-static uintptr_t bt_spine_fix(struct vma_index *idx, struct btree_node *n, uintptr_t lo)
+static struct btree_node *bt_descend(struct vma_index *idx, uintptr_t addr, struct bt_path *p)
 {
-	idx->accesses++;
-	if (n->leaf)
-		return bt_leaf_gap(n, lo);
-	n->gap[0] = bt_spine_fix(idx, n->child[0], lo);
-	return bt_node_gap(n, lo);
-}
+	struct btree_node *n = BT(idx)->root;
+	unsigned d = 0, i;
 
-/* Slot moves. */
-static inline void bt_slot_copy(struct btree_node *d, unsigned dj, const struct btree_node *s, unsigned sj)
-{
-	d->key[dj] = s->key[sj];
-	d->start[dj] = s->start[sj];
-	d->ptr[dj] = s->ptr[sj];
-}
-
-static void bt_slot_clear(struct btree_node *n, unsigned j)
-{
-	n->key[j] = UINTPTR_MAX;
-	n->start[j] = 0;
-	n->ptr[j] = NULL;
-}
-
-/* Remove slot j of n, shifting the rest left. */
-static void bt_slot_remove(struct btree_node *n, unsigned j)
-{
-	unsigned k;
-
-	for (k = j; k + 1 < n->nr; k++)
-		bt_slot_copy(n, k, n, k + 1);
-	n->nr--;
-	bt_slot_clear(n, n->nr);
-}
-
-/*
- * Put (key, aux, ptr) into slot pos of n. When n is full, split it: the
- * upper part moves to a new node, which is returned (else NULL). The
- * caller refreshes annotations. Not inlined, like bt_spread3: their scratch
- * arrays then sit on the stack once, not once per level of the recursion.
- */
-static __attribute__((noinline)) struct btree_node *bt_node_insert(struct vma_index *idx, struct btree_node *n, unsigned pos,
-					 uintptr_t key, uintptr_t aux, void *ptr)
-{
-	uintptr_t tk[BT_SLOTS + 1], ta[BT_SLOTS + 1];
-	void *tp[BT_SLOTS + 1];
-	struct btree_node *r;
-	unsigned j, k, left;
-
-	if (n->nr < BT_SLOTS) {
-		for (j = n->nr; j > pos; j--)
-			bt_slot_copy(n, j, n, j - 1);
-		n->key[pos] = key;
-		n->start[pos] = aux;
-		n->ptr[pos] = ptr;
-		n->nr++;
-		return NULL;
+	while (!n->leaf) {
+		i = bt_slot(n, addr);
+		i -= i == n->nr;
+		p->node[d] = n;
+		p->slot[d++] = (uint8_t)i;
+		n = n->child[i];
 	}
-	for (j = 0, k = 0; j <= BT_SLOTS; j++) {
-		if (j == pos) {
-			tk[j] = key;
-			ta[j] = aux;
-			tp[j] = ptr;
-		} else {
-			tk[j] = n->key[k];
-			ta[j] = n->start[k];
-			tp[j] = n->ptr[k];
-			k++;
+	p->node[d] = n;
+	p->leaf = d;
+	idx->accesses += d + 1;
+	return n;
+}
+
+/* A gap of g pages appeared below node d of p: raise the ancestors' records that are smaller. */
+static void bt_raise_gap(struct bt_path *p, unsigned d, uint32_t g)
+{
+	while (d-- > 0) {
+		uint32_t *a = &p->node[d]->aux[p->slot[d]];
+		if (*a >= g)
+			return;
+		*a = g;
+	}
+}
+
+/*
+ * Node d of p changed (slots, keys or gaps): recompute what each ancestor
+ * records about the child on the path, up to the first that comes out
+ * unchanged.
+ */
+static void bt_fix_up(struct bt_path *p, unsigned d)
+{
+	struct btree_node *n = p->node[d];
+	uint32_t g = bt_node_gap(n, n->leaf ? bt_path_lo(p, d) : 0);
+
+	while (d-- > 0) {
+		struct btree_node *par = p->node[d];
+		unsigned s = p->slot[d];
+
+		if (par->key[s] == bt_max(n) && par->aux[s] == g)
+			return;
+		par->key[s] = bt_max(n);
+		par->aux[s] = g;
+		n = par;
+		g = bt_inner_gap(n);
+	}
+}
+
+/*
+ * The VMA ending at `end` was the last of its leaf and the end moved or the
+ * VMA went: the first VMA at or above `end` may head the next leaf, whose
+ * leading gap then changed. Recompute that leaf's gaps.
+ */
+static void bt_succ_fix(struct vma_index *idx, uintptr_t end)
+{
+	struct btree_node *root = BT(idx)->root, *leaf;
+	struct bt_path p;
+
+	if (!root || root->leaf || bt_slot(root, end) >= root->nr)
+		return;
+	leaf = bt_descend(idx, end, &p);
+	if (bt_slot(leaf, end) == 0)
+		bt_fix_up(&p, p.leaf);
+}
+
+/*
+ * The path to v, in p: the last lookup's when it leads to v or to the VMA
+ * after v in the same leaf (followed from the root, every slot checked),
+ * else a descent by v->start. Both count the nodes on the path.
+ */
+static void bt_locate(struct vma_index *idx, const struct vma *v, struct bt_path *p)
+{
+	uint64_t path = __atomic_load_n(&BT(idx)->last_path, __ATOMIC_RELAXED);
+	unsigned depth = path & 15, d, s = 0;
+	struct btree_node *n = BT(idx)->root, *leaf;
+
+	if (depth && depth == BT(idx)->height) {
+		for (d = 0; d < depth; d++) {
+			s = (path >> (4 * (depth - d))) & 15;
+			if (s >= n->nr)
+				break;
+			p->node[d] = n;
+			p->slot[d] = (uint8_t)s;
+			if (d + 1 < depth)
+				n = n->child[s];
+		}
+		if (d == depth && n->vma[s] != v && s && n->vma[s - 1] == v)
+			p->slot[depth - 1] = (uint8_t)--s;      /* find_prev's prev, in the same leaf */
+		if (d == depth && n->vma[s] == v) {
+			p->leaf = depth - 1;
+			idx->accesses += depth;
+			return;
 		}
 	}
-	if (pos == BT_SLOTS)
-		left = BT_SLOTS + 1 - BT_MIN;
-	else if (pos == 0)
-		left = BT_MIN;
-	else
-		left = (BT_SLOTS + 2) / 2;
-	r = bt_node_new(idx, n->leaf);
-	idx->accesses++;
-	for (j = 0; j <= BT_SLOTS; j++) {
-		struct btree_node *d = j < left ? n : r;
-		unsigned dj = j < left ? j : j - left;
-		d->key[dj] = tk[j];
-		d->start[dj] = ta[j];
-		d->ptr[dj] = tp[j];
-	}
-	for (j = left; j < BT_SLOTS; j++)
-		bt_slot_clear(n, j);
-	n->nr = left;
-	r->nr = BT_SLOTS + 1 - left;
-	return r;
+	leaf = bt_descend(idx, v->start, p);
+	s = bt_slot(leaf, v->start);
+	BUG_ON(s >= leaf->nr || leaf->vma[s] != v);
+	p->slot[p->leaf] = (uint8_t)s;
 }
 
 /* ---------------------------------------------------------------- init */
@@ -316,136 +434,192 @@ static void bt_init(struct vma_index *idx)
 	idx->ops = &vma_btree_ops;
 	idx->count = 0;
 	idx->accesses = 0;
-	memset(&idx->u.bt, 0, sizeof(idx->u.bt));
+	memset(BT(idx), 0, sizeof(struct bt_state));
 	bt_get_cache();         /* lazily, once; reserve retries on failure */
 }
 
-static void bt_free_tree(struct vma_index *idx, struct btree_node *n)
+static void bt_free_tree(struct btree_node *n)
 {
 	unsigned i;
 
 	if (!n->leaf)
 		for (i = 0; i < n->nr; i++)
-			bt_free_tree(idx, n->child[i]);
+			bt_free_tree(n->child[i]);
 	kmem_cache_free(bt_cache, n);
+}
+
+/* Return spare nodes to the cache until keep are left. */
+static void bt_trim_spares(struct vma_index *idx, uint64_t keep)
+{
+	struct btree_node *n;
+
+	while (BT(idx)->nspare > keep) {
+		n = BT(idx)->spare;
+		BT(idx)->spare = n->next_spare;
+		BT(idx)->nspare--;
+		kmem_cache_free(bt_cache, n);
+	}
 }
 
 static void bt_destroy(struct vma_index *idx)
 {
-	struct btree_node *n;
-
 	BUG_ON(idx->count != 0);
-	if (idx->u.bt.root)
-		bt_free_tree(idx, idx->u.bt.root);
-	while ((n = idx->u.bt.spare)) {
-		idx->u.bt.spare = n->ptr[0];
-		kmem_cache_free(bt_cache, n);
+	if (BT(idx)->root)
+		bt_free_tree(BT(idx)->root);
+	bt_trim_spares(idx, 0);
+	memset(BT(idx), 0, sizeof(struct bt_state));
+}
+
+/* Greatest height of a tree of n VMAs: height h >= 2 needs 2 * 3^(h-1) of them. */
+static uint64_t bt_height_bound(uint64_t n)
+{
+	uint64_t h = 1, least = 6;
+
+	while (least <= n) {
+		h++;
+		least *= BT_MIN;
 	}
-	memset(&idx->u.bt, 0, sizeof(idx->u.bt));
+	return h;
+}
+
+/* Nodes that nr inserts can take (see the design note). */
+static uint64_t bt_need(struct vma_index *idx, unsigned nr)
+{
+	uint64_t h = BT(idx)->height, hmax = bt_height_bound(idx->count + nr), need = 0, k;
+
+	for (k = 0; k < nr && h + k < hmax; k++)
+		need += h + k + 1;
+	return need + (nr - k) * (hmax + 1);
 }
 
 static int bt_reserve(struct vma_index *idx, unsigned nr)
 {
-	uint64_t need = (uint64_t)nr * (idx->u.bt.height + 2 + nr / 8);
+	uint64_t need = bt_need(idx, nr), have = BT(idx)->nspare, k;
 	struct btree_node *got = NULL, *n;
-	struct kmem_cache *c;
-	uint64_t have = idx->u.bt.nspare, k = 0;
+	struct kmem_cache *c = bt_get_cache();
 
-	if (have >= need)
-		return 0;
-	c = bt_get_cache();
 	if (!c)
 		return -ENOMEM;
-	for (; have + k < need; k++) {
+	if (have >= need) {
+		bt_trim_spares(idx, need + BT_SPARE_KEEP);
+		return 0;
+	}
+	for (k = 0; have + k < need; k++) {
 		n = kmem_cache_alloc(c);
 		if (!n) {
 			while ((n = got)) {
-				got = n->ptr[0];
+				got = n->next_spare;
 				kmem_cache_free(c, n);
 			}
 			return -ENOMEM;
 		}
-		n->ptr[0] = got;
+		n->next_spare = got;
 		got = n;
 	}
 	while ((n = got)) {
-		got = n->ptr[0];
-		n->ptr[0] = idx->u.bt.spare;
-		idx->u.bt.spare = n;
-		idx->u.bt.nspare++;
+		got = n->next_spare;
+		n->next_spare = BT(idx)->spare;
+		BT(idx)->spare = n;
+		BT(idx)->nspare++;
 	}
 	return 0;
 }
 
 /* ---------------------------------------------------------------- lookups */
 
+/*
+ * The lookups record the path to the leaf they end in for a following
+ * erase or update (bt_locate) in one word, BT(idx)->last_path: the depth in
+ * bits 0-3 and above them the slot taken at each level, four bits each,
+ * the leaf's lowest (BT_PATH_LEVELS levels at most). Only slots are kept,
+ * no pointers: bt_locate follows them from the root and accepts the path
+ * only if it ends at the VMA, so a word written by a concurrent lookup
+ * (under the read lock) can only be refused, never misread.
+ */
+static void bt_record(struct vma_index *idx, uint64_t path, unsigned depth)
+{
+	__atomic_store_n(&BT(idx)->last_path, depth <= BT_PATH_LEVELS ? path << 4 | depth : 0,
+			 __ATOMIC_RELAXED);
+}
+
+/* From n (counted) down the last children (right) or the first ones to a leaf, extending the path. */
+static struct btree_node *bt_edge(struct vma_index *idx, struct btree_node *n, bool right,
+				  uint64_t *path, unsigned *depth)
+{
+	for (;;) {
+		unsigned i = right ? n->nr - 1u : 0;
+
+		*path = *path << 4 | i;
+		++*depth;
+		if (n->leaf)
+			return n;
+		n = n->child[i];
+		idx->accesses++;
+	}
+}
+
 static struct vma *bt_find(struct vma_index *idx, uintptr_t addr)
 {
-	struct btree_node *n = idx->u.bt.root;
+	struct btree_node *n = BT(idx)->root;
+	uint64_t path;
+	unsigned i, d = 1;
 
 	if (!n)
 		return NULL;
-	idx->accesses++;
-	if (addr >= bt_max(n))
+	i = bt_slot(n, addr);
+	if (i >= n->nr) {
+		idx->accesses++;
 		return NULL;
-	while (!n->leaf) {
-		n = n->child[bt_slot(n, addr)];
-		idx->accesses++;
 	}
+	path = i;
+	for (; d < BT(idx)->height; d++) {             /* by height: n->leaf is on another line */
+		n = n->child[i];
+		i = bt_slot(n, addr);
+		path = path << 4 | i;
+	}
+	idx->accesses += d;
+	bt_record(idx, path, d);
 	bt_cache_set(idx, n);
-	return n->vma[bt_slot(n, addr)];
-}
-
-/* Rightmost leaf below n (n already counted). */
-static struct btree_node *bt_rightmost(struct vma_index *idx, struct btree_node *n)
-{
-	while (!n->leaf) {
-		n = n->child[n->nr - 1];
-		idx->accesses++;
-	}
-	return n;
-}
-
-static struct btree_node *bt_leftmost(struct vma_index *idx, struct btree_node *n)
-{
-	while (!n->leaf) {
-		n = n->child[0];
-		idx->accesses++;
-	}
-	return n;
+	return n->vma[i];
 }
 
 static struct vma *bt_find_prev(struct vma_index *idx, uintptr_t addr, struct vma **prev)
 {
-	struct btree_node *n = idx->u.bt.root, *left = NULL;
-	unsigned i;
+	struct btree_node *n = BT(idx)->root, *left = NULL;
+	uint64_t path = 0, lpath = 0;
+	unsigned i, d = 0, ld = 0;
 
 	*prev = NULL;
 	if (!n)
 		return NULL;
 	idx->accesses++;
 	if (addr >= bt_max(n)) {
-		n = bt_rightmost(idx, n);
+		n = bt_edge(idx, n, true, &path, &d);
+		bt_record(idx, path, d);
 		bt_cache_set(idx, n);
 		*prev = n->vma[n->nr - 1];
 		return NULL;
 	}
-	while (!n->leaf) {
+	for (;;) {
 		i = bt_slot(n, addr);
+		path = path << 4 | i;
+		d++;
+		if (n->leaf)
+			break;
 		if (i)
 			left = n->child[i - 1];
 		n = n->child[i];
 		idx->accesses++;
 	}
-	i = bt_slot(n, addr);
 	if (i) {
 		*prev = n->vma[i - 1];
 	} else if (left) {
 		struct btree_node *l;
 		idx->accesses++;
-		l = bt_rightmost(idx, left);
+		l = bt_edge(idx, left, true, &lpath, &ld);
 		*prev = l->vma[l->nr - 1];
 	}
+	bt_record(idx, path, d);
 	bt_cache_set(idx, n);
 	return n->vma[i];
 }
@@ -460,10 +634,8 @@ static int bt_cache_slot(struct vma_index *idx, const struct vma *v, struct btre
 	if (!n)
 		return -1;
 	idx->accesses++;
-	for (j = 0; j < n->nr; j++)
-		if (n->vma[j] == v)
-			return (int)j;
-	return -1;
+	j = bt_slot(n, v->start);
+	return j < n->nr && n->vma[j] == v ? (int)j : -1;
 }
 
 static struct vma *bt_next(struct vma_index *idx, struct vma *v)
@@ -490,287 +662,307 @@ static struct vma *bt_prev(struct vma_index *idx, struct vma *v)
 
 static struct vma *bt_first(struct vma_index *idx)
 {
-	struct btree_node *n = idx->u.bt.root;
+	struct btree_node *n = BT(idx)->root;
+	uint64_t path = 0;
+	unsigned d = 0;
 
 	if (!n)
 		return NULL;
 	idx->accesses++;
-	n = bt_leftmost(idx, n);
+	n = bt_edge(idx, n, false, &path, &d);
+	bt_record(idx, path, d);
 	bt_cache_set(idx, n);
 	return n->vma[0];
 }
 
 static struct vma *bt_last(struct vma_index *idx)
 {
-	struct btree_node *n = idx->u.bt.root;
+	struct btree_node *n = BT(idx)->root;
+	uint64_t path = 0;
+	unsigned d = 0;
 
 	if (!n)
 		return NULL;
 	idx->accesses++;
-	n = bt_rightmost(idx, n);
+	n = bt_edge(idx, n, true, &path, &d);
+	bt_record(idx, path, d);
 	bt_cache_set(idx, n);
 	return n->vma[n->nr - 1];
 }
 
 /* ---------------------------------------------------------------- insert */
 
-/*
- * The slots of a, b, c (in address order; one of them is extra, a node just
- * split off and not linked into p) are spread evenly over p's children k and
- * k + 1; extra is freed. Keeps nodes fuller than plain splitting: ordered
- * runs of inserts leave them about 95% full instead of 70%.
- */
-static __attribute__((noinline)) void bt_spread3(struct vma_index *idx, struct btree_node *p, unsigned k, uintptr_t lo,
-		       struct btree_node *a, struct btree_node *b, struct btree_node *c,
-		       struct btree_node *extra)
+/* Slots the left node keeps when full n splits with a new slot at pos (see the design note). */
+static unsigned bt_split_point(const struct btree_node *n, unsigned pos)
 {
-	uintptr_t tk[2 * BT_SLOTS], ta[2 * BT_SLOTS];
-	void *tp[2 * BT_SLOTS];
-	struct btree_node *src[3] = { a, b, c }, *d0 = p->child[k], *d1 = p->child[k + 1];
-	unsigned total = 0, s, j, left;
-
-	for (s = 0; s < 3; s++)
-		for (j = 0; j < src[s]->nr; j++) {
-			tk[total] = src[s]->key[j];
-			ta[total] = src[s]->start[j];
-			tp[total] = src[s]->ptr[j];
-			total++;
-		}
-	left = (total + 1) / 2;
-	for (j = 0; j < BT_SLOTS; j++) {
-		if (j < left) {
-			d0->key[j] = tk[j];
-			d0->start[j] = ta[j];
-			d0->ptr[j] = tp[j];
-		} else {
-			bt_slot_clear(d0, j);
-		}
-		if (left + j < total) {
-			d1->key[j] = tk[left + j];
-			d1->start[j] = ta[left + j];
-			d1->ptr[j] = tp[left + j];
-		} else {
-			bt_slot_clear(d1, j);
-		}
-	}
-	d0->nr = left;
-	d1->nr = total - left;
-	bt_node_free(idx, extra);
-	bt_refresh(p, k, lo);
-	bt_refresh(p, k + 1, lo);
+	if (pos == BT_SLOTS)
+		return BT_EDGE_KEEP;
+	if (pos <= (n->leaf ? 0u : 1u))
+		return BT_SLOTS + 1 - BT_EDGE_KEEP;
+	return (BT_SLOTS + 2) / 2;
 }
 
-/* Insert v below n (predecessor end lo). Returns n's new right sibling after a split, or NULL. */
-static struct btree_node *bt_insert_rec(struct vma_index *idx, struct btree_node *n, uintptr_t lo,
-					struct vma *v)
+/*
+ * Put (key, aux, ptr) at slot pos of full node n by splitting it: the upper
+ * part moves to a new node, which is returned. Annotations are the caller's.
+ */
+static struct btree_node *bt_split(struct vma_index *idx, struct btree_node *n, unsigned pos,
+				   uintptr_t key, uint32_t aux, void *ptr)
 {
-	struct btree_node *sib;
-	unsigned i;
+	unsigned left = bt_split_point(n, pos);
+	struct btree_node *r = bt_node_new(idx, n->leaf);
 
-	idx->accesses++;
-	if (n->leaf)
-		return bt_node_insert(idx, n, bt_slot(n, v->start), v->end, v->start, v);
-	i = bt_slot(n, v->start);
-	if (i >= n->nr)
-		i = n->nr - 1;          /* above everything: append in the last child */
-	sib = bt_insert_rec(idx, n->child[i], bt_child_lo(n, i, lo), v);
-	bt_refresh(n, i, lo);
-	if (!sib)
-		return NULL;
-	/* Child i split into child i and sib: fold the three into two with a roomy neighbour. */
-	if (i > 0) {
-		idx->accesses++;
-		if (n->child[i - 1]->nr + n->child[i]->nr + sib->nr <= 2 * BT_SLOTS) {
-			bt_spread3(idx, n, i - 1, lo, n->child[i - 1], n->child[i], sib, sib);
-			return NULL;
-		}
+	if (pos < left) {
+		bt_copy(r, 0, n, left - 1, BT_SLOTS + 1 - left);
+		r->nr = (uint8_t)(BT_SLOTS + 1 - left);
+		n->nr = (uint8_t)(left - 1);
+		bt_clear_from(n, left - 1);
+		bt_put(n, pos, key, aux, ptr);
+	} else {
+		bt_copy(r, 0, n, left, BT_SLOTS - left);
+		r->nr = (uint8_t)(BT_SLOTS - left);
+		n->nr = (uint8_t)left;
+		bt_clear_from(n, left);
+		bt_put(r, pos - left, key, aux, ptr);
 	}
-	if (i + 1 < n->nr) {
-		idx->accesses++;
-		if (n->child[i]->nr + sib->nr + n->child[i + 1]->nr <= 2 * BT_SLOTS) {
-			bt_spread3(idx, n, i, lo, n->child[i], sib, n->child[i + 1], sib);
-			return NULL;
+	return r;
+}
+
+/* The root n split into n and r: a new root above them. */
+static void bt_grow_root(struct vma_index *idx, struct btree_node *n, uint32_t gn,
+			 struct btree_node *r, uint32_t gr)
+{
+	struct btree_node *root = bt_node_new(idx, false);
+
+	bt_put(root, 0, bt_max(n), gn, n);
+	bt_put(root, 1, bt_max(r), gr, r);
+	BT(idx)->root = root;
+	BT(idx)->height++;
+}
+
+/* Put (key, aux, ptr) at slot pos of node d of p, splitting upwards as needed; then fix annotations. */
+static void bt_put_split(struct vma_index *idx, struct bt_path *p, unsigned d, unsigned pos,
+			 uintptr_t key, uint32_t aux, void *ptr)
+{
+	for (;;) {
+		struct btree_node *n = p->node[d], *r, *par;
+		uint32_t gn, gr;
+
+		if (n->nr < BT_SLOTS) {
+			bt_put(n, pos, key, aux, ptr);
+			bt_fix_up(p, d);
+			return;
 		}
+		r = bt_split(idx, n, pos, key, aux, ptr);
+		gn = bt_node_gap(n, n->leaf ? bt_path_lo(p, d) : 0);
+		gr = bt_node_gap(r, bt_max(n));
+		if (d == 0) {
+			bt_grow_root(idx, n, gn, r, gr);
+			return;
+		}
+		par = p->node[--d];
+		par->key[p->slot[d]] = bt_max(n);
+		par->aux[p->slot[d]] = gn;
+		pos = p->slot[d] + 1u;
+		key = bt_max(r);
+		aux = gr;
+		ptr = r;
 	}
-	return bt_node_insert(idx, n, i + 1, bt_max(sib), bt_node_gap(sib, n->key[i]), sib);
+}
+
+/* v went into slot j of its leaf without a split: bring the ancestors' records up to date. */
+static void bt_insert_fix(struct bt_path *p, unsigned j, const struct vma *v)
+{
+	unsigned d = p->leaf;
+	struct btree_node *leaf = p->node[d], *par;
+	uintptr_t prev_end;
+
+	if (d == 0)
+		return;                 /* a root leaf has nobody above it */
+	prev_end = j ? leaf->key[j - 1] : bt_path_lo(p, d);
+	if (j + 1u == leaf->nr) {
+		/* Appended after everything (rightmost path): a new largest end on every level. */
+		unsigned l;
+		for (l = 0; l < d; l++)
+			p->node[l]->key[p->slot[l]] = v->end;
+		bt_raise_gap(p, d, bt_pages(v->start - prev_end));
+		return;
+	}
+	/* v split the gap in front of the VMA now at j + 1; only if that was the largest can it matter. */
+	par = p->node[d - 1];
+	if (bt_pages(bt_start(leaf, j + 1) - prev_end) >= par->aux[p->slot[d - 1]])
+		bt_fix_up(p, d);
 }
 
 static void bt_insert(struct vma_index *idx, struct vma *v)
 {
-	struct btree_node *root = idx->u.bt.root, *sib;
+	struct btree_node *leaf;
+	struct bt_path p;
+	unsigned j;
 
 	BUG_ON(v->start >= v->end);
-	bt_cache_set(idx, NULL);
+	bt_forget(idx);
 	idx->count++;
-	if (!root) {
-		root = bt_node_new(idx, true);
-		idx->accesses++;
-		bt_node_insert(idx, root, 0, v->end, v->start, v);
-		idx->u.bt.root = root;
-		idx->u.bt.height = 1;
+	if (!BT(idx)->root) {
+		leaf = bt_node_new(idx, true);
+		bt_put(leaf, 0, v->end, bt_pages(v->end - v->start), v);
+		BT(idx)->root = leaf;
+		BT(idx)->height = 1;
 		return;
 	}
-	sib = bt_insert_rec(idx, root, 0, v);
-	if (sib) {
-		struct btree_node *nr = bt_node_new(idx, false);
-		idx->accesses++;
-		nr->child[0] = root;
-		nr->child[1] = sib;
-		nr->nr = 2;
-		bt_refresh(nr, 0, 0);
-		bt_refresh(nr, 1, 0);
-		idx->u.bt.root = nr;
-		idx->u.bt.height++;
+	leaf = bt_descend(idx, v->start, &p);
+	j = bt_slot(leaf, v->start);
+	p.slot[p.leaf] = (uint8_t)j;
+	if (leaf->nr < BT_SLOTS) {
+		bt_put(leaf, j, v->end, bt_pages(v->end - v->start), v);
+		bt_insert_fix(&p, j, v);
+	} else {
+		bt_put_split(idx, &p, p.leaf, j, v->end, bt_pages(v->end - v->start), v);
 	}
 }
 
 /* ---------------------------------------------------------------- erase */
 
-/*
- * Child i of p (predecessor end lo) has fewer than BT_MIN slots: merge it
- * with a sibling or borrow one slot from it.
- */
-static void bt_rebalance(struct vma_index *idx, struct btree_node *p, unsigned i, uintptr_t lo)
-{
-	unsigned li = i ? i - 1 : 0;
-	struct btree_node *l = p->child[li], *r = p->child[li + 1];
-	unsigned j;
-
-	idx->accesses++;                /* the sibling */
-	if (l->nr + r->nr <= BT_SLOTS) {
-		for (j = 0; j < r->nr; j++)
-			bt_slot_copy(l, l->nr + j, r, j);
-		l->nr += r->nr;
-		bt_slot_remove(p, li + 1);
-		bt_node_free(idx, r);
-		bt_refresh(p, li, lo);
-		return;
-	}
-	if (i) {                        /* r underflowed: take l's last */
-		for (j = r->nr; j > 0; j--)
-			bt_slot_copy(r, j, r, j - 1);
-		bt_slot_copy(r, 0, l, l->nr - 1);
-		r->nr++;
-		l->nr--;
-		bt_slot_clear(l, l->nr);
-	} else {                        /* l underflowed: take r's first */
-		bt_slot_copy(l, l->nr, r, 0);
-		l->nr++;
-		bt_slot_remove(r, 0);
-	}
-	bt_refresh(p, li, lo);
-	bt_refresh(p, li + 1, lo);
-}
-
-/*
- * After child i of p changed (its old largest end was old_key): refresh its
- * annotations, repair the next subtree's leading gap when that end moved,
- * and rebalance an underflowing child.
- */
-static void bt_after_child(struct vma_index *idx, struct btree_node *p, unsigned i, uintptr_t lo,
-			   uintptr_t old_key)
-{
-	bt_refresh(p, i, lo);
-	if (p->key[i] != old_key && i + 1 < p->nr)
-		p->gap[i + 1] = bt_spine_fix(idx, p->child[i + 1], p->key[i]);
-	if (p->child[i]->nr < BT_MIN)
-		bt_rebalance(idx, p, i, lo);
-}
-
-static void bt_erase_rec(struct vma_index *idx, struct btree_node *n, uintptr_t lo, struct vma *v)
-{
-	unsigned i;
-	uintptr_t old;
-
-	idx->accesses++;
-	i = bt_slot(n, v->start);
-	BUG_ON(i >= n->nr);
-	if (n->leaf) {
-		BUG_ON(n->vma[i] != v);
-		bt_slot_remove(n, i);
-		return;
-	}
-	old = n->key[i];
-	bt_erase_rec(idx, n->child[i], bt_child_lo(n, i, lo), v);
-	bt_after_child(idx, n, i, lo, old);
-}
-
-/* Shrink the root: drop an empty root leaf or an internal root with one child. */
+/* Drop a root that is an empty leaf or an internal node with one child. */
 static void bt_shrink_root(struct vma_index *idx)
 {
-	struct btree_node *root = idx->u.bt.root;
+	struct btree_node *root = BT(idx)->root;
 
 	if (root->leaf && root->nr == 0) {
 		bt_node_free(idx, root);
-		idx->u.bt.root = NULL;
-		idx->u.bt.height = 0;
+		BT(idx)->root = NULL;
+		BT(idx)->height = 0;
 	} else if (!root->leaf && root->nr == 1) {
-		idx->u.bt.root = root->child[0];
-		idx->u.bt.height--;
+		BT(idx)->root = root->child[0];
+		BT(idx)->height--;
 		bt_node_free(idx, root);
 	}
+}
+
+/*
+ * Node d of p (d > 0) has fewer than BT_MIN slots: merge it with a sibling
+ * or borrow one slot from it, moving up while parents underflow; then fix
+ * the annotations above.
+ */
+static void bt_rebalance(struct vma_index *idx, struct bt_path *p, unsigned d)
+{
+	for (;;) {
+		struct btree_node *par = p->node[d - 1], *l, *r;
+		unsigned s = p->slot[d - 1], ls = s ? s - 1 : 0;
+		uintptr_t lo = bt_path_lo(p, d - 1);
+
+		l = par->child[ls];
+		r = par->child[ls + 1];
+		idx->accesses++;                        /* the sibling */
+		if (l->nr + r->nr > BT_SLOTS) {
+			if (s) {                        /* r underflowed: take l's last */
+				bt_put(r, 0, l->key[l->nr - 1], l->aux[l->nr - 1], l->ptr[l->nr - 1]);
+				bt_cut(l, l->nr - 1u);
+			} else {                        /* l underflowed: take r's first */
+				bt_put(l, l->nr, r->key[0], r->aux[0], r->ptr[0]);
+				bt_cut(r, 0);
+			}
+			bt_refresh(par, ls, lo);
+			bt_refresh(par, ls + 1, lo);
+			bt_fix_up(p, d - 1);
+			return;
+		}
+		bt_copy(l, l->nr, r, 0, r->nr);
+		l->nr = (uint8_t)(l->nr + r->nr);
+		bt_cut(par, ls + 1);
+		bt_node_free(idx, r);
+		bt_refresh(par, ls, lo);
+		if (--d == 0) {
+			bt_shrink_root(idx);
+			return;
+		}
+		if (par->nr >= BT_MIN) {
+			bt_fix_up(p, d);
+			return;
+		}
+	}
+}
+
+/* Remove the VMA at the end of path p (slot p->slot[p->leaf] of the leaf). */
+static void bt_remove(struct vma_index *idx, struct bt_path *p)
+{
+	unsigned d = p->leaf, j = p->slot[d];
+	struct btree_node *leaf = p->node[d];
+	uintptr_t end = leaf->key[j], prev_end;
+	bool last = j + 1u == leaf->nr;
+
+	bt_cut(leaf, j);
+	if (d == 0) {
+		bt_shrink_root(idx);
+		return;
+	}
+	if (leaf->nr < BT_MIN) {
+		bt_rebalance(idx, p, d);
+	} else if (!last) {
+		/* The gaps in front of the VMA and of its successor merged into one. */
+		prev_end = j ? leaf->key[j - 1] : bt_path_lo(p, d);
+		bt_raise_gap(p, d, bt_pages(bt_start(leaf, j) - prev_end));
+		return;
+	} else {
+		bt_fix_up(p, d);                /* a new largest end; the VMA's gap is gone */
+	}
+	if (last)
+		bt_succ_fix(idx, end);
 }
 
 static void bt_erase(struct vma_index *idx, struct vma *v)
 {
-	BUG_ON(!idx->u.bt.root || idx->count == 0);
-	bt_cache_set(idx, NULL);
-	bt_erase_rec(idx, idx->u.bt.root, 0, v);
+	struct bt_path p;
+
+	BUG_ON(!BT(idx)->root || idx->count == 0);
+	bt_locate(idx, v, &p);
+	bt_forget(idx);
 	idx->count--;
-	bt_shrink_root(idx);
+	bt_remove(idx, &p);
 }
 
 /* ---------------------------------------------------------------- update */
 
-static void bt_update_rec(struct vma_index *idx, struct btree_node *n, uintptr_t lo, struct vma *v,
-			  uintptr_t start, uintptr_t end)
-{
-	unsigned i;
-	uintptr_t old;
-
-	idx->accesses++;
-	i = bt_slot(n, v->start);
-	BUG_ON(i >= n->nr);
-	if (n->leaf) {
-		BUG_ON(n->vma[i] != v);
-		n->start[i] = start;
-		n->key[i] = end;
-		return;
-	}
-	old = n->key[i];
-	bt_update_rec(idx, n->child[i], bt_child_lo(n, i, lo), v, start, end);
-	bt_refresh(n, i, lo);
-	if (n->key[i] != old && i + 1 < n->nr)
-		n->gap[i + 1] = bt_spine_fix(idx, n->child[i + 1], n->key[i]);
-}
-
 static void bt_update(struct vma_index *idx, struct vma *v, uintptr_t start, uintptr_t end)
 {
-	BUG_ON(start >= end || !idx->u.bt.root);
-	bt_cache_set(idx, NULL);
-	if (start < v->end && end > v->start) {
-		/*
-		 * Old and new ranges overlap, so no other VMA lies between them
-		 * (it would overlap the new range): v keeps its place in order.
-		 */
-		bt_update_rec(idx, idx->u.bt.root, 0, v, start, end);
+	struct btree_node *leaf;
+	struct bt_path p;
+	uintptr_t old_end = v->end;
+	unsigned j;
+
+	BUG_ON(start >= end || !BT(idx)->root);
+	if (start >= v->end || end <= v->start) {
+		/* v moves past a gap: remove and reinsert (reserve covered the insert). */
+		bt_erase(idx, v);
 		v->start = start;
 		v->end = end;
+		bt_insert(idx, v);
 		return;
 	}
-	/* v moves past a gap: remove and reinsert (reserve covered the insert). */
-	bt_erase_rec(idx, idx->u.bt.root, 0, v);
-	idx->count--;
-	bt_shrink_root(idx);
+	/*
+	 * Old and new ranges overlap, so no other VMA lies between them (it
+	 * would overlap the new range): v keeps its slot.
+	 */
+	bt_locate(idx, v, &p);
+	bt_forget(idx);
+	leaf = p.node[p.leaf];
+	j = p.slot[p.leaf];
 	v->start = start;
 	v->end = end;
-	bt_insert(idx, v);
+	leaf->key[j] = end;
+	leaf->aux[j] = bt_pages(end - start);
+	if (p.leaf == 0)
+		return;
+	bt_fix_up(&p, p.leaf);
+	if (j + 1u == leaf->nr && end != old_end)
+		bt_succ_fix(idx, end);
 }
 
 /* ---------------------------------------------------------------- gaps */
 
 struct bt_gapq {
 	uintptr_t len, align, low, high, out;
+	uint32_t need;          /* len in pages, saturated: subtrees recording less cannot hold it */
 };
 
 enum { BT_GAP_MORE, BT_GAP_FOUND, BT_GAP_STOP };
@@ -817,73 +1009,120 @@ static int bt_fit_high(struct bt_gapq *q, uintptr_t gs, uintptr_t ge)
 	return BT_GAP_MORE;
 }
 
-static int bt_gap_bottom_rec(struct vma_index *idx, struct btree_node *n, uintptr_t lo, struct bt_gapq *q)
+/*
+ * The scans below start at the slot that holds low (bottom) or high (top),
+ * found by binary search: the slots beyond lie wholly outside [low, high).
+ * They skip gaps and subtrees too small for len before any clipping.
+ */
+
+/* Lowest fit in leaf n (predecessor end lo). */
+static int bt_gap_bottom_leaf(const struct btree_node *n, uintptr_t lo, struct bt_gapq *q)
 {
-	unsigned i;
+	unsigned j;
 	int r;
 
-	idx->accesses++;
-	for (i = 0; i < n->nr; i++) {
-		uintptr_t ilo = bt_child_lo(n, i, lo);
-		if (n->leaf) {
-			r = bt_fit_low(q, ilo, n->start[i]);
-		} else {
-			if (ilo >= q->high)
-				return BT_GAP_STOP;
-			if (n->key[i] <= q->low || n->gap[i] < q->len)
-				continue;
-			r = bt_gap_bottom_rec(idx, n->child[i], ilo, q);
-		}
-		if (r != BT_GAP_MORE)
+	for (j = bt_slot(n, q->low); j < n->nr; j++) {
+		uintptr_t prev = j ? n->key[j - 1] : lo, s = bt_start(n, j);
+
+		if (prev >= q->high)
+			return BT_GAP_STOP;
+		if (s - prev >= q->len && (r = bt_fit_low(q, prev, s)) != BT_GAP_MORE)
 			return r;
 	}
 	return BT_GAP_MORE;
 }
 
-static int bt_gap_top_rec(struct vma_index *idx, struct btree_node *n, uintptr_t lo, struct bt_gapq *q)
+/* Lowest fit below n (predecessor end lo). */
+static int bt_gap_bottom_rec(struct vma_index *idx, const struct btree_node *n, uintptr_t lo,
+			     struct bt_gapq *q)
 {
 	unsigned i;
 	int r;
 
 	idx->accesses++;
-	for (i = n->nr; i-- > 0;) {
-		uintptr_t ilo = bt_child_lo(n, i, lo);
-		if (n->leaf) {
-			r = bt_fit_high(q, ilo, n->start[i]);
-		} else {
-			if (n->key[i] <= q->low)
-				return BT_GAP_STOP;
-			if (ilo >= q->high || n->gap[i] < q->len)
-				continue;
-			r = bt_gap_top_rec(idx, n->child[i], ilo, q);
-		}
-		if (r != BT_GAP_MORE)
+	if (n->leaf)
+		return bt_gap_bottom_leaf(n, lo, q);
+	for (i = bt_slot(n, q->low); i < n->nr; i++) {
+		uintptr_t ilo = i ? n->key[i - 1] : lo;
+
+		if (ilo >= q->high)
+			return BT_GAP_STOP;
+		if (n->aux[i] >= q->need && (r = bt_gap_bottom_rec(idx, n->child[i], ilo, q)) != BT_GAP_MORE)
 			return r;
 	}
 	return BT_GAP_MORE;
+}
+
+/* Highest fit in leaf n (predecessor end lo). */
+static int bt_gap_top_leaf(const struct btree_node *n, uintptr_t lo, struct bt_gapq *q)
+{
+	unsigned j = bt_slot(n, q->high);
+	int r;
+
+	for (j = j < n->nr ? j + 1 : n->nr; j-- > 0;) {
+		uintptr_t prev = j ? n->key[j - 1] : lo, s = bt_start(n, j);
+
+		if (s <= q->low)
+			return BT_GAP_STOP;
+		if (s - prev >= q->len && (r = bt_fit_high(q, prev, s)) != BT_GAP_MORE)
+			return r;
+	}
+	return BT_GAP_MORE;
+}
+
+/* Highest fit below n (predecessor end lo). */
+static int bt_gap_top_rec(struct vma_index *idx, const struct btree_node *n, uintptr_t lo,
+			  struct bt_gapq *q)
+{
+	unsigned i;
+	int r;
+
+	idx->accesses++;
+	if (n->leaf)
+		return bt_gap_top_leaf(n, lo, q);
+	i = bt_slot(n, q->high);
+	for (i = i < n->nr ? i + 1 : n->nr; i-- > 0;) {
+		if (n->key[i] <= q->low)
+			return BT_GAP_STOP;
+		if (n->aux[i] >= q->need &&
+		    (r = bt_gap_top_rec(idx, n->child[i], i ? n->key[i - 1] : lo, q)) != BT_GAP_MORE)
+			return r;
+	}
+	return BT_GAP_MORE;
+}
+
+/* Validate a gap query and fill q; false when no range can satisfy it. */
+static bool bt_gap_query(struct bt_gapq *q, uintptr_t len, uintptr_t align, uintptr_t low, uintptr_t high)
+{
+	if (len == 0 || low >= high || high - low < len)
+		return false;
+	q->len = len;
+	q->align = align;
+	q->low = low;
+	q->high = high;
+	q->out = 0;
+	q->need = bt_pages(len + PAGE_SIZE - 1 < len ? len : len + PAGE_SIZE - 1);
+	return true;
 }
 
 static int bt_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align,
 			 uintptr_t low, uintptr_t high, uintptr_t *out)
 {
-	struct bt_gapq q = { len, align, low, high, 0 };
-	struct btree_node *root = idx->u.bt.root;
+	struct btree_node *root = BT(idx)->root;
+	struct bt_gapq q;
 	uintptr_t top = 0;
-	int r;
+	int r = BT_GAP_MORE;
 
-	if (len == 0 || low >= high || high - low < len)
+	if (!bt_gap_query(&q, len, align, low, high))
 		return -ENOMEM;
 	if (root) {
 		r = bt_gap_bottom_rec(idx, root, 0, &q);
-		if (r == BT_GAP_STOP)
-			return -ENOMEM;
-		if (r == BT_GAP_FOUND)
-			goto found;
 		top = bt_max(root);
 	}
-	if (bt_fit_low(&q, top, UINTPTR_MAX) != BT_GAP_FOUND)   /* the gap above the last VMA */
+	if (r == BT_GAP_MORE)                   /* the gap above the last VMA */
+		r = bt_fit_low(&q, top, UINTPTR_MAX);
+	if (r != BT_GAP_FOUND)
 		return -ENOMEM;
-found:
 	*out = q.out;
 	return 0;
 }
@@ -891,11 +1130,11 @@ found:
 static int bt_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 		      uintptr_t low, uintptr_t high, uintptr_t *out)
 {
-	struct bt_gapq q = { len, align, low, high, 0 };
-	struct btree_node *root = idx->u.bt.root;
+	struct btree_node *root = BT(idx)->root;
+	struct bt_gapq q;
 	int r;
 
-	if (len == 0 || low >= high || high - low < len)
+	if (!bt_gap_query(&q, len, align, low, high))
 		return -ENOMEM;
 	/* First the gap above the last VMA; the root, read for its end, counts once. */
 	r = bt_fit_high(&q, root ? bt_max(root) : 0, UINTPTR_MAX);
@@ -919,65 +1158,86 @@ struct bt_ck {
 
 #define BT_BAD(...) do { printk("vma_btree check: " __VA_ARGS__); printk("\n"); return -EINVAL; } while (0)
 
-/* Verify subtree n at depth (root 0) with predecessor end lo; *gap = its largest owned gap. */
-static int bt_check_rec(struct bt_ck *ck, struct btree_node *n, unsigned depth, uintptr_t lo,
-			uintptr_t *gap)
+/* The shape of node n at depth (root 0): kind, fill, sorted keys, clean unused slots. */
+static int bt_check_node(struct bt_ck *ck, const struct btree_node *n, unsigned depth)
 {
-	unsigned height = ck->idx->u.bt.height, i;
+	unsigned height = BT(ck->idx)->height, i;
 	bool root = depth == 0;
-	uintptr_t g = 0;
 
 	ck->nodes++;
 	if (n->leaf != (depth + 1 == height))
-		BT_BAD("node %p at depth %u of %u: leaf=%u", (void *)n, depth, height, n->leaf);
+		BT_BAD("node %p at depth %u of %u: leaf=%u", (const void *)n, depth, height, n->leaf);
 	if (n->nr > BT_SLOTS || n->nr < (root ? (n->leaf ? 1 : 2) : BT_MIN))
-		BT_BAD("node %p at depth %u holds %u slots", (void *)n, depth, n->nr);
+		BT_BAD("node %p at depth %u holds %u slots", (const void *)n, depth, n->nr);
 	for (i = n->nr; i < BT_SLOTS; i++)
-		if (n->key[i] != UINTPTR_MAX)
-			BT_BAD("node %p unused slot %u has key 0x%lx", (void *)n, i, (unsigned long)n->key[i]);
+		if (n->key[i] != UINTPTR_MAX || n->aux[i] != 0)
+			BT_BAD("node %p unused slot %u has key 0x%lx aux %u", (const void *)n, i,
+			       (unsigned long)n->key[i], n->aux[i]);
+	for (i = 1; i < n->nr; i++)
+		if (n->key[i] <= n->key[i - 1])
+			BT_BAD("node %p keys %u and %u out of order", (const void *)n, i - 1, i);
+	return 0;
+}
+
+/* Slot j of leaf n against its VMA and the previous VMA's end. */
+static int bt_check_leaf_slot(struct bt_ck *ck, const struct btree_node *n, unsigned j, uintptr_t *gap)
+{
+	const struct vma *v = n->vma[j];
+
+	if (!v)
+		BT_BAD("leaf %p slot %u: NULL VMA", (const void *)n, j);
+	if (v->start >= v->end || v->end != n->key[j] || n->aux[j] != bt_pages(v->end - v->start))
+		BT_BAD("leaf %p slot %u: VMA 0x%lx-0x%lx recorded as end 0x%lx, %u pages", (const void *)n, j,
+		       (unsigned long)v->start, (unsigned long)v->end, (unsigned long)n->key[j], n->aux[j]);
+	if (bt_start(n, j) != v->start)
+		BT_BAD("leaf %p slot %u: start 0x%lx, VMA says 0x%lx", (const void *)n, j,
+		       (unsigned long)bt_start(n, j), (unsigned long)v->start);
+	if (ck->count && v->start < ck->prev_end)
+		BT_BAD("leaf %p slot %u: 0x%lx-0x%lx overlaps or precedes previous end 0x%lx",
+		       (const void *)n, j, (unsigned long)v->start, (unsigned long)v->end,
+		       (unsigned long)ck->prev_end);
+	if (v->start - ck->prev_end > *gap)
+		*gap = v->start - ck->prev_end;
+	ck->prev_end = v->end;
+	ck->count++;
+	return 0;
+}
+
+/* Verify subtree n at depth (root 0) with predecessor end lo; *gap = its largest owned gap, in pages. */
+static int bt_check_rec(struct bt_ck *ck, const struct btree_node *n, unsigned depth, uintptr_t lo,
+			uint32_t *gap)
+{
+	uintptr_t g = 0;
+	uint32_t cg, gmax = 0;
+	unsigned i;
+	int err = bt_check_node(ck, n, depth);
+
+	if (err)
+		return err;
 	if (lo != ck->prev_end)
-		BT_BAD("node %p: lo 0x%lx but previous VMA ends at 0x%lx", (void *)n,
+		BT_BAD("node %p: lo 0x%lx but previous VMA ends at 0x%lx", (const void *)n,
 		       (unsigned long)lo, (unsigned long)ck->prev_end);
 	for (i = 0; i < n->nr; i++) {
+		const struct btree_node *c = n->child[i];
+
 		if (n->leaf) {
-			struct vma *v = n->vma[i];
-			if (!v)
-				BT_BAD("leaf %p slot %u: NULL VMA", (void *)n, i);
-			if (v->start != n->start[i] || v->end != n->key[i])
-				BT_BAD("leaf %p slot %u: VMA 0x%lx-0x%lx recorded as 0x%lx-0x%lx", (void *)n, i,
-				       (unsigned long)v->start, (unsigned long)v->end,
-				       (unsigned long)n->start[i], (unsigned long)n->key[i]);
-			if (n->start[i] >= n->key[i])
-				BT_BAD("leaf %p slot %u: empty range 0x%lx-0x%lx", (void *)n, i,
-				       (unsigned long)n->start[i], (unsigned long)n->key[i]);
-			if (ck->count && n->start[i] < ck->prev_end)
-				BT_BAD("leaf %p slot %u: 0x%lx-0x%lx overlaps or precedes previous end 0x%lx",
-				       (void *)n, i, (unsigned long)n->start[i], (unsigned long)n->key[i],
-				       (unsigned long)ck->prev_end);
-			if (n->start[i] - ck->prev_end > g)
-				g = n->start[i] - ck->prev_end;
-			ck->prev_end = n->key[i];
-			ck->count++;
-		} else {
-			struct btree_node *c = n->child[i];
-			uintptr_t cg;
-			int err;
-			if (!c)
-				BT_BAD("node %p slot %u: NULL child", (void *)n, i);
-			err = bt_check_rec(ck, c, depth + 1, bt_child_lo(n, i, lo), &cg);
+			err = bt_check_leaf_slot(ck, n, i, &g);
 			if (err)
 				return err;
-			if (n->key[i] != bt_max(c))
-				BT_BAD("node %p slot %u: pivot 0x%lx but child ends at 0x%lx", (void *)n, i,
-				       (unsigned long)n->key[i], (unsigned long)bt_max(c));
-			if (n->gap[i] != cg)
-				BT_BAD("node %p slot %u: gap 0x%lx but child's largest gap is 0x%lx", (void *)n, i,
-				       (unsigned long)n->gap[i], (unsigned long)cg);
-			if (cg > g)
-				g = cg;
+			continue;
 		}
+		if (!c)
+			BT_BAD("node %p slot %u: NULL child", (const void *)n, i);
+		err = bt_check_rec(ck, c, depth + 1, i ? n->key[i - 1] : lo, &cg);
+		if (err)
+			return err;
+		if (n->key[i] != bt_max(c) || n->aux[i] != cg)
+			BT_BAD("node %p slot %u: key 0x%lx gap %u, child ends at 0x%lx, largest gap %u",
+			       (const void *)n, i, (unsigned long)n->key[i], n->aux[i],
+			       (unsigned long)bt_max(c), cg);
+		gmax = cg > gmax ? cg : gmax;
 	}
-	*gap = g;
+	*gap = n->leaf ? bt_pages(g) : gmax;
 	return 0;
 }
 
@@ -985,39 +1245,40 @@ static int bt_check(struct vma_index *idx)
 {
 	struct bt_ck ck = { idx, 0, 0, 0 };
 	struct btree_node *n;
-	uintptr_t g;
+	uint32_t g;
 	unsigned ns = 0;
 	int err;
 
-	for (n = idx->u.bt.spare; n && ns <= idx->u.bt.nspare; n = n->ptr[0])
+	for (n = BT(idx)->spare; n && ns <= BT(idx)->nspare; n = n->next_spare)
 		ns++;
-	if (ns != idx->u.bt.nspare)
-		BT_BAD("spare list holds %u nodes, nspare says %u", ns, idx->u.bt.nspare);
-	if (!idx->u.bt.root) {
-		if (idx->count || idx->u.bt.height || idx->u.bt.nodes)
+	if (ns != BT(idx)->nspare)
+		BT_BAD("spare list holds %u nodes, nspare says %u", ns, BT(idx)->nspare);
+	if (!BT(idx)->root) {
+		if (idx->count || BT(idx)->height || BT(idx)->nodes)
 			BT_BAD("empty tree but count %zu height %u nodes %zu", idx->count,
-			       idx->u.bt.height, idx->u.bt.nodes);
+			       BT(idx)->height, BT(idx)->nodes);
 		return 0;
 	}
-	if (idx->u.bt.height == 0 || idx->u.bt.height > BT_MAX_HEIGHT)
-		BT_BAD("height %u", idx->u.bt.height);
-	err = bt_check_rec(&ck, idx->u.bt.root, 0, 0, &g);
+	if (BT(idx)->height == 0 || BT(idx)->height > BT_MAX_HEIGHT)
+		BT_BAD("height %u", BT(idx)->height);
+	err = bt_check_rec(&ck, BT(idx)->root, 0, 0, &g);
 	if (err)
 		return err;
 	if (ck.count != idx->count)
 		BT_BAD("%zu VMAs in the tree, count says %zu", ck.count, idx->count);
-	if (ck.nodes != idx->u.bt.nodes)
-		BT_BAD("%zu nodes in the tree, nodes says %zu", ck.nodes, idx->u.bt.nodes);
+	if (ck.nodes != BT(idx)->nodes)
+		BT_BAD("%zu nodes in the tree, nodes says %zu", ck.nodes, BT(idx)->nodes);
 	return 0;
 }
 
 static size_t bt_bytes(struct vma_index *idx)
 {
-	return idx->u.bt.nodes * sizeof(struct btree_node);
+	return BT(idx)->nodes * sizeof(struct btree_node);
 }
 
 const struct vma_index_ops vma_btree_ops = {
 	.name = "btree",
+	.link_size = 0,
 	.init = bt_init,
 	.destroy = bt_destroy,
 	.find = bt_find,

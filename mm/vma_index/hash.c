@@ -7,7 +7,8 @@
  *
  * List of a VMA: b(v) = (v->start >> PAGE_SHIFT) & 15, the low four bits of
  * its first page number. Each list is sorted by address and doubly linked
- * through link.list.next/prev; idx->u.hash.head[b]/tail[b] are its lowest
+ * through the VMAs' links (struct hash_link: next/prev, after each VMA);
+ * the state's head[b]/tail[b] (struct hash_state, HS(idx)) are its lowest
  * and highest VMA. There is no global list: address order exists only as
  * the merge of the 16 lists. Every VMA whose start is 64 KiB aligned has
  * page bits 0..3 equal to zero, so a program mapping only 64 KiB-aligned
@@ -107,7 +108,8 @@
  *   first, last up to 16 (one per non-empty list).
  *   gap_top/bottom  up to 16 to place the cursors, plus every VMA the merge
  *               passes (those above/below the gap found).
- *   reserve 0, bytes 0 (no memory outside the VMAs); check counts nothing.
+ *   reserve 0, bytes 0 (no memory outside the VMAs' links, 16 bytes each);
+ *               check counts nothing.
  *
  * Measured (scratch harness, n = 2000 VMAs placed at random in 4n pages,
  * averages): find at a random page of a VMA 63 / 176 / 446 for VMAs of 1 /
@@ -123,9 +125,21 @@
 #include "kerrno.h"
 #include "printk.h"
 
-#define H_NLISTS VMA_HASH_LISTS
-#define H_NEXT(v) ((v)->link.list.next)
-#define H_PREV(v) ((v)->link.list.prev)
+#define H_NLISTS 16
+
+/* The link each VMA carries (vma_link) and the per-index state (struct vma_index.state). */
+struct hash_link {
+	struct vma *next, *prev;
+};
+
+struct __attribute__((may_alias)) hash_state {
+	struct vma *head[H_NLISTS], *tail[H_NLISTS];
+};
+VMA_INDEX_STATE_FITS(struct hash_state);
+
+#define HS(idx)   VMA_INDEX_STATE(idx, struct hash_state)
+#define H_NEXT(v) (((struct hash_link *)vma_link(v))->next)
+#define H_PREV(v) (((struct hash_link *)vma_link(v))->prev)
 
 _Static_assert(H_NLISTS >= 2 && H_NLISTS <= 32 && (H_NLISTS & (H_NLISTS - 1)) == 0,
 	       "list masks are 32-bit and buckets are low page bits");
@@ -146,7 +160,7 @@ static void hash_init(struct vma_index *idx)
 	idx->count = 0;
 	idx->accesses = 0;
 	for (b = 0; b < H_NLISTS; b++)
-		idx->u.hash.head[b] = idx->u.hash.tail[b] = NULL;
+		HS(idx)->head[b] = HS(idx)->tail[b] = NULL;
 }
 
 static void hash_destroy(struct vma_index *idx)
@@ -197,7 +211,7 @@ static void hash_probe(struct vma_index *idx, unsigned b, struct hash_search *s)
 {
 	struct vma *w, *below = NULL;
 
-	for (w = idx->u.hash.head[b]; w; w = H_NEXT(w)) {
+	for (w = HS(idx)->head[b]; w; w = H_NEXT(w)) {
 		idx->accesses++;
 		if (w->end > s->addr) {
 			if (!s->ans || w->start < s->ans_start) {
@@ -295,7 +309,7 @@ static struct vma *hash_first(struct vma_index *idx)
 	unsigned b;
 
 	for (b = 0; b < H_NLISTS; b++) {
-		w = idx->u.hash.head[b];
+		w = HS(idx)->head[b];
 		if (!w)
 			continue;
 		idx->accesses++;
@@ -311,7 +325,7 @@ static struct vma *hash_last(struct vma_index *idx)
 	unsigned b;
 
 	for (b = 0; b < H_NLISTS; b++) {
-		w = idx->u.hash.tail[b];
+		w = HS(idx)->tail[b];
 		if (!w)
 			continue;
 		idx->accesses++;
@@ -329,7 +343,7 @@ static void hash_link(struct vma_index *idx, unsigned b, struct vma *v)
 	struct vma *w, *prev = NULL;
 
 	idx->accesses++;
-	for (w = idx->u.hash.head[b]; w; w = H_NEXT(w)) {
+	for (w = HS(idx)->head[b]; w; w = H_NEXT(w)) {
 		idx->accesses++;
 		if (w->start > v->start)
 			break;
@@ -340,11 +354,11 @@ static void hash_link(struct vma_index *idx, unsigned b, struct vma *v)
 	if (prev)
 		H_NEXT(prev) = v;
 	else
-		idx->u.hash.head[b] = v;
+		HS(idx)->head[b] = v;
 	if (w)
 		H_PREV(w) = v;
 	else
-		idx->u.hash.tail[b] = v;
+		HS(idx)->tail[b] = v;
 }
 
 /* Unlink v from list b: v and its two neighbours are touched. */
@@ -357,13 +371,13 @@ static void hash_unlink(struct vma_index *idx, unsigned b, struct vma *v)
 		idx->accesses++;
 		H_NEXT(prev) = next;
 	} else {
-		idx->u.hash.head[b] = next;
+		HS(idx)->head[b] = next;
 	}
 	if (next) {
 		idx->accesses++;
 		H_PREV(next) = prev;
 	} else {
-		idx->u.hash.tail[b] = prev;
+		HS(idx)->tail[b] = prev;
 	}
 	H_NEXT(v) = H_PREV(v) = NULL;
 }
@@ -465,7 +479,7 @@ static int hash_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 	if (len == 0 || high <= low || high - low < len)
 		return -ENOMEM;
 	for (b = 0; b < H_NLISTS; b++) {
-		for (w = idx->u.hash.tail[b]; w; w = H_PREV(w)) {
+		for (w = HS(idx)->tail[b]; w; w = H_PREV(w)) {
 			idx->accesses++;
 			if (w->start < high)
 				break;
@@ -497,7 +511,7 @@ static int hash_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align
 	if (len == 0 || high <= low || high - low < len)
 		return -ENOMEM;
 	for (b = 0; b < H_NLISTS; b++) {
-		for (w = idx->u.hash.head[b]; w; w = H_NEXT(w)) {
+		for (w = HS(idx)->head[b]; w; w = H_NEXT(w)) {
 			idx->accesses++;
 			if (w->end > low)
 				break;
@@ -530,7 +544,7 @@ static int hash_check_list(struct vma_index *idx, unsigned b, size_t *n)
 {
 	struct vma *v, *prev = NULL;
 
-	for (v = idx->u.hash.head[b]; v; prev = v, v = H_NEXT(v)) {
+	for (v = HS(idx)->head[b]; v; prev = v, v = H_NEXT(v)) {
 		if (++*n > idx->count) {
 			printk("vma hash: more than count=%zu nodes (cycle?)\n", idx->count);
 			return -EINVAL;
@@ -558,8 +572,8 @@ static int hash_check_list(struct vma_index *idx, unsigned b, size_t *n)
 			return -EINVAL;
 		}
 	}
-	if (idx->u.hash.tail[b] != prev) {
-		printk("vma hash: list %u tail %p, last node %p\n", b, idx->u.hash.tail[b], prev);
+	if (HS(idx)->tail[b] != prev) {
+		printk("vma hash: list %u tail %p, last node %p\n", b, HS(idx)->tail[b], prev);
 		return -EINVAL;
 	}
 	return 0;
@@ -584,7 +598,7 @@ static int hash_check(struct vma_index *idx)
 		return -EINVAL;
 	}
 	for (b = 0; b < H_NLISTS; b++)
-		cur[b] = idx->u.hash.head[b];
+		cur[b] = HS(idx)->head[b];
 	while ((best = hash_cursor_lowest(cur)) != H_NLISTS) {
 		v = cur[best];
 		if (last && last->end > v->start) {
@@ -606,6 +620,7 @@ static size_t hash_bytes(struct vma_index *idx)
 
 const struct vma_index_ops vma_hash_ops = {
 	.name = "hash",
+	.link_size = sizeof(struct hash_link),
 	.init = hash_init,
 	.destroy = hash_destroy,
 	.find = hash_find,

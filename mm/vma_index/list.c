@@ -6,12 +6,14 @@
  * Two ops tables share this code:
  *   vma_list_ops        "list"        no cache;
  *   vma_list_cache_ops  "list+cache"  the cache on.
- * The only difference is init(), which sets idx->u.list.use_cache; every
+ * The only difference is init(), which sets LS(idx)->use_cache; every
  * operation reads that flag, so a test may also flip it on an empty index.
  *
- * Layout: idx->u.list.head/tail are the lowest/highest VMA; each VMA's
- * link.list.next/prev point to its neighbours in address order (NULL at the
- * ends). idx->u.list.cache is NULL or a VMA in the list (never a stale one).
+ * Layout: the state's head/tail (struct list_state, LS(idx)) are the
+ * lowest/highest VMA; each VMA's link (struct list_link, after the VMA:
+ * vma_link) has next/prev pointing to its neighbours in address order
+ * (NULL at the ends). The state's cache is NULL or a VMA in the list (never
+ * a stale one).
  *
  * Cost, in idx->accesses (every VMA whose fields an operation reads or
  * writes counts once per visit; the root pointers in struct vma_index are
@@ -38,12 +40,12 @@
  *   next, prev        1 (v). first, last: 0 (root pointers only).
  *   gap_top           walk from the tail down to the gap found (or to low);
  *   gap_bottom        walk from the head up. Both linear.
- *   reserve 0, bytes 0: the list lives inside the VMAs.
+ *   reserve 0, bytes 0: the list lives in the VMAs' links (16 bytes each).
  *   check             counts nothing (a debugging aid, not a measured op).
  *
  * Locking: none of its own; the caller holds the mm's mmap_lock (read for
  * find/next/prev/first/last/gap, write otherwise). With the cache on, find
- * and find_prev write idx->u.list.cache, so concurrent readers would race on
+ * and find_prev write the state's cache, so concurrent readers would race on
  * that one word (harmless for correctness: any VMA of the index is a valid
  * cache value, and Linux 2.2 did the same).
  */
@@ -54,17 +56,29 @@
 
 extern const struct vma_index_ops vma_list_cache_ops;
 
-#define L_NEXT(v) ((v)->link.list.next)
-#define L_PREV(v) ((v)->link.list.prev)
+/* The link each VMA carries (vma_link) and the per-index state (struct vma_index.state). */
+struct list_link {
+	struct vma *next, *prev;
+};
+
+struct __attribute__((may_alias)) list_state {
+	struct vma *head, *tail, *cache;
+	bool use_cache;
+};
+VMA_INDEX_STATE_FITS(struct list_state);
+
+#define LS(idx)   VMA_INDEX_STATE(idx, struct list_state)
+#define L_NEXT(v) (((struct list_link *)vma_link(v))->next)
+#define L_PREV(v) (((struct list_link *)vma_link(v))->prev)
 
 static void list_init_common(struct vma_index *idx, bool use_cache)
 {
 	idx->count = 0;
 	idx->accesses = 0;
-	idx->u.list.head = NULL;
-	idx->u.list.tail = NULL;
-	idx->u.list.cache = NULL;
-	idx->u.list.use_cache = use_cache;
+	LS(idx)->head = NULL;
+	LS(idx)->tail = NULL;
+	LS(idx)->cache = NULL;
+	LS(idx)->use_cache = use_cache;
 }
 
 static void list_init(struct vma_index *idx)
@@ -81,8 +95,8 @@ static void list_cache_init(struct vma_index *idx)
 
 static void list_destroy(struct vma_index *idx)
 {
-	BUG_ON(idx->count != 0 || idx->u.list.head != NULL);
-	idx->u.list.cache = NULL;
+	BUG_ON(idx->count != 0 || LS(idx)->head != NULL);
+	LS(idx)->cache = NULL;
 }
 
 static int list_reserve(struct vma_index *idx, unsigned nr)
@@ -96,9 +110,9 @@ static int list_reserve(struct vma_index *idx, unsigned nr)
  */
 static struct vma *list_cache_hit(struct vma_index *idx, uintptr_t addr)
 {
-	struct vma *c = idx->u.list.cache;
+	struct vma *c = LS(idx)->cache;
 
-	if (!idx->u.list.use_cache || !c)
+	if (!LS(idx)->use_cache || !c)
 		return NULL;
 	idx->accesses++;
 	if (c->start <= addr && addr < c->end)
@@ -111,15 +125,15 @@ static struct vma *list_walk(struct vma_index *idx, uintptr_t addr, struct vma *
 {
 	struct vma *v, *below = NULL;
 
-	for (v = idx->u.list.head; v; v = L_NEXT(v)) {
+	for (v = LS(idx)->head; v; v = L_NEXT(v)) {
 		idx->accesses++;
 		if (v->end > addr)
 			break;
 		below = v;
 	}
 	*prev = below;
-	if (v && idx->u.list.use_cache)
-		idx->u.list.cache = v;
+	if (v && LS(idx)->use_cache)
+		LS(idx)->cache = v;
 	return v;
 }
 
@@ -155,11 +169,11 @@ static void list_link(struct vma_index *idx, struct vma *v, struct vma *prev, st
 	if (prev)
 		L_NEXT(prev) = v;
 	else
-		idx->u.list.head = v;
+		LS(idx)->head = v;
 	if (next)
 		L_PREV(next) = v;
 	else
-		idx->u.list.tail = v;
+		LS(idx)->tail = v;
 }
 
 /* Insert by a walk from the head (2.1.119's insert_vm_struct). Does not touch count. */
@@ -168,7 +182,7 @@ static void list_link_sorted(struct vma_index *idx, struct vma *v)
 	struct vma *w, *prev = NULL;
 
 	idx->accesses++;                        /* v: bounds read, links written */
-	for (w = idx->u.list.head; w; w = L_NEXT(w)) {
+	for (w = LS(idx)->head; w; w = L_NEXT(w)) {
 		idx->accesses++;
 		if (w->start > v->start)
 			break;
@@ -187,13 +201,13 @@ static void list_unlink(struct vma_index *idx, struct vma *v)
 		idx->accesses++;
 		L_NEXT(prev) = next;
 	} else {
-		idx->u.list.head = next;
+		LS(idx)->head = next;
 	}
 	if (next) {
 		idx->accesses++;
 		L_PREV(next) = prev;
 	} else {
-		idx->u.list.tail = prev;
+		LS(idx)->tail = prev;
 	}
 	L_NEXT(v) = L_PREV(v) = NULL;
 }
@@ -207,8 +221,8 @@ static void list_insert(struct vma_index *idx, struct vma *v)
 static void list_erase(struct vma_index *idx, struct vma *v)
 {
 	list_unlink(idx, v);
-	if (idx->u.list.cache == v)
-		idx->u.list.cache = NULL;
+	if (LS(idx)->cache == v)
+		LS(idx)->cache = NULL;
 	idx->count--;
 }
 
@@ -263,12 +277,12 @@ static struct vma *list_prev(struct vma_index *idx, struct vma *v)
 
 static struct vma *list_first(struct vma_index *idx)
 {
-	return idx->u.list.head;
+	return LS(idx)->head;
 }
 
 static struct vma *list_last(struct vma_index *idx)
 {
-	return idx->u.list.tail;
+	return LS(idx)->tail;
 }
 
 /*
@@ -284,7 +298,7 @@ static int list_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 
 	if (len == 0 || high <= low || high - low < len)
 		return -ENOMEM;
-	for (w = idx->u.list.tail; w; w = L_PREV(w)) {
+	for (w = LS(idx)->tail; w; w = L_PREV(w)) {
 		idx->accesses++;
 		if (w->start >= hi)
 			continue;                 /* above high */
@@ -306,7 +320,7 @@ static int list_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align
 
 	if (len == 0 || high <= low || high - low < len)
 		return -ENOMEM;
-	for (w = idx->u.list.head; w; w = L_NEXT(w)) {
+	for (w = LS(idx)->head; w; w = L_NEXT(w)) {
 		idx->accesses++;
 		if (w->end <= lo)
 			continue;                 /* below low */
@@ -332,11 +346,11 @@ static int list_check(struct vma_index *idx)
 	size_t n = 0;
 	bool cache_seen = false;
 
-	if (idx->u.list.head && L_PREV(idx->u.list.head)) {
-		printk("vma list: head %p has prev %p\n", idx->u.list.head, L_PREV(idx->u.list.head));
+	if (LS(idx)->head && L_PREV(LS(idx)->head)) {
+		printk("vma list: head %p has prev %p\n", LS(idx)->head, L_PREV(LS(idx)->head));
 		return -EINVAL;
 	}
-	for (v = idx->u.list.head; v; prev = v, v = L_NEXT(v)) {
+	for (v = LS(idx)->head; v; prev = v, v = L_NEXT(v)) {
 		if (++n > idx->count) {
 			printk("vma list: more than count=%zu nodes (cycle?)\n", idx->count);
 			return -EINVAL;
@@ -356,20 +370,20 @@ static int list_check(struct vma_index *idx)
 			       (unsigned long)v->start, (unsigned long)v->end);
 			return -EINVAL;
 		}
-		if (v == idx->u.list.cache)
+		if (v == LS(idx)->cache)
 			cache_seen = true;
 	}
 	if (n != idx->count) {
 		printk("vma list: %zu nodes, count %zu\n", n, idx->count);
 		return -EINVAL;
 	}
-	if (idx->u.list.tail != prev) {
-		printk("vma list: tail %p, last node %p\n", idx->u.list.tail, prev);
+	if (LS(idx)->tail != prev) {
+		printk("vma list: tail %p, last node %p\n", LS(idx)->tail, prev);
 		return -EINVAL;
 	}
-	if (idx->u.list.cache && (!idx->u.list.use_cache || !cache_seen)) {
-		printk("vma list: cache %p %s\n", idx->u.list.cache,
-		       idx->u.list.use_cache ? "is not in the list" : "set while the cache is off");
+	if (LS(idx)->cache && (!LS(idx)->use_cache || !cache_seen)) {
+		printk("vma list: cache %p %s\n", LS(idx)->cache,
+		       LS(idx)->use_cache ? "is not in the list" : "set while the cache is off");
 		return -EINVAL;
 	}
 	return 0;
@@ -383,6 +397,7 @@ static size_t list_bytes(struct vma_index *idx)
 /* "list": the sorted list alone (Linux 2.1.119). */
 const struct vma_index_ops vma_list_ops = {
 	.name = "list",
+	.link_size = sizeof(struct list_link),
 	.init = list_init,
 	.destroy = list_destroy,
 	.find = list_find,
@@ -404,6 +419,7 @@ const struct vma_index_ops vma_list_ops = {
 /* "list+cache": the same list with Linux 2.2's one-entry find cache. */
 const struct vma_index_ops vma_list_cache_ops = {
 	.name = "list+cache",
+	.link_size = sizeof(struct list_link),
 	.init = list_cache_init,
 	.destroy = list_destroy,
 	.find = list_find,

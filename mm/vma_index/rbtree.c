@@ -4,15 +4,15 @@
  * kept mm->mm_rb with rb_subtree_gap, so that free-area search is O(log n).
  *
  * Design:
- *   - Intrusive: each VMA is a node (link.rb.left/right/parent, color 0 red
- *     1 black); nothing outside the VMAs, so reserve() is a no-op and
- *     bytes() is 0.
+ *   - Intrusive: each VMA is a node (its link, struct rb_link after the
+ *     VMA: left/right/parent, color 0 red 1 black, subtree_gap; 40 bytes);
+ *     nothing outside the VMAs, so reserve() is a no-op and bytes() is 0.
  *   - The gap annotation. For a subtree T with VMAs v1 < ... < vk in address
  *     order, let P = the end of the VMA just below v1 (0 if there is none)
  *     and S = the start of the VMA just above vk (if there is none, S = the
  *     end of vk: the space above the last VMA is not part of any annotation;
  *     the searches handle it separately, as Linux did with highest_vm_end).
- *     link.rb.subtree_gap of T's root = the largest of the free gaps
+ *     subtree_gap of T's root = the largest of the free gaps
  *     v1.start - P, v2.start - v1.end, ..., S - vk.end.
  *     Equivalently every free gap between address-consecutive VMAs (and the
  *     one below the first VMA) is owned by exactly one node: of the two VMAs
@@ -23,7 +23,7 @@
  *     where P_x / S_x, needed only beside a missing child, are the end of x's
  *     in-order predecessor / the start of its successor, both ancestors.
  *     Why not Linux's "gap between a VMA and its predecessor"? Linux read the
- *     predecessor through vm_prev in O(1); link.rb has no such pointer, and
+ *     predecessor through vm_prev in O(1); rb_link has no such pointer, and
  *     finding a predecessor costs O(log n) for any node with a left child.
  *     With this definition the neighbours are only needed beside a missing
  *     child, i.e. at nodes of black height <= 1 (a constant number on any
@@ -69,11 +69,25 @@
 #include "kerrno.h"
 #include "printk.h"
 
-#define R_LEFT(v)   ((v)->link.rb.left)
-#define R_RIGHT(v)  ((v)->link.rb.right)
-#define R_PARENT(v) ((v)->link.rb.parent)
-#define R_COLOR(v)  ((v)->link.rb.color)
-#define R_GAP(v)    ((v)->link.rb.subtree_gap)
+/* The link each VMA carries (vma_link) and the per-index state (struct vma_index.state). */
+struct rb_link {
+	struct vma *left, *right, *parent;
+	int color;                    /* RB_RED or RB_BLACK */
+	uintptr_t subtree_gap;        /* largest free gap below this node (see above) */
+};
+
+struct __attribute__((may_alias)) rb_state {
+	struct vma *root;
+};
+VMA_INDEX_STATE_FITS(struct rb_state);
+
+#define RS(idx)     VMA_INDEX_STATE(idx, struct rb_state)
+#define R_LINK(v)   ((struct rb_link *)vma_link(v))
+#define R_LEFT(v)   (R_LINK(v)->left)
+#define R_RIGHT(v)  (R_LINK(v)->right)
+#define R_PARENT(v) (R_LINK(v)->parent)
+#define R_COLOR(v)  (R_LINK(v)->color)
+#define R_GAP(v)    (R_LINK(v)->subtree_gap)
 
 #define RB_RED   0
 #define RB_BLACK 1
@@ -93,12 +107,12 @@ static void rb_init(struct vma_index *idx)
 	idx->ops = &vma_rbtree_ops;
 	idx->count = 0;
 	idx->accesses = 0;
-	idx->u.rb.root = NULL;
+	RS(idx)->root = NULL;
 }
 
 static void rb_destroy(struct vma_index *idx)
 {
-	BUG_ON(idx->count != 0 || idx->u.rb.root != NULL);
+	BUG_ON(idx->count != 0 || RS(idx)->root != NULL);
 }
 
 static int rb_reserve(struct vma_index *idx, unsigned nr)
@@ -192,7 +206,7 @@ static void rb_fix_spine(struct vma_index *idx, struct vma *top, bool left)
 static void rb_replace_child(struct vma_index *idx, struct vma *parent, struct vma *old, struct vma *new)
 {
 	if (!parent)
-		idx->u.rb.root = new;
+		RS(idx)->root = new;
 	else if (R_LEFT(parent) == old)
 		R_LEFT(parent) = new;
 	else
@@ -238,7 +252,7 @@ static void rb_rotate_right(struct vma_index *idx, struct vma *x)
 /* One descent: the first VMA with end > addr, and (if prev) the last with end <= addr. */
 static struct vma *rb_descend(struct vma_index *idx, uintptr_t addr, struct vma **prev)
 {
-	struct vma *x = idx->u.rb.root, *found = NULL, *below = NULL;
+	struct vma *x = RS(idx)->root, *found = NULL, *below = NULL;
 
 	while (x) {
 		idx->accesses++;
@@ -314,13 +328,13 @@ static void rb_insert_fixup(struct vma_index *idx, struct vma *v)
 			rb_rotate_left(idx, g);
 		}
 	}
-	R_COLOR(idx->u.rb.root) = RB_BLACK;
+	R_COLOR(RS(idx)->root) = RB_BLACK;
 }
 
 /* Link v by a descent from the root, fix annotations and colours. Does not touch count. */
 static void rb_link(struct vma_index *idx, struct vma *v)
 {
-	struct vma **link = &idx->u.rb.root, *parent = NULL, *pred = NULL, *succ = NULL;
+	struct vma **link = &RS(idx)->root, *parent = NULL, *pred = NULL, *succ = NULL;
 
 	while (*link) {
 		parent = *link;
@@ -396,13 +410,13 @@ static void rb_erase_fixup_step(struct vma_index *idx, struct vma **x, struct vm
 	R_COLOR(p) = RB_BLACK;
 	R_COLOR(rb_child(w, far)) = RB_BLACK;
 	rb_rotate(idx, p, !x_right);
-	*x = idx->u.rb.root;
+	*x = RS(idx)->root;
 }
 
 /* Red-black delete fix-up: x (maybe NULL) under xp carries an extra black. */
 static void rb_erase_fixup(struct vma_index *idx, struct vma *x, struct vma *xp)
 {
-	while (x != idx->u.rb.root && rb_is_black(x))
+	while (x != RS(idx)->root && rb_is_black(x))
 		rb_erase_fixup_step(idx, &x, &xp, x != R_LEFT(xp));
 	if (x)
 		R_COLOR(x) = RB_BLACK;
@@ -578,7 +592,7 @@ static void rb_update(struct vma_index *idx, struct vma *v, uintptr_t start, uin
 
 static struct vma *rb_first(struct vma_index *idx)
 {
-	struct vma *x = idx->u.rb.root;
+	struct vma *x = RS(idx)->root;
 
 	if (!x)
 		return NULL;
@@ -592,7 +606,7 @@ static struct vma *rb_first(struct vma_index *idx)
 
 static struct vma *rb_last(struct vma_index *idx)
 {
-	struct vma *x = idx->u.rb.root;
+	struct vma *x = RS(idx)->root;
 
 	if (!x)
 		return NULL;
@@ -687,7 +701,7 @@ static int rb_gap(struct vma_index *idx, bool top, uintptr_t len, uintptr_t alig
 
 	if (len == 0 || high <= low || high - low < len)
 		return -ENOMEM;
-	return rb_gap_search(&q, idx->u.rb.root, 0, 0, true) ? 0 : -ENOMEM;
+	return rb_gap_search(&q, RS(idx)->root, 0, 0, true) ? 0 : -ENOMEM;
 }
 
 static int rb_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
@@ -807,7 +821,7 @@ static int rb_check_node(struct rb_check_state *st, const struct vma *x, const s
 static int rb_check(struct vma_index *idx)
 {
 	struct rb_check_state st = { idx, 0, NULL };
-	struct vma *root = idx->u.rb.root;
+	struct vma *root = RS(idx)->root;
 	uintptr_t gap;
 
 	if (root && R_COLOR(root) != RB_BLACK) {
@@ -831,6 +845,7 @@ static size_t rb_bytes(struct vma_index *idx)
 /* The "rbtree" backend (see the note at the top); select it with vma=rbtree or vma_backend_by_name("rbtree"). */
 const struct vma_index_ops vma_rbtree_ops = {
 	.name = "rbtree",
+	.link_size = sizeof(struct rb_link),
 	.init = rb_init,
 	.destroy = rb_destroy,
 	.find = rb_find,

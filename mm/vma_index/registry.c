@@ -2,8 +2,11 @@
  * The registry of VMA index backends: vma_backends[] in a fixed order
  * (list, avl, hash, rbtree, btree, then "list+cache", the list with its
  * one-entry last-lookup cache) and lookup by name. A new backend is one
- * line here: the per-backend test suites, vmabench and the soak run take
- * their backend list from this table at run time (docs/guide.md).
+ * file in mm/vma_index/ (its ops, with the size of the link it keeps in each
+ * VMA, and its per-index state in struct vma_index.state: include/vma.h)
+ * and one line here (its extern goes in include/vma.h): the per-backend
+ * test suites, vmabench and the soak run take their backend list from this
+ * table at run time.
  */
 #include "vma.h"
 #include "kstring.h"

@@ -19,6 +19,7 @@ static const struct vma_diff_space shapes[] = {
 	{ 0x10000000, 1024, 4, 4, 64 },                                  /* 64 KiB units */
 	{ 0, 128, 0, 8, 48 },                                            /* from address 0 */
 	{ (UINTPTR_MAX & PAGE_MASK) - 128 * PAGE_SIZE, 128, 0, 4, 48 },  /* top of 2^64 */
+	{ 0, 1UL << 36, 28, 24, 48 },                                    /* 1 TiB units: >= 16 TiB lengths, gaps */
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

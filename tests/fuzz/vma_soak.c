@@ -6,7 +6,7 @@
  *   build/soak/vma-soak [SEED [OPS [BACKEND]]]
  *
  * SEED (default 1) is printed so a failure replays; OPS (default 1000000)
- * is per address-space shape (five shapes, see below; the larger ones run
+ * is per address-space shape (six shapes, see below; the larger ones run
  * check() and the full iteration compare every few steps, not every step); BACKEND restricts the
  * run to one backend. Exit status 0 when every backend agreed throughout.
  */
@@ -30,6 +30,7 @@ static const struct shape shapes[] = {
 	{ "sparse",     { 0x7f0000000000UL, 1UL << 24, 0, 256, 1024 }, 1024, 16 },
 	{ "from_zero",  { 0, 256, 0, 4, 64 }, 16, 1 },
 	{ "top",        { (UINTPTR_MAX & PAGE_MASK) - 256 * PAGE_SIZE, 256, 0, 4, 64 }, 16, 1 },
+	{ "huge",       { 0, 1UL << 36, 28, 24, 128 }, 64, 1 },   /* 1 TiB units: lengths, gaps >= 16 TiB */
 };
 
 int main(int argc, char **argv)

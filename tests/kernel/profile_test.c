@@ -4,6 +4,7 @@
 #include "ksyms.h"
 #include "x86.h"
 #include "kstring.h"
+#include "slab.h"
 #include "profile_vma.h"
 #include "vma.h"
 
@@ -105,11 +106,17 @@ static void test_profiler_stacks(struct ktest *t)
 static void test_vma_counted(struct ktest *t)
 {
 	const struct vma_index_ops *ops = profile_vma_counted(&vma_list_ops);
-	static struct vma vs[8];
+	/* The list keeps its link after each VMA: 8 VMA objects of vma_alloc_size bytes. */
+	char *buf = kzalloc(8 * vma_alloc_size(ops));
+	struct vma *vs[8];
 	struct vma_index idx;
 	struct vmk_vmastat st;
 	uint64_t sum = 0;
 
+	ASSERT_TRUE(t, buf != NULL);
+	for (int i = 0; i < 8; i++)
+		vs[i] = (struct vma *)(buf + i * vma_alloc_size(ops));
+	EXPECT_EQ(t, ops->link_size, vma_list_ops.link_size);          /* the wrapper keeps the link size */
 	ASSERT_TRUE(t, ops != &vma_list_ops);
 	EXPECT_TRUE(t, profile_vma_counted(&vma_list_ops) == ops);      /* one wrapper per backend */
 	EXPECT_TRUE(t, profile_vma_is_counted(ops));
@@ -121,17 +128,16 @@ static void test_vma_counted(struct ktest *t)
 	profile_vma_reset();
 	ASSERT_EQ(t, ops->reserve(&idx, 8), 0);
 	for (int i = 0; i < 8; i++) {
-		memset(&vs[i], 0, sizeof(vs[i]));
-		vs[i].start = 0x100000 + 2 * i * PAGE_SIZE;
-		vs[i].end = vs[i].start + PAGE_SIZE;
-		ops->insert(&idx, &vs[i]);
+		vs[i]->start = 0x100000 + 2 * i * PAGE_SIZE;
+		vs[i]->end = vs[i]->start + PAGE_SIZE;
+		ops->insert(&idx, vs[i]);
 	}
 	profile_vma_stats(&st);
 	EXPECT_EQ(t, st.calls[VMK_VMA_INSERT], 8);
 	EXPECT_EQ(t, st.accesses[VMK_VMA_INSERT], idx.accesses);
 	for (int i = 0; i < 8; i++)
-		EXPECT_TRUE(t, ops->find(&idx, vs[i].start) == &vs[i]);
-	ops->erase(&idx, &vs[3]);
+		EXPECT_TRUE(t, ops->find(&idx, vs[i]->start) == vs[i]);
+	ops->erase(&idx, vs[3]);
 	profile_vma_stats(&st);
 	EXPECT_EQ(t, st.calls[VMK_VMA_FIND], 8);
 	EXPECT_EQ(t, st.accesses[VMK_VMA_FIND], 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8);
@@ -147,6 +153,7 @@ static void test_vma_counted(struct ktest *t)
 	profile_vma_reset();
 	profile_vma_stats(&st);
 	EXPECT_EQ(t, st.calls[VMK_VMA_FIND] + st.accesses[VMK_VMA_ERASE], 0);
+	kfree(buf);
 }
 
 static void test_cycle_counter(struct ktest *t)

@@ -257,29 +257,6 @@ static void test_stack_growth_limits(struct ktest *t)
 	mm_put(mm);
 }
 
-/* Hold every free frame in a list (OOM injection); returns how many. */
-static size_t grab_all_frames(struct list_head *held)
-{
-	size_t n = 0;
-	struct page *p;
-
-	while ((p = pmm_alloc(0, 0)) != NULL) {
-		list_add(&p->lru, held);
-		n++;
-	}
-	return n;
-}
-
-static void release_frames(struct list_head *held)
-{
-	while (!list_empty(held)) {
-		struct page *p = list_first_entry(held, struct page, lru);
-
-		list_del(&p->lru);
-		pmm_free(p, 0);
-	}
-}
-
 /* Out of memory in a fault: FAULT_OOM, nothing mapped or counted; the same fault succeeds later. */
 static void test_fault_oom(struct ktest *t)
 {
@@ -294,11 +271,11 @@ static void test_fault_oom(struct ktest *t)
 	ASSERT_EQ(t, ut_read8(mm, A0 + PAGE_SIZE), 0);          /* a zero-page mapping */
 	rss = mm->rss;
 	list_init(&held);
-	grab_all_frames(&held);
+	ut_grab_all_frames(&held);
 	r1 = handle_mm_fault(mm, A0 + 2 * PAGE_SIZE, FAULT_WRITE | FAULT_USER);
 	r2 = handle_mm_fault(mm, A0 + PAGE_SIZE, FAULT_WRITE | FAULT_USER | FAULT_PROT);
 	r3 = handle_mm_fault(mm, 0x7f0000000000UL, FAULT_WRITE | FAULT_USER);   /* no VMA: not OOM */
-	release_frames(&held);
+	ut_release_frames(&held);
 	EXPECT_EQ(t, r1, FAULT_OOM);
 	EXPECT_EQ(t, r2, FAULT_OOM);
 	EXPECT_EQ(t, r3, FAULT_SIGSEGV_MAPERR);

@@ -299,13 +299,14 @@ static void test_madv_free(struct ktest *t)
 
 /*
  * Which advices take the mmap_lock exclusively (Linux madvise_need_mmap_write,
- * since 2007 for DONTNEED): DONTNEED, FREE, WILLNEED, COLD and PAGEOUT only
- * touch pages and take it for reading; RANDOM changes VMA flags and takes it
+ * since 2007 for DONTNEED): DONTNEED, FREE, WILLNEED, COLD, PAGEOUT and the
+ * guard advices only touch pages and take it for reading; RANDOM changes VMA flags and takes it
  * for writing. Counted with the lock's acquisition counters.
  */
 static void test_madvise_lock_mode(struct ktest *t)
 {
 	static const int readers[] = { MADV_DONTNEED, MADV_FREE, MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT };
+	static const int guards[] = { MADV_GUARD_INSTALL, MADV_GUARD_REMOVE };
 	struct mm *mm = mm_create();
 	unsigned long w, r;
 
@@ -325,6 +326,13 @@ static void test_madvise_lock_mode(struct ktest *t)
 	EXPECT_EQ(t, mm->mmap_lock.write_acquired, w + 1);
 	/* DONTNEED under the read lock still dropped the pages. */
 	EXPECT_EQ(t, mm->rss, 0);
+	for (unsigned i = 0; i < ARRAY_SIZE(guards); i++) {
+		w = mm->mmap_lock.write_acquired;
+		r = mm->mmap_lock.read_acquired;
+		EXPECT_EQ(t, vm_madvise(mm, B, P(4), guards[i]), 0);
+		EXPECT_EQ(t, mm->mmap_lock.write_acquired, w);
+		EXPECT_EQ(t, mm->mmap_lock.read_acquired, r + 1);
+	}
 	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }

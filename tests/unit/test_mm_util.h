@@ -64,6 +64,29 @@ static inline size_t ut_free_frames(void)
 	return pmm_free_frames();
 }
 
+/* Hold every free frame in a list (OOM injection); returns how many. */
+static inline size_t ut_grab_all_frames(struct list_head *held)
+{
+	size_t n = 0;
+	struct page *p;
+
+	while ((p = pmm_alloc(0, 0)) != NULL) {
+		list_add(&p->lru, held);
+		n++;
+	}
+	return n;
+}
+
+static inline void ut_release_frames(struct list_head *held)
+{
+	while (!list_empty(held)) {
+		struct page *p = list_first_entry(held, struct page, lru);
+
+		list_del(&p->lru);
+		pmm_free(p, 0);
+	}
+}
+
 /* Create and destroy one address space so lazily made caches and the zero page exist. */
 static inline void ut_warm_up(void)
 {

@@ -109,6 +109,17 @@ static void test_diff_top(struct ktest *t)
 	run_case(t, "top", 5, &s, 1);
 }
 
+/*
+ * Huge: 256 TiB in 1 TiB units, VMAs up to 24 TiB, so lengths and gaps of
+ * 16 TiB and more (beyond the B-tree's 32-bit page counts) mix with small
+ * ones (some addresses are not unit aligned).
+ */
+static void test_diff_huge(struct ktest *t)
+{
+	const struct vma_diff_space s = { 0, 1UL << 36, 28, 24, 128 };
+	run_case(t, "huge", 6, &s, 4);
+}
+
 /* Brute-force reference for the model's own gap search over a tiny universe. */
 static int brute_gap(const struct vma_model *m, bool top, uintptr_t len, uintptr_t align,
 		     uintptr_t low, uintptr_t high, uintptr_t *out)
@@ -187,6 +198,7 @@ static const struct ktest_case vma_diff_cases[] = {
 	KTEST_CASE(test_diff_sparse),
 	KTEST_CASE(test_diff_from_zero),
 	KTEST_CASE(test_diff_top),
+	KTEST_CASE(test_diff_huge),
 	{ NULL, NULL },
 };
 KTEST_SUITE(vma_diff, vma_diff_cases);

@@ -24,19 +24,34 @@
 struct fix {
 	const struct vma_index_ops *ops;
 	struct vma_index idx;
-	struct vma v[26];             /* v[0] is VMA 'A' */
+	struct vma *v;                /* 26 VMAs laid out for ops (vma_array_alloc): FV(f, 0) is 'A' */
 	bool in[26];
 	struct ktest *t;
 };
 
-/* Set up an empty index of the case's backend (t->param indexes vma_backends[]). */
-static void fix_init(struct ktest *t, struct fix *f)
+/*
+ * VMA objects carry the backend's link after struct vma, so arrays of them
+ * are laid out for the backend under test (vma_array_alloc). Every fixture
+ * of a case uses that backend: cur_ops.
+ */
+static const struct vma_index_ops *cur_ops;
+#define VA(a, i) vma_array_at((a), cur_ops, (i))
+#define FV(f, i) VA((f)->v, (i))
+
+/* Set up an empty index of the case's backend (t->param indexes vma_backends[]). False: no memory. */
+static bool fix_init(struct ktest *t, struct fix *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->t = t;
-	f->ops = vma_backends[t->param];
+	f->ops = cur_ops = vma_backends[t->param];
+	f->v = vma_array_alloc(f->ops, 26);
+	if (!f->v) {
+		ktest_fail(t, __FILE__, __LINE__, "no memory for the fixture's VMAs");
+		return false;
+	}
 	f->ops->init(&f->idx);
 	f->idx.ops = f->ops;
+	return true;
 }
 
 #define CHECK(t, f) EXPECT_EQ(t, (f)->ops->check(&(f)->idx), 0)
@@ -84,16 +99,16 @@ static void fix_draw(struct fix *f, const char *pic, const char *order)
 		int l = pic[i] - 'A';
 		if (l < 0 || l >= 26)
 			continue;
-		if (!f->v[l].end) {
-			f->v[l].start = PG(i);
-			f->v[l].pgoff = i;
+		if (!FV(f, l)->end) {
+			FV(f, l)->start = PG(i);
+			FV(f, l)->pgoff = i;
 		}
-		f->v[l].end = PG(i + 1);
+		FV(f, l)->end = PG(i + 1);
 	}
 	for (p = order ? order : abc; *p; p++) {
 		int l = *p - 'A';
-		if (f->v[l].end && !f->in[l]) {
-			fix_insert(f, &f->v[l]);
+		if (FV(f, l)->end && !f->in[l]) {
+			fix_insert(f, FV(f, l));
 			f->in[l] = true;
 		}
 	}
@@ -108,22 +123,25 @@ static void fix_fini(struct fix *f)
 		fix_erase(f, v);
 	EXPECT_EQ(f->t, f->idx.count, 0);
 	f->ops->destroy(&f->idx);
+	kfree(f->v);
 }
 
-#define A (&f.v[0])
-#define B (&f.v[1])
-#define C (&f.v[2])
-#define D (&f.v[3])
+#define A (FV(&f, 0))
+#define B (FV(&f, 1))
+#define C (FV(&f, 2))
+#define D (FV(&f, 3))
 
 /* ------------------------------------------------------------------ cases */
 
 static void test_empty(struct ktest *t)
 {
 	struct fix f;
-	struct vma *prev = A;
+	struct vma *prev;
 	uintptr_t a = 1;
 
-	fix_init(t, &f);
+	if (!fix_init(t, &f))
+		return;
+	prev = A;                     /* any non-NULL value: find_prev must clear it */
 	CHECK(t, &f);
 	EXPECT_EQ(t, f.idx.count, 0);
 	EXPECT_TRUE(t, f.ops->find(&f.idx, 0) == NULL);
@@ -154,7 +172,8 @@ static void test_find(struct ktest *t)
 	struct fix f;
 	struct vma *prev;
 
-	fix_init(t, &f);
+	if (!fix_init(t, &f))
+		return;
 	fix_draw(&f, "..AA.B...CC....", "CAB");
 	EXPECT_EQ(t, f.idx.count, 3);
 	/* below the first: the first */
@@ -206,7 +225,8 @@ static void test_adjacent(struct ktest *t)
 	struct vma *prev = NULL;
 	uintptr_t a = 0;
 
-	fix_init(t, &f);
+	if (!fix_init(t, &f))
+		return;
 	fix_draw(&f, ".AABBBC...", "BCA");
 	EXPECT_TRUE(t, f.ops->find(&f.idx, PG(3) - 1) == A);
 	EXPECT_TRUE(t, f.ops->find(&f.idx, PG(3)) == B);
@@ -236,7 +256,8 @@ static void test_iterate(struct ktest *t)
 {
 	struct fix f;
 
-	fix_init(t, &f);
+	if (!fix_init(t, &f))
+		return;
 	fix_draw(&f, "..AA.B...CC", "BCA");
 	EXPECT_TRUE(t, f.ops->first(&f.idx) == A);
 	EXPECT_TRUE(t, f.ops->last(&f.idx) == C);
@@ -268,11 +289,11 @@ static void many_init(struct vma *v, unsigned n)
 {
 	unsigned i;
 
-	memset(v, 0, n * sizeof(*v));
+	memset(v, 0, n * vma_alloc_size(cur_ops));
 	for (i = 0; i < n; i++) {
-		v[i].start = PG(3 * i + 1);
-		v[i].end = PG(3 * i + 3);
-		v[i].pgoff = 3 * i + 1;
+		VA(v, i)->start = PG(3 * i + 1);
+		VA(v, i)->end = PG(3 * i + 3);
+		VA(v, i)->pgoff = 3 * i + 1;
 	}
 }
 
@@ -318,11 +339,11 @@ static void expect_in_order(struct ktest *t, struct fix *f, struct vma *v, const
 	for (i = 0; i < n; i++) {
 		if (!in[i])
 			continue;
-		EXPECT_TRUE(t, it == &v[i]);
-		if (it != &v[i])
+		EXPECT_TRUE(t, it == VA(v, i));
+		if (it != VA(v, i))
 			return;
 		/* An address inside the VMA finds it. */
-		EXPECT_TRUE(t, f->ops->find(&f->idx, v[i].start + 5) == &v[i]);
+		EXPECT_TRUE(t, f->ops->find(&f->idx, VA(v, i)->start + 5) == VA(v, i));
 		EXPECT_TRUE(t, f->ops->prev(&f->idx, it) == prev);
 		prev = it;
 		it = f->ops->next(&f->idx, it);
@@ -342,8 +363,9 @@ static void test_insert_erase_orders(struct ktest *t)
 	unsigned ins, era, i;
 	size_t bytes_empty = (size_t)-1;
 
-	fix_init(t, &f);
-	v = kzalloc(MANY * sizeof(*v));
+	if (!fix_init(t, &f))
+		return;
+	v = vma_array_alloc(cur_ops, MANY);
 	p = kzalloc(MANY * sizeof(*p));
 	in = kzalloc(MANY * sizeof(*in));
 	ASSERT_TRUE(t, v && p && in);
@@ -353,7 +375,7 @@ static void test_insert_erase_orders(struct ktest *t)
 			memset(in, 0, MANY * sizeof(*in));
 			permute(p, MANY, ins, 100 + ins);
 			for (i = 0; i < MANY; i++) {
-				fix_insert(&f, &v[p[i]]);
+				fix_insert(&f, VA(v, p[i]));
 				in[p[i]] = true;
 				ASSERT_EQ(t, f.idx.count, i + 1);
 			}
@@ -361,13 +383,13 @@ static void test_insert_erase_orders(struct ktest *t)
 			permute(p, MANY, era, 200 + era);
 			for (i = 0; i < MANY; i++) {
 				unsigned k = p[i], j;
-				fix_erase(&f, &v[k]);
+				fix_erase(&f, VA(v, k));
 				in[k] = false;
 				ASSERT_EQ(t, f.idx.count, MANY - 1 - i);
 				/* find at the erased start: the next VMA still present, or none */
 				for (j = k + 1; j < MANY && !in[j]; j++)
 					;
-				EXPECT_TRUE(t, f.ops->find(&f.idx, PG(3 * k + 1)) == (j < MANY ? &v[j] : NULL));
+				EXPECT_TRUE(t, f.ops->find(&f.idx, PG(3 * k + 1)) == (j < MANY ? VA(v, j) : NULL));
 				if (i % 37 == 0)
 					expect_in_order(t, &f, v, in, MANY);
 			}
@@ -395,7 +417,8 @@ static void test_update(struct ktest *t)
 	struct fix f;
 	uintptr_t a = 0;
 
-	fix_init(t, &f);
+	if (!fix_init(t, &f))
+		return;
 	fix_draw(&f, ".AA...BB..", NULL);
 	/* Grow A both ways:  AAAAA.BB.. */
 	fix_update(&f, A, 0, PG(5));
@@ -438,12 +461,13 @@ static void test_gap_many(struct ktest *t)
 	uintptr_t a = 0, top = PG(3 * MANY);
 	unsigned i;
 
-	fix_init(t, &f);
-	v = kzalloc(MANY * sizeof(*v));
+	if (!fix_init(t, &f))
+		return;
+	v = vma_array_alloc(cur_ops, MANY);
 	ASSERT_TRUE(t, v != NULL);
 	many_init(v, MANY);
 	for (i = 0; i < MANY; i++)
-		fix_insert(&f, &v[(i * 7) % MANY]);       /* 7 is coprime with 300: all once */
+		fix_insert(&f, VA(v, (i * 7) % MANY));       /* 7 is coprime with 300: all once */
 	EXPECT_EQ(t, f.idx.count, MANY);
 	EXPECT_EQ(t, f.ops->gap_top(&f.idx, PG(2), PAGE_SIZE, 0, top, &a), -ENOMEM);
 	EXPECT_EQ(t, f.ops->gap_bottom(&f.idx, PG(2), PAGE_SIZE, 0, top, &a), -ENOMEM);
@@ -453,7 +477,7 @@ static void test_gap_many(struct ktest *t)
 	EXPECT_EQ(t, f.ops->gap_bottom(&f.idx, PG(1), PAGE_SIZE, PG(1), top, &a), 0);
 	EXPECT_EQ(t, a, PG(3));
 	/* Erase VMA 137 = [412, 414): hole [411, 415), 4 pages. */
-	fix_erase(&f, &v[137]);
+	fix_erase(&f, VA(v, 137));
 	EXPECT_EQ(t, f.ops->gap_top(&f.idx, PG(2), PAGE_SIZE, 0, top, &a), 0);
 	EXPECT_EQ(t, a, PG(413));
 	EXPECT_EQ(t, f.ops->gap_bottom(&f.idx, PG(2), PAGE_SIZE, 0, top, &a), 0);
@@ -462,7 +486,7 @@ static void test_gap_many(struct ktest *t)
 	EXPECT_EQ(t, a, PG(411));
 	EXPECT_EQ(t, f.ops->gap_top(&f.idx, PG(5), PAGE_SIZE, 0, top, &a), -ENOMEM);
 	/* Erase VMA 20 = [61, 63): hole [60, 64); bottom-up now finds it first. */
-	fix_erase(&f, &v[20]);
+	fix_erase(&f, VA(v, 20));
 	EXPECT_EQ(t, f.ops->gap_bottom(&f.idx, PG(2), PAGE_SIZE, 0, top, &a), 0);
 	EXPECT_EQ(t, a, PG(60));
 	EXPECT_EQ(t, f.ops->gap_top(&f.idx, PG(2), PAGE_SIZE, 0, top, &a), 0);
@@ -483,13 +507,13 @@ static void test_gap_many(struct ktest *t)
 	EXPECT_EQ(t, f.ops->gap_bottom(&f.idx, PG(2), PG(4), 0, top, &a), 0);
 	EXPECT_EQ(t, a, PG(60));
 	/* Shrink VMA 138 = [415, 417) to [416, 417): the hole grows to [411, 416). */
-	fix_update(&f, &v[138], PG(416), PG(417));
+	fix_update(&f, VA(v, 138), PG(416), PG(417));
 	EXPECT_EQ(t, f.ops->gap_top(&f.idx, PG(5), PAGE_SIZE, 0, top, &a), 0);
 	EXPECT_EQ(t, a, PG(411));
 	EXPECT_EQ(t, f.ops->gap_top(&f.idx, PG(2), PAGE_SIZE, 0, top, &a), 0);
 	EXPECT_EQ(t, a, PG(414));
 	/* Grow VMA 136 = [409, 411) up to [409, 414): the hole shrinks to [414, 416). */
-	fix_update(&f, &v[136], PG(409), PG(414));
+	fix_update(&f, VA(v, 136), PG(409), PG(414));
 	EXPECT_EQ(t, f.ops->gap_top(&f.idx, PG(3), PAGE_SIZE, PG(100), top, &a), -ENOMEM);
 	EXPECT_EQ(t, f.ops->gap_top(&f.idx, PG(2), PAGE_SIZE, PG(100), top, &a), 0);
 	EXPECT_EQ(t, a, PG(414));
@@ -512,7 +536,8 @@ static void test_gap_bounds_align(struct ktest *t)
 	struct fix f;
 	uintptr_t a = 0;
 
-	fix_init(t, &f);
+	if (!fix_init(t, &f))
+		return;
 	fix_draw(&f, "..AA....BB.C.......DD....", "DBCA");
 #define TOP(len, al, lo, hi) f.ops->gap_top(&f.idx, PG(len), PG(al), PG(lo), PG(hi), &a)
 #define BOT(len, al, lo, hi) f.ops->gap_bottom(&f.idx, PG(len), PG(al), PG(lo), PG(hi), &a)
@@ -569,7 +594,8 @@ static void test_accesses(struct ktest *t)
 	uintptr_t a;
 	uint64_t before;
 
-	fix_init(t, &f);
+	if (!fix_init(t, &f))
+		return;
 	fix_draw(&f, "..AA.B...CC....", NULL);
 #define GROWS(expr) do { before = f.idx.accesses; (void)(expr); EXPECT_GT(t, f.idx.accesses, before); } while (0)
 	GROWS(f.ops->find(&f.idx, PG(2)));
@@ -579,8 +605,8 @@ static void test_accesses(struct ktest *t)
 	GROWS(f.ops->gap_top(&f.idx, PG(1), PAGE_SIZE, 0, PG(20), &a));
 	GROWS(f.ops->gap_bottom(&f.idx, PG(1), PAGE_SIZE, PG(3), PG(20), &a));
 	before = f.idx.accesses;
-	f.v[3].start = PG(13);
-	f.v[3].end = PG(14);
+	FV(&f, 3)->start = PG(13);
+	FV(&f, 3)->end = PG(14);
 	fix_insert(&f, D);                                  /* a search for the place reads nodes */
 	EXPECT_GT(t, f.idx.accesses, before);
 	before = f.idx.accesses;
@@ -590,26 +616,29 @@ static void test_accesses(struct ktest *t)
 	fix_fini(&f);
 }
 
-/* reserve(n) covers the next n changes: 64 inserts and 64 erases on one reservation each. */
+/*
+ * reserve(n) covers the next n inserts or updates: 64 inserts on one
+ * reservation; erase needs none (include/vma.h): 64 erases without any.
+ */
 static void test_reserve(struct ktest *t)
 {
 	struct fix f;
 	struct vma *v;
 	unsigned i;
 
-	fix_init(t, &f);
-	v = kzalloc(64 * sizeof(*v));
+	if (!fix_init(t, &f))
+		return;
+	v = vma_array_alloc(cur_ops, 64);
 	ASSERT_TRUE(t, v != NULL);
 	many_init(v, 64);
 	EXPECT_EQ(t, f.ops->reserve(&f.idx, 64), 0);
 	for (i = 0; i < 64; i++) {
-		f.ops->insert(&f.idx, &v[(i * 5) % 64]);     /* 5 coprime with 64 */
+		f.ops->insert(&f.idx, VA(v, (i * 5) % 64));     /* 5 coprime with 64 */
 		CHECK(t, &f);
 	}
 	EXPECT_EQ(t, f.idx.count, 64);
-	EXPECT_EQ(t, f.ops->reserve(&f.idx, 64), 0);
 	for (i = 0; i < 64; i++) {
-		f.ops->erase(&f.idx, &v[(i * 13) % 64]);
+		f.ops->erase(&f.idx, VA(v, (i * 13) % 64));
 		CHECK(t, &f);
 	}
 	EXPECT_EQ(t, f.idx.count, 0);
@@ -626,12 +655,14 @@ static void test_two_indexes(struct ktest *t)
 {
 	struct fix f, g;
 
-	fix_init(t, &f);
-	fix_init(t, &g);
+	if (!fix_init(t, &f))
+		return;
+	if (!fix_init(t, &g))
+		return;
 	fix_draw(&f, "..AA....", NULL);
 	fix_draw(&g, "......BB", NULL);
-	EXPECT_TRUE(t, f.ops->find(&f.idx, 0) == &f.v[0]);
-	EXPECT_TRUE(t, g.ops->find(&g.idx, 0) == &g.v[1]);
+	EXPECT_TRUE(t, f.ops->find(&f.idx, 0) == FV(&f, 0));
+	EXPECT_TRUE(t, g.ops->find(&g.idx, 0) == FV(&g, 1));
 	EXPECT_EQ(t, f.idx.count, 1);
 	EXPECT_EQ(t, g.idx.count, 1);
 	fix_fini(&f);

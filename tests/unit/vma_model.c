@@ -8,6 +8,19 @@
 #include "printk.h"
 #include "slab.h"
 
+
+/* Slot i of backend b's VMA pool (laid out for that backend: vma_array_alloc). */
+#define POOL(d, b, i) vma_array_at((d)->pool[b], (d)->ops[b], (i))
+
+struct vma *vma_array_alloc(const struct vma_index_ops *ops, size_t n)
+{
+	size_t size = vma_alloc_size(ops);
+
+	if (n > (size_t)-1 / size)
+		return NULL;
+	return kzalloc(n * size);
+}
+
 /* ---------------------------------------------------------------- model */
 
 int vma_model_init(struct vma_model *m, size_t cap)
@@ -258,7 +271,7 @@ int vma_diff_init(struct vma_diff *d, size_t cap, const struct vma_index_ops *on
 		d->free_slots[i] = (unsigned)(cap - 1 - i);
 	d->nfree = cap;
 	for (b = 0; b < d->nb; b++) {
-		d->pool[b] = kzalloc((cap ? cap : 1) * sizeof(struct vma));
+		d->pool[b] = vma_array_alloc(d->ops[b], cap ? cap : 1);
 		if (!d->pool[b])
 			goto nomem;
 		memset(&d->idx[b], 0, sizeof(d->idx[b]));
@@ -300,7 +313,7 @@ void vma_diff_destroy(struct vma_diff *d)
 
 static struct vma *model_vma(struct vma_diff *d, unsigned b, size_t i)
 {
-	return i < d->m.n ? &d->pool[b][d->m.e[i].slot] : NULL;
+	return i < d->m.n ? POOL(d, b, d->m.e[i].slot) : NULL;
 }
 
 static void print_vma(const char *what, const struct vma *v)
@@ -336,6 +349,38 @@ static int fail(struct vma_diff *d, unsigned b, const struct vma_diff_op *op, co
 	printk(fmt, x, y);
 	printk("\n");
 	return -EINVAL;
+}
+
+/*
+ * Before an erase or update of v, look v up the way mm/vma.c does (op->d):
+ * 0 not at all, 1 find(v->start), 2 find_prev(v->end) (v is then the
+ * previous VMA), 3 first() or last() when v is one of them. Backends may
+ * reuse what the lookup found (the B-tree follows its path); the results
+ * must name v.
+ */
+static int lookup_first(struct vma_diff *d, unsigned b, const struct vma_diff_op *op, struct vma *v)
+{
+	const struct vma_index_ops *o = d->ops[b];
+	struct vma_index *x = &d->idx[b];
+	struct vma *got = v, *prev = v;
+
+	switch (op->d % 4) {
+	case 1:
+		got = o->find(x, v->start);
+		break;
+	case 2:
+		o->find_prev(x, v->end, &prev);
+		break;
+	case 3:
+		got = o->first(x) == v ? v : o->last(x) == v ? v : NULL;
+		if (!got)
+			got = v;                /* neither: no lookup to check */
+		break;
+	}
+	if (got != v || prev != v)
+		return fail(d, b, op, "lookup before the change found 0x%lx, not 0x%lx",
+			    got != v ? (unsigned long)got : (unsigned long)prev, (unsigned long)v);
+	return 0;
 }
 
 int vma_diff_compare_all(struct vma_diff *d)
@@ -410,7 +455,7 @@ static int apply_op(struct vma_diff *d, const struct vma_diff_op *op, bool *skip
 		slot = d->free_slots[--d->nfree];
 		vma_model_insert(m, s, e, slot);
 		for (b = 0; b < d->nb; b++) {
-			struct vma *v = &d->pool[b][slot];
+			struct vma *v = POOL(d, b, slot);
 			memset(v, 0, sizeof(*v));
 			v->start = s;
 			v->end = e;
@@ -430,7 +475,10 @@ static int apply_op(struct vma_diff *d, const struct vma_diff_op *op, bool *skip
 		i = op->a % m->n;
 		slot = m->e[i].slot;
 		for (b = 0; b < d->nb; b++)
-			d->ops[b]->erase(&d->idx[b], &d->pool[b][slot]);
+			if (lookup_first(d, b, op, POOL(d, b, slot)))
+				return -EINVAL;
+		for (b = 0; b < d->nb; b++)
+			d->ops[b]->erase(&d->idx[b], POOL(d, b, slot));
 		vma_model_erase_at(m, i);
 		d->free_slots[d->nfree++] = slot;
 		return 0;
@@ -451,11 +499,14 @@ static int apply_op(struct vma_diff *d, const struct vma_diff_op *op, bool *skip
 		if (reserve_all(d, op, 1))
 			return -EINVAL;
 		for (b = 0; b < d->nb; b++)
-			d->ops[b]->update(&d->idx[b], &d->pool[b][m->e[i].slot], s, e);
+			if (lookup_first(d, b, op, POOL(d, b, m->e[i].slot)))
+				return -EINVAL;
+		for (b = 0; b < d->nb; b++)
+			d->ops[b]->update(&d->idx[b], POOL(d, b, m->e[i].slot), s, e);
 		m->e[i].start = s;
 		m->e[i].end = e;
 		for (b = 0; b < d->nb; b++) {
-			struct vma *v = &d->pool[b][m->e[i].slot];
+			struct vma *v = POOL(d, b, m->e[i].slot);
 			if (v->start != s || v->end != e)
 				return fail(d, b, op, "update left bounds 0x%lx-0x%lx", v->start, v->end);
 		}
@@ -724,11 +775,13 @@ void vma_diff_random_op(struct vma_diff *d, struct vma_rng *r,
 		} else {
 			op->code = VD_ERASE;
 			op->a = vma_rng_below(r, d->m.n ? d->m.n : 1);
+			op->d = vma_rng_below(r, 4);
 		}
 	} else if (k < 40) {
 		op->code = VD_UPDATE;
 		if (d->m.n)
 			random_update(d, r, s, op);
+		op->d = vma_rng_below(r, 4);
 	} else if (k < 55) {
 		op->code = VD_FIND;
 		op->a = rand_addr(r, s) + vma_rng_below(r, unit(s)) - vma_rng_below(r, 2);

@@ -52,6 +52,20 @@ int vma_model_gap_top(const struct vma_model *m, uintptr_t len, uintptr_t align,
 int vma_model_gap_bottom(const struct vma_model *m, uintptr_t len, uintptr_t align,
 			 uintptr_t low, uintptr_t high, uintptr_t *out);
 
+/* ---- VMA arrays ---- */
+
+/*
+ * n zeroed VMA objects for an index of backend ops, each struct vma followed
+ * by the backend's link (vma_alloc_size bytes apart), or NULL. kfree it.
+ */
+struct vma *vma_array_alloc(const struct vma_index_ops *ops, size_t n);
+
+/* The i-th VMA of an array from vma_array_alloc(ops, ...). */
+static inline struct vma *vma_array_at(struct vma *a, const struct vma_index_ops *ops, size_t i)
+{
+	return (struct vma *)((char *)a + i * vma_alloc_size(ops));
+}
+
 /* ---- random numbers ---- */
 
 /*
@@ -77,8 +91,8 @@ uint64_t vma_rng_below(struct vma_rng *r, uint64_t n);
 
 enum vma_diff_opcode {
 	VD_INSERT,        /* a = start, b = end */
-	VD_ERASE,         /* a = selector (model index a % n) */
-	VD_UPDATE,        /* a = selector, b = new start, c = new end */
+	VD_ERASE,         /* a = selector (model index a % n), d = lookup first (see vma_model.c) */
+	VD_UPDATE,        /* a = selector, b = new start, c = new end, d = lookup first */
 	VD_FIND,          /* a = addr */
 	VD_FIND_PREV,     /* a = addr */
 	VD_NEXT,          /* a = selector */
@@ -108,7 +122,7 @@ struct vma_diff {
 	unsigned nb;                                        /* backends under test */
 	const struct vma_index_ops *ops[VMA_DIFF_MAX_BACKENDS];
 	struct vma_index idx[VMA_DIFF_MAX_BACKENDS];
-	struct vma *pool[VMA_DIFF_MAX_BACKENDS];            /* pool[b][slot] */
+	struct vma *pool[VMA_DIFF_MAX_BACKENDS];            /* backend b's VMAs (vma_array_alloc), by slot */
 	uint64_t acc[VMA_DIFF_MAX_BACKENDS];                /* accesses seen after the last step */
 	struct vma_model m;
 	unsigned *free_slots;

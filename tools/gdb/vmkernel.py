@@ -26,7 +26,7 @@ DIRECT_MAP = 0xFFFF888000000000
 PTE_ADDR = 0x000FFFFFFFFFF000
 MASK64 = (1 << 64) - 1
 PTE_BITS = [(0, "P"), (1, "W"), (2, "U"), (3, "PWT"), (4, "PCD"), (5, "A"), (6, "D"), (7, "PS"),
-            (8, "G"), (9, "PROTNONE"), (63, "NX")]
+            (8, "G"), (9, "PROTNONE"), (10, "GUARD"), (63, "NX")]
 # mm/dump.c's names, in the same order.
 VM_FLAGS = [(0x1, "read"), (0x2, "write"), (0x4, "exec"), (0x8, "shared"), (0x10, "mayread"),
             (0x20, "maywrite"), (0x40, "mayexec"), (0x80, "mayshare"), (0x100, "growsdown"),
@@ -258,6 +258,9 @@ class Pte(gdb.Command):
         lvl, i, table, e = walk(va, root_of(who))[-1]
         if lvl != 1 or not e:
             print("va 0x%x: not mapped (L%d entry %d is %s)" % (va, lvl, i, "empty" if not e else hex(e)))
+            return
+        if e == 0x400:                   # PTE_SW_GUARD alone (arch/x86_64/user_mmu.c)
+            print("va 0x%x: guard marker (MADV_GUARD_INSTALL; pte 0x%016x)" % (va, e))
             return
         gdb.set_convenience_variable("pa", e & PTE_ADDR)     # for `frames $pa`
         present = e & 1

@@ -56,6 +56,12 @@ int dup2(int oldfd, int newfd);
 int fcntl(int fd, int cmd, long arg);
 long lseek(int fd, long off, int whence);
 int execve(const char *path, char *const argv[], char *const envp[]);
+/*
+ * pin_to_this_cpu - keep the calling process (and the children it forks)
+ * on the CPU it runs on now (getcpu + sched_setaffinity); 0, or -1 and
+ * errno (ENOSYS where the kernel has neither call).
+ */
+int pin_to_this_cpu(void);
 /* msleep - sleep ms milliseconds (nanosleep; an interruption ends it early). */
 void msleep(long ms);
 /* write_all - write all n bytes (retrying short writes); 0, or -1 and errno. */

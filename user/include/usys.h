@@ -143,6 +143,10 @@ static inline long sys_kill(int pid, int sig)
 { return usys2(__NR_kill, pid, sig); }
 static inline long sys_prctl(long op, long a, long b, long c, long d)
 { return usys5(__NR_prctl, op, a, b, c, d); }
+static inline long sys_sched_setaffinity(int pid, unsigned long len, const unsigned long *mask)
+{ return usys3(__NR_sched_setaffinity, pid, (long)len, (long)mask); }
+static inline long sys_getcpu(unsigned *cpu, unsigned *node)
+{ return usys3(__NR_getcpu, (long)cpu, (long)node, 0); }
 /* reboot(2) with Linux's magic numbers: cmd 0x4321fedc powers off, 0x01234567 restarts. */
 static inline long sys_reboot(unsigned long cmd)
 { return usys4(__NR_reboot, 0xfee1deadL, 672274793L, (long)cmd, 0); }

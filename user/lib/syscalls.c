@@ -53,6 +53,22 @@ void *mremap(void *addr, size_t oldlen, size_t newlen, int flags, ...)
 					     newaddr));
 }
 
+int pin_to_this_cpu(void)
+{
+	unsigned long mask[16] = { 0 };         /* 1024 CPUs, as glibc's cpu_set_t */
+	unsigned cpu = 0;
+	long r = sys_getcpu(&cpu, NULL);
+
+	if (r < 0)
+		return (int)uerrno_ret(r);
+	if (cpu >= 1024) {
+		errno = EINVAL;
+		return -1;
+	}
+	mask[cpu / 64] = 1UL << (cpu % 64);
+	return (int)uerrno_ret(sys_sched_setaffinity(0, sizeof(mask), mask));
+}
+
 int getpid(void) { return (int)sys_getpid(); }
 int fork(void) { return (int)uerrno_ret(sys_fork()); }
 int waitpid(int pid, int *status, int options)

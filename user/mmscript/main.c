@@ -27,6 +27,7 @@
  * 2 for usage errors or unreadable input.
  */
 #include "mmscript.h"
+#include "vmk.h"
 
 struct mms_state mms;
 
@@ -189,6 +190,20 @@ static unsigned long choose_window(void)
 }
 
 /* Run one script in a child; returns 1 when it ran to its end. */
+/*
+ * On Linux, run every script on one CPU: a page just faulted in waits in
+ * that CPU's LRU batch, and MADV_FREE and MADV_PAGEOUT drain only the
+ * batch of the CPU they run on (lru_add_drain), so a script that moved
+ * between CPUs could see a page escape them (madvise_pageout.mms). Our
+ * kernel has no such batches, nor sched_setaffinity (whose call would be
+ * logged as unimplemented): its vmk_memstat call tells it apart.
+ */
+static void pin_on_linux(void)
+{
+	if (usys2(__NR_vmk_memstat, 0, 0) == -ENOSYS)
+		pin_to_this_cpu();
+}
+
 static int run_one(const struct script *s, int framed)
 {
 	long pid;
@@ -306,6 +321,7 @@ int main(int argc, char **argv, char **envp)
 	/* No transparent huge pages: page-granular residency as on our kernel.
 	 * Only changes an mm flag, never VMA flags; -EINVAL/-ENOSYS is fine. */
 	sys_prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+	pin_on_linux();
 
 	for (int k = 0; k < nscripts; k++)
 		if (!run_one(&scripts[k], framed))

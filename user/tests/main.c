@@ -11,7 +11,8 @@
 
 static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests,
 						 ut_forkmerge_tests, ut_fd_tests, ut_pipeline_tests,
-						 ut_clone_tests, ut_sigx_tests, ut_file_tests };
+						 ut_clone_tests, ut_sigx_tests, ut_manyvma_tests,
+						 ut_file_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {
@@ -136,6 +137,17 @@ static int list_tests(int argc, char **argv)
 
 static void warm_up(void) { }
 
+/*
+ * The tests count on a fresh descriptor table (0, 1, 2 only): "the lowest
+ * free number", "fd 77 is closed". A shell or CI runner may pass others
+ * open (seen in CI: fd 84), so the run starts by closing them.
+ */
+static void close_inherited_fds(void)
+{
+	for (int fd = 3; fd < 1024; fd++)
+		close(fd);
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	struct vmk_memstat before, after;
@@ -152,6 +164,7 @@ int main(int argc, char **argv, char **envp)
 		return list_tests(argc - 1, argv + 1);
 	if (argc > 1 && argv[1][0] == '-' && argv[1][1] == '-')
 		return helper_main(argc, argv);
+	close_inherited_fds();
 	/* 4 KiB pages on Linux too (no transparent huge pages), inherited by the children */
 	sys_prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
 	/* one fork and one printf first, so that caches and this process's own pages are in place */

@@ -468,9 +468,14 @@ static void t_select(void)
 	rd[p[0] / 64] |= 1UL << (p[0] % 64);
 	CHECK_EQ(usys5(__NR_select, p[0] + 1, (long)rd, 0, 0, 0), 1);
 	CHECK(rd[p[0] / 64] & (1UL << (p[0] % 64)));
+	/*
+	 * A closed fd below 64: Linux clamps n to the size of the fd table
+	 * (64 at least, more when the parent had more open), and bits above it
+	 * are ignored, so a closed fd 84 would block forever in a small table.
+	 */
 	memset(rd, 0, sizeof(rd));
-	rd[1] = 1UL << 20;                                      /* fd 84: closed */
-	CHECK_EQ(usys5(__NR_select, 85, (long)rd, 0, 0, 0), -EBADF);
+	rd[0] = 1UL << 60;                                      /* fd 60: closed */
+	CHECK_EQ(usys5(__NR_select, 61, (long)rd, 0, 0, 0), -EBADF);
 	CHECK_EQ(usys5(__NR_select, -1, 0, 0, 0, 0), -EINVAL);
 	tv[0] = -1;
 	CHECK_EQ(usys5(__NR_select, 1, 0, 0, 0, (long)tv), -EINVAL);
@@ -510,7 +515,11 @@ static void t_pgrp(void)
 	long g = usys0(__NR_getpgrp), sid = usys1(__NR_getsid, 0);
 	int a, b, st;
 
-	CHECK(g > 0 && sid > 0);
+	/*
+	 * 0 is a valid answer on Linux: when the group or session leader lives
+	 * outside our pid namespace (a CI container), its number here is 0.
+	 */
+	CHECK(g >= 0 && sid >= 0);
 	CHECK_EQ(usys1(__NR_getpgid, 0), g);
 	CHECK_EQ(usys1(__NR_getpgid, getpid()), g);
 	CHECK_EQ(usys1(__NR_getpgid, 999999), -ESRCH);

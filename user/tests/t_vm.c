@@ -175,6 +175,136 @@ static void t_free_untouched(void)
 }
 
 /*
+ * MADV_PAGEOUT reclaims the range at once. Without swap only clean lazily
+ * freed pages can go: after MADV_FREE of the last of four written pages,
+ * a pageout of the last two drops it (mincore 1110, it reads zero again)
+ * and keeps the third (Linux: shrink_folio_list discards a clean lazyfree
+ * folio; a swap-backed one needs swap). On Linux the test stays on one
+ * CPU: MADV_FREE and MADV_PAGEOUT drain only the LRU batch of their CPU.
+ */
+static void t_pageout_lazyfree(void)
+{
+	char *p = map_rw(4 * PG);
+	unsigned char vec[4];
+
+	if (!on_vmkernel())
+		CHECK_EQ(pin_to_this_cpu(), 0);
+	memset(p, 'o', 4 * PG);
+	CHECK_EQ(madvise(p + 3 * PG, PG, MADV_FREE), 0);
+	CHECK_EQ(madvise(p + 2 * PG, 2 * PG, MADV_PAGEOUT), 0);
+	CHECK_EQ(mincore(p, 4 * PG, vec), 0);
+	CHECK_EQ((vec[0] & 1) * 1000 + (vec[1] & 1) * 100 + (vec[2] & 1) * 10 + (vec[3] & 1), 1110);
+	CHECK_EQ(p[3 * PG + 1], 0);
+	CHECK_EQ(p[2 * PG + 1], 'o');
+}
+
+/* =================== guard regions (Linux 6.13 MADV_GUARD_*) =================== */
+
+/*
+ * Every access to a guard page raises SIGSEGV with SEGV_MAPERR at the
+ * address touched (handle_pte_marker -> VM_FAULT_SIGSEGV ->
+ * bad_area_nosemaphore); the install zapped the data there, the pages
+ * around keep theirs; MADV_DONTNEED and mprotect leave the marker; after
+ * MADV_GUARD_REMOVE the page is demand-zero again.
+ */
+static void t_guard_segv(void)
+{
+	char *p = map_rw(4 * PG);
+
+	memset(p, 'g', 4 * PG);
+	catch_segv();
+	CHECK_EQ(madvise(p + PG, 2 * PG, MADV_GUARD_INSTALL), 0);
+	CHECK(read_faults(p + PG + 5));
+	CHECK_EQ(fault_addr, (long)(p + PG + 5));
+	CHECK_EQ(fault_code, SEGV_MAPERR);
+	CHECK(write_faults(p + 2 * PG, 1));
+	CHECK_EQ(fault_addr, (long)(p + 2 * PG));
+	CHECK_EQ(fault_code, SEGV_MAPERR);
+	CHECK_EQ(p[PG - 1], 'g');
+	CHECK_EQ(p[3 * PG], 'g');
+	CHECK_EQ(madvise(p, 4 * PG, MADV_DONTNEED), 0);
+	CHECK_EQ(mprotect(p, 4 * PG, PROT_READ), 0);
+	CHECK_EQ(mprotect(p, 4 * PG, PROT_READ | PROT_WRITE), 0);
+	CHECK(read_faults(p + PG));
+	CHECK_EQ(madvise(p + PG, 2 * PG, MADV_GUARD_REMOVE), 0);
+	CHECK(!read_faults(p + PG));
+	CHECK_EQ(p[PG], 0);
+	p[2 * PG] = 'r';
+	CHECK_EQ(p[2 * PG], 'r');
+}
+
+/*
+ * Markers live in the page tables and fork copies them (Linux 6.18.y:
+ * VM_MAYBE_GUARD is in VM_COPY_ON_FORK), except into a VM_WIPEONFORK
+ * range, whose tables are not copied. A shared page behind a marker keeps
+ * its data in the shared object: the child that removes its own marker
+ * reads it, while the parent's marker stays.
+ */
+static void t_guard_fork(void)
+{
+	char *p = map_rw(2 * PG), *w = map_rw(PG);
+	char *s = map(PG, PROT_READ | PROT_WRITE, MAP_SHARED);
+	int pid, st;
+
+	s[0] = 's';
+	catch_segv();
+	CHECK_EQ(madvise(w, PG, MADV_WIPEONFORK), 0);
+	CHECK_EQ(madvise(p + PG, PG, MADV_GUARD_INSTALL), 0);
+	CHECK_EQ(madvise(w, PG, MADV_GUARD_INSTALL), 0);
+	CHECK_EQ(madvise(s, PG, MADV_GUARD_INSTALL), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		if (!read_faults(p + PG) || fault_code != SEGV_MAPERR)
+			_exit(2);
+		if (read_faults(w) || w[0] != 0)
+			_exit(3);
+		if (!read_faults(s))
+			_exit(4);
+		if (madvise(s, PG, MADV_GUARD_REMOVE) != 0 || s[0] != 's')
+			_exit(5);
+		_exit(0);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+	CHECK(read_faults(s));
+	CHECK(read_faults(w));
+	CHECK(read_faults(p + PG));
+}
+
+/*
+ * is_valid_guard_vma: a VM_LOCKED mapping (MAP_LOCKED) refuses install,
+ * which would have to zap locked pages, with EINVAL, but allows remove.
+ */
+static void t_guard_locked(void)
+{
+	char *p = map(2 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_LOCKED);
+
+	CHECK_EQ(p[0], 0);
+	CHECK_EQ(ERRNO_OF(madvise(p, PG, MADV_GUARD_INSTALL)), EINVAL);
+	CHECK_EQ(madvise(p, 2 * PG, MADV_GUARD_REMOVE), 0);
+	p[PG] = 'l';
+	CHECK_EQ(p[PG], 'l');
+}
+
+/* A system call whose buffer lies in a guard region gets EFAULT: the kernel's access faults there too. */
+static void t_guard_syscall(void)
+{
+	char *p = map_rw(2 * PG);
+	int fds[2];
+
+	CHECK_EQ(madvise(p + PG, PG, MADV_GUARD_INSTALL), 0);
+	CHECK_EQ(pipe(fds), 0);
+	CHECK_EQ(ERRNO_OF(write(fds[1], p + PG, 1)), EFAULT);
+	CHECK_EQ(write(fds[1], "x", 1), 1);
+	CHECK_EQ(ERRNO_OF(read(fds[0], p + PG, 1)), EFAULT);
+	CHECK_EQ(read(fds[0], p, 1), 1);
+	CHECK_EQ(p[0], 'x');
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/*
  * MAP_SHARED|MAP_ANONYMOUS is one shared object: after fork both processes
  * map the same pages.
  *   parent writes 'P' before fork -> the child reads 'P'
@@ -645,6 +775,11 @@ const struct utest ut_vm_tests[] = {
 	{ "vm_dontneed_partial", t_dontneed_partial },
 	{ "vm_free_keeps_data", t_free_keeps_data },
 	{ "vm_free_untouched", t_free_untouched },
+	{ "vm_pageout_lazyfree", t_pageout_lazyfree },
+	{ "vm_guard_segv", t_guard_segv },
+	{ "vm_guard_fork", t_guard_fork },
+	{ "vm_guard_syscall", t_guard_syscall },
+	{ "vm_guard_locked", t_guard_locked },
 	{ "vm_shared_anon_fork", t_shared_anon_fork },
 	{ "vm_shared_anon_child_first_touch", t_shared_anon_child_first_touch },
 	{ "vm_private_anon_fork", t_private_anon_fork },
