@@ -1,12 +1,19 @@
 /*
- * The static ELF64 loader (include/exec.h), as Linux's load_elf_binary:
+ * The ELF64 loader (include/exec.h), as Linux's load_elf_binary:
  * reads and validates the headers from the file, maps each PT_LOAD segment
  * from the file (MAP_PRIVATE | MAP_FIXED with its own permissions, later
  * segments over earlier ones where they share a page), zeroes the rest of
  * the last file page of a segment whose bss starts there (padzero: a write,
  * which copies that page) and maps the rest of the bss as anonymous memory
- * (vm_brk_flags), sets the brk heap after the highest segment, and builds
- * the initial stack as Linux's create_elf_tables does, top down:
+ * (vm_brk_flags), sets the brk heap after the highest segment. A program
+ * with PT_INTERP (dynamically linked) also gets its interpreter (e.g.
+ * /lib64/ld-linux-x86-64.so.2), opened by path from the file system and
+ * mapped the same way where mmap(NULL) would put it (load_elf_interp); it
+ * starts at the interpreter's entry, with AT_BASE its load address and
+ * AT_PHDR/AT_PHNUM/AT_ENTRY the program's. Unlike Linux, a failure to map
+ * the interpreter fails the execve (Linux is past its point of no return
+ * then and kills the process). Then the loader builds the initial stack as
+ * Linux's create_elf_tables does, top down:
  *
  *   STACK_TOP  8 zero bytes
  *              argv strings, envp strings, AT_EXECFN string (ascending)
@@ -115,8 +122,12 @@ static int elf_check_header(const struct elf64_ehdr *eh, uint64_t size)
 	return 0;
 }
 
-/* The program headers' checks: PT_LOAD segments inside the file, sorted, congruent, in user space. */
-static int elf_check_phdrs(const struct elf64_ehdr *eh, const struct elf64_phdr *ph, uint64_t size)
+/*
+ * The program headers' checks: PT_LOAD segments inside the file, sorted,
+ * congruent, in user space; a PT_INTERP only where interp allows it.
+ */
+static int elf_check_phdrs(const struct elf64_ehdr *eh, const struct elf64_phdr *ph, uint64_t size,
+			   bool interp)
 {
 	uint64_t prev_end = 0;
 	unsigned loads = 0;
@@ -124,8 +135,8 @@ static int elf_check_phdrs(const struct elf64_ehdr *eh, const struct elf64_phdr 
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
 		const struct elf64_phdr *p = &ph[i];
 
-		if (p->p_type == PT_INTERP)
-			return -ENOEXEC;        /* dynamically linked: no interpreter loading yet */
+		if (p->p_type == PT_INTERP && !interp)
+			return -ENOEXEC;
 		if (p->p_type != PT_LOAD || p->p_memsz == 0)
 			continue;
 		if (p->p_filesz > p->p_memsz || p->p_offset > size || size - p->p_offset < p->p_filesz)
@@ -152,7 +163,7 @@ int elf_check(const void *elf, size_t size)
 	if (!elf)
 		return -ENOEXEC;
 	err = elf_check_header(eh, size);
-	return err ? err : elf_check_phdrs(eh, (const void *)((const uint8_t *)elf + eh->e_phoff), size);
+	return err ? err : elf_check_phdrs(eh, (const void *)((const uint8_t *)elf + eh->e_phoff), size, false);
 }
 
 static size_t copy_kernel(void *arg, size_t done, void *kaddr, size_t n)
@@ -177,7 +188,7 @@ static int elf_read(struct file *f, struct elf_file *ef)
 	phbytes = ef->eh.e_phnum * sizeof(struct elf64_phdr);
 	if (fs_read(inode, ef->eh.e_phoff, phbytes, copy_kernel, ef->ph) != (long)phbytes)
 		return -ENOEXEC;
-	return elf_check_phdrs(&ef->eh, ef->ph, ef->size);
+	return elf_check_phdrs(&ef->eh, ef->ph, ef->size, true);
 }
 
 static int prot_of(uint32_t pf)
@@ -241,6 +252,107 @@ static int load_segments(struct mm *mm, struct file *f, const struct elf_file *e
 	}
 	*brk_out = end;
 	return 0;
+}
+
+/* ------------------------------------------------------ the interpreter */
+
+/* The program's interpreter (PT_INTERP) once opened: its file and headers. */
+struct interp {
+	struct file *f;
+	struct elf_file ef;
+};
+
+/* The first PT_INTERP of ef (Linux looks no further), or NULL: a static program. */
+static const struct elf64_phdr *find_interp(const struct elf_file *ef)
+{
+	for (unsigned i = 0; i < ef->eh.e_phnum; i++)
+		if (ef->ph[i].p_type == PT_INTERP)
+			return &ef->ph[i];
+	return NULL;
+}
+
+/*
+ * Open the interpreter PT_INTERP p of f names and read its headers (Linux
+ * load_elf_binary): -ENOEXEC a name that is not 2..PATH_MAX bytes ending
+ * with its NUL; -EIO a short read; exec_open's errors (ENOENT, EACCES...);
+ * -ELIBBAD an interpreter that is no x86-64 ELF program; -ENOMEM.
+ * 0 and *out (the caller's to free with interp_close).
+ */
+static int interp_open(struct file *f, const struct elf64_phdr *p, struct interp **out)
+{
+	struct dentry *base = current && current->cwd ? current->cwd : fs_root();
+	struct interp *in;
+	char *path;
+	int err;
+
+	if (p->p_filesz > PATH_MAX || p->p_filesz < 2)
+		return -ENOEXEC;
+	path = kmalloc(p->p_filesz);
+	in = kmalloc(sizeof(*in));
+	if (!path || !in)
+		err = -ENOMEM;
+	else if (fs_read(f->dentry->inode, p->p_offset, p->p_filesz, copy_kernel, path) != (long)p->p_filesz)
+		err = -EIO;
+	else if (path[p->p_filesz - 1])
+		err = -ENOEXEC;
+	else
+		err = (int)exec_open(base, path, &in->f);
+	kfree(path);
+	if (!err && elf_read(in->f, &in->ef)) {
+		file_put(in->f);
+		err = -ELIBBAD;
+	}
+	if (err) {
+		kfree(in);
+		return err;
+	}
+	*out = in;
+	return 0;
+}
+
+static void interp_close(struct interp *in)
+{
+	if (in) {
+		file_put(in->f);
+		kfree(in);
+	}
+}
+
+/*
+ * Map the interpreter (Linux load_elf_interp): an ET_DYN one where a
+ * top-down search for its whole span finds room, as mmap(NULL) of the
+ * span would (Linux maps the first segment that long, then unmaps the
+ * rest), an ET_EXEC one at its own addresses. *base = its load bias
+ * (AT_BASE). 0 or -errno.
+ */
+static int load_interp(struct mm *mm, struct interp *in, uintptr_t *base)
+{
+	const struct elf_file *ef = &in->ef;
+	const struct elf64_phdr *first = NULL;
+	uintptr_t lo = 0, hi = 0, unused;
+	long r;
+
+	*base = 0;
+	for (unsigned i = 0; i < ef->eh.e_phnum; i++) {
+		const struct elf64_phdr *p = &ef->ph[i];
+
+		if (p->p_type != PT_LOAD || p->p_memsz == 0)
+			continue;
+		if (!first) {
+			first = p;
+			lo = ALIGN_DOWN(p->p_vaddr, PAGE_SIZE);
+		}
+		hi = MAX(hi, ALIGN_UP(p->p_vaddr + p->p_memsz, PAGE_SIZE));
+	}
+	if (ef->eh.e_type == ET_DYN) {
+		r = vm_mmap_pgoff(mm, 0, hi - lo, prot_of(first->p_flags), MAP_PRIVATE, &in->f->vm,
+				  ALIGN_DOWN(first->p_offset, PAGE_SIZE) >> PAGE_SHIFT);
+		if (r < 0)
+			return (int)r;
+		vm_munmap(mm, (uintptr_t)r, hi - lo);
+		*base = (uintptr_t)r - lo;
+	}
+	return load_segments(mm, in->f, ef, *base, &unused);
 }
 
 /* Where the program headers are in memory (AT_PHDR): PT_PHDR, or the PT_LOAD holding e_phoff. */
@@ -363,8 +475,15 @@ static void push_platform_random(struct stack_builder *b, struct stack_strings *
 	s->random = sb_push_bytes(b, rnd, 16);
 }
 
+/* Where the program went: its load bias, the interpreter's (AT_BASE; 0 without one), the first instruction. */
+struct exec_addrs {
+	uintptr_t bias;
+	uintptr_t base;
+	uintptr_t entry;
+};
+
 /* The auxiliary vector in create_elf_tables' order, ending with AT_NULL. Returns the words used (<= 48). */
-static size_t fill_auxv(uint64_t *auxv, const struct elf_file *ef, uintptr_t bias,
+static size_t fill_auxv(uint64_t *auxv, const struct elf_file *ef, const struct exec_addrs *a,
 			const struct stack_strings *s)
 {
 	const struct elf64_ehdr *eh = &ef->eh;
@@ -375,12 +494,12 @@ static size_t fill_auxv(uint64_t *auxv, const struct elf_file *ef, uintptr_t bia
 	AUX(AT_HWCAP, 0);
 	AUX(AT_PAGESZ, PAGE_SIZE);
 	AUX(AT_CLKTCK, USER_HZ);
-	AUX(AT_PHDR, phdr_address(ef, bias));
+	AUX(AT_PHDR, phdr_address(ef, a->bias));
 	AUX(AT_PHENT, sizeof(struct elf64_phdr));
 	AUX(AT_PHNUM, eh->e_phnum);
-	AUX(AT_BASE, 0);
+	AUX(AT_BASE, a->base);
 	AUX(AT_FLAGS, 0);
-	AUX(AT_ENTRY, eh->e_entry + bias);
+	AUX(AT_ENTRY, eh->e_entry + a->bias);
 	AUX(AT_UID, 0);
 	AUX(AT_EUID, 0);
 	AUX(AT_GID, 0);
@@ -400,7 +519,7 @@ static size_t fill_auxv(uint64_t *auxv, const struct elf_file *ef, uintptr_t bia
  * strings, then argc, argv, envp and auxv at the 16-byte aligned *sp.
  * 0 or -ENOMEM.
  */
-static int build_stack_image(struct stack_builder *b, const struct elf_file *ef, uintptr_t bias,
+static int build_stack_image(struct stack_builder *b, const struct elf_file *ef, const struct exec_addrs *a,
 			     const char *execfn, const char *const *argv, size_t argc,
 			     const char *const *envp, size_t envc, struct stack_strings *s,
 			     uintptr_t *sp)
@@ -413,7 +532,7 @@ static int build_stack_image(struct stack_builder *b, const struct elf_file *ef,
 		return -ENOMEM;
 	push_strings(b, execfn, argv, argc, envp, envc, ptrs, s);
 	push_platform_random(b, s);
-	nauxv = fill_auxv(auxv, ef, bias, s);
+	nauxv = fill_auxv(auxv, ef, a, s);
 	/* Linux: sp = STACK_ROUND(p - auxv words, items), items = argc+1 + envc+1 + 1 */
 	*sp = ((b->p - nauxv * 8) - (nptrs + 1) * 8) & ~15UL;
 	tbl = sb_at(b, *sp);
@@ -454,11 +573,12 @@ static int map_stack(struct mm *mm, const struct elf_file *ef, struct stack_buil
 }
 
 /* The new address space for ef (read from f): segments, then the stack image. 0 and out's mm, entry, sp. */
-static int exec_layout(struct file *f, const struct elf_file *ef, const char *execfn,
+static int exec_layout(struct file *f, const struct elf_file *ef, struct interp *in, const char *execfn,
 		       const char *const *argv, size_t argc, const char *const *envp, size_t envc,
 		       struct exec_image *out)
 {
-	uintptr_t bias = exec_bias(ef), brk = 0, sp = 0;
+	struct exec_addrs a = { exec_bias(ef), 0, 0 };
+	uintptr_t brk = 0, sp = 0;
 	struct page *bufpage = pmm_alloc(EXEC_BUF_ORDER, GFP_ZERO);
 	struct stack_builder sb;
 	struct stack_strings strs;
@@ -471,9 +591,12 @@ static int exec_layout(struct file *f, const struct elf_file *ef, const char *ex
 		return -ENOMEM;
 	}
 	sb.buf = page_address(bufpage);
-	err = load_segments(mm, f, ef, bias, &brk);
+	err = load_segments(mm, f, ef, a.bias, &brk);
+	if (!err && in)
+		err = load_interp(mm, in, &a.base);
+	a.entry = in ? in->ef.eh.e_entry + a.base : ef->eh.e_entry + a.bias;
 	if (!err)
-		err = build_stack_image(&sb, ef, bias, execfn, argv, argc, envp, envc, &strs, &sp);
+		err = build_stack_image(&sb, ef, &a, execfn, argv, argc, envp, envc, &strs, &sp);
 	if (!err)
 		err = map_stack(mm, ef, &sb, strs.low, sp, brk);
 	pmm_free(bufpage, EXEC_BUF_ORDER);
@@ -482,7 +605,7 @@ static int exec_layout(struct file *f, const struct elf_file *ef, const char *ex
 		return err;
 	}
 	out->mm = mm;
-	out->entry = ef->eh.e_entry + bias;
+	out->entry = a.entry;
 	out->sp = sp;
 	return 0;
 }
@@ -491,6 +614,8 @@ int exec_build(struct file *f, const char *execfn, const char *const *argv,
 	       const char *const *envp, struct exec_image *out)
 {
 	size_t strbytes = 0, argc, envc;
+	const struct elf64_phdr *ip;
+	struct interp *in = NULL;
 	struct elf_file *ef;
 	int err;
 
@@ -503,8 +628,12 @@ int exec_build(struct file *f, const char *execfn, const char *const *argv,
 	if (!ef)
 		return -ENOMEM;
 	err = elf_read(f, ef);
+	ip = err ? NULL : find_interp(ef);
+	if (ip)
+		err = interp_open(f, ip, &in);
 	if (!err)
-		err = exec_layout(f, ef, execfn, argv, argc, envp, envc, out);
+		err = exec_layout(f, ef, in, execfn, argv, argc, envp, envc, out);
+	interp_close(in);
 	kfree(ef);
 	if (!err) {
 		out->exe = f->dentry;

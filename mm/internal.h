@@ -79,6 +79,12 @@ struct mm *mm_list_next(struct mm *prev);
  * anonymous page). pt_lock or the mmap_lock for writing.
  */
 void mm_unmap_page(struct mm *mm, struct page *p, bool file);
+/*
+ * mm_unmap_pte_page: mm_unmap_page for the page p a present PTE in state
+ * maps, of either kind; a file's page keeps the PTE's dirty bit
+ * (zap_present_ptes, try_to_unmap: folio_mark_dirty). Same locks.
+ */
+void mm_unmap_pte_page(struct mm *mm, struct page *p, unsigned state);
 
 /*
  * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and

@@ -229,9 +229,7 @@ static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t p
 	p = phys_to_page(pa);
 	if (!(p->flags & PG_cache) || p->mapcount != 1)
 		return MMU_KEEP;
-	if (*state & MMU_DIRTY)
-		vm_object_page_dirty(p);
-	mm_unmap_page(c->mm, p, true);
+	mm_unmap_pte_page(c->mm, p, *state);
 	vm_object_drop_clean(vma_object(c->vma), vma_pgoff_at(c->vma, va), p);
 	return MMU_CLEAR;
 }

@@ -22,6 +22,16 @@ void mm_unmap_page(struct mm *mm, struct page *p, bool file)
 		mm_count(&mm->rss_file, -1);
 }
 
+void mm_unmap_pte_page(struct mm *mm, struct page *p, unsigned state)
+{
+	/* a private file mapping holds both kinds: the page says which it is */
+	bool file = !(p->flags & PG_anon);
+
+	if (file && (state & MMU_DIRTY))
+		vm_object_page_dirty(p);
+	mm_unmap_page(mm, p, file);
+}
+
 static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
 	struct mm *mm = arg;
@@ -31,10 +41,7 @@ static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 		return MMU_CLEAR;
 	p = phys_to_page(pa);
 	BUG_ON(!p || p->mapcount <= 0);
-	/* a private file mapping holds both kinds: the page says which it is */
-	if (!(p->flags & PG_anon) && (*state & MMU_DIRTY))
-		vm_object_page_dirty(p);   /* zap_present_ptes: a shmem folio keeps the PTE's dirty bit */
-	mm_unmap_page(mm, p, !(p->flags & PG_anon));
+	mm_unmap_pte_page(mm, p, *state);
 	return MMU_CLEAR;
 }
 

@@ -42,6 +42,7 @@
 #define ENOTEMPTY  39
 #define ELOOP      40
 #define EOVERFLOW  75
+#define ELIBBAD    80
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110
 #define EHWPOISON 133
