@@ -41,6 +41,7 @@
 #define ENOSYS     38
 #define ENOTEMPTY  39
 #define ELOOP      40
+#define ENODATA    61
 #define EOVERFLOW  75
 #define ELIBBAD    80
 #define EOPNOTSUPP 95

@@ -94,6 +94,12 @@
 #define __NR_arch_prctl        158
 #define __NR_reboot            169
 #define __NR_gettid            186
+#define __NR_getxattr          191
+#define __NR_lgetxattr         192
+#define __NR_fgetxattr         193
+#define __NR_listxattr         194
+#define __NR_llistxattr        195
+#define __NR_flistxattr        196
 #define __NR_tkill             200
 #define __NR_time              201
 #define __NR_futex             202

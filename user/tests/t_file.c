@@ -677,6 +677,37 @@ static void t_file_exec(void)
  * private, written through both), truncated, unmapped, closed and deleted
  * (this kernel only: vmk_memstat).
  */
+/*
+ * Extended attributes of a tmpfs file with none: names a tmpfs knows are
+ * ENODATA, others EOPNOTSUPP, a bare prefix EINVAL, an empty name ERANGE,
+ * lists empty; the path's errors and EBADF as usual (ls -l asks these).
+ */
+static void t_file_xattr(void)
+{
+	char v[16];
+	int fd;
+
+	make_dir();
+	fd = make_file("x", 1, 0);
+	CHECK_EQ(usys4(__NR_getxattr, (long)path("x"), (long)"user.test", (long)v, sizeof(v)), -ENODATA);
+	CHECK_EQ(usys4(__NR_lgetxattr, (long)path("x"), (long)"system.posix_acl_access", (long)v, sizeof(v)),
+		 -ENODATA);
+	CHECK_EQ(usys4(__NR_fgetxattr, fd, (long)"trusted.t", (long)v, sizeof(v)), -ENODATA);
+	CHECK_EQ(usys4(__NR_getxattr, (long)path("x"), (long)"frob.x", (long)v, sizeof(v)), -EOPNOTSUPP);
+	CHECK_EQ(usys4(__NR_getxattr, (long)path("x"), (long)"user.", (long)v, sizeof(v)), -EINVAL);
+	CHECK_EQ(usys4(__NR_getxattr, (long)path("x"), (long)"", (long)v, sizeof(v)), -ERANGE);
+	CHECK_EQ(usys4(__NR_getxattr, (long)path("none"), (long)"user.test", (long)v, sizeof(v)), -ENOENT);
+	CHECK_EQ(usys4(__NR_getxattr, (long)path("none"), (long)"", (long)v, sizeof(v)), -ERANGE);
+	CHECK_EQ(usys4(__NR_fgetxattr, 900, (long)"user.test", (long)v, sizeof(v)), -EBADF);
+	CHECK_EQ(usys3(__NR_listxattr, (long)path("x"), (long)v, sizeof(v)), 0);
+	CHECK_EQ(usys3(__NR_llistxattr, (long)dir, 0, 0), 0);
+	CHECK_EQ(usys3(__NR_flistxattr, fd, (long)v, sizeof(v)), 0);
+	CHECK_EQ(usys3(__NR_listxattr, (long)path("none"), 0, 0), -ENOENT);
+	close(fd);
+	CHECK_EQ(SYS_UNLINK(path("x")), 0);
+	CHECK_EQ(SYS_RMDIR(dir), 0);
+}
+
 static void t_file_no_leak(void)
 {
 	struct vmk_memstat a, b;
@@ -709,6 +740,7 @@ static void t_file_no_leak(void)
 
 const struct utest ut_file_tests[] = {
 	{ "file_rw", t_file_rw },
+	{ "file_xattr", t_file_xattr },
 	{ "file_open_errors", t_file_open_errors },
 	{ "file_path_too_long", t_file_path_too_long },
 	{ "file_dirs", t_file_dirs },
