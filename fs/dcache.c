@@ -15,7 +15,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 
-struct spinlock fs_lock = SPINLOCK_INIT("fs");
+struct spinlock fs_lock = SPINLOCK_INIT_CLASS("fs", LOCK_CLASS_FS);
 static size_t dentries_alive;
 
 size_t fs_dentries_inuse(void)

@@ -78,4 +78,12 @@ void arch_panic_recover(void);
 
 #define NR_CPUS 16
 
+/* CPUs that are up (bit n: CPU n), and how many; CPU 0 boots first. Hosted: one CPU per thread. */
+unsigned long arch_cpu_online_mask(void);
+unsigned arch_nr_cpus(void);
+/* arch_send_reschedule: make CPU cpu look at its run queue soon (an IPI; nothing for the running CPU). */
+void arch_send_reschedule(unsigned cpu);
+/* arch_stop_other_cpus: halt every other CPU (panic), best effort. */
+void arch_stop_other_cpus(void);
+
 #endif

@@ -10,13 +10,26 @@
  * software over simulated RAM, so mm/ fault and fork logic runs in host tests).
  *
  * Locking: callers serialize changes to one address space's tables (mm/
- * holds mmap_lock for write, or for read plus the mm's page-table lock).
- * The functions take no lock themselves.
+ * holds the mm's page-table lock around every change). The functions take
+ * no lock themselves.
+ *
+ * TLBs: an address space knows the CPUs it is loaded on (active, or lazily
+ * kept by a kernel thread or idle CPU that ran it last). Changes that take
+ * rights away are flushed on all of them: the changed pages are collected
+ * in a struct tlb_batch during one operation (a munmap over several VMAs,
+ * an mprotect, a madvise) and flushed once at its end, page by page up to
+ * TLB_BATCH_PAGES pages, else as a whole-TLB flush; other CPUs get one IPI
+ * each and the caller waits until all have flushed (arch_tlb_flush). What
+ * must not be reused while a stale entry may still point at it waits in the
+ * batch and is freed after the flush: page-table pages the walk emptied
+ * (freed by arch_tlb_flush) and user frames whose last mapping went (freed
+ * by mm/, mm_tlb_finish). docs/guide.md describes the protocol.
  */
 #ifndef ARCH_MMU_H
 #define ARCH_MMU_H
 
 #include "types.h"
+#include "list.h"
 
 /* Permissions of a user mapping. On x86 every present user page is readable:
  * MMU_WRITE implies readable and MMU_EXEC without NX support is readable too. */
@@ -50,20 +63,30 @@ struct arch_mmu *arch_mmu_create(void);
 /*
  * Free the page-table pages of m. Every user mapping must already have been
  * cleared (mm/ unmaps and releases the frames first); a leftover mapping is
- * a kernel bug and panics.
+ * a kernel bug and panics. CPUs that keep m lazily switch away first; m
+ * must not be active on any CPU.
  */
 void arch_mmu_destroy(struct arch_mmu *m);
 
-/* Make m the address space of the running CPU (NULL: kernel tables only). */
+/* Make m the address space of the running CPU (NULL: kernel tables only; not lazy). */
 void arch_mmu_activate(struct arch_mmu *m);
 
 /*
- * Map the 4 KiB page at user address va to frame pa with prot (MMU_* bits),
- * replacing any existing entry (the caller flushes the TLB when it replaces
- * a present entry, and releases the old frame). Allocates page-table pages
- * as needed: 0, or -ENOMEM with nothing changed.
+ * Map the 4 KiB page at user address va, which has no entry, to frame pa
+ * with prot (MMU_* bits). Allocates page-table pages as needed: 0, or
+ * -ENOMEM with nothing changed. (A present entry is changed with
+ * arch_mmu_replace or a walk, which flush it.)
  */
 int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot);
+
+/*
+ * Replace the present entry at va with frame pa and prot (Linux's
+ * ptep_clear_flush + set_pte: a COW break): the old entry is cleared and
+ * flushed on every CPU where m is loaded before the new one is written, so
+ * no CPU uses the old frame through va once this returns. Never fails (the
+ * page table stays).
+ */
+void arch_mmu_replace(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot);
 
 /*
  * Look up va: 0 with *pa and *state (MMU_* permission and state bits) if
@@ -110,24 +133,87 @@ enum mmu_action {
 /* Called for each present entry in address order with its frame and current state. */
 typedef enum mmu_action (*mmu_visit_fn)(void *ctx, uintptr_t va, phys_addr_t pa, unsigned *state);
 
+/* ------------------------------------------------------------ TLB batches */
+
+/* Up to this many changed pages are flushed one by one; more flush the whole TLB (Linux: 33). */
+#define TLB_BATCH_PAGES 32
+/* Page references a batch can hold for after its flush (mm/tlb.c; more flush early). */
+#define TLB_BATCH_PUTS 64
+
+struct tlb_batch {
+	struct arch_mmu *m;
+	unsigned n;                       /* pages recorded in va[] */
+	bool full;                        /* more than TLB_BATCH_PAGES: flush m's whole TLB */
+	bool local_only;                  /* only rights were added: no other CPU needs flushing */
+	uintptr_t va[TLB_BATCH_PAGES];
+	unsigned long changed;            /* entries changed (statistics) */
+	struct list_head free_tables;     /* page-table pages emptied by walks (struct page lru) */
+	struct list_head free_pages;      /* user frames to free after the flush (mm/, lru) */
+	unsigned nputs;                   /* references in puts[] */
+	struct page *puts[TLB_BATCH_PUTS]; /* page-cache pages whose PTE reference is dropped
+	                                   *   after the flush (mm/, mm_tlb_put_page) */
+};
+
+/* tlb_batch_init: an empty batch for m. local_only: for changes that only add rights. */
+void tlb_batch_init(struct tlb_batch *b, struct arch_mmu *m, bool local_only);
+
+/* tlb_batch_add: the entry of va changed. */
+static inline void tlb_batch_add(struct tlb_batch *b, uintptr_t va)
+{
+	b->changed++;
+	if (b->full)
+		return;
+	if (b->n < TLB_BATCH_PAGES)
+		b->va[b->n++] = va;
+	else
+		b->full = true;
+}
+
+/*
+ * arch_tlb_flush: invalidate the batch's pages (or m's whole TLB) on this
+ * CPU and on every other CPU where m is loaded, waiting until they have
+ * (a lazy CPU switches to the kernel tables instead); then free the
+ * page-table pages the batch holds. Leaves free_pages to the caller. The
+ * caller may hold the page-table lock (a spinning lock that leaves
+ * interrupts on) but no lock that disables interrupts. Empties the batch.
+ */
+void arch_tlb_flush(struct tlb_batch *b);
+
 /*
  * Walk the present 4 KiB entries of [start, end) (page aligned, user half)
- * in address order, applying each visitor's verdict. Page-table pages left
- * empty by MMU_CLEAR are freed. TLB entries of updated or cleared pages are
- * invalidated before the function returns. Returns the number of present
- * entries visited. Never allocates, never fails.
+ * in address order, applying each visitor's verdict. Changed and cleared
+ * entries are recorded in tlb and page-table pages left empty by MMU_CLEAR
+ * are queued there; the caller flushes the batch before it drops the
+ * page-table lock's protection of what the entries mapped. With tlb NULL
+ * the walk flushes before returning. Returns the number of present entries
+ * visited. Never allocates, never fails.
  */
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
-			    mmu_visit_fn visit, void *ctx);
+			    mmu_visit_fn visit, void *ctx, struct tlb_batch *tlb);
+
+/* Invalidate every user TLB entry of m wherever m is loaded. */
+void arch_mmu_flush_all(struct arch_mmu *m);
+
+/* TLB statistics since boot, all CPUs (counted where the flush is asked for). */
+struct tlb_stats {
+	unsigned long flushes;            /* batches flushed that took rights away (not local_only) */
+	unsigned long shootdowns;         /* of which reached other CPUs: one IPI round each */
+	unsigned long ipis;               /* CPUs interrupted by those rounds */
+	unsigned long pages;              /* pages invalidated one by one, summed over CPUs */
+	unsigned long full_flushes;       /* whole-TLB flushes instead, summed over CPUs */
+	unsigned long lazy_leaves;        /* lazy CPUs that switched away instead of flushing */
+};
+void arch_tlb_stats(struct tlb_stats *out);
 
 /*
- * Invalidate the TLB entry of the page at va in m (after arch_mmu_map
- * replaced a present entry). Nothing to do when m is not active.
+ * arch_mmu_enter_lazy: the running CPU goes on with no user address space
+ * of its own (a kernel thread or idle) but keeps the last one loaded (lazy
+ * TLB: no CR3 switch, no flush if the same one comes back); the first
+ * shootdown for it makes the CPU switch to the kernel tables instead.
  */
-void arch_mmu_flush_page(struct arch_mmu *m, uintptr_t va);
-
-/* Invalidate every user TLB entry of m on this CPU (and, with SMP, wherever m is active). */
-void arch_mmu_flush_all(struct arch_mmu *m);
+void arch_mmu_enter_lazy(void);
+/* CPUs where m is loaded, active or lazy (bit n: CPU n). */
+unsigned long arch_mmu_cpus(const struct arch_mmu *m);
 
 /* Page-table pages m now uses (the root included): for leak checks and statistics. */
 size_t arch_mmu_table_pages(const struct arch_mmu *m);

@@ -25,7 +25,16 @@
  *                                             memory when the CPU has them (Linux does)
  *   strace=on|off                             log each system call, its arguments and
  *                                             result to the kernel log (default off)
- *   crash=null|panic|stack|bug                after boot, deliberately crash (to see and
+ *   acpi=on|off                               find the CPUs through ACPI (on) or the MP
+ *                                             tables only (off)
+ *   smp=N                                     bring up at most N CPUs (0, default: all)
+ *   fault_lock=mmap|vma                       page faults take the mmap_lock (default) or,
+ *                                             when they can, only their VMA's lock
+ *                                             (Linux 6.4's per-VMA locks)
+ *   madv_lock=read|write                      MADV_DONTNEED/FREE take the mmap_lock for
+ *                                             reading (default, Linux since 2007) or for
+ *                                             writing (the 2007 vanilla kernel)
+ *   crash=null|panic|stack|bug|lockorder      after boot, deliberately crash (to see and
  *                                             test the fatal exception/panic reports)
  * An unknown key, or a word that is not key=value, prints a warning and is ignored.
  */
@@ -47,6 +56,10 @@ struct kernel_params {
 	bool merge;                             /* default true */
 	bool zero_page;                         /* default true */
 	bool pku;                               /* default true */
+	bool acpi;                              /* default true */
+	unsigned smp;                           /* CPUs to bring up at most; 0 (default): all */
+	bool fault_lock_vma;                    /* fault_lock=vma (true) or mmap (false, default) */
+	bool madv_lock_write;                   /* madv_lock=write (true) or read (false, default) */
 	bool ktest_list;                        /* default false */
 	bool strace;                            /* default false */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */

@@ -18,10 +18,12 @@
  * close-on-exec per fd, up to RLIMIT_NOFILE (FD_LIMIT_SOFT) fds; a fork child gets a
  * copy (same files), execve closes the close-on-exec ones, exit all.
  *
- * Locking: the reference count is atomic (VMAs of several address spaces
- * hold files). Tables and offsets are changed only by the tasks that hold
- * them, in process context. [SMP: needs a lock per table and per file
- * offset.]
+ * Locks: a file's reference count is atomic (forked processes share files,
+ * VMAs of several address spaces hold them, and they run on other CPUs); a
+ * pipe's ring has a lock of its own (kernel/pipe.c); a table is changed
+ * only by the task that holds it, in process context. [Threads sharing a
+ * table (CLONE_FILES) and a shared file offset still need locks: issue 9's
+ * second part.]
  */
 #ifndef FILE_H
 #define FILE_H

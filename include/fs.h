@@ -24,7 +24,8 @@
  * names, parents, nlink, modes and times), held only for short walks and
  * changes, never while copying file data or sleeping. Order: mmap_lock
  * (/proc/PID/maps prints paths under it) -> fs_lock -> object lock (a
- * last dput frees an inode's pages) -> pmm/slab; never with pt_lock. File
+ * last dput frees an inode's pages) -> pmm/slab; never with pt_lock (class
+ * FS of include/lock_order.h, checked by lockdep). File
  * data is the page cache's (its own lock; see vm_object.h). Reference
  * counts are atomic. Concurrent writes to one file are not serialized
  * against each other (Linux's i_rwsem would), so they may interleave page

@@ -50,28 +50,19 @@ struct arch_mmu;
 #define DEFAULT_MAX_MAP_COUNT 65530
 
 /*
- * The mmap_lock: a reader-writer spinlock (Linux's mmap_lock is a sleeping
- * rw_semaphore; there is no sleeping here yet). Page faults and lookups take
- * it for reading, every change of the VMA set for writing. Waiters spin with
- * arch_cpu_relax() and interrupts enabled: the internal spinlock is held only
- * for the few instructions that change the counters, so the lock is usable
- * from code that the timer tick may preempt. A waiting writer stops new
- * readers (no writer starvation). Not recursive: a holder must not take it
- * again, in either mode.
+ * The mmap_lock: a sleeping, fair reader-writer semaphore (include/rwsem.h,
+ * Linux's mmap_lock rw_semaphore), class MMAP of include/lock_order.h. Page
+ * faults and lookups take it for reading, every change of the VMA set for
+ * writing; waiters sleep in one FIFO queue. Not recursive: a holder must
+ * not take it again, in either mode. Its counters (read_acquired,
+ * write_acquired, read_contended, write_contended) feed the lock
+ * statistics of the 2007 experiment.
  *
  *   mmap_read_lock(mm) / mmap_read_unlock(mm)
  *   mmap_write_lock(mm) / mmap_write_unlock(mm)
  *   mmap_assert_locked(mm) (read or write), mmap_assert_write_locked(mm)
  */
-struct mmap_lock {
-	struct spinlock lock;         /* protects the three fields below (held briefly) */
-	int readers;                  /* readers inside */
-	bool writer;                  /* a writer is inside */
-	int writers_waiting;          /* writers spinning for it */
-	int writer_cpu;               /* CPU of the writer inside, -1 if none (assertions) */
-	unsigned long read_acquired;  /* times taken for reading (statistics, the 2007 experiment) */
-	unsigned long write_acquired; /* times taken for writing (exclusive acquisitions) */
-};
+#include "rwsem.h"
 
 struct mm {
 	struct vma_index index;       /* [mmap_lock] the VMAs of this address space */
@@ -90,7 +81,7 @@ struct mm {
 	                               *   for guard markers (Linux: VM_MAYBE_GUARD, per VMA) */
 	uintptr_t mmap_base;          /* [mmap_lock] top of the top-down free-area search */
 	uintptr_t mmap_legacy_base;   /* [mmap_lock] bottom of the bottom-up fallback search */
-	struct mmap_lock mmap_lock;   /* protects the fields tagged [mmap_lock] */
+	struct rwsem mmap_lock;       /* protects the fields tagged [mmap_lock] */
 
 	/* Added by mm_create (zero in an mm set up by mm_vma_init alone). */
 	struct arch_mmu *mmu;         /* [init] page tables: [pt_lock] under a read
@@ -98,8 +89,6 @@ struct mm {
 	struct spinlock pt_lock;      /* page-table lock: serializes faults (which hold
 	                               *   mmap_lock only for reading) on this mm's tables */
 	int users;                    /* [atomic] references (mm_get/mm_put); threads sharing it */
-	struct list_head mmlist;      /* [mm_list_lock] in the list of every address space made by
-	                               *   mm_create (truncation visits them: mm/truncate.c) */
 	uintptr_t start_brk;          /* [mmap_lock] heap start (set by exec; brk never goes below) */
 	uintptr_t brk;                /* [mmap_lock] current program break (may be unaligned) */
 	uintptr_t start_stack;        /* [mmap_lock] initial stack pointer region (set by exec) */
@@ -113,6 +102,19 @@ struct mm {
 	unsigned long cow_reuses;     /* write faults that reused a page nobody else maps */
 	unsigned long zero_maps;      /* read faults that mapped the shared zero page */
 	unsigned long stack_grows;    /* growsdown VMA expansions by faults */
+	unsigned long faults_lockless;  /* faults handled under a per-VMA lock (fault_lock=vma) */
+	unsigned long faults_fallback;  /* faults that tried it and took the mmap_lock instead */
+
+	/* fault_lock=vma (mm/vma_lock.c). */
+	bool vma_lockless;            /* [mmap_lock] faults try the per-VMA lock first */
+	unsigned long mm_lock_seq;    /* [mmap_lock write] advanced at each write unlock, which
+	                               *   drops every VMA's write mark at once */
+	struct vma_snapshot *vma_snap;  /* [mmap_lock write; read lock-free] the sorted VMAs
+	                               *   lock-free faults search; NULL: none (fall back) */
+	struct vma *vma_retired;      /* [mmap_lock write] VMAs removed in this write section,
+	                               *   freed after the lock-free faults that may see them */
+	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm (mm_check_all,
+	                               *   truncation's walk: mm/truncate.c) */
 };
 
 /* Global default of mm->merge for new address spaces; the kernel option merge=off clears it. */
@@ -125,6 +127,18 @@ extern bool vma_merge_enabled;
  * identity and merges like a written one (docs/mmscript.md, personalities).
  */
 extern bool mm_zero_page_enabled;
+/*
+ * madv_lock=write|read (default read): MADV_DONTNEED and MADV_FREE take the
+ * mmap_lock for writing (true: the 2007 vanilla kernel) or for reading
+ * (false: Linux since Nick Piggin's 2007 change).
+ */
+extern bool mm_madv_write_lock;
+/*
+ * fault_lock=mmap|vma (default mmap): new address spaces let faults take a
+ * per-VMA lock found without the mmap_lock (true: Linux 6.4's per-VMA
+ * locks, mm/vma_lock.c), or always take the mmap_lock for reading (false).
+ */
+extern bool mm_fault_lock_vma;
 /* Index backend for new address spaces when none is named (btree; kernel option vma=NAME). */
 extern const struct vma_index_ops *vma_default_backend;
 
@@ -163,9 +177,10 @@ size_t anon_identity_inuse(void);
  * mm/soft_access.c, mm/mmap.c, mm/brk.c, mm/mprotect.c, mm/madvise.c,
  * mm/mremap.c, mm/mincore.c).
  *
- * Lock order: mmap_lock -> pt_lock -> object lock (vm_object.h) -> pmm/slab
- * locks; mmap_lock -> fs_lock (include/fs.h) -> object lock; mm_list_lock
- * (the list of address spaces) is taken alone.
+ * Lock order (the table is include/lock_order.h): mmap_lock -> pt_lock ->
+ * object lock (vm_object.h) -> pmm/slab locks; mmap_lock -> fs_lock
+ * (include/fs.h) -> object lock; mm_list_lock (the list of address spaces)
+ * is taken alone.
  *
  * Page accounting (struct page of pmm.h, for user frames):
  *   private anonymous page: PG_anon; private = the anon identity (struct
@@ -192,7 +207,13 @@ void mmap_read_lock(struct mm *mm);
 void mmap_read_unlock(struct mm *mm);
 void mmap_write_lock(struct mm *mm);
 void mmap_write_unlock(struct mm *mm);
-/* True when someone holds mm's mmap_lock (read or write) / this CPU holds it for writing. */
+/* mmap_write_lock_nested: a second mm's lock while one is held (fork: the parent's, then the child's). */
+void mmap_write_lock_nested(struct mm *mm);
+/*
+ * mmap_is_locked: the running task holds mm's mmap_lock (read or write);
+ * without the lock-order checker (LOCKDEP unset): someone holds it.
+ * mmap_is_write_locked: the running task holds it for writing.
+ */
 bool mmap_is_locked(struct mm *mm);
 bool mmap_is_write_locked(struct mm *mm);
 #define mmap_assert_locked(mm)       BUG_ON(!mmap_is_locked(mm))
@@ -239,8 +260,20 @@ void mm_put(struct mm *mm);
  */
 struct mm *mm_dup(struct mm *parent);
 
+/*
+ * mm_check_all: vma_check every live address space (made by mm_create and
+ * not torn down), each under its mmap_lock for reading (at most 32 of
+ * them); *checked (may be NULL) = how many. 0, or -EINVAL when one failed
+ * (vma_check printed what). The caller holds no mmap_lock.
+ */
+int mm_check_all(unsigned *checked);
+/* Address spaces made by mm_create and not torn down yet (leak checks). */
+size_t mm_live_count(void);
+
 /* mm_activate: switch this CPU's page tables to mm's (NULL: kernel only). */
 void mm_activate(struct mm *mm);
+/* mm_enter_lazy: this CPU runs no user task now but keeps its address space loaded (lazy TLB). */
+void mm_enter_lazy(void);
 
 /* ------------------------------------------------------------- faults */
 
@@ -294,6 +327,22 @@ enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
  */
 int mm_soft_access(struct mm *mm, uintptr_t va, unsigned access, void *buf, size_t len);
 
+/*
+ * mm_futex_key: the key of the futex word at user address addr of mm
+ * (Linux get_futex_key): in a MAP_SHARED mapping the physical address of
+ * the word, *shared = true (the same in every address space mapping the
+ * page: the page is faulted in first); else addr itself, *shared = false.
+ * 0 or -EFAULT (no mapping). Takes the mmap_lock for reading; the caller
+ * holds none.
+ */
+int mm_futex_key(struct mm *mm, uintptr_t addr, bool *shared, uint64_t *key);
+/*
+ * mm_user_cmpxchg32: atomically replace the 32-bit word at user address
+ * addr of mm with new if it holds old; *cur = the value found. Faults the
+ * page in writable first. 0; -EINVAL misaligned; -EFAULT not writable.
+ * The caller holds no mmap_lock.
+ */
+int mm_user_cmpxchg32(struct mm *mm, uintptr_t addr, uint32_t old, uint32_t new, uint32_t *cur);
 /* The shared zero page's physical address (allocated by the first mm_create). */
 phys_addr_t mm_zero_page_phys(void);
 

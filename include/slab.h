@@ -19,6 +19,12 @@ struct kmem_cache;
 
 /* Create a cache of objects of size bytes aligned to align (0: 8). NULL on -ENOMEM. */
 struct kmem_cache *kmem_cache_create(const char *name, size_t size, size_t align);
+/*
+ * kmem_cache_get_or_create: *slot, created on first use; safe when several
+ * CPUs get there at once (the loser's cache is destroyed). NULL on -ENOMEM.
+ */
+struct kmem_cache *kmem_cache_get_or_create(struct kmem_cache **slot, const char *name, size_t size,
+					    size_t align);
 /* Destroy a cache; every object must already be freed (else reported, and its pages leak). */
 void kmem_cache_destroy(struct kmem_cache *c);
 /* Allocate one object, or NULL when memory is exhausted. Contents undefined. */

@@ -1,26 +1,45 @@
 /*
- * Spinlocks, correct on SMP: a ticket lock that saves and restores the
- * interrupt state. Lock order and the data each lock protects are documented
- * where the lock is declared.
+ * Spinlocks, correct on SMP: a ticket lock (CPUs are served in arrival
+ * order). Each lock has a class of include/lock_order.h, which the lock-order
+ * checker (include/lockdep.h) enforces.
+ *
+ * Two ways to take one:
+ *   spin_lock_irqsave / spin_unlock_irqrestore: interrupts off while held
+ *     (and while waiting), for locks an interrupt handler may take too;
+ *   spin_lock / spin_unlock: interrupts left as they are, for locks only
+ *     taken outside interrupt handlers. A CPU waiting for such a lock keeps
+ *     answering IPIs (TLB shootdowns), which is why the page-table lock is
+ *     one. The kernel is not preempted, so a holder keeps its CPU.
+ * The data each lock protects is documented where the lock is declared.
  */
 #ifndef SPINLOCK_H
 #define SPINLOCK_H
 
 #include "kernel.h"
+#include "lock_order.h"
 
 struct spinlock {
 	volatile uint32_t next;     /* next ticket to hand out */
 	volatile uint32_t owner;    /* ticket now being served */
 	int holder_cpu;             /* CPU holding it, -1 when free (for assertions) */
 	const char *name;
+	unsigned lclass;            /* enum lock_class */
 };
 
-#define SPINLOCK_INIT(n) { 0, 0, -1, (n) }
+#define SPINLOCK_INIT(n) { 0, 0, -1, (n), LOCK_CLASS_DEFAULT }
+#define SPINLOCK_INIT_CLASS(n, c) { 0, 0, -1, (n), (c) }
 
+/* spin_init: an unlocked lock of class LOCK_CLASS_DEFAULT; spin_init_class: of class c. */
 void spin_init(struct spinlock *l, const char *name);
+void spin_init_class(struct spinlock *l, const char *name, unsigned c);
 /* Acquire l with interrupts disabled; returns the previous interrupt state for spin_unlock_irqrestore. */
 unsigned long spin_lock_irqsave(struct spinlock *l);
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags);
+/* Acquire / release l leaving the interrupt state alone (l is never taken by an interrupt handler). */
+void spin_lock(struct spinlock *l);
+void spin_unlock(struct spinlock *l);
+/* spin_lock_nested: spin_lock of a second lock of a class already held, on purpose. */
+void spin_lock_nested(struct spinlock *l);
 /* True when the running CPU holds l. */
 bool spin_is_held(const struct spinlock *l);
 

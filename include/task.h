@@ -4,10 +4,12 @@
  * A task owns a kernel stack (KSTACK_SIZE bytes); while it runs in user mode
  * the top of that stack is where the CPU (interrupts, exceptions) and the
  * SYSCALL entry save its user registers, as one struct trap_frame (task->tf).
- * The scheduler is round-robin with a time slice of SCHED_SLICE_TICKS timer
- * ticks; a task is preempted when it returns to user mode after its slice
- * ran out (kernel code is not preempted: it sleeps or yields explicitly).
- * One CPU runs tasks; the data below are written for SMP (one lock).
+ * The scheduler keeps a run queue per CPU, round-robin with a time slice of
+ * SCHED_SLICE_TICKS timer ticks, and balances the queues (kernel/sched.c);
+ * a task is preempted when it returns to user mode after its slice ran out
+ * (kernel code is not preempted: it sleeps or yields explicitly, so it
+ * stays on its CPU between two calls that may schedule). Kernel threads
+ * (kernel/kthread.c) are tasks without a user half.
  *
  * Lock legend:
  *   [sched]  sched_lock (a spinlock taken with interrupts off): run queue,
@@ -22,6 +24,8 @@
 #include "types.h"
 #include "list.h"
 #include "signal.h"
+#include "lockdep.h"
+#include "sleep.h"
 #include "wait.h"
 #include "ktimer.h"
 
@@ -48,12 +52,40 @@ struct arch_task {
 	uint64_t fs_base;               /* user FS base (arch_prctl ARCH_SET_FS) */
 	uint64_t gs_base;               /* user GS base */
 	uint32_t pkru;                  /* user PKRU (protection keys on only) */
+	void *fault_catch;              /* its armed arch_fault_catch while switched out (tests) */
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* FXSAVE image of the user FPU/SSE state */
 };
 
+/*
+ * The signal actions, shared by the tasks of CLONE_SIGHAND (Linux's
+ * sighand_struct). [sched]; freed with its last task.
+ */
+struct sighand {
+	int refs;
+	struct k_sigaction action[NSIG_STD + 1];        /* index = signal number */
+};
+
+/*
+ * A thread group (Linux's signal_struct): the tasks sharing one process id
+ * (CLONE_THREAD), their process-directed pending signals and the group
+ * exit (kernel/thread_group.c). All fields [sched]. The leader (the task
+ * whose tid is the process id) becomes a zombie that its parent can reap
+ * only once every thread has exited; the other threads reap themselves.
+ */
+struct thread_group {
+	int refs;                       /* tasks pointing here (freed with the last) */
+	int live;                       /* threads that have not exited yet */
+	struct task *leader;
+	struct list_head threads;       /* its tasks, through task.group_link */
+	bool exiting;                   /* exit_group or a fatal signal: every thread goes */
+	int exit_status;                /* the status the process reports (group exit, or the last thread's) */
+	ksigset_t pending;              /* process-directed signals */
+	struct k_siginfo info[NSIG_STD + 1];
+};
+
 struct task {
-	int pid;                        /* [self] process id (== tid: one thread per process) */
-	int tid;                        /* [self] */
+	int pid;                        /* [self] process id: the thread group's (its leader's tid) */
+	int tid;                        /* [self] thread id, unique */
 	enum task_state state;          /* [sched] */
 	struct mm *mm;                  /* [self] address space; NULL for the idle task */
 	void *kstack;                   /* [self] base of the kernel stack (KSTACK_SIZE bytes) */
@@ -62,14 +94,13 @@ struct task {
 	struct task *parent;            /* [sched] NULL for the idle task */
 	struct list_head children;      /* [sched] list of child tasks (their sibling links) */
 	struct list_head sibling;       /* [sched] link in parent->children */
-	struct list_head run_link;      /* [sched] link in the run queue (on_rq) */
-	bool on_rq;                     /* [sched] on the run queue: a task woken while it still runs may be */
+	struct list_head run_link;      /* [sched] link in its CPU's run queue while runnable and not running */
 	struct list_head all_link;      /* [sched] link in the list of all tasks */
 	int exit_status;                /* [sched] wait status (Linux encoding) once a zombie */
 	unsigned slice;                 /* [sched] ticks left in this time slice */
 	bool need_resched;              /* [sched] reschedule before returning to user mode */
 	uintptr_t clear_child_tid;      /* [self] set_tid_address, CLONE_CHILD_CLEARTID */
-	uintptr_t robust_list;          /* [self] set_robust_list (remembered only) */
+	uintptr_t robust_list;          /* [self] set_robust_list: walked at exit (kernel/futex.c) */
 	int exit_signal;                /* [self] sent to the parent at exit (SIGCHLD for fork; 0: none) */
 	int pgid, sid;                  /* [sched] process group and session (init: 1, 1; fork inherits) */
 	bool vfork_pending;             /* [self] a vfork parent waits for this child's exec or exit */
@@ -81,15 +112,29 @@ struct task {
 	char comm[TASK_COMM_LEN];       /* [self] program name (basename), for reports */
 	struct fdtable *fdt;            /* [self] file descriptors (kernel/fdtable.c) */
 	struct wait_queue child_wait;   /* where this task waits for its children (wait4, vfork) */
-	struct task_signals sig;        /* [sig] handlers, blocked and pending sets */
+	struct task_signals sig;        /* [sig] this thread's blocked and pending sets */
+	struct sighand *sighand;        /* [sig] signal actions (shared with CLONE_SIGHAND) */
+	struct thread_group *group;     /* [sched] its thread group (NULL: idle tasks) */
+	struct list_head group_link;    /* [sched] in group->threads */
+	int cpu;                        /* [sched] CPU it runs or is queued on (-1: never ran) */
+	bool on_cpu;                    /* [sched] running on t->cpu now (until switched out) */
+	bool is_idle;                   /* [self] a CPU's idle task */
+	unsigned long cpus_allowed;     /* [sched] CPUs it may run on (bit n: CPU n) */
+	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/kthread.c) */
+	void *kthread_arg;              /* [self] */
+	struct task *joiner;            /* [sched] kernel thread: who waits in kthread_join */
+	struct lockdep_held held_locks; /* [self] sleeping locks held (lib/lockdep.c) */
 };
 
-/* The task running on this CPU. */
-struct task *current_task(void);
+/* The task running on this CPU (current_task: include/sleep.h). */
 #define current (current_task())
 
-/* sched_init: turn the boot context into the idle task (pid 0). Once, before any task is made. */
+/* sched_init: turn the boot context into CPU 0's idle task (pid 0). Once, before any task is made. */
 void sched_init(void);
+/* sched_init_cpu: make the running application processor's start-up context (stack kstack) its idle task. */
+void sched_init_cpu(unsigned cpu, void *kstack);
+/* cpu_idle: an idle task's loop: run queued work, else hlt until an interrupt. Never returns. */
+__attribute__((noreturn)) void cpu_idle(void);
 
 /*
  * task_alloc: a new task with a kernel stack, pid, zeroed state, not yet
@@ -121,24 +166,46 @@ void sched_set_sleeping(void);
 void sched_sleep_if_sleeping(void);
 /* sched_set_running: current is runnable (ends a sleep that did not switch). */
 void sched_set_running(void);
-/* sched_wakeup: make a sleeping t runnable again (callable from interrupts). */
+/* sched_wakeup: make a sleeping t runnable again, on a CPU chosen by the balancing rules (callable from interrupts). */
 void sched_wakeup(struct task *t);
+/* sched_wait_flag / sched_wake_flag: include/sleep.h. */
+/*
+ * sched_set_affinity: let t run on the CPUs of the mask cpus only (at least
+ * one online); a queued t moves now, a running one at its next schedule.
+ */
+void sched_set_affinity(struct task *t, unsigned long cpus);
+/* sched_stats: context switches and tasks pulled from other CPUs by cpu since boot. */
+void sched_stats(unsigned cpu, unsigned long *switches, unsigned long *pulls);
 
 /* vfork_release: t no longer borrows its vfork parent's memory (exec or exit): wake the parent. */
 void vfork_release(struct task *t);
 /* task_exit_timers: disarm t's interval timer (exit). */
 void task_exit_timers(struct task *t);
-/* futex_wake_address: wake up to n futex waiters at addr in current's address space; how many. */
+/* futex_wake_address: wake up to n futex waiters on the word at addr of current (shared key); how many. */
 int futex_wake_address(uintptr_t addr, int n);
-/* futex_wake_mm: the same for mm and a FUTEX_WAKE_BITSET mask. */
-int futex_wake_mm(struct mm *mm, uintptr_t addr, int n, uint32_t bitset);
+/* futex_exit_robust_list: t exits: release the robust futexes it holds (its list, set_robust_list). */
+void futex_exit_robust_list(struct task *t);
 
 /* Live tasks (zombies included), for fork's limit and leak checks. */
 unsigned sched_task_count(void);
 /* task_find_any: as task_find, zombies included (kill of a zombie succeeds, as Linux). */
 struct task *task_find_any(int pid);
-/* Find a live task by pid, or NULL. Caller holds no lock; the result may die later (one CPU: safe until it sleeps). */
+/*
+ * Find a live task by pid, or NULL. Caller holds no lock; the result stays
+ * allocated until its parent reaps it, which with SMP may happen on another
+ * CPU while the caller uses it (no reference is taken yet: a caller other
+ * than the parent must not rely on it for long).
+ */
 struct task *task_find(int pid);
+/*
+ * task_get_mm: a reference to the address space of live task pid (NULL:
+ * no such task, or it has none), its name copied to comm; the task may
+ * exit meanwhile on another CPU. task_set_mm: t->mm = mm; returns the old
+ * one for the caller to put (the pair keeps task_get_mm from taking an mm
+ * being freed: both run under sched_lock).
+ */
+struct mm *task_get_mm(int pid, char comm[TASK_COMM_LEN]);
+struct mm *task_set_mm(struct task *t, struct mm *mm);
 
 /*
  * task_exit: end the current task with wait status `status` (Linux
@@ -148,6 +215,36 @@ struct task *task_find(int pid);
  * (kernel/init.c).
  */
 __attribute__((noreturn)) void task_exit(int status);
+
+/*
+ * Thread groups (kernel/thread_group.c). thread_group_init: t's own group
+ * and sighand (task_alloc); 0 or -ENOMEM. thread_group_share: the child of
+ * clone takes the parent's sighand (CLONE_SIGHAND) and joins its group
+ * (CLONE_THREAD: the parent's process id). thread_group_put: t leaves both
+ * (task_free). thread_group_exiting: t's group is going (exit_group, fatal
+ * signal). thread_group_leader: the task whose tid is t's process id.
+ * task_reapable: a zombie whose whole group has exited (wait4 may take it).
+ */
+int thread_group_init(struct task *t);
+void thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread);
+void thread_group_put(struct task *t);
+bool thread_group_exiting(const struct task *t);
+struct task *thread_group_leader(const struct task *t);
+bool task_reapable(const struct task *t);
+/*
+ * group_exit: exit_group(2): end every thread of current's group with
+ * status (the first group exit's status wins); never returns.
+ */
+__attribute__((noreturn)) void group_exit(int status);
+/*
+ * thread_group_leave_locked: t exits: true when it was the group's last
+ * thread, with *status the group's status (sched_lock held).
+ * thread_park_dead_locked: an exited non-leader thread waits to be freed;
+ * thread_reap_dead frees those already off their CPU (no lock held).
+ */
+bool thread_group_leave_locked(struct task *t, int *status);
+void thread_park_dead_locked(struct task *t);
+void thread_reap_dead(void);
 
 /* exit_to_user: work before returning to user mode with tf: signals, reschedule. Interrupts off on return. */
 void exit_to_user(struct trap_frame *tf);
@@ -169,8 +266,25 @@ void exit_to_user(struct trap_frame *tf);
  */
 int user_init_start(void);
 
+/*
+ * Kernel threads (kernel/kthread.c): kthread_create makes a task that runs
+ * fn(arg) in the kernel, on CPU cpu only (or anywhere when cpu < 0), with
+ * no address space; kthread_start makes it runnable. When fn returns (or
+ * the thread calls kthread_exit) it becomes a zombie that kthread_join
+ * frees. kthread_use_mm / kthread_unuse_mm let the running kernel thread
+ * work in a user address space (its page tables loaded, user copies and
+ * faults as a task of that mm); unuse before exiting.
+ */
+struct task *kthread_create(void (*fn)(void *), void *arg, int cpu, const char *name);
+void kthread_start(struct task *t);
+void kthread_join(struct task *t);
+__attribute__((noreturn)) void kthread_exit(void);
+void kthread_use_mm(struct mm *mm);
+void kthread_unuse_mm(void);
+
 /* Architecture hooks (arch/x86_64/process.c). */
 void arch_task_setup_stack(struct task *t);     /* first switch-in enters user mode via t->tf */
+void arch_task_setup_kthread(struct task *t);   /* first switch-in calls t->kthread_fn(t->kthread_arg) */
 void arch_switch_to(struct task *prev, struct task *next);
 void arch_set_current(struct task *t);
 void arch_task_reset_fpu(struct task *t);       /* FPU image as after exec */

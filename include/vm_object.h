@@ -27,7 +27,7 @@
  *
  * Locking: o->lock (a spinlock, taken with interrupts off) protects the
  * tree, size and counters. Order: mmap_lock -> pt_lock -> o->lock ->
- * pmm/slab. No page is copied under it: callers take a reference
+ * pmm/slab (class VM_OBJECT of include/lock_order.h, checked by lockdep). No page is copied under it: callers take a reference
  * (vm_object_page) and copy afterwards. Reference counts are atomic.
  */
 #ifndef VM_OBJECT_H
@@ -81,16 +81,20 @@ int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, str
 void vm_object_page_put(struct page *p);
 /*
  * vm_object_page_dirty: p, a cache page, was written (write(), or a dirty
- * PTE went): reclaim must keep it (Linux folio_mark_dirty).
+ * PTE went): reclaim must keep it (Linux folio_mark_dirty). An atomic OR
+ * of PG_dirty, so any user page may be marked this way from any CPU;
+ * every other change of a cache page's flags is atomic too (mm/filemap.c).
  */
 void vm_object_page_dirty(struct page *p);
 /*
  * vm_object_drop_clean: reclaim of one clean cache page (Linux's
  * __remove_mapping of a clean shmem folio): p leaves o's cache when it is
- * still there at pgoff, never written (no PG_dirty) and held by the cache
- * alone. true when it went. May be called under pt_lock.
+ * still there at pgoff, never written (no PG_dirty), mapped nowhere and
+ * held by the cache and the caller's held references alone (the unmapped
+ * PTE's, waiting in a TLB batch). true when it went. May be called under
+ * pt_lock.
  */
-bool vm_object_drop_clean(struct vm_object *o, unsigned long pgoff, struct page *p);
+bool vm_object_drop_clean(struct vm_object *o, unsigned long pgoff, struct page *p, unsigned held);
 /* vm_object_has_page: is pgoff in the cache (mincore)? */
 bool vm_object_has_page(struct vm_object *o, unsigned long pgoff);
 /* vm_object_size / vm_object_pages: the size in bytes; the pages in the cache. */

@@ -58,7 +58,7 @@ struct vm_file;
  * merging. Refcounted by the VMAs pointing at it.
  */
 struct anon_vma {
-	unsigned refcount;            /* VMAs (and, later, pages) referring to it */
+	unsigned refcount;            /* [atomic] VMAs and anonymous pages referring to it */
 	unsigned long id;             /* unique, for debugging and test output */
 };
 
@@ -78,10 +78,25 @@ struct vma {
 	bool anon_forked;             /* with anon: Linux's anon_vma_chain has more than one entry, i.e. the
 	                               * VMA was copied at fork from a VMA that had an identity (or split
 	                               * from / dup'ed from such a VMA): vma_is_fork_child() */
-	struct vm_file *file;         /* the file mapped (include/vm_object.h; Linux's vm_file; shared
-	                               * anonymous memory has one too), or NULL: anonymous private */
+	/*
+	 * The per-VMA lock of fault_lock=vma (mm/vma_lock.c), all zero in a new
+	 * VMA, packed beside anon_forked in what was padding: struct vma stays
+	 * 64 bytes with it.
+	 */
+	bool detached;                /* removed from the index: lock-free faults must not use it */
+	uint16_t vm_lock_seq;         /* marked for writing while equal to the low 16 bits of
+	                               *   mm->mm_lock_seq (a wrap only makes a fault fall back) */
+	int vm_readers;               /* [atomic] faults holding it for reading */
+	union {
+		struct vm_file *file; /* the file mapped (include/vm_object.h; Linux's vm_file; shared
+		                       *   anonymous memory has one too), or NULL: anonymous private */
+		struct vma *retired_next;       /* once freed with fault_lock=vma (file put, index left):
+		                               *   next on mm->vma_retired (mm/vma_lock.c); no fault
+		                               *   reads file then: a detached VMA is never locked */
+	};
 	struct mm *mm;                /* owning address space */
 };
+_Static_assert(sizeof(struct vma) == 64, "struct vma is one cache line (the per-VMA lock fits in padding)");
 
 /* The index backend's link in v (ops->link_size bytes, after struct vma; owned by the backend). */
 static inline void *vma_link(const struct vma *v)

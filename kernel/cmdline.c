@@ -54,6 +54,22 @@ static unsigned set_uint(unsigned *dst, const char *v, size_t vlen, const char *
 	return 0;
 }
 
+/* Parse one of two words into *dst (yes: true, no: false); returns 1 (a warning) for anything else. */
+static unsigned set_choice(bool *dst, const char *v, size_t vlen, const char *key, const char *yes,
+			   const char *no)
+{
+	if (word_is(v, vlen, yes))
+		*dst = true;
+	else if (word_is(v, vlen, no))
+		*dst = false;
+	else {
+		printk("cmdline: warning: %s=%.*s: expected %s or %s; ignored\n", key, (int)vlen, v,
+		       no, yes);
+		return 1;
+	}
+	return 0;
+}
+
 /* Apply one word [w, w+len); returns 1 if it produced a warning. */
 static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, bool first)
 {
@@ -91,6 +107,14 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_bool(&p->ktest_list, v, vlen, "ktest_list");
 	} else if (word_is(w, klen, "pku")) {
 		return set_bool(&p->pku, v, vlen, "pku");
+	} else if (word_is(w, klen, "acpi")) {
+		return set_bool(&p->acpi, v, vlen, "acpi");
+	} else if (word_is(w, klen, "smp")) {
+		return set_uint(&p->smp, v, vlen, "smp");
+	} else if (word_is(w, klen, "fault_lock")) {
+		return set_choice(&p->fault_lock_vma, v, vlen, "fault_lock", "vma", "mmap");
+	} else if (word_is(w, klen, "madv_lock")) {
+		return set_choice(&p->madv_lock_write, v, vlen, "madv_lock", "write", "read");
 	} else if (word_is(w, klen, "strace")) {
 		return set_bool(&p->strace, v, vlen, "strace");
 	} else if (word_is(w, klen, "profile_hz")) {
@@ -115,6 +139,7 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	p->merge = true;
 	p->zero_page = true;
 	p->pku = true;
+	p->acpi = true;
 	p->profile_hz = 1000;           /* TIMER_HZ */
 	while (line && *line) {
 		const char *w;

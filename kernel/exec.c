@@ -672,13 +672,13 @@ long exec_open(struct dentry *base, const char *path, struct file **out)
 void exec_install(struct task *t, struct exec_image *img, const char *name)
 {
 	struct trap_frame *tf = t->tf;
-	struct mm *old = t->mm;
+	struct mm *old;
 	bool running = t == current;
 	size_t n;
 
 	if (running)
 		mm_activate(img->mm);
-	t->mm = img->mm;
+	old = task_set_mm(t, img->mm);
 	if (old)
 		mm_put(old);
 	memset(tf, 0, sizeof(*tf));

@@ -91,7 +91,7 @@ struct fdtable *fdtable_dup(struct fdtable *old)
 
 void fdtable_put(struct fdtable *t)
 {
-	if (!t || --t->refs > 0)
+	if (!t || __atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	for (unsigned i = 0; i < t->size; i++)
 		if (t->fd[i])

@@ -23,6 +23,7 @@ struct file *file_alloc(const struct file_ops *ops, unsigned flags)
 	return f;
 }
 
+/* The reference count is atomic: processes on other CPUs share the file since fork. */
 void file_get_ref(struct file *f)
 {
 	__atomic_add_fetch(&f->refs, 1, __ATOMIC_RELAXED);

@@ -13,6 +13,7 @@
 #include "printk.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "mm.h"
 #include "arch.h"
 #include "file.h"
 #include "console.h"
@@ -59,6 +60,13 @@ static int init_std_files(struct task *t)
 static __noreturn void init_finished(struct task *t)
 {
 	int st = t->exit_status, shell;
+	unsigned checked;
+
+	/* Every address space still alive (orphans') passes vma_check, or the run fails. */
+	if (mm_check_all(&checked)) {
+		printk(REPORT_BEGIN "vm: vma_check failed on one of %u address spaces\n" REPORT_END, checked);
+		qemu_exit(QEMU_EXIT_FAIL);
+	}
 
 	profile_user_end();             /* profile=user: the table, as a report */
 	while (!arch_streams_drained()) {       /* the program's last bytes leave before QEMU stops */
@@ -155,10 +163,10 @@ static __noreturn void init_run(struct task *t)
 	sched_start_task(t);
 	for (;;) {
 		cli();
-		if (t->state == TASK_ZOMBIE)
+		if (task_reapable(t))   /* init and all its threads */
 			break;
 		schedule();
-		if (t->state == TASK_ZOMBIE)
+		if (task_reapable(t))
 			break;
 		__asm__ volatile("sti; hlt" : : : "memory");
 	}

@@ -20,10 +20,11 @@ void panic(const char *fmt, ...)
 		arch_panic_recover();
 	}
 	printk_set_line_prefix(NULL);           /* a panic is never a test diagnostic */
-	if (panicking++) {
+	if (__atomic_fetch_add(&panicking, 1, __ATOMIC_SEQ_CST)) {
 		printk("\nnested panic; stopping\n");
 		arch_halt_failure();
 	}
+	arch_stop_other_cpus();
 	printk("\nKERNEL PANIC: ");
 	va_start(ap, fmt);
 	vprintk(fmt, ap);

@@ -11,7 +11,11 @@
  *     one when it does not fit whole), a larger one writes what fits.
  *   - a blocked read or write returns -EINTR for a signal (or what it has
  *     transferred so far).
- * Blocking goes through the wait queues of include/wait.h.
+ * Blocking goes through the wait queues of include/wait.h. The ring and
+ * the end counts are changed under the pipe's lock, a sleeping lock held
+ * across the user copies (which may fault): the reader and the writer may
+ * run on two CPUs at once. A waiter rechecks its condition under the lock
+ * and waits again when another reader or writer got there first.
  */
 #include "pipe.h"
 #include "file.h"
@@ -23,6 +27,7 @@
 #include "uaccess.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "rwsem.h"
 
 #define PIPE_ORDER 4                    /* 64 KiB */
 #define PIPE_SIZE (PAGE_SIZE << PIPE_ORDER)
@@ -30,6 +35,7 @@
 #define S_IFIFO 0010000
 
 struct pipe {
+	struct rwsem lock;              /* taken for writing (a mutex): the four fields below */
 	char *buf;                      /* PIPE_SIZE bytes */
 	size_t head, len;               /* data is [head, head + len) mod PIPE_SIZE */
 	int readers, writers;           /* open read / write ends (struct file count) */
@@ -37,7 +43,7 @@ struct pipe {
 	uint64_t ino;
 };
 
-static uint64_t next_pipe_ino = 1000;
+static uint64_t next_pipe_ino = 1000;     /* [atomic] */
 
 static bool pipe_readable(struct pipe *p)
 {
@@ -80,6 +86,24 @@ static long ring_from_user(struct pipe *p, uint64_t ubuf, size_t n)
 	return (long)done;
 }
 
+/* Wait until the pipe is readable, and return with its lock held; 0, -EAGAIN or -EINTR. */
+static long pipe_lock_readable(struct file *f, struct pipe *p)
+{
+	for (;;) {
+		long r;
+
+		if (!pipe_readable(p) && (f->flags & O_NONBLOCK))
+			return -EAGAIN;
+		r = wait_event_interruptible(&p->rwait, pipe_readable(p));
+		if (r)
+			return r;
+		down_write(&p->lock);
+		if (pipe_readable(p))
+			return 0;
+		up_write(&p->lock);     /* another reader emptied it first */
+	}
+}
+
 static long pipe_read(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 {
 	struct pipe *p = f->priv;
@@ -89,12 +113,11 @@ static long pipe_read(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 		return 0;
 	if (!access_ok(ubuf, n))
 		return -EFAULT;
-	if (!pipe_readable(p) && (f->flags & O_NONBLOCK))
-		return -EAGAIN;
-	r = wait_event_interruptible(&p->rwait, pipe_readable(p));
+	r = pipe_lock_readable(f, p);
 	if (r)
 		return r;
 	r = ring_to_user(p, ubuf, n);
+	up_write(&p->lock);
 	if (r > 0) {
 		wake_up(&p->wwait);
 		file_io_event();
@@ -122,7 +145,7 @@ static long pipe_write(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 		long r;
 
 		if (p->readers == 0) {
-			send_signal(current, SIGPIPE, SI_USER, current->pid);
+			send_signal(current, SIGPIPE, SI_USER, current->pid, false);
 			return done ? (long)done : -EPIPE;
 		}
 		if (n == 0)
@@ -135,7 +158,13 @@ static long pipe_write(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 				return done ? (long)done : r;
 			continue;
 		}
+		down_write(&p->lock);
+		if (!p->readers || !pipe_writable(p, n, done)) {
+			up_write(&p->lock);     /* the readers left, or another writer filled it first */
+			continue;
+		}
 		r = ring_from_user(p, ubuf + done, n - done);
+		up_write(&p->lock);
 		if (r < 0)
 			return done ? (long)done : r;
 		done += r;
@@ -158,15 +187,23 @@ static void pipe_stat(struct file *f, struct kstat *st)
 static void pipe_release(struct file *f)
 {
 	struct pipe *p = f->priv;
+	bool last;
 
+	down_write(&p->lock);
 	if ((f->flags & O_ACCMODE) == O_RDONLY)
 		p->readers--;
 	else
 		p->writers--;
+	last = p->readers == 0 && p->writers == 0;
+	/*
+	 * Wake under the lock: once it is dropped, the other end's release
+	 * (another CPU) may free the pipe; its release store is our last touch.
+	 */
 	wake_up(&p->rwait);
 	wake_up(&p->wwait);
+	up_write(&p->lock);
 	file_io_event();
-	if (p->readers == 0 && p->writers == 0) {
+	if (last) {                     /* no file refers to it: nobody else is inside */
 		pmm_free(virt_to_page(p->buf), PIPE_ORDER);
 		kfree(p);
 	}
@@ -202,9 +239,10 @@ int pipe_create(unsigned flags, struct file **rd, struct file **wr)
 			pmm_free(pg, PIPE_ORDER);
 		return -ENOMEM;
 	}
+	rwsem_init(&p->lock, "pipe", LOCK_CLASS_PIPE);
 	p->buf = page_address(pg);
 	p->readers = p->writers = 1;
-	p->ino = next_pipe_ino++;
+	p->ino = __atomic_fetch_add(&next_pipe_ino, 1, __ATOMIC_RELAXED);
 	wait_queue_init(&p->rwait);
 	wait_queue_init(&p->wwait);
 	(*rd)->priv = (*wr)->priv = p;

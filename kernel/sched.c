@@ -1,12 +1,24 @@
 /*
- * The scheduler: round-robin over one run queue, preemption by the timer
- * tick when a task's slice ends (taken on the way back to user mode, see
- * exit_to_user), explicit sleep/wake-up for wait4. The boot context becomes
- * the idle task (pid 0), which runs when nothing else can.
+ * The scheduler: one run queue per CPU, round-robin on each, preemption by
+ * the timer tick when a task's slice ends (taken on the way back to user
+ * mode, see exit_to_user), explicit sleep/wake-up, and simple balancing:
+ *   - a task made runnable (new, or woken) goes to an idle CPU it may run
+ *     on (its previous one first), else to the least loaded one, and an
+ *     idle target CPU is woken by an IPI;
+ *   - at every schedule, a CPU whose queue is empty, or whose load is
+ *     smaller by two or more than another's, pulls one queued task from
+ *     the busiest CPU (load = queued tasks + the running one).
+ * Each CPU has an idle task (pid 0) that runs when nothing else can: the
+ * boot context on CPU 0 (which also runs the boot tests and waits for
+ * init), the start-up stack on the others (cpu_idle: hlt until work).
  *
- * Locking: sched_lock (interrupts off) protects everything tagged [sched]
- * in include/task.h. A switch happens with sched_lock held; the task
- * switched to releases it (in schedule(), or sched_tail for a new task).
+ * Locking: sched_lock (interrupts off) protects every run queue and
+ * everything tagged [sched] in include/task.h. One lock for all CPUs keeps
+ * the switch protocol simple: a switch happens with sched_lock held and the
+ * task switched to releases it (in schedule(), or sched_tail for a new
+ * task), so no other CPU can pick a task, or free a zombie, before its
+ * registers are saved. (Linux has a lock per run queue; with 16 CPUs at
+ * most, one lock held for a few hundred instructions per switch is enough.)
  */
 #include "sched_internal.h"
 #include "x86.h"
@@ -17,29 +29,77 @@
 #include "kerrno.h"
 #include "printk.h"
 
-struct spinlock sched_lock = SPINLOCK_INIT("sched");
+struct spinlock sched_lock = SPINLOCK_INIT_CLASS("sched", LOCK_CLASS_SCHED);
 struct list_head task_list = LIST_HEAD_INIT(task_list);
 struct task idle_task;
-static struct list_head run_queue = LIST_HEAD_INIT(run_queue);
+static struct task ap_idle_tasks[NR_CPUS];
 static int next_pid = 1;
 static unsigned ntasks;                         /* [sched] tasks on task_list */
 
-void sched_init(void)
-{
-	struct task *t = &idle_task;
+struct rq {
+	struct list_head queue;                 /* [sched] runnable tasks waiting for this CPU */
+	unsigned nr_queued;                     /* [sched] tasks on queue */
+	struct task *curr;                      /* [sched] the task running here */
+	struct task *idle;                      /* this CPU's idle task */
+	unsigned long switches;                 /* [sched] context switches */
+	unsigned long pulls;                    /* [sched] tasks taken from other queues */
+};
+static struct rq runqueues[NR_CPUS];
 
-	memset(t, 0, sizeof(*t));
-	t->pid = t->tid = 0;
-	t->state = TASK_RUNNABLE;
+/* Sleeping locks taken before the first task exists (lockdep). */
+static struct lockdep_held boot_held_locks;
+
+struct lockdep_held *lockdep_task_held(void)
+{
+	struct task *t = current;
+
+	return t ? &t->held_locks : &boot_held_locks;
+}
+
+static void task_links_init(struct task *t)
+{
 	list_init(&t->children);
 	list_init(&t->sibling);
 	list_init(&t->run_link);
 	list_init(&t->all_link);
+	list_init(&t->group_link);
 	wait_queue_init(&t->child_wait);
-	memcpy(t->comm, "idle", 5);
+}
+
+/* Make t the idle task of cpu, running now on the stack kstack (NULL: the boot stack). */
+static void idle_init(struct task *t, unsigned cpu, void *kstack)
+{
+	struct rq *rq = &runqueues[cpu];
+
+	memset(t, 0, sizeof(*t));
+	t->state = TASK_RUNNABLE;
+	t->is_idle = true;
+	t->on_cpu = true;
+	t->cpu = (int)cpu;
+	t->cpus_allowed = 1UL << cpu;
+	t->kstack = kstack;
+	task_links_init(t);
+	ksnprintf(t->comm, sizeof(t->comm), cpu ? "idle/%u" : "idle", cpu);
 	signal_init_task(t);
 	arch_task_reset_fpu(t);
+	list_init(&rq->queue);
+	rq->curr = rq->idle = t;
 	arch_set_current(t);
+}
+
+void sched_init(void)
+{
+	for (unsigned cpu = 0; cpu < NR_CPUS; cpu++)
+		list_init(&runqueues[cpu].queue);
+	idle_init(&idle_task, 0, NULL);
+}
+
+void sched_init_cpu(unsigned cpu, void *kstack)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	idle_init(&ap_idle_tasks[cpu], cpu, kstack);
+	spin_unlock_irqrestore(&sched_lock, f);
 }
 
 struct task *task_alloc(void)
@@ -58,11 +118,13 @@ struct task *task_alloc(void)
 	t->kstack = page_address(stack);
 	t->tf = (struct trap_frame *)((char *)t->kstack + KSTACK_SIZE) - 1;
 	memset(t->tf, 0, sizeof(*t->tf));
-	list_init(&t->children);
-	list_init(&t->sibling);
-	list_init(&t->run_link);
-	list_init(&t->all_link);
-	wait_queue_init(&t->child_wait);
+	task_links_init(t);
+	if (thread_group_init(t)) {
+		pmm_free(stack, KSTACK_ORDER);
+		kfree(t);
+		return NULL;
+	}
+	t->cpus_allowed = ~0UL;
 	signal_init_task(t);
 	arch_task_reset_fpu(t);
 	f = spin_lock_irqsave(&sched_lock);
@@ -73,55 +135,176 @@ struct task *task_alloc(void)
 
 void task_free(struct task *t)
 {
+	BUG_ON(t->is_idle || t->on_cpu);
+	thread_group_put(t);
 	pmm_free(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
+}
+
+/* ------------------------------------------------------------ run queues */
+
+static bool cpu_may_run(const struct task *t, unsigned cpu)
+{
+	return (t->cpus_allowed & arch_cpu_online_mask() & (1UL << cpu)) != 0;
+}
+
+/* Tasks running or waiting on cpu. */
+static unsigned rq_load(unsigned cpu)
+{
+	const struct rq *rq = &runqueues[cpu];
+
+	return rq->nr_queued + (rq->curr && !rq->curr->is_idle);
+}
+
+static void enqueue(struct task *t, unsigned cpu)
+{
+	struct rq *rq = &runqueues[cpu];
+
+	list_add_tail(&t->run_link, &rq->queue);
+	rq->nr_queued++;
+	t->cpu = (int)cpu;
+}
+
+static void dequeue(struct task *t)
+{
+	runqueues[t->cpu].nr_queued--;
+	list_del(&t->run_link);
+}
+
+/* Where a task made runnable goes: an idle allowed CPU (its last first), else the least loaded. */
+static unsigned select_cpu(const struct task *t)
+{
+	unsigned best = NR_CPUS, best_load = ~0u;
+
+	if (t->cpu >= 0 && cpu_may_run(t, (unsigned)t->cpu) && rq_load((unsigned)t->cpu) == 0)
+		return (unsigned)t->cpu;
+	for (unsigned cpu = 0; cpu < NR_CPUS; cpu++) {
+		unsigned load;
+
+		if (!cpu_may_run(t, cpu))
+			continue;
+		load = rq_load(cpu);
+		if (load < best_load) {
+			best = cpu;
+			best_load = load;
+		}
+	}
+	BUG_ON(best == NR_CPUS);
+	return best;
+}
+
+/* Queue t on a chosen CPU and wake that CPU if it idles. sched_lock held. */
+static void make_runnable(struct task *t)
+{
+	unsigned cpu = select_cpu(t);
+
+	enqueue(t, cpu);
+	if (runqueues[cpu].curr->is_idle)
+		arch_send_reschedule(cpu);
+}
+
+/* The first task on cpu's queue that may run on here, or NULL. */
+static struct task *first_movable(unsigned from, unsigned here)
+{
+	struct list_head *p;
+
+	list_for_each(p, &runqueues[from].queue) {
+		struct task *t = list_entry(p, struct task, run_link);
+
+		if (cpu_may_run(t, here))
+			return t;
+	}
+	return NULL;
+}
+
+/* Pull one task to cpu from the busiest CPU when cpu is idle-bound or two tasks behind. */
+static void balance(unsigned cpu, unsigned my_load)
+{
+	unsigned busiest = NR_CPUS, most = 0;
+	struct task *t;
+
+	for (unsigned c = 0; c < NR_CPUS; c++) {
+		unsigned load = rq_load(c);
+
+		if (c != cpu && runqueues[c].nr_queued && load > most) {
+			busiest = c;
+			most = load;
+		}
+	}
+	if (busiest == NR_CPUS || (my_load && most < my_load + 2))
+		return;
+	t = first_movable(busiest, cpu);
+	if (!t)
+		return;
+	dequeue(t);
+	enqueue(t, cpu);
+	runqueues[cpu].pulls++;
 }
 
 void sched_start_task(struct task *t)
 {
 	unsigned long f;
 
-	arch_task_setup_stack(t);
+	if (t->kthread_fn)
+		arch_task_setup_kthread(t);
+	else
+		arch_task_setup_stack(t);
 	f = spin_lock_irqsave(&sched_lock);
 	t->state = TASK_RUNNABLE;
 	t->slice = SCHED_SLICE_TICKS;
+	t->cpu = -1;
 	list_add_tail(&t->all_link, &task_list);
 	ntasks++;
 	if (t->parent)
 		list_add_tail(&t->sibling, &t->parent->children);
-	list_add_tail(&t->run_link, &run_queue);
-	t->on_rq = true;
+	make_runnable(t);
 	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+/*
+ * Point this CPU's MMU at next's address space; a kernel thread or the idle
+ * task keeps the last one loaded (lazy TLB: no CR3 switch, and none on the
+ * way back if the same address space comes back).
+ */
+static void switch_mm(struct task *prev, struct task *next)
+{
+	if (next->mm)
+		mm_activate(next->mm);
+	else
+		mm_enter_lazy();
 }
 
 void __schedule(void)
 {
+	unsigned cpu = arch_cpu_id();
+	struct rq *rq = &runqueues[cpu];
 	struct task *prev = current, *next;
+	bool prev_runs = prev->state == TASK_RUNNABLE && !prev->is_idle;
 
 	assert_spin_held(&sched_lock);
 	prev->need_resched = false;
-	if (prev->on_rq && prev->state != TASK_RUNNABLE) {
-		list_del(&prev->run_link);      /* woken, then slept or exited again */
-		prev->on_rq = false;
+	balance(cpu, rq->nr_queued + prev_runs);
+	if (prev_runs) {
+		if (cpu_may_run(prev, cpu))
+			enqueue(prev, cpu);
+		else
+			make_runnable(prev);
 	}
-	if (prev->state == TASK_RUNNABLE && prev != &idle_task && !prev->on_rq) {
-		list_add_tail(&prev->run_link, &run_queue);
-		prev->on_rq = true;
-	}
-	if (list_empty(&run_queue)) {
-		next = &idle_task;
+	if (list_empty(&rq->queue)) {
+		next = rq->idle;
 	} else {
-		next = list_first_entry(&run_queue, struct task, run_link);
-		list_del(&next->run_link);
-		next->on_rq = false;
+		next = list_first_entry(&rq->queue, struct task, run_link);
+		dequeue(next);
 	}
 	if (next == prev)
 		return;
 	next->slice = SCHED_SLICE_TICKS;
-	if (next->mm && next->mm != prev->mm)
-		mm_activate(next->mm);
-	else if (!next->mm && prev->mm)
-		mm_activate(NULL);
+	next->cpu = (int)cpu;
+	prev->on_cpu = false;
+	next->on_cpu = true;
+	rq->curr = next;
+	rq->switches++;
+	switch_mm(prev, next);
 	arch_switch_to(prev, next);
 }
 
@@ -145,18 +328,62 @@ void sched_yield(void)
 	schedule();
 }
 
+/* Work an idle cpu could pick up: its own queue, or a task waiting behind a running one elsewhere (a hint: no lock). */
+static bool work_hint(unsigned cpu)
+{
+	for (unsigned c = 0; c < NR_CPUS; c++)
+		if (runqueues[c].nr_queued && (c == cpu || rq_load(c) > 1))
+			return true;
+	return false;
+}
+
+/* work_hint, exactly: the task could run here. sched_lock held. */
+static bool has_work_locked(unsigned cpu)
+{
+	if (runqueues[cpu].nr_queued)
+		return true;
+	for (unsigned c = 0; c < NR_CPUS; c++)
+		if (c != cpu && rq_load(c) > 1 && first_movable(c, cpu))
+			return true;
+	return false;
+}
+
+void idle_pause(void)
+{
+	/* Woken by the next tick, or at once by the IPI a wake-up of an idle task sends. */
+	__asm__ volatile("sti; hlt" : : : "memory");
+}
+
 void sched_tick(void)
 {
 	struct task *t = current;
 
-	if (t == &idle_task) {
-		t->need_resched = !list_empty(&run_queue);
+	if (t->is_idle)
 		return;
-	}
 	if (t->slice > 0)
 		t->slice--;
 	if (t->slice == 0)
 		t->need_resched = true;
+}
+
+void cpu_idle(void)
+{
+	unsigned cpu = arch_cpu_id();
+
+	for (;;) {
+		cli();
+		if (work_hint(cpu)) {
+			unsigned long f = spin_lock_irqsave(&sched_lock);
+
+			if (has_work_locked(cpu)) {
+				__schedule();
+				spin_unlock_irqrestore(&sched_lock, f);
+				continue;
+			}
+			spin_unlock_irqrestore(&sched_lock, f);
+		}
+		__asm__ volatile("sti; hlt" : : : "memory");
+	}
 }
 
 void sched_set_sleeping(void)
@@ -176,19 +403,30 @@ void sched_set_running(void)
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
+/*
+ * A task woken between sched_set_sleeping and here is runnable again (and,
+ * still on its CPU, was not queued): it goes on. An idle task never leaves
+ * its CPU: it waits for an interrupt instead.
+ */
 void sched_sleep_if_sleeping(void)
 {
+	struct task *self = current;
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
-	if (current->state == TASK_SLEEPING)
+	if (self->state == TASK_SLEEPING)
 		__schedule();
+	if (self->is_idle && self->state == TASK_SLEEPING) {
+		spin_unlock_irqrestore(&sched_lock, f);
+		idle_pause();
+		return;
+	}
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
 /*
- * A task woken while it still runs (between sched_set_sleeping and its
- * switch) is put on the run queue too; __schedule then finds it there and
- * keeps running it, or runs it again in turn. on_rq keeps it queued once.
+ * A task woken while it still runs on its CPU (between sched_set_sleeping
+ * and its switch) only becomes runnable again: it is not queued (on_cpu),
+ * and __schedule keeps running it, or queues it when it switches away.
  */
 void sched_wakeup_locked(struct task *t)
 {
@@ -196,16 +434,48 @@ void sched_wakeup_locked(struct task *t)
 	if (t->state != TASK_SLEEPING)
 		return;
 	t->state = TASK_RUNNABLE;
-	if (!t->on_rq) {
-		list_add_tail(&t->run_link, &run_queue);
-		t->on_rq = true;
+	if (t->is_idle) {
+		arch_send_reschedule((unsigned)t->cpu);
+		return;
 	}
+	if (!t->on_cpu)
+		make_runnable(t);
 }
 
 void sched_wakeup(struct task *t)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
+	sched_wakeup_locked(t);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_wait_flag(volatile int *flag)
+{
+	struct task *self = current;
+
+	lockdep_might_sleep(NULL);
+	for (;;) {
+		unsigned long f = spin_lock_irqsave(&sched_lock);
+
+		if (__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+			self->state = TASK_RUNNABLE;
+			spin_unlock_irqrestore(&sched_lock, f);
+			return;
+		}
+		self->state = TASK_SLEEPING;
+		__schedule();
+		spin_unlock_irqrestore(&sched_lock, f);
+		if (self->is_idle)
+			idle_pause();           /* the idle task never leaves the CPU: wait here */
+	}
+}
+
+void sched_wake_flag(struct task *t, volatile int *flag)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
 	sched_wakeup_locked(t);
 	spin_unlock_irqrestore(&sched_lock, f);
 }
@@ -231,7 +501,7 @@ struct task *task_find_any(int pid)
 
 	list_for_each(p, &task_list) {
 		struct task *t = list_entry(p, struct task, all_link);
-		if (t->pid == pid) {
+		if (t->tid == pid) {    /* a process id is its leader's thread id */
 			found = t;
 			break;
 		}
@@ -245,6 +515,52 @@ struct task *task_find(int pid)
 	struct task *t = task_find_any(pid);
 
 	return t && t->state != TASK_ZOMBIE ? t : NULL;
+}
+
+struct mm *task_get_mm(int pid, char comm[TASK_COMM_LEN])
+{
+	struct mm *mm = NULL;
+	struct list_head *p;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	list_for_each(p, &task_list) {
+		struct task *t = list_entry(p, struct task, all_link);
+		if (t->pid == pid && t->state != TASK_ZOMBIE && t->mm) {
+			mm = mm_get(t->mm);
+			memcpy(comm, t->comm, TASK_COMM_LEN);
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	return mm;
+}
+
+struct mm *task_set_mm(struct task *t, struct mm *mm)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+	struct mm *old = t->mm;
+
+	t->mm = mm;
+	spin_unlock_irqrestore(&sched_lock, f);
+	return old;
+}
+
+void sched_set_affinity(struct task *t, unsigned long cpus)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	t->cpus_allowed = cpus;
+	if (t->state == TASK_RUNNABLE && !t->on_cpu && t->cpu >= 0 && !cpu_may_run(t, (unsigned)t->cpu)) {
+		dequeue(t);
+		make_runnable(t);
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void sched_stats(unsigned cpu, unsigned long *switches, unsigned long *pulls)
+{
+	*switches = runqueues[cpu].switches;
+	*pulls = runqueues[cpu].pulls;
 }
 
 /* exit_to_user: see task.h. */

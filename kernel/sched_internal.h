@@ -16,6 +16,11 @@ extern struct task *init_task;
 void __schedule(void);
 /* sched_wakeup_locked: sched_wakeup with sched_lock held. */
 void sched_wakeup_locked(struct task *t);
+/* idle_pause: an idle task with nothing to run waits for an interrupt (sti; hlt). No lock held. */
+void idle_pause(void);
+/* send_signal_info_locked: send_signal_info (include/signal.h) with sched_lock held. */
+struct k_siginfo;
+int send_signal_info_locked(struct task *t, const struct k_siginfo *info, bool group);
 /* sched_task_unlink: drop a reaped zombie from the task list and its parent's children. */
 void sched_task_unlink(struct task *t);
 

@@ -13,6 +13,7 @@
 #include "kerrno.h"
 #include "kernel.h"
 #include "slab.h"
+#include "pmm.h"
 
 #define UIO_MAXIOV 1024
 #define SSIZE_MAX_K 0x7fffffffffffffffUL
@@ -126,18 +127,14 @@ static long iov_total(uint64_t uiov, uint64_t cnt, struct iovec_k *iov)
 	return (long)total;
 }
 
-/* readv/writev: each buffer in turn; stops at the first short transfer, as Linux's loop does. */
-static long do_rw_vector(uint64_t fd, uint64_t uiov, uint64_t cnt, bool write)
-{
-	static struct iovec_k iov[UIO_MAXIOV];  /* one CPU, no preemption in the kernel [SMP: per task] */
-	struct file *f = fd_for(fd, write);
-	long total, done = 0;
+/* Room for UIO_MAXIOV entries, per call (several CPUs run system calls at once). */
+#define IOV_ORDER 2
 
-	if (!f)
-		return -EBADF;
-	total = iov_total(uiov, cnt, iov);
-	if (total < 0)
-		return total;
+/* readv/writev over the copied iovecs: each buffer in turn, stopping at the first short transfer. */
+static long rw_iovecs(struct file *f, const struct iovec_k *iov, uint64_t cnt, bool write)
+{
+	long done = 0;
+
 	for (uint64_t i = 0; i < cnt; i++) {
 		long r;
 
@@ -152,6 +149,27 @@ static long do_rw_vector(uint64_t fd, uint64_t uiov, uint64_t cnt, bool write)
 			break;
 	}
 	return done;
+}
+
+/* readv/writev: each buffer in turn; stops at the first short transfer, as Linux's loop does. */
+static long do_rw_vector(uint64_t fd, uint64_t uiov, uint64_t cnt, bool write)
+{
+	struct file *f = fd_for(fd, write);
+	struct page *pg;
+	struct iovec_k *iov;
+	long total;
+
+	if (!f)
+		return -EBADF;
+	pg = pmm_alloc(IOV_ORDER, 0);
+	if (!pg)
+		return -ENOMEM;
+	iov = page_address(pg);
+	total = iov_total(uiov, cnt, iov);
+	if (total >= 0)
+		total = rw_iovecs(f, iov, cnt, write);
+	pmm_free(pg, IOV_ORDER);
+	return total;
 }
 
 /* writev(fd, iov, cnt): -EBADF; -EINVAL cnt > 1024 or total > SSIZE_MAX; -EFAULT. */

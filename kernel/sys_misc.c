@@ -16,6 +16,7 @@
 #include "pmm.h"
 #include "slab.h"
 #include "x86.h"
+#include "arch_mmu.h"
 #include "prng.h"
 #include "uapi/linux_prctl.h"
 #include "kstring.h"
@@ -45,7 +46,7 @@ long sys_getuid(SYSCALL_ARGS) { return 0; }
 
 long sys_getppid(SYSCALL_ARGS)
 {
-	struct task *p = current->parent;
+	struct task *p = thread_group_leader(current)->parent;      /* a thread's: its process's */
 
 	return p ? p->pid : 0;
 }
@@ -275,8 +276,10 @@ long sys_vmk_memstat(SYSCALL_ARGS)
 {
 	struct mm *mm = current->mm;
 	struct vmk_memstat st;
+	struct tlb_stats tlb;
 
 	slab_shrink_all();              /* empty slabs do not count as used memory */
+	arch_tlb_stats(&tlb);
 	st = (struct vmk_memstat){
 		.free_frames = pmm_free_frames(),
 		.rss = mm->rss - mm->rss_file,       /* anonymous pages: the uapi field's meaning */
@@ -285,9 +288,33 @@ long sys_vmk_memstat(SYSCALL_ARGS)
 		.zero_maps = mm->zero_maps,
 		.tasks = sched_task_count(),
 		.cow_reuses = mm->cow_reuses,
+		.cpus = arch_nr_cpus(),
+		.faults_lockless = mm->faults_lockless,
+		.faults_fallback = mm->faults_fallback,
+		.mmap_read_acquired = mm->mmap_lock.read_acquired,
+		.mmap_write_acquired = mm->mmap_lock.write_acquired,
+		.mmap_read_contended = mm->mmap_lock.read_contended,
+		.mmap_write_contended = mm->mmap_lock.write_contended,
+		.tlb_flushes = tlb.flushes,
+		.tlb_shootdowns = tlb.shootdowns,
+		.tlb_ipis = tlb.ipis,
+		.tlb_pages = tlb.pages,
+		.tlb_full_flushes = tlb.full_flushes,
 	};
 
 	return copy_to_user((void *)a0, &st, MIN(a1, sizeof(st))) ? -EFAULT : 0;
+}
+
+/* getcpu(cpu, node, tcache): the CPU running the caller now, node 0 (one NUMA node). -EFAULT. */
+long sys_getcpu(SYSCALL_ARGS)
+{
+	unsigned cpu = arch_cpu_id(), node = 0;
+
+	if (a0 && copy_to_user((void *)a0, &cpu, sizeof(cpu)))
+		return -EFAULT;
+	if (a1 && copy_to_user((void *)a1, &node, sizeof(node)))
+		return -EFAULT;
+	return 0;
 }
 
 /* A dump is collected here and written in one piece (other output must not land inside the report). */
@@ -316,21 +343,24 @@ static void vmdump_line(void *arg, const char *line)
 /* vmk_vmdump(pid, what): mm_dump of pid's address space (0: the caller's) as one kernel report. */
 long sys_vmk_vmdump(SYSCALL_ARGS)
 {
-	struct task *t = a0 ? task_find((int)a0) : current;
+	int pid = a0 ? (int)a0 : current->pid;
 	struct vmdump_buf b = { NULL, 0, PAGE_SIZE << VMDUMP_ORDER, false };
+	char comm[TASK_COMM_LEN];
 	struct page *pg;
 	struct mm *mm;
 
 	if (!a1 || (a1 & ~(uint64_t)(VMDUMP_VMAS | VMDUMP_PAGES)))
 		return -EINVAL;
-	if (!t || !t->mm)
+	mm = task_get_mm(pid, comm);    /* the task may exit on another CPU while the dump runs */
+	if (!mm)
 		return -ESRCH;
 	pg = pmm_alloc(VMDUMP_ORDER, 0);
-	if (!pg)
+	if (!pg) {
+		mm_put(mm);
 		return -ENOMEM;
+	}
 	b.text = page_address(pg);
-	mm = mm_get(t->mm);             /* the task may exit while the dump runs */
-	b.len = (size_t)ksnprintf(b.text, b.size, REPORT_BEGIN "vmdump: pid %d (%s)\n", t->pid, t->comm);
+	b.len = (size_t)ksnprintf(b.text, b.size, REPORT_BEGIN "vmdump: pid %d (%s)\n", pid, comm);
 	mm_dump(mm, (unsigned)a1 & (MM_DUMP_VMAS | MM_DUMP_PAGES), vmdump_line, &b);
 	mm_put(mm);
 	b.len += (size_t)ksnprintf(b.text + b.len, b.size - b.len, "%s" REPORT_END,
@@ -454,14 +484,19 @@ long sys_getsid(SYSCALL_ARGS)
 static bool group_in_session(int pgid, int sid)
 {
 	struct list_head *p;
+	bool found = false;
+	unsigned long f = spin_lock_irqsave(&sched_lock);   /* another CPU may reap a task meanwhile */
 
-	list_for_each(p, &task_list) {  /* one CPU, no kernel preemption: a plain walk */
+	list_for_each(p, &task_list) {
 		struct task *t = list_entry(p, struct task, all_link);
 
-		if (t->state != TASK_ZOMBIE && t->pgid == pgid && t->sid == sid)
-			return true;
+		if (t->state != TASK_ZOMBIE && t->pgid == pgid && t->sid == sid) {
+			found = true;
+			break;
+		}
 	}
-	return false;
+	spin_unlock_irqrestore(&sched_lock, f);
+	return found;
 }
 
 long sys_setpgid(SYSCALL_ARGS)

@@ -11,6 +11,7 @@
 #include "kernel.h"
 #include "kstring.h"
 #include "file.h"
+#include "pmm.h"
 
 /*
  * mmap(addr, len, prot, flags, fd, off): Linux's ksys_mmap_pgoff: -EINVAL
@@ -72,26 +73,14 @@ long sys_mremap(SYSCALL_ARGS)
 	return vm_mremap(current->mm, a0, a1, a2, (int)a3, a4);
 }
 
-/*
- * mincore(addr, len, vec): vm_mincore through a one-page kernel buffer.
- * -EINVAL unaligned addr; -ENOMEM range beyond TASK_SIZE or not mapped
- * (the entries before the hole are written, the rest left alone, as Linux);
- * -EFAULT vec not writable.
- */
-long sys_mincore(SYSCALL_ARGS)
+/* mincore, chunk by chunk, through the kernel buffer kvec (PAGE_SIZE bytes). */
+static long mincore_chunks(uint64_t addr, uint64_t len, uint64_t vec, uint64_t pages,
+			   unsigned char *kvec)
 {
-	static unsigned char kvec[PAGE_SIZE];   /* one CPU; the kernel is not preempted */
-	uint64_t addr = a0, len = a1, vec = a2, pages, done = 0;
+	uint64_t done = 0;
 
-	if (addr & (PAGE_SIZE - 1))
-		return -EINVAL;
-	if (len > TASK_SIZE || addr + len > TASK_SIZE)
-		return -ENOMEM;
-	pages = (len + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	if (!access_ok(vec, pages))
-		return -EFAULT;
 	while (done < pages) {
-		uint64_t n = MIN(pages - done, (uint64_t)sizeof(kvec));
+		uint64_t n = MIN(pages - done, (uint64_t)PAGE_SIZE);
 		uint64_t clen = MIN(n << PAGE_SHIFT, len - (done << PAGE_SHIFT));
 		int r;
 
@@ -111,3 +100,32 @@ long sys_mincore(SYSCALL_ARGS)
 	}
 	return 0;
 }
+
+/*
+ * mincore(addr, len, vec): vm_mincore through a one-page kernel buffer
+ * (one per call: several CPUs run system calls at once).
+ * -EINVAL unaligned addr; -ENOMEM range beyond TASK_SIZE or not mapped
+ * (the entries before the hole are written, the rest left alone, as Linux);
+ * -EFAULT vec not writable.
+ */
+long sys_mincore(SYSCALL_ARGS)
+{
+	uint64_t addr = a0, len = a1, vec = a2, pages;
+	unsigned char *kvec;
+	long r;
+
+	if (addr & (PAGE_SIZE - 1))
+		return -EINVAL;
+	if (len > TASK_SIZE || addr + len > TASK_SIZE)
+		return -ENOMEM;
+	pages = (len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	if (!access_ok(vec, pages))
+		return -EFAULT;
+	kvec = pmm_alloc_frame(0);      /* per call: several CPUs run system calls at once */
+	if (!kvec)
+		return -ENOMEM;
+	r = mincore_chunks(addr, len, vec, pages, kvec);
+	pmm_free_frame(kvec);
+	return r;
+}
+

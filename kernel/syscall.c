@@ -58,7 +58,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_clock_gettime] = sys_clock_gettime,
 	[__NR_clock_getres] = sys_clock_getres,
 	[__NR_clock_nanosleep] = sys_clock_nanosleep,
-	[__NR_exit_group] = sys_exit,
+	[__NR_exit_group] = sys_exit_group,
 	[__NR_tgkill] = sys_tgkill,
 	[__NR_getrandom] = sys_getrandom,
 	[__NR_getrlimit] = sys_getrlimit,
@@ -139,6 +139,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_pipe2] = sys_pipe2,
 	[__NR_statx] = sys_statx,
 	[__NR_faccessat2] = sys_faccessat2,
+	[__NR_getcpu] = sys_getcpu,
 };
 
 static const char *syscall_name(uint64_t nr)

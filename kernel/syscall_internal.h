@@ -137,6 +137,7 @@ DECLARE_SYSCALL(pipe2);
 DECLARE_SYSCALL(statx);
 DECLARE_SYSCALL(faccessat2);
 
+DECLARE_SYSCALL(getcpu);
 
 /* random_to_user (kernel/devices.c): len pseudo-random bytes to user ubuf; bytes, or -EFAULT. */
 long random_to_user(uint64_t ubuf, uint64_t len);

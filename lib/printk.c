@@ -276,7 +276,7 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 }
 
 /* Serializes whole lines from different CPUs; protects the two below. */
-static struct spinlock console_lock = SPINLOCK_INIT("console");
+static struct spinlock console_lock = SPINLOCK_INIT_CLASS("console", LOCK_CLASS_CONSOLE);
 static const char *line_prefix;         /* printk_set_line_prefix */
 static bool at_line_start = true;       /* the last character written was a newline */
 

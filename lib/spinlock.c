@@ -1,41 +1,78 @@
 /*
- * Ticket spinlocks: fair on SMP (CPUs are served in arrival order), taken with
- * interrupts disabled so an interrupt handler on the same CPU cannot deadlock
- * against the holder.
+ * Ticket spinlocks (include/spinlock.h): fair on SMP, in two flavours, with
+ * interrupts off while held (an interrupt handler on the same CPU cannot
+ * deadlock against the holder) or left alone (the waiter keeps taking IPIs).
  */
 #include "spinlock.h"
+#include "lockdep.h"
 #include "arch.h"
 
-void spin_init(struct spinlock *l, const char *name)
+void spin_init_class(struct spinlock *l, const char *name, unsigned c)
 {
 	l->next = 0;
 	l->owner = 0;
 	l->holder_cpu = -1;
 	l->name = name;
+	l->lclass = c;
+}
+
+void spin_init(struct spinlock *l, const char *name)
+{
+	spin_init_class(l, name, LOCK_CLASS_DEFAULT);
+}
+
+/* Take a ticket and wait for it; the caller has chosen the interrupt state. */
+static void ticket_acquire(struct spinlock *l, unsigned flags)
+{
+	unsigned cpu = arch_cpu_id();
+	uint32_t ticket;
+
+	if (l->holder_cpu == (int)cpu)
+		panic("spinlock: recursive acquisition of %s on cpu %u", l->name, cpu);
+	lockdep_acquire(l, l->lclass, flags);
+	ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket)
+		arch_cpu_relax();
+	l->holder_cpu = (int)cpu;
+}
+
+static void ticket_release(struct spinlock *l)
+{
+	if (l->holder_cpu != (int)arch_cpu_id())
+		panic("spinlock: %s released by cpu %u but held by %d",
+		      l->name, arch_cpu_id(), l->holder_cpu);
+	l->holder_cpu = -1;
+	lockdep_release(l, l->lclass);
+	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
 }
 
 unsigned long spin_lock_irqsave(struct spinlock *l)
 {
 	unsigned long flags = arch_irq_save();
-	unsigned cpu = arch_cpu_id();
 
-	if (l->holder_cpu == (int)cpu)
-		panic("spin_lock_irqsave: recursive acquisition of %s on cpu %u", l->name, cpu);
-	uint32_t ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket)
-		arch_cpu_relax();
-	l->holder_cpu = (int)cpu;
+	ticket_acquire(l, 0);
 	return flags;
 }
 
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
 {
-	if (l->holder_cpu != (int)arch_cpu_id())
-		panic("spin_unlock_irqrestore: %s released by cpu %u but held by %d",
-		      l->name, arch_cpu_id(), l->holder_cpu);
-	l->holder_cpu = -1;
-	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
+	ticket_release(l);
 	arch_irq_restore(flags);
+}
+
+void spin_lock(struct spinlock *l)
+{
+	ticket_acquire(l, 0);
+}
+
+void spin_lock_nested(struct spinlock *l)
+{
+	ticket_acquire(l, LOCKDEP_NESTED);
+}
+
+void spin_unlock(struct spinlock *l)
+{
+	ticket_release(l);
 }
 
 bool spin_is_held(const struct spinlock *l)

@@ -12,6 +12,11 @@ NASM    ?= nasm
 
 WARNINGS := -Wall -Wextra -Werror -Wno-unused-parameter
 
+# The lock-order checker (include/lockdep.h) is built into the kernel and the
+# host tests unless LOCKDEP=0.
+LOCKDEP ?= 1
+LOCKDEP_FLAGS := $(if $(filter 1,$(LOCKDEP)),-DLOCKDEP)
+
 # The layers, bottom up (docs/guide.md): lib/ (portable support), mm/ and
 # mm/vma_index/ (the VM, arch-independent), fs/ (the file system over mm/'s
 # page cache), then kernel/ and arch/.
@@ -32,3 +37,10 @@ PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(FS_SRCS) $(sort $(wildcard tests/unit/
 # headers.
 INCLUDES := -Iinclude
 layer_includes = $(if $(filter lib/% mm/% fs/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.))
+
+# The guest's CPUs in every QEMU boot: tools/qemu-run reads QEMU_SMP (default
+# 4); tools/run takes its QEMU options from RUN_QEMU_ARGS, so the same -smp
+# goes first there (a -smp the caller puts in RUN_QEMU_ARGS comes later and wins).
+QEMU_SMP ?= 4
+export QEMU_SMP
+export RUN_QEMU_ARGS := -smp $(QEMU_SMP) $(RUN_QEMU_ARGS)

@@ -1,7 +1,7 @@
 # Host build: mm/ and the shared tests against arch/hosted, under ASan+UBSan.
 
 HOST_BUILD  := $(BUILD)/host
-HOST_CFLAGS := -std=gnu11 -g -O1 $(WARNINGS) -Iarch/hosted -DHOSTED -DKDEBUG -DSLAB_DEBUG \
+HOST_CFLAGS := -std=gnu11 -g -O1 $(WARNINGS) -Iarch/hosted -DHOSTED -DKDEBUG -DSLAB_DEBUG $(LOCKDEP_FLAGS) \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 HOST_LDFLAGS := -fsanitize=address,undefined -lpthread
 

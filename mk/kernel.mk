@@ -34,6 +34,7 @@ KERNEL_CFLAGS := -std=gnu11 -ffreestanding -fno-stack-protector -mno-red-zone \
 	-mcmodel=kernel -fno-pic -fno-pie -mno-sse -mno-mmx -mno-sse2 \
 	-fno-omit-frame-pointer $(KERNEL_OPT) -fno-asynchronous-unwind-tables \
 	-fno-tree-loop-distribute-patterns -fno-delete-null-pointer-checks -DKERNEL -DSLAB_DEBUG \
+	$(LOCKDEP_FLAGS) \
 	$(WARNINGS)
 KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -w+all

@@ -7,9 +7,15 @@
  * id for test output. Which VMA gets which identity is decided in mm/vma.c
  * (vma_anon_prepare, splits, merges).
  *
- * Locking: callers hold the owning mm's mmap_lock for writing. The cache
- * pointer is set on first use, which happens during single-threaded boot
- * or in a test (mm_vma_init calls anon_identity_cache_init).
+ * Locking: the reference count is atomic: pages hold references too, and
+ * a page can lose its last mapping in another address space (a fork
+ * child) on another CPU, under that address space's locks. The VMA links
+ * (vma_refs, v->anon) change under the owning mm's mmap_lock for writing,
+ * or for reading plus the page-table lock (vma_anon_prepare in a fault),
+ * which serializes the faults of one mm that create or share an identity.
+ * Whoever drops the count to zero frees the identity; no VMA can point at
+ * it then. The cache is created on first use, safely from any CPU
+ * (kmem_cache_get_or_create).
  */
 #include "anon_vma.h"
 #include "slab.h"
@@ -25,9 +31,8 @@ static unsigned long anon_next_id = 1;
  */
 int anon_identity_cache_init(void)
 {
-	if (!anon_cachep)
-		anon_cachep = kmem_cache_create("anon_vma", sizeof(struct anon_identity), 0);
-	return anon_cachep ? 0 : -ENOMEM;
+	return kmem_cache_get_or_create(&anon_cachep, "anon_vma", sizeof(struct anon_identity), 0) ?
+	       0 : -ENOMEM;
 }
 
 /* anon_identity_inuse: identities now allocated (for leak checks in tests). */
@@ -45,22 +50,28 @@ struct anon_vma *anon_identity_alloc(void)
 	ai = kmem_cache_zalloc(anon_cachep);
 	if (!ai)
 		return NULL;
-	ai->av.id = anon_next_id++;
+	ai->av.id = __atomic_fetch_add(&anon_next_id, 1, __ATOMIC_RELAXED);
 	return &ai->av;
 }
 
 void vma_anon_link(struct vma *v, struct anon_vma *av)
 {
 	BUG_ON(v->anon);
-	v->anon = av;
-	av->refcount++;
+	__atomic_add_fetch(&av->refcount, 1, __ATOMIC_RELAXED);
 	anon_identity(av)->vma_refs++;
+	v->anon = av;
 }
 
-static void anon_identity_free_if_unused(struct anon_vma *av)
+/* Drop one reference of any kind; the last frees the identity. */
+static void anon_identity_put(struct anon_vma *av)
 {
-	if (av->refcount == 0)
+	unsigned left = __atomic_sub_fetch(&av->refcount, 1, __ATOMIC_ACQ_REL);
+
+	BUG_ON(left == ~0u);
+	if (left == 0) {
+		BUG_ON(anon_identity(av)->vma_refs != 0);
 		kmem_cache_free(anon_cachep, anon_identity(av));
+	}
 }
 
 void vma_anon_unlink(struct vma *v)
@@ -69,27 +80,24 @@ void vma_anon_unlink(struct vma *v)
 
 	if (!av)
 		return;
-	BUG_ON(av->refcount == 0 || anon_identity(av)->vma_refs == 0);
+	BUG_ON(anon_identity(av)->vma_refs == 0);
 	v->anon = NULL;
 	v->anon_forked = false;
-	av->refcount--;
 	anon_identity(av)->vma_refs--;
-	anon_identity_free_if_unused(av);
+	anon_identity_put(av);
 }
 
 /*
- * anon_vma_get / anon_vma_put: references that are not VMAs (anonymous
- * pages, once rmap exists). put frees the identity when the last reference
- * of any kind is gone. Caller holds the mmap_lock (write) for now.
+ * anon_vma_get / anon_vma_put: references that are not VMAs (the anonymous
+ * pages tagged with the identity). put frees the identity when the last
+ * reference of any kind is gone. Any CPU, any lock (atomic).
  */
 void anon_vma_get(struct anon_vma *av)
 {
-	av->refcount++;
+	__atomic_add_fetch(&av->refcount, 1, __ATOMIC_RELAXED);
 }
 
 void anon_vma_put(struct anon_vma *av)
 {
-	BUG_ON(av->refcount <= anon_identity(av)->vma_refs);
-	av->refcount--;
-	anon_identity_free_if_unused(av);
+	anon_identity_put(av);
 }

@@ -2,9 +2,10 @@
  * Private to mm/vma*.c: the anon identity (struct anon_vma of vma.h) as
  * allocated by mm/anon_vma.c, with the bookkeeping vma_check() needs.
  *
- * Locking: the identity's fields are changed under the owning mm's
- * mmap_lock (write), like the VMAs pointing at it. (Linux also has the
- * anon_vma rwsem for rmap walks; that comes with rmap.)
+ * Locking: av.refcount is atomic (pages in other address spaces hold
+ * references); vma_refs and the scratch fields change under the owning
+ * mm's mmap_lock (write, or read plus pt_lock: mm/anon_vma.c). (Linux also
+ * has the anon_vma rwsem for rmap walks; that comes with rmap.)
  */
 #ifndef MM_ANON_VMA_H
 #define MM_ANON_VMA_H

@@ -54,6 +54,7 @@ long vm_brk(struct mm *mm, uintptr_t brk)
 		goto out;
 	newbrk = ALIGN_UP(brk, PAGE_SIZE);
 	oldbrk = ALIGN_UP(mm->brk, PAGE_SIZE);
+	vma_write_lock_range(mm, MIN(newbrk, oldbrk), MAX(newbrk, oldbrk));
 	if (oldbrk == newbrk) {
 		mm->brk = brk;
 		ret = (long)brk;
@@ -69,7 +70,7 @@ long vm_brk(struct mm *mm, uintptr_t brk)
 		if (!next || next->start >= oldbrk)
 			goto out;
 		mm->brk = brk;
-		if (vma_unmap_range(mm, newbrk, oldbrk, mm_zap_piece, NULL)) {
+		if (mm_unmap_range(mm, newbrk, oldbrk)) {
 			mm->brk = origbrk;
 			goto out;
 		}

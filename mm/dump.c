@@ -59,7 +59,6 @@ static void dump_vma(const struct vma *v, mmu_dump_fn emit, void *arg)
 void mm_dump(struct mm *mm, unsigned what, mmu_dump_fn emit, void *arg)
 {
 	char line[120];
-	unsigned long fl;
 
 	mmap_read_lock(mm);
 	if (what & MM_DUMP_VMAS) {
@@ -70,9 +69,9 @@ void mm_dump(struct mm *mm, unsigned what, mmu_dump_fn emit, void *arg)
 			dump_vma(v, emit, arg);
 	}
 	if (what & MM_DUMP_PAGES) {
-		fl = spin_lock_irqsave(&mm->pt_lock);
+		mm_pt_lock(mm);
 		arch_mmu_dump(mm->mmu, 0, TASK_SIZE, emit, arg);
-		spin_unlock_irqrestore(&mm->pt_lock, fl);
+		mm_pt_unlock(mm);
 	}
 	mmap_read_unlock(mm);
 }

@@ -10,9 +10,12 @@
  * VMA's permission check as on Linux.
  *
  * Locking: mmap_lock read around the whole fault (write only for the few
- * instructions that grow a stack VMA), pt_lock around every page-table
- * change, so faults of one mm on several CPUs serialize on its tables while
- * munmap/mprotect (mmap_lock write) exclude them all.
+ * instructions that grow a stack VMA), or with fault_lock=vma the VMA's
+ * own read lock instead when it can be had without the mmap_lock
+ * (mm/vma_lock.c); pt_lock around every page-table change, so faults of
+ * one mm on several CPUs serialize on its tables while munmap/mprotect
+ * (mmap_lock write, and the write mark of every VMA they change) exclude
+ * the faults in what they change.
  */
 #include "internal.h"
 #include "arch.h"
@@ -41,19 +44,31 @@ unsigned mm_vm_to_mmu(unsigned long vm_flags)
 	return prot;
 }
 
-struct set_state_ctx { unsigned state; };
+struct set_state_ctx {
+	unsigned state;
+	struct tlb_batch *tlb;
+};
 
 static enum mmu_action set_state_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
-	*state = ((struct set_state_ctx *)arg)->state;
+	struct set_state_ctx *c = arg;
+
+	/* Rights taken away (not expected here) need every CPU flushed after all. */
+	if (*state & MMU_PROT_MASK & ~c->state)
+		c->tlb->local_only = false;
+	*state = c->state;
 	return MMU_UPDATE;
 }
 
 void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state)
 {
-	struct set_state_ctx c = { state };
+	struct tlb_batch tlb;
+	struct set_state_ctx c = { state, &tlb };
 
-	arch_mmu_walk(mm->mmu, va, va + PAGE_SIZE, set_state_visit, &c);
+	assert_spin_held(&mm->pt_lock);
+	mm_tlb_init(&tlb, mm, true);
+	arch_mmu_walk(mm->mmu, va, va + PAGE_SIZE, set_state_visit, &c, &tlb);
+	mm_tlb_finish(&tlb);
 }
 
 /*
@@ -111,15 +126,21 @@ static enum fault_result access_check(const struct vma *vma, unsigned flags)
 	return vma->flags & VM_ACCESS_FLAGS ? FAULT_OK : FAULT_SIGSEGV_ACCERR;
 }
 
-/* Map a new private page at va in place of whatever is there (TLB flushed). */
+/*
+ * Map a new private page at va, where nothing is mapped, or (replace) in
+ * place of the present entry, which is cleared and flushed on every CPU
+ * first (a COW break: no CPU goes on reading the old page through va).
+ */
 static int install_page(struct mm *mm, uintptr_t va, struct page *p, unsigned prot, bool replace)
 {
-	int err = arch_mmu_map(mm->mmu, va, page_to_phys(p), prot);
+	if (replace) {
+		arch_mmu_replace(mm->mmu, va, page_to_phys(p), prot);
+	} else {
+		int err = arch_mmu_map(mm->mmu, va, page_to_phys(p), prot);
 
-	if (err)
-		return err;
-	if (replace)
-		arch_mmu_flush_page(mm->mmu, va);
+		if (err)
+			return err;
+	}
 	page_mapcount_add(p, 1);
 	return 0;
 }
@@ -248,7 +269,7 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		return FAULT_OOM;
 	}
 	if (old)
-		mm_unmap_page(mm, old, !(old->flags & PG_anon));
+		mm_unmap_page(mm, old, !(old->flags & PG_anon), NULL);     /* replace flushed it */
 	mm_count(&mm->rss, 1);
 	mm_count(&mm->cow_copies, 1);
 	(void)state;
@@ -339,10 +360,9 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 	unsigned state = 0;
 	bool present;
 	enum fault_result r;
-	unsigned long fl;
 	int q;
 
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm_pt_lock(mm);
 	q = arch_mmu_query(mm->mmu, va, &pa, &state);
 	present = q == 0;
 	if (q == -EFAULT)
@@ -353,8 +373,51 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 		r = object_fault(mm, vma, va, flags);
 	else
 		r = private_fault(mm, vma, va, flags, present, pa, state);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	mm_pt_unlock(mm);
 	return r;
+}
+
+/*
+ * Can the fault be handled under the VMA lock alone? Not when it would
+ * prepare the anon identity of a private VMA (that reads the neighbours
+ * through the index, which only the mmap_lock keeps still), as in Linux
+ * 6.4: a private VMA without one falls back, except for a read of a
+ * private file mapping, which maps the cache page and needs none. File
+ * faults otherwise run here: the cache lookup takes o->lock, a spinning
+ * lock, and allocates without sleeping, so nothing under the VMA lock
+ * sleeps or takes an fs lock (vma_start_write spins waiting for faults).
+ */
+static bool vma_lock_fault_ok(const struct vma *vma, unsigned flags)
+{
+	if ((vma->flags & VM_SHARED) || vma->anon)
+		return true;
+	return vma->file && !(flags & FAULT_WRITE);
+}
+
+/*
+ * fault_lock=vma: the fault under the VMA's own lock, without the mmap_lock
+ * (Linux lock_vma_under_rcu). True with *r when done; false when the
+ * caller must take the mmap_lock (no locked VMA found, or a private VMA
+ * still without an anon identity).
+ */
+static bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, enum fault_result *r)
+{
+	struct vma *vma = vma_lock_lookup(mm, addr);
+
+	if (vma && !vma_lock_fault_ok(vma, flags)) {
+		vma_read_unlock(vma);
+		vma = NULL;
+	}
+	if (!vma) {
+		mm_count(&mm->faults_fallback, 1);
+		return false;
+	}
+	*r = access_check(vma, flags);
+	if (*r == FAULT_OK)
+		*r = fault_locked(mm, vma, addr, flags);
+	vma_read_unlock(vma);
+	mm_count(&mm->faults_lockless, 1);
+	return true;
 }
 
 enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
@@ -365,6 +428,8 @@ enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
 	mm_count(&mm->faults, 1);
 	if (addr >= TASK_SIZE)
 		return FAULT_SIGSEGV_MAPERR;
+	if (mm->vma_lockless && fault_under_vma_lock(mm, addr, flags, &r))
+		return r;
 	mmap_read_lock(mm);
 	vma = vma_find(mm, addr);
 	if (!vma) {
@@ -381,6 +446,9 @@ enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
 		/* lock_mm_and_find_vma: grow under the write lock, then fault under the read lock. */
 		mmap_read_unlock(mm);
 		mmap_write_lock(mm);
+		vma = vma_find(mm, addr);
+		if (vma)
+			vma_start_write(mm, vma);
 		err = expand_stack_locked(mm, addr);
 		mmap_write_unlock(mm);
 		if (err)

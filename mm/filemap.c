@@ -36,7 +36,7 @@ void vm_object_init(struct vm_object *o, const struct vm_object_ops *ops, uint64
 	o->ops = ops;
 	o->refcount = 1;
 	o->size = size;
-	spin_init(&o->lock, "vm_object");
+	spin_init_class(&o->lock, "vm_object", LOCK_CLASS_VM_OBJECT);
 	__atomic_add_fetch(&objects_alive, 1, __ATOMIC_RELAXED);
 }
 
@@ -54,7 +54,8 @@ static unsigned long tree_capacity(unsigned depth)
 /* Take p out of the cache (its slot already cleared): it keeps only its mappings' references. */
 static void page_leave_cache(struct vm_object *o, struct page *p)
 {
-	p->flags &= ~PG_cache;
+	/* atomic: a zap in another address space may be setting PG_dirty (vm_object_page_dirty) */
+	__atomic_fetch_and(&p->flags, ~PG_cache, __ATOMIC_RELAXED);
 	p->private = NULL;
 	o->nrpages--;
 	if (o->ops->charge)
@@ -234,13 +235,14 @@ void vm_object_page_dirty(struct page *p)
 	__atomic_fetch_or(&p->flags, PG_dirty, __ATOMIC_RELAXED);
 }
 
-bool vm_object_drop_clean(struct vm_object *o, unsigned long pgoff, struct page *p)
+bool vm_object_drop_clean(struct vm_object *o, unsigned long pgoff, struct page *p, unsigned held)
 {
 	bool nomem = false, drop;
 	unsigned long fl = spin_lock_irqsave(&o->lock);
 	void **slot = tree_slot(o, pgoff, false, &nomem);
 
-	drop = slot && *slot == p && !(p->flags & PG_dirty) && page_refs(p) == 1;
+	drop = slot && *slot == p && !(p->flags & PG_dirty) && p->mapcount == 0 &&
+	       page_refs(p) == 1 + (int)held;
 	if (drop)
 		vm_object_remove_locked(o, pgoff, pgoff + 1);
 	spin_unlock_irqrestore(&o->lock, fl);

@@ -59,8 +59,12 @@ static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 }
 /* LAB cow: END dup_visit */
 
-/* Copy one parent VMA (and its pages) into child. 0 or -ENOMEM. */
-static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv)
+/*
+ * Copy one parent VMA (and its pages) into child, under the parent's
+ * page-table lock; the parent's write-protected entries go into tlb. 0 or
+ * -ENOMEM. (The child is not visible to anyone yet: no lock, no flush.)
+ */
+static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv, struct tlb_batch *tlb)
 {
 	unsigned long flags = pv->flags & ~VM_LOCKED;
 	struct dup_ctx c = { parent, child, pv, 0 };
@@ -87,22 +91,27 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv)
 		 */
 		cv->anon_forked = true;
 	}
-	arch_mmu_walk(parent->mmu, pv->start, pv->end, dup_visit, &c);
-	if (c.err)
-		return c.err;
+	mm_pt_lock(parent);
+	arch_mmu_walk(parent->mmu, pv->start, pv->end, dup_visit, &c, tlb);
 	/* Guard markers too (VM_MAYBE_GUARD is in Linux's VM_COPY_ON_FORK). */
-	return mm_guard_copy(child, pv->start, parent, pv->start, pv->end);
+	if (!c.err)
+		c.err = mm_guard_copy(child, pv->start, parent, pv->start, pv->end);
+	mm_pt_unlock(parent);
+	return c.err;
 }
 
 struct mm *mm_dup(struct mm *parent)
 {
 	struct mm *child = mm_create_backend(parent->index.ops);
+	struct tlb_batch tlb;
 	struct vma *pv;
 	int err = 0;
 
 	if (!child)
 		return NULL;
 	mmap_write_lock(parent);
+	vma_write_lock_all(parent);     /* no fault may write a page while it becomes COW-shared */
+	mm_tlb_init(&tlb, parent, false);
 	child->max_map_count = parent->max_map_count;
 	child->mmap_base = parent->mmap_base;
 	child->mmap_legacy_base = parent->mmap_legacy_base;
@@ -111,14 +120,16 @@ struct mm *mm_dup(struct mm *parent)
 	child->start_stack = parent->start_stack;
 	/* An exact copy of the VMA set: no merging while copying (dup_mmap never merges). */
 	child->merge = false;
-	mmap_write_lock(child);
+	mmap_write_lock_nested(child);
 	for (pv = vma_first(parent); pv && !err; pv = vma_next(parent, pv)) {
 		if (pv->flags & VM_DONTCOPY)
 			continue;
-		err = dup_vma(parent, child, pv);
+		err = dup_vma(parent, child, pv, &tlb);
 	}
 	child->merge = parent->merge;
 	mmap_write_unlock(child);
+	/* No CPU writes through a stale writable entry to a page now shared with the child. */
+	mm_tlb_finish(&tlb);
 	mmap_write_unlock(parent);
 	if (err) {
 		mm_put(child);

@@ -37,21 +37,22 @@ static bool guard_vma_ok(const struct vma *vma, bool allow_locked)
 	return !(vma->flags & bad);
 }
 
-int mm_guard_install(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
+int mm_guard_install(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end, struct tlb_batch *tlb)
 {
-	unsigned long fl;
 	int err = 0;
 
 	if (!guard_vma_ok(vma, false))
 		return -EINVAL;
-	if (!vma->file && vma_anon_prepare(mm, vma))
+	mm_pt_lock(mm);                 /* vma_anon_prepare under the read lock needs it too */
+	if (!vma->file && vma_anon_prepare(mm, vma)) {
+		mm_pt_unlock(mm);
 		return -ENOMEM;
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	}
 	mm->may_have_guards = true;
-	mm_zap_range(mm, vma, start, end);
+	mm_zap_range(mm, vma, start, end, tlb);
 	for (uintptr_t va = start; va < end && !err; va += PAGE_SIZE)
 		err = arch_mmu_set_guard(mm->mmu, va);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	mm_pt_unlock(mm);
 	return err;
 }
 
@@ -71,13 +72,11 @@ unsigned long mm_guard_clear(struct mm *mm, uintptr_t start, uintptr_t end)
 
 int mm_guard_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
 {
-	unsigned long fl;
-
 	if (!guard_vma_ok(vma, true))
 		return -EINVAL;
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm_pt_lock(mm);
 	mm_guard_clear(mm, start, end);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	mm_pt_unlock(mm);
 	return 0;
 }
 

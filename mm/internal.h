@@ -10,6 +10,75 @@
 #include "vma_internal.h"
 #include "pmm.h"
 #include "arch_mmu.h"
+#include "arch.h"
+
+/* ---- the page-table lock (mm->pt_lock): a spinning lock that leaves interrupts on */
+static inline void mm_pt_lock(struct mm *mm)
+{
+	BUG_ON(!arch_irqs_enabled());   /* a CPU waiting for it must still take shootdown IPIs */
+	spin_lock(&mm->pt_lock);
+}
+
+static inline void mm_pt_unlock(struct mm *mm)
+{
+	spin_unlock(&mm->pt_lock);
+}
+
+/* ---- TLB batches (mm/tlb.c) */
+
+/* mm_tlb_init: an empty batch for mm's page tables (local_only: changes that only add rights). */
+static inline void mm_tlb_init(struct tlb_batch *b, struct mm *mm, bool local_only)
+{
+	tlb_batch_init(b, mm->mmu, local_only);
+}
+/*
+ * mm_tlb_finish: flush the batch wherever mm is loaded (arch_tlb_flush),
+ * then free the user frames it holds and drop the page references it
+ * holds. Before the caller drops the lock that keeps the changed range
+ * from being reused (mmap_lock, or the VMA). The batch is empty and usable
+ * again afterwards.
+ */
+void mm_tlb_finish(struct tlb_batch *b);
+/*
+ * mm_tlb_put_page: drop one reference to p after b's flush (a page-cache
+ * page whose PTE was cleared, or is about to be, into b). A full batch is
+ * flushed first (mm_tlb_finish), so the caller holds no lock that disables
+ * interrupts; pt_lock is fine.
+ */
+void mm_tlb_put_page(struct tlb_batch *b, struct page *p);
+
+/* ---- per-VMA locks for faults (mm/vma_lock.c) */
+
+/* vma_lockless_init: mm's per-VMA lock state (fault_lock=vma when mm_fault_lock_vma). mm_create. */
+void vma_lockless_init(struct mm *mm);
+/*
+ * vma_lockless_publish: at mmap_write_unlock: publish a new snapshot of the
+ * VMAs, drop every VMA write mark, and free the old snapshot and the VMAs
+ * retired in this write section once no lock-free fault can see them.
+ */
+void vma_lockless_publish(struct mm *mm);
+/* vma_lockless_disable: no more lock-free faults in mm (teardown): free the snapshot. mmap_lock write. */
+void vma_lockless_disable(struct mm *mm);
+/*
+ * vma_start_write: mark v as changing in this write section, after waiting
+ * for the faults inside it. vma_write_lock_range: every VMA that touches
+ * or intersects [start, end] (its neighbours included: merges change
+ * them); vma_write_lock_all: every VMA. mmap_lock write; nothing to do
+ * unless mm->vma_lockless.
+ */
+void vma_start_write(struct mm *mm, struct vma *v);
+void vma_write_lock_range(struct mm *mm, uintptr_t start, uintptr_t end);
+void vma_write_lock_all(struct mm *mm);
+/*
+ * vma_lock_lookup: the VMA containing addr, read-locked, found without the
+ * mmap_lock; NULL when the caller must take the mmap_lock instead (no
+ * snapshot, no VMA there, or a writer is changing it). vma_read_unlock
+ * releases it.
+ */
+struct vma *vma_lock_lookup(struct mm *mm, uintptr_t addr);
+void vma_read_unlock(struct vma *v);
+/* vma_retired_free: free the VMAs on mm->vma_retired (mm/vma.c; vma_lockless_publish calls it). */
+void vma_retired_free(struct mm *mm);
 
 /* ---- counters ([atomic] fields of struct mm) */
 static inline void mm_count(unsigned long *c, long d)
@@ -35,6 +104,8 @@ void anon_page_move(struct page *page, struct anon_vma *av);
 /* user_page_get/put: refcount +1 / -1; the last put frees the frame (and its identity reference). */
 void user_page_get(struct page *page);
 void user_page_put(struct page *page);
+/* user_page_put_tlb: user_page_put for a page unmapped in tlb: the frame waits in tlb for the flush. */
+void user_page_put_tlb(struct page *page, struct tlb_batch *tlb);
 static inline void page_mapcount_add(struct page *p, int d)
 {
 	__atomic_add_fetch(&p->mapcount, d, __ATOMIC_RELAXED);
@@ -74,47 +145,63 @@ struct mm *mm_list_next(struct mm *prev);
 
 /*
  * mm_unmap_page: the page accounting of one PTE of mm that stops mapping p
- * (the caller clears the PTE): mapcount and reference -1 (the last put
- * frees the frame), rss -1, and rss_file -1 when file (p is not a private
- * anonymous page). pt_lock or the mmap_lock for writing.
+ * (the caller clears the PTE, recording it in tlb): mapcount and reference
+ * -1 (after the last put the frame waits in tlb, freed after the flush; a
+ * page-cache page's reference itself waits in tlb: mm/tlb.c), rss -1, and
+ * rss_file -1 when file (p is not a private anonymous page). tlb NULL: the
+ * entry is already flushed everywhere (arch_mmu_replace). pt_lock.
  */
-void mm_unmap_page(struct mm *mm, struct page *p, bool file);
+void mm_unmap_page(struct mm *mm, struct page *p, bool file, struct tlb_batch *tlb);
 /*
  * mm_unmap_pte_page: mm_unmap_page for the page p a present PTE in state
  * maps, of either kind; a file's page keeps the PTE's dirty bit
  * (zap_present_ptes, try_to_unmap: folio_mark_dirty). Same locks.
  */
-void mm_unmap_pte_page(struct mm *mm, struct page *p, unsigned state);
+void mm_unmap_pte_page(struct mm *mm, struct page *p, unsigned state, struct tlb_batch *tlb);
 
 /*
  * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and
  * releases the pages (private pages freed with their last mapping, cache
- * pages stay in their object), and drops its guard markers. Use as
- * vma_unmap_range(mm, s, e,
- * mm_zap_piece, NULL). Caller holds mmap_lock for writing.
+ * pages stay in their object), and drops its guard markers, under pt_lock.
+ * Use as vma_unmap_range(mm, s, e, mm_zap_piece, &tlb) with a struct
+ * tlb_batch that the caller finishes (mm_tlb_finish) after the unmap.
+ * Caller holds mmap_lock for writing.
  */
-void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg);
+void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb);
+/*
+ * mm_unmap_range: vma_unmap_range with mm_zap_piece and one TLB batch
+ * flushed at the end (one shootdown for the whole range, however many VMAs
+ * it covers); mm_unmap_range_tlb leaves the batch to the caller. mmap_lock
+ * write. Returns vma_unmap_range's result.
+ */
+int mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end);
+int mm_unmap_range_tlb(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb_batch *tlb);
 /*
  * mm_munmap_locked: munmap(start, len) with mm's mmap_lock already held for
- * writing (Linux do_vmi_munmap / do_munmap): 0; -EINVAL unaligned start,
- * len 0, range past TASK_SIZE; -ENOMEM map_count or memory.
+ * writing (Linux do_vmi_munmap / do_munmap), its TLB changes recorded in
+ * tlb (the caller flushes it), or flushed before returning when tlb is
+ * NULL: 0; -EINVAL unaligned start, len 0, range past TASK_SIZE; -ENOMEM
+ * map_count or memory.
  */
-int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len);
+int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len, struct tlb_batch *tlb);
 /*
  * mm_zap_range: remove the PTEs of [start, end) (inside vma, page aligned)
- * and release their pages, leaving the VMA and any guard markers
- * (MADV_DONTNEED). mmap_lock
- * held (write, or read plus pt_lock). Returns the PTEs removed.
+ * and release their pages into tlb, leaving the VMA and any guard markers
+ * (MADV_DONTNEED). mmap_lock held (either mode) and pt_lock. Returns the
+ * PTEs removed.
  */
-unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end);
+unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+			   struct tlb_batch *tlb);
 
 /*
  * mm_change_protection: rewrite the PTEs of [start, end) in vma (whose
  * flags are already the new ones) with the permissions of vma->flags, in
- * place; in a private mapping, pages that are shared (COW), cache pages
- * and the zero page stay read-only. mmap_lock write. Returns the PTEs visited.
+ * place, recording the changes in tlb; in a private mapping, pages that
+ * are shared (COW), cache pages and the zero page stay read-only. mmap_lock
+ * write; takes pt_lock. Returns the PTEs visited.
  */
-unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end);
+unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+				   struct tlb_batch *tlb);
 
 /* MMU_* permissions for a PTE in a VMA with flags (x86: W implies R; no access bits: PROT_NONE). */
 unsigned mm_vm_to_mmu(unsigned long vm_flags);
@@ -137,7 +224,7 @@ int mm_populate_strict(struct mm *mm, uintptr_t start, uintptr_t end, bool write
  * held (read is enough); takes pt_lock. 0; -EINVAL a VM_SPECIAL or
  * VM_LOCKED VMA; -ENOMEM (markers set so far stay, as on Linux).
  */
-int mm_guard_install(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end);
+int mm_guard_install(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end, struct tlb_batch *tlb);
 /*
  * mm_guard_remove: MADV_GUARD_REMOVE: remove the guard markers of
  * [start, end) of vma, leaving mapped pages alone. mmap_lock held; takes
@@ -162,7 +249,11 @@ unsigned long mm_guard_clear(struct mm *mm, uintptr_t start, uintptr_t end);
 int mm_guard_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t start, uintptr_t end);
 
 /* ---- faults (mm/fault.c) */
-/* The TLB/PTE update of one page's permissions: rewrite the entry at va with state. */
+/*
+ * The PTE update of one page's permissions: rewrite the entry at va with
+ * state, which only adds rights (no other CPU needs a flush; a stale entry
+ * there only faults again). pt_lock held.
+ */
 void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state);
 
 #endif

@@ -97,29 +97,52 @@ static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
 }
 /* LAB madvise: END free_visit */
 
-/* Does the advice change VMAs (mmap_lock for writing), or only pages (reading)? */
-static bool advice_needs_write_lock(int advice)
+bool mm_madv_write_lock;
+
+/* Does the advice act on pages only (not on VMAs)? */
+static bool advice_pages_only(int advice)
 {
 	switch (advice) {
 	case MADV_REMOVE: case MADV_WILLNEED: case MADV_DONTNEED: case MADV_DONTNEED_LOCKED:
 	case MADV_COLD: case MADV_PAGEOUT: case MADV_FREE: case MADV_POPULATE_READ:
 	case MADV_POPULATE_WRITE: case MADV_COLLAPSE: case MADV_GUARD_INSTALL:
 	case MADV_GUARD_REMOVE:
-		return false;
-	default:
 		return true;
+	default:
+		return false;
 	}
+}
+
+/* Does the advice take the mmap_lock for writing? */
+static bool advice_needs_write_lock(int advice)
+{
+	if (advice == MADV_DONTNEED || advice == MADV_DONTNEED_LOCKED || advice == MADV_FREE)
+		return mm_madv_write_lock;  /* madv_lock=write: the 2007 vanilla kernel */
+	return !advice_pages_only(advice);
+}
+
+/* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
+static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+			  struct tlb_batch *tlb)
+{
+	mm_pt_lock(mm);
+	mm_zap_range(mm, vma, start, end, tlb);
+	mm_pt_unlock(mm);
 }
 
 /*
  * MADV_REMOVE: punch [start, end) out of a writable shared mapping's file
  * (Linux: fallocate PUNCH_HOLE), which takes the pages out of every
- * mapping of it: the mmap_lock is dropped meanwhile, as Linux drops it, so
- * the caller looks its VMAs up again afterwards.
+ * mapping of it, each address space with a TLB batch of its own
+ * (mm/truncate.c): the mmap_lock is dropped meanwhile, as Linux drops it,
+ * so the caller looks its VMAs up again afterwards. tlb is flushed first
+ * (it is not used across the unlock).
  */
-static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
+static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
+			  struct tlb_batch *tlb)
 {
 	struct vm_file *f = vma->file;
+	unsigned long pgoff = vma_pgoff_at(vma, start);
 
 	if (vma->flags & VM_LOCKED)
 		return -EINVAL;
@@ -127,9 +150,10 @@ static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintp
 		return -EINVAL;
 	if (!(vma->flags & VM_SHARED) || !(vma->flags & VM_MAYWRITE))
 		return -EACCES;
+	mm_tlb_finish(tlb);
 	f->ops->get(f);
 	mmap_read_unlock(mm);
-	vm_object_punch(f->obj, vma_pgoff_at(vma, start), (end - start) >> PAGE_SHIFT);
+	vm_object_punch(f->obj, pgoff, (end - start) >> PAGE_SHIFT);   /* vma may change meanwhile */
 	f->ops->put(f);
 	mmap_read_lock(mm);
 	return 0;
@@ -142,6 +166,7 @@ struct reclaim_ctx {
 	struct mm *mm;
 	bool pageout;                 /* MADV_PAGEOUT: leave pages mapped elsewhere alone */
 	unsigned long freed;
+	struct tlb_batch *tlb;        /* the dropped pages wait here for the flush */
 };
 
 /*
@@ -170,7 +195,7 @@ static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 		p->flags &= ~PG_lazyfree;
 		return MMU_KEEP;
 	}
-	mm_unmap_page(c->mm, p, false);
+	mm_unmap_page(c->mm, p, false, c->tlb);
 	c->freed++;
 	return MMU_CLEAR;
 }
@@ -178,28 +203,31 @@ static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 /*
  * Reclaim the lazily freed pages of [start, end), a private VMA's range:
  * MADV_PAGEOUT asks for it at once (pageout), reclaim proper for every
- * private VMA. pt_lock held. Returns the pages freed.
+ * private VMA. pt_lock held; the changes go into tlb. Returns the pages freed.
  */
-static unsigned long reclaim_lazyfree_range(struct mm *mm, uintptr_t start, uintptr_t end, bool pageout)
+static unsigned long reclaim_lazyfree_range(struct mm *mm, uintptr_t start, uintptr_t end, bool pageout,
+					    struct tlb_batch *tlb)
 {
-	struct reclaim_ctx c = { mm, pageout, 0 };
+	struct reclaim_ctx c = { mm, pageout, 0, tlb };
 
-	arch_mmu_walk(mm->mmu, start, end, reclaim_visit, &c);
+	arch_mmu_walk(mm->mmu, start, end, reclaim_visit, &c, tlb);
 	return c.freed;
 }
 
 unsigned long mm_reclaim_lazyfree(struct mm *mm)
 {
+	struct tlb_batch tlb;
 	unsigned long freed = 0;
 	struct vma *v;
-	unsigned long fl;
 
 	mmap_read_lock(mm);
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm_tlb_init(&tlb, mm, false);
+	mm_pt_lock(mm);
 	for (v = vma_first(mm); v; v = vma_next(mm, v))
 		if (!v->file)
-			freed += reclaim_lazyfree_range(mm, v->start, v->end, false);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+			freed += reclaim_lazyfree_range(mm, v->start, v->end, false, &tlb);
+	mm_pt_unlock(mm);
+	mm_tlb_finish(&tlb);
 	mmap_read_unlock(mm);
 	return freed;
 }
@@ -208,6 +236,7 @@ unsigned long mm_reclaim_lazyfree(struct mm *mm)
 struct pageout_file_ctx {
 	struct mm *mm;
 	const struct vma *vma;
+	struct tlb_batch *tlb;
 };
 
 /*
@@ -217,7 +246,9 @@ struct pageout_file_ctx {
  * never written (clean: it holds what the file held) then leaves the cache
  * as well (__remove_mapping), so mincore says 0; a dirty one stays in the
  * cache (shmem_writeout without swap keeps it). A private copy (anonymous)
- * cannot go without swap.
+ * cannot go without swap. The PTE's reference waits in the batch
+ * (mm_unmap_page), so a page that leaves the cache here is freed only
+ * after every CPU has flushed the entry.
  */
 static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
@@ -229,8 +260,8 @@ static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t p
 	p = phys_to_page(pa);
 	if (!(p->flags & PG_cache) || p->mapcount != 1)
 		return MMU_KEEP;
-	mm_unmap_pte_page(c->mm, p, *state);
-	vm_object_drop_clean(vma_object(c->vma), vma_pgoff_at(c->vma, va), p);
+	mm_unmap_pte_page(c->mm, p, *state, c->tlb);
+	vm_object_drop_clean(vma_object(c->vma), vma_pgoff_at(c->vma, va), p, 1);
 	return MMU_CLEAR;
 }
 
@@ -241,52 +272,41 @@ static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t p
  * visitors above); COLD has nothing to do.
  */
 static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
-				bool pageout)
+				bool pageout, struct tlb_batch *tlb)
 {
-	struct pageout_file_ctx c = { mm, vma };
-	unsigned long fl;
+	struct pageout_file_ctx c = { mm, vma, tlb };
 
 	if (vma->flags & VM_LOCKED)
 		return -EINVAL;
 	if (!pageout)
 		return 0;
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm_pt_lock(mm);
 	if (vma->file)
-		arch_mmu_walk(mm->mmu, start, end, pageout_file_visit, &c);
+		arch_mmu_walk(mm->mmu, start, end, pageout_file_visit, &c, tlb);
 	else
-		reclaim_lazyfree_range(mm, start, end, true);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+		reclaim_lazyfree_range(mm, start, end, true, tlb);
+	mm_pt_unlock(mm);
 	return 0;
 }
 
 /* LAB madvise: BEGIN advise_pages */
-/* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
-static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
+/* MADV_FREE (madvise_free_single_vma): only private anonymous memory; the entries it cleans go into tlb. */
+static int madvise_free(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
+			struct tlb_batch *tlb)
 {
-	unsigned long fl = spin_lock_irqsave(&mm->pt_lock);
-
-	mm_zap_range(mm, vma, start, end);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
-}
-
-/* MADV_FREE (madvise_free_single_vma): only private anonymous memory. */
-static int madvise_free(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
-{
-	unsigned long fl;
-
 	if (vma->flags & VM_LOCKED)
 		return -EINVAL;
 	if (vma->file)
 		return -EINVAL;       /* only anonymous private memory */
-	fl = spin_lock_irqsave(&mm->pt_lock);
-	arch_mmu_walk(mm->mmu, start, end, free_visit, NULL);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	mm_pt_lock(mm);
+	arch_mmu_walk(mm->mmu, start, end, free_visit, NULL, tlb);
+	mm_pt_unlock(mm);
 	return 0;
 }
 
 /* The advices that act on pages only (mmap_lock read), for one VMA's part [start, end). */
 static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
-			uintptr_t end, int advice)
+			uintptr_t end, int advice, struct tlb_batch *tlb)
 {
 	*prev = vma;
 	switch (advice) {
@@ -294,20 +314,20 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 	case MADV_DONTNEED_LOCKED:
 		if ((vma->flags & VM_LOCKED) && advice == MADV_DONTNEED)
 			return -EINVAL;
-		zap_pt_locked(mm, vma, start, end);
+		zap_pt_locked(mm, vma, start, end, tlb);
 		return 0;
 	case MADV_FREE:
-		return madvise_free(mm, vma, start, end);
+		return madvise_free(mm, vma, start, end, tlb);
 	case MADV_REMOVE:
 		*prev = NULL;
-		return madvise_remove(mm, vma, start, end);
+		return madvise_remove(mm, vma, start, end, tlb);
 	case MADV_WILLNEED:
 		return 0;
 	case MADV_COLD:
 	case MADV_PAGEOUT:
-		return madvise_cold_pageout(mm, vma, start, end, advice == MADV_PAGEOUT);
+		return madvise_cold_pageout(mm, vma, start, end, advice == MADV_PAGEOUT, tlb);
 	case MADV_GUARD_INSTALL:
-		return mm_guard_install(mm, vma, start, end);
+		return mm_guard_install(mm, vma, start, end, tlb);
 	case MADV_GUARD_REMOVE:
 		return mm_guard_remove(mm, vma, start, end);
 	default:                          /* MADV_COLLAPSE: no VMA can hold a huge page */
@@ -318,14 +338,14 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 
 /* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
 static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
-		      uintptr_t end, int advice)
+		      uintptr_t end, int advice, struct tlb_batch *tlb)
 {
 	long nf;
 	struct vma *out;
 	int err;
 
-	if (!advice_needs_write_lock(advice))
-		return advise_pages(mm, vma, prev, start, end, advice);
+	if (advice_pages_only(advice))
+		return advise_pages(mm, vma, prev, start, end, advice, tlb);
 	nf = advice_flags(vma, advice);
 	if (nf < 0)
 		return (int)nf;
@@ -340,11 +360,50 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 	return 0;
 }
 
+/*
+ * madvise_walk_vmas: advise every VMA's part of [start, end), with the
+ * mmap_lock held as the advice needs and TLB changes into tlb. 0, the
+ * first error, or -ENOMEM when there were holes (after the rest was done).
+ */
+static int madvise_walk_vmas(struct mm *mm, uintptr_t start, uintptr_t end, int advice,
+			     struct tlb_batch *tlb)
+{
+	struct vma *prev, *vma = vma_find_prev(mm, start, &prev);
+	int unmapped_error = 0, err = 0;
+
+	if (vma && start > vma->start)
+		prev = vma;
+	for (;;) {
+		uintptr_t tmp;
+
+		if (!vma)
+			return -ENOMEM;
+		if (start < vma->start) {
+			unmapped_error = -ENOMEM;
+			start = vma->start;
+			if (start >= end)
+				break;
+		}
+		tmp = MIN(vma->end, end);
+		err = advise_vma(mm, vma, &prev, start, tmp, advice, tlb);
+		if (err)
+			return err;
+		start = tmp;
+		if (prev && start < prev->end)
+			start = prev->end;
+		if (start >= end)
+			break;
+		vma = prev ? vma_find(mm, prev->end) : vma_find(mm, start);
+	}
+	return unmapped_error;
+}
+
 int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 {
+	struct tlb_batch tlb;
 	uintptr_t end, len;
-	struct vma *vma, *prev;
-	int unmapped_error = 0, err = 0;
+	bool write;
+	int err;
 
 	if (!behavior_valid(advice))
 		return -EINVAL;
@@ -360,43 +419,19 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 		return 0;
 	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
 		return mm_populate_strict(mm, start, end, advice == MADV_POPULATE_WRITE);
-
-	bool write = advice_needs_write_lock(advice);
-	if (write)
+	write = advice_needs_write_lock(advice);
+	if (write) {
 		mmap_write_lock(mm);
-	else
+		vma_write_lock_range(mm, start, end);
+	} else {
 		mmap_read_lock(mm);
-	/* madvise_walk_vmas */
-	vma = vma_find_prev(mm, start, &prev);
-	if (vma && start > vma->start)
-		prev = vma;
-	for (;;) {
-		uintptr_t tmp;
-
-		if (!vma) {
-			err = -ENOMEM;
-			break;
-		}
-		if (start < vma->start) {
-			unmapped_error = -ENOMEM;
-			start = vma->start;
-			if (start >= end)
-				break;
-		}
-		tmp = MIN(vma->end, end);
-		err = advise_vma(mm, vma, &prev, start, tmp, advice);
-		if (err)
-			break;
-		start = tmp;
-		if (prev && start < prev->end)
-			start = prev->end;
-		if (start >= end)
-			break;
-		vma = prev ? vma_find(mm, prev->end) : vma_find(mm, start);
 	}
+	mm_tlb_init(&tlb, mm, false);
+	err = madvise_walk_vmas(mm, start, end, advice, &tlb);
+	mm_tlb_finish(&tlb);            /* one flush for the whole range */
 	if (write)
 		mmap_write_unlock(mm);
 	else
 		mmap_read_unlock(mm);
-	return err ? err : unmapped_error;
+	return err;
 }

@@ -15,18 +15,15 @@
 #include "printk.h"
 
 static struct kmem_cache *mm_cachep;
-/* Every address space mm_create made, for truncation's walk (mm/truncate.c). */
+/* Every address space with page tables: mm_check_all, truncation's walk (mm/truncate.c). */
 static struct list_head mm_list = LIST_HEAD_INIT(mm_list);
-static struct spinlock mm_list_lock = SPINLOCK_INIT("mm_list");
+static struct spinlock mm_list_lock = SPINLOCK_INIT_CLASS("mm_list", LOCK_CLASS_MM_LIST);
 
 struct mm *mm_create_backend(const struct vma_index_ops *backend)
 {
-	unsigned long fl;
 	struct mm *mm;
 
-	if (!mm_cachep)
-		mm_cachep = kmem_cache_create("mm", sizeof(struct mm), 0);
-	if (!mm_cachep || mm_zero_page_init())
+	if (!kmem_cache_get_or_create(&mm_cachep, "mm", sizeof(struct mm), 0) || mm_zero_page_init())
 		return NULL;
 	mm = kmem_cache_alloc(mm_cachep);
 	if (!mm)
@@ -43,11 +40,15 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 		kmem_cache_free(mm_cachep, mm);
 		return NULL;
 	}
-	spin_init(&mm->pt_lock, "pt_lock");
+	spin_init_class(&mm->pt_lock, "pt_lock", LOCK_CLASS_PT);
 	mm->users = 1;
-	fl = spin_lock_irqsave(&mm_list_lock);
-	list_add_tail(&mm->mmlist, &mm_list);
-	spin_unlock_irqrestore(&mm_list_lock, fl);
+	vma_lockless_init(mm);
+	{
+		unsigned long f = spin_lock_irqsave(&mm_list_lock);
+
+		list_add_tail(&mm->all_link, &mm_list);
+		spin_unlock_irqrestore(&mm_list_lock, f);
+	}
 	return mm;
 }
 
@@ -65,14 +66,22 @@ struct mm *mm_get(struct mm *mm)
 /* Unmap every VMA's pages, free the VMAs, the tables and mm. */
 static void mm_teardown(struct mm *mm)
 {
-	unsigned long fl = spin_lock_irqsave(&mm_list_lock);
+	struct tlb_batch tlb;
 	struct vma *v;
+	unsigned long f = spin_lock_irqsave(&mm_list_lock);
 
-	list_del(&mm->mmlist);
-	spin_unlock_irqrestore(&mm_list_lock, fl);
+	list_del(&mm->all_link);
+	spin_unlock_irqrestore(&mm_list_lock, f);
 	mmap_write_lock(mm);
-	for (v = vma_first(mm); v; v = vma_next(mm, v))
-		mm_zap_piece(mm, v, NULL);
+	mm_tlb_init(&tlb, mm, false);
+	mm_pt_lock(mm);
+	for (v = vma_first(mm); v; v = vma_next(mm, v)) {
+		mm_zap_range(mm, v, v->start, v->end, &tlb);
+		mm_guard_clear(mm, v->start, v->end);
+	}
+	mm_pt_unlock(mm);
+	mm_tlb_finish(&tlb);
+	vma_lockless_disable(mm);       /* nobody can fault in it any more */
 	if (mm->rss)
 		panic("mm_put: rss %lu after unmapping everything", mm->rss);
 	mm_vma_destroy(mm);
@@ -94,13 +103,13 @@ void mm_put(struct mm *mm)
 		mm_teardown(mm);
 }
 
-/* A reference to mm unless it is being torn down (users already 0). */
-static bool mm_get_not_zero(struct mm *mm)
+/* A reference to mm unless its last one is gone (it is being torn down). mm_list_lock held. */
+static bool mm_get_unless_zero(struct mm *mm)
 {
-	int u = __atomic_load_n(&mm->users, __ATOMIC_RELAXED);
+	int users = __atomic_load_n(&mm->users, __ATOMIC_RELAXED);
 
-	while (u > 0)
-		if (__atomic_compare_exchange_n(&mm->users, &u, u + 1, false, __ATOMIC_ACQUIRE,
+	while (users > 0)
+		if (__atomic_compare_exchange_n(&mm->users, &users, users + 1, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_RELAXED))
 			return true;
 	return false;
@@ -112,11 +121,11 @@ struct mm *mm_list_next(struct mm *prev)
 	struct mm *next = NULL;
 	unsigned long fl = spin_lock_irqsave(&mm_list_lock);
 
-	/* prev is referenced, so still listed: its link leads on. */
-	for (pos = prev ? prev->mmlist.next : mm_list.next; pos != &mm_list; pos = pos->next) {
-		struct mm *m = list_entry(pos, struct mm, mmlist);
+	/* prev is referenced, so still listed (teardown unlists first): its link leads on. */
+	for (pos = prev ? prev->all_link.next : mm_list.next; pos != &mm_list; pos = pos->next) {
+		struct mm *m = list_entry(pos, struct mm, all_link);
 
-		if (mm_get_not_zero(m)) {
+		if (mm_get_unless_zero(m)) {
 			next = m;
 			break;
 		}
@@ -127,7 +136,51 @@ struct mm *mm_list_next(struct mm *prev)
 	return next;
 }
 
+#define MM_CHECK_BATCH 32
+
+int mm_check_all(unsigned *checked)
+{
+	struct mm *batch[MM_CHECK_BATCH];
+	unsigned n = 0, bad = 0;
+	struct list_head *p;
+	unsigned long f = spin_lock_irqsave(&mm_list_lock);
+
+	list_for_each(p, &mm_list) {
+		struct mm *mm = list_entry(p, struct mm, all_link);
+
+		if (n < MM_CHECK_BATCH && mm_get_unless_zero(mm))
+			batch[n++] = mm;
+	}
+	spin_unlock_irqrestore(&mm_list_lock, f);
+	for (unsigned i = 0; i < n; i++) {
+		mmap_read_lock(batch[i]);
+		bad += vma_check(batch[i]) != 0;
+		mmap_read_unlock(batch[i]);
+		mm_put(batch[i]);
+	}
+	if (checked)
+		*checked = n;
+	return bad ? -EINVAL : 0;
+}
+
+size_t mm_live_count(void)
+{
+	size_t n = 0;
+	struct list_head *p;
+	unsigned long f = spin_lock_irqsave(&mm_list_lock);
+
+	list_for_each(p, &mm_list)
+		n++;
+	spin_unlock_irqrestore(&mm_list_lock, f);
+	return n;
+}
+
 void mm_activate(struct mm *mm)
 {
 	arch_mmu_activate(mm ? mm->mmu : NULL);
+}
+
+void mm_enter_lazy(void)
+{
+	arch_mmu_enter_lazy();
 }

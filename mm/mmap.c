@@ -208,7 +208,8 @@ static int mmap_region(struct mm *mm, const struct mmap_req *r)
 		if (!anon)
 			return -ENOMEM;
 	}
-	err = vma_unmap_range(mm, r->addr, r->addr + r->len, mm_zap_piece, NULL);
+	vma_write_lock_range(mm, r->addr, r->addr + r->len);
+	err = mm_unmap_range(mm, r->addr, r->addr + r->len);
 	if (!err)
 		err = vma_map_new_range(mm, r->addr, r->addr + r->len, r->vf, anon ? anon : r->file,
 					r->pgoff, &v);
@@ -250,14 +251,15 @@ long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags)
 	return vm_mmap_pgoff(mm, addr, len, prot, flags, NULL, 0);
 }
 
-int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len)
+int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len, struct tlb_batch *tlb)
 {
 	if ((start & ~PAGE_MASK) || start > TASK_SIZE || len > TASK_SIZE - start)
 		return -EINVAL;
 	len = ALIGN_UP(len, PAGE_SIZE);
 	if (!len)
 		return -EINVAL;
-	return vma_unmap_range(mm, start, start + len, mm_zap_piece, NULL);
+	vma_write_lock_range(mm, start, start + len);
+	return tlb ? mm_unmap_range_tlb(mm, start, start + len, tlb) : mm_unmap_range(mm, start, start + len);
 }
 
 int vm_munmap(struct mm *mm, uintptr_t addr, size_t len)
@@ -265,7 +267,7 @@ int vm_munmap(struct mm *mm, uintptr_t addr, size_t len)
 	int err;
 
 	mmap_write_lock(mm);
-	err = mm_munmap_locked(mm, addr, len);
+	err = mm_munmap_locked(mm, addr, len, NULL);
 	mmap_write_unlock(mm);
 	return err;
 }

@@ -3,7 +3,9 @@
  * new flags per VMA with Linux's VM_MAY* and accounting rules, merge/split
  * by vma_modify_flags, then the PTEs rewritten in place.
  *
- * Locking: vm_mprotect takes mm's mmap_lock for writing.
+ * Locking: vm_mprotect takes mm's mmap_lock for writing, and pt_lock
+ * around each VMA's PTE rewrite; the TLB changes of every VMA are flushed
+ * once, before the mmap_lock is dropped.
  */
 #include "internal.h"
 #include "kerrno.h"
@@ -33,16 +35,21 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
 	return MMU_UPDATE;
 }
 
-unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
+unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+				   struct tlb_batch *tlb)
 {
 	struct chprot_ctx c = { mm_vm_to_mmu(vma->flags), !(vma->flags & VM_SHARED) };
+	unsigned long n;
 
-	return arch_mmu_walk(mm->mmu, start, end, chprot_visit, &c);
+	mm_pt_lock(mm);
+	n = arch_mmu_walk(mm->mmu, start, end, chprot_visit, &c, tlb);
+	mm_pt_unlock(mm);
+	return n;
 }
 
 /* mprotect_fixup: give [start, end) of vma newflags. *pprev = the VMA now covering it. */
 static int mprotect_fixup(struct mm *mm, struct vma *vma, struct vma **pprev, uintptr_t start,
-			  uintptr_t end, unsigned long newflags)
+			  uintptr_t end, unsigned long newflags, struct tlb_batch *tlb)
 {
 	unsigned long oldflags = vma->flags;
 	struct vma *out;
@@ -62,7 +69,7 @@ static int mprotect_fixup(struct mm *mm, struct vma *vma, struct vma **pprev, ui
 	if (err)
 		return err;
 	*pprev = out;
-	mm_change_protection(mm, out, start, end);
+	mm_change_protection(mm, out, start, end, tlb);
 	return 0;
 }
 
@@ -113,7 +120,7 @@ static unsigned long prot_vm_flags(unsigned long flags, int prot)
  * not have; the VMAs before it keep their change.
  */
 static int mprotect_walk(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t start,
-			 uintptr_t end, int prot)
+			 uintptr_t end, int prot, struct tlb_batch *tlb)
 {
 	uintptr_t tmp = vma->start, nstart = start;
 	int err = 0;
@@ -128,7 +135,7 @@ static int mprotect_walk(struct mm *mm, struct vma *vma, struct vma *prev, uintp
 		if ((newflags & ~(newflags >> 4)) & VM_ACCESS_FLAGS)
 			return -EACCES;
 		tmp = MIN(vma->end, end);
-		err = mprotect_fixup(mm, vma, &prev, nstart, tmp, newflags);
+		err = mprotect_fixup(mm, vma, &prev, nstart, tmp, newflags, tlb);
 		if (err)
 			return err;
 		tmp = prev->end;
@@ -144,6 +151,7 @@ int vm_mprotect(struct mm *mm, uintptr_t start, size_t len, int prot)
 {
 	int grows = prot & (PROT_GROWSDOWN | PROT_GROWSUP);
 	struct vma *vma, *prev;
+	struct tlb_batch tlb;
 	uintptr_t end;
 	int err;
 
@@ -161,9 +169,13 @@ int vm_mprotect(struct mm *mm, uintptr_t start, size_t len, int prot)
 	if (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC | PROT_SEM))
 		return -EINVAL;               /* arch_validate_prot */
 	mmap_write_lock(mm);
+	mm_tlb_init(&tlb, mm, false);
 	err = mprotect_first_vma(mm, &start, end, grows, &vma, &prev);
-	if (!err)
-		err = mprotect_walk(mm, vma, prev, start, end, prot);
+	if (!err) {
+		vma_write_lock_range(mm, start, end);
+		err = mprotect_walk(mm, vma, prev, start, end, prot, &tlb);
+	}
+	mm_tlb_finish(&tlb);            /* one flush for every VMA changed */
 	mmap_write_unlock(mm);
 	return err;
 }

@@ -33,7 +33,8 @@
  * cleared, so running out of memory changes nothing (Linux moves back).
  *
  * Locking: vm_mremap takes mm's mmap_lock for writing, and pt_lock around
- * the PTE moves.
+ * the PTE moves. Every TLB change of one mremap (the moved entries, the
+ * unmapped ranges) is flushed once, before the mmap_lock is dropped.
  */
 #include "internal.h"
 #include "anon_vma.h"
@@ -46,6 +47,7 @@ struct remap {
 	int flags;
 	struct vma *vma;
 	uintptr_t delta;
+	struct tlb_batch *tlb;          /* the whole mremap's TLB changes */
 };
 
 enum { REMAP_NO_RESIZE, REMAP_SHRINK, REMAP_EXPAND };
@@ -96,10 +98,14 @@ static enum mmu_action clear_visit(void *arg, uintptr_t va, phys_addr_t pa, unsi
 	return MMU_CLEAR;
 }
 
-/* Remove the entries of [start, end), guard markers included, without touching page references. */
-static void clear_ptes(struct mm *mm, uintptr_t start, uintptr_t end)
+/*
+ * Remove the entries of [start, end), guard markers included, without
+ * touching page references; the removed entries go into tlb (NULL: entries
+ * no CPU can have used yet).
+ */
+static void clear_ptes(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb_batch *tlb)
 {
-	arch_mmu_walk(mm->mmu, start, end, clear_visit, NULL);
+	arch_mmu_walk(mm->mmu, start, end, clear_visit, NULL, tlb);
 	mm_guard_clear(mm, start, end);
 }
 
@@ -120,7 +126,7 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 		uintptr_t wend = MIN(ALIGN_DOWN(va, MOVE_WINDOW) + MOVE_WINDOW, end);
 
 		c->n = 0;
-		arch_mmu_walk(mm->mmu, va, wend, collect_visit, c);
+		arch_mmu_walk(mm->mmu, va, wend, collect_visit, c, NULL);
 		for (unsigned i = 0; i < c->n && !err; i++)
 			err = arch_mmu_map(mm->mmu, new + (c->rec[i].va - old), c->rec[i].pa,
 					   c->rec[i].state);
@@ -130,7 +136,7 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 	if (!err)
 		err = mm_guard_copy(mm, new, mm, old, old + len);
 	if (err)
-		clear_ptes(mm, new, new + len);
+		clear_ptes(mm, new, new + len, NULL);
 	return err;
 }
 /* LAB mremap: END copy_ptes */
@@ -205,27 +211,26 @@ static long move_vma(struct mm *mm, struct remap *r)
 	struct vma *old = r->vma, *nv, *src;
 	uintptr_t old_start = old->start, old_end = old->end;
 	unsigned long pgoff = old->pgoff + ((r->addr - old->start) >> PAGE_SHIFT);
-	unsigned long fl;
 	int err;
 
 	/* prep_move_vma: room for a new VMA and a split of the old one. */
 	if (mm->map_count + 2 > mm->max_map_count)
 		return -ENOMEM;
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm_pt_lock(mm);
 	err = copy_ptes(mm, r->addr, r->new_addr, r->old_len);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	mm_pt_unlock(mm);
 	if (err)
 		return err;
 	err = vma_copy_range(mm, old, r->new_addr, r->new_len, pgoff, &nv);
-	fl = spin_lock_irqsave(&mm->pt_lock);
+	mm_pt_lock(mm);
 	if (err) {
-		clear_ptes(mm, r->new_addr, r->new_addr + r->old_len);
-		spin_unlock_irqrestore(&mm->pt_lock, fl);
+		clear_ptes(mm, r->new_addr, r->new_addr + r->old_len, r->tlb);
+		mm_pt_unlock(mm);
 		return err;
 	}
 	/* Committed: the pages now live at the new place only. */
-	clear_ptes(mm, r->addr, r->addr + r->old_len);
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	clear_ptes(mm, r->addr, r->addr + r->old_len, r->tlb);
+	mm_pt_unlock(mm);
 
 	if (r->flags & MREMAP_DONTUNMAP) {
 		/*
@@ -243,7 +248,7 @@ static long move_vma(struct mm *mm, struct remap *r)
 		}
 	} else if (r->old_len) {
 		/* unmap_source_vma: best effort, as Linux (an -ENOMEM leaves the old range). */
-		(void)vma_unmap_range(mm, r->addr, r->addr + r->old_len, mm_zap_piece, NULL);
+		(void)mm_unmap_range_tlb(mm, r->addr, r->addr + r->old_len, r->tlb);
 	}
 	return (long)r->new_addr;
 }
@@ -255,7 +260,7 @@ static long mremap_to(struct mm *mm, struct remap *r)
 	int err;
 
 	if (r->flags & MREMAP_FIXED) {
-		err = mm_munmap_locked(mm, r->new_addr, r->new_len);
+		err = mm_munmap_locked(mm, r->new_addr, r->new_len, r->tlb);
 		if (err)
 			return err;
 		/* Unmapping may have split the old VMA (a move within it). */
@@ -264,7 +269,7 @@ static long mremap_to(struct mm *mm, struct remap *r)
 			return -EFAULT;
 	}
 	if (remap_type(r) == REMAP_SHRINK) {
-		err = mm_munmap_locked(mm, r->addr + r->new_len, r->delta);
+		err = mm_munmap_locked(mm, r->addr + r->new_len, r->delta, r->tlb);
 		if (err)
 			return err;
 		r->vma = vma_lookup(mm, r->addr);
@@ -300,7 +305,7 @@ static long mremap_at(struct mm *mm, struct remap *r)
 	case REMAP_NO_RESIZE:
 		return (long)r->addr;
 	case REMAP_SHRINK:
-		err = mm_munmap_locked(mm, r->addr + r->new_len, r->delta);
+		err = mm_munmap_locked(mm, r->addr + r->new_len, r->delta, r->tlb);
 		return err ? err : (long)r->addr;
 	default:
 		break;
@@ -367,6 +372,7 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 	       uintptr_t new_addr)
 {
 	struct remap r;
+	struct tlb_batch tlb;
 	long res;
 
 	/* PAGE_ALIGN, wrapping to 0 as Linux's does. */
@@ -377,6 +383,7 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 	r.flags = flags;
 	r.vma = NULL;
 	r.delta = 0;
+	r.tlb = &tlb;
 
 	/* check_mremap_params */
 	if ((unsigned)flags & ~(unsigned)(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP))
@@ -399,6 +406,8 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 	}
 
 	mmap_write_lock(mm);
+	vma_write_lock_all(mm);         /* both ranges and their neighbours may change */
+	mm_tlb_init(&tlb, mm, false);
 	/* check_map_count_against_split_early: 2 splits before, 2 VMAs more while moving. */
 	if (mm->map_count + 4 > mm->max_map_count) {
 		res = -ENOMEM;
@@ -413,6 +422,7 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 			res = implies_new_addr(&r) ? mremap_to(mm, &r) : mremap_at(mm, &r);
 	}
 out:
+	mm_tlb_finish(&tlb);
 	mmap_write_unlock(mm);
 	return res;
 }

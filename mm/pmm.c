@@ -26,7 +26,7 @@ static pfn_t max_pfn;
 static struct free_area free_area[PMM_MAX_ORDER + 1];
 static size_t nr_free;               /* free frames */
 static size_t nr_total;              /* frames released to the allocator at init */
-static struct spinlock pmm_lock = SPINLOCK_INIT("pmm");
+static struct spinlock pmm_lock = SPINLOCK_INIT_CLASS("pmm", LOCK_CLASS_PMM);
 
 /* Junk written over freed frames in debug builds, so stale users see garbage. */
 #define FREE_JUNK 0x6b

@@ -21,17 +21,17 @@ static int fault_errno(enum fault_result r)
  * A write through the direct map leaves the PTE's dirty bit alone: mark the
  * page itself (Linux: a FOLL_WRITE access dirties the folio), so that
  * reclaim neither drops a lazily freed page nor a shared page with the new
- * data. Under pt_lock, which guards page flags.
+ * data. Under pt_lock, which orders it with this mm's changes of an
+ * anonymous page's flags (MADV_FREE); atomic, because a page-cache page's
+ * flags are also set by other address spaces under their own pt_lock.
  */
 static void page_mark_dirty(struct mm *mm, phys_addr_t pa)
 {
-	unsigned long fl;
-
 	if (mm_is_zero_pa(pa))
 		return;
-	fl = spin_lock_irqsave(&mm->pt_lock);
-	phys_to_page(pa)->flags |= PG_dirty;
-	spin_unlock_irqrestore(&mm->pt_lock, fl);
+	mm_pt_lock(mm);
+	vm_object_page_dirty(phys_to_page(pa));
+	mm_pt_unlock(mm);
 }
 
 int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len)

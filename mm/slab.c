@@ -51,7 +51,7 @@ struct kmem_cache {
 
 unsigned long slab_debug_errors;
 static struct list_head all_caches = LIST_HEAD_INIT(all_caches);
-static struct spinlock all_caches_lock = SPINLOCK_INIT("all_caches");
+static struct spinlock all_caches_lock = SPINLOCK_INIT_CLASS("all_caches", LOCK_CLASS_SLAB_LIST);
 static unsigned long fail_countdown;
 
 #ifdef SLAB_DEBUG
@@ -128,7 +128,7 @@ static void cache_setup(struct kmem_cache *c, const char *name, size_t size, siz
 	       ((PAGE_SIZE << c->order) - c->first) / c->stride < 8)
 		c->order++;
 	c->per_slab = (unsigned)(((PAGE_SIZE << c->order) - c->first) / c->stride);
-	spin_init(&c->lock, name);
+	spin_init_class(&c->lock, name, LOCK_CLASS_SLAB_CACHE);
 	list_init(&c->partial);
 	list_init(&c->full);
 	list_init(&c->empty);
@@ -433,4 +433,21 @@ void kfree(void *p)
 	if (pg->flags & (PG_reserved | PG_buddy) || !IS_ALIGNED((uintptr_t)p, PAGE_SIZE))
 		panic("kfree: %p was not allocated by kmalloc", p);
 	pmm_free(pg, pg->order);
+}
+
+struct kmem_cache *kmem_cache_get_or_create(struct kmem_cache **slot, const char *name, size_t size,
+					    size_t align)
+{
+	struct kmem_cache *c = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *expected = NULL;
+
+	if (c)
+		return c;
+	c = kmem_cache_create(name, size, align);
+	if (!c)
+		return NULL;
+	if (!__atomic_compare_exchange_n(slot, &expected, c, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		kmem_cache_destroy(c);          /* another CPU won */
+		c = expected;
+	}
+	return c;
 }

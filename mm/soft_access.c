@@ -6,7 +6,7 @@
  * (on an address space that is not the active one) both use it, so the
  * fault logic under test is the same on both sides.
  */
-#include "mm.h"
+#include "internal.h"
 #include "arch.h"
 #include "arch_mmu.h"
 #include "kstring.h"
@@ -20,6 +20,18 @@ static enum mmu_action set_bits_visit(void *arg, uintptr_t va, phys_addr_t pa, u
 		return MMU_KEEP;
 	*state |= set;
 	return MMU_UPDATE;
+}
+
+/* Set the bits in page's entry, as the CPU does: no rights change, nothing to flush elsewhere. */
+static void set_access_bits(struct mm *mm, uintptr_t page, unsigned set)
+{
+	struct tlb_batch tlb;
+
+	tlb_batch_init(&tlb, mm->mmu, true);
+	mm_pt_lock(mm);
+	arch_mmu_walk(mm->mmu, page, page + PAGE_SIZE, set_bits_visit, &set, &tlb);
+	mm_pt_unlock(mm);
+	arch_tlb_flush(&tlb);
 }
 
 /* x86 rules: fetches need EXEC; data needs READ (not execute-only), and stores WRITE too. */
@@ -69,7 +81,7 @@ int mm_soft_access(struct mm *mm, uintptr_t va, unsigned access, void *buf, size
 
 		if (r != FAULT_OK)
 			return r;
-		arch_mmu_walk(mm->mmu, page, page + PAGE_SIZE, set_bits_visit, &set);
+		set_access_bits(mm, page, set);
 		if (access & FAULT_WRITE)
 			memcpy((unsigned char *)phys_to_virt(pa) + off, b, n);
 		else if (b)

@@ -26,6 +26,7 @@
 struct unmap_ctx {
 	struct mm *mm;
 	bool even_cows;               /* also private copies (truncation), not only cache pages */
+	struct tlb_batch *tlb;        /* the address space's batch: frames and references wait here */
 };
 
 static enum mmu_action unmap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
@@ -38,7 +39,7 @@ static enum mmu_action unmap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsi
 	p = phys_to_page(pa);
 	if ((p->flags & PG_anon) && !c->even_cows)
 		return MMU_KEEP;
-	mm_unmap_page(c->mm, p, !(p->flags & PG_anon));
+	mm_unmap_page(c->mm, p, !(p->flags & PG_anon), c->tlb);
 	return MMU_CLEAR;
 }
 
@@ -55,24 +56,30 @@ static bool vma_object_range(const struct vma *v, unsigned long first, unsigned 
 	return true;
 }
 
-/* Unmap pages [first, last) of o from every VMA of mm that maps o. */
+/*
+ * Unmap pages [first, last) of o from every VMA of mm that maps o, in one
+ * TLB batch flushed before the mmap_lock goes: a frame whose last reference
+ * was a PTE here is freed only after every CPU of mm has dropped it.
+ */
 static void unmap_object_in(struct mm *mm, struct vm_object *o, unsigned long first,
 			    unsigned long last, bool even_cows)
 {
-	struct unmap_ctx c = { mm, even_cows };
+	struct tlb_batch tlb;
+	struct unmap_ctx c = { mm, even_cows, &tlb };
 	struct vma *v;
 
 	mmap_read_lock(mm);
+	mm_tlb_init(&tlb, mm, false);
 	for (v = vma_first(mm); v; v = vma_next(mm, v)) {
 		uintptr_t s, e;
-		unsigned long fl;
 
 		if (!v->file || v->file->obj != o || !vma_object_range(v, first, last, &s, &e))
 			continue;
-		fl = spin_lock_irqsave(&mm->pt_lock);
-		arch_mmu_walk(mm->mmu, s, e, unmap_visit, &c);
-		spin_unlock_irqrestore(&mm->pt_lock, fl);
+		mm_pt_lock(mm);
+		arch_mmu_walk(mm->mmu, s, e, unmap_visit, &c, &tlb);
+		mm_pt_unlock(mm);
 	}
+	mm_tlb_finish(&tlb);
 	mmap_read_unlock(mm);
 }
 

@@ -3,10 +3,12 @@
  * (PG_anon, tagged with the anon identity that first owned them).
  *
  * Locking: refcount and mapcount change with __atomic builtins (pages are
- * shared between address spaces after fork). The anon identity reference
- * of a page is taken and dropped under the faulting mm's mmap_lock (read)
- * plus pt_lock, or its mmap_lock (write); identities are not yet SMP-safe
- * across address spaces (their refcount is a plain counter, see anon_vma.c).
+ * shared between address spaces after fork, and lose their last mapping
+ * wherever that happens). A page's anon identity reference is taken and
+ * dropped atomically too (mm/anon_vma.c), so the page of a parent's
+ * identity can be freed by a child on another CPU. page->private and the
+ * PG_* flags of a mapped page change only while one mm maps it (refcount
+ * and mapcount 1), under that mm's pt_lock.
  */
 #include "internal.h"
 #include "kstring.h"
@@ -68,7 +70,8 @@ void user_page_get(struct page *page)
 	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_RELAXED);
 }
 
-void user_page_put(struct page *page)
+/* Drop a reference; true when it was the last (the page is then ready to be freed). */
+static bool put_last(struct page *page)
 {
 	int32_t left;
 
@@ -76,7 +79,7 @@ void user_page_put(struct page *page)
 	left = __atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
 	BUG_ON(left < 0);
 	if (left)
-		return;
+		return false;
 	BUG_ON(page->mapcount != 0);
 	if (page->flags & PG_anon) {
 		struct anon_vma *av = page->private;
@@ -85,5 +88,17 @@ void user_page_put(struct page *page)
 		page->flags &= ~(PG_anon | PG_dirty | PG_lazyfree);
 		anon_vma_put(av);
 	}
-	pmm_free(page, 0);
+	return true;
+}
+
+void user_page_put(struct page *page)
+{
+	if (put_last(page))
+		pmm_free(page, 0);
+}
+
+void user_page_put_tlb(struct page *page, struct tlb_batch *tlb)
+{
+	if (put_last(page))
+		list_add_tail(&page->lru, &tlb->free_pages);
 }

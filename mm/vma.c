@@ -161,13 +161,32 @@ static void vma_release(struct mm *mm, struct vma *v)
 	kmem_cache_free(vma_cache(mm), v);
 }
 
-
-/* Free a VMA that is not (or no longer) in the index, dropping its references. */
+/*
+ * Free a VMA that is not (or no longer) in the index, dropping its
+ * references. With lock-free faults (fault_lock=vma) its memory waits on
+ * mm->vma_retired until no fault can still see it (mm/vma_lock.c).
+ */
 static void vma_free(struct mm *mm, struct vma *v)
 {
 	vma_anon_unlink(v);
 	vma_file_put(v->file);
+	if (mm->vma_lockless) {
+		__atomic_store_n(&v->detached, true, __ATOMIC_RELEASE);
+		v->retired_next = mm->vma_retired;      /* file was put above: the field is free */
+		mm->vma_retired = v;
+		return;
+	}
 	vma_release(mm, v);
+}
+
+void vma_retired_free(struct mm *mm)
+{
+	while (mm->vma_retired) {
+		struct vma *v = mm->vma_retired;
+
+		mm->vma_retired = v->retired_next;
+		vma_release(mm, v);
+	}
 }
 
 /*
@@ -184,6 +203,9 @@ static void vma_copy_attrs(struct mm *mm, struct vma *dst, const struct vma *src
 	dst->mm = mm;
 	dst->anon = NULL;
 	dst->anon_forked = false;
+	dst->vm_lock_seq = 0;
+	dst->vm_readers = 0;
+	dst->detached = false;
 	if (src->anon) {
 		/* anon_vma_clone copies the whole chain: a fork child's pieces stay fork children. */
 		vma_anon_link(dst, src->anon);
@@ -893,9 +915,11 @@ int vma_anon_prepare(struct mm *mm, struct vma *vma)
 	struct anon_vma *av = NULL;
 	struct vma *n;
 
-	mmap_assert_locked(mm);
 	if (vma->anon)
-		return 0;
+		return 0;       /* nothing to do (a fault under the VMA lock alone gets here) */
+	mmap_assert_locked(mm);
+	/* A fault holds the lock only for reading: the page-table lock serializes the faults that link. */
+	BUG_ON(!mmap_is_write_locked(mm) && !spin_is_held(&mm->pt_lock));
 	/*
 	 * find_mergeable_anon_vma: next first, then prev; reusable_anon_vma
 	 * takes a neighbour's identity only when its chain is singular (not a

@@ -29,7 +29,7 @@ void vma_file_get(struct vm_file *f);
 void vma_file_put(struct vm_file *f);
 
 /* mmap_lock_init (mm/mmap_lock.c): make l unlocked. */
-void mmap_lock_init(struct mmap_lock *l);
+void mmap_lock_init(struct rwsem *l);
 
 /*
  * mm_vma_init: an empty address space using the index backend `backend`
@@ -153,7 +153,9 @@ int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb 
  * neighbour is adjacent with the same file, flags differing only in
  * VM_READ/WRITE/EXEC/SOFTDIRTY and continuous pgoff
  * (find_mergeable_anon_vma); else a new one. 0 or -ENOMEM. Not affected by
- * mm->merge.
+ * mm->merge. mmap_lock write, or read plus pt_lock (a fault: pt_lock
+ * serializes the faults of one mm that link identities, as Linux's
+ * page_table_lock does in __anon_vma_prepare).
  */
 int vma_anon_prepare(struct mm *mm, struct vma *vma);
 /* References to an anon identity that are not VMAs (pages, with rmap); put frees it with the last reference. */

@@ -1,59 +1,90 @@
 /*
  * Zap: remove the PTEs of a range and release what they mapped (Linux
- * zap_page_range / unmap_vmas). Private anonymous pages are freed with
- * their last reference, page-cache pages stay in their object, the zero
- * page is never counted. Page-table pages left empty are freed by
- * arch_mmu_walk, which also invalidates the TLB entries. Guard markers
- * (mm/guard.c) stay through a zap (MADV_DONTNEED) and go with an unmap
- * (mm_zap_piece).
- *
- * Note: frames are released inside the walk, before its TLB invalidation
- * completes; correct on one CPU (no user code runs in between), to be
- * revisited with SMP shootdown.
+ * zap_page_range / unmap_vmas). Private anonymous pages lose a reference,
+ * and the last one sends the frame to the operation's TLB batch, which
+ * frees it once every CPU has flushed its translations (mm/tlb.c);
+ * page-cache pages stay in their object (an orphan that truncation took
+ * out of its cache goes to the batch with its last mapping, like a private
+ * page); the zero page is never counted. Page-table pages left empty wait
+ * in the batch too (arch_mmu_walk). Guard markers (mm/guard.c) stay
+ * through a zap (MADV_DONTNEED) and go with an unmap (mm_zap_piece).
  */
 #include "internal.h"
 
-void mm_unmap_page(struct mm *mm, struct page *p, bool file)
+void mm_unmap_page(struct mm *mm, struct page *p, bool file, struct tlb_batch *tlb)
 {
 	page_mapcount_add(p, -1);
-	user_page_put(p);
+	if (!tlb)
+		user_page_put(p);
+	else if (p->flags & PG_anon)
+		user_page_put_tlb(p, tlb);
+	else
+		mm_tlb_put_page(tlb, p);
 	mm_count(&mm->rss, -1);
 	if (file)
 		mm_count(&mm->rss_file, -1);
 }
 
-void mm_unmap_pte_page(struct mm *mm, struct page *p, unsigned state)
+void mm_unmap_pte_page(struct mm *mm, struct page *p, unsigned state, struct tlb_batch *tlb)
 {
 	/* a private file mapping holds both kinds: the page says which it is */
 	bool file = !(p->flags & PG_anon);
 
 	if (file && (state & MMU_DIRTY))
 		vm_object_page_dirty(p);
-	mm_unmap_page(mm, p, file);
+	mm_unmap_page(mm, p, file, tlb);
 }
+
+struct zap_ctx {
+	struct mm *mm;
+	struct tlb_batch *tlb;
+};
 
 static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
-	struct mm *mm = arg;
+	struct zap_ctx *z = arg;
 	struct page *p;
 
 	if (mm_is_zero_pa(pa))
 		return MMU_CLEAR;
 	p = phys_to_page(pa);
 	BUG_ON(!p || p->mapcount <= 0);
-	mm_unmap_pte_page(mm, p, *state);
+	mm_unmap_pte_page(z->mm, p, *state, z->tlb);
 	return MMU_CLEAR;
 }
 
-unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end)
+unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+			   struct tlb_batch *tlb)
 {
+	struct zap_ctx z = { mm, tlb };
+
 	BUG_ON(start < vma->start || end > vma->end);
-	return arch_mmu_walk(mm->mmu, start, end, zap_visit, mm);
+	assert_spin_held(&mm->pt_lock);
+	return arch_mmu_walk(mm->mmu, start, end, zap_visit, &z, tlb);
 }
 
-void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg)
+void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb)
 {
-	mm_zap_range(mm, piece, piece->start, piece->end);
+	BUG_ON(!tlb);
+	mm_pt_lock(mm);
+	mm_zap_range(mm, piece, piece->start, piece->end, tlb);
 	/* An unmap also drops guard markers (unmap_vmas: ZAP_FLAG_DROP_MARKER); a zap alone keeps them. */
 	mm_guard_clear(mm, piece->start, piece->end);
+	mm_pt_unlock(mm);
+}
+
+int mm_unmap_range_tlb(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb_batch *tlb)
+{
+	return vma_unmap_range(mm, start, end, mm_zap_piece, tlb);
+}
+
+int mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	struct tlb_batch tlb;
+	int err;
+
+	mm_tlb_init(&tlb, mm, false);
+	err = mm_unmap_range_tlb(mm, start, end, &tlb);
+	mm_tlb_finish(&tlb);
+	return err;
 }

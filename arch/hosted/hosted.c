@@ -13,6 +13,10 @@
 
 #include "arch.h"
 #include "hosted.h"
+#include "lockdep.h"
+#include "printk.h"
+#include "sleep.h"
+#include <sched.h>
 
 unsigned char *hosted_ram;
 size_t hosted_ram_size;
@@ -94,6 +98,69 @@ void arch_backtrace(void)
 	void *frames[32];
 	int n = backtrace(frames, 32);
 	backtrace_symbols_fd(frames, n, STDOUT_FILENO);
+}
+
+/* Sleeping (include/sleep.h): each host thread plays one task, which yields while it waits. */
+static __thread char thread_task;
+
+struct task *current_task(void)
+{
+	return (struct task *)&thread_task;
+}
+
+void sched_wait_flag(volatile int *flag)
+{
+	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+void sched_wake_flag(struct task *t, volatile int *flag)
+{
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+}
+
+/* Lock-order records: each host thread plays one CPU and one task. */
+static __thread struct lockdep_held thread_cpu_held, thread_task_held;
+
+struct lockdep_held *lockdep_cpu_held(void)
+{
+	return &thread_cpu_held;
+}
+
+struct lockdep_held *lockdep_task_held(void)
+{
+	return &thread_task_held;
+}
+
+/*
+ * The frame-pointer chain (the host build keeps frame pointers), while each
+ * frame lies above the previous one and within 64 KiB of the first: cheap
+ * enough for every lock acquisition, unlike backtrace().
+ */
+__attribute__((noinline, no_sanitize_address)) unsigned arch_stack_trace(uintptr_t *buf, unsigned max)
+{
+	uintptr_t *fp = __builtin_frame_address(0), *base = fp;
+	unsigned n = 0;
+
+	while (n < max && fp && ((uintptr_t)fp & 7) == 0 && (uintptr_t)fp - (uintptr_t)base < 65536) {
+		if (!fp[1])
+			break;
+		buf[n++] = fp[1];
+		if ((uintptr_t *)fp[0] <= fp)
+			break;
+		fp = (uintptr_t *)fp[0];
+	}
+	return n;
+}
+
+/* Through printk, so that the lines get the console's prefix (KTAP diagnostics in tests). */
+void arch_print_stack(const uintptr_t *buf, unsigned n)
+{
+	char **names = backtrace_symbols((void *const *)buf, (int)n);
+
+	for (unsigned i = 0; i < n; i++)
+		printk(" %s\n", names ? names[i] : "?");
+	free(names);
 }
 
 void arch_halt_failure(void)

@@ -60,6 +60,43 @@ void x86_backtrace_from(uint64_t rip, uint64_t rbp)
 	}
 }
 
+/*
+ * arch_stack_trace: the return addresses of the caller's frame-pointer
+ * chain. Cheap enough for every lock acquisition (lib/lockdep.c): a frame is
+ * read only while it lies above the previous one and within 16 KiB of the
+ * first (one kernel stack), and its page is checked once.
+ */
+__attribute__((noinline)) unsigned arch_stack_trace(uintptr_t *buf, unsigned max)
+{
+	uint64_t rbp = (uint64_t)__builtin_frame_address(0), base = rbp, page = 0;
+	unsigned n = 0;
+
+	while (n < max && rbp && IS_ALIGNED(rbp, 8) && rbp - base < 16384) {
+		const uint64_t *frame = (const uint64_t *)rbp;
+
+		if (ALIGN_DOWN(rbp + 15, PAGE_SIZE) != page) {
+			if (!frame_readable(rbp))
+				break;
+			page = ALIGN_DOWN(rbp + 15, PAGE_SIZE);
+		}
+		if (!frame[1])
+			break;
+		buf[n++] = frame[1];
+		if (frame[0] <= rbp)
+			break;
+		rbp = frame[0];
+	}
+	return n;
+}
+
+void arch_print_stack(const uintptr_t *buf, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		print_addr(buf[i], true);
+	if (!n)
+		printk(" (no frames)\n");
+}
+
 __attribute__((noinline)) void arch_backtrace(void)
 {
 	x86_backtrace_from(0, (uint64_t)__builtin_frame_address(0));

@@ -6,16 +6,21 @@
 struct x86_features x86_cpu;
 struct percpu percpu_area[NR_CPUS];
 
-/* percpu_init_boot: point GS base at CPU 0's per-CPU area. Call first thing in kmain. */
-void percpu_init_boot(void)
+void percpu_init_cpu(unsigned cpu)
 {
-	struct percpu *p = &percpu_area[0];
+	struct percpu *p = &percpu_area[cpu];
 
 	p->self = p;
-	p->cpu_id = 0;
+	p->cpu_id = cpu;
 	p->irq_depth = 0;
 	p->fault_catch = NULL;
 	wrmsr(MSR_GS_BASE, (uint64_t)p);
+}
+
+/* percpu_init_boot: point GS base at CPU 0's per-CPU area. Call first thing in kmain. */
+void percpu_init_boot(void)
+{
+	percpu_init_cpu(0);
 }
 
 /* cpu_features_init: fill x86_cpu from CPUID. */
@@ -51,6 +56,11 @@ void cpu_features_init(void)
 	}
 }
 
+struct lockdep_held *lockdep_cpu_held(void)
+{
+	return &this_cpu()->held;
+}
+
 bool x86_pku_enabled;
 
 #define CR4_PKE (1UL << 22)
@@ -59,7 +69,14 @@ void x86_pku_init(bool allow)
 {
 	if (!x86_cpu.pku || !allow)
 		return;
+	x86_pku_enabled = true;
+	x86_pku_init_cpu();
+}
+
+void x86_pku_init_cpu(void)
+{
+	if (!x86_pku_enabled)
+		return;
 	write_cr4(read_cr4() | CR4_PKE);
 	wrpkru(PKRU_INIT);
-	x86_pku_enabled = true;
 }

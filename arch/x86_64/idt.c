@@ -41,16 +41,22 @@ static void idt_set(unsigned v, uint64_t fn, unsigned ist)
 	idt[v].zero = 0;
 }
 
-/* idt_init: install all 256 vectors and load the IDT. Interrupts off. */
-void idt_init(void)
+/* idt_load: load the (shared) IDT on the running CPU. Interrupts off. */
+void idt_load(void)
 {
 	struct { uint16_t limit; uint64_t base; } __attribute__((packed)) p;
 
-	for (unsigned v = 0; v < 256; v++)
-		idt_set(v, isr_stub_table[v], v == VEC_DF ? 1 : v == VEC_NMI ? 2 : 0);
 	p.limit = sizeof(idt) - 1;
 	p.base = (uint64_t)idt;
 	__asm__ volatile("lidt %0" : : "m"(p) : "memory");
+}
+
+/* idt_init: install all 256 vectors and load the IDT. Interrupts off. */
+void idt_init(void)
+{
+	for (unsigned v = 0; v < 256; v++)
+		idt_set(v, isr_stub_table[v], v == VEC_DF ? 1 : v == VEC_NMI ? 2 : 0);
+	idt_load();
 }
 
 /* irq_register: route vector (>= 32) to fn. Replaces any previous handler. */

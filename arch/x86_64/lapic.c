@@ -1,8 +1,11 @@
 /*
  * Local APIC and its timer. The timer's input clock is measured against PIT
- * channel 2 (10 ms one-shot, gate through port 0x61), which also gives the
- * TSC frequency; then the timer runs periodically at TIMER_HZ on VEC_TIMER.
- * The legacy 8259 PICs are remapped to VEC_PIC_BASE and masked.
+ * channel 2 (10 ms one-shot, gate through port 0x61) on the boot CPU, which
+ * also gives the TSC frequency; then the timer runs periodically at
+ * TIMER_HZ on VEC_TIMER, on every CPU with the boot CPU's calibration
+ * (each CPU's LAPIC has its own timer, programmed by lapic_init_cpu).
+ * timer_ticks counts the boot CPU's ticks. The legacy 8259 PICs are
+ * remapped to VEC_PIC_BASE and masked.
  */
 #include "x86.h"
 #include "ktimer.h"
@@ -14,7 +17,6 @@
 #include "kernel.h"
 #include "task.h"
 
-#define LAPIC_ID       0x020
 #define LAPIC_TPR      0x080
 #define LAPIC_EOI      0x0B0
 #define LAPIC_SVR      0x0F0
@@ -34,8 +36,14 @@ volatile uint64_t timer_ticks;
 uint64_t tsc_khz;
 uint32_t lapic_timer_khz;
 
-static inline uint32_t lapic_read(unsigned reg) { return lapic[reg / 4]; }
-static inline void lapic_write(unsigned reg, uint32_t v) { lapic[reg / 4] = v; }
+uint32_t lapic_read(unsigned reg) { return lapic[reg / 4]; }
+void lapic_write(unsigned reg, uint32_t v) { lapic[reg / 4] = v; }
+
+/* lapic_id: the running CPU's local APIC id. */
+uint32_t lapic_id(void)
+{
+	return lapic_read(LAPIC_ID) >> 24;
+}
 
 void lapic_eoi(void)
 {
@@ -90,21 +98,49 @@ static void calibrate(void)
 	tsc_khz = (tsc1 - tsc0) / CALIBRATE_MS;
 }
 
-/* The timer fires profile_timer_mult() times per scheduler tick (profile_hz=). */
-static unsigned timer_subticks;
+/*
+ * The timer fires profile_timer_mult() times per scheduler tick
+ * (profile_hz=), on every CPU. The profiler's counters are plain, so only
+ * the boot CPU samples (kernel/profile.c); it also keeps the tick count,
+ * the kernel timers and the console polling; every CPU counts down the
+ * slice of the task it runs.
+ */
+static unsigned timer_subticks[NR_CPUS];
 
 static void timer_interrupt(struct trap_frame *tf)
 {
-	profile_tick(tf->rip, tf->rsp, tf->rbp, (tf->cs & 3) != 0);
+	unsigned cpu = arch_cpu_id();
+
+	if (cpu == 0)
+		profile_tick(tf->rip, tf->rsp, tf->rbp, (tf->cs & 3) != 0);
 	lapic_eoi();
-	if (++timer_subticks < profile_timer_mult())
+	if (++timer_subticks[cpu] < profile_timer_mult())
 		return;
-	timer_subticks = 0;
-	timer_ticks++;
-	ktimer_tick();
-	console_poll();
+	timer_subticks[cpu] = 0;
+	if (cpu == 0) {
+		timer_ticks++;
+		ktimer_tick();
+		console_poll();
+	}
 	if (this_cpu()->cur_task)
 		sched_tick();
+}
+
+/* Enable the running CPU's LAPIC and start its periodic timer. */
+static void lapic_start(void)
+{
+	lapic_write(LAPIC_TPR, 0);
+	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
+	lapic_write(LAPIC_TIMER_DIV, 0x3);
+	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | VEC_TIMER);
+	lapic_write(LAPIC_TIMER_INIT, lapic_timer_khz * 1000 / (TIMER_HZ * profile_timer_mult()));
+}
+
+/* lapic_init_cpu: an application processor's LAPIC and timer, as timer_init set up the boot CPU's. */
+void lapic_init_cpu(void)
+{
+	wrmsr(MSR_APIC_BASE, rdmsr(MSR_APIC_BASE) | (1UL << 11));
+	lapic_start();
 }
 
 /* timer_init: map and enable the LAPIC, calibrate, start the periodic tick. Interrupts stay off. */
@@ -126,9 +162,7 @@ void timer_init(void)
 		panic("timer: LAPIC timer did not count during calibration");
 
 	irq_register(VEC_TIMER, timer_interrupt);
-	lapic_write(LAPIC_TIMER_DIV, 0x3);
-	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | VEC_TIMER);
-	lapic_write(LAPIC_TIMER_INIT, lapic_timer_khz * 1000 / (TIMER_HZ * profile_timer_mult()));
+	lapic_start();
 	printk("timer: LAPIC id %u, timer clock %u kHz, TSC %llu kHz, tick %u Hz\n",
 	       lapic_read(LAPIC_ID) >> 24, lapic_timer_khz, (unsigned long long)tsc_khz, TIMER_HZ);
 }

@@ -26,13 +26,14 @@
 /* RFLAGS bits SYSCALL clears: TF, IF, DF, IOPL, NT, AC (as Linux). */
 #define SYSCALL_FMASK 0x47700UL
 
-extern const char syscall_entry[], ret_from_fork[];
+extern const char syscall_entry[], ret_from_fork[], ret_from_kthread[];
 void x86_switch(uint64_t *save_ksp, uint64_t next_ksp);
 
 /* The FXSAVE image a new program starts with: FCW 0x37f, MXCSR 0x1f80, all else 0. */
 static uint8_t fpu_initial[512] __attribute__((aligned(16)));
 
-void syscall_init(void)
+/* syscall_init_cpu: SYSCALL MSRs and SSE enablement of the running CPU (every CPU, at its start). */
+void syscall_init_cpu(void)
 {
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 	/* SYSRET: CS = 0x10 + 16 | 3 = USER_CS, SS = 0x10 + 8 | 3 = USER_DS; SYSCALL: CS = KERNEL_CS */
@@ -43,6 +44,12 @@ void syscall_init(void)
 
 	write_cr0((read_cr0() & ~(CR0_EM | CR0_TS)) | CR0_MP);
 	write_cr4(read_cr4() | CR4_OSFXSR | CR4_OSXMMEXCPT);
+}
+
+/* syscall_init: the boot CPU's syscall_init_cpu, and the initial FPU image every new program gets. */
+void syscall_init(void)
+{
+	syscall_init_cpu();
 	memset(fpu_initial, 0, sizeof(fpu_initial));
 	fpu_initial[0] = 0x7f;                  /* FCW = 0x037f */
 	fpu_initial[1] = 0x03;
@@ -87,6 +94,25 @@ void arch_task_setup_stack(struct task *t)
 	t->arch.ksp = (uint64_t)sp;
 }
 
+/*
+ * arch_task_setup_kthread: make t's first switch-in "return" into
+ * ret_from_kthread (uentry.asm), which calls t->kthread_fn(t->kthread_arg)
+ * with interrupts on and then kthread_exit.
+ */
+void arch_task_setup_kthread(struct task *t)
+{
+	uint64_t *sp = (uint64_t *)((char *)t->kstack + KSTACK_SIZE);
+
+	*--sp = (uint64_t)ret_from_kthread;
+	*--sp = 0;                              /* rbp: the call chain ends here */
+	*--sp = 0;                              /* rbx */
+	*--sp = (uint64_t)t->kthread_arg;       /* r12 */
+	*--sp = (uint64_t)t->kthread_fn;        /* r13 */
+	*--sp = 0;                              /* r14 */
+	*--sp = 0;                              /* r15 */
+	t->arch.ksp = (uint64_t)sp;
+}
+
 static inline uint64_t kstack_top(const struct task *t)
 {
 	return (uint64_t)t->kstack + KSTACK_SIZE;
@@ -112,6 +138,8 @@ void arch_switch_to(struct task *prev, struct task *next)
 	wrmsr(MSR_FS_BASE, next->arch.fs_base);
 	wrmsr(MSR_KERNEL_GS_BASE, next->arch.gs_base);  /* swapgs makes it live in user mode */
 	arch_set_current(next);
+	prev->arch.fault_catch = this_cpu()->fault_catch;      /* a catch belongs to its task */
+	this_cpu()->fault_catch = next->arch.fault_catch;
 	x86_switch(&prev->arch.ksp, next->arch.ksp);
 }
 

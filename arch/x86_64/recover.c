@@ -1,8 +1,11 @@
 /*
  * Test-only fault recovery (arch_fault_catch in arch/x86_64/include/x86.h). A test arms
- * a jump buffer on this CPU; an exception in kernel mode while it is armed is
- * reported in one line, recorded, and resumed at the saved context through
- * x86_fault_resume (entry.asm), so the test sees arch_fault_catch return 1.
+ * a jump buffer for the running task (arch_switch_to saves and restores it
+ * with the task, so a sleep in a case moves it along); an exception in
+ * kernel mode while it is armed is reported in one line, recorded, and
+ * resumed at the saved context through x86_fault_resume (entry.asm), so the
+ * test sees arch_fault_catch return 1. A panic on another CPU (a worker
+ * thread of the case) is not caught: it stops the kernel.
  * A panic while it is armed resumes there too (arch_panic_recover). Catches
  * nest: the innermost armed one takes the fault, and the outer one is armed
  * again when it returns (the ktest runner wraps every kernel case in one,

@@ -85,3 +85,14 @@ ret_from_fork:
 	call sched_tail
 	jmp trap_return
 
+; A new kernel thread's first run (arch_task_setup_kthread): r13 = its
+; function, r12 = the argument; interrupts on while it runs.
+extern kthread_exit
+global ret_from_kthread
+ret_from_kthread:
+	call sched_tail
+	sti
+	mov rdi, r12
+	call r13
+	call kthread_exit
+

@@ -23,14 +23,15 @@
  *
  * The same code builds for the hosted arch (arch/hosted/mmu.c includes this
  * file with HOSTED defined): there the tables live in simulated RAM, are
- * walked only in software (mm_soft_access), NX is always "supported",
- * there is no kernel half and TLB flushes are only counted.
+ * walked only in software (mm_soft_access, which caches nothing), NX is
+ * always "supported", there is no kernel half and TLB flushes are only
+ * counted.
  *
- * TLB: a changed or cleared leaf is invalidated with INVLPG when m is the
- * active address space of this CPU (without PCIDs, a CR3 switch flushes
- * every non-global entry, so an inactive m has nothing cached); walks that
- * change more than UMM_FLUSH_ALL_THRESHOLD entries reload CR3 instead.
- * Single CPU: no shootdown yet.
+ * TLB: walks record changed and cleared leaves in a struct tlb_batch and
+ * queue the page-table pages they empty there; arch_tlb_flush invalidates
+ * them wherever m is loaded (tlb.c: INVLPG per page, or a CR3 reload past
+ * TLB_BATCH_PAGES, locally and by IPI on the other CPUs) and only then
+ * frees the tables, which a CPU's page-walk caches may still hold.
  *
  * Locking: none here; see arch_mmu.h.
  */
@@ -58,7 +59,6 @@
 #define PTE_PKEY_MASK   (0xfUL << PTE_PKEY_SHIFT)
 #define EXEC_ONLY_PKEY  1UL
 #define USER_HALF_END   (1UL << 47)          /* first address of the non-canonical hole */
-#define UMM_FLUSH_ALL_THRESHOLD 32
 #define PT_TABLE_FLAGS  (PTE_P | PTE_W | PTE_U)
 
 #ifdef HOSTED
@@ -75,44 +75,78 @@ bool arch_mmu_exec_only(void)
 	return UMM_EXEC_ONLY;
 }
 
-struct arch_mmu {
-	phys_addr_t root;             /* PML4 frame */
-	uint64_t *pml4;               /* its direct-map address */
-	size_t tables;                /* table pages, root included */
-	unsigned long flushes;        /* TLB invalidations asked for (statistics, hosted tests) */
-};
-
 #ifdef HOSTED
-/* The address space the (simulated) CPU runs with: one per host thread. */
+/*
+ * Each host thread plays a CPU, which has the address space it runs with
+ * and nothing cached: flushes are only counted (the same statistics as the
+ * kernel's, so host tests can check the batching).
+ */
 static __thread struct arch_mmu *umm_active;
-static bool umm_is_active(const struct arch_mmu *m) { return umm_active == m; }
-static void umm_invlpg_if(struct arch_mmu *m, uintptr_t va, bool active)
+static struct tlb_stats hosted_tlb_stats;
+
+static void stat_add(unsigned long *c, unsigned long n)
 {
-	(void)va;
-	(void)active;
-	m->flushes++;
+	__atomic_add_fetch(c, n, __ATOMIC_RELAXED);
 }
-static void umm_reload(struct arch_mmu *m) { m->flushes++; }
+
+void x86_mm_switch(struct arch_mmu *m)
+{
+	unsigned long bit = 1UL << arch_cpu_id();
+
+	if (umm_active == m)
+		return;
+	if (m)
+		__atomic_fetch_or(&m->cpus, bit, __ATOMIC_SEQ_CST);
+	if (umm_active)
+		__atomic_fetch_and(&umm_active->cpus, ~bit, __ATOMIC_SEQ_CST);
+	umm_active = m;
+}
+
+void x86_tlb_flush(struct arch_mmu *m, const uintptr_t *va, unsigned n, bool full, bool local_only,
+		   bool leave)
+{
+	unsigned long others = __atomic_load_n(&m->cpus, __ATOMIC_SEQ_CST) & ~(1UL << arch_cpu_id());
+	unsigned long copies = (umm_active == m) + (local_only ? 0 : __builtin_popcountl(others));
+
+	(void)va;
+	if (!local_only)
+		stat_add(&hosted_tlb_stats.flushes, 1);
+	if (!local_only && others) {
+		stat_add(&hosted_tlb_stats.shootdowns, 1);
+		stat_add(&hosted_tlb_stats.ipis, __builtin_popcountl(others));
+	}
+	if (full)
+		stat_add(&hosted_tlb_stats.full_flushes, copies);
+	else
+		stat_add(&hosted_tlb_stats.pages, n * copies);
+	if (leave && umm_active == m)
+		x86_mm_switch(NULL);
+}
+
+void arch_tlb_stats(struct tlb_stats *out)
+{
+	*out = hosted_tlb_stats;
+}
+
+void arch_mmu_enter_lazy(void)
+{
+}
+
+static bool umm_is_active(const struct arch_mmu *m) { return umm_active == m; }
 #else
 static bool umm_is_active(const struct arch_mmu *m) { return (read_cr3() & PTE_ADDR_MASK) == m->root; }
-/* Invalidate va when m is active (the caller knows whether it is). */
-static void umm_invlpg_if(struct arch_mmu *m, uintptr_t va, bool active)
-{
-	m->flushes++;
-	if (active)
-		x86_invlpg(va);
-}
-static void umm_reload(struct arch_mmu *m)
-{
-	m->flushes++;
-	if (umm_is_active(m))
-		write_cr3(read_cr3());
-}
 #endif
 
-static void umm_invlpg(struct arch_mmu *m, uintptr_t va)
+void tlb_batch_init(struct tlb_batch *b, struct arch_mmu *m, bool local_only)
 {
-	umm_invlpg_if(m, va, umm_is_active(m));
+	b->m = m;
+	b->n = 0;
+	b->full = false;
+	b->local_only = local_only;
+	b->changed = 0;
+	b->nputs = 0;
+	list_init(&b->free_tables);
+	list_init(&b->free_pages);
 }
 
 static bool leaf_exists(uint64_t e) { return (e & (PTE_P | PTE_SW_PROTNONE)) != 0; }
@@ -128,7 +162,7 @@ static phys_addr_t table_alloc(struct arch_mmu *m)
 	if (!p)
 		return 0;
 	p->flags |= PG_pgtable;
-	m->tables++;
+	__atomic_add_fetch(&m->tables, 1, __ATOMIC_RELAXED);
 	return page_to_phys(p);
 }
 
@@ -139,7 +173,30 @@ static void table_free(struct arch_mmu *m, phys_addr_t pa)
 	BUG_ON(!p || !(p->flags & PG_pgtable));
 	p->flags &= ~PG_pgtable;
 	pmm_free(p, 0);
-	m->tables--;
+	__atomic_sub_fetch(&m->tables, 1, __ATOMIC_RELAXED);   /* also after the flush, outside pt_lock */
+}
+
+/* A table page unlinked from the tree: freed by arch_tlb_flush, after every CPU's flush. */
+static void table_defer_free(struct tlb_batch *b, phys_addr_t pa)
+{
+	struct page *p = phys_to_page(pa);
+
+	BUG_ON(!p || !(p->flags & PG_pgtable));
+	list_add_tail(&p->lru, &b->free_tables);
+}
+
+void arch_tlb_flush(struct tlb_batch *b)
+{
+	if (b->n || b->full)
+		x86_tlb_flush(b->m, b->va, b->n, b->full, b->local_only, false);
+	while (!list_empty(&b->free_tables)) {
+		struct page *p = list_first_entry(&b->free_tables, struct page, lru);
+
+		list_del(&p->lru);
+		table_free(b->m, page_to_phys(p));
+	}
+	b->n = 0;
+	b->full = false;
 }
 
 /* The struct page of the table an entry points to (its entry count). */
@@ -247,7 +304,9 @@ void arch_mmu_destroy(struct arch_mmu *m)
 {
 	if (!m)
 		return;
-	BUG_ON(umm_is_active(m));
+	/* Lazy holders (this CPU included) switch away; nobody may be running on it. */
+	x86_tlb_flush(m, NULL, 0, true, false, true);
+	BUG_ON(umm_is_active(m) || m->cpus);
 	for (unsigned i = 0; i < PT_ENTRIES / 2; i++) {
 		if (m->pml4[i]) {
 			free_below(m, m->pml4[i], 4, (uintptr_t)i << 39);
@@ -261,14 +320,12 @@ void arch_mmu_destroy(struct arch_mmu *m)
 
 void arch_mmu_activate(struct arch_mmu *m)
 {
-#ifdef HOSTED
-	umm_active = m;
-#else
-	uint64_t want = m ? m->root : kernel_cr3;
+	x86_mm_switch(m);
+}
 
-	if ((read_cr3() & PTE_ADDR_MASK) != (want & PTE_ADDR_MASK))
-		write_cr3(want);
-#endif
+unsigned long arch_mmu_cpus(const struct arch_mmu *m)
+{
+	return __atomic_load_n(&m->cpus, __ATOMIC_ACQUIRE);
 }
 
 static void check_user_va(const char *fn, uintptr_t va)
@@ -337,6 +394,7 @@ int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot
 	pte = leaf_slot_alloc(m, va, &te);
 	if (!pte)
 		return -ENOMEM;
+	BUG_ON(leaf_exists(*pte));      /* a present entry changes through replace or a walk (flushed) */
 	if (!*pte)
 		table_page(te)->mapcount++;
 	*pte = pa | leaf_bits(prot);
@@ -398,8 +456,7 @@ struct walk_ctx {
 	mmu_guard_fn guard_visit;     /* guard markers (exactly one of the two is set) */
 	void *ctx;
 	unsigned long visited;
-	unsigned long changed;
-	bool active;                  /* m is this CPU's address space (INVLPG needed) */
+	struct tlb_batch *tlb;        /* where changes and emptied tables go */
 };
 
 /* Span of one entry at level lvl. */
@@ -430,8 +487,7 @@ static inline bool walk_leaf(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 			return false;
 		*pte = ne;
 	}
-	if (++w->changed <= UMM_FLUSH_ALL_THRESHOLD)
-		umm_invlpg_if(w->m, va, w->active);
+	tlb_batch_add(w->tlb, va);
 	return act == MMU_CLEAR;
 }
 
@@ -507,7 +563,7 @@ static bool walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 		empty = lvl == 2 ? walk_ptes(w, e, va) : walk_table(w, e, lvl - 1, va);
 		if (empty) {
 			t[i] = 0;
-			table_free(w->m, e & PTE_ADDR_MASK);
+			table_defer_free(w->tlb, e & PTE_ADDR_MASK);
 			cleared++;
 		}
 	}
@@ -517,14 +573,23 @@ static bool walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 	return table_now_empty(table_page(te), t);
 }
 
-/* Walk w's range over the user half of the PML4 (the root is never freed). */
-static unsigned long walk_range(struct walk_ctx *w)
+/*
+ * Walk w's range over the user half of the PML4 (the root is never freed),
+ * its changes and emptied tables going into tlb, or, when tlb is NULL,
+ * into a batch of its own flushed before returning.
+ */
+static unsigned long walk_range(struct walk_ctx *w, struct tlb_batch *tlb)
 {
 	struct arch_mmu *m = w->m;
 	uintptr_t span = entry_span(4);
+	struct tlb_batch own;
 
 	if (w->start >= w->end)
 		return 0;
+	if (!tlb)
+		tlb_batch_init(&own, m, false);
+	w->tlb = tlb ? tlb : &own;
+	BUG_ON(w->tlb->m != m);
 	check_user_va(__func__, w->start);
 	BUG_ON(w->end > USER_HALF_END || !IS_ALIGNED(w->end, PAGE_SIZE));
 	for (unsigned i = (unsigned)(w->start / span); i < PT_ENTRIES / 2; i++) {
@@ -537,39 +602,39 @@ static unsigned long walk_range(struct walk_ctx *w)
 			continue;
 		if (walk_table(w, e, 3, va)) {
 			m->pml4[i] = 0;
-			table_free(m, e & PTE_ADDR_MASK);
+			table_defer_free(w->tlb, e & PTE_ADDR_MASK);
 		}
 	}
-	if (w->changed > UMM_FLUSH_ALL_THRESHOLD)
-		umm_reload(m);
+	if (!tlb)
+		arch_tlb_flush(&own);
 	return w->visited;
 }
 
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
-			    mmu_visit_fn visit, void *ctx)
+			    mmu_visit_fn visit, void *ctx, struct tlb_batch *tlb)
 {
-	struct walk_ctx w = { .m = m, .start = start, .end = end, .visit = visit, .ctx = ctx,
-			      .active = umm_is_active(m) };
+	struct walk_ctx w = { .m = m, .start = start, .end = end, .visit = visit, .ctx = ctx };
 
-	return walk_range(&w);
+	return walk_range(&w, tlb);
 }
 
+/* Markers are never cached by a TLB; the batch is for the page-table pages a removal empties. */
 unsigned long arch_mmu_walk_guards(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 				   mmu_guard_fn visit, void *ctx)
 {
 	struct walk_ctx w = { .m = m, .start = start, .end = end, .guard_visit = visit, .ctx = ctx };
 
-	return walk_range(&w);
+	return walk_range(&w, NULL);
 }
 
 void arch_mmu_flush_all(struct arch_mmu *m)
 {
-	umm_reload(m);
+	x86_tlb_flush(m, NULL, 0, true, false, false);
 }
 
 size_t arch_mmu_table_pages(const struct arch_mmu *m)
 {
-	return m->tables;
+	return __atomic_load_n(&m->tables, __ATOMIC_RELAXED);
 }
 
 phys_addr_t arch_mmu_root(const struct arch_mmu *m)
@@ -577,7 +642,16 @@ phys_addr_t arch_mmu_root(const struct arch_mmu *m)
 	return m->root;
 }
 
-void arch_mmu_flush_page(struct arch_mmu *m, uintptr_t va)
+void arch_mmu_replace(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot)
 {
-	umm_invlpg(m, va);
+	uint64_t *slot;
+
+	check_user_va(__func__, va);
+	BUG_ON(pa & ~PTE_ADDR_MASK);
+	slot = leaf_slot(m, va);
+	BUG_ON(!slot || !leaf_exists(*slot));
+	/* The table's entry count stays: the slot is refilled at once. */
+	*slot = 0;
+	x86_tlb_flush(m, &va, 1, false, false, false);
+	*slot = pa | leaf_bits(prot);
 }

@@ -27,6 +27,7 @@
 #include "pmm.h"
 #include "kstring.h"
 #include "printk.h"
+#include "spinlock.h"
 
 #define VIRTIO_VENDOR        0x1af4
 #define VIRTIO_CONSOLE_LEGACY 0x1003
@@ -105,6 +106,13 @@ static char ctl_line[48];
 static unsigned ctl_len;
 
 #define barrier() __asm__ volatile("" : : : "memory")
+
+/*
+ * One lock for the queues and the stdin state: writers on any CPU and the
+ * tick's poll on CPU 0 would otherwise consume one used entry twice and
+ * reuse a buffer the device still reads (lost and repeated output).
+ */
+static struct spinlock vcons_lock = SPINLOCK_INIT_CLASS("streams", LOCK_CLASS_STREAMS);
 
 static size_t vring_bytes(uint16_t num)
 {
@@ -305,13 +313,11 @@ bool arch_stream_present(unsigned s)
 	return s < NSTREAMS && streams[s].present;
 }
 
-size_t arch_stream_write(unsigned s, const char *buf, size_t n)
+/* Copy up to a page of buf into a free buffer of c and post it. vcons_lock held. */
+static size_t tx_put(struct vcons *c, const char *buf, size_t n)
 {
-	struct vcons *c = &streams[s];
 	struct vq *q = &c->q;
 
-	if (!arch_stream_present(s) || s == 0 || n == 0)
-		return 0;
 	tx_reclaim(q);
 	for (int i = 0; i < NBUF; i++) {
 		if (q->busy[i])
@@ -324,10 +330,21 @@ size_t arch_stream_write(unsigned s, const char *buf, size_t n)
 	return 0;
 }
 
-bool arch_stream_writable(unsigned s)
+size_t arch_stream_write(unsigned s, const char *buf, size_t n)
 {
-	struct vq *q = &streams[s].q;
+	unsigned long f;
 
+	if (!arch_stream_present(s) || s == 0 || n == 0)
+		return 0;
+	f = spin_lock_irqsave(&vcons_lock);
+	n = tx_put(&streams[s], buf, n);
+	spin_unlock_irqrestore(&vcons_lock, f);
+	return n;
+}
+
+/* A buffer of q free? vcons_lock held. */
+static bool tx_free(struct vq *q)
+{
 	tx_reclaim(q);
 	for (int i = 0; i < NBUF; i++)
 		if (!q->busy[i])
@@ -335,18 +352,31 @@ bool arch_stream_writable(unsigned s)
 	return false;
 }
 
+bool arch_stream_writable(unsigned s)
+{
+	unsigned long f = spin_lock_irqsave(&vcons_lock);
+	bool r = tx_free(&streams[s].q);
+
+	spin_unlock_irqrestore(&vcons_lock, f);
+	return r;
+}
+
 /* All output handed to the host side (before QEMU exits). */
 bool arch_streams_drained(void)
 {
+	unsigned long f = spin_lock_irqsave(&vcons_lock);
+	bool drained = true;
+
 	for (unsigned s = 1; s < NSTREAMS; s++) {
 		if (!streams[s].present)
 			continue;
 		tx_reclaim(&streams[s].q);
 		for (int i = 0; i < NBUF; i++)
 			if (streams[s].q.busy[i])
-				return false;
+				drained = false;
 	}
-	return true;
+	spin_unlock_irqrestore(&vcons_lock, f);
+	return drained;
 }
 
 /* Take the next filled RX buffer, if any (empty ones go straight back). */
@@ -374,13 +404,12 @@ static bool rx_next(void)
 	return true;
 }
 
-size_t arch_stream_read(char *buf, size_t n)
+/* Up to n bytes of stdin into buf; 0 (and a kick) when none are there. vcons_lock held. */
+static size_t rx_take(char *buf, size_t n)
 {
 	struct vcons *c = &streams[0];
 	size_t got;
 
-	if (!c->present)
-		return 0;
 	if (!rx_next()) {
 		kick_stdin();
 		return 0;
@@ -393,6 +422,18 @@ size_t arch_stream_read(char *buf, size_t n)
 		rx_cur = -1;
 	}
 	return got;
+}
+
+size_t arch_stream_read(char *buf, size_t n)
+{
+	unsigned long f;
+
+	if (!streams[0].present)
+		return 0;
+	f = spin_lock_irqsave(&vcons_lock);
+	n = rx_take(buf, n);
+	spin_unlock_irqrestore(&vcons_lock, f);
+	return n;
 }
 
 /* The control line from tools/run on the serial port: "stdin-eof N". */
@@ -426,17 +467,24 @@ static bool poll_control(void)
 
 bool arch_stream_ended(void)
 {
-	return !rx_next() && rx_bytes >= eof_at;
+	unsigned long f = spin_lock_irqsave(&vcons_lock);
+	bool r = !rx_next() && rx_bytes >= eof_at;
+
+	spin_unlock_irqrestore(&vcons_lock, f);
+	return r;
 }
 
 bool arch_stream_readable(void)
 {
-	if (rx_next())
-		return true;
-	return rx_bytes >= eof_at;
+	unsigned long f = spin_lock_irqsave(&vcons_lock);
+	bool r = rx_next() || rx_bytes >= eof_at;
+
+	spin_unlock_irqrestore(&vcons_lock, f);
+	return r;
 }
 
-bool arch_stream_poll(void)
+/* Control messages, finished output, arrived input: true when something changed. vcons_lock held. */
+static bool stream_poll_locked(void)
 {
 	bool changed = poll_control();
 
@@ -451,5 +499,14 @@ bool arch_stream_poll(void)
 		if (rx_cur < 0 && streams[0].q.last_used != streams[0].q.used->idx)
 			changed = true;
 	}
+	return changed;
+}
+
+bool arch_stream_poll(void)
+{
+	unsigned long f = spin_lock_irqsave(&vcons_lock);
+	bool changed = stream_poll_locked();
+
+	spin_unlock_irqrestore(&vcons_lock, f);
 	return changed;
 }

@@ -32,6 +32,19 @@ struct vmk_memstat {
 	uint64_t zero_maps;             /* shared-zero-page maps in the caller's mm */
 	uint64_t tasks;                 /* live tasks */
 	uint64_t cow_reuses;            /* write faults in the caller's mm that reused a page nobody else maps */
+	/* SMP and locking (appended: older callers read a prefix). */
+	uint64_t cpus;                  /* CPUs online */
+	uint64_t faults_lockless;       /* the caller's mm: faults under a per-VMA lock */
+	uint64_t faults_fallback;       /*   faults that tried it and took the mmap_lock */
+	uint64_t mmap_read_acquired;    /*   its mmap_lock taken for reading */
+	uint64_t mmap_write_acquired;   /*   for writing */
+	uint64_t mmap_read_contended;   /*   of which had to wait, reading */
+	uint64_t mmap_write_contended;  /*   writing */
+	uint64_t tlb_flushes;           /* since boot, all CPUs (struct tlb_stats) */
+	uint64_t tlb_shootdowns;
+	uint64_t tlb_ipis;
+	uint64_t tlb_pages;
+	uint64_t tlb_full_flushes;
 };
 
 #endif

@@ -32,7 +32,7 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		return FAULT_OOM;
 	}
 	if (old)
-		mm_unmap_page(mm, old, true);
+		mm_unmap_page(mm, old, true, NULL);     /* replace flushed it */
 	mm_count(&mm->rss, 1);
 	mm_count(&mm->cow_copies, 1);
 	return FAULT_OK;

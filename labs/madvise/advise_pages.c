@@ -1,6 +1,6 @@
 /* The advices that act on pages only (mmap_lock read), for one VMA's part [start, end). */
 static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
-			uintptr_t end, int advice)
+			uintptr_t end, int advice, struct tlb_batch *tlb)
 {
 	*prev = vma;
 	switch (advice) {
@@ -13,19 +13,21 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		 * zeroes); FREE lets reclaim drop them unless they are written
 		 * again. Mind VM_LOCKED, that FREE is for private anonymous
 		 * memory only, and the locks (mmap_lock is held for reading
-		 * only: page tables change under pt_lock). docs/labs/madvise.md.
+		 * only, unless madv_lock=write: page tables change under
+		 * pt_lock; a change goes into tlb, flushed once for the whole
+		 * call). docs/labs/madvise.md.
 		 */
 		return 0;
 	case MADV_REMOVE:
 		*prev = NULL;
-		return madvise_remove(mm, vma, start, end);
+		return madvise_remove(mm, vma, start, end, tlb);
 	case MADV_WILLNEED:
 		return 0;
 	case MADV_COLD:
 	case MADV_PAGEOUT:
-		return madvise_cold_pageout(mm, vma, start, end, advice == MADV_PAGEOUT);
+		return madvise_cold_pageout(mm, vma, start, end, advice == MADV_PAGEOUT, tlb);
 	case MADV_GUARD_INSTALL:
-		return mm_guard_install(mm, vma, start, end);
+		return mm_guard_install(mm, vma, start, end, tlb);
 	case MADV_GUARD_REMOVE:
 		return mm_guard_remove(mm, vma, start, end);
 	default:                          /* MADV_COLLAPSE: no VMA can hold a huge page */

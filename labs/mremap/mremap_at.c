@@ -14,7 +14,7 @@ static long mremap_at(struct mm *mm, struct remap *r)
 	case REMAP_NO_RESIZE:
 		return (long)r->addr;
 	case REMAP_SHRINK:
-		err = mm_munmap_locked(mm, r->addr + r->new_len, r->delta);
+		err = mm_munmap_locked(mm, r->addr + r->new_len, r->delta, r->tlb);
 		return err ? err : (long)r->addr;
 	default:
 		break;

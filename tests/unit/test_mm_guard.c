@@ -65,7 +65,7 @@ static void test_arch_guard_markers(struct ktest *t)
 	EXPECT_EQ(t, arch_mmu_map(m, G, page_to_phys(f), MMU_READ | MMU_WRITE), 0);
 	EXPECT_EQ(t, guards_in(m, G, G + P(4)), 1);
 	/* A clearing walk sees the page only; the marker keeps the tables alive. */
-	EXPECT_EQ(t, arch_mmu_walk(m, G, G + P(4), clear_entry, NULL), 1);
+	EXPECT_EQ(t, arch_mmu_walk(m, G, G + P(4), clear_entry, NULL, NULL), 1);
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);
 	EXPECT_EQ(t, arch_mmu_query(m, G + P(1), NULL, NULL), -EFAULT);
 	EXPECT_EQ(t, guards_in(m, G + P(2), G + P(4)), 0);

@@ -58,7 +58,7 @@ static void test_arch_walk_semantics(struct ktest *t)
 	EXPECT_EQ(t, st, MMU_READ | MMU_EXEC);
 	EXPECT_EQ(t, arch_mmu_query(m, 0x40002000UL, NULL, NULL), -ENOENT);
 
-	EXPECT_EQ(t, arch_mmu_walk(m, 0x40000000UL, 0x7f0000201000UL, rec_visit, &r), 4);
+	EXPECT_EQ(t, arch_mmu_walk(m, 0x40000000UL, 0x7f0000201000UL, rec_visit, &r, NULL), 4);
 	EXPECT_EQ(t, r.n, 4);
 	EXPECT_EQ(t, r.va[0], 0x40000000UL);
 	EXPECT_EQ(t, r.va[1], 0x40001000UL);
@@ -70,13 +70,13 @@ static void test_arch_walk_semantics(struct ktest *t)
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 7);                /* its PT freed, PD still used */
 	/* A walk of a sub-range sees only that range. */
 	r.n = 0;
-	EXPECT_EQ(t, arch_mmu_walk(m, 0x40001000UL, 0x40002000UL, rec_visit, &r), 1);
+	EXPECT_EQ(t, arch_mmu_walk(m, 0x40001000UL, 0x40002000UL, rec_visit, &r, NULL), 1);
 	/* PROT_NONE entries keep their frame and are still walked. */
 	EXPECT_EQ(t, arch_mmu_map(m, 0x40002000UL, pa, 0), 0);
 	EXPECT_EQ(t, arch_mmu_query(m, 0x40002000UL, &got, &st), 0);
 	EXPECT_EQ(t, got, pa);
 	EXPECT_EQ(t, st & MMU_PROT_MASK, 0);
-	EXPECT_EQ(t, arch_mmu_walk(m, 0, TASK_SIZE, clear_visit, NULL), 4);
+	EXPECT_EQ(t, arch_mmu_walk(m, 0, TASK_SIZE, clear_visit, NULL, NULL), 4);
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
 	arch_mmu_destroy(m);
 	pmm_free(f, 0);

@@ -110,7 +110,7 @@ static enum mmu_action clear_all(void *arg, uintptr_t va, phys_addr_t pa, unsign
 static void fixture_teardown(struct fixture *f)
 {
 	if (f->m) {
-		arch_mmu_walk(f->m, 0, 1UL << 47, clear_all, NULL);
+		arch_mmu_walk(f->m, 0, 1UL << 47, clear_all, NULL, NULL);
 		arch_mmu_destroy(f->m);
 	}
 	for (int i = 0; i < 4; i++)

@@ -13,7 +13,8 @@
  *   shared mapping of a read-only file, ENODEV/EACCES for other files,
  *   mincore of file pages, MADV_DONTNEED on a private mapping, mremap,
  *   /proc/self/maps names, memfd_create, exec of a file, frames back after
- *   files are made, mapped and deleted.
+ *   files are made, mapped and deleted; on several CPUs: hole punching and
+ *   truncation racing with threads and processes reading the mapping.
  */
 #include "utests.h"
 
@@ -738,6 +739,214 @@ static void t_file_no_leak(void)
 	CHECK_EQ(SYS_RMDIR(dir), 0);
 }
 
+/* ------------------------------------------------------------ SMP races */
+
+/*
+ * Removal of a file's pages racing with faults on other CPUs. A writer
+ * removes the pages of a mapped file again and again (round g: hole punch
+ * or truncation, then new contents tagged g); readers on other CPUs read
+ * the pages through shared mappings meanwhile. Once the removal of round g
+ * has returned, no CPU may see the data of an earlier round any more (its
+ * pages left every mapping and every TLB before the call returned, and
+ * were freed only after that): a read that began after the writer said so
+ * gives zero (a hole or a new page), SIGBUS (past the end), or data of
+ * round g or later, never older data and never a word of someone else's
+ * (a page freed too early and reused). Linux guarantees the same; the
+ * counts (reads, rounds) are fixed, nothing is timed.
+ */
+#define RACE_PAGES   8
+#define RACE_READERS 3
+#define RACE_READS   4000           /* per reader, at least */
+#define RACE_ROUNDS  60             /* removals, at least */
+
+struct race {
+	volatile long done_gen;       /* the last round whose removal has returned */
+	volatile long max_gen;        /* the last round whose data may be in the file */
+	volatile int finished;        /* readers done */
+	volatile long bad;            /* reads that broke the rule */
+};
+
+static uint64_t race_word(long gen, unsigned k)
+{
+	return ((uint64_t)gen << 16) | (k + 1);
+}
+
+/* v read from page k, where the read began after round floor's removal. */
+static bool race_word_ok(uint64_t v, unsigned k, long floor, long max)
+{
+	long g = (long)(v >> 16);
+
+	return v == 0 || ((v & 0xffff) == k + 1 && g >= floor && g <= max);
+}
+
+/*
+ * Round gen's contents: every word of page k is race_word(gen, k), stored
+ * through the mapping one aligned 8-byte word at a time, so that a reader
+ * never sees a torn word (write() may copy byte by byte).
+ */
+static void race_fill(char *map, long gen)
+{
+	for (unsigned k = 0; k < RACE_PAGES; k++) {
+		volatile uint64_t *w = (volatile uint64_t *)(map + k * PG);
+
+		for (unsigned i = 0; i < PG / 8; i++)
+			w[i] = race_word(gen, k);
+	}
+}
+
+/* One read of page k's first and last words; false (SIGBUS) only when sigbus_ok. */
+static void race_read(struct race *r, volatile char *map, unsigned k, bool sigbus_ok)
+{
+	volatile uint64_t *w = (volatile uint64_t *)(map + k * PG);
+	long floor = __atomic_load_n(&r->done_gen, __ATOMIC_ACQUIRE), max;
+	uint64_t a, b;
+
+	if (sigbus_ok) {
+		got_sig = 0;
+		if (sigsetjmp(jb, 1) != 0) {
+			if (got_sig != SIGBUS)
+				__atomic_add_fetch(&r->bad, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+	a = w[0];
+	b = w[PG / 8 - 1];
+	max = __atomic_load_n(&r->max_gen, __ATOMIC_ACQUIRE);
+	if (!race_word_ok(a, k, floor, max) || !race_word_ok(b, k, floor, max))
+		__atomic_add_fetch(&r->bad, 1, __ATOMIC_RELAXED);
+}
+
+/* A reader's loop: RACE_READS reads, and on until the writer has done RACE_ROUNDS. */
+static void race_reader(struct race *r, volatile char *map, bool sigbus_ok)
+{
+	for (unsigned i = 0; i < RACE_READS || __atomic_load_n(&r->max_gen, __ATOMIC_ACQUIRE) < RACE_ROUNDS;
+	     i++)
+		race_read(r, map, (i * 5) % RACE_PAGES, sigbus_ok);
+	__atomic_add_fetch(&r->finished, 1, __ATOMIC_ACQ_REL);
+}
+
+/* The writer's loop: remove (punch or truncate), announce, refill, until the readers are done. */
+static long race_writer(struct race *r, int fd, char *map, bool truncate)
+{
+	long gen = 0;
+
+	while (__atomic_load_n(&r->finished, __ATOMIC_ACQUIRE) < RACE_READERS || gen < RACE_ROUNDS) {
+		gen++;
+		if (truncate)
+			CHECK_EQ(SYS_FTRUNCATE(fd, 0), 0);
+		else
+			CHECK_EQ(madvise(map, RACE_PAGES * PG, MADV_REMOVE), 0);
+		__atomic_store_n(&r->done_gen, gen, __ATOMIC_RELEASE);
+		__atomic_store_n(&r->max_gen, gen, __ATOMIC_RELEASE);
+		if (truncate)
+			CHECK_EQ(SYS_FTRUNCATE(fd, RACE_PAGES * PG), 0);
+		race_fill(map, gen);
+	}
+	return gen;
+}
+
+static struct race *race_state(void)
+{
+	struct race *r = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	CHECK(r != MAP_FAILED);
+	return r;
+}
+
+/* The file "race" in a fresh directory, mapped shared read-write (*fd open), all zero (round 0). */
+static char *race_begin(int *fd)
+{
+	char *map;
+
+	make_dir();
+	*fd = make_file("race", RACE_PAGES * PG, 0);
+	map = mmap(NULL, RACE_PAGES * PG, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	CHECK(map != MAP_FAILED);
+	memset(map, 0, RACE_PAGES * PG);
+	return map;
+}
+
+/* No reader broke the rule; everything goes. */
+static void race_end(struct race *r, int fd, char *map)
+{
+	CHECK_EQ(r->bad, 0);
+	munmap(map, RACE_PAGES * PG);
+	close(fd);
+	munmap(r, PG);
+	CHECK_EQ(SYS_UNLINK(path("race")), 0);
+	CHECK_EQ(SYS_RMDIR(dir), 0);
+}
+
+static struct race *thread_race;
+static volatile char *thread_map;
+
+static int race_thread(void *arg)
+{
+	(void)arg;
+	race_reader(thread_race, thread_map, false);
+	return 0;
+}
+
+/*
+ * Threads of one process (one address space, its CPUs flushed by
+ * shootdown): three read the mapping while the main thread punches holes
+ * in the file through it (MADV_REMOVE) and writes the pages again.
+ */
+static void t_file_smp_punch_threads(void)
+{
+	struct thread th[RACE_READERS];
+	struct race *r = race_state();
+	char *map;
+	int fd;
+
+	map = race_begin(&fd);        /* round 0: zeroes */
+	thread_race = r;
+	thread_map = map;
+	for (int i = 0; i < RACE_READERS; i++) {
+		th[i].fn = race_thread;
+		th[i].arg = NULL;
+		CHECK(thread_start(&th[i]) > 0);
+	}
+	CHECK(race_writer(r, fd, map, false) >= RACE_ROUNDS);
+	for (int i = 0; i < RACE_READERS; i++)
+		thread_join(&th[i]);
+	race_end(r, fd, map);
+}
+
+/*
+ * Processes (an address space each): three children read the file through
+ * the mapping they inherited and one of their own (a second VMA of the
+ * file) while the parent truncates it to nothing and back, so a read
+ * between the two is SIGBUS.
+ */
+static void t_file_smp_truncate_processes(void)
+{
+	struct race *r = race_state();
+	int fd, pids[RACE_READERS], st;
+	char *map;
+
+	map = race_begin(&fd);
+	for (int i = 0; i < RACE_READERS; i++) {
+		pids[i] = fork();
+		CHECK(pids[i] >= 0);
+		if (pids[i] == 0) {
+			char *own = mmap(NULL, RACE_PAGES * PG, PROT_READ, MAP_SHARED, fd, 0);
+
+			if (own == MAP_FAILED)
+				_exit(2);
+			catch_faults();
+			race_reader(r, (i & 1) ? own : map, true);
+			_exit(0);
+		}
+	}
+	CHECK(race_writer(r, fd, map, true) >= RACE_ROUNDS);
+	for (int i = 0; i < RACE_READERS; i++) {
+		CHECK_EQ(waitpid(pids[i], &st, 0), pids[i]);
+		CHECK_EQ(st, 0);
+	}
+	race_end(r, fd, map);
+}
+
 const struct utest ut_file_tests[] = {
 	{ "file_rw", t_file_rw },
 	{ "file_xattr", t_file_xattr },
@@ -756,5 +965,7 @@ const struct utest ut_file_tests[] = {
 	{ "file_memfd", t_file_memfd },
 	{ "file_exec", t_file_exec },
 	{ "file_no_leak", t_file_no_leak },
+	{ "file_smp_punch_threads", t_file_smp_punch_threads },
+	{ "file_smp_truncate_processes", t_file_smp_truncate_processes },
 	{ NULL, NULL },
 };

@@ -44,8 +44,20 @@ struct utest {
 	void (*fn)(void);
 };
 extern const struct utest ut_mem_tests[], ut_proc_tests[], ut_sig_tests[], ut_vm_tests[];
-extern const struct utest ut_forkmerge_tests[], ut_manyvma_tests[];
+extern const struct utest ut_forkmerge_tests[], ut_manyvma_tests[], ut_smp_tests[], ut_thread_tests[];
 extern const struct utest ut_fd_tests[], ut_pipeline_tests[], ut_clone_tests[], ut_sigx_tests[];
 extern const struct utest ut_file_tests[];
+
+/* A thread as pthread_create makes one (user/tests/t_thread.c). */
+struct thread {
+	volatile int tid;             /* set by the kernel (PARENT_SETTID), cleared at exit (CHILD_CLEARTID) */
+	int (*fn)(void *);
+	void *arg;
+	char *stack;
+};
+/* thread_start: clone a thread running t->fn(t->arg) on a stack of its own; its return value goes to exit(2). The tid or -errno. */
+long thread_start(struct thread *t);
+/* thread_join: wait until t has exited (its tid word cleared and woken by the kernel), then free its stack. */
+void thread_join(struct thread *t);
 
 #endif

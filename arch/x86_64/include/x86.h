@@ -8,6 +8,8 @@
 #define X86_H
 
 #include "types.h"
+#include "arch.h"
+#include "lockdep.h"
 
 #define KERNEL_VMA      0xffffffff80000000UL
 #define DIRECT_MAP_BASE 0xffff888000000000UL
@@ -143,6 +145,8 @@ void cpu_features_init(void);
  * x86_pku_enabled. Call once per CPU after cpu_features_init.
  */
 void x86_pku_init(bool allow);
+/* x86_pku_init_cpu: the same on another CPU once x86_pku_init decided (CR4.PKE, PKRU). */
+void x86_pku_init_cpu(void);
 /* Linux's init_pkru_value: key 0 open, keys 1..15 access-disabled. */
 #define PKRU_INIT 0x55555554u
 
@@ -158,17 +162,21 @@ static inline void wrpkru(uint32_t v)
 	__asm__ volatile("wrpkru" : : "a"(v), "c"(0), "d"(0) : "memory");
 }
 
-/* GDT + TSS (IST1: double fault, IST2: NMI) and the per-CPU area (GS base). */
+/* GDT + TSS (IST1: double fault, IST2: NMI) of the boot CPU; gdt_init_cpu: of any CPU (gdt.c). */
+#define IST_STACK_SIZE 8192
 void gdt_init(void);
-/* Set the TSS's ring-0 stack (where interrupts from user mode land). */
+void gdt_init_cpu(unsigned cpu, uint64_t df_top, uint64_t nmi_top);
+/* Set this CPU's TSS ring-0 stack (where interrupts from user mode land). */
 void tss_set_rsp0(uint64_t rsp0);
 /* SYSCALL/SYSRET MSRs (STAR, LSTAR, FMASK, EFER.SCE) and SSE (CR0/CR4) for user mode. */
 void syscall_init(void);
+void syscall_init_cpu(void);
 /* Leave the kernel into user mode with the frame at rsp (entry.asm: the trap return path). */
 extern const char trap_return[];
 
-/* IDT with every vector wired to the common trap entry. */
+/* IDT with every vector wired to the common trap entry; idt_load: load it on another CPU. */
 void idt_init(void);
+void idt_load(void);
 
 /* An interrupt handler for a non-exception vector; runs with interrupts off. */
 typedef void (*irq_handler_t)(struct trap_frame *tf);
@@ -210,6 +218,57 @@ extern volatile uint64_t timer_ticks;
 extern uint64_t tsc_khz;                /* calibrated TSC frequency, kHz */
 extern uint32_t lapic_timer_khz;        /* LAPIC timer input clock after divide, kHz */
 void lapic_eoi(void);
+/* Local APIC registers (lapic.c) and the running CPU's APIC id. */
+#define LAPIC_ID       0x020
+#define LAPIC_ICR_LOW  0x300
+#define LAPIC_ICR_HIGH 0x310
+uint32_t lapic_read(unsigned reg);
+void lapic_write(unsigned reg, uint32_t v);
+uint32_t lapic_id(void);
+/* lapic_init_cpu: enable an application processor's LAPIC and start its timer (after timer_init). */
+void lapic_init_cpu(void);
+
+/* ---- SMP (arch/x86_64/cpu_enum.c, smp.c, ipi.c) ---- */
+
+/* The CPUs the firmware describes: APIC ids, the boot CPU's first. */
+struct cpu_enum {
+	unsigned n;                     /* CPUs found (at most NR_CPUS) */
+	unsigned ignored;               /* enabled CPUs beyond NR_CPUS */
+	uint32_t apic_id[NR_CPUS];
+	const char *source;             /* "ACPI MADT", "MP tables", ... */
+};
+void cpu_enumerate(struct cpu_enum *e, uint32_t boot_apic_id, bool use_acpi);
+
+/* The APIC id of each CPU index (valid for online CPUs). */
+extern uint32_t cpu_apic_id[NR_CPUS];
+
+/*
+ * smp_init: find the CPUs and start up to max_cpus of them (the boot CPU
+ * included) through the trampoline (boot/ap_trampoline.asm); each runs
+ * ap_main and then its idle loop. After timer_init and sched_init, with
+ * interrupts on. Prints how many CPUs came up.
+ */
+struct boot_info;
+void smp_init(const struct boot_info *bi, bool use_acpi, unsigned max_cpus);
+/* ap_main: an application processor's first C code, on its idle stack (the trampoline jumps here). */
+__attribute__((noreturn)) void ap_main(unsigned cpu);
+
+/* IPI vectors. */
+#define VEC_RESCHED    0xf0     /* wake an idle CPU: work was queued for it */
+#define VEC_TLB        0xf1     /* TLB shootdown request (tlb.c) */
+#define VEC_STOP       0xf2     /* stop this CPU (panic) */
+/* Reschedule IPIs each CPU has taken (only that CPU writes its counter). */
+extern unsigned long ipi_resched_received[NR_CPUS];
+/* ipi_init: install the IPI handlers (once, on the boot CPU). */
+void ipi_init(void);
+/* lapic_send_ipi: a fixed IPI with vector to the CPU whose APIC id is apic_id. */
+void lapic_send_ipi(uint32_t apic_id, unsigned vector);
+/* INIT and STARTUP IPIs of the INIT-SIPI-SIPI sequence (smp.c). */
+void lapic_send_init(uint32_t apic_id);
+void lapic_send_startup(uint32_t apic_id, unsigned page);
+
+/* Busy-wait us microseconds by the TSC (AP start-up delays; not for tests or I/O). */
+void tsc_delay_us(unsigned us);
 
 /*
  * QEMU's isa-debug-exit device (iobase 0xf4): writing v makes QEMU exit
@@ -248,19 +307,26 @@ int arch_fault_catch(void (*fn)(void *), void *arg, struct arch_fault_info *info
 /* Called by the trap dispatcher: 1 when the fault was taken by arch_fault_catch. */
 int fault_recover(struct trap_frame *tf);
 
+struct arch_mmu;
+
 /* Per-CPU area reached through GS base. */
 struct percpu {
 	struct percpu *self;    /* offset 0 */
 	unsigned cpu_id;        /* offset 8 */
 	unsigned irq_depth;     /* nesting of interrupt handlers */
-	void *fault_catch;      /* armed arch_fault_catch context, or NULL */
+	void *fault_catch;      /* the running task's armed arch_fault_catch, or NULL */
 	/* Offsets 24..40 are used by the SYSCALL entry (arch/x86_64/uentry.asm). */
 	uint64_t user_rsp;      /* offset 24: user rsp saved by the SYSCALL entry */
 	uint64_t kstack_top;    /* offset 32: top of the running task's kernel stack */
 	void *cur_task;         /* offset 40: the running struct task */
+	struct lockdep_held held;       /* spinning locks this CPU holds (lib/lockdep.c) */
+	struct arch_mmu *mm_loaded;     /* user address space in CR3 (NULL: the kernel's), tlb.c */
+	bool mm_lazy;                   /* kept only lazily: a kernel thread or idle runs */
 };
 extern struct percpu percpu_area[];
 void percpu_init_boot(void);
+/* percpu_init_cpu: point the running CPU's GS base at percpu_area[cpu]. */
+void percpu_init_cpu(unsigned cpu);
 
 static inline struct percpu *this_cpu(void)
 {

@@ -47,6 +47,30 @@ extern bool x86_pku_enabled;
  */
 int x86_pt_walk(uint64_t cr3, uintptr_t va, uint64_t *pte, int *level, uint64_t *eff);
 
+/*
+ * One user address space's page tables (include/arch_mmu.h's opaque
+ * struct arch_mmu): user_mmu.c builds them, tlb.c switches and flushes them.
+ */
+struct arch_mmu {
+	phys_addr_t root;             /* PML4 frame */
+	uint64_t *pml4;               /* its direct-map address */
+	size_t tables;                /* [atomic] table pages, root included */
+	volatile unsigned long cpus;  /* CPUs with it loaded, active or lazy (bit n: CPU n) */
+};
+
+/*
+ * The x86 half of TLB maintenance (tlb.c): switching a CPU's address space
+ * (and its bit in m->cpus), and flushing a batch on every CPU where its
+ * address space is loaded (IPIs, waited for). leave: CPUs that have m
+ * loaded switch to the kernel tables (arch_mmu_destroy).
+ */
+struct tlb_batch;
+void x86_mm_switch(struct arch_mmu *m);
+void x86_tlb_flush(struct arch_mmu *m, const uintptr_t *va, unsigned n, bool full, bool local_only,
+		   bool leave);
+/* tlb_init: install the shootdown IPI handler (once, on the boot CPU). */
+void tlb_init(void);
+
 /* Invalidate the TLB entry for va on this CPU. */
 static inline void x86_invlpg(uintptr_t va)
 {

@@ -1,0 +1,225 @@
+/*
+ * Finding the CPUs: the local APIC ids of the enabled processors, from the
+ * ACPI MADT ("APIC" table: processor local APIC and x2APIC entries), or,
+ * without ACPI (or with acpi=off), from the Intel MultiProcessor
+ * Specification tables ("_MP_" floating pointer, "PCMP" configuration
+ * table, processor entries). Both are found by scanning the BIOS areas the
+ * specifications name: the first KiB of the EBDA and 0xE0000-0xFFFFF.
+ *
+ * Firmware tables are read through the direct map; a table outside it
+ * (not in a RAM range) is mapped uncached first.
+ */
+#include "x86.h"
+#include "x86_mmu.h"
+#include "arch.h"
+#include "kstring.h"
+#include "printk.h"
+
+struct sdt_header {
+	char sig[4];
+	uint32_t length;
+	uint8_t revision, checksum;
+	char oem[6], oem_table[8];
+	uint32_t oem_rev, creator, creator_rev;
+} __attribute__((packed));
+
+struct rsdp {
+	char sig[8];
+	uint8_t checksum;
+	char oem[6];
+	uint8_t revision;
+	uint32_t rsdt;
+	uint32_t length;
+	uint64_t xsdt;
+	uint8_t ext_checksum, reserved[3];
+} __attribute__((packed));
+
+#define MADT_LAPIC   0
+#define MADT_X2APIC  9
+#define MADT_ENABLED 0x1
+
+struct mp_float {
+	char sig[4];
+	uint32_t config;
+	uint8_t length, spec_rev, checksum, features[5];
+} __attribute__((packed));
+
+struct mp_config {
+	char sig[4];
+	uint16_t base_len;
+	uint8_t spec_rev, checksum;
+	char oem[8], product[12];
+	uint32_t oem_table;
+	uint16_t oem_size, entries;
+	uint32_t lapic;
+	uint16_t ext_len;
+	uint8_t ext_checksum, reserved;
+} __attribute__((packed));
+
+#define MP_PROCESSOR 0
+#define MP_CPU_ENABLED 0x1
+
+/* A firmware table at pa, len bytes readable, or NULL. */
+static const void *fw_map(phys_addr_t pa, size_t len)
+{
+	uint64_t pte, eff;
+	int level;
+
+	if (!len || pa + len < pa)
+		return NULL;
+	for (phys_addr_t a = ALIGN_DOWN(pa, PAGE_SIZE); a < pa + len; a += PAGE_SIZE)
+		if (x86_pt_walk(kernel_cr3, DIRECT_MAP_BASE + a, &pte, &level, &eff))
+			return kpgtable_map_mmio(pa, len);
+	return phys_to_virt(pa);
+}
+
+static bool sum_ok(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	uint8_t s = 0;
+
+	for (size_t i = 0; i < len; i++)
+		s += b[i];
+	return s == 0;
+}
+
+/* Scan [start, start + len) in 16-byte steps for sig with a valid checksum over sumlen bytes. */
+static const void *scan(phys_addr_t start, size_t len, const char *sig, size_t siglen, size_t sumlen)
+{
+	const uint8_t *p = fw_map(start, len);
+
+	for (size_t off = 0; p && off + sumlen <= len; off += 16)
+		if (memcmp(p + off, sig, siglen) == 0 && sum_ok(p + off, sumlen))
+			return p + off;
+	return NULL;
+}
+
+/* The EBDA (its segment is at 0x40E) then the BIOS ROM area. */
+static const void *scan_bios(const char *sig, size_t siglen, size_t sumlen)
+{
+	const uint16_t *ebda_seg = fw_map(0x40E, 2);
+	const void *r = NULL;
+
+	if (ebda_seg && *ebda_seg)
+		r = scan((phys_addr_t)*ebda_seg << 4, 1024, sig, siglen, sumlen);
+	return r ? r : scan(0xE0000, 0x20000, sig, siglen, sumlen);
+}
+
+static const struct sdt_header *sdt_at(phys_addr_t pa)
+{
+	const struct sdt_header *h = fw_map(pa, sizeof(*h));
+
+	if (!h || h->length < sizeof(*h))
+		return NULL;
+	h = fw_map(pa, h->length);
+	return h && sum_ok(h, h->length) ? h : NULL;
+}
+
+/* The MADT, through the XSDT (ACPI 2+) or the RSDT. */
+static const struct sdt_header *find_madt(void)
+{
+	const struct rsdp *r = scan_bios("RSD PTR ", 8, 20);
+	const struct sdt_header *root;
+	bool x;
+
+	if (!r)
+		return NULL;
+	x = r->revision >= 2 && r->xsdt;
+	root = sdt_at(x ? r->xsdt : r->rsdt);
+	if (!root)
+		return NULL;
+	for (size_t off = sizeof(*root); off + (x ? 8 : 4) <= root->length; off += x ? 8 : 4) {
+		uint64_t pa = 0;
+		const struct sdt_header *t;
+
+		memcpy(&pa, (const char *)root + off, x ? 8 : 4);
+		t = sdt_at(pa);
+		if (t && memcmp(t->sig, "APIC", 4) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+static void add_cpu(struct cpu_enum *e, uint32_t apic_id)
+{
+	for (unsigned i = 0; i < e->n; i++)
+		if (e->apic_id[i] == apic_id)
+			return;
+	if (e->n < NR_CPUS)
+		e->apic_id[e->n++] = apic_id;
+	else
+		e->ignored++;
+}
+
+static bool from_madt(struct cpu_enum *e)
+{
+	const struct sdt_header *m = find_madt();
+	const uint8_t *p, *end;
+
+	if (!m)
+		return false;
+	p = (const uint8_t *)m + sizeof(*m) + 8;        /* local APIC address, flags */
+	end = (const uint8_t *)m + m->length;
+	for (; p + 2 <= end && p[1] >= 2 && p + p[1] <= end; p += p[1]) {
+		uint32_t flags, id;
+
+		if (p[0] == MADT_LAPIC && p[1] >= 8) {
+			memcpy(&flags, p + 4, 4);
+			id = p[3];
+		} else if (p[0] == MADT_X2APIC && p[1] >= 16) {
+			memcpy(&flags, p + 8, 4);
+			memcpy(&id, p + 4, 4);
+		} else {
+			continue;
+		}
+		if (flags & MADT_ENABLED)
+			add_cpu(e, id);
+	}
+	e->source = "ACPI MADT";
+	return e->n > 0;
+}
+
+static bool from_mp_tables(struct cpu_enum *e)
+{
+	const struct mp_float *f = scan_bios("_MP_", 4, 16);
+	const struct mp_config *c;
+	const uint8_t *p, *end;
+
+	if (!f || f->features[0] || !f->config)
+		return false;           /* none, or a default configuration without a table */
+	c = fw_map(f->config, sizeof(*c));
+	if (!c || memcmp(c->sig, "PCMP", 4) || !(c = fw_map(f->config, c->base_len)) ||
+	    !sum_ok(c, c->base_len))
+		return false;
+	p = (const uint8_t *)(c + 1);
+	end = (const uint8_t *)c + c->base_len;
+	for (unsigned i = 0; i < c->entries && p < end; i++) {
+		if (p[0] == MP_PROCESSOR) {
+			if (p + 20 > end)
+				break;
+			if (p[3] & MP_CPU_ENABLED)
+				add_cpu(e, p[1]);
+			p += 20;
+		} else {
+			p += 8;
+		}
+	}
+	e->source = "MP tables";
+	return e->n > 0;
+}
+
+/*
+ * cpu_enumerate: fill e with the APIC ids of the enabled CPUs, the boot
+ * CPU's (boot_apic_id) first; from the MADT unless use_acpi is false or
+ * there is none, then from the MP tables; with neither, the boot CPU
+ * alone. Ids beyond NR_CPUS CPUs are counted in e->ignored.
+ */
+void cpu_enumerate(struct cpu_enum *e, uint32_t boot_apic_id, bool use_acpi)
+{
+	memset(e, 0, sizeof(*e));
+	add_cpu(e, boot_apic_id);
+	if ((use_acpi && from_madt(e)) || from_mp_tables(e))
+		return;
+	e->n = 1;
+	e->source = "no ACPI or MP table: boot CPU only";
+}

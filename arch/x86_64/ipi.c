@@ -1,0 +1,85 @@
+/*
+ * Inter-processor interrupts through the local APIC's interrupt command
+ * register (xAPIC, physical destination mode): fixed IPIs with a vector
+ * (reschedule, TLB shootdown, stop), and the INIT and STARTUP IPIs that
+ * start an application processor. Sending waits for the previous command's
+ * delivery status to clear; interrupts are off across the two register
+ * writes so an interrupt handler cannot send in between.
+ */
+#include "x86.h"
+#include "arch.h"
+#include "task.h"
+
+#define ICR_DELIVERY_PENDING (1u << 12)
+#define ICR_LEVEL_ASSERT     (1u << 14)
+#define ICR_FIXED            (0u << 8)
+#define ICR_INIT             (5u << 8)
+#define ICR_STARTUP          (6u << 8)
+
+static void icr_send(uint32_t apic_id, uint32_t low)
+{
+	unsigned long f = arch_irq_save();
+
+	while (lapic_read(LAPIC_ICR_LOW) & ICR_DELIVERY_PENDING)
+		arch_cpu_relax();
+	lapic_write(LAPIC_ICR_HIGH, apic_id << 24);
+	lapic_write(LAPIC_ICR_LOW, low);
+	arch_irq_restore(f);
+}
+
+void lapic_send_ipi(uint32_t apic_id, unsigned vector)
+{
+	icr_send(apic_id, ICR_FIXED | (vector & 0xff));
+}
+
+void lapic_send_init(uint32_t apic_id)
+{
+	icr_send(apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
+}
+
+void lapic_send_startup(uint32_t apic_id, unsigned page)
+{
+	icr_send(apic_id, ICR_STARTUP | (page & 0xff));
+}
+
+/* arch_send_reschedule: wake CPU cpu (idle in hlt) to look at its run queue. */
+void arch_send_reschedule(unsigned cpu)
+{
+	if (cpu != arch_cpu_id() && (arch_cpu_online_mask() & (1UL << cpu)))
+		lapic_send_ipi(cpu_apic_id[cpu], VEC_RESCHED);
+}
+
+unsigned long ipi_resched_received[NR_CPUS];
+
+/* The interrupt itself is the message: the idle loop or exit_to_user looks at the run queue. */
+static void resched_interrupt(struct trap_frame *tf)
+{
+	ipi_resched_received[arch_cpu_id()]++;
+	lapic_eoi();
+}
+
+static void stop_interrupt(struct trap_frame *tf)
+{
+	lapic_eoi();
+	for (;;) {
+		cli();
+		hlt();
+	}
+}
+
+/* arch_stop_other_cpus: halt every other online CPU (panic), best effort, without waiting. */
+void arch_stop_other_cpus(void)
+{
+	unsigned long online = arch_cpu_online_mask();
+	unsigned me = arch_cpu_id();
+
+	for (unsigned cpu = 0; cpu < NR_CPUS; cpu++)
+		if (cpu != me && (online & (1UL << cpu)))
+			lapic_send_ipi(cpu_apic_id[cpu], VEC_STOP);
+}
+
+void ipi_init(void)
+{
+	irq_register(VEC_RESCHED, resched_interrupt);
+	irq_register(VEC_STOP, stop_interrupt);
+}

@@ -1,0 +1,73 @@
+/*
+ * The lock order: every lock class of the kernel, outermost first. A CPU
+ * (or, for sleeping locks, a task) holding a lock of class A may take a lock
+ * of class B only when A comes before B in this table. Two locks of one
+ * class may nest only where the second acquisition says so (the _nested
+ * variants: fork holds the parent's and the child's mmap_lock). The checker
+ * (lib/lockdep.c, built with LOCKDEP) enforces the table at run time and
+ * reports a violation with the stacks of both acquisitions.
+ *
+ * This is the one place the order is written down; docs/guide.md explains
+ * why it is this order.
+ *
+ *   class        kind      protects                                   file
+ *   TEST_OUTER / TEST_INNER: two classes for the checker's own tests (outermost,
+ *                so a test holding them may print)
+ *   PIPE         sleeping  a pipe's ring (held across user copies)  kernel/pipe.c
+ *   MMAP         sleeping  an mm's VMA set (rwsem, read for faults)  mm/mmap_lock.c
+ *   FS           spinning  the file system's names and directories    fs/dcache.c
+ *   VMA          spinning  one VMA against lock-free faults          mm/vma_lock.c
+ *   PT           spinning  an mm's page tables (and anon_vma_prepare) mm/mm.c
+ *   VM_OBJECT    spinning  a page cache: its tree, size, page count    mm/filemap.c
+ *                (a fault looks its page up under pt_lock; truncation
+ *                takes it before, not around, each mm's locks)
+ *   FUTEX        spinning  the futex waiter lists (wakes under it)     kernel/futex.c
+ *   DEFAULT      spinning  locks not named here (leaf-like users: files, wait queues)
+ *   RWSEM        spinning  the wait queue inside a sleeping rwsem     lib/rwsem.c
+ *   MM_LIST      spinning  the list of every mm (checks)              mm/mm.c
+ *   SCHED        spinning  run queues, task states, the task tree     kernel/sched.c
+ *   SLAB_LIST    spinning  the list of slab caches                     mm/slab.c
+ *   SLAB_CACHE   spinning  one slab cache                              mm/slab.c
+ *   PMM          spinning  the buddy allocator                         mm/pmm.c
+ *   STREAMS      spinning  the programs' console streams (virtio)     arch/x86_64/virtio_console.c
+ *   CONSOLE      spinning  the console (printk: innermost)             lib/printk.c
+ *
+ * Spinning locks taken with spin_lock() (not _irqsave) leave interrupts on
+ * while held and while waiting: the page-table lock is one, so that a CPU
+ * spinning for it still answers TLB shootdown IPIs (docs/guide.md). A
+ * sleeping lock may never be taken while any spinning lock is held.
+ */
+#ifndef LOCK_ORDER_H
+#define LOCK_ORDER_H
+
+#include "types.h"
+
+#define LOCK_ORDER_TABLE(X) \
+	X(TEST_OUTER,  "test_outer",  0) \
+	X(TEST_INNER,  "test_inner",  0) \
+	X(PIPE,        "pipe",        1) \
+	X(MMAP,        "mmap_lock",   1) \
+	X(FS,          "fs_lock",     0) \
+	X(VMA,         "vma_lock",    0) \
+	X(PT,          "pt_lock",     0) \
+	X(VM_OBJECT,   "vm_object",   0) \
+	X(FUTEX,       "futex",       0) \
+	X(DEFAULT,     "default",     0) \
+	X(RWSEM,       "rwsem_wait",  0) \
+	X(MM_LIST,     "mm_list",     0) \
+	X(SCHED,       "sched",       0) \
+	X(SLAB_LIST,   "slab_list",   0) \
+	X(SLAB_CACHE,  "slab_cache",  0) \
+	X(PMM,         "pmm",         0) \
+	X(STREAMS,     "streams",     0) \
+	X(CONSOLE,     "console",     0)
+
+#define LOCK_CLASS_ENUM(id, name, sleeping) LOCK_CLASS_##id,
+enum lock_class { LOCK_ORDER_TABLE(LOCK_CLASS_ENUM) LOCK_CLASS_COUNT };
+#undef LOCK_CLASS_ENUM
+
+/* Name and kind of a class (the rank is its position in the table). */
+const char *lock_class_name(unsigned c);
+bool lock_class_sleeping(unsigned c);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * Sleeping, for portable code (lib/, mm/): the part of the scheduler that a
+ * sleeping lock needs. The kernel implements it in kernel/sched.c; host
+ * tests in arch/hosted/hosted.c (a host thread plays a task and yields
+ * while it waits).
+ *
+ * sched_wait_flag(flag) sleeps until *flag is non-zero, which
+ * sched_wake_flag(t, flag) sets (and wakes t). The flag is checked and set
+ * under the scheduler's lock, so no wake-up is lost, and the waker touches
+ * the flag only under that lock, so the flag may live on the sleeper's
+ * stack. The caller of sched_wait_flag holds no spinning lock. An idle task
+ * (the boot context on CPU 0) polls instead of sleeping.
+ */
+#ifndef SLEEP_H
+#define SLEEP_H
+
+struct task;
+
+/* The task running on this CPU (host tests: one per host thread). */
+struct task *current_task(void);
+void sched_wait_flag(volatile int *flag);
+void sched_wake_flag(struct task *t, volatile int *flag);
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * The fair sleeping reader-writer semaphore (include/rwsem.h). The fast
+ * paths take wait_lock for a few instructions; a task that must wait puts a
+ * waiter record on its own stack into the FIFO and sleeps on the record's
+ * flag (include/sleep.h). Release grants the lock to the head of the queue
+ * under wait_lock and wakes the new owners; wait_lock comes before the
+ * scheduler's lock in include/lock_order.h, so waking while holding it is
+ * allowed.
+ */
+#include "rwsem.h"
+#include "sleep.h"
+#include "lockdep.h"
+
+struct rwsem_waiter {
+	struct list_head link;
+	struct task *task;
+	bool write;
+	volatile int granted;           /* set (under the scheduler lock) when the lock is ours */
+};
+
+void rwsem_init(struct rwsem *s, const char *name, unsigned lclass)
+{
+	spin_init_class(&s->wait_lock, name, LOCK_CLASS_RWSEM);
+	s->readers = 0;
+	s->writer = false;
+	s->owner = NULL;
+	list_init(&s->waiters);
+	s->lclass = lclass;
+	s->read_acquired = s->write_acquired = 0;
+	s->read_contended = s->write_contended = 0;
+}
+
+/* Hand the free lock to the head writer, or to the run of readers at the head. wait_lock held. */
+static void grant_locked(struct rwsem *s)
+{
+	while (!list_empty(&s->waiters)) {
+		struct rwsem_waiter *w = list_entry(s->waiters.next, struct rwsem_waiter, link);
+
+		if (w->write && (s->readers || s->writer))
+			return;
+		if (!w->write && s->writer)
+			return;
+		list_del(&w->link);
+		if (w->write) {
+			s->writer = true;
+			s->owner = w->task;
+			s->write_acquired++;
+		} else {
+			s->readers++;
+			s->read_acquired++;
+		}
+		/* w lives on the waiter's stack: not touched after this call. */
+		sched_wake_flag(w->task, &w->granted);
+		if (s->writer)
+			return;
+	}
+}
+
+/* Queue as a waiter and sleep until granted. wait_lock held on entry, released. */
+static void wait_for_grant(struct rwsem *s, bool write, unsigned long fl)
+{
+	struct rwsem_waiter w;
+
+	w.task = current_task();
+	w.write = write;
+	w.granted = 0;
+	list_add_tail(&w.link, &s->waiters);
+	if (write)
+		s->write_contended++;
+	else
+		s->read_contended++;
+	spin_unlock_irqrestore(&s->wait_lock, fl);
+	sched_wait_flag(&w.granted);
+}
+
+void down_read(struct rwsem *s)
+{
+	unsigned long fl;
+
+	lockdep_acquire(s, s->lclass, 0);
+	fl = spin_lock_irqsave(&s->wait_lock);
+	if (!s->writer && list_empty(&s->waiters)) {
+		s->readers++;
+		s->read_acquired++;
+		spin_unlock_irqrestore(&s->wait_lock, fl);
+		return;
+	}
+	BUG_ON(s->writer && s->owner == current_task());
+	wait_for_grant(s, false, fl);
+}
+
+static void down_write_flags(struct rwsem *s, unsigned flags)
+{
+	struct task *self = current_task();
+	unsigned long fl;
+
+	lockdep_acquire(s, s->lclass, flags);
+	fl = spin_lock_irqsave(&s->wait_lock);
+	if (!s->writer && !s->readers && list_empty(&s->waiters)) {
+		s->writer = true;
+		s->owner = self;
+		s->write_acquired++;
+		spin_unlock_irqrestore(&s->wait_lock, fl);
+		return;
+	}
+	BUG_ON(s->writer && s->owner == self);
+	wait_for_grant(s, true, fl);
+}
+
+void down_write(struct rwsem *s)
+{
+	down_write_flags(s, 0);
+}
+
+void down_write_nested(struct rwsem *s)
+{
+	down_write_flags(s, LOCKDEP_NESTED);
+}
+
+bool down_read_trylock(struct rwsem *s)
+{
+	unsigned long fl = spin_lock_irqsave(&s->wait_lock);
+	bool ok = !s->writer && list_empty(&s->waiters);
+
+	if (ok) {
+		s->readers++;
+		s->read_acquired++;
+	}
+	spin_unlock_irqrestore(&s->wait_lock, fl);
+	if (ok)
+		lockdep_acquire(s, s->lclass, LOCKDEP_TRY);
+	return ok;
+}
+
+bool down_write_trylock(struct rwsem *s)
+{
+	unsigned long fl = spin_lock_irqsave(&s->wait_lock);
+	bool ok = !s->writer && !s->readers && list_empty(&s->waiters);
+
+	if (ok) {
+		s->writer = true;
+		s->owner = current_task();
+		s->write_acquired++;
+	}
+	spin_unlock_irqrestore(&s->wait_lock, fl);
+	if (ok)
+		lockdep_acquire(s, s->lclass, LOCKDEP_TRY);
+	return ok;
+}
+
+void up_read(struct rwsem *s)
+{
+	unsigned long fl;
+
+	lockdep_release(s, s->lclass);
+	fl = spin_lock_irqsave(&s->wait_lock);
+	BUG_ON(s->readers <= 0 || s->writer);
+	if (--s->readers == 0)
+		grant_locked(s);
+	spin_unlock_irqrestore(&s->wait_lock, fl);
+}
+
+void up_write(struct rwsem *s)
+{
+	unsigned long fl;
+
+	lockdep_release(s, s->lclass);
+	fl = spin_lock_irqsave(&s->wait_lock);
+	BUG_ON(!s->writer || s->owner != current_task());
+	s->writer = false;
+	s->owner = NULL;
+	grant_locked(s);
+	spin_unlock_irqrestore(&s->wait_lock, fl);
+}
+
+bool rwsem_is_locked(const struct rwsem *s)
+{
+	return s->writer || s->readers > 0;
+}
+
+bool rwsem_is_write_locked_by_me(const struct rwsem *s)
+{
+	return s->writer && s->owner == current_task();
+}

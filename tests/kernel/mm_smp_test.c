@@ -1,0 +1,480 @@
+/*
+ * One address space, several CPUs at once: kernel threads on different CPUs
+ * work in the same mm (kthread_use_mm) and fault through their own MMUs
+ * while others fault, unmap, write-protect or fork it. Run twice: with
+ * faults under the mmap_lock (fault_lock=mmap) and under per-VMA locks
+ * (fault_lock=vma). What is checked never depends on timing:
+ *   - the same page faulted by every CPU at once ends as one page holding
+ *     every CPU's byte; different pages end with their own contents;
+ *   - a page read while another CPU unmaps and remaps it shows either its
+ *     own contents or a fault, never another page's or stale bytes, and a
+ *     read that began and ended while the page was unmapped faults;
+ *   - a write that began and ended while the range was read-only faults;
+ *   - a reader of a page that forks and breaks COW never sees the values
+ *     go backwards, and the child keeps the old ones;
+ *   - with per-VMA locks, a fault in one VMA completes while another task
+ *     holds the mmap_lock for writing (a fault that needed it would wait
+ *     forever: the test would hang), and a fault in a VMA a writer has
+ *     marked waits for the mmap_lock instead;
+ * and every test ends with vma_check and an exact frame count.
+ */
+#include "ktest.h"
+#include "task.h"
+#include "mm.h"
+#include "uaccess.h"
+#include "arch.h"
+#include "kerrno.h"
+#include "kstring.h"
+#include "tests/unit/test_mm_util.h"
+
+#define A 0x40000000UL
+#define NPAGES 16
+
+static const char *mode_name(unsigned i)
+{
+	return i == 0 ? "fault_lock=mmap" : i == 1 ? "fault_lock=vma" : NULL;
+}
+
+/* An mm with a private RW mapping of npages at A, each page's first word = its index + 1. */
+static struct mm *make_mm(struct ktest *t, unsigned npages, bool write_pages)
+{
+	struct mm *mm = mm_create();
+
+	if (!mm)
+		return NULL;
+	mmap_write_lock(mm);
+	mm->vma_lockless = t->param == 1;
+	mmap_write_unlock(mm);
+	if (vm_mmap(mm, A, npages * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED) != (long)A) {
+		mm_put(mm);
+		return NULL;
+	}
+	for (unsigned i = 0; write_pages && i < npages; i++) {
+		uint64_t v = i + 1;
+
+		if (mm_copy_to(mm, A + i * PAGE_SIZE, &v, sizeof(v))) {
+			mm_put(mm);
+			return NULL;
+		}
+	}
+	return mm;
+}
+
+static void check_and_put(struct ktest *t, struct mm *mm)
+{
+	mmap_read_lock(mm);
+	EXPECT_EQ(t, vma_check(mm), 0);
+	mmap_read_unlock(mm);
+	mm_put(mm);
+}
+
+/* ---- workers: a kernel thread per CPU in the test's mm */
+
+struct worker;
+typedef void (*work_fn)(struct worker *w);
+
+struct shared {
+	struct mm *mm;
+	volatile unsigned long epoch;   /* odd while the controller's change is in effect */
+	volatile int stop;
+	volatile unsigned started;
+	volatile unsigned long errors;  /* impossible results seen */
+	volatile unsigned long faults, hits;
+};
+
+struct worker {
+	struct shared *s;
+	unsigned id;
+	work_fn fn;
+	struct task *th;
+};
+
+static void worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	kthread_use_mm(w->s->mm);
+	__atomic_add_fetch(&w->s->started, 1, __ATOMIC_ACQ_REL);
+	w->fn(w);
+	kthread_unuse_mm();
+}
+
+/*
+ * Workers on CPUs 1..MAX_WORKERS (CPU 0 runs the test itself); with one
+ * CPU, two workers share it with the test. At most MAX_WORKERS: the 2-core
+ * machine runs the guest CPUs as threads, and more busy guest CPUs than
+ * host cores only make every lock hand-over wait for a host time slice.
+ */
+#define MAX_WORKERS 3
+
+static unsigned start_workers(struct worker *w, struct shared *s, work_fn fn)
+{
+	unsigned long m = arch_cpu_online_mask() & ~1UL;
+	unsigned n = 0, started = 0;
+
+	for (unsigned cpu = 1; cpu < NR_CPUS && n < MAX_WORKERS; cpu++)
+		if (m & (1UL << cpu))
+			n++;
+	if (!m)
+		n = 2;
+	for (unsigned i = 0, cpu = 0; i < n; i++) {
+		w[i] = (struct worker){ s, i, fn, NULL };
+		while (m && !(m & (1UL << ++cpu)))
+			;
+		w[i].th = kthread_create(worker_main, &w[i], m ? (int)cpu : 0, "mm_smp");
+		if (w[i].th) {
+			kthread_start(w[i].th);
+			started++;
+		}
+	}
+	while (__atomic_load_n(&s->started, __ATOMIC_ACQUIRE) < started)
+		sched_yield();
+	return started;
+}
+
+static void stop_workers(struct worker *w, unsigned n, struct shared *s)
+{
+	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+	for (unsigned i = 0; i < n; i++)
+		if (w[i].th)
+			kthread_join(w[i].th);
+}
+
+/* ---- the same page, and different pages, faulted from every CPU */
+
+static void write_own_byte(struct worker *w)
+{
+	uint8_t b = (uint8_t)(0x40 + w->id);
+
+	/* Every worker's first touch of the page is a write fault, all at about the same time. */
+	if (copy_to_user((void *)(A + 64 + w->id), &b, 1))
+		__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < 8; i++) {
+		uint64_t v = ((uint64_t)w->id << 32) | i;
+		uintptr_t page = A + (1 + w->id * 8 + i) * PAGE_SIZE;
+
+		if (copy_to_user((void *)page, &v, sizeof(v)))
+			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* Pages of [start, start + npages pages) that are mapped. */
+static unsigned long present_pages(struct mm *mm, uintptr_t start, unsigned npages)
+{
+	unsigned long n = 0;
+
+	mm_pt_lock(mm);
+	for (unsigned i = 0; i < npages; i++)
+		n += arch_mmu_query(mm->mmu, start + i * PAGE_SIZE, NULL, NULL) == 0;
+	mm_pt_unlock(mm);
+	return n;
+}
+
+static void test_same_and_different_pages(struct ktest *t)
+{
+	struct shared s = { 0 };
+	struct worker w[NR_CPUS];
+	unsigned n;
+	size_t frames;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	s.mm = make_mm(t, 1 + NR_CPUS * 8, false);
+	ASSERT_TRUE(t, s.mm != NULL);
+	n = start_workers(w, &s, write_own_byte);
+	stop_workers(w, n, &s);
+	EXPECT_EQ(t, s.errors, 0);
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t b = 0;
+		uint64_t v = 0;
+
+		EXPECT_EQ(t, mm_copy_from(s.mm, &b, A + 64 + i, 1), 0);
+		EXPECT_EQ(t, b, 0x40 + i);
+		for (unsigned k = 0; k < 8; k++) {
+			EXPECT_EQ(t, mm_copy_from(s.mm, &v, A + (1 + i * 8 + k) * PAGE_SIZE, sizeof(v)), 0);
+			EXPECT_EQ(t, v, ((uint64_t)i << 32) | k);
+		}
+	}
+	/* One shared page, eight of each worker's own (more if faults fill ahead), each counted once. */
+	EXPECT_EQ(t, s.mm->rss, present_pages(s.mm, A, 1 + NR_CPUS * 8));
+	EXPECT_GE(t, s.mm->rss, 1 + n * 8);
+	check_and_put(t, s.mm);
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
+/* ---- munmap/mmap racing with faults */
+
+#define RACE_ROUNDS 60
+
+/*
+ * Read page k; it holds k + 1 while mapped. An epoch unchanged and odd
+ * around the read means the page was unmapped for all of it: it must fault.
+ */
+static void read_while_unmapped(struct worker *w)
+{
+	for (unsigned i = 0; !__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE); i++) {
+		unsigned k = (i * 7 + w->id) % NPAGES;
+		unsigned long e0 = __atomic_load_n(&w->s->epoch, __ATOMIC_ACQUIRE), e1;
+		uint64_t v = 0;
+		int err = copy_from_user(&v, (const void *)(A + k * PAGE_SIZE), sizeof(v));
+
+		e1 = __atomic_load_n(&w->s->epoch, __ATOMIC_ACQUIRE);
+		if (err == 0 && v != k + 1 && v != 0)
+			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);     /* another page's bytes */
+		if (err == 0 && k == 3 && e0 == e1 && (e0 & 1))
+			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);     /* read while unmapped */
+		__atomic_add_fetch(err ? &w->s->faults : &w->s->hits, 1, __ATOMIC_RELAXED);
+		if (i % 64 == 0)
+			sched_yield();
+	}
+}
+
+static void test_munmap_races_faults(struct ktest *t)
+{
+	struct shared s = { 0 };
+	struct worker w[NR_CPUS];
+	unsigned n;
+	size_t frames;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	s.mm = make_mm(t, NPAGES, true);
+	ASSERT_TRUE(t, s.mm != NULL);
+	n = start_workers(w, &s, read_while_unmapped);
+	for (unsigned r = 0; r < RACE_ROUNDS; r++) {
+		uint64_t v = 4;     /* page 3's contents */
+
+		/* Pages 3 and r % NPAGES go; page 3 comes back written, the other comes back zero. */
+		EXPECT_EQ(t, vm_munmap(s.mm, A + 3 * PAGE_SIZE, PAGE_SIZE), 0);
+		__atomic_add_fetch(&s.epoch, 1, __ATOMIC_ACQ_REL);
+		if (r % NPAGES != 3)            /* (page 3 is unmapped now: -ENOMEM) */
+			EXPECT_EQ(t, vm_madvise(s.mm, A + (r % NPAGES) * PAGE_SIZE, PAGE_SIZE, MADV_DONTNEED), 0);
+		sched_yield();
+		__atomic_add_fetch(&s.epoch, 1, __ATOMIC_ACQ_REL);
+		EXPECT_EQ(t, vm_mmap(s.mm, A + 3 * PAGE_SIZE, PAGE_SIZE, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)(A + 3 * PAGE_SIZE));
+		EXPECT_EQ(t, mm_copy_to(s.mm, A + 3 * PAGE_SIZE, &v, sizeof(v)), 0);
+		if (r % NPAGES != 3) {
+			v = r % NPAGES + 1;
+			EXPECT_EQ(t, mm_copy_to(s.mm, A + (r % NPAGES) * PAGE_SIZE, &v, sizeof(v)), 0);
+		}
+	}
+	stop_workers(w, n, &s);
+	EXPECT_EQ(t, s.errors, 0);
+	EXPECT_GT(t, s.hits, 0);
+	check_and_put(t, s.mm);
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
+/* ---- mprotect racing with writes */
+
+static void write_while_readonly(struct worker *w)
+{
+	for (unsigned i = 0; !__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE); i++) {
+		unsigned long e0 = __atomic_load_n(&w->s->epoch, __ATOMIC_ACQUIRE), e1;
+		uint64_t v = ((uint64_t)w->id << 32) | i;
+		int err = copy_to_user((void *)(A + (i % NPAGES) * PAGE_SIZE + 8 * (1 + w->id)), &v,
+				       sizeof(v));
+
+		e1 = __atomic_load_n(&w->s->epoch, __ATOMIC_ACQUIRE);
+		if (err == 0 && e0 == e1 && (e0 & 1))
+			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);     /* wrote read-only memory */
+		__atomic_add_fetch(err ? &w->s->faults : &w->s->hits, 1, __ATOMIC_RELAXED);
+		if (i % 64 == 0)
+			sched_yield();
+	}
+}
+
+static void test_mprotect_races_writes(struct ktest *t)
+{
+	struct shared s = { 0 };
+	struct worker w[NR_CPUS];
+	unsigned n;
+
+	s.mm = make_mm(t, NPAGES, true);
+	ASSERT_TRUE(t, s.mm != NULL);
+	n = start_workers(w, &s, write_while_readonly);
+	for (unsigned r = 0; r < RACE_ROUNDS; r++) {
+		EXPECT_EQ(t, vm_mprotect(s.mm, A, NPAGES * PAGE_SIZE, PROT_READ), 0);
+		__atomic_add_fetch(&s.epoch, 1, __ATOMIC_ACQ_REL);
+		sched_yield();
+		__atomic_add_fetch(&s.epoch, 1, __ATOMIC_ACQ_REL);
+		/* Half the range writable again: two VMAs, then one after the next round's change. */
+		EXPECT_EQ(t, vm_mprotect(s.mm, A + (r % 2) * (NPAGES / 2) * PAGE_SIZE,
+					 NPAGES / 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
+		EXPECT_EQ(t, vm_mprotect(s.mm, A, NPAGES * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
+	}
+	stop_workers(w, n, &s);
+	EXPECT_EQ(t, s.errors, 0);
+	EXPECT_GT(t, s.hits, 0);
+	check_and_put(t, s.mm);
+}
+
+/* ---- COW breaks while other CPUs read */
+
+/* Page 0's first word only grows (the controller writes 1, 2, 3, ... through COW breaks). */
+static void read_monotonic(struct worker *w)
+{
+	uint64_t last = 0;
+
+	while (!__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE)) {
+		uint64_t v = 0;
+
+		if (copy_from_user(&v, (const void *)A, sizeof(v)) || v < last)
+			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);
+		last = v;
+		__atomic_add_fetch(&w->s->hits, 1, __ATOMIC_RELAXED);
+		sched_yield();
+	}
+}
+
+static void test_cow_breaks_while_reading(struct ktest *t)
+{
+	struct shared s = { 0 };
+	struct worker w[NR_CPUS];
+	struct mm *children[8];
+	unsigned n;
+
+	s.mm = make_mm(t, NPAGES, true);
+	ASSERT_TRUE(t, s.mm != NULL);
+	n = start_workers(w, &s, read_monotonic);
+	for (unsigned r = 0; r < 8; r++) {
+		uint64_t v = r + 2;     /* page 0 held 1 */
+
+		children[r] = mm_dup(s.mm);     /* page 0 becomes COW-shared */
+		ASSERT_TRUE(t, children[r] != NULL);
+		EXPECT_EQ(t, mm_copy_to(s.mm, A, &v, sizeof(v)), 0);   /* the parent's COW break */
+	}
+	stop_workers(w, n, &s);
+	EXPECT_EQ(t, s.errors, 0);
+	for (unsigned r = 0; r < 8; r++) {
+		uint64_t v = 0;
+
+		/* Each child kept the value page 0 had when it was forked. */
+		EXPECT_EQ(t, mm_copy_from(children[r], &v, A, sizeof(v)), 0);
+		EXPECT_EQ(t, v, r + 1);
+		check_and_put(t, children[r]);
+	}
+	check_and_put(t, s.mm);
+}
+
+/* ---- per-VMA locks: progress without the mmap_lock, and the fallback */
+
+struct one_fault {
+	struct mm *mm;
+	uintptr_t addr;
+	volatile int done;
+	int err;
+};
+
+static void fault_once(void *arg)
+{
+	struct one_fault *f = arg;
+	uint64_t v = 0x77;
+
+	kthread_use_mm(f->mm);
+	f->err = copy_to_user((void *)f->addr, &v, sizeof(v));
+	kthread_unuse_mm();
+	__atomic_store_n(&f->done, 1, __ATOMIC_RELEASE);
+}
+
+static unsigned some_cpu(void)
+{
+	unsigned long m = arch_cpu_online_mask() & ~1UL;
+
+	return m ? (unsigned)__builtin_ctzl(m) : 0;
+}
+
+/*
+ * Two VMAs far apart (X at A, Y at A + 1 GiB); X has its anon identity.
+ * The test holds the mmap_lock for writing with Y marked; a fault in a new
+ * page of X completes meanwhile (with fault_lock=mmap it could not).
+ */
+static void test_fault_while_mmap_lock_held(struct ktest *t)
+{
+	struct one_fault f = { 0 };
+	struct task *th;
+	const uintptr_t y = A + (1UL << 30);
+	unsigned long lf, rc;
+
+	if (t->param != 1) {
+		ktest_skip(t, "faults take the mmap_lock with fault_lock=mmap");
+		return;
+	}
+	f.mm = make_mm(t, NPAGES, false);
+	ASSERT_TRUE(t, f.mm != NULL);
+	ASSERT_EQ(t, vm_mmap(f.mm, y, PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED),
+		  (long)y);
+	/* X's identity (later faults can be lock-free) from its last page: A stays unmapped. */
+	ASSERT_EQ(t, ut_write8(f.mm, A + (NPAGES - 1) * PAGE_SIZE, 1), FAULT_OK);
+	f.addr = A;
+	lf = f.mm->faults_lockless;
+	mmap_write_lock(f.mm);
+	rc = f.mm->mmap_lock.read_contended;
+	vma_write_lock_range(f.mm, y, y + PAGE_SIZE);
+	th = kthread_create(fault_once, &f, (int)some_cpu(), "vma_fault");
+	ASSERT_TRUE(t, th != NULL);
+	kthread_start(th);
+	while (!__atomic_load_n(&f.done, __ATOMIC_ACQUIRE) &&
+	       __atomic_load_n(&f.mm->mmap_lock.read_contended, __ATOMIC_ACQUIRE) == rc)
+		sched_yield();          /* done, or (a failure) queued for the mmap_lock */
+	EXPECT_EQ(t, f.mm->mmap_lock.read_contended, rc);
+	mmap_write_unlock(f.mm);
+	kthread_join(th);
+	EXPECT_EQ(t, f.err, 0);
+	EXPECT_EQ(t, f.mm->faults_lockless, lf + 1);
+	EXPECT_EQ(t, ut_read8(f.mm, A), 0x77);
+	check_and_put(t, f.mm);
+}
+
+/* A fault in a VMA the writer marked falls back and waits for the mmap_lock. */
+static void test_fault_in_marked_vma_waits(struct ktest *t)
+{
+	struct one_fault f = { 0 };
+	struct task *th;
+	unsigned long fb, rc;
+
+	if (t->param != 1) {
+		ktest_skip(t, "faults take the mmap_lock with fault_lock=mmap");
+		return;
+	}
+	f.mm = make_mm(t, NPAGES, false);
+	ASSERT_TRUE(t, f.mm != NULL);
+	ASSERT_EQ(t, ut_write8(f.mm, A + (NPAGES - 1) * PAGE_SIZE, 1), FAULT_OK);
+	f.addr = A;
+	fb = f.mm->faults_fallback;
+	mmap_write_lock(f.mm);
+	rc = f.mm->mmap_lock.read_contended;
+	vma_write_lock_range(f.mm, A, A + PAGE_SIZE);
+	th = kthread_create(fault_once, &f, (int)some_cpu(), "vma_fault");
+	ASSERT_TRUE(t, th != NULL);
+	kthread_start(th);
+	while (__atomic_load_n(&f.mm->mmap_lock.read_contended, __ATOMIC_ACQUIRE) == rc &&
+	       !__atomic_load_n(&f.done, __ATOMIC_ACQUIRE))
+		sched_yield();          /* it queues for the mmap_lock (done: it did not, a failure) */
+	EXPECT_EQ(t, f.done, 0);
+	mmap_write_unlock(f.mm);
+	kthread_join(th);
+	EXPECT_EQ(t, f.err, 0);
+	EXPECT_EQ(t, f.mm->faults_fallback, fb + 1);
+	check_and_put(t, f.mm);
+}
+
+static const struct ktest_case mm_smp_cases[] = {
+	KTEST_CASE(test_same_and_different_pages),
+	KTEST_CASE(test_munmap_races_faults),
+	KTEST_CASE(test_mprotect_races_writes),
+	KTEST_CASE(test_cow_breaks_while_reading),
+	KTEST_CASE(test_fault_while_mmap_lock_held),
+	KTEST_CASE(test_fault_in_marked_vma_waits),
+	{ NULL, NULL },
+};
+
+static const struct ktest_suite mm_smp_suite = {
+	.name = "mm_smp",
+	.cases = mm_smp_cases,
+	.nparams = 2,
+	.param_name = mode_name,
+};
+KTEST_REGISTER(mm_smp_suite);

@@ -1,0 +1,208 @@
+/*
+ * The sleeping fair rwsem (lib/rwsem.c, the mmap_lock) under contention
+ * from kernel threads on several CPUs: readers hold it together, a writer
+ * holds it alone, waiters are served first come first served (a reader
+ * that arrives behind a waiting writer waits), and a counter incremented
+ * under the write lock by many threads ends exact. The tests wait for
+ * states ("three waiters queued") by watching the rwsem's own counters,
+ * never for time to pass.
+ */
+#include "ktest.h"
+#include "rwsem.h"
+#include "task.h"
+#include "lock_order.h"
+#include "arch.h"
+
+static struct rwsem sem;
+
+static unsigned cpu_for(unsigned i)
+{
+	unsigned n = arch_nr_cpus(), k = i % n;
+	unsigned long m = arch_cpu_online_mask();
+
+	for (unsigned cpu = 0; cpu < NR_CPUS; cpu++)
+		if ((m & (1UL << cpu)) && k-- == 0)
+			return cpu;
+	return 0;
+}
+
+static void wait_until(volatile unsigned long *v, unsigned long want)
+{
+	while (__atomic_load_n(v, __ATOMIC_ACQUIRE) < want)
+		sched_yield();
+}
+
+/* ---- readers together */
+
+static volatile unsigned readers_inside;
+static unsigned readers_expected;
+
+static void reader_meets_others(void *arg)
+{
+	down_read(&sem);
+	__atomic_add_fetch(&readers_inside, 1, __ATOMIC_ACQ_REL);
+	while (__atomic_load_n(&readers_inside, __ATOMIC_ACQUIRE) < readers_expected)
+		sched_yield();
+	up_read(&sem);
+}
+
+static void test_readers_share(struct ktest *t)
+{
+	struct task *th[4];
+
+	rwsem_init(&sem, "test_rwsem", LOCK_CLASS_MMAP);
+	readers_inside = 0;
+	readers_expected = 4;
+	for (unsigned i = 0; i < 4; i++) {
+		th[i] = kthread_create(reader_meets_others, NULL, (int)cpu_for(i + 1), "rw_reader");
+		ASSERT_TRUE(t, th[i] != NULL);
+		kthread_start(th[i]);
+	}
+	for (unsigned i = 0; i < 4; i++)
+		kthread_join(th[i]);
+	/* All four were inside at once: none could leave before the last came in. */
+	EXPECT_EQ(t, readers_inside, 4);
+	EXPECT_EQ(t, sem.read_acquired, 4);
+	EXPECT_EQ(t, sem.read_contended, 0);
+	EXPECT_FALSE(t, rwsem_is_locked(&sem));
+}
+
+/* ---- FIFO order of service */
+
+static volatile unsigned order_next;
+static unsigned order[8];
+
+struct role {
+	bool write;
+	unsigned id;
+};
+
+static void queued_role(void *arg)
+{
+	const struct role *r = arg;
+
+	if (r->write)
+		down_write(&sem);
+	else
+		down_read(&sem);
+	order[__atomic_fetch_add(&order_next, 1, __ATOMIC_ACQ_REL)] = r->id;
+	if (r->write)
+		up_write(&sem);
+	else
+		up_read(&sem);
+}
+
+static struct task *start_role(struct role *r, unsigned cpu)
+{
+	struct task *th = kthread_create(queued_role, r, (int)cpu, "rw_role");
+
+	if (th)
+		kthread_start(th);
+	return th;
+}
+
+/*
+ * The test holds it for reading. A writer (1) queues; then a reader (2)
+ * arrives: readers hold the lock, but a writer waits, so it queues too;
+ * then another writer (3). Served: 1, then 2, then 3.
+ */
+static void test_fifo_behind_waiting_writer(struct ktest *t)
+{
+	struct role w1 = { true, 1 }, r2 = { false, 2 }, w3 = { true, 3 };
+	struct task *th[3];
+
+	rwsem_init(&sem, "test_rwsem", LOCK_CLASS_MMAP);
+	order_next = 0;
+	down_read(&sem);
+	th[0] = start_role(&w1, cpu_for(1));
+	wait_until(&sem.write_contended, 1);
+	th[1] = start_role(&r2, cpu_for(2));
+	wait_until(&sem.read_contended, 1);
+	th[2] = start_role(&w3, cpu_for(3));
+	wait_until(&sem.write_contended, 2);
+	ASSERT_TRUE(t, th[0] && th[1] && th[2]);
+	EXPECT_EQ(t, order_next, 0);
+	up_read(&sem);
+	for (unsigned i = 0; i < 3; i++)
+		kthread_join(th[i]);
+	EXPECT_EQ(t, order_next, 3);
+	EXPECT_EQ(t, order[0], 1);
+	EXPECT_EQ(t, order[1], 2);
+	EXPECT_EQ(t, order[2], 3);
+}
+
+/* The test holds it for writing; three readers queue and are all let in together by up_write. */
+static void test_writer_excludes_then_readers_together(struct ktest *t)
+{
+	struct role r[3] = { { false, 1 }, { false, 2 }, { false, 3 } };
+	struct task *th[3];
+
+	rwsem_init(&sem, "test_rwsem", LOCK_CLASS_MMAP);
+	order_next = 0;
+	down_write(&sem);
+	EXPECT_TRUE(t, rwsem_is_write_locked_by_me(&sem));
+	EXPECT_FALSE(t, down_read_trylock(&sem) && (up_read(&sem), true));
+	for (unsigned i = 0; i < 3; i++)
+		th[i] = start_role(&r[i], cpu_for(i + 1));
+	wait_until(&sem.read_contended, 3);
+	EXPECT_EQ(t, order_next, 0);
+	up_write(&sem);
+	for (unsigned i = 0; i < 3; i++)
+		kthread_join(th[i]);
+	EXPECT_EQ(t, order_next, 3);
+	EXPECT_EQ(t, sem.read_acquired, 3);
+	EXPECT_TRUE(t, down_write_trylock(&sem));
+	up_write(&sem);
+}
+
+/* ---- exclusion under contention */
+
+#define COUNT_THREADS 6
+#define COUNT_ROUNDS 300
+
+static unsigned long counter;
+
+static void count_under_write_lock(void *arg)
+{
+	for (unsigned i = 0; i < COUNT_ROUNDS; i++) {
+		unsigned long v;
+
+		down_write(&sem);
+		v = counter;
+		if (i % 16 == 0)
+			sched_yield();  /* sleep with the lock held, now and then */
+		counter = v + 1;
+		up_write(&sem);
+		if (i % 3 == 0) {
+			down_read(&sem);
+			up_read(&sem);
+		}
+	}
+}
+
+static void test_write_lock_excludes(struct ktest *t)
+{
+	struct task *th[COUNT_THREADS];
+
+	rwsem_init(&sem, "test_rwsem", LOCK_CLASS_MMAP);
+	counter = 0;
+	for (unsigned i = 0; i < COUNT_THREADS; i++) {
+		th[i] = kthread_create(count_under_write_lock, NULL, -1, "rw_count");
+		ASSERT_TRUE(t, th[i] != NULL);
+		kthread_start(th[i]);
+	}
+	for (unsigned i = 0; i < COUNT_THREADS; i++)
+		kthread_join(th[i]);
+	EXPECT_EQ(t, counter, COUNT_THREADS * COUNT_ROUNDS);
+	EXPECT_EQ(t, sem.write_acquired, COUNT_THREADS * COUNT_ROUNDS);
+	EXPECT_FALSE(t, rwsem_is_locked(&sem));
+}
+
+static const struct ktest_case rwsem_cases[] = {
+	KTEST_CASE(test_readers_share),
+	KTEST_CASE(test_fifo_behind_waiting_writer),
+	KTEST_CASE(test_writer_excludes_then_readers_together),
+	KTEST_CASE(test_write_lock_excludes),
+	{ 0 },
+};
+KTEST_SUITE(rwsem, rwsem_cases);
