@@ -121,15 +121,6 @@ static bool advice_needs_write_lock(int advice)
 	return !advice_pages_only(advice);
 }
 
-/* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
-static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
-			  struct tlb_batch *tlb)
-{
-	mm_pt_lock(mm);
-	mm_zap_range(mm, vma, start, end, tlb);
-	mm_pt_unlock(mm);
-}
-
 /*
  * MADV_REMOVE: punch [start, end) out of a writable shared mapping's file
  * (Linux: fallocate PUNCH_HOLE), which takes the pages out of every
@@ -290,6 +281,15 @@ static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start,
 }
 
 /* LAB madvise: BEGIN advise_pages */
+/* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
+static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+			  struct tlb_batch *tlb)
+{
+	mm_pt_lock(mm);
+	mm_zap_range(mm, vma, start, end, tlb);
+	mm_pt_unlock(mm);
+}
+
 /* MADV_FREE (madvise_free_single_vma): only private anonymous memory; the entries it cleans go into tlb. */
 static int madvise_free(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
 			struct tlb_batch *tlb)
