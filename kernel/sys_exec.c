@@ -3,7 +3,8 @@
  * (include/exec.h: exec_open, exec_build). The arguments are copied into a
  * kernel buffer first; the new address space is built completely before
  * the old one is dropped, so a failed execve returns to the caller
- * unharmed.
+ * unharmed. Once it is built, the other threads of the process end
+ * (thread_group_exec).
  */
 #include "exec.h"
 #include "file.h"
@@ -14,6 +15,7 @@
 #include "pmm.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "mm.h"
 
 #define MAX_ARG_PTRS 1024
 #define ARGBUF_ORDER 4                  /* 64 KiB = EXEC_ARG_MAX of strings */
@@ -70,6 +72,8 @@ static int exec_with_args(struct file *f, const char *path, uint64_t uargv, uint
 			err = copy_vector(&ab, uenvp, &envp);
 		if (!err)
 			err = exec_build(f, path, argv, envp, &img);
+		if (!err && (err = thread_group_exec()))        /* the point of no return: other threads end */
+			mm_put(img.mm);
 		if (!err)
 			exec_install(current, &img, exec_basename(path));
 	}

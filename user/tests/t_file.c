@@ -17,6 +17,7 @@
  *   truncation racing with threads and processes reading the mapping.
  */
 #include "utests.h"
+#include "uthread.h"
 
 #define PG 4096UL
 

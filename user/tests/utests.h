@@ -32,6 +32,8 @@ bool vmk_memstat(struct vmk_memstat *st);
 /* True when running on our kernel. */
 bool on_vmkernel(void);
 
+/* ut_catch_signal: run fn (SA_SIGINFO) on signal sig; a failed sigaction fails the test. */
+void ut_catch_signal(int sig, void (*fn)(int, siginfo_t *, void *));
 /* Run fn in a forked child; returns its wait status. */
 int run_in_child(void (*fn)(void));
 
@@ -47,17 +49,8 @@ extern const struct utest ut_mem_tests[], ut_proc_tests[], ut_sig_tests[], ut_vm
 extern const struct utest ut_forkmerge_tests[], ut_manyvma_tests[], ut_smp_tests[], ut_thread_tests[];
 extern const struct utest ut_fd_tests[], ut_pipeline_tests[], ut_clone_tests[], ut_sigx_tests[];
 extern const struct utest ut_file_tests[];
-
-/* A thread as pthread_create makes one (user/tests/t_thread.c). */
-struct thread {
-	volatile int tid;             /* set by the kernel (PARENT_SETTID), cleared at exit (CHILD_CLEARTID) */
-	int (*fn)(void *);
-	void *arg;
-	char *stack;
-};
-/* thread_start: clone a thread running t->fn(t->arg) on a stack of its own; its return value goes to exit(2). The tid or -errno. */
-long thread_start(struct thread *t);
-/* thread_join: wait until t has exited (its tid word cleared and woken by the kernel), then free its stack. */
-void thread_join(struct thread *t);
+extern const struct utest ut_tgroup_tests[], ut_threadvm_tests[];
+/* The helper "tests --exec-ids PID PPID OLDTID" (t_tgroup.c). */
+int tgroup_exec_ids(int argc, char **argv);
 
 #endif
