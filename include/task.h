@@ -1,5 +1,5 @@
 /*
- * Tasks (processes; one thread each for now) and the scheduler.
+ * Tasks (threads: a process is a thread group, kernel/thread_group.c) and the scheduler.
  *
  * A task owns a kernel stack (KSTACK_SIZE bytes); while it runs in user mode
  * the top of that stack is where the CPU (interrupts, exceptions) and the
@@ -82,6 +82,7 @@ struct thread_group {
 	ksigset_t pending;              /* process-directed signals */
 	struct k_siginfo info[NSIG_STD + 1];
 	struct task *exec_task;         /* a thread in execve waiting for the others to end (de_thread) */
+	bool notified;                  /* the parent has been told (exit signal) that the process ended */
 };
 
 struct task {
@@ -222,13 +223,14 @@ __attribute__((noreturn)) void task_exit(int status);
  * Thread groups (kernel/thread_group.c). thread_group_init: t's own group
  * and sighand (task_alloc); 0 or -ENOMEM. thread_group_share: the child of
  * clone takes the parent's sighand (CLONE_SIGHAND) and joins its group
- * (CLONE_THREAD: the parent's process id). thread_group_put: t leaves both
+ * (CLONE_THREAD: the parent's process id); 0, or -EINTR when that group is
+ * exiting or execing (its other threads have been sent SIGKILL already). thread_group_put: t leaves both
  * (task_free). thread_group_exiting: t's group is going (exit_group, fatal
  * signal). thread_group_leader: the task whose tid is t's process id.
  * task_reapable: a zombie whose whole group has exited (wait4 may take it).
  */
 int thread_group_init(struct task *t);
-void thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread);
+int thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread);
 void thread_group_put(struct task *t);
 bool thread_group_exiting(const struct task *t);
 struct task *thread_group_leader(const struct task *t);
@@ -257,8 +259,11 @@ void thread_group_wake_waiters_locked(struct task *t);
  */
 int thread_group_exec(void);
 /*
- * thread_group_leave_locked: t exits: true when it was the group's last
- * thread, with *status the group's status (sched_lock held).
+ * thread_group_leave_locked: t starts to exit (first thing in task_exit,
+ * as Linux decrements signal->live before the child-tid wake-up): it
+ * leaves the live count; true when it was the group's last thread. *status
+ * becomes the group exit's status, or the group's when t is last
+ * (sched_lock held).
  * thread_park_dead_locked: an exited non-leader thread waits to be freed;
  * thread_reap_dead frees those already off their CPU (no lock held).
  */

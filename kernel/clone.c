@@ -1,6 +1,6 @@
 /*
  * Process creation: clone with fork's flags, fork and vfork (Linux's
- * kernel_clone for the cases a one-thread-per-process kernel has):
+ * kernel_clone for processes and threads):
  *
  *   - a copy-on-write copy of the address space (mm_dup), or the same one
  *     with CLONE_VM (vfork, posix_spawn-style clones: the child then runs
@@ -120,7 +120,11 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 	child->parent = (flags & CLONE_THREAD) ? NULL : parent;     /* a thread is nobody's child */
 }
 
-/* clone(flags, newsp, parent_tid, child_tid, tls): the child's pid; -EINVAL, -EAGAIN, -ENOMEM, -EFAULT. */
+/*
+ * clone(flags, newsp, parent_tid, child_tid, tls): the child's pid; -EINVAL,
+ * -EAGAIN, -ENOMEM, -EFAULT; -EINTR a thread of a process that is exiting
+ * (the caller dies on its way out).
+ */
 long sys_clone(SYSCALL_ARGS)
 {
 	struct task *parent = current, *child;
@@ -145,6 +149,8 @@ long sys_clone(SYSCALL_ARGS)
 		err = -EFAULT;
 	if (!err && (flags & CLONE_PARENT_SETTID) && copy_to_user((void *)a2, &tid, sizeof(tid)))
 		err = -EFAULT;
+	if (!err)
+		err = thread_group_share(child, parent, flags & CLONE_SIGHAND, flags & CLONE_THREAD);
 	if (err) {
 		fdtable_put(child->fdt);
 		mm_put(task_set_mm(child, NULL));
@@ -155,7 +161,6 @@ long sys_clone(SYSCALL_ARGS)
 		task_free(child);
 		return err;
 	}
-	thread_group_share(child, parent, flags & CLONE_SIGHAND, flags & CLONE_THREAD);
 	if (flags & CLONE_CHILD_CLEARTID)
 		child->clear_child_tid = a3;
 	child->vfork_pending = flags & CLONE_VFORK;

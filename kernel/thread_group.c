@@ -60,10 +60,14 @@ int thread_group_init(struct task *t)
 	return 0;
 }
 
-void thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread)
+int thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
+	if (thread && parent->group->exiting) {
+		spin_unlock_irqrestore(&sched_lock, f);
+		return -EINTR;          /* the SIGKILLs went out already: a new thread would escape them */
+	}
 	if (sighand) {
 		kfree(child->sighand);
 		child->sighand = parent->sighand;
@@ -79,6 +83,7 @@ void thread_group_share(struct task *child, struct task *parent, bool sighand, b
 		child->pid = parent->pid;
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
+	return 0;
 }
 
 void thread_group_put(struct task *t)
@@ -193,9 +198,13 @@ static void take_leader_place_locked(struct task *self, struct task *old)
 	thread_park_dead_locked(old);
 }
 
-static bool exec_alone(void *arg)
+/* The execing thread is the last live one, and the leader, if another, has ended (a zombie). */
+static bool exec_alone(struct thread_group *g, struct task *self)
 {
-	return __atomic_load_n(&((struct thread_group *)arg)->live, __ATOMIC_ACQUIRE) == 1;
+	struct task *leader = __atomic_load_n(&g->leader, __ATOMIC_ACQUIRE);
+
+	return __atomic_load_n(&g->live, __ATOMIC_ACQUIRE) == 1 &&
+	       (leader == self || __atomic_load_n(&leader->state, __ATOMIC_ACQUIRE) == TASK_ZOMBIE);
 }
 
 int thread_group_exec(void)
@@ -217,7 +226,7 @@ int thread_group_exec(void)
 	g->exit_status = SIGKILL;
 	kill_other_threads_locked(g, self);
 	spin_unlock_irqrestore(&sched_lock, f);
-	wait_event(&self->child_wait, exec_alone(g));
+	wait_event(&self->child_wait, exec_alone(g, self));  /* woken by each thread's end */
 	f = spin_lock_irqsave(&sched_lock);
 	g->exec_task = NULL;
 	__atomic_store_n(&g->exiting, false, __ATOMIC_RELEASE);
@@ -239,11 +248,8 @@ bool thread_group_leave_locked(struct task *t, int *status)
 		*status = g->exit_status;
 	else
 		g->exit_status = *status;       /* without a group exit the last thread's status counts (Linux) */
-	if (--g->live > 0) {
-		if (g->exec_task && g->live == 1)
-			wake_up_locked(&g->exec_task->child_wait);      /* de_thread: the execing thread is alone */
+	if (--g->live > 0)
 		return false;
-	}
 	*status = g->exit_status;
 	return true;
 }
