@@ -53,9 +53,10 @@ Tests
   make test-linux            the mmscript corpus on the host Linux
   make test-mmscript-kernel  the mmscript corpus on the kernel   [PERSONALITY=auto|base|...]
   make test-mmscript-host    the mmscript corpus on mm/ on the host [PERSONALITY=...]
-  make fuzz-mmscript-kernel [SEEDS=n START=s]  random scripts, Linux against the kernel
-  make fuzz-mmscript-host [SEEDS=n START=s]    random scripts, Linux against mm/ on the host
-  make fuzz-mmscript [SEEDS=n START=s]         random scripts twice on Linux (determinism)
+  make fuzz-mmscript-kernel [SEEDS=n START=s FILES=1]  random scripts, Linux against the kernel
+                                      (FILES=1: file scripts, memfds and their mappings)
+  make fuzz-mmscript-host [SEEDS=n START=s FILES=1]    random scripts, Linux against mm/ on the host
+  make fuzz-mmscript [SEEDS=n START=s FILES=1]         random scripts twice on Linux (determinism)
   make soak-vma [SEED= OPS= BACKEND=]          random index operations against a model
   make fuzz-vma [FUZZ_TIME=60]                 libFuzzer over the index operations (clang)
 Course labs (docs/labs/)
@@ -66,7 +67,7 @@ Benchmarks
   make bench [BENCH_ARGS=..] the VMA index benchmark (docs/vma-bench.md)
   make bench-boot [RUNS=n]   boot timings of the boot paths (docs/boot-bench.md)
   make bench-linux [BENCH_LINUX_ARGS=..]  user/mmbench on Linux and on this kernel (docs/bench-linux.md)
-  make profile [PROFILE_QUICK=1]  the 1998 and 2001 results measured on the kernel (docs/results/)
+  make profile [PROFILE_QUICK=1]  the 1998, 2001 and 2007 results measured on the kernel (docs/results/)
   make profile-check         the profiling suite's self-test (a make test stage)
   make profile-traces        record the compiler traces the suite replays (strace)
 Other

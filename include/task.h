@@ -32,15 +32,13 @@
 struct mm;
 struct trap_frame;
 struct fdtable;
-struct boot_module;
+struct dentry;
 
 #define KSTACK_ORDER 2                          /* 16 KiB kernel stacks */
 #define KSTACK_SIZE  (PAGE_SIZE << KSTACK_ORDER)
 #define TASK_COMM_LEN 16
 #define SCHED_SLICE_TICKS 10                    /* 10 ms at TIMER_HZ 1000 */
 #define TASK_MAX 64                             /* live tasks (zombies included): fork's limit */
-#define EXE_PATH_MAX 64
-#define EXE_MAX_SEGS 8
 
 enum task_state {
 	TASK_RUNNABLE,          /* on the run queue, or running */
@@ -110,16 +108,12 @@ struct task {
 	bool vfork_pending;             /* [self] a vfork parent waits for this child's exec or exit */
 	struct ktimer it_real;          /* [self] ITIMER_REAL / alarm (kernel/itimer.c) */
 	uint64_t it_real_interval_ns;   /* [self] its interval */
-	const struct boot_module *exe_module;   /* [self] the program's module (/proc/self/exe) */
+	struct dentry *exe;             /* [self] the program's file (/proc/self/exe), a reference */
+	struct dentry *cwd;             /* [self] the working directory, a reference */
+	uint32_t umask;                 /* [self] file-creation mask (Linux's init: 022) */
 	char comm[TASK_COMM_LEN];       /* [self] program name (basename), for reports */
 	struct fdtable *fdt;            /* [self] file descriptors (kernel/fdtable.c) */
 	struct wait_queue child_wait;   /* where this task waits for its children (wait4, vfork) */
-	char exe_path[EXE_PATH_MAX];    /* [self] the program's path (execve's path, init's argv[0]) */
-	struct exe_seg {                /* [self] the program's PT_LOAD pages, for /proc/self/maps names */
-		uintptr_t start, end;
-		uint64_t offset;        /* file offset of start */
-	} exe_seg[EXE_MAX_SEGS];
-	unsigned exe_nseg;
 	struct task_signals sig;        /* [sig] this thread's blocked and pending sets */
 	struct sighand *sighand;        /* [sig] signal actions (shared with CLONE_SIGHAND) */
 	struct thread_group *group;     /* [sched] its thread group (NULL: idle tasks) */

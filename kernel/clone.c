@@ -24,6 +24,7 @@
  * The number of live tasks (zombies included) is limited to TASK_MAX.
  */
 #include "task.h"
+#include "fs.h"
 #include "syscall_internal.h"
 #include "signal.h"
 #include "wait.h"
@@ -106,10 +107,13 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 	child->arch.gs_base = parent->arch.gs_base;
 	signal_fork(child, parent);
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
-	memcpy(child->exe_path, parent->exe_path, sizeof(child->exe_path));
-	memcpy(child->exe_seg, parent->exe_seg, sizeof(child->exe_seg));
-	child->exe_nseg = parent->exe_nseg;
-	child->exe_module = parent->exe_module;
+	child->exe = parent->exe;
+	if (child->exe)
+		dget(child->exe);
+	child->cwd = parent->cwd;
+	if (child->cwd)
+		dget(child->cwd);
+	child->umask = parent->umask;
 	child->exit_signal = (flags & CLONE_THREAD) ? 0 : (int)(flags & CSIGNAL);
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
@@ -150,6 +154,10 @@ long sys_clone(SYSCALL_ARGS)
 	if (err) {
 		fdtable_put(child->fdt);
 		mm_put(task_set_mm(child, NULL));
+		if (child->exe)
+			dput(child->exe);
+		if (child->cwd)
+			dput(child->cwd);
 		task_free(child);
 		return err;
 	}

@@ -6,6 +6,7 @@
  * thread of the parent process may call.
  */
 #include "task.h"
+#include "fs.h"
 #include "sched_internal.h"
 #include "syscall_internal.h"
 #include "uaccess.h"
@@ -119,6 +120,11 @@ void task_exit(int status)
 	vfork_release(t);
 	fdtable_put(t->fdt);
 	t->fdt = NULL;
+	if (t->cwd)
+		dput(t->cwd);
+	if (t->exe)
+		dput(t->exe);
+	t->cwd = t->exe = NULL;
 	if (t->mm) {
 		mm_activate(NULL);
 		mm_put(task_set_mm(t, NULL));

@@ -198,13 +198,26 @@ static void take_leader_place_locked(struct task *self, struct task *old)
 	thread_park_dead_locked(old);
 }
 
-/* The execing thread is the last live one, and the leader, if another, has ended (a zombie). */
+/*
+ * Every other thread of g has ended (a zombie: parked for freeing, or the
+ * old leader). The live count alone is not enough: a thread leaves it
+ * first thing in task_exit and stays findable by tgkill until its end, and
+ * Linux's execve returns only once the others are gone.
+ */
 static bool exec_alone(struct thread_group *g, struct task *self)
 {
-	struct task *leader = __atomic_load_n(&g->leader, __ATOMIC_ACQUIRE);
+	struct list_head *p;
+	bool alone = true;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
 
-	return __atomic_load_n(&g->live, __ATOMIC_ACQUIRE) == 1 &&
-	       (leader == self || __atomic_load_n(&leader->state, __ATOMIC_ACQUIRE) == TASK_ZOMBIE);
+	list_for_each(p, &g->threads) {
+		struct task *u = list_entry(p, struct task, group_link);
+
+		if (u != self && u->state != TASK_ZOMBIE)
+			alone = false;
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	return alone;
 }
 
 int thread_group_exec(void)
