@@ -253,9 +253,12 @@ void thread_group_wake_waiters_locked(struct task *t);
  * thread_group_exec: execve's point of no return in current (Linux
  * de_thread): end every other thread of the process, wait until they have
  * exited, and take the leader's process id as current's thread id (the
- * leader's parent and place too). 0; -EAGAIN when the process is exiting
- * already (exit_group, a fatal signal, another thread's execve): the
- * caller fails and dies on its way to user mode. Sleeps; no lock held.
+ * leader's parent and place too); then give current its own copy of the
+ * signal actions if another task still shares them (Linux's
+ * unshare_sighand: CLONE_SIGHAND without CLONE_THREAD). 0; -ENOMEM (nothing
+ * done); -EAGAIN when the process is exiting already (exit_group, a fatal
+ * signal, another thread's execve): the caller fails and dies on its way
+ * to user mode. Sleeps; no lock held.
  */
 int thread_group_exec(void);
 /*

@@ -22,7 +22,10 @@
  * when it is not the leader, takes the leader's place: the process id as
  * its thread id, the leader's parent and place among that parent's
  * children; the old leader, a zombie by then, gets the execing thread's
- * old id and is freed like any other exited thread.
+ * old id and is freed like any other exited thread. If the signal actions
+ * are still shared then (CLONE_SIGHAND without CLONE_THREAD), the execing
+ * task gets its own copy first (Linux's unshare_sighand), so that the
+ * reset of handled signals to SIG_DFL does not touch the other process.
  *
  * The children of a thread are the process's: when the thread exits they
  * go to a live thread of its group (kernel/exit.c), and wait4 in any
@@ -220,18 +223,46 @@ static bool exec_alone(struct thread_group *g, struct task *self)
 	return alone;
 }
 
+/*
+ * Give self its own copy of the signal actions when another task shares
+ * them (CLONE_SIGHAND without CLONE_THREAD, or threads not yet freed), as
+ * Linux's unshare_sighand in de_thread: execve then resets the handled
+ * signals to SIG_DFL in the copy only. spare: a zeroed sighand, taken
+ * (*spare = NULL) when used. sched_lock held.
+ */
+static void unshare_sighand_locked(struct task *self, struct sighand **spare)
+{
+	struct sighand *old = self->sighand;
+
+	assert_spin_held(&sched_lock);
+	if (old->refs == 1)
+		return;
+	memcpy((*spare)->action, old->action, sizeof(old->action));
+	(*spare)->refs = 1;
+	old->refs--;
+	self->sighand = *spare;
+	*spare = NULL;
+}
+
 int thread_group_exec(void)
 {
 	struct task *self = current;
 	struct thread_group *g = self->group;
-	unsigned long f = spin_lock_irqsave(&sched_lock);
+	struct sighand *spare = kzalloc(sizeof(*spare));   /* before anything: nothing to undo */
+	unsigned long f;
 
+	if (!spare)
+		return -ENOMEM;
+	f = spin_lock_irqsave(&sched_lock);
 	if (g->exiting) {
 		spin_unlock_irqrestore(&sched_lock, f);
+		kfree(spare);
 		return -EAGAIN;                 /* exit_group or another execve first: this thread dies */
 	}
 	if (g->live == 1 && g->leader == self) {
+		unshare_sighand_locked(self, &spare);
 		spin_unlock_irqrestore(&sched_lock, f);
+		kfree(spare);
 		return 0;
 	}
 	g->exec_task = self;
@@ -245,7 +276,9 @@ int thread_group_exec(void)
 	__atomic_store_n(&g->exiting, false, __ATOMIC_RELEASE);
 	if (g->leader != self)
 		take_leader_place_locked(self, g->leader);
+	unshare_sighand_locked(self, &spare);
 	spin_unlock_irqrestore(&sched_lock, f);
+	kfree(spare);
 	thread_reap_dead();
 	return 0;
 }

@@ -4,6 +4,8 @@
  *   tests --exit N          exits with status N
  *   tests --exec-ids P PP T after an execve from thread T of process P (parent PP): exit 0 when
  *                           it is alone with the process id (t_tgroup.c)
+ *   tests --sigactions      exit 3 * kind(SIGUSR2) + kind(SIGUSR1), kind 0 SIG_DFL, 1 SIG_IGN,
+ *                           2 a handler: what execve left (t_tgroup.c)
  *   tests --args A B ...    prints argc and each argument, one per line
  *   tests --segv            dereferences an unmapped address (dies of SIGSEGV)
  *   tests --fdcheck A B     exit 0 when fd A is closed and fd B is open (close-on-exec)
@@ -182,6 +184,8 @@ int helper_main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--exec-ids") == 0)
 		return tgroup_exec_ids(argc, argv);
+	if (strcmp(argv[1], "--sigactions") == 0)
+		return tgroup_sigactions();
 	if (strcmp(argv[1], "--exit") == 0)
 		return argc > 2 ? (int)strtol(argv[2], NULL, 0) : 0;
 	if (strcmp(argv[1], "--args") == 0) {

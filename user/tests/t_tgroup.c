@@ -170,6 +170,85 @@ static void t_tgroup_exec_while_cloning(void)
 	exec_in_threaded_process(1, true);
 }
 
+/* --------------------------------------------------- shared signal actions */
+
+#define CLONE_VM_ 0x100
+#define CLONE_SIGHAND_ 0x800
+#define CLONE_VFORK_ 0x4000
+
+/* 0 SIG_DFL, 1 SIG_IGN, 2 a handler, 9 sigaction failed. */
+static int action_kind(int sig)
+{
+	struct sigaction sa;
+
+	if (sigaction(sig, NULL, &sa))
+		return 9;
+	return sa.sa_handler == SIG_DFL ? 0 : sa.sa_handler == SIG_IGN ? 1 : 2;
+}
+
+/* tests --sigactions: exit 3 * kind(SIGUSR2) + kind(SIGUSR1) (action_kind), what execve left. */
+int tgroup_sigactions(void)
+{
+	return 3 * action_kind(SIGUSR2) + action_kind(SIGUSR1);
+}
+
+static void on_usr1_kept(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * The child of clone(CLONE_VM | CLONE_VFORK | CLONE_SIGHAND) shares the
+ * parent's signal actions; its execve must first give it its own copy
+ * (Linux: unshare_sighand in begin_new_exec), then reset the handled
+ * signals to SIG_DFL there: the new program sees SIGUSR1 at SIG_DFL and
+ * SIGUSR2 still ignored, and the parent keeps its handler. In a forked
+ * child, whose status is 0 or the number of the failed check.
+ */
+static void t_tgroup_exec_unshares_sighand(void)
+{
+	static char *argv[3], *envp[] = { NULL };
+	struct sigaction sa = { 0 };
+	int st = -1;
+	long pid = sys_fork();
+
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		long child;
+
+		argv[0] = ut_argv0;
+		argv[1] = "--sigactions";
+		sa.sa_handler = on_usr1_kept;
+		if (sigaction(SIGUSR1, &sa, NULL))
+			_exit(80);
+		sa.sa_handler = SIG_IGN;
+		if (sigaction(SIGUSR2, &sa, NULL))
+			_exit(81);
+		/* As vfork: the child runs on this stack until its execve, while this thread waits. */
+		child = usys5(__NR_clone, CLONE_VM_ | CLONE_VFORK_ | CLONE_SIGHAND_ | SIGCHLD, 0, 0, 0, 0);
+		if (child == 0) {
+			usys3(__NR_execve, (long)argv[0], (long)argv, (long)envp);
+			usys1(__NR_exit, 127);
+		}
+		if (child < 0)
+			_exit(82);
+		if (waitpid((int)child, &st, 0) != child || !WIFEXITED(st))
+			_exit(83);
+		if (WEXITSTATUS(st) != 3 * 1 + 0)
+			_exit(84);                      /* the new program's SIGUSR1 was not SIG_DFL */
+		if (action_kind(SIGUSR1) != 2)
+			_exit(85);                      /* the exec reset the parent's handler */
+		if (sigaction(SIGUSR1, NULL, &sa) || sa.sa_handler != on_usr1_kept)
+			_exit(86);
+		if (action_kind(SIGUSR2) != 1)
+			_exit(87);
+		_exit(0);
+	}
+	CHECK_EQ(waitpid((int)pid, &st, 0), pid);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 0);
+}
+
 /* exit_group while another thread keeps cloning: the process ends with exit_group's status. */
 static void t_tgroup_exit_group_while_cloning(void)
 {
@@ -408,6 +487,7 @@ const struct utest ut_tgroup_tests[] = {
 	{ "tgroup_exec_from_thread", t_tgroup_exec_from_thread },
 	{ "tgroup_exec_from_main", t_tgroup_exec_from_main },
 	{ "tgroup_exec_while_cloning", t_tgroup_exec_while_cloning },
+	{ "tgroup_exec_unshares_sighand", t_tgroup_exec_unshares_sighand },
 	{ "tgroup_exit_group_while_cloning", t_tgroup_exit_group_while_cloning },
 	{ "tgroup_reparent_to_thread", t_tgroup_reparent_to_thread },
 	{ "tgroup_wait_sibling_child", t_tgroup_wait_sibling_child },

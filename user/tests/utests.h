@@ -52,5 +52,7 @@ extern const struct utest ut_file_tests[];
 extern const struct utest ut_tgroup_tests[], ut_threadvm_tests[];
 /* The helper "tests --exec-ids PID PPID OLDTID" (t_tgroup.c). */
 int tgroup_exec_ids(int argc, char **argv);
+/* The helper "tests --sigactions": what execve left of SIGUSR1 and SIGUSR2 (t_tgroup.c). */
+int tgroup_sigactions(void);
 
 #endif
