@@ -4,12 +4,12 @@
  * by tools/smpbench with musl-gcc -static -pthread (a real libc: malloc1
  * needs a thread-safe malloc), so the same static binary runs on both.
  *
- *   threadbench [--quick|--full] [WORKLOAD...]     (default: all five)
+ *   threadbench [--quick] [WORKLOAD...]     (default: all five)
  *
  * Workloads (each thread on its own memory, as will-it-scale's threads
  * mode; an operation is):
  *   page_fault1  a write of one byte to a page of a fresh anonymous mapping
- *                of 32 MiB (--full: will-it-scale's 128 MiB, --quick: 8),
+ *                of 128 MiB, as will-it-scale (--quick: 32 MiB),
  *                unmapped at the end (one page fault)
  *   mmap1        mmap + munmap of 128 MiB, untouched
  *   brk1         brk(+1 page) and back: the break is the process's, shared
@@ -18,7 +18,7 @@
  *                serves it with mmap/munmap)
  *   tlb_flush1   a write to the thread's own page + MADV_DONTNEED of it
  * for 1, 2, 4, 8 and 16 threads, a fixed number of operations per thread
- * (--quick: a quarter, --full: four times as many).
+ * (--quick: a quarter).
  *
  * One line per run: "threadbench W threads=N ops=OPS ns=NS ops_per_sec=R"
  * and, on this kernel (vmk_memstat, syscall 1000; -ENOSYS on Linux), the
@@ -48,11 +48,10 @@ struct params {
 	long mmap_ops, brk_ops, malloc_ops, tlb_ops;
 };
 
-/* --full: will-it-scale's 128 MiB; the default: a quarter (tools/smpbench's time budget); --quick. */
+/* The default: will-it-scale's 128 MiB; --quick: a quarter of everything. */
 static const struct params full = { 128UL << 20, 2000, 4000, 2000, 4000 };
-static const struct params normal = { 32UL << 20, 500, 1000, 500, 1000 };
-static const struct params quick = { 8UL << 20, 125, 250, 125, 250 };
-static const struct params *par = &normal;
+static const struct params quick = { 32UL << 20, 500, 1000, 500, 1000 };
+static const struct params *par = &full;
 
 static volatile int ready, go;
 
@@ -196,8 +195,8 @@ int main(int argc, char **argv)
 	static const int counts[] = { 1, 2, 4, 8, 16 };
 	int first = 1, status = 0, any = 0;
 
-	if (argc > 1 && (strcmp(argv[1], "--quick") == 0 || strcmp(argv[1], "--full") == 0)) {
-		par = strcmp(argv[1], "--quick") == 0 ? &quick : &full;
+	if (argc > 1 && strcmp(argv[1], "--quick") == 0) {
+		par = &quick;
 		first = 2;
 	}
 	for (size_t k = 0; k < sizeof(workloads) / sizeof(workloads[0]); k++) {
@@ -212,7 +211,7 @@ int main(int argc, char **argv)
 			status |= run(&workloads[k], counts[c]);
 	}
 	if (!any) {
-		fprintf(stderr, "usage: threadbench [--quick|--full] [page_fault1|mmap1|brk1|malloc1|tlb_flush1]...\n");
+		fprintf(stderr, "usage: threadbench [--quick] [page_fault1|mmap1|brk1|malloc1|tlb_flush1]...\n");
 		return 2;
 	}
 	return status;
