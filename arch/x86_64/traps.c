@@ -100,7 +100,7 @@ static void user_page_fault(struct trap_frame *tf)
 		printk("%sOut of memory: killed process %d (%s) at %lx ip %016llx, rss %lu pages\n%s",
 		       report_begin(t), t->pid, t->comm, (unsigned long)addr, (unsigned long long)tf->rip,
 		       t->mm ? t->mm->rss : 0UL, report_end(t));
-		task_exit(SIGKILL);
+		group_exit(SIGKILL);    /* the whole process, as Linux's OOM kill: one thread alone would free nothing */
 	}
 }
 

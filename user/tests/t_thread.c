@@ -6,7 +6,8 @@
  * exact, exit_group while threads sleep in system calls, tgkill to one
  * thread, fork of a multi-threaded process, a shared futex across
  * processes through MAP_SHARED memory, robust futexes released at a
- * thread's exit. Expected values are Linux's; nothing depends on timing
+ * thread's exit, out of memory in one thread killing the process.
+ * Expected values are Linux's; nothing depends on timing
  * (waits are on futexes and flags, never on sleeps).
  */
 #include "utests.h"
@@ -350,6 +351,51 @@ static void t_thread_robust(void)
 	CHECK_EQ((unsigned)robust_word, FUTEX_WAITERS | FUTEX_OWNER_DIED);
 }
 
+/* ------------------------------------------------------------------- OOM */
+
+/* Touch 1 GiB, far more than the test machine has: out of memory in a page fault. */
+static int touch_until_oom(void *arg)
+{
+	size_t len = 1UL << 30;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	(void)arg;
+	if (p == MAP_FAILED)
+		return 3;
+	for (size_t off = 0; off < len; off += 4096)
+		p[off] = 1;
+	return 4;                       /* should not get here */
+}
+
+static void oom_in_thread(void)
+{
+	struct thread t = { .fn = touch_until_oom };
+
+	if (thread_start(&t) <= 0)
+		_exit(90);
+	thread_join(&t);                /* the kill ends this thread too: no return */
+	_exit(91);
+}
+
+/*
+ * Out of memory in a page fault of one thread kills the whole process
+ * (SIGKILL), as Linux's OOM kill: ending only the faulting thread freed
+ * nothing while the main thread lived on (it returned from the join, here
+ * exit 91). Not on Linux: it would use the host's memory.
+ */
+static void t_thread_oom_kill(void)
+{
+	int st;
+
+	if (!on_vmkernel()) {
+		printf("    (skipped on Linux: would use the host's memory)\n");
+		return;
+	}
+	st = run_in_child(oom_in_thread);
+	CHECK(WIFSIGNALED(st));
+	CHECK_EQ(WTERMSIG(st), SIGKILL);
+}
+
 const struct utest ut_thread_tests[] = {
 	{ "thread_ids", t_thread_ids },
 	{ "thread_futex_mutex", t_thread_futex_mutex },
@@ -359,5 +405,6 @@ const struct utest ut_thread_tests[] = {
 	{ "thread_fork", t_thread_fork },
 	{ "thread_shared_futex", t_thread_shared_futex },
 	{ "thread_robust", t_thread_robust },
+	{ "thread_oom_kill", t_thread_oom_kill },
 	{ NULL, NULL },
 };
