@@ -22,30 +22,43 @@
 #define CLD_EXITED 1
 #define CLD_KILLED 2
 
+/*
+ * Both sides of a fork-like clone that asked for CLONE_PARENT_SETTID into
+ * *ptid and CLONE_CHILD_SETTID into *child_tid: the child reports through
+ * a shared page whether its copy of child_tid holds its tid and exits
+ * code; the parent checks its own words and the child's report.
+ */
+static void check_settid_fork(long pid, const int *ptid, volatile int *child_tid, int *shared, int code)
+{
+	int st;
+
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		/* the kernel wrote our tid into our copy of child_tid before we ran */
+		shared[0] = *child_tid == getpid() ? 1 : 0;
+		_exit(code);
+	}
+	CHECK_EQ(*ptid, pid);                   /* CLONE_PARENT_SETTID: in the parent's memory */
+	CHECK_EQ(*child_tid, 0);                /* CHILD_SETTID wrote the child's copy only */
+	CHECK_EQ(waitpid((int)pid, &st, 0), pid);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), code);
+	CHECK_EQ(shared[0], 1);
+}
+
 /* glibc's fork: clone(SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID, 0, NULL, &tid, 0). */
 static void t_clone_fork_flags(void)
 {
 	static volatile int child_tid;
 	int *shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int ptid = 0, st;
+	int ptid = 0;
 	long pid;
 
 	CHECK(shared != MAP_FAILED);
 	shared[0] = -1;
 	pid = usys5(__NR_clone, SIGCHLD | CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | CLONE_PARENT_SETTID,
 		    0, (long)&ptid, (long)&child_tid, 0);
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		/* the kernel wrote our tid into our copy of child_tid before we ran */
-		shared[0] = child_tid == getpid() ? 1 : 0;
-		_exit(5);
-	}
-	CHECK_EQ(ptid, pid);                    /* CLONE_PARENT_SETTID: in the parent's memory */
-	CHECK_EQ(child_tid, 0);                 /* CHILD_SETTID wrote the child's copy only */
-	CHECK_EQ(waitpid((int)pid, &st, 0), pid);
-	CHECK(WIFEXITED(st));
-	CHECK_EQ(WEXITSTATUS(st), 5);
-	CHECK_EQ(shared[0], 1);
+	check_settid_fork(pid, &ptid, &child_tid, shared, 5);
 }
 
 /*
@@ -233,26 +246,15 @@ static void t_clone3_fork(void)
 	int *shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	uint64_t buf[16] = { 0 };       /* 128 bytes: the struct and 40 zero bytes after it */
 	struct clone_args *a = (struct clone_args *)buf;
-	int ptid = 0, st;
-	long pid;
+	int ptid = 0;
 
 	CHECK(shared != MAP_FAILED);
+	shared[0] = -1;
 	a->flags = CLONE_CHILD_SETTID | CLONE_PARENT_SETTID;
 	a->exit_signal = SIGCHLD;
 	a->child_tid = (uint64_t)&child_tid;
 	a->parent_tid = (uint64_t)&ptid;
-	pid = clone3(buf, sizeof(buf));
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		shared[0] = child_tid == getpid() ? 1 : 0;
-		_exit(7);
-	}
-	CHECK_EQ(ptid, pid);
-	CHECK_EQ(child_tid, 0);                 /* CHILD_SETTID wrote the child's copy only */
-	CHECK_EQ(waitpid((int)pid, &st, 0), pid);
-	CHECK(WIFEXITED(st));
-	CHECK_EQ(WEXITSTATUS(st), 7);
-	CHECK_EQ(shared[0], 1);
+	check_settid_fork(clone3(buf, sizeof(buf)), &ptid, &child_tid, shared, 7);
 }
 
 /* clone3's argument checks (copy_clone_args_from_user, clone3_args_valid): nothing is created. */
