@@ -71,8 +71,15 @@ struct trap_frame;
 void signal_init_task(struct task *t);
 /* signal_fork: the child inherits actions and the blocked set, nothing pending. */
 void signal_fork(struct task *child, const struct task *parent);
-/* signal_exec: handlers reset to SIG_DFL (ignored ones stay ignored), blocked and pending kept. */
+/* signal_exec: handlers reset (signal_reset_handlers), the alternate stack dropped, blocked and pending kept. */
 void signal_exec(struct task *t);
+/*
+ * signal_reset_handlers: every action back to SIG_DFL with no flags, mask
+ * or restorer, except that an ignored signal stays ignored (Linux's
+ * flush_signal_handlers without force: execve and clone3's
+ * CLONE_CLEAR_SIGHAND).
+ */
+void signal_reset_handlers(struct task *t);
 
 /*
  * send_signal: queue sig for t alone (group false: tkill, tgkill, SIGPIPE)

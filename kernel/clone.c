@@ -21,6 +21,9 @@
  *     SYSVSEM, SETTLS, PARENT_SETTID, CHILD_CLEARTID).
  * CLONE_FS and CLONE_SYSVSEM are accepted: there is one root directory,
  * and no System V semaphores.
+ * clone3 takes the same request as a struct clone_args, with the exit
+ * signal in a field of its own, the stack as a base and a size, and
+ * CLONE_CLEAR_SIGHAND (the child's handlers back to SIG_DFL).
  * The number of live tasks (zombies included) is limited to TASK_MAX.
  */
 #include "task.h"
@@ -54,11 +57,14 @@
 #define CLONE_UNTRACED       0x00800000UL
 #define CLONE_CHILD_SETTID   0x01000000UL
 #define CLONE_IO             0x80000000UL
+#define CLONE_NEWTIME        0x00000080UL      /* clone3 only: inside the CSIGNAL bits */
+#define CLONE_CLEAR_SIGHAND  0x100000000UL     /* clone3 only */
+#define CLONE_INTO_CGROUP    0x200000000UL     /* clone3 only */
 /* What this kernel does: everything else (namespaces, pidfd) is -EINVAL. */
-#define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | \
+#define CLONE_SUPPORTED (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | \
 			 CLONE_PTRACE | CLONE_VFORK | \
 			 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
-			 CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO)
+			 CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO | CLONE_CLEAR_SIGHAND)
 
 /* Linux's argument checks, in its order (copy_process). */
 static long clone_check(uint64_t flags)
@@ -93,19 +99,29 @@ static long clone_resources(struct task *child, struct task *parent, uint64_t fl
 	return 0;
 }
 
+/* What the caller asked for: clone's arguments, or clone3's struct clone_args checked and decoded. */
+struct clone_req {
+	uint64_t flags;         /* CLONE_*, without an exit signal */
+	int exit_signal;
+	uint64_t sp;            /* the child's stack pointer, 0: the parent's */
+	uint64_t parent_tid, child_tid, tls;
+};
+
 /* Registers, FPU, TLS, identity and signal state from the parent. */
 static void clone_state(struct task *child, struct task *parent, struct trap_frame *tf,
-			uint64_t flags, uint64_t newsp, uint64_t tls)
+			const struct clone_req *r)
 {
 	*child->tf = *tf;
 	child->tf->rax = 0;
-	if (newsp)
-		child->tf->rsp = newsp;
+	if (r->sp)
+		child->tf->rsp = r->sp;
 	arch_task_save_fpu(parent);
 	memcpy(child->arch.fpu, parent->arch.fpu, sizeof(child->arch.fpu));
-	child->arch.fs_base = (flags & CLONE_SETTLS) ? tls : parent->arch.fs_base;
+	child->arch.fs_base = (r->flags & CLONE_SETTLS) ? r->tls : parent->arch.fs_base;
 	child->arch.gs_base = parent->arch.gs_base;
 	signal_fork(child, parent);
+	if (r->flags & CLONE_CLEAR_SIGHAND)
+		signal_reset_handlers(child);
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
 	child->exe = parent->exe;
 	if (child->exe)
@@ -114,10 +130,61 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 	if (child->cwd)
 		dget(child->cwd);
 	child->umask = parent->umask;
-	child->exit_signal = (flags & CLONE_THREAD) ? 0 : (int)(flags & CSIGNAL);
+	child->exit_signal = (r->flags & CLONE_THREAD) ? 0 : r->exit_signal;
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
-	child->parent = (flags & CLONE_THREAD) ? NULL : parent;     /* a thread is nobody's child */
+	child->parent = (r->flags & CLONE_THREAD) ? NULL : parent;  /* a thread is nobody's child */
+}
+
+/* Undo clone_resources and clone_state for a child that never ran. */
+static void clone_abort(struct task *child)
+{
+	fdtable_put(child->fdt);
+	mm_put(task_set_mm(child, NULL));
+	if (child->exe)
+		dput(child->exe);
+	if (child->cwd)
+		dput(child->cwd);
+	task_free(child);
+}
+
+/* Linux's kernel_clone for a checked request: the child's tid, or an errno (sys_clone's). */
+static long clone_task(struct trap_frame *tf, const struct clone_req *r)
+{
+	struct task *parent = current, *child;
+	long err = clone_check(r->flags);
+	uint32_t tid;
+
+	if (err)
+		return err;
+	thread_reap_dead();
+	child = task_alloc();
+	if (!child)
+		return -ENOMEM;
+	err = clone_resources(child, parent, r->flags);
+	if (err) {
+		task_free(child);
+		return err;
+	}
+	clone_state(child, parent, tf, r);
+	tid = (uint32_t)child->tid;
+	if ((r->flags & CLONE_CHILD_SETTID) && mm_copy_to(child->mm, r->child_tid, &tid, sizeof(tid)) < 0)
+		err = -EFAULT;
+	if (!err && (r->flags & CLONE_PARENT_SETTID) && copy_to_user((void *)r->parent_tid, &tid, sizeof(tid)))
+		err = -EFAULT;
+	if (!err)
+		err = thread_group_share(child, parent, r->flags & CLONE_SIGHAND, r->flags & CLONE_THREAD);
+	if (err) {
+		clone_abort(child);
+		return err;
+	}
+	if (r->flags & CLONE_CHILD_CLEARTID)
+		child->clear_child_tid = r->child_tid;
+	child->vfork_pending = r->flags & CLONE_VFORK;
+	sched_start_task(child);
+	if (r->flags & CLONE_VFORK)
+		wait_event(&parent->child_wait, !child->vfork_pending);
+	return tid;
 }
 
 /*
@@ -127,47 +194,103 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
  */
 long sys_clone(SYSCALL_ARGS)
 {
-	struct task *parent = current, *child;
-	uint64_t flags = a0;
-	long err = clone_check(flags);
-	uint32_t tid;
+	/* As Linux, the upper 32 bits of clone's flags are ignored (clone3's own flags live there). */
+	struct clone_req r = {
+		.flags = (uint32_t)a0 & ~CSIGNAL, .exit_signal = (int)(a0 & CSIGNAL),
+		.sp = a1, .parent_tid = a2, .child_tid = a3, .tls = a4,
+	};
 
+	return clone_task(tf, &r);
+}
+
+/* clone3's struct clone_args: the first 64 bytes are version 0, cgroup makes version 2. */
+struct clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
+};
+#define CLONE_ARGS_SIZE_VER0 64
+#define CLONE_ARGS_SIZE_VER2 88
+#define SET_TID_MAX          32        /* MAX_PID_NS_LEVEL */
+
+/*
+ * Copy size bytes of clone_args from user memory (copy_struct_from_user):
+ * fields past size read as 0; bytes past the kernel's struct must be 0
+ * (-E2BIG), as must a size over a page; -EINVAL a size under version 0.
+ */
+static long clone_args_copy(struct clone_args *a, uint64_t uargs, uint64_t size)
+{
+	if (size > PAGE_SIZE)
+		return -E2BIG;
+	if (size < CLONE_ARGS_SIZE_VER0)
+		return -EINVAL;
+	memset(a, 0, sizeof(*a));
+	for (uint64_t off = sizeof(*a); off < size; off++) {
+		uint8_t byte;
+
+		if (copy_from_user(&byte, (const void *)(uargs + off), 1))
+			return -EFAULT;
+		if (byte)
+			return -E2BIG;
+	}
+	if (copy_from_user(a, (const void *)uargs, MIN(size, sizeof(*a))))
+		return -EFAULT;
+	return 0;
+}
+
+/* clone3's own checks, Linux's order (copy_clone_args_from_user, clone3_args_valid): 0 or -EINVAL. */
+static long clone_args_check(const struct clone_args *a, uint64_t size)
+{
+	if (a->set_tid_size > SET_TID_MAX || (!a->set_tid) != (!a->set_tid_size))
+		return -EINVAL;
+	if (a->exit_signal > KNSIG)
+		return -EINVAL;
+	if ((a->flags & CLONE_INTO_CGROUP) && (a->cgroup > INT32_MAX || size < CLONE_ARGS_SIZE_VER2))
+		return -EINVAL;
+	if (a->flags & ~(0xffffffffUL | CLONE_CLEAR_SIGHAND | CLONE_INTO_CGROUP))
+		return -EINVAL;
+	if (a->flags & (CLONE_DETACHED | (CSIGNAL & ~CLONE_NEWTIME)))
+		return -EINVAL;         /* the exit signal has its own field */
+	if ((a->flags & CLONE_SIGHAND) && (a->flags & CLONE_CLEAR_SIGHAND))
+		return -EINVAL;
+	if ((a->flags & (CLONE_THREAD | CLONE_PARENT)) && a->exit_signal)
+		return -EINVAL;
+	if (!a->stack != !a->stack_size)
+		return -EINVAL;         /* a stack has a base and a size, or neither */
+	if (a->stack && (a->stack + a->stack_size < a->stack || a->stack + a->stack_size > TASK_SIZE))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * clone3(args, size): clone with a struct clone_args (flags, pidfd,
+ * child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid,
+ * set_tid_size, cgroup). The child's pid; clone's errors, and -E2BIG a
+ * size over a page or nonzero bytes past the struct, -EINVAL a size under
+ * 64 or a bad field, -EFAULT. Not here: pidfds (CLONE_PIDFD: -EINVAL, as
+ * clone), choosing the child's pid (set_tid: -EPERM, an unprivileged
+ * caller's answer) and cgroups (CLONE_INTO_CGROUP: -EBADF, no fd is a
+ * cgroup directory).
+ */
+long sys_clone3(SYSCALL_ARGS)
+{
+	struct clone_args a;
+	struct clone_req r;
+	long err = clone_args_copy(&a, a0, a1);
+
+	if (!err)
+		err = clone_args_check(&a, a1);
 	if (err)
 		return err;
-	thread_reap_dead();
-	child = task_alloc();
-	if (!child)
-		return -ENOMEM;
-	err = clone_resources(child, parent, flags);
-	if (err) {
-		task_free(child);
-		return err;
-	}
-	clone_state(child, parent, tf, flags, a1, a4);
-	tid = (uint32_t)child->tid;
-	if ((flags & CLONE_CHILD_SETTID) && mm_copy_to(child->mm, a3, &tid, sizeof(tid)) < 0)
-		err = -EFAULT;
-	if (!err && (flags & CLONE_PARENT_SETTID) && copy_to_user((void *)a2, &tid, sizeof(tid)))
-		err = -EFAULT;
-	if (!err)
-		err = thread_group_share(child, parent, flags & CLONE_SIGHAND, flags & CLONE_THREAD);
-	if (err) {
-		fdtable_put(child->fdt);
-		mm_put(task_set_mm(child, NULL));
-		if (child->exe)
-			dput(child->exe);
-		if (child->cwd)
-			dput(child->cwd);
-		task_free(child);
-		return err;
-	}
-	if (flags & CLONE_CHILD_CLEARTID)
-		child->clear_child_tid = a3;
-	child->vfork_pending = flags & CLONE_VFORK;
-	sched_start_task(child);
-	if (flags & CLONE_VFORK)
-		wait_event(&parent->child_wait, !child->vfork_pending);
-	return tid;
+	if (a.set_tid)
+		return -EPERM;
+	if (a.flags & CLONE_INTO_CGROUP)
+		return -EBADF;
+	r = (struct clone_req){
+		.flags = a.flags & ~CLONE_INTO_CGROUP, .exit_signal = (int)a.exit_signal,
+		.sp = a.stack ? a.stack + a.stack_size : 0,
+		.parent_tid = a.parent_tid, .child_tid = a.child_tid, .tls = a.tls,
+	};
+	return clone_task(tf, &r);
 }
 
 /* fork(): clone(SIGCHLD). */

@@ -104,14 +104,23 @@ void signal_fork(struct task *child, const struct task *parent)
 	child->sig.sas_flags = parent->sig.sas_flags;
 }
 
+void signal_reset_handlers(struct task *t)
+{
+	for (int s = 1; s <= NSIG_STD; s++) {
+		struct k_sigaction *a = &t->sighand->action[s];
+		uint64_t handler = a->handler == SIG_IGN ? SIG_IGN : SIG_DFL;
+
+		memset(a, 0, sizeof(*a));       /* flags, restorer and mask go, ignored or not */
+		a->handler = handler;
+	}
+}
+
 void signal_exec(struct task *t)
 {
 	t->sig.sas_sp = 0;              /* execve drops the alternate stack, as Linux */
 	t->sig.sas_size = 0;
 	t->sig.sas_flags = 0;
-	for (int s = 1; s <= NSIG_STD; s++)
-		if (t->sighand->action[s].handler != SIG_IGN)
-			memset(&t->sighand->action[s], 0, sizeof(t->sighand->action[s]));
+	signal_reset_handlers(t);
 }
 
 /* Signals pending for t: its own and its thread group's. */

@@ -420,12 +420,6 @@ long sys_rseq(SYSCALL_ARGS)
 	return -ENOSYS;
 }
 
-/* clone3(args, size): not supported: -ENOSYS (glibc then uses clone). */
-long sys_clone3(SYSCALL_ARGS)
-{
-	return -ENOSYS;
-}
-
 /* sysinfo(info): uptime, memory (free frames), number of tasks; loads 0. -EFAULT. */
 long sys_sysinfo(SYSCALL_ARGS)
 {

@@ -492,15 +492,19 @@ static void rb_erase(struct vma_index *idx, struct vma *v)
 	idx->count--;
 }
 
-/* In-order successor / predecessor through parent pointers; v is not counted here. */
-static struct vma *rb_succ(struct vma_index *idx, struct vma *v)
+/*
+ * v's in-order neighbour on side right (true: the successor) or left, through
+ * parent pointers; v is not counted here. The two directions mirror each
+ * other, so one walk serves both.
+ */
+static struct vma *rb_neighbour(struct vma_index *idx, struct vma *v, bool right)
 {
-	struct vma *x = R_RIGHT(v), *p;
+	struct vma *x = rb_child(v, right), *p;
 
 	if (x) {
 		idx->accesses++;
-		while (R_LEFT(x)) {
-			x = R_LEFT(x);
+		while (rb_child(x, !right)) {
+			x = rb_child(x, !right);
 			idx->accesses++;
 		}
 		return x;
@@ -508,31 +512,20 @@ static struct vma *rb_succ(struct vma_index *idx, struct vma *v)
 	x = v;
 	for (p = R_PARENT(x); p; x = p, p = R_PARENT(p)) {
 		idx->accesses++;
-		if (R_LEFT(p) == x)
+		if (rb_child(p, !right) == x)
 			return p;
 	}
 	return NULL;
 }
 
+static struct vma *rb_succ(struct vma_index *idx, struct vma *v)
+{
+	return rb_neighbour(idx, v, true);
+}
+
 static struct vma *rb_pred(struct vma_index *idx, struct vma *v)
 {
-	struct vma *x = R_LEFT(v), *p;
-
-	if (x) {
-		idx->accesses++;
-		while (R_RIGHT(x)) {
-			x = R_RIGHT(x);
-			idx->accesses++;
-		}
-		return x;
-	}
-	x = v;
-	for (p = R_PARENT(x); p; x = p, p = R_PARENT(p)) {
-		idx->accesses++;
-		if (R_RIGHT(p) == x)
-			return p;
-	}
-	return NULL;
+	return rb_neighbour(idx, v, false);
 }
 
 static struct vma *rb_next(struct vma_index *idx, struct vma *v)
