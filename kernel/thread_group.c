@@ -119,9 +119,16 @@ struct task *thread_group_leader(const struct task *t)
 	return t->group ? t->group->leader : (struct task *)t;
 }
 
+/*
+ * Not merely live == 0: the last thread leaves the live count first thing
+ * in task_exit and gives the leader the group's status only at its end
+ * (thread_end_locked, which sets notified); a wait4 in between took the
+ * leader with the status of its own exit (kill after the main thread's
+ * exit(4) reported exit 4, not SIGTERM).
+ */
 bool task_reapable(const struct task *t)
 {
-	return t->state == TASK_ZOMBIE && (!t->group || t->group->live == 0);
+	return t->state == TASK_ZOMBIE && (!t->group || t->group->notified);
 }
 
 /* SIGKILL to every thread of g but self that has not exited yet. sched_lock held. */
