@@ -18,6 +18,7 @@
  *   VMA          spinning  one VMA against lock-free faults          mm/vma_lock.c
  *   PT           spinning  an mm's page tables (and anon_vma_prepare) mm/mm.c
  *   SHARED_ANON  spinning  a shared anonymous object's pages         mm/shared_anon.c
+ *   FUTEX        spinning  the futex waiter lists (wakes under it)     kernel/futex.c
  *   DEFAULT      spinning  locks not named here (leaf-like users: files, wait queues)
  *   RWSEM        spinning  the wait queue inside a sleeping rwsem     lib/rwsem.c
  *   MM_LIST      spinning  the list of every mm (checks)              mm/mm.c
@@ -46,6 +47,7 @@
 	X(VMA,         "vma_lock",    0) \
 	X(PT,          "pt_lock",     0) \
 	X(SHARED_ANON, "shared_anon", 0) \
+	X(FUTEX,       "futex",       0) \
 	X(DEFAULT,     "default",     0) \
 	X(RWSEM,       "rwsem_wait",  0) \
 	X(MM_LIST,     "mm_list",     0) \

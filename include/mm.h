@@ -329,6 +329,23 @@ enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
  */
 int mm_soft_access(struct mm *mm, uintptr_t va, unsigned access, void *buf, size_t len);
 
+/*
+ * mm_futex_key: the key of the futex word at user address addr of mm
+ * (Linux get_futex_key): in a MAP_SHARED mapping the physical address of
+ * the word, *shared = true (the same in every address space mapping the
+ * page: the page is faulted in first); else addr itself, *shared = false.
+ * 0 or -EFAULT (no mapping). Takes the mmap_lock for reading; the caller
+ * holds none.
+ */
+int mm_futex_key(struct mm *mm, uintptr_t addr, bool *shared, uint64_t *key);
+/*
+ * mm_user_cmpxchg32: atomically replace the 32-bit word at user address
+ * addr of mm with new if it holds old; *cur = the value found. Faults the
+ * page in writable first. 0; -EINVAL misaligned; -EFAULT not writable.
+ * The caller holds no mmap_lock.
+ */
+int mm_user_cmpxchg32(struct mm *mm, uintptr_t addr, uint32_t old, uint32_t new, uint32_t *cur);
+
 /* Shared anonymous objects now allocated (leak checks in tests). */
 size_t shared_anon_inuse(void);
 

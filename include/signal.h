@@ -53,8 +53,8 @@ struct k_siginfo {
 	};
 };
 
+/* A task's own signal state (actions: struct sighand; process-directed pending: struct thread_group). */
 struct task_signals {
-	struct k_sigaction action[NSIG_STD + 1];        /* index = signal number */
 	ksigset_t blocked;
 	ksigset_t pending;
 	struct k_siginfo info[NSIG_STD + 1];            /* of the pending instance */
@@ -74,10 +74,16 @@ void signal_fork(struct task *child, const struct task *parent);
 /* signal_exec: handlers reset to SIG_DFL (ignored ones stay ignored), blocked and pending kept. */
 void signal_exec(struct task *t);
 
-/* send_signal: queue sig for t (kill/tkill); 0, -EINVAL bad sig. sig 0: just 0. Wakes a sleeping t. */
-int send_signal(struct task *t, int sig, int code, int sender_pid);
+/*
+ * send_signal: queue sig for t alone (group false: tkill, tgkill, SIGPIPE)
+ * or for t's whole thread group (group true: kill, SIGALRM; any thread not
+ * blocking it takes it); 0, -EINVAL bad sig. sig 0: just 0. Wakes t (or
+ * the group's threads) when sleeping, and makes one running on another CPU
+ * enter the kernel.
+ */
+int send_signal(struct task *t, int sig, int code, int sender_pid, bool group);
 /* send_signal_info: queue info->si_signo with that siginfo (SIGCHLD, rt_sigqueueinfo); as send_signal. */
-int send_signal_info(struct task *t, const struct k_siginfo *info);
+int send_signal_info(struct task *t, const struct k_siginfo *info, bool group);
 
 /*
  * force_sig_fault: a synchronous fault signal for the current task (from an

@@ -58,9 +58,36 @@ struct arch_task {
 	uint8_t fpu[512] __attribute__((aligned(16)));  /* FXSAVE image of the user FPU/SSE state */
 };
 
+/*
+ * The signal actions, shared by the tasks of CLONE_SIGHAND (Linux's
+ * sighand_struct). [sched]; freed with its last task.
+ */
+struct sighand {
+	int refs;
+	struct k_sigaction action[NSIG_STD + 1];        /* index = signal number */
+};
+
+/*
+ * A thread group (Linux's signal_struct): the tasks sharing one process id
+ * (CLONE_THREAD), their process-directed pending signals and the group
+ * exit (kernel/thread_group.c). All fields [sched]. The leader (the task
+ * whose tid is the process id) becomes a zombie that its parent can reap
+ * only once every thread has exited; the other threads reap themselves.
+ */
+struct thread_group {
+	int refs;                       /* tasks pointing here (freed with the last) */
+	int live;                       /* threads that have not exited yet */
+	struct task *leader;
+	struct list_head threads;       /* its tasks, through task.group_link */
+	bool exiting;                   /* exit_group or a fatal signal: every thread goes */
+	int exit_status;                /* the status the process reports (group exit, or the last thread's) */
+	ksigset_t pending;              /* process-directed signals */
+	struct k_siginfo info[NSIG_STD + 1];
+};
+
 struct task {
-	int pid;                        /* [self] process id (== tid: one thread per process) */
-	int tid;                        /* [self] */
+	int pid;                        /* [self] process id: the thread group's (its leader's tid) */
+	int tid;                        /* [self] thread id, unique */
 	enum task_state state;          /* [sched] */
 	struct mm *mm;                  /* [self] address space; NULL for the idle task */
 	void *kstack;                   /* [self] base of the kernel stack (KSTACK_SIZE bytes) */
@@ -75,7 +102,7 @@ struct task {
 	unsigned slice;                 /* [sched] ticks left in this time slice */
 	bool need_resched;              /* [sched] reschedule before returning to user mode */
 	uintptr_t clear_child_tid;      /* [self] set_tid_address, CLONE_CHILD_CLEARTID */
-	uintptr_t robust_list;          /* [self] set_robust_list (remembered only) */
+	uintptr_t robust_list;          /* [self] set_robust_list: walked at exit (kernel/futex.c) */
 	int exit_signal;                /* [self] sent to the parent at exit (SIGCHLD for fork; 0: none) */
 	int pgid, sid;                  /* [sched] process group and session (init: 1, 1; fork inherits) */
 	bool vfork_pending;             /* [self] a vfork parent waits for this child's exec or exit */
@@ -91,7 +118,10 @@ struct task {
 		uint64_t offset;        /* file offset of start */
 	} exe_seg[EXE_MAX_SEGS];
 	unsigned exe_nseg;
-	struct task_signals sig;        /* [sig] handlers, blocked and pending sets */
+	struct task_signals sig;        /* [sig] this thread's blocked and pending sets */
+	struct sighand *sighand;        /* [sig] signal actions (shared with CLONE_SIGHAND) */
+	struct thread_group *group;     /* [sched] its thread group (NULL: idle tasks) */
+	struct list_head group_link;    /* [sched] in group->threads */
 	int cpu;                        /* [sched] CPU it runs or is queued on (-1: never ran) */
 	bool on_cpu;                    /* [sched] running on t->cpu now (until switched out) */
 	bool is_idle;                   /* [self] a CPU's idle task */
@@ -157,10 +187,10 @@ void sched_stats(unsigned cpu, unsigned long *switches, unsigned long *pulls);
 void vfork_release(struct task *t);
 /* task_exit_timers: disarm t's interval timer (exit). */
 void task_exit_timers(struct task *t);
-/* futex_wake_address: wake up to n futex waiters at addr in current's address space; how many. */
+/* futex_wake_address: wake up to n futex waiters on the word at addr of current (shared key); how many. */
 int futex_wake_address(uintptr_t addr, int n);
-/* futex_wake_mm: the same for mm and a FUTEX_WAKE_BITSET mask. */
-int futex_wake_mm(struct mm *mm, uintptr_t addr, int n, uint32_t bitset);
+/* futex_exit_robust_list: t exits: release the robust futexes it holds (its list, set_robust_list). */
+void futex_exit_robust_list(struct task *t);
 
 /* Live tasks (zombies included), for fork's limit and leak checks. */
 unsigned sched_task_count(void);
@@ -191,6 +221,36 @@ struct mm *task_set_mm(struct task *t, struct mm *mm);
  * (kernel/init.c).
  */
 __attribute__((noreturn)) void task_exit(int status);
+
+/*
+ * Thread groups (kernel/thread_group.c). thread_group_init: t's own group
+ * and sighand (task_alloc); 0 or -ENOMEM. thread_group_share: the child of
+ * clone takes the parent's sighand (CLONE_SIGHAND) and joins its group
+ * (CLONE_THREAD: the parent's process id). thread_group_put: t leaves both
+ * (task_free). thread_group_exiting: t's group is going (exit_group, fatal
+ * signal). thread_group_leader: the task whose tid is t's process id.
+ * task_reapable: a zombie whose whole group has exited (wait4 may take it).
+ */
+int thread_group_init(struct task *t);
+void thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread);
+void thread_group_put(struct task *t);
+bool thread_group_exiting(const struct task *t);
+struct task *thread_group_leader(const struct task *t);
+bool task_reapable(const struct task *t);
+/*
+ * group_exit: exit_group(2): end every thread of current's group with
+ * status (the first group exit's status wins); never returns.
+ */
+__attribute__((noreturn)) void group_exit(int status);
+/*
+ * thread_group_leave_locked: t exits: true when it was the group's last
+ * thread, with *status the group's status (sched_lock held).
+ * thread_park_dead_locked: an exited non-leader thread waits to be freed;
+ * thread_reap_dead frees those already off their CPU (no lock held).
+ */
+bool thread_group_leave_locked(struct task *t, int *status);
+void thread_park_dead_locked(struct task *t);
+void thread_reap_dead(void);
 
 /* exit_to_user: work before returning to user mode with tf: signals, reschedule. Interrupts off on return. */
 void exit_to_user(struct trap_frame *tf);

@@ -13,8 +13,14 @@
  *     clear it and wake a futex there (glibc's fork uses these);
  *   - the exit signal (flags & 0xff, SIGCHLD for fork) goes to the parent
  *     when the child ends;
- *   - CLONE_VFORK: the parent sleeps until the child execs or exits.
- * Threads (CLONE_THREAD, CLONE_SIGHAND) are not supported yet: -EINVAL.
+ *   - CLONE_VFORK: the parent sleeps until the child execs or exits;
+ *   - CLONE_SIGHAND shares the signal actions, CLONE_THREAD makes the child
+ *     a thread of the parent's process (kernel/thread_group.c): the same
+ *     process id, its own thread id, no parent of its own and no exit
+ *     signal (pthread_create's flags: VM, FS, FILES, SIGHAND, THREAD,
+ *     SYSVSEM, SETTLS, PARENT_SETTID, CHILD_CLEARTID).
+ * CLONE_FS and CLONE_SYSVSEM are accepted: there is one root directory,
+ * and no System V semaphores.
  * The number of live tasks (zombies included) is limited to TASK_MAX.
  */
 #include "task.h"
@@ -47,8 +53,9 @@
 #define CLONE_UNTRACED       0x00800000UL
 #define CLONE_CHILD_SETTID   0x01000000UL
 #define CLONE_IO             0x80000000UL
-/* What this kernel does: everything else (namespaces, threads, pidfd) is -EINVAL. */
-#define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_PTRACE | CLONE_VFORK | \
+/* What this kernel does: everything else (namespaces, pidfd) is -EINVAL. */
+#define CLONE_SUPPORTED (CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | \
+			 CLONE_PTRACE | CLONE_VFORK | \
 			 CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | \
 			 CLONE_DETACHED | CLONE_UNTRACED | CLONE_CHILD_SETTID | CLONE_IO)
 
@@ -60,7 +67,7 @@ static long clone_check(uint64_t flags)
 	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
 		return -EINVAL;
 	if (flags & ~CLONE_SUPPORTED)
-		return -EINVAL;         /* threads, namespaces, pidfd: not here */
+		return -EINVAL;         /* namespaces, pidfd: not here */
 	if (sched_task_count() >= TASK_MAX)
 		return -EAGAIN;
 	return 0;
@@ -103,10 +110,10 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 	memcpy(child->exe_seg, parent->exe_seg, sizeof(child->exe_seg));
 	child->exe_nseg = parent->exe_nseg;
 	child->exe_module = parent->exe_module;
-	child->exit_signal = (int)(flags & CSIGNAL);
+	child->exit_signal = (flags & CLONE_THREAD) ? 0 : (int)(flags & CSIGNAL);
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
-	child->parent = parent;
+	child->parent = (flags & CLONE_THREAD) ? NULL : parent;     /* a thread is nobody's child */
 }
 
 /* clone(flags, newsp, parent_tid, child_tid, tls): the child's pid; -EINVAL, -EAGAIN, -ENOMEM, -EFAULT. */
@@ -119,6 +126,7 @@ long sys_clone(SYSCALL_ARGS)
 
 	if (err)
 		return err;
+	thread_reap_dead();
 	child = task_alloc();
 	if (!child)
 		return -ENOMEM;
@@ -139,6 +147,7 @@ long sys_clone(SYSCALL_ARGS)
 		task_free(child);
 		return err;
 	}
+	thread_group_share(child, parent, flags & CLONE_SIGHAND, flags & CLONE_THREAD);
 	if (flags & CLONE_CHILD_CLEARTID)
 		child->clear_child_tid = a3;
 	child->vfork_pending = flags & CLONE_VFORK;

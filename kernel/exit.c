@@ -38,19 +38,56 @@ static void reparent_children(struct task *t)
 	}
 }
 
-/* The exit signal (SIGCHLD for fork) to the parent, with Linux's siginfo. */
-static void notify_parent(struct task *t, int status)
+/* The exit signal (SIGCHLD for fork) of process leader to its parent, with Linux's siginfo. sched_lock held. */
+static void notify_parent_locked(struct task *leader, int status)
 {
 	struct k_siginfo info;
 
-	if (!t->parent || t->parent == &idle_task || !t->exit_signal)
+	if (!leader->parent || leader->parent == &idle_task || !leader->exit_signal)
 		return;
 	memset(&info, 0, sizeof(info));
-	info.si_signo = t->exit_signal;
+	info.si_signo = leader->exit_signal;
 	info.si_code = (status & 0x7f) ? CLD_KILLED : CLD_EXITED;
-	info.chld.pid = t->pid;
+	info.chld.pid = leader->pid;
 	info.chld.status = (status & 0x7f) ? (status & 0x7f) : (status >> 8) & 0xff;
-	send_signal_info(t->parent, &info);
+	send_signal_info_locked(leader->parent, &info, true);
+}
+
+/*
+ * The end of t's thread: the last one of its group makes the leader
+ * reapable and tells its parent; another thread than the leader is parked
+ * for the kernel to free. sched_lock held.
+ */
+static void thread_end_locked(struct task *t, int status)
+{
+	struct task *leader = thread_group_leader(t);
+	bool last = thread_group_leave_locked(t, &status);
+
+	reparent_children(t);
+	t->exit_status = status;
+	t->state = TASK_ZOMBIE;
+	if (last) {
+		leader->exit_status = status;
+		notify_parent_locked(leader, status);
+		if (leader->parent)
+			wake_up_locked(&leader->parent->child_wait);
+	}
+	if (t != leader)
+		thread_park_dead_locked(t);
+}
+
+/* The user-memory side of a thread's end (Linux mm_release): robust futexes, then the child-tid word. */
+static void release_user_words(struct task *t)
+{
+	if (!t->mm)
+		return;
+	futex_exit_robust_list(t);
+	if (t->clear_child_tid && t->mm->users > 1) {      /* Linux: only a shared mm */
+		uint32_t zero = 0;
+
+		if (!copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero)))
+			futex_wake_address(t->clear_child_tid, 1);
+	}
 }
 
 void task_exit(int status)
@@ -59,12 +96,7 @@ void task_exit(int status)
 	unsigned long f;
 
 	sti();
-	if (t->clear_child_tid && t->mm && t->mm->users > 1) {      /* Linux: only a shared mm */
-		uint32_t zero = 0;
-
-		if (!copy_to_user((void *)t->clear_child_tid, &zero, sizeof(zero)))
-			futex_wake_address(t->clear_child_tid, 1);
-	}
+	release_user_words(t);
 	task_exit_timers(t);
 	vfork_release(t);
 	fdtable_put(t->fdt);
@@ -73,22 +105,23 @@ void task_exit(int status)
 		mm_activate(NULL);
 		mm_put(task_set_mm(t, NULL));
 	}
-	notify_parent(t, status);
 	f = spin_lock_irqsave(&sched_lock);
-	reparent_children(t);
-	t->exit_status = status;
-	t->state = TASK_ZOMBIE;
-	if (t->parent)
-		wake_up_locked(&t->parent->child_wait);
+	thread_end_locked(t, status);
 	__schedule();
 	panic("task_exit: zombie %d ran again", t->pid);
 	(void)f;
 }
 
-/* exit(code), exit_group(code): end the calling process with status code << 8; never returns. */
+/* exit(code): end the calling thread (the process with its last thread) with status code << 8. */
 long sys_exit(SYSCALL_ARGS)
 {
 	task_exit(((int)a0 & 0xff) << 8);
+}
+
+/* exit_group(code): end every thread of the calling process with status code << 8; never returns. */
+long sys_exit_group(SYSCALL_ARGS)
+{
+	group_exit(((int)a0 & 0xff) << 8);
 }
 
 /* pid -1: any child; 0: one in the caller's process group; < -1: one in group -pid; > 0: that one. */
@@ -115,7 +148,7 @@ static struct task *take_zombie(struct task *self, int pid, bool *found)
 		if (!wait_matches(c, pid))
 			continue;
 		*found = true;
-		if (c->state == TASK_ZOMBIE) {
+		if (task_reapable(c)) {
 			zombie = c;
 			sched_task_unlink(c);
 			break;
@@ -145,6 +178,7 @@ long sys_wait4(SYSCALL_ARGS)
 	if (pid == INT32_MIN)
 		return -ESRCH;
 	found = true;
+	thread_reap_dead();
 	r = wait_event_interruptible(&self->child_wait,
 				     (zombie = take_zombie(self, pid, &found)) || !found || (options & WNOHANG));
 	if (zombie) {

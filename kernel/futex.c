@@ -1,17 +1,26 @@
 /*
- * futex: FUTEX_WAIT / FUTEX_WAKE (and their _BITSET forms) for tasks that
- * share an address space (CLONE_VM) or wait on themselves; Linux's
- * checks: a misaligned address -EINVAL, an unreadable one -EFAULT, a value
- * that differs -EAGAIN, a bad timeout -EINVAL, a wait that times out
- * -ETIMEDOUT, a signal -EINTR (restarted with SA_RESTART for waits without
- * timeout), unknown operations -ENOSYS. A futex is keyed by (address
- * space, address): private and shared futexes are the same here, so a
- * shared futex in MAP_SHARED memory is not matched across processes with
- * different address spaces (none of the programs we run needs that yet).
- * Waiters sleep on one wait queue and recheck their own key. The list of
- * waiters has a lock (processes on several CPUs use futexes at once); the
- * check of the futex word and the queueing are not yet one atomic step
- * against a waker on another CPU (issue 9's second part: full futexes).
+ * futex(2): WAIT, WAKE, WAIT_BITSET, WAKE_BITSET, REQUEUE, CMP_REQUEUE,
+ * private and shared, with timeouts; robust lists walked at thread exit.
+ *
+ * Keys (Linux get_futex_key): a word in a MAP_SHARED mapping of a futex
+ * without FUTEX_PRIVATE_FLAG is keyed by its physical address, so that
+ * processes mapping the same page meet (mm_futex_key); any other word by
+ * (address space, address).
+ *
+ * Waiters live on the stack of the waiting task, in one of FUTEX_HASH
+ * lists under one spinlock (class FUTEX). No lost wake-ups: a waiter is
+ * queued first and reads the futex word only then (a full fence between);
+ * a waker changes the word first and takes the lock to scan second. So a
+ * waiter that read the old value is already on its list when the waker
+ * scans. A waker removes each waiter it wakes from the list, marks it
+ * woken and wakes it, all under the lock; a waiter leaving (value changed,
+ * timeout, signal) takes the lock too and returns 0 if it was woken
+ * meanwhile, so every counted wake-up reaches a waiter that returns 0.
+ *
+ * Known difference: CMP_REQUEUE compares the word before it takes the
+ * lock (Linux compares under the hash-bucket locks); a change in between
+ * still requeues. Linux's other operations (WAKE_OP, the PI family,
+ * WAITV) are -ENOSYS.
  */
 #include "syscall_internal.h"
 #include "task.h"
@@ -22,58 +31,116 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "spinlock.h"
+#include "mm.h"
 
 #define FUTEX_WAIT            0
 #define FUTEX_WAKE            1
+#define FUTEX_REQUEUE         3
+#define FUTEX_CMP_REQUEUE     4
 #define FUTEX_WAIT_BITSET     9
 #define FUTEX_WAKE_BITSET     10
 #define FUTEX_PRIVATE_FLAG    128
 #define FUTEX_CLOCK_REALTIME  256
 #define FUTEX_BITSET_ANY      0xffffffffU
 #define NSEC 1000000000ULL
+#define FUTEX_HASH 64
 
-struct futex_waiter {
-	struct list_head link;
-	struct mm *mm;
-	uintptr_t addr;
-	uint32_t bitset;
-	bool woken;
+/* What a waiter waits on: (mm, address) of a private word, (NULL, physical address) of a shared one. */
+struct futex_key {
+	const struct mm *mm;
+	uint64_t word;
 };
 
-static struct list_head futex_waiters = LIST_HEAD_INIT(futex_waiters);    /* [futex_lock] */
-static struct spinlock futex_lock = SPINLOCK_INIT("futex");
-static struct wait_queue futex_wq = WAIT_QUEUE_INIT(futex_wq);
+struct futex_waiter {
+	struct list_head link;        /* [futex_lock] in futex_lists[hash of key] until woken */
+	struct futex_key key;         /* [futex_lock] (a requeue changes it) */
+	uint32_t bitset;
+	bool woken;                   /* [futex_lock] set by the waker, which unlinked it */
+	struct wait_queue wq;         /* the waiting task sleeps here */
+};
+
+static struct spinlock futex_lock = SPINLOCK_INIT_CLASS("futex", LOCK_CLASS_FUTEX);
+static struct list_head futex_lists[FUTEX_HASH];   /* [futex_lock] */
+
+static struct list_head *futex_list(const struct futex_key *k)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)k->mm ^ k->word) * 0x9E3779B97F4A7C15ULL;
+	struct list_head *l = &futex_lists[h >> 58];
+
+	if (!l->next)
+		list_init(l);           /* first use (lists start zeroed); futex_lock held */
+	return l;
+}
+
+static bool key_eq(const struct futex_key *a, const struct futex_key *b)
+{
+	return a->mm == b->mm && a->word == b->word;
+}
+
+/* The key of addr for the current task; 0, -EINVAL misaligned, -EFAULT. */
+static long futex_key_of(uintptr_t addr, bool private, struct futex_key *k)
+{
+	bool shared = false;
+	uint64_t word = addr;
+
+	if (addr & 3)
+		return -EINVAL;
+	if (!access_ok(addr, 4))
+		return -EFAULT;
+	if (!private && mm_futex_key(current->mm, addr, &shared, &word))
+		return -EFAULT;
+	k->mm = shared ? NULL : current->mm;
+	k->word = word;
+	return 0;
+}
+
+/*
+ * Wake up to nwake waiters on k whose bitset meets bitset, then move up to
+ * nmove more to to (when to is not NULL). The number woken plus moved.
+ */
+static int futex_wake_move(const struct futex_key *k, int nwake, uint32_t bitset,
+			   const struct futex_key *to, int nmove)
+{
+	struct list_head *l, *p, *tmp;
+	int woken = 0, moved = 0;
+	unsigned long f = spin_lock_irqsave(&futex_lock);
+
+	l = futex_list(k);
+	list_for_each_safe(p, tmp, l) {
+		struct futex_waiter *w = list_entry(p, struct futex_waiter, link);
+
+		if (!key_eq(&w->key, k) || !(w->bitset & bitset))
+			continue;
+		if (woken < nwake) {
+			list_del(&w->link);
+			__atomic_store_n(&w->woken, true, __ATOMIC_RELEASE);
+			wake_up(&w->wq);        /* under the lock: the waiter cannot return meanwhile */
+			woken++;
+		} else if (to && moved < nmove) {
+			list_del(&w->link);
+			w->key = *to;
+			list_add_tail(&w->link, futex_list(to));
+			moved++;
+		} else {
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&futex_lock, f);
+	return woken + moved;
+}
 
 int futex_wake_address(uintptr_t addr, int n)
 {
-	return futex_wake_mm(current->mm, addr, n, FUTEX_BITSET_ANY);
-}
+	struct futex_key k;
 
-int futex_wake_mm(struct mm *mm, uintptr_t addr, int n, uint32_t bitset)
-{
-	struct list_head *p;
-	int woken = 0;
-	unsigned long f = spin_lock_irqsave(&futex_lock);
-
-	list_for_each(p, &futex_waiters) {
-		struct futex_waiter *w = list_entry(p, struct futex_waiter, link);
-
-		if (woken >= n)
-			break;
-		if (w->woken || w->mm != mm || w->addr != addr || !(w->bitset & bitset))
-			continue;
-		w->woken = true;
-		woken++;
-	}
-	spin_unlock_irqrestore(&futex_lock, f);
-	if (woken)
-		wake_up(&futex_wq);
-	return woken;
+	if (futex_key_of(addr, false, &k))
+		return 0;
+	return futex_wake_move(&k, n, FUTEX_BITSET_ANY, NULL, 0);
 }
 
 static bool futex_woken(void *arg)
 {
-	return ((struct futex_waiter *)arg)->woken;
+	return __atomic_load_n(&((struct futex_waiter *)arg)->woken, __ATOMIC_ACQUIRE);
 }
 
 /* Read a timespec: relative (FUTEX_WAIT) or absolute (WAIT_BITSET); *deadline in monotonic ns. */
@@ -101,80 +168,172 @@ static long futex_deadline(uint64_t uts, bool absolute, bool realtime, uint64_t 
 	return 0;
 }
 
-static long futex_wait(uintptr_t addr, uint32_t val, uint64_t uts, uint32_t bitset, bool absolute,
-		       bool realtime)
+/* Queue w; a full fence after, so that the caller's read of the word comes after the queueing. */
+static void futex_queue(struct futex_waiter *w)
 {
-	struct futex_waiter w = { .mm = current->mm, .addr = addr, .bitset = bitset };
+	unsigned long f = spin_lock_irqsave(&futex_lock);
+
+	list_add_tail(&w->link, futex_list(&w->key));
+	spin_unlock_irqrestore(&futex_lock, f);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Leave the list unless a waker took w off it already; true when it was woken. */
+static bool futex_unqueue(struct futex_waiter *w)
+{
+	unsigned long f = spin_lock_irqsave(&futex_lock);
+	bool woken = w->woken;
+
+	if (!woken)
+		list_del(&w->link);
+	spin_unlock_irqrestore(&futex_lock, f);
+	return woken;
+}
+
+static long futex_wait(uintptr_t addr, uint32_t val, uint64_t uts, uint32_t bitset, uint32_t op)
+{
+	struct futex_waiter w = { .bitset = bitset };
 	uint64_t deadline = UINT64_MAX;
-	unsigned long f;
 	uint32_t cur;
 	long r;
 
-	if (uts && (r = futex_deadline(uts, absolute, realtime, &deadline)))
+	if (uts && (r = futex_deadline(uts, (op & 127) == FUTEX_WAIT_BITSET,
+				       op & FUTEX_CLOCK_REALTIME, &deadline)))
 		return r;
-	if (!bitset || (addr & 3))
+	if (!bitset)
 		return -EINVAL;
+	if ((r = futex_key_of(addr, op & FUTEX_PRIVATE_FLAG, &w.key)))
+		return r;
+	wait_queue_init(&w.wq);
+	futex_queue(&w);
 	if (copy_from_user(&cur, (const void *)addr, sizeof(cur)))
-		return -EFAULT;
-	if (cur != val)
-		return -EAGAIN;
-	f = spin_lock_irqsave(&futex_lock);
-	list_add_tail(&w.link, &futex_waiters);
-	spin_unlock_irqrestore(&futex_lock, f);
-	if (uts) {
-		r = sleep_until_ns(deadline, &futex_wq, futex_woken, &w);
-	} else {
-		r = wait_event_interruptible(&futex_wq, w.woken);
-	}
-	f = spin_lock_irqsave(&futex_lock);
-	list_del(&w.link);
-	spin_unlock_irqrestore(&futex_lock, f);
-	if (w.woken)
+		r = -EFAULT;
+	else if (cur != val)
+		r = -EAGAIN;
+	else if (uts)
+		r = sleep_until_ns(deadline, &w.wq, futex_woken, &w);
+	else
+		r = wait_event_interruptible(&w.wq, futex_woken(&w));
+	if (futex_unqueue(&w))
 		return 0;
 	return r == -EINTR && !uts ? -ERESTARTSYS : r;
 }
 
-/* futex(uaddr, op, val, timeout, uaddr2, val3): WAIT, WAKE, WAIT_BITSET, WAKE_BITSET; others -ENOSYS. */
+/* REQUEUE / CMP_REQUEUE: wake nwake at addr, move up to nmove of the rest to addr2. */
+static long futex_requeue(uintptr_t addr, int nwake, int nmove, uintptr_t addr2, uint32_t op,
+			  const uint32_t *cmp)
+{
+	struct futex_key k1, k2;
+	bool private = op & FUTEX_PRIVATE_FLAG;
+	uint32_t cur;
+	long r;
+
+	if (nwake < 0 || nmove < 0)
+		return -EINVAL;
+	if ((r = futex_key_of(addr, private, &k1)) || (r = futex_key_of(addr2, private, &k2)))
+		return r;
+	if (cmp) {
+		if (copy_from_user(&cur, (const void *)addr, sizeof(cur)))
+			return -EFAULT;
+		if (cur != *cmp)
+			return -EAGAIN;
+	}
+	return futex_wake_move(&k1, nwake, FUTEX_BITSET_ANY, &k2, nmove);
+}
+
+/* futex(uaddr, op, val, timeout | val2, uaddr2, val3): see the top of the file; others -ENOSYS. */
 long sys_futex(SYSCALL_ARGS)
 {
 	unsigned op = (unsigned)a1 & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME);
-	bool realtime = a1 & FUTEX_CLOCK_REALTIME;
-	uint32_t bitset = (uint32_t)a5;
+	bool private = a1 & FUTEX_PRIVATE_FLAG;
+	uint32_t bitset = (uint32_t)a5, val3 = (uint32_t)a5;
+	struct futex_key k;
+	long r;
 
-	if (realtime && op != FUTEX_WAIT_BITSET)
+	if ((a1 & FUTEX_CLOCK_REALTIME) && op != FUTEX_WAIT_BITSET && op != FUTEX_WAIT)
 		return -ENOSYS;
 	switch (op) {
 	case FUTEX_WAIT:
-		bitset = FUTEX_BITSET_ANY;
-		/* fall through */
+		return futex_wait(a0, (uint32_t)a2, a3, FUTEX_BITSET_ANY, (unsigned)a1);
 	case FUTEX_WAIT_BITSET:
-		return futex_wait(a0, (uint32_t)a2, a3, bitset, op == FUTEX_WAIT_BITSET, realtime);
+		return futex_wait(a0, (uint32_t)a2, a3, bitset, (unsigned)a1);
 	case FUTEX_WAKE:
 		bitset = FUTEX_BITSET_ANY;
 		/* fall through */
 	case FUTEX_WAKE_BITSET:
-		if (a0 & 3)
-			return -EINVAL;
 		if (!bitset)
 			return -EINVAL;
-		if (!access_ok(a0, 4))
-			return -EFAULT;
-		if (!(a1 & FUTEX_PRIVATE_FLAG)) {
-			uint32_t v;     /* a shared futex must be mapped (Linux looks its page up) */
-
-			if (copy_from_user(&v, (const void *)a0, sizeof(v)))
-				return -EFAULT;
-		}
-		return futex_wake_mm(current->mm, a0, (int)MIN(a2, (uint64_t)INT32_MAX), bitset);
+		if ((r = futex_key_of(a0, private, &k)))
+			return r;
+		return futex_wake_move(&k, (int)MIN(a2, (uint64_t)INT32_MAX), bitset, NULL, 0);
+	case FUTEX_REQUEUE:
+		return futex_requeue(a0, (int)a2, (int)a3, a4, (unsigned)a1, NULL);
+	case FUTEX_CMP_REQUEUE:
+		return futex_requeue(a0, (int)a2, (int)a3, a4, (unsigned)a1, &val3);
 	default:
 		return -ENOSYS;
 	}
 }
 
-/* set_robust_list(head, len): remembered (one thread per process: nothing to walk at exit). -EINVAL len != 24. */
+/* ------------------------------------------------------------ robust lists */
+
+#define FUTEX_WAITERS     0x80000000U
+#define FUTEX_OWNER_DIED  0x40000000U
+#define FUTEX_TID_MASK    0x3fffffffU
+#define ROBUST_LIST_LIMIT 2048          /* Linux's bound on a (possibly circular) list */
+
+struct robust_list_head_k {
+	uint64_t next;                  /* struct robust_list *: the first entry (the head itself: empty) */
+	int64_t futex_offset;           /* from an entry to its futex word */
+	uint64_t list_op_pending;       /* an entry being added or removed, or 0 */
+};
+
+/*
+ * A robust futex word of the exiting thread tid (Linux handle_futex_death):
+ * if tid owns it, mark it FUTEX_OWNER_DIED (keeping FUTEX_WAITERS) and
+ * wake one waiter. Faults end the walk quietly.
+ */
+static void robust_word_release(struct task *t, uintptr_t uaddr)
+{
+	uint32_t v, cur;
+
+	for (int tries = 0; tries < 8; tries++) {
+		if ((uaddr & 3) || copy_from_user(&v, (const void *)uaddr, sizeof(v)))
+			return;
+		if ((v & FUTEX_TID_MASK) != (uint32_t)t->tid)
+			return;
+		if (mm_user_cmpxchg32(t->mm, uaddr, v, (v & FUTEX_WAITERS) | FUTEX_OWNER_DIED, &cur))
+			return;
+		if (cur == v)
+			break;                  /* another thread changed it: look again */
+	}
+	if (v & FUTEX_WAITERS)
+		futex_wake_address(uaddr, 1);
+}
+
+void futex_exit_robust_list(struct task *t)
+{
+	struct robust_list_head_k head;
+	uint64_t e, next;
+
+	if (!t->robust_list || copy_from_user(&head, (const void *)t->robust_list, sizeof(head)))
+		return;
+	e = head.next;
+	for (unsigned n = 0; e != t->robust_list && n < ROBUST_LIST_LIMIT; n++) {
+		if (copy_from_user(&next, (const void *)(e & ~1UL), sizeof(next)))
+			return;
+		if (e != head.list_op_pending)
+			robust_word_release(t, (e & ~1UL) + (uint64_t)head.futex_offset);
+		e = next;
+	}
+	if (head.list_op_pending)
+		robust_word_release(t, (head.list_op_pending & ~1UL) + (uint64_t)head.futex_offset);
+}
+
+/* set_robust_list(head, len): the list walked at this thread's exit. -EINVAL len != 24. */
 long sys_set_robust_list(SYSCALL_ARGS)
 {
-	if (a1 != 24)
+	if (a1 != sizeof(struct robust_list_head_k))
 		return -EINVAL;
 	current->robust_list = a0;
 	return 0;
@@ -183,9 +342,9 @@ long sys_set_robust_list(SYSCALL_ARGS)
 /* get_robust_list(pid, head_ptr, len_ptr): pid 0 or self; -ESRCH others; -EFAULT. */
 long sys_get_robust_list(SYSCALL_ARGS)
 {
-	uint64_t len = 24;
+	uint64_t len = sizeof(struct robust_list_head_k);
 
-	if (a0 && (int)a0 != current->pid)
+	if (a0 && (int)a0 != current->tid)
 		return task_find((int)a0) ? -EPERM : -ESRCH;
 	if (copy_to_user((void *)a1, &current->robust_list, 8) || copy_to_user((void *)a2, &len, 8))
 		return -EFAULT;

@@ -163,10 +163,10 @@ static __noreturn void init_run(struct task *t)
 	sched_start_task(t);
 	for (;;) {
 		cli();
-		if (t->state == TASK_ZOMBIE)
+		if (task_reapable(t))   /* init and all its threads */
 			break;
 		schedule();
-		if (t->state == TASK_ZOMBIE)
+		if (task_reapable(t))
 			break;
 		__asm__ volatile("sti; hlt" : : : "memory");
 	}

@@ -32,7 +32,7 @@ static void it_real_fire(struct ktimer *kt)
 	struct task *t = container_of(kt, struct task, it_real);
 	uint64_t now = monotonic_ns();
 
-	send_signal(t, SIGALRM, SI_KERNEL, 0);
+	send_signal(t, SIGALRM, SI_KERNEL, 0, true);
 	if (t->it_real_interval_ns) {
 		uint64_t next = kt->expires_ns + t->it_real_interval_ns;
 

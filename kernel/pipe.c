@@ -145,7 +145,7 @@ static long pipe_write(struct file *f, uint64_t ubuf, size_t n)
 		long r;
 
 		if (p->readers == 0) {
-			send_signal(current, SIGPIPE, SI_USER, current->pid);
+			send_signal(current, SIGPIPE, SI_USER, current->pid, false);
 			return done ? (long)done : -EPIPE;
 		}
 		if (n == 0)

@@ -62,6 +62,7 @@ static void task_links_init(struct task *t)
 	list_init(&t->sibling);
 	list_init(&t->run_link);
 	list_init(&t->all_link);
+	list_init(&t->group_link);
 	wait_queue_init(&t->child_wait);
 }
 
@@ -118,6 +119,11 @@ struct task *task_alloc(void)
 	t->tf = (struct trap_frame *)((char *)t->kstack + KSTACK_SIZE) - 1;
 	memset(t->tf, 0, sizeof(*t->tf));
 	task_links_init(t);
+	if (thread_group_init(t)) {
+		pmm_free(stack, KSTACK_ORDER);
+		kfree(t);
+		return NULL;
+	}
 	t->cpus_allowed = ~0UL;
 	signal_init_task(t);
 	arch_task_reset_fpu(t);
@@ -130,6 +136,7 @@ struct task *task_alloc(void)
 void task_free(struct task *t)
 {
 	BUG_ON(t->is_idle || t->on_cpu);
+	thread_group_put(t);
 	pmm_free(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
 }
@@ -494,7 +501,7 @@ struct task *task_find_any(int pid)
 
 	list_for_each(p, &task_list) {
 		struct task *t = list_entry(p, struct task, all_link);
-		if (t->pid == pid) {
+		if (t->tid == pid) {    /* a process id is its leader's thread id */
 			found = t;
 			break;
 		}

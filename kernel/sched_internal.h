@@ -20,7 +20,7 @@ void sched_wakeup_locked(struct task *t);
 void idle_pause(void);
 /* send_signal_info_locked: send_signal_info (include/signal.h) with sched_lock held. */
 struct k_siginfo;
-int send_signal_info_locked(struct task *t, const struct k_siginfo *info);
+int send_signal_info_locked(struct task *t, const struct k_siginfo *info, bool group);
 /* sched_task_unlink: drop a reaped zombie from the task list and its parent's children. */
 void sched_task_unlink(struct task *t);
 

@@ -96,7 +96,7 @@ void signal_init_task(struct task *t)
 
 void signal_fork(struct task *child, const struct task *parent)
 {
-	memcpy(child->sig.action, parent->sig.action, sizeof(child->sig.action));
+	memcpy(child->sighand->action, parent->sighand->action, sizeof(child->sighand->action));
 	child->sig.blocked = parent->sig.blocked;
 	child->sig.pending = 0;
 	child->sig.sas_sp = parent->sig.sas_sp;
@@ -110,18 +110,37 @@ void signal_exec(struct task *t)
 	t->sig.sas_size = 0;
 	t->sig.sas_flags = 0;
 	for (int s = 1; s <= NSIG_STD; s++)
-		if (t->sig.action[s].handler != SIG_IGN)
-			memset(&t->sig.action[s], 0, sizeof(t->sig.action[s]));
+		if (t->sighand->action[s].handler != SIG_IGN)
+			memset(&t->sighand->action[s], 0, sizeof(t->sighand->action[s]));
+}
+
+/* Signals pending for t: its own and its thread group's. */
+static ksigset_t pending_set(const struct task *t)
+{
+	return t->sig.pending | (t->group ? t->group->pending : 0);
 }
 
 bool signal_pending(const struct task *t)
 {
-	return (t->sig.pending & ~t->sig.blocked) != 0;
+	return (pending_set(t) & ~t->sig.blocked) != 0;
 }
 
-int send_signal_info_locked(struct task *t, const struct k_siginfo *info)
+/* Make t notice a pending signal: wake it if it sleeps, interrupt it if it runs elsewhere. */
+static void signal_wake_locked(struct task *t)
+{
+	if (!signal_pending(t))
+		return;
+	sched_wakeup_locked(t);
+	if (t->on_cpu && t->cpu >= 0 && (unsigned)t->cpu != arch_cpu_id())
+		arch_send_reschedule((unsigned)t->cpu);
+}
+
+int send_signal_info_locked(struct task *t, const struct k_siginfo *info, bool group)
 {
 	int sig = info->si_signo;
+	ksigset_t *pending = group && t->group ? &t->group->pending : &t->sig.pending;
+	struct k_siginfo *slot = group && t->group ? t->group->info : t->sig.info;
+	struct list_head *p;
 	uint64_t h;
 
 	assert_spin_held(&sched_lock);
@@ -129,28 +148,32 @@ int send_signal_info_locked(struct task *t, const struct k_siginfo *info)
 		return -EINVAL;
 	if (sig == 0)
 		return 0;
-	h = t->sig.action[sig].handler;
+	h = t->sighand->action[sig].handler;
 	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig))))
 		return 0;               /* discarded, as Linux does for ignored signals */
-	if (!(t->sig.pending & sig_bit(sig))) {
-		t->sig.info[sig] = *info;
-		t->sig.pending |= sig_bit(sig);
+	if (!(*pending & sig_bit(sig))) {
+		slot[sig] = *info;
+		*pending |= sig_bit(sig);
 	}
-	if (signal_pending(t))
-		sched_wakeup_locked(t);
+	if (!group || !t->group) {
+		signal_wake_locked(t);
+		return 0;
+	}
+	list_for_each(p, &t->group->threads)
+		signal_wake_locked(list_entry(p, struct task, group_link));
 	return 0;
 }
 
-int send_signal_info(struct task *t, const struct k_siginfo *info)
+int send_signal_info(struct task *t, const struct k_siginfo *info, bool group)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
-	int r = send_signal_info_locked(t, info);
+	int r = send_signal_info_locked(t, info, group);
 
 	spin_unlock_irqrestore(&sched_lock, f);
 	return r;
 }
 
-int send_signal(struct task *t, int sig, int code, int sender_pid)
+int send_signal(struct task *t, int sig, int code, int sender_pid, bool group)
 {
 	struct k_siginfo info;
 
@@ -158,12 +181,12 @@ int send_signal(struct task *t, int sig, int code, int sender_pid)
 	info.si_signo = sig;
 	info.si_code = code;
 	info.kill.pid = sender_pid;
-	return send_signal_info(t, &info);
+	return send_signal_info(t, &info, group);
 }
 
 bool signal_fatal(const struct task *t, int sig)
 {
-	uint64_t h = t->sig.action[sig].handler;
+	uint64_t h = t->sighand->action[sig].handler;
 
 	if (sig == SIGKILL || (t->sig.blocked & sig_bit(sig)) || h == SIG_IGN)
 		return true;            /* forced back to SIG_DFL; fault signals kill by default */
@@ -176,9 +199,9 @@ void force_sig_fault(int sig, int code, uintptr_t addr)
 	struct k_siginfo *info = &t->sig.info[sig];
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
-	if ((t->sig.blocked & sig_bit(sig)) || t->sig.action[sig].handler == SIG_IGN) {
+	if ((t->sig.blocked & sig_bit(sig)) || t->sighand->action[sig].handler == SIG_IGN) {
 		t->sig.blocked &= ~sig_bit(sig);
-		memset(&t->sig.action[sig], 0, sizeof(t->sig.action[sig]));
+		memset(&t->sighand->action[sig], 0, sizeof(t->sighand->action[sig]));
 	}
 	memset(info, 0, sizeof(*info));
 	info->si_signo = sig;
@@ -198,14 +221,19 @@ const char *report_end(const struct task *t)
 	return t->pid == 1 ? REPORT_END : "";
 }
 
-/* Terminate the current task by sig, with the "killed by signal" report. */
+/*
+ * Terminate the current task's process by sig, with the "killed by signal"
+ * report (once per process: a thread going because its group exits says
+ * nothing).
+ */
 __attribute__((noreturn)) static void kill_current(int sig)
 {
 	struct task *t = current;
 
-	printk("%svmkernel: pid %d (%s) killed by signal %d (%s)\n%s", report_begin(t), t->pid,
-	       t->comm, sig, signal_name(sig), report_end(t));
-	task_exit(sig);
+	if (!thread_group_exiting(t))
+		printk("%svmkernel: pid %d (%s) killed by signal %d (%s)\n%s", report_begin(t), t->pid,
+		       t->comm, sig, signal_name(sig), report_end(t));
+	group_exit(sig);
 }
 
 bool on_sig_stack(const struct task *t, uint64_t sp)
@@ -329,6 +357,17 @@ static int setup_rt_frame(struct trap_frame *tf, int sig, const struct k_sigacti
 	return 0;
 }
 
+/* Take sig off t's own pending set, else its group's; its siginfo. sched_lock held. */
+static struct k_siginfo dequeue_locked(struct task *t, int sig)
+{
+	if (t->sig.pending & sig_bit(sig)) {
+		t->sig.pending &= ~sig_bit(sig);
+		return t->sig.info[sig];
+	}
+	t->group->pending &= ~sig_bit(sig);
+	return t->group->info[sig];
+}
+
 void signal_deliver(struct trap_frame *tf)
 {
 	struct task *t = current;
@@ -339,7 +378,7 @@ void signal_deliver(struct trap_frame *tf)
 	int sig;
 
 	f = spin_lock_irqsave(&sched_lock);
-	ready = t->sig.pending & ~t->sig.blocked;
+	ready = pending_set(t) & ~t->sig.blocked;
 	if (!ready) {
 		spin_unlock_irqrestore(&sched_lock, f);
 		return;
@@ -353,9 +392,8 @@ void signal_deliver(struct trap_frame *tf)
 					      sig_bit(SIGTRAP) | sig_bit(SIGFPE) | sig_bit(SIGSYS))) + 1;
 	else
 		sig = __builtin_ctzll(ready) + 1;
-	t->sig.pending &= ~sig_bit(sig);
-	ka = t->sig.action[sig];
-	info = t->sig.info[sig];
+	info = dequeue_locked(t, sig);
+	ka = t->sighand->action[sig];
 	oldmask = t->sig.blocked;
 	if (ka.handler > SIG_IGN && sig != SIGKILL && t->sig.restore_mask) {
 		oldmask = t->sig.saved_mask;    /* sigsuspend: the handler returns to the old set */
@@ -367,7 +405,7 @@ void signal_deliver(struct trap_frame *tf)
 		if (!(ka.flags & SA_NODEFER))
 			t->sig.blocked |= sig_bit(sig);
 		if (ka.flags & SA_RESETHAND)
-			memset(&t->sig.action[sig], 0, sizeof(t->sig.action[sig]));
+			memset(&t->sighand->action[sig], 0, sizeof(t->sighand->action[sig]));
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
 

@@ -46,7 +46,7 @@ long sys_getuid(SYSCALL_ARGS) { return 0; }
 
 long sys_getppid(SYSCALL_ARGS)
 {
-	struct task *p = current->parent;
+	struct task *p = thread_group_leader(current)->parent;      /* a thread's: its process's */
 
 	return p ? p->pid : 0;
 }

@@ -23,6 +23,13 @@ long sys_rt_sigsuspend(SYSCALL_ARGS);
 long sys_rt_sigpending(SYSCALL_ARGS);
 long sys_rt_sigqueueinfo(SYSCALL_ARGS);
 
+/* Drop a pending sig of t and of its thread group (its action became "ignore"). sched_lock held. */
+static void discard_pending_locked(struct task *t, int sig)
+{
+	t->sig.pending &= ~sig_bit(sig);
+	t->group->pending &= ~sig_bit(sig);
+}
+
 /*
  * rt_sigaction(sig, act, oact, sigsetsize): -EINVAL bad sig (1..31 only),
  * SIGKILL/SIGSTOP with act, or sigsetsize != 8; -EFAULT bad pointers.
@@ -44,13 +51,13 @@ long sys_rt_sigaction(SYSCALL_ARGS)
 		act.mask &= ~UNBLOCKABLE;
 	}
 	f = spin_lock_irqsave(&sched_lock);
-	old = t->sig.action[sig];
+	old = t->sighand->action[sig];
 	if (a1) {
-		t->sig.action[sig] = act;
+		t->sighand->action[sig] = act;
 		/* setting SIG_IGN (or SIG_DFL of an ignored-by-default signal) discards a pending one */
 		if (act.handler == SIG_IGN || (act.handler == SIG_DFL && (sig == SIGCHLD || sig == SIGURG ||
 									 sig == SIGWINCH || sig == SIGCONT)))
-			t->sig.pending &= ~sig_bit(sig);
+			discard_pending_locked(t, sig);
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
 	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))
@@ -99,7 +106,7 @@ static long kill_one(struct task *t, int sig, int code)
 		return -EINVAL;
 	if (t->state == TASK_ZOMBIE)
 		return 0;
-	return send_signal(t, sig, code, current->pid);
+	return send_signal(t, sig, code, current->pid, code != SI_TKILL);
 }
 
 /* Signal every live process in group pgid (pgid 0: all but init and, for kill(-1), the caller). */
@@ -125,7 +132,8 @@ static long kill_group(int pgid, int sig, bool all)
 			continue;
 		if (all ? (t->pid == 1 || t == current) : t->pgid != pgid)
 			continue;
-		send_signal_info_locked(t, &info);
+		if (t == thread_group_leader(t))
+			send_signal_info_locked(t, &info, true);   /* once per process */
 		r = 0;
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
@@ -170,14 +178,17 @@ long sys_tkill(SYSCALL_ARGS)
 	return kill_one(t, (int)a1, SI_TKILL);
 }
 
-/* tgkill(tgid, tid, sig): as tkill, and tid must belong to tgid (tid == tgid here). */
+/* tgkill(tgid, tid, sig): as tkill, and thread tid must belong to process tgid (-ESRCH). */
 long sys_tgkill(SYSCALL_ARGS)
 {
+	struct task *t;
+
 	if ((int)a0 <= 0 || (int)a1 <= 0)
 		return -EINVAL;
-	if ((int)a0 != (int)a1)
+	t = task_find_any((int)a1);
+	if (!t || t->pid != (int)a0)
 		return -ESRCH;
-	return sys_tkill(tf, a1, a2, 0, 0, 0, 0);
+	return kill_one(t, (int)a2, SI_TKILL);
 }
 
 /*
@@ -212,7 +223,7 @@ long sys_rt_sigpending(SYSCALL_ARGS)
 
 	if (a1 > sizeof(ksigset_t))
 		return -EINVAL;
-	p = current->sig.pending & current->sig.blocked;
+	p = (current->sig.pending | current->group->pending) & current->sig.blocked;
 	return copy_to_user((void *)a0, &p, a1) ? -EFAULT : 0;
 }
 
@@ -238,7 +249,7 @@ long sys_rt_sigqueueinfo(SYSCALL_ARGS)
 	if (!a1 || t->state == TASK_ZOMBIE)
 		return 0;
 	info.si_signo = (int)a1;
-	return send_signal_info(t, &info);
+	return send_signal_info(t, &info, true);
 }
 
 /*

@@ -11,7 +11,8 @@
 
 static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests,
 						 ut_forkmerge_tests, ut_fd_tests, ut_pipeline_tests,
-						 ut_clone_tests, ut_sigx_tests, ut_manyvma_tests, ut_smp_tests };
+						 ut_clone_tests, ut_sigx_tests, ut_manyvma_tests, ut_smp_tests,
+						 ut_thread_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {
@@ -53,7 +54,11 @@ int run_in_child(void (*fn)(void))
 	return status;
 }
 
-#define TEST_TIMEOUT_S 60
+/*
+ * A hang detector, not a speed check: threads on 4 emulated CPUs of a loaded
+ * 2-core machine can take tens of seconds of guest clock for one test.
+ */
+#define TEST_TIMEOUT_S 300
 #define TIMED_OUT (-2)
 
 static long now_s(void)

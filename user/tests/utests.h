@@ -44,7 +44,7 @@ struct utest {
 	void (*fn)(void);
 };
 extern const struct utest ut_mem_tests[], ut_proc_tests[], ut_sig_tests[], ut_vm_tests[];
-extern const struct utest ut_forkmerge_tests[], ut_manyvma_tests[], ut_smp_tests[];
+extern const struct utest ut_forkmerge_tests[], ut_manyvma_tests[], ut_smp_tests[], ut_thread_tests[];
 extern const struct utest ut_fd_tests[], ut_pipeline_tests[], ut_clone_tests[], ut_sigx_tests[];
 
 #endif

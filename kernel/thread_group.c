@@ -1,0 +1,171 @@
+/*
+ * Thread groups (CLONE_THREAD) and shared signal actions (CLONE_SIGHAND):
+ * Linux's signal_struct and sighand_struct, include/task.h.
+ *
+ * Every user task has a group and a sighand from task_alloc; clone with
+ * CLONE_THREAD joins the parent's group instead (same process id, no
+ * parent link: a thread is nobody's child), CLONE_SIGHAND shares the
+ * parent's actions. A thread that exits leaves the group's live count; the
+ * last one makes the leader reapable and tells the leader's parent, with
+ * the group's status (the exit_group status, the fatal signal, or, as
+ * Linux reports it, the exit status of the thread that left last). Threads other than the leader are reaped by
+ * the kernel: they wait on a list of dead threads until they are off
+ * their CPU, and are freed by the next clone or wait4 (thread_reap_dead).
+ *
+ * exit_group (and a fatal signal, which ends the whole process) marks the
+ * group exiting and sends SIGKILL to every other thread: a sleeping thread
+ * wakes (interruptible sleeps end with -EINTR), a running one is
+ * interrupted by an IPI, and each exits on its way back to user mode.
+ * Everything here runs under sched_lock.
+ */
+#include "task.h"
+#include "sched_internal.h"
+#include "signal.h"
+#include "slab.h"
+#include "kstring.h"
+#include "kerrno.h"
+
+/* [sched_lock] exited threads other than leaders, linked by run_link, waiting to be freed. */
+static struct list_head dead_threads = LIST_HEAD_INIT(dead_threads);
+
+int thread_group_init(struct task *t)
+{
+	t->sighand = kzalloc(sizeof(*t->sighand));
+	t->group = kzalloc(sizeof(*t->group));
+	if (!t->sighand || !t->group) {
+		kfree(t->sighand);
+		kfree(t->group);
+		t->sighand = NULL;
+		t->group = NULL;
+		return -ENOMEM;
+	}
+	t->sighand->refs = 1;
+	t->group->refs = 1;
+	t->group->live = 1;
+	t->group->leader = t;
+	list_init(&t->group->threads);
+	list_add_tail(&t->group_link, &t->group->threads);
+	return 0;
+}
+
+void thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	if (sighand) {
+		kfree(child->sighand);
+		child->sighand = parent->sighand;
+		child->sighand->refs++;
+	}
+	if (thread) {
+		list_del(&child->group_link);
+		kfree(child->group);
+		child->group = parent->group;
+		child->group->refs++;
+		child->group->live++;
+		list_add_tail(&child->group_link, &child->group->threads);
+		child->pid = parent->pid;
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
+void thread_group_put(struct task *t)
+{
+	struct sighand *sh = NULL;
+	struct thread_group *g = NULL;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	if (t->sighand && --t->sighand->refs == 0)
+		sh = t->sighand;
+	if (t->group) {
+		list_del(&t->group_link);
+		if (--t->group->refs == 0)
+			g = t->group;
+	}
+	t->sighand = NULL;
+	t->group = NULL;
+	spin_unlock_irqrestore(&sched_lock, f);
+	kfree(sh);
+	kfree(g);
+}
+
+bool thread_group_exiting(const struct task *t)
+{
+	return t->group && __atomic_load_n(&t->group->exiting, __ATOMIC_ACQUIRE);
+}
+
+struct task *thread_group_leader(const struct task *t)
+{
+	return t->group ? t->group->leader : (struct task *)t;
+}
+
+bool task_reapable(const struct task *t)
+{
+	return t->state == TASK_ZOMBIE && (!t->group || t->group->live == 0);
+}
+
+void group_exit(int status)
+{
+	struct task *self = current;
+	struct thread_group *g = self->group;
+	struct list_head *p;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	if (g->exiting) {
+		status = g->exit_status;        /* the first exit_group or fatal signal decides */
+	} else {
+		__atomic_store_n(&g->exiting, true, __ATOMIC_RELEASE);
+		g->exit_status = status;
+		list_for_each(p, &g->threads) {
+			struct task *u = list_entry(p, struct task, group_link);
+
+			if (u != self && u->state != TASK_ZOMBIE)
+				send_signal_info_locked(u, &(struct k_siginfo){ .si_signo = SIGKILL }, false);
+		}
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	task_exit(status);
+}
+
+bool thread_group_leave_locked(struct task *t, int *status)
+{
+	struct thread_group *g = t->group;
+
+	assert_spin_held(&sched_lock);
+	if (!g)
+		return true;
+	if (g->exiting)
+		*status = g->exit_status;
+	else
+		g->exit_status = *status;       /* without a group exit the last thread's status counts (Linux) */
+	if (--g->live > 0)
+		return false;
+	*status = g->exit_status;
+	return true;
+}
+
+void thread_park_dead_locked(struct task *t)
+{
+	assert_spin_held(&sched_lock);
+	sched_task_unlink(t);
+	list_add_tail(&t->run_link, &dead_threads);
+}
+
+void thread_reap_dead(void)
+{
+	struct list_head done = LIST_HEAD_INIT(done), *p, *tmp;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	/* Off its CPU under sched_lock means switched away for good (the lock is dropped after the switch). */
+	list_for_each_safe(p, tmp, &dead_threads) {
+		struct task *t = list_entry(p, struct task, run_link);
+
+		if (!t->on_cpu) {
+			list_del(&t->run_link);
+			list_add_tail(&t->run_link, &done);
+		}
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	list_for_each_safe(p, tmp, &done)
+		task_free(list_entry(p, struct task, run_link));
+}

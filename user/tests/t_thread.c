@@ -1,0 +1,414 @@
+/*
+ * Threads as pthread_create makes them (clone with CLONE_VM | CLONE_FS |
+ * CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
+ * CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID), joined through the
+ * child-tid futex: thread ids, a futex mutex whose counter must come out
+ * exact, exit_group while threads sleep in system calls, tgkill to one
+ * thread, fork of a multi-threaded process, a shared futex across
+ * processes through MAP_SHARED memory, robust futexes released at a
+ * thread's exit. Expected values are Linux's; nothing depends on timing
+ * (waits are on futexes and flags, never on sleeps).
+ */
+#include "utests.h"
+
+#define CLONE_VM 0x100
+#define CLONE_FS 0x200
+#define CLONE_FILES 0x400
+#define CLONE_SIGHAND 0x800
+#define CLONE_THREAD 0x10000
+#define CLONE_SYSVSEM 0x40000
+#define CLONE_PARENT_SETTID 0x100000
+#define CLONE_CHILD_CLEARTID 0x200000
+#define THREAD_FLAGS (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
+		      CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID)
+#define FUTEX_WAIT 0
+#define FUTEX_WAKE 1
+#define FUTEX_PRIVATE 128
+#define FUTEX_WAITERS 0x80000000U
+#define FUTEX_OWNER_DIED 0x40000000U
+#define STACK_SIZE (64 * 1024)
+#define MAX_THREADS 8
+
+struct thread {
+	volatile int tid;             /* set by the kernel (PARENT_SETTID), cleared at exit (CHILD_CLEARTID) */
+	int (*fn)(void *);
+	void *arg;
+	char *stack;
+};
+
+/* clone a thread running t->fn(t->arg) on t->stack; the thread's return value goes to exit(2). */
+static long thread_start(struct thread *t)
+{
+	uint64_t *sp;
+	long ret;
+
+	t->stack = (char *)sys_mmap(0, STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK((long)t->stack > 0);
+	sp = (uint64_t *)(t->stack + STACK_SIZE) - 2;
+	sp[0] = (uint64_t)t->fn;
+	sp[1] = (uint64_t)t->arg;
+	/* Set right before the syscall: a call in between (the mmap above) may use these registers. */
+	register long r10 __asm__("r10") = (long)&t->tid;
+	register long r8 __asm__("r8") = 0;
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "pop %%rax\n\t"
+			 "pop %%rdi\n\t"
+			 "call *%%rax\n\t"
+			 "mov %%eax, %%edi\n\t"
+			 "mov $60, %%eax\n\t"   /* exit: this thread only */
+			 "syscall\n\t"
+			 "ud2\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "0"((long)__NR_clone), "D"((long)THREAD_FLAGS), "S"(sp), "d"(&t->tid), "r"(r10), "r"(r8)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* Wait until t has exited (its tid word cleared and woken by the kernel), then free its stack. */
+static void thread_join(struct thread *t)
+{
+	int tid;
+
+	while ((tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE)) != 0)
+		usys4(__NR_futex, (long)&t->tid, FUTEX_WAIT, tid, 0);
+	sys_munmap((unsigned long)t->stack, STACK_SIZE);
+}
+
+static long futex(volatile int *w, int op, int val)
+{
+	return usys4(__NR_futex, (long)w, op, val, 0);
+}
+
+/* ---------------------------------------------------------------- ids */
+
+static volatile int seen_pid, seen_tid, seen_ppid;
+
+static int report_ids(void *arg)
+{
+	(void)arg;
+	seen_pid = (int)usys0(__NR_getpid);
+	seen_tid = (int)usys0(__NR_gettid);
+	seen_ppid = (int)usys0(__NR_getppid);
+	return 0;
+}
+
+/* A thread has the process id, its own thread id (the one clone returned), the same parent. */
+static void t_thread_ids(void)
+{
+	struct thread t = { .fn = report_ids };
+	long tid = thread_start(&t);
+
+	CHECK(tid > 0);
+	thread_join(&t);
+	CHECK_EQ(seen_pid, usys0(__NR_getpid));
+	CHECK_EQ(seen_tid, tid);
+	CHECK(seen_tid != seen_pid);
+	CHECK_EQ(seen_ppid, usys0(__NR_getppid));
+	CHECK_EQ(t.tid, 0);
+}
+
+/* ----------------------------------------------------- futex mutex counter */
+
+/* Drepper's mutex ("Futexes are tricky", mutex 2): 0 free, 1 locked, 2 locked with waiters. */
+static volatile int mutex;
+static volatile long counter;
+#define ROUNDS 3000
+
+static void lock(void)
+{
+	int c = 0;
+
+	if (__atomic_compare_exchange_n(&mutex, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	if (c != 2)
+		c = __atomic_exchange_n(&mutex, 2, __ATOMIC_ACQUIRE);
+	while (c != 0) {
+		futex(&mutex, FUTEX_WAIT | FUTEX_PRIVATE, 2);
+		c = __atomic_exchange_n(&mutex, 2, __ATOMIC_ACQUIRE);
+	}
+}
+
+static void unlock(void)
+{
+	if (__atomic_fetch_sub(&mutex, 1, __ATOMIC_RELEASE) != 1) {
+		__atomic_store_n(&mutex, 0, __ATOMIC_RELEASE);
+		futex(&mutex, FUTEX_WAKE | FUTEX_PRIVATE, 1);
+	}
+}
+
+static int count_up(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < ROUNDS; i++) {
+		lock();
+		counter = counter + 1;  /* a plain read-modify-write: only the mutex keeps it exact */
+		if (i % 64 == 0)
+			usys0(__NR_sched_yield);     /* hand the lock over while others wait */
+		unlock();
+	}
+	return 0;
+}
+
+/* Every increment under the futex mutex survives: no lost wake-up, no two holders. */
+static void t_thread_futex_mutex(void)
+{
+	struct thread t[MAX_THREADS];
+
+	counter = 0;
+	for (int i = 0; i < MAX_THREADS; i++) {
+		t[i] = (struct thread){ .fn = count_up };
+		CHECK(thread_start(&t[i]) > 0);
+	}
+	count_up(NULL);
+	for (int i = 0; i < MAX_THREADS; i++)
+		thread_join(&t[i]);
+	CHECK_EQ(counter, (long)(MAX_THREADS + 1) * ROUNDS);
+	CHECK_EQ(mutex, 0);
+}
+
+/* ------------------------------------------------------------ exit_group */
+
+static volatile int sleepers_ready, never;
+static int pipe_fds[2];
+
+static int sleep_in_futex(void *arg)
+{
+	(void)arg;
+	__atomic_add_fetch(&sleepers_ready, 1, __ATOMIC_SEQ_CST);
+	for (;;)
+		futex(&never, FUTEX_WAIT | FUTEX_PRIVATE, 0);
+	return 1;
+}
+
+static int sleep_in_read(void *arg)
+{
+	char c;
+
+	(void)arg;
+	__atomic_add_fetch(&sleepers_ready, 1, __ATOMIC_SEQ_CST);
+	sys_read(pipe_fds[0], &c, 1);   /* nobody ever writes */
+	return 1;
+}
+
+static int spin_forever(void *arg)
+{
+	(void)arg;
+	__atomic_add_fetch(&sleepers_ready, 1, __ATOMIC_SEQ_CST);
+	for (;;)
+		__asm__ volatile("pause");
+	return 1;
+}
+
+/* exit_group from the main thread ends threads asleep in futex and read, and one spinning in user mode. */
+static void t_thread_exit_group(void)
+{
+	static struct thread t[3] = { { .fn = sleep_in_futex }, { .fn = sleep_in_read }, { .fn = spin_forever } };
+	int st = 0;
+	long pid;
+
+	CHECK_EQ(pipe(pipe_fds), 0);
+	pid = sys_fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		for (int i = 0; i < 3; i++)
+			if (thread_start(&t[i]) <= 0)
+				_exit(90);
+		while (__atomic_load_n(&sleepers_ready, __ATOMIC_SEQ_CST) < 3)
+			usys0(__NR_sched_yield);
+		usys1(__NR_exit_group, 7);
+	}
+	CHECK_EQ(waitpid((int)pid, &st, 0), pid);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 7);
+	CHECK_EQ(usys1(__NR_kill, pid), -ESRCH);
+}
+
+/*
+ * The main thread leaves with exit(2) first (set_tid_address: the kernel
+ * clears main_tid and wakes the thread when it is gone); the last thread
+ * then ends with exit(9): Linux reports 9 for the process.
+ */
+static volatile int main_tid;
+
+static int exit_after_main(void *arg)
+{
+	int v;
+
+	(void)arg;
+	while ((v = __atomic_load_n(&main_tid, __ATOMIC_ACQUIRE)) != 0)
+		futex(&main_tid, FUTEX_WAIT, v);
+	return 9;
+}
+
+static void t_thread_main_exits_first(void)
+{
+	static struct thread t = { .fn = exit_after_main };
+	int st = 0;
+	long pid = sys_fork();
+
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		main_tid = (int)usys1(__NR_set_tid_address, (long)&main_tid);
+		if (thread_start(&t) <= 0)
+			_exit(90);
+		usys1(__NR_exit, 4);    /* this thread only */
+	}
+	CHECK_EQ(waitpid((int)pid, &st, 0), pid);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 9);
+}
+
+/* ---------------------------------------------------------------- tgkill */
+
+static volatile int handler_tid, target_go;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handler_tid = (int)usys0(__NR_gettid);
+}
+
+static int wait_for_signal(void *arg)
+{
+	(void)arg;
+	target_go = 1;
+	while (!handler_tid)
+		usys0(__NR_sched_yield);
+	return 0;
+}
+
+/* tgkill reaches the named thread: its handler (shared with the main thread) runs on that thread. */
+static void t_thread_tgkill(void)
+{
+	struct thread t = { .fn = wait_for_signal };
+	struct sigaction sa = { 0 };
+	long tid;
+
+	sa.sa_handler = on_usr1;
+	CHECK_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
+	tid = thread_start(&t);
+	CHECK(tid > 0);
+	while (!target_go)
+		usys0(__NR_sched_yield);
+	CHECK_EQ(usys3(__NR_tgkill, usys0(__NR_getpid), tid, SIGUSR1), 0);
+	thread_join(&t);
+	CHECK_EQ(handler_tid, tid);
+	CHECK_EQ(usys3(__NR_tgkill, usys0(__NR_getpid), tid, 0), -ESRCH);    /* gone */
+	CHECK_EQ(usys3(__NR_tgkill, usys0(__NR_getpid) + 100000, usys0(__NR_gettid), 0), -ESRCH);
+}
+
+/* ------------------------------------------------------------------ fork */
+
+static volatile long busy_value;
+
+static int keep_writing(void *arg)
+{
+	(void)arg;
+	while (__atomic_load_n(&busy_value, __ATOMIC_SEQ_CST) >= 0)
+		__atomic_add_fetch(&busy_value, 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+/* fork of a process with a running thread: the child has one thread and a copy of memory. */
+static void t_thread_fork(void)
+{
+	struct thread t = { .fn = keep_writing };
+	int st = 0;
+	long pid;
+
+	busy_value = 0;
+	CHECK(thread_start(&t) > 0);
+	pid = sys_fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		long v = busy_value;
+
+		for (int i = 0; i < 1000; i++)
+			usys0(__NR_sched_yield);
+		_exit(busy_value == v ? 3 : 4);        /* nobody writes in the child */
+	}
+	CHECK_EQ(waitpid((int)pid, &st, 0), pid);
+	__atomic_store_n(&busy_value, -1000000000L, __ATOMIC_SEQ_CST);
+	thread_join(&t);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 3);
+}
+
+/* ------------------------------------------------------------ shared futex */
+
+/* A shared futex word in MAP_SHARED memory: a waiter in the child is woken by the parent. */
+static void t_thread_shared_futex(void)
+{
+	volatile int *w = (volatile int *)sys_mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+						   -1, 0);
+	int st = 0;
+	long pid, woken = 0;
+
+	CHECK((long)w > 0);
+	w[0] = 0;
+	w[1] = 0;
+	pid = sys_fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		__atomic_store_n(&w[1], 1, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&w[0], __ATOMIC_SEQ_CST) == 0)
+			futex(&w[0], FUTEX_WAIT, 0);    /* shared: keyed by the page */
+		_exit(5);
+	}
+	while (!__atomic_load_n(&w[1], __ATOMIC_SEQ_CST))
+		usys0(__NR_sched_yield);
+	__atomic_store_n(&w[0], 1, __ATOMIC_SEQ_CST);
+	/* The child may not be asleep yet (it then sees 1 and leaves): wake until it has gone. */
+	while (waitpid((int)pid, &st, WNOHANG) == 0) {
+		woken += futex(&w[0], FUTEX_WAKE, 1);
+		usys0(__NR_sched_yield);
+	}
+	CHECK(woken <= 1);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 5);
+	sys_munmap((unsigned long)w, 4096);
+}
+
+/* ----------------------------------------------------------------- robust */
+
+static volatile int robust_word;
+static long robust_head[3];
+static long robust_entry[1];
+
+static int die_holding(void *arg)
+{
+	(void)arg;
+	robust_entry[0] = (long)robust_head;    /* the entry's next: back to the head */
+	robust_head[0] = (long)robust_entry;
+	robust_head[1] = (long)&robust_word - (long)robust_entry;       /* futex_offset */
+	robust_head[2] = 0;
+	if (usys2(__NR_set_robust_list, (long)robust_head, 24))
+		return 1;
+	robust_word = (int)usys0(__NR_gettid) | (int)FUTEX_WAITERS;
+	return 0;                       /* exits owning it */
+}
+
+/* A thread exiting with a robust futex held: the kernel marks it OWNER_DIED, keeps WAITERS. */
+static void t_thread_robust(void)
+{
+	struct thread t = { .fn = die_holding };
+
+	CHECK(thread_start(&t) > 0);
+	thread_join(&t);
+	CHECK_EQ((unsigned)robust_word, FUTEX_WAITERS | FUTEX_OWNER_DIED);
+}
+
+const struct utest ut_thread_tests[] = {
+	{ "thread_ids", t_thread_ids },
+	{ "thread_futex_mutex", t_thread_futex_mutex },
+	{ "thread_exit_group", t_thread_exit_group },
+	{ "thread_main_exits_first", t_thread_main_exits_first },
+	{ "thread_tgkill", t_thread_tgkill },
+	{ "thread_fork", t_thread_fork },
+	{ "thread_shared_futex", t_thread_shared_futex },
+	{ "thread_robust", t_thread_robust },
+	{ NULL, NULL },
+};
