@@ -22,7 +22,10 @@ void ktimer_tick(void);
 /*
  * ktimer: a function run from the timer tick (interrupts off, no sleeping)
  * once CLOCK_MONOTONIC reaches expires_ns. ktimer_arm (re)arms, ktimer_cancel
- * disarms (no-op when idle). Used by alarm/setitimer.
+ * disarms (no-op when idle) and waits while the tick runs the timer's
+ * function on another CPU, so the timer may be freed once it returns (not
+ * to be called from the timer's own function). Used by alarm/setitimer
+ * and timed sleeps (the timer on the sleeper's stack).
  */
 struct ktimer {
 	struct list_head link;

@@ -15,6 +15,7 @@
 
 static struct list_head armed = LIST_HEAD_INIT(armed);
 static struct spinlock timer_lock = SPINLOCK_INIT("ktimer");
+static struct ktimer *running;  /* [timer_lock] the timer whose function the tick runs now */
 static uint64_t tsc_boot;
 
 uint64_t monotonic_ns(void)
@@ -53,13 +54,26 @@ void ktimer_arm(struct ktimer *t, uint64_t expires_ns)
 	spin_unlock_irqrestore(&timer_lock, f);
 }
 
+/*
+ * Also waits while the tick (on CPU 0) runs t's function, which may still
+ * use t and re-arm it: after the return nothing touches t any more, so it
+ * may be freed or, for a timed sleep, its stack frame reused. Never called
+ * from a timer's own function (it would wait for itself).
+ */
 void ktimer_cancel(struct ktimer *t)
 {
 	unsigned long f = spin_lock_irqsave(&timer_lock);
 
-	if (t->armed)
-		list_del(&t->link);
-	t->armed = false;
+	for (;;) {
+		if (t->armed)
+			list_del(&t->link);
+		t->armed = false;
+		if (running != t)
+			break;
+		spin_unlock_irqrestore(&timer_lock, f);
+		arch_cpu_relax();
+		f = spin_lock_irqsave(&timer_lock);
+	}
 	spin_unlock_irqrestore(&timer_lock, f);
 }
 
@@ -76,9 +90,11 @@ void ktimer_tick(void)
 			continue;
 		list_del(&t->link);
 		t->armed = false;
+		running = t;            /* ktimer_cancel(t) waits until fn is done with t */
 		spin_unlock_irqrestore(&timer_lock, f);
 		t->fn(t);               /* may re-arm t (interval timers) */
 		f = spin_lock_irqsave(&timer_lock);
+		running = NULL;
 		tmp = armed.next;       /* the list may have changed: start over */
 	}
 	spin_unlock_irqrestore(&timer_lock, f);
