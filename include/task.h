@@ -249,6 +249,13 @@ __attribute__((noreturn)) void group_exit(int status);
  * thread_reap_dead frees those already off their CPU (no lock held).
  */
 bool thread_group_leave_locked(struct task *t, int *status);
+/*
+ * thread_group_exit_begin: t starts its exit with status, before anything
+ * (the child-tid wake-up) can let another thread exit after it: without a
+ * group exit, the status of the thread that began its exit last is the
+ * group's. Takes sched_lock.
+ */
+void thread_group_exit_begin(struct task *t, int status);
 void thread_park_dead_locked(struct task *t);
 void thread_reap_dead(void);
 

@@ -96,6 +96,7 @@ void task_exit(int status)
 	unsigned long f;
 
 	sti();
+	thread_group_exit_begin(t, status);
 	release_user_words(t);
 	task_exit_timers(t);
 	vfork_release(t);

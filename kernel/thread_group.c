@@ -127,6 +127,18 @@ void group_exit(int status)
 	task_exit(status);
 }
 
+void thread_group_exit_begin(struct task *t, int status)
+{
+	unsigned long f;
+
+	if (!t->group)
+		return;
+	f = spin_lock_irqsave(&sched_lock);
+	if (!t->group->exiting)
+		t->group->exit_status = status; /* without a group exit the last thread's status counts (Linux) */
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
 bool thread_group_leave_locked(struct task *t, int *status)
 {
 	struct thread_group *g = t->group;
@@ -136,8 +148,6 @@ bool thread_group_leave_locked(struct task *t, int *status)
 		return true;
 	if (g->exiting)
 		*status = g->exit_status;
-	else
-		g->exit_status = *status;       /* without a group exit the last thread's status counts (Linux) */
 	if (--g->live > 0)
 		return false;
 	*status = g->exit_status;
