@@ -83,6 +83,7 @@ struct thread_group {
 	int exit_status;                /* the status the process reports (group exit, or the last thread's) */
 	ksigset_t pending;              /* process-directed signals */
 	struct k_siginfo info[NSIG_STD + 1];
+	struct task *exec_task;         /* a thread in execve waiting for the others to end (de_thread) */
 };
 
 struct task {
@@ -130,6 +131,7 @@ struct task {
 	void *kthread_arg;              /* [self] */
 	struct task *joiner;            /* [sched] kernel thread: who waits in kthread_join */
 	struct lockdep_held held_locks; /* [self] sleeping locks held (lib/lockdep.c) */
+	bool uaccess_nofault;           /* [self] a user copy's fault fails at once (copy_from_user_nofault) */
 };
 
 /* The task running on this CPU (current_task: include/sleep.h). */
@@ -242,6 +244,24 @@ bool task_reapable(const struct task *t);
  * status (the first group exit's status wins); never returns.
  */
 __attribute__((noreturn)) void group_exit(int status);
+/*
+ * thread_group_alive_sibling_locked: a thread of t's group other than t
+ * that has not exited (its children's new parent), or NULL.
+ * thread_group_wake_waiters_locked: wake every thread of t's group waiting
+ * in wait4 (or vfork) on its child_wait: any of them may reap t's children.
+ * Both with sched_lock held.
+ */
+struct task *thread_group_alive_sibling_locked(const struct task *t);
+void thread_group_wake_waiters_locked(struct task *t);
+/*
+ * thread_group_exec: execve's point of no return in current (Linux
+ * de_thread): end every other thread of the process, wait until they have
+ * exited, and take the leader's process id as current's thread id (the
+ * leader's parent and place too). 0; -EAGAIN when the process is exiting
+ * already (exit_group, a fatal signal, another thread's execve): the
+ * caller fails and dies on its way to user mode. Sleeps; no lock held.
+ */
+int thread_group_exec(void);
 /*
  * thread_group_leave_locked: t exits: true when it was the group's last
  * thread, with *status the group's status (sched_lock held).

@@ -24,6 +24,13 @@ bool access_ok(uintptr_t uaddr, size_t n);
 
 /* copy_from_user: n bytes from user usrc to dst. 0 or -EFAULT (dst may then be partly written). */
 int copy_from_user(void *dst, const void *usrc, size_t n);
+/*
+ * copy_from_user_nofault: as copy_from_user, but a page fault is not
+ * resolved (no handle_mm_fault, no mmap_lock): the copy fails with -EFAULT
+ * at once. For callers holding a spinlock (Linux's pagefault_disable);
+ * they drop it, fault the page in with copy_from_user and retry.
+ */
+int copy_from_user_nofault(void *dst, const void *usrc, size_t n);
 /* copy_to_user: n bytes from src to user udst. 0 or -EFAULT (partly written). */
 int copy_to_user(void *udst, const void *src, size_t n);
 /* clear_user: zero n user bytes. 0 or -EFAULT. */

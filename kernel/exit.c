@@ -1,7 +1,9 @@
 /*
  * The end of processes: exit and wait4 (Linux status encoding: exit code
- * << 8, or the number of the signal that killed it). Orphans are reparented
- * to init (kernel/init.c); a zombie is freed by the wait4 that reaps it.
+ * << 8, or the number of the signal that killed it). A thread's children
+ * go to another live thread of its process, the last thread's to init
+ * (kernel/init.c); a zombie is freed by the wait4 that reaps it, which any
+ * thread of the parent process may call.
  */
 #include "task.h"
 #include "sched_internal.h"
@@ -19,22 +21,27 @@
 #define RUSAGE_SIZE 144
 
 
-/* Give t's children to init (or to the idle task when init itself is going). */
+/*
+ * Give t's children to a live thread of its process (Linux reparents within
+ * the thread group), else to init (or to the idle task when init itself
+ * is going). sched_lock held.
+ */
 static void reparent_children(struct task *t)
 {
 	struct list_head *p, *tmp;
+	struct task *to = thread_group_alive_sibling_locked(t);
 
 	assert_spin_held(&sched_lock);
+	if (!to)
+		to = init_task && t != init_task && init_task->state != TASK_ZOMBIE ? init_task : &idle_task;
 	list_for_each_safe(p, tmp, &t->children) {
 		struct task *c = list_entry(p, struct task, sibling);
-		struct task *to = init_task && t != init_task && init_task->state != TASK_ZOMBIE ?
-				  init_task : &idle_task;
 
 		list_del(&c->sibling);
 		c->parent = to;
 		list_add_tail(&c->sibling, &to->children);
 		if (c->state == TASK_ZOMBIE)
-			wake_up_locked(&to->child_wait);
+			thread_group_wake_waiters_locked(to);
 	}
 }
 
@@ -70,7 +77,7 @@ static void thread_end_locked(struct task *t, int status)
 		leader->exit_status = status;
 		notify_parent_locked(leader, status);
 		if (leader->parent)
-			wake_up_locked(&leader->parent->child_wait);
+			thread_group_wake_waiters_locked(leader->parent);
 	}
 	if (t != leader)
 		thread_park_dead_locked(t);
@@ -135,24 +142,47 @@ static bool wait_matches(const struct task *c, int pid)
 	return pid > 0 ? c->pid == pid : c->pgid == -pid;
 }
 
-/* A zombie child matching pid, unlinked from the task list (NULL if none); *found: some child matches. */
-static struct task *take_zombie(struct task *self, int pid, bool *found)
+/*
+ * A reapable child of thread t matching pid, unlinked from the task list
+ * (NULL if none); *found set when some child matches. sched_lock held.
+ */
+static struct task *take_zombie_of(struct task *t, int pid, bool *found)
 {
 	struct list_head *p;
-	struct task *zombie = NULL;
-	unsigned long f = spin_lock_irqsave(&sched_lock);
 
-	*found = false;
-	list_for_each(p, &self->children) {
+	list_for_each(p, &t->children) {
 		struct task *c = list_entry(p, struct task, sibling);
 
 		if (!wait_matches(c, pid))
 			continue;
 		*found = true;
 		if (task_reapable(c)) {
-			zombie = c;
 			sched_task_unlink(c);
-			break;
+			return c;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A zombie child of the caller's process (of the calling thread only with
+ * __WNOTHREAD) matching pid, unlinked (NULL if none); *found: some child
+ * matches.
+ */
+static struct task *take_zombie(struct task *self, int pid, int options, bool *found)
+{
+	struct list_head *p;
+	struct task *zombie = NULL;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	*found = false;
+	if ((options & __WNOTHREAD) || !self->group) {
+		zombie = take_zombie_of(self, pid, found);
+	} else {
+		list_for_each(p, &self->group->threads) {
+			zombie = take_zombie_of(list_entry(p, struct task, group_link), pid, found);
+			if (zombie)
+				break;
 		}
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
@@ -160,7 +190,8 @@ static struct task *take_zombie(struct task *self, int pid, bool *found)
 }
 
 /*
- * wait4(pid, status, options, rusage): reap a zombie child. pid -1: any
+ * wait4(pid, status, options, rusage): reap a zombie child of any thread
+ * of the caller's process (__WNOTHREAD: of the caller). pid -1: any
  * child, 0: one in the caller's group, < -1: one in group -pid, > 0 that child. options:
  * WNOHANG; WUNTRACED/WCONTINUED accepted (nothing stops). rusage, if not
  * NULL, is zeroed. Returns the pid; 0 (WNOHANG, none exited yet);
@@ -181,7 +212,7 @@ long sys_wait4(SYSCALL_ARGS)
 	found = true;
 	thread_reap_dead();
 	r = wait_event_interruptible(&self->child_wait,
-				     (zombie = take_zombie(self, pid, &found)) || !found || (options & WNOHANG));
+				     (zombie = take_zombie(self, pid, options, &found)) || !found || (options & WNOHANG));
 	if (zombie) {
 		int status = zombie->exit_status;
 		long ret = zombie->pid;

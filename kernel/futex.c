@@ -17,10 +17,12 @@
  * timeout, signal) takes the lock too and returns 0 if it was woken
  * meanwhile, so every counted wake-up reaches a waiter that returns 0.
  *
- * Known difference: CMP_REQUEUE compares the word before it takes the
- * lock (Linux compares under the hash-bucket locks); a change in between
- * still requeues. Linux's other operations (WAKE_OP, the PI family,
- * WAITV) are -ENOSYS.
+ * CMP_REQUEUE compares the word under the futex lock, as Linux under its
+ * hash-bucket locks: no waker can slip in between the comparison and the
+ * move. The read under the spinlock must not fault (the fault path
+ * sleeps), so it is copy_from_user_nofault; on a fault the lock is
+ * dropped, the page faulted in by a plain read, and the operation retried.
+ * Linux's other operations (WAKE_OP, the PI family, WAITV) are -ENOSYS.
  */
 #include "syscall_internal.h"
 #include "task.h"
@@ -97,13 +99,13 @@ static long futex_key_of(uintptr_t addr, bool private, struct futex_key *k)
 /*
  * Wake up to nwake waiters on k whose bitset meets bitset, then move up to
  * nmove more to to (when to is not NULL). The number woken plus moved.
+ * futex_lock held.
  */
-static int futex_wake_move(const struct futex_key *k, int nwake, uint32_t bitset,
-			   const struct futex_key *to, int nmove)
+static int futex_wake_move_locked(const struct futex_key *k, int nwake, uint32_t bitset,
+				  const struct futex_key *to, int nmove)
 {
 	struct list_head *l, *p, *tmp;
 	int woken = 0, moved = 0;
-	unsigned long f = spin_lock_irqsave(&futex_lock);
 
 	l = futex_list(k);
 	list_for_each_safe(p, tmp, l) {
@@ -125,8 +127,18 @@ static int futex_wake_move(const struct futex_key *k, int nwake, uint32_t bitset
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&futex_lock, f);
 	return woken + moved;
+}
+
+/* futex_wake_move_locked under futex_lock. */
+static int futex_wake_move(const struct futex_key *k, int nwake, uint32_t bitset,
+			   const struct futex_key *to, int nmove)
+{
+	unsigned long f = spin_lock_irqsave(&futex_lock);
+	int n = futex_wake_move_locked(k, nwake, bitset, to, nmove);
+
+	spin_unlock_irqrestore(&futex_lock, f);
+	return n;
 }
 
 int futex_wake_address(uintptr_t addr, int n)
@@ -219,6 +231,25 @@ static long futex_wait(uintptr_t addr, uint32_t val, uint64_t uts, uint32_t bits
 	return r == -EINTR && !uts ? -ERESTARTSYS : r;
 }
 
+/*
+ * CMP_REQUEUE's step under futex_lock: compare the word at addr with cmp,
+ * then wake and move. False when the read faulted (the caller faults the
+ * page in and retries); else *r is -EAGAIN (the word differs) or the
+ * number woken plus moved.
+ */
+static bool futex_cmp_requeue_locked(uintptr_t addr, uint32_t cmp, const struct futex_key *k1,
+				     int nwake, const struct futex_key *k2, int nmove, long *r)
+{
+	unsigned long f = spin_lock_irqsave(&futex_lock);
+	uint32_t cur;
+	bool read = !copy_from_user_nofault(&cur, (const void *)addr, sizeof(cur));
+
+	if (read)
+		*r = cur != cmp ? -EAGAIN : futex_wake_move_locked(k1, nwake, FUTEX_BITSET_ANY, k2, nmove);
+	spin_unlock_irqrestore(&futex_lock, f);
+	return read;
+}
+
 /* REQUEUE / CMP_REQUEUE: wake nwake at addr, move up to nmove of the rest to addr2. */
 static long futex_requeue(uintptr_t addr, int nwake, int nmove, uintptr_t addr2, uint32_t op,
 			  const uint32_t *cmp)
@@ -232,13 +263,12 @@ static long futex_requeue(uintptr_t addr, int nwake, int nmove, uintptr_t addr2,
 		return -EINVAL;
 	if ((r = futex_key_of(addr, private, &k1)) || (r = futex_key_of(addr2, private, &k2)))
 		return r;
-	if (cmp) {
+	if (!cmp)
+		return futex_wake_move(&k1, nwake, FUTEX_BITSET_ANY, &k2, nmove);
+	while (!futex_cmp_requeue_locked(addr, *cmp, &k1, nwake, &k2, nmove, &r))
 		if (copy_from_user(&cur, (const void *)addr, sizeof(cur)))
-			return -EFAULT;
-		if (cur != *cmp)
-			return -EAGAIN;
-	}
-	return futex_wake_move(&k1, nwake, FUTEX_BITSET_ANY, &k2, nmove);
+			return -EFAULT;         /* not mappable: Linux's -EFAULT */
+	return r;
 }
 
 /* futex(uaddr, op, val, timeout | val2, uaddr2, val3): see the top of the file; others -ENOSYS. */

@@ -2,7 +2,8 @@
  * execve(path, argv, envp): run another boot module (found by the basename
  * of path, include/exec.h). The arguments are copied into a kernel buffer
  * first; the new address space is built completely before the old one is
- * dropped, so a failed execve returns to the caller unharmed.
+ * dropped, so a failed execve returns to the caller unharmed. Once it is
+ * built, the other threads of the process end (thread_group_exec).
  */
 #include "exec.h"
 #include "task.h"
@@ -11,6 +12,7 @@
 #include "pmm.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "mm.h"
 
 #define PATH_MAX_K   256
 #define MAX_ARG_PTRS 1024
@@ -91,6 +93,8 @@ long sys_execve(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, ui
 		err = copy_vector(&ab, a2, &envp);
 	if (!err)
 		err = exec_build(m->data, m->size, path, argv, envp, &img);
+	if (!err && (err = thread_group_exec()))        /* the point of no return: other threads end */
+		mm_put(img.mm);
 	if (!err) {
 		exec_install(current, &img, m->name, path);
 		current->exe_module = m;

@@ -99,17 +99,46 @@ long sys_rt_sigprocmask(SYSCALL_ARGS)
 	return 0;
 }
 
-/* Send sig to t, which may be a zombie (then nothing happens, as Linux); -EINVAL bad sig. */
-static long kill_one(struct task *t, int sig, int code)
+/*
+ * A process that still has a live thread: the leader t, even a zombie, of
+ * a group some thread of which runs on (Linux signals it through the
+ * leader). sched_lock held.
+ */
+static bool process_alive_locked(const struct task *t)
 {
-	if (sig < 0 || sig > NSIG_STD)
-		return -EINVAL;
-	if (t->state == TASK_ZOMBIE)
-		return 0;
-	return send_signal(t, sig, code, current->pid, code != SI_TKILL);
+	if (t->group)
+		return t->group->live > 0;
+	return t->state != TASK_ZOMBIE;
 }
 
-/* Signal every live process in group pgid (pgid 0: all but init and, for kill(-1), the caller). */
+/*
+ * Send sig to t, which may be a zombie: nothing happens then (as Linux),
+ * unless a process-directed signal (not SI_TKILL) goes to a process whose
+ * other threads live on. -EINVAL bad sig.
+ */
+static long kill_one(struct task *t, int sig, int code)
+{
+	struct k_siginfo info;
+	unsigned long f;
+	long r = 0;
+
+	if (sig < 0 || sig > NSIG_STD)
+		return -EINVAL;
+	memset(&info, 0, sizeof(info));
+	info.si_signo = sig;
+	info.si_code = code;
+	info.kill.pid = current->pid;
+	f = spin_lock_irqsave(&sched_lock);             /* another CPU may reap t meanwhile */
+	if (code == SI_TKILL ? t->state != TASK_ZOMBIE : process_alive_locked(t))
+		r = send_signal_info_locked(t, &info, code != SI_TKILL);
+	spin_unlock_irqrestore(&sched_lock, f);
+	return r;
+}
+
+/*
+ * Signal every live process in group pgid (all: every process but init
+ * and the caller's).
+ */
 static long kill_group(int pgid, int sig, bool all)
 {
 	struct list_head *p;
@@ -128,12 +157,12 @@ static long kill_group(int pgid, int sig, bool all)
 	list_for_each(p, &task_list) {
 		struct task *t = list_entry(p, struct task, all_link);
 
-		if (t->state == TASK_ZOMBIE || t->kthread_fn)
+		/* once per process, through its leader (a zombie while other threads run) */
+		if (t->kthread_fn || t != thread_group_leader(t) || !process_alive_locked(t))
 			continue;
-		if (all ? (t->pid == 1 || t == current) : t->pgid != pgid)
+		if (all ? (t->pid == 1 || t->pid == current->pid) : t->pgid != pgid)
 			continue;
-		if (t == thread_group_leader(t))
-			send_signal_info_locked(t, &info, true);   /* once per process */
+		send_signal_info_locked(t, &info, true);
 		r = 0;
 	}
 	spin_unlock_irqrestore(&sched_lock, f);

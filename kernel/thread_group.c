@@ -16,6 +16,18 @@
  * group exiting and sends SIGKILL to every other thread: a sleeping thread
  * wakes (interruptible sleeps end with -EINTR), a running one is
  * interrupted by an IPI, and each exits on its way back to user mode.
+ *
+ * execve in a multi-threaded process (Linux de_thread): the execing thread
+ * ends the others the same way, waits until it is the last one alive, and,
+ * when it is not the leader, takes the leader's place: the process id as
+ * its thread id, the leader's parent and place among that parent's
+ * children; the old leader, a zombie by then, gets the execing thread's
+ * old id and is freed like any other exited thread.
+ *
+ * The children of a thread are the process's: when the thread exits they
+ * go to a live thread of its group (kernel/exit.c), and wait4 in any
+ * thread reaps the children of every thread, so a child's end wakes every
+ * thread of its parent's group (thread_group_wake_waiters_locked).
  * Everything here runs under sched_lock.
  */
 #include "task.h"
@@ -104,11 +116,23 @@ bool task_reapable(const struct task *t)
 	return t->state == TASK_ZOMBIE && (!t->group || t->group->live == 0);
 }
 
+/* SIGKILL to every thread of g but self that has not exited yet. sched_lock held. */
+static void kill_other_threads_locked(struct thread_group *g, struct task *self)
+{
+	struct list_head *p;
+
+	list_for_each(p, &g->threads) {
+		struct task *u = list_entry(p, struct task, group_link);
+
+		if (u != self && u->state != TASK_ZOMBIE)
+			send_signal_info_locked(u, &(struct k_siginfo){ .si_signo = SIGKILL }, false);
+	}
+}
+
 void group_exit(int status)
 {
 	struct task *self = current;
 	struct thread_group *g = self->group;
-	struct list_head *p;
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
 	if (g->exiting) {
@@ -116,12 +140,7 @@ void group_exit(int status)
 	} else {
 		__atomic_store_n(&g->exiting, true, __ATOMIC_RELEASE);
 		g->exit_status = status;
-		list_for_each(p, &g->threads) {
-			struct task *u = list_entry(p, struct task, group_link);
-
-			if (u != self && u->state != TASK_ZOMBIE)
-				send_signal_info_locked(u, &(struct k_siginfo){ .si_signo = SIGKILL }, false);
-		}
+		kill_other_threads_locked(g, self);
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
 	task_exit(status);
@@ -139,6 +158,88 @@ void thread_group_exit_begin(struct task *t, int status)
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
+struct task *thread_group_alive_sibling_locked(const struct task *t)
+{
+	struct list_head *p;
+
+	assert_spin_held(&sched_lock);
+	if (!t->group)
+		return NULL;
+	list_for_each(p, &t->group->threads) {
+		struct task *u = list_entry(p, struct task, group_link);
+
+		if (u != t && u->state != TASK_ZOMBIE)
+			return u;
+	}
+	return NULL;
+}
+
+void thread_group_wake_waiters_locked(struct task *t)
+{
+	struct list_head *p;
+
+	assert_spin_held(&sched_lock);
+	if (!t->group) {
+		wake_up_locked(&t->child_wait);
+		return;
+	}
+	list_for_each(p, &t->group->threads)
+		wake_up_locked(&list_entry(p, struct task, group_link)->child_wait);
+}
+
+/* self (the last live thread) becomes its group's leader in place of the zombie old. sched_lock held. */
+static void take_leader_place_locked(struct task *self, struct task *old)
+{
+	int tid = self->tid;
+
+	self->tid = old->tid;                   /* the process id */
+	old->tid = tid;
+	self->parent = old->parent;
+	old->parent = NULL;
+	list_add(&self->sibling, &old->sibling);        /* old's place among its parent's children */
+	list_del(&old->sibling);
+	self->exit_signal = SIGCHLD;            /* as Linux's de_thread */
+	self->pgid = old->pgid;
+	self->sid = old->sid;
+	self->group->leader = self;
+	thread_park_dead_locked(old);
+}
+
+static bool exec_alone(void *arg)
+{
+	return __atomic_load_n(&((struct thread_group *)arg)->live, __ATOMIC_ACQUIRE) == 1;
+}
+
+int thread_group_exec(void)
+{
+	struct task *self = current;
+	struct thread_group *g = self->group;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	if (g->exiting) {
+		spin_unlock_irqrestore(&sched_lock, f);
+		return -EAGAIN;                 /* exit_group or another execve first: this thread dies */
+	}
+	if (g->live == 1 && g->leader == self) {
+		spin_unlock_irqrestore(&sched_lock, f);
+		return 0;
+	}
+	g->exec_task = self;
+	__atomic_store_n(&g->exiting, true, __ATOMIC_RELEASE);
+	g->exit_status = SIGKILL;
+	kill_other_threads_locked(g, self);
+	spin_unlock_irqrestore(&sched_lock, f);
+	wait_event(&self->child_wait, exec_alone(g));
+	f = spin_lock_irqsave(&sched_lock);
+	g->exec_task = NULL;
+	__atomic_store_n(&g->exiting, false, __ATOMIC_RELEASE);
+	if (g->leader != self)
+		take_leader_place_locked(self, g->leader);
+	spin_unlock_irqrestore(&sched_lock, f);
+	thread_reap_dead();
+	return 0;
+}
+
 bool thread_group_leave_locked(struct task *t, int *status)
 {
 	struct thread_group *g = t->group;
@@ -148,8 +249,11 @@ bool thread_group_leave_locked(struct task *t, int *status)
 		return true;
 	if (g->exiting)
 		*status = g->exit_status;
-	if (--g->live > 0)
+	if (--g->live > 0) {
+		if (g->exec_task && g->live == 1)
+			wake_up_locked(&g->exec_task->child_wait);      /* de_thread: the execing thread is alone */
 		return false;
+	}
 	*status = g->exit_status;
 	return true;
 }

@@ -9,6 +9,7 @@
 #include "mm.h"
 #include "kerrno.h"
 #include "kernel.h"
+#include "task.h"
 
 extern const uint64_t x86_extable[], x86_extable_end[];
 
@@ -22,6 +23,19 @@ int copy_from_user(void *dst, const void *usrc, size_t n)
 	if (!access_ok((uintptr_t)usrc, n))
 		return -EFAULT;
 	return x86_copy_user(dst, usrc, n) ? -EFAULT : 0;
+}
+
+int copy_from_user_nofault(void *dst, const void *usrc, size_t n)
+{
+	struct task *t = current;
+	size_t left;
+
+	if (!access_ok((uintptr_t)usrc, n))
+		return -EFAULT;
+	t->uaccess_nofault = true;
+	left = x86_copy_user(dst, usrc, n);
+	t->uaccess_nofault = false;
+	return left ? -EFAULT : 0;
 }
 
 int copy_to_user(void *udst, const void *src, size_t n)

@@ -153,7 +153,7 @@ int kernel_uaccess_fault(struct trap_frame *tf)
 	if (tf->vector == VEC_PF) {
 		uintptr_t addr = read_cr2();
 
-		if (addr < TASK_SIZE && t && t->mm) {
+		if (addr < TASK_SIZE && t && t->mm && !t->uaccess_nofault) {
 			enum fault_result r;
 
 			if (tf->rflags & RFLAGS_IF)

@@ -2,6 +2,8 @@
  * Small helper programs inside the test binary, chosen by argv[1]:
  *   tests --hello           prints "hello" with write(1) and exits 0
  *   tests --exit N          exits with status N
+ *   tests --exec-ids P PP T after an execve from thread T of process P (parent PP): exit 0 when
+ *                           it is alone with the process id (t_tgroup.c)
  *   tests --args A B ...    prints argc and each argument, one per line
  *   tests --segv            dereferences an unmapped address (dies of SIGSEGV)
  *   tests --fdcheck A B     exit 0 when fd A is closed and fd B is open (close-on-exec)
@@ -151,6 +153,8 @@ int helper_main(int argc, char **argv)
 		write(1, "hello\n", 6);
 		return 0;
 	}
+	if (strcmp(argv[1], "--exec-ids") == 0)
+		return tgroup_exec_ids(argc, argv);
 	if (strcmp(argv[1], "--exit") == 0)
 		return argc > 2 ? (int)strtol(argv[2], NULL, 0) : 0;
 	if (strcmp(argv[1], "--args") == 0) {
