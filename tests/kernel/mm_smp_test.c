@@ -275,7 +275,8 @@ static void test_munmap_races_faults(struct ktest *t)
 		}
 	}
 	/* At least the first munmap: the workers' CPUs had the address space loaded (active or lazily). */
-	EXPECT_GT(t, shootdowns_so_far(), sd);
+	if (arch_nr_cpus() > 1)         /* (with one CPU the workers share the test's: no other CPU) */
+		EXPECT_GT(t, shootdowns_so_far(), sd);
 	stop_workers(w, n, &s);
 	EXPECT_EQ(t, s.errors, 0);
 	EXPECT_GT(t, s.hits, 0);
@@ -323,7 +324,8 @@ static void test_mprotect_races_writes(struct ktest *t)
 					 NPAGES / 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
 		EXPECT_EQ(t, vm_mprotect(s.mm, A, NPAGES * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
 	}
-	EXPECT_GT(t, shootdowns_so_far(), sd);  /* at least the first write-protection */
+	if (arch_nr_cpus() > 1)
+		EXPECT_GT(t, shootdowns_so_far(), sd);  /* at least the first write-protection */
 	stop_workers(w, n, &s);
 	EXPECT_EQ(t, s.errors, 0);
 	EXPECT_GT(t, s.hits, 0);
