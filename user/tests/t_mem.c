@@ -145,6 +145,12 @@ static void t_fork_cow(void)
 	CHECK(pid >= 0);
 	if (pid == 0) {
 		if (vmk) {
+			/*
+			 * Write after's stack page first: if it is not mid's page, its
+			 * COW break would otherwise fall between the two snapshots
+			 * (where the stack starts depends on the program's arguments).
+			 */
+			memset(&after, 0, sizeof(after));
 			vmk_memstat(&mid);
 			/* the fork itself took page tables, a kernel stack, the task: far fewer than 256 */
 			CHECK(before.free_frames - mid.free_frames < 128);
@@ -201,6 +207,7 @@ static void t_cow_reuse_after_exit(void)
 		_exit(p[0] == 1 ? 0 : 1);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK_EQ(st, 0);
+	memset(&b, 0, sizeof(b));       /* b's stack page reused before a is taken (see t_fork_cow) */
 	if (!vmk_memstat(&a))
 		return;
 	for (size_t i = 0; i < npages; i++)
