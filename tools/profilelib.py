@@ -38,8 +38,11 @@ class RunResult:
 
 
 def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icount=True,
-                 profile=True, timeout=900, mem=None):
-    """Boot the kernel with elf as init (tools/run) under profile=user; returns a RunResult."""
+                 profile=True, timeout=900, mem=None, smp=None):
+    """Boot the kernel with elf as init (tools/run) under profile=user; returns a RunResult.
+    smp: QEMU's -smp (guest CPUs); it goes after the caller's RUN_QEMU_ARGS, so it wins over
+    the -smp that make exports there (mk/common.mk). None: whatever RUN_QEMU_ARGS says
+    (tools/run's default is one CPU)."""
     opts = []
     if profile:
         opts += ["profile=user", "profile_hz=%d" % hz]
@@ -49,8 +52,9 @@ def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icoun
         opts.append(append)
     env = dict(os.environ)
     env["RUN_APPEND"] = " ".join(opts)
-    env["RUN_QEMU_ARGS"] = (ICOUNT + " " + env.get("RUN_QEMU_ARGS", "")).strip() if icount \
-        else env.get("RUN_QEMU_ARGS", "")
+    qemu_args = ([ICOUNT] if icount else []) + [env.get("RUN_QEMU_ARGS", "")] \
+        + (["-smp %d" % smp] if smp else [])
+    env["RUN_QEMU_ARGS"] = " ".join(a for a in qemu_args if a)
     env["RUN_TIMEOUT"] = str(timeout)
     if mem:
         env["QEMU_MEM"] = mem

@@ -37,6 +37,10 @@ void cpu_features_init(void)
 	max_std = a;
 	cpuid(1, 0, &a, &b, &c, &d);
 	x86_cpu.pge = d & (1u << 13);
+	x86_cpu.hypervisor = c & (1u << 31);
+	x86_cpu.family = (a >> 8) & 0xf;
+	if (x86_cpu.family == 0xf)
+		x86_cpu.family += (a >> 20) & 0xff;
 
 	if (max_std >= 7) {
 		cpuid(7, 0, &a, &b, &c, &d);

@@ -3,7 +3,7 @@
  * (cpu_enum.c), copies the real-mode trampoline (boot/ap_trampoline.asm)
  * to AP_TRAMPOLINE_BASE with page tables after it, and starts one AP at a
  * time with INIT, STARTUP, STARTUP (the delays of Intel's MP start-up
- * algorithm, by the TSC). Each AP enters ap_main on a kernel stack of its
+ * algorithm, by the TSC, on CPUs that need them: init_wait_needed). Each AP enters ap_main on a kernel stack of its
  * own, which becomes its idle task's stack: it loads the kernel page
  * tables, its per-CPU area (GS base), GDT, TSS and IST stacks, the IDT,
  * the SYSCALL MSRs, protection keys, its LAPIC and timer, reports itself
@@ -111,9 +111,28 @@ struct ap_stacks {
 };
 static struct ap_stacks ap_stacks[NR_CPUS];
 
+/*
+ * Does this CPU need the MP specification's 10 ms wait after INIT? Not
+ * under a hypervisor, nor on Intel family 6 and later or AMD family 0xf and
+ * later (Linux's smp_quirk_init_udelay). Under QEMU -icount the wait is a
+ * busy loop on the TSC, each read of which ends a translation block: with
+ * 16 CPUs, 150 ms of guest time that took minutes of host time.
+ */
+static bool init_wait_needed(void)
+{
+	if (x86_cpu.hypervisor)
+		return false;
+	if (strcmp(x86_cpu.vendor, "GenuineIntel") == 0)
+		return x86_cpu.family < 6;
+	if (strcmp(x86_cpu.vendor, "AuthenticAMD") == 0)
+		return x86_cpu.family < 0xf;
+	return true;
+}
+
 /* INIT-SIPI-SIPI CPU cpu and wait for it to come online. */
 static bool start_ap(unsigned cpu)
 {
+	bool legacy = init_wait_needed();
 	uint64_t deadline;
 
 	ap_stacks[cpu].kstack = stack_alloc(KSTACK_ORDER);
@@ -127,10 +146,11 @@ static bool start_ap(unsigned cpu)
 	*(uint32_t *)tramp_word(&ap_tramp_cpu) = cpu;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	lapic_send_init(cpu_apic_id[cpu]);
-	tsc_delay_us(10000);
+	if (legacy)
+		tsc_delay_us(10000);
 	for (int i = 0; i < 2; i++) {
 		lapic_send_startup(cpu_apic_id[cpu], AP_TRAMPOLINE_BASE >> PAGE_SHIFT);
-		tsc_delay_us(200);
+		tsc_delay_us(legacy ? 200 : 10);
 	}
 	deadline = rdtsc() + (uint64_t)AP_START_TIMEOUT_MS * tsc_khz;
 	while (!(arch_cpu_online_mask() & (1UL << cpu))) {

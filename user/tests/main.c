@@ -12,7 +12,7 @@
 static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_sig_tests, ut_vm_tests,
 						 ut_forkmerge_tests, ut_fd_tests, ut_pipeline_tests,
 						 ut_clone_tests, ut_sigx_tests, ut_manyvma_tests, ut_smp_tests,
-						 ut_thread_tests, ut_tgroup_tests };
+						 ut_thread_tests, ut_tgroup_tests, ut_threadvm_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {
@@ -37,6 +37,16 @@ bool on_vmkernel(void)
 	struct vmk_memstat st;
 
 	return vmk_memstat(&st);
+}
+
+void ut_catch_signal(int sig, void (*fn)(int, siginfo_t *, void *))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fn;
+	sa.sa_flags = SA_SIGINFO;
+	CHECK_EQ(sigaction(sig, &sa, NULL), 0);
 }
 
 int run_in_child(void (*fn)(void))

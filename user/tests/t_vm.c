@@ -65,12 +65,7 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 
 static void catch_segv(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_SIGINFO;
-	CHECK_EQ(sigaction(SIGSEGV, &sa, NULL), 0);
+	ut_catch_signal(SIGSEGV, on_segv);
 }
 
 /*

@@ -11,12 +11,13 @@ static const struct {
 	{ "sweep", wl_sweep },
 	{ "gc", wl_gc },
 	{ "replay", wl_replay },
+	{ "sysbench", wl_sysbench },
 };
 
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		printf("usage: workloads mix|sweep|gc|replay [OPTIONS] (user/workloads/wl.h)\n");
+		printf("usage: workloads mix|sweep|gc|replay|sysbench [OPTIONS] (user/workloads/wl.h)\n");
 		return 2;
 	}
 	/* 4 KiB pages on Linux too (no transparent huge pages), inherited by children */

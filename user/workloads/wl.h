@@ -1,6 +1,6 @@
 /*
  * The profiling workloads (make profile, docs/results/README.md): user
- * programs that reproduce the VM behaviour of the 1998 and 2001 measurements
+ * programs that reproduce the VM behaviour of the 1998, 2001 and 2007 measurements
  * on this kernel. One static binary, build/user/workloads, with one
  * subcommand per workload; the same binary runs on the host Linux.
  *
@@ -11,6 +11,9 @@
  *                                         2001: gcc-2.96-like (chunk 1) or gcc-3.0-like
  *                                         (chunk 32) garbage-collected arena (gc.c)
  *   workloads replay FILE [--repeat N]    2001: a converted strace of a real program (replay.c)
+ *   workloads sysbench --threads N --tx T [--grow mprotect|none] [--free dontneed|free]
+ *                                         2007: threads allocating and trimming per-thread
+ *                                         arenas as glibc's malloc did (sysbench.c)
  *
  * Every run is deterministic: a fixed-seed generator decides everything the
  * kernel does not. Results are printed as lines
@@ -81,6 +84,22 @@ void wl_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn)
 unsigned long wl_opt(int argc, char **argv, const char *name, unsigned long def);
 bool wl_flag(int argc, char **argv, const char *name);
 
+/* --- threads.c: threads without a pthread library --- */
+struct wl_thread {
+	volatile int tid;       /* the thread's id while it runs; 0 once it has exited */
+	char *stack;
+};
+/* Start a thread running fn(arg) (its return value is its exit status); ends the program on failure. */
+void wl_thread_start(struct wl_thread *t, int (*fn)(void *), void *arg);
+/* Wait until t has exited, then free its stack. */
+void wl_thread_join(struct wl_thread *t);
+/* Sleep (futex) while *word == value. */
+void wl_futex_wait_while(volatile int *word, int value);
+/* Store value into *word and wake every thread waiting on it. */
+void wl_futex_set_wake_all(volatile int *word, int value);
+/* CLOCK_MONOTONIC in ns (on vmkernel the TSC: guest time; under -icount guest instructions). */
+uint64_t wl_now_ns(void);
+
 /* Sort n unsigned longs ascending (heapsort: no recursion, no memory). */
 void wl_sort(unsigned long *v, unsigned long n);
 
@@ -89,5 +108,6 @@ int wl_mix(int argc, char **argv);
 int wl_sweep(int argc, char **argv);
 int wl_gc(int argc, char **argv);
 int wl_replay(int argc, char **argv);
+int wl_sysbench(int argc, char **argv);
 
 #endif

@@ -135,6 +135,8 @@ struct x86_features {
 	bool invariant_tsc;
 	bool pku;               /* protection keys for user pages (CPUID 7.0 ECX bit 3) */
 	bool erms;              /* enhanced rep movsb/stosb (CPUID 7.0 EBX bit 9) */
+	bool hypervisor;        /* running under one (CPUID 1 ECX bit 31) */
+	unsigned family;        /* CPUID 1 EAX: the family, extended family added */
 	char vendor[13];
 };
 extern struct x86_features x86_cpu;
