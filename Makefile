@@ -53,9 +53,10 @@ Tests
   make test-linux            the mmscript corpus on the host Linux
   make test-mmscript-kernel  the mmscript corpus on the kernel   [PERSONALITY=auto|base|...]
   make test-mmscript-host    the mmscript corpus on mm/ on the host [PERSONALITY=...]
-  make fuzz-mmscript-kernel [SEEDS=n START=s]  random scripts, Linux against the kernel
-  make fuzz-mmscript-host [SEEDS=n START=s]    random scripts, Linux against mm/ on the host
-  make fuzz-mmscript [SEEDS=n START=s]         random scripts twice on Linux (determinism)
+  make fuzz-mmscript-kernel [SEEDS=n START=s FILES=1]  random scripts, Linux against the kernel
+                                      (FILES=1: file scripts, memfds and their mappings)
+  make fuzz-mmscript-host [SEEDS=n START=s FILES=1]    random scripts, Linux against mm/ on the host
+  make fuzz-mmscript [SEEDS=n START=s FILES=1]         random scripts twice on Linux (determinism)
   make soak-vma [SEED= OPS= BACKEND=]          random index operations against a model
   make fuzz-vma [FUZZ_TIME=60]                 libFuzzer over the index operations (clang)
 Course labs (docs/labs/)

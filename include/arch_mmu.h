@@ -137,6 +137,8 @@ typedef enum mmu_action (*mmu_visit_fn)(void *ctx, uintptr_t va, phys_addr_t pa,
 
 /* Up to this many changed pages are flushed one by one; more flush the whole TLB (Linux: 33). */
 #define TLB_BATCH_PAGES 32
+/* Page references a batch can hold for after its flush (mm/tlb.c; more flush early). */
+#define TLB_BATCH_PUTS 64
 
 struct tlb_batch {
 	struct arch_mmu *m;
@@ -147,6 +149,9 @@ struct tlb_batch {
 	unsigned long changed;            /* entries changed (statistics) */
 	struct list_head free_tables;     /* page-table pages emptied by walks (struct page lru) */
 	struct list_head free_pages;      /* user frames to free after the flush (mm/, lru) */
+	unsigned nputs;                   /* references in puts[] */
+	struct page *puts[TLB_BATCH_PUTS]; /* page-cache pages whose PTE reference is dropped
+	                                   *   after the flush (mm/, mm_tlb_put_page) */
 };
 
 /* tlb_batch_init: an empty batch for m. local_only: for changes that only add rights. */

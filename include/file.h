@@ -2,30 +2,34 @@
  * Open files and file descriptors, as Linux's struct file and fd table.
  *
  * A struct file is one open instance (offset, status flags), shared by
- * every fd that dup/fork made from it (reference counted); what it reads
- * and writes is its file_ops:
- *   - memory files (kernel/file.c): a boot module opened by path (its
- *     basename names it, as for execve), /proc/self/maps (a snapshot taken
- *     at open), read-only;
+ * every fd that dup/fork made from it and by every VMA mapping it (one
+ * reference count, as Linux's f_count); what it reads and writes is its
+ * file_ops:
+ *   - files of the file system (include/fs.h; kernel/open.c opens them,
+ *     kernel/fs_file.c reads and writes them): regular files through their
+ *     page cache, mappable (vm, include/vm_object.h); directories
+ *     (getdents64); the devices of /dev and the files of /proc, whose
+ *     special inodes say what they do (kernel/devices.c, kernel/procfs.c);
+ *   - memory files: text made at open (/proc/self/maps, /proc/meminfo);
  *   - pipes (kernel/pipe.c);
  *   - the console streams (kernel/console_file.c): init's fds 0, 1, 2.
- * There is no file system: paths name modules, /proc/self/maps, "/" and
- * /dev/null, /dev/stdin, /dev/stdout, /dev/stderr.
  *
  * The fd table (kernel/fdtable.c) follows Linux: the lowest free fd,
  * close-on-exec per fd, up to RLIMIT_NOFILE (FD_LIMIT_SOFT) fds; a fork child gets a
  * copy (same files), execve closes the close-on-exec ones, exit all.
  *
- * Locks: a file's reference count is atomic (forked processes share files
- * and run on other CPUs); a pipe's ring has a lock of its own
- * (kernel/pipe.c); a table is changed only by the task that holds it, in
- * process context. [Threads sharing a table (CLONE_FILES) and a shared file
- * offset still need locks: issue 9's second part.]
+ * Locks: a file's reference count is atomic (forked processes share files,
+ * VMAs of several address spaces hold them, and they run on other CPUs); a
+ * pipe's ring has a lock of its own (kernel/pipe.c); a table is changed
+ * only by the task that holds it, in process context. [Threads sharing a
+ * table (CLONE_FILES) and a shared file offset still need locks: issue 9's
+ * second part.]
  */
 #ifndef FILE_H
 #define FILE_H
 
 #include "types.h"
+#include "fs.h"
 
 struct task;
 struct file;
@@ -37,37 +41,55 @@ struct kstat;
 #define FD_LIMIT_SOFT 1024
 #define FD_LIMIT_HARD 4096
 
+/* *at() calls: the current directory as dirfd, and their flags. */
+#define AT_FDCWD            (-100)
+#define AT_SYMLINK_NOFOLLOW 0x100
+#define AT_REMOVEDIR        0x200
+#define AT_EACCESS          0x200
+#define AT_SYMLINK_FOLLOW   0x400
+#define AT_NO_AUTOMOUNT     0x800
+#define AT_EMPTY_PATH       0x1000
+
 struct file_ops {
-	/* read n bytes to user ubuf at *pos (ignored by streams); bytes, 0 at end, -errno. May sleep. */
-	long (*read)(struct file *f, uint64_t ubuf, size_t n);
-	/* write n bytes from user ubuf; bytes, -errno (-EPIPE, -EAGAIN, -EBADF). May sleep. */
-	long (*write)(struct file *f, uint64_t ubuf, size_t n);
+	/* read n bytes to user ubuf at *pos (streams ignore it); bytes, 0 at end, -errno. May sleep. */
+	long (*read)(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos);
+	/* write n bytes from user ubuf at *pos; bytes, -errno (-EPIPE, -EAGAIN, -EBADF, -ENOSPC). May sleep. */
+	long (*write)(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos);
 	/* fill st (mode, size, ...); NULL: a character device */
 	void (*stat)(struct file *f, struct kstat *st);
 	/* the last reference went away */
 	void (*release)(struct file *f);
 	/* readiness now: POLLIN, POLLOUT, POLLHUP, POLLERR (NULL: always readable and writable) */
 	unsigned (*poll)(struct file *f);
-	bool seekable;                  /* lseek works (memory files), else -ESPIPE */
+	bool seekable;                  /* lseek works (memory and regular files), else -ESPIPE */
 };
 
 struct file {
-	int refs;                       /* [atomic] fds pointing at it, in all tasks */
+	int refs;                       /* [atomic] fds in all tasks, VMAs mapping it, holders */
 	const struct file_ops *ops;
 	unsigned flags;                 /* O_ACCMODE | O_APPEND | O_NONBLOCK | O_LARGEFILE (F_GETFL) */
-	uint64_t pos;                   /* shared offset (memory files) */
+	uint64_t pos;                   /* shared offset (memory and regular files) */
 	const char *data;               /* memory files: contents */
 	size_t size;
 	char *owned;                    /* memory files: kmalloc'd contents to free, or NULL */
 	void *priv;                     /* pipes: struct pipe; consoles: the stream */
-	uint64_t ino;                   /* st_ino */
+	uint64_t ino;                   /* st_ino of files outside the file system */
+	struct dentry *dentry;          /* files of the file system: the name opened (a reference) */
+	struct vm_file vm;              /* regular files: what mmap maps (vm.obj NULL: not mappable) */
 };
 
 /* What the stat family reports (kernel/sys_stat.c turns it into Linux's layouts). */
 struct kstat {
 	uint64_t dev, ino, rdev, size, blocks;
 	uint32_t mode, nlink, blksize;
+	struct fs_time atime, mtime, ctime;
 };
+
+/* st_dev of the file system's files (Linux shows tmpfs as an anonymous device 0:N). */
+#define FS_DEV 0x1
+
+/* The operations of memory files (kernel/file.c): data[0, size) read at the offset, read-only, size 0 to stat. */
+extern const struct file_ops mem_file_ops;
 
 /* file_alloc: a new file with one reference. NULL on -ENOMEM. */
 struct file *file_alloc(const struct file_ops *ops, unsigned flags);
@@ -76,17 +98,73 @@ void file_get_ref(struct file *f);
 void file_put(struct file *f);
 
 /*
- * file_open_path: open path (flags as open(2)) for current; the file, or
- * an ERR value: -ENOENT, -EACCES (write access to a read-only file),
- * -EISDIR, -ENOTDIR, -ENOMEM.
+ * path_from_user: a kmalloc'd copy of the user path (kfree it). 0 and
+ * *out; -EFAULT, -ENAMETOOLONG (PATH_MAX with the NUL), -ENOENT (empty;
+ * *out is still set then, for AT_EMPTY_PATH), -ENOMEM.
  */
-long file_open_path(const char *path, int flags, struct file **out);
-/* file_stat_path: stat of path without opening it. 0, -ENOENT, -ENOTDIR. */
-int file_stat_path(const char *path, struct kstat *st);
-/* file_getdents64: directory entries of f (the root: ".", "..", the modules) as linux_dirent64. Bytes, 0 at the end, -ENOTDIR, -EINVAL (too small), -EFAULT. */
+long path_from_user(uint64_t upath, char **out);
+/*
+ * dirfd_base: where a *at() call's relative path starts: the current
+ * directory for AT_FDCWD, else dirfd's directory. A reference; -EBADF
+ * (not open), -ENOTDIR (not a directory).
+ */
+long dirfd_base(int dirfd, struct dentry **out);
+/*
+ * user_path_lookup: fs_lookup (flags LOOKUP_*) of the user path upath
+ * relative to dirfd. 0 and *out (a reference); path_from_user's,
+ * dirfd_base's and the lookup's errors.
+ */
+long user_path_lookup(int dirfd, uint64_t upath, unsigned flags, struct dentry **out);
+/* user_lookup_parent: fs_lookup_parent of the user path upath relative to dirfd; the same errors. */
+long user_lookup_parent(int dirfd, uint64_t upath, struct fs_last *last);
+/*
+ * file_open_at: open(2) of path relative to dirfd (kernel/open.c): O_CREAT
+ * (with mode, less the umask), O_EXCL, O_TRUNC, O_APPEND, O_DIRECTORY,
+ * O_NOFOLLOW, O_CLOEXEC (the caller's), the access mode. 0 and *out;
+ * Linux's errors: -ENOENT, -ENOTDIR, -EISDIR, -EEXIST, -ELOOP,
+ * -ENAMETOOLONG, -EACCES, -EINVAL, -ENOSPC, -ENOMEM, -EBADF (dirfd).
+ */
+long file_open_at(int dirfd, const char *path, int flags, uint32_t mode, struct file **out);
+/* file_open_dentry: open what d names with flags (no creation, no truncation). 0 and *out, or -errno. */
+long file_open_dentry(struct dentry *d, int flags, struct file **out);
+/* file_from_dentry: a file of the file system with ops for d (a reference moves in). NULL on -ENOMEM. */
+struct file *file_from_dentry(struct dentry *d, const struct file_ops *ops, unsigned flags);
+/*
+ * path_stat_at: stat of path relative to dirfd without opening it;
+ * lookup_flags LOOKUP_FOLLOW (stat) or not (lstat). 0, or the lookup's
+ * errors.
+ */
+long path_stat_at(int dirfd, const char *path, unsigned lookup_flags, struct kstat *st);
+/* file_getdents64: directory entries of f as linux_dirent64. Bytes, 0 at the end, -ENOTDIR, -EINVAL (too small), -EFAULT. */
 long file_getdents64(struct file *f, uint64_t ubuf, size_t size);
 /* file_stat: stat of an open file. */
 void file_stat(struct file *f, struct kstat *st);
+/* inode_stat: stat of what a dentry names (its special kind decides dev). */
+void dentry_stat(struct dentry *d, struct kstat *st);
+/* file_is_dir: f is an open directory. */
+bool file_is_dir(const struct file *f);
+
+/*
+ * Special inodes (devices, /proc): the kernel's struct behind
+ * inode->special (kernel/devices.c, kernel/procfs.c).
+ */
+struct kspecial {
+	struct inode_special base;
+	const struct file_ops *ops;     /* an open file's operations (NULL: open decides) */
+	/* open: make the file for d (NULL: file_from_dentry with ops). 0 and *out, or -errno. */
+	long (*open)(struct dentry *d, int flags, struct file **out);
+	uint64_t dev;                   /* st_dev */
+};
+/* The kernel's special behind an inode, or NULL. */
+static inline const struct kspecial *inode_kspecial(const struct inode *i)
+{
+	return i->special ? container_of(i->special, struct kspecial, base) : NULL;
+}
+/* rootfs_init (kernel/rootfs.c): the file system, /dev, /proc, /tmp, the boot modules unpacked. 0 or -errno. */
+int rootfs_init(void);
+/* devices_populate / procfs_populate: make /dev's and /proc's entries (kernel/devices.c, kernel/procfs.c). */
+int devices_populate(struct dentry *dev);
+int procfs_populate(struct dentry *proc);
 
 /* poll(2) bits (Linux values). */
 #define POLLIN   0x001
@@ -108,6 +186,8 @@ void file_io_event(void);
 
 /* maps_format: write t's /proc/self/maps text into buf (size bytes); returns the length it needs. */
 size_t maps_format(struct task *t, char *buf, size_t size);
+/* memfd_file: memfd_create's file: a new unlinked file "memfd:NAME" opened O_RDWR. NULL on -ENOMEM. */
+struct file *memfd_file(const char *name);
 
 /* The fd table (kernel/fdtable.c). */
 struct fdtable {

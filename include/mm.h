@@ -21,6 +21,8 @@
 
 #include "vma.h"
 #include "spinlock.h"
+#include "list.h"
+#include "vm_object.h"
 #include "arch_mmu.h"
 
 struct arch_mmu;
@@ -62,16 +64,6 @@ struct arch_mmu;
  */
 #include "rwsem.h"
 
-/*
- * Optional reference counting of VMA backing objects (v->object, Linux's
- * vm_file): get when a split or copy makes one more VMA point at the
- * object, put when a VMA pointing at it is freed. NULL ops: not counted.
- */
-struct vma_object_ops {
-	void (*get)(void *object);
-	void (*put)(void *object);
-};
-
 struct mm {
 	struct vma_index index;       /* [mmap_lock] the VMAs of this address space */
 	int map_count;                /* [mmap_lock] VMAs in the index (Linux mm->map_count) */
@@ -89,7 +81,6 @@ struct mm {
 	                               *   for guard markers (Linux: VM_MAYBE_GUARD, per VMA) */
 	uintptr_t mmap_base;          /* [mmap_lock] top of the top-down free-area search */
 	uintptr_t mmap_legacy_base;   /* [mmap_lock] bottom of the bottom-up fallback search */
-	const struct vma_object_ops *object_ops; /* [init] may be NULL */
 	struct rwsem mmap_lock;       /* protects the fields tagged [mmap_lock] */
 
 	/* Added by mm_create (zero in an mm set up by mm_vma_init alone). */
@@ -103,8 +94,9 @@ struct mm {
 	uintptr_t start_stack;        /* [mmap_lock] initial stack pointer region (set by exec) */
 	/* Counters, [atomic] (changed with __atomic builtins; read them plainly in tests). */
 	unsigned long rss;            /* present PTEs mapping a frame other than the zero page
-	                               *   (private anonymous + shared anonymous pages) */
-	unsigned long rss_shared;     /* of which frames of shared anonymous objects */
+	                               *   (private anonymous pages + page-cache pages) */
+	unsigned long rss_file;       /* of which page-cache pages: files and shared anonymous
+	                               *   memory (Linux MM_FILEPAGES + MM_SHMEMPAGES) */
 	unsigned long faults;         /* handle_mm_fault calls */
 	unsigned long cow_copies;     /* write faults that copied a shared or zero page */
 	unsigned long cow_reuses;     /* write faults that reused a page nobody else maps */
@@ -121,7 +113,8 @@ struct mm {
 	                               *   lock-free faults search; NULL: none (fall back) */
 	struct vma *vma_retired;      /* [mmap_lock write] VMAs removed in this write section,
 	                               *   freed after the lock-free faults that may see them */
-	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm */
+	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm (mm_check_all,
+	                               *   truncation's walk: mm/truncate.c) */
 };
 
 /* Global default of mm->merge for new address spaces; the kernel option merge=off clears it. */
@@ -160,7 +153,7 @@ struct vma *vma_lookup(struct mm *mm, uintptr_t addr);
 struct vma *vma_first(struct mm *mm);
 struct vma *vma_next(struct mm *mm, struct vma *v);
 
-/* vma_map_anon: vma_map_new_range for private anonymous memory: object NULL, pgoff = start >> PAGE_SHIFT (do_mmap). */
+/* vma_map_anon: vma_map_new_range for private anonymous memory: file NULL, pgoff = start >> PAGE_SHIFT (do_mmap). */
 int vma_map_anon(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags, struct vma **out);
 
 /*
@@ -179,19 +172,24 @@ size_t anon_identity_inuse(void);
 /* ========================================================================
  * Address spaces with page tables, faults and the VM system calls' cores
  * (mm/mm.c, mm/fork.c, mm/mmap_lock.c, mm/fault.c, mm/user_page.c,
- * mm/shared_anon.c, mm/zap.c, mm/populate.c, mm/remote_access.c,
+ * mm/shared_anon.c, mm/filemap.c, mm/truncate.c, mm/zap.c, mm/populate.c,
+ * mm/remote_access.c, mm/msync.c,
  * mm/soft_access.c, mm/mmap.c, mm/brk.c, mm/mprotect.c, mm/madvise.c,
  * mm/mremap.c, mm/mincore.c).
  *
- * Lock order: mmap_lock -> pt_lock -> shared-object lock -> pmm/slab locks.
+ * Lock order (the table is include/lock_order.h): mmap_lock -> pt_lock ->
+ * object lock (vm_object.h) -> pmm/slab locks; mmap_lock -> fs_lock
+ * (include/fs.h) -> object lock; mm_list_lock (the list of address spaces)
+ * is taken alone.
  *
  * Page accounting (struct page of pmm.h, for user frames):
  *   private anonymous page: PG_anon; private = the anon identity (struct
  *     anon_vma *) of the VMA that first wrote it, which the page holds a
  *     reference on (anon_vma_get) until it is freed; mapcount = PTEs mapping
  *     it; refcount = mapcount (+ transient references).
- *   shared anonymous page: flags 0; private = its shared object; refcount =
- *     1 (the object's) + mapcount.
+ *   page-cache page (a file's, or shared anonymous memory's): PG_cache;
+ *     private = its object; refcount = 1 (the cache's) + mapcount. Mapped
+ *     read-only in private mappings, where a write copies it (COW).
  *   the zero page: one frame, PG_reserved, never counted in refcount,
  *     mapcount or rss.
  * refcount and mapcount of user pages change with __atomic builtins.
@@ -285,7 +283,7 @@ enum fault_result {
 	FAULT_SIGSEGV_ACCERR,         /* VMA there but the access is not allowed (SEGV_ACCERR) */
 	FAULT_SIGSEGV_PKUERR,         /* a data access to an execute-only VMA, where the
 	                               *   hardware keeps it unreadable (SEGV_PKUERR) */
-	FAULT_SIGBUS,                 /* beyond the end of a shared object (BUS_ADRERR) */
+	FAULT_SIGBUS,                 /* a page past the end of a file or shared object (BUS_ADRERR) */
 	FAULT_OOM,                    /* no memory for a page or page table */
 };
 
@@ -345,10 +343,6 @@ int mm_futex_key(struct mm *mm, uintptr_t addr, bool *shared, uint64_t *key);
  * The caller holds no mmap_lock.
  */
 int mm_user_cmpxchg32(struct mm *mm, uintptr_t addr, uint32_t old, uint32_t new, uint32_t *cur);
-
-/* Shared anonymous objects now allocated (leak checks in tests). */
-size_t shared_anon_inuse(void);
-
 /* The shared zero page's physical address (allocated by the first mm_create). */
 phys_addr_t mm_zero_page_phys(void);
 
@@ -371,10 +365,10 @@ int mm_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool write);
 int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len);
 /*
  * mm_copy_from: copy len bytes from user address src of mm to kernel dst
- * without faulting anything in: pages never touched read as zero, shared
- * anonymous pages come from their object. Every byte must lie in a VMA,
- * outside guard regions (access rights are not checked: a kernel read).
- * Takes the mmap_lock for reading. 0 or -EFAULT.
+ * without faulting anything in: pages never touched read as zero, pages of
+ * a file or shared object not mapped here come from its cache. Every byte
+ * must lie in a VMA, outside guard regions (access rights are not checked:
+ * a kernel read). Takes the mmap_lock for reading. 0 or -EFAULT.
  */
 int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len);
 
@@ -393,19 +387,37 @@ void mm_dump(struct mm *mm, unsigned what, mmu_dump_fn emit, void *arg);
 size_t vm_flags_format(char *buf, size_t size, unsigned long flags);
 
 /* ---------------------------------------------- VM system-call cores
- * Each takes the mmap_lock itself (write; mincore read) and returns Linux's
- * result for an anonymous-memory-only system. */
+ * Each takes the mmap_lock itself (write; mincore and msync read) and
+ * returns Linux's result. */
 
 /*
- * vm_mmap: mmap(addr, len, prot, flags, fd = -1, 0). Anonymous private or
- * shared, MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, MAP_NORESERVE,
- * MAP_GROWSDOWN, MAP_STACK. Returns the address, or -EINVAL (len 0, bad
- * type, unaligned fixed address, ...), -ENOMEM (no room, map_count,
- * memory), -EEXIST (MAP_FIXED_NOREPLACE over a mapping), -EPERM (fixed
- * below MMAP_MIN_ADDR), -EBADF (not MAP_ANONYMOUS: no files here),
- * -EOPNOTSUPP (MAP_SHARED_VALIDATE with unknown flags).
+ * vm_mmap_pgoff: mmap(addr, len, prot, flags, file, pgoff << PAGE_SHIFT),
+ * Linux's do_mmap after the fd lookup. file NULL: anonymous memory
+ * (MAP_ANONYMOUS; without it -EBADF: the fd -1 names no file), private or
+ * shared. With a file: MAP_PRIVATE maps it copy-on-write, MAP_SHARED (and
+ * MAP_SHARED_VALIDATE, which refuses unknown flags with -EOPNOTSUPP) maps
+ * it shared; -EACCES a shared writable mapping of a file not opened for
+ * writing, or any mapping of one not opened for reading; a shared mapping
+ * of a read-only file gets neither VM_SHARED nor VM_MAYWRITE (Linux).
+ * MAP_FIXED, MAP_FIXED_NOREPLACE, MAP_POPULATE, MAP_NORESERVE,
+ * MAP_GROWSDOWN (anonymous only), MAP_STACK. Returns the address, or
+ * -EINVAL (len 0, bad type, unaligned fixed address, ...), -ENOMEM (no
+ * room, map_count, memory), -EEXIST (MAP_FIXED_NOREPLACE over a mapping),
+ * -EPERM (fixed below MMAP_MIN_ADDR), -EOVERFLOW (pgoff + pages wraps or
+ * passes the largest file offset).
  */
+long vm_mmap_pgoff(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags,
+		   struct vm_file *file, unsigned long pgoff);
+/* vm_mmap: vm_mmap_pgoff without a file (fd -1, offset 0). */
 long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags);
+/*
+ * vm_msync: msync(start, len, flags) (Linux 6.18): nothing needs writing
+ * back from memory files, so only the checks and the walk: -EINVAL bad
+ * flags (MS_ASYNC with MS_SYNC) or unaligned start; -ENOMEM the range
+ * wraps, or meets a hole (MS_ASYNC alone stops there, the others go on
+ * and report it at the end); -EBUSY MS_INVALIDATE on a VM_LOCKED VMA.
+ */
+int vm_msync(struct mm *mm, uintptr_t start, size_t len, int flags);
 /* vm_munmap: munmap. 0; -EINVAL unaligned addr, len 0, range past TASK_SIZE; -ENOMEM map_count/memory. */
 int vm_munmap(struct mm *mm, uintptr_t addr, size_t len);
 /*
@@ -450,8 +462,8 @@ unsigned long mm_reclaim_lazyfree(struct mm *mm);
 
 /*
  * vm_mincore: mincore into a kernel buffer vec of (len + PAGE_SIZE - 1) /
- * PAGE_SIZE bytes: 1 where the page is resident (present PTE, or a page of
- * a shared object), else 0. 0; -EINVAL unaligned addr; -ENOMEM range past
+ * PAGE_SIZE bytes: 1 where the page is resident (present PTE, or, in a
+ * file-backed VMA, a page in the file's cache), else 0. 0; -EINVAL unaligned addr; -ENOMEM range past
  * TASK_SIZE or not fully mapped (vec filled for the pages before the hole).
  */
 int vm_mincore(struct mm *mm, uintptr_t addr, size_t len, unsigned char *vec);

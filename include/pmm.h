@@ -21,6 +21,7 @@
 #define PG_anon     0x10              /* anonymous user memory */
 #define PG_dirty    0x20              /* written since it was last clean: since MADV_FREE (private), ever (shared) */
 #define PG_lazyfree 0x40              /* MADV_FREE'd: reclaim may drop it while clean */
+#define PG_cache    0x80              /* in a page cache (include/vm_object.h); private = its object */
 
 struct page {
 	struct list_head lru;         /* free-list link (PG_buddy) or the owner's list */
@@ -28,7 +29,7 @@ struct page {
 	int32_t refcount;             /* references; 0 when free */
 	int32_t mapcount;             /* user page-table entries mapping it */
 	uint8_t order;                /* block order while PG_buddy, or while allocated as a head */
-	void *private;                /* owner's data (slab cache, anon identity, ...) */
+	void *private;                /* owner's data (slab cache, anon identity, page-cache object) */
 };
 
 struct mem_range {
@@ -45,6 +46,14 @@ struct mem_range {
  * Call once, before any other pmm function.
  */
 void pmm_init(struct page *pages, pfn_t max_pfn, const struct mem_range *free, size_t nfree);
+
+/*
+ * pmm_release_reserved: hand the frames wholly inside [start, end) to the
+ * allocator (pmm_init does this for the free ranges; boot modules that were
+ * copied elsewhere are released the same way). Every such frame must be
+ * reserved and unused (else a panic: a kernel bug).
+ */
+void pmm_release_reserved(phys_addr_t start, phys_addr_t end);
 
 /*
  * pmm_alloc: allocate 2^order contiguous, naturally aligned frames. Returns

@@ -1,5 +1,5 @@
 /*
- * Tasks (processes; one thread each for now) and the scheduler.
+ * Tasks (threads: a process is a thread group, kernel/thread_group.c) and the scheduler.
  *
  * A task owns a kernel stack (KSTACK_SIZE bytes); while it runs in user mode
  * the top of that stack is where the CPU (interrupts, exceptions) and the
@@ -32,15 +32,13 @@
 struct mm;
 struct trap_frame;
 struct fdtable;
-struct boot_module;
+struct dentry;
 
 #define KSTACK_ORDER 2                          /* 16 KiB kernel stacks */
 #define KSTACK_SIZE  (PAGE_SIZE << KSTACK_ORDER)
 #define TASK_COMM_LEN 16
 #define SCHED_SLICE_TICKS 10                    /* 10 ms at TIMER_HZ 1000 */
 #define TASK_MAX 64                             /* live tasks (zombies included): fork's limit */
-#define EXE_PATH_MAX 64
-#define EXE_MAX_SEGS 8
 
 enum task_state {
 	TASK_RUNNABLE,          /* on the run queue, or running */
@@ -84,6 +82,7 @@ struct thread_group {
 	ksigset_t pending;              /* process-directed signals */
 	struct k_siginfo info[NSIG_STD + 1];
 	struct task *exec_task;         /* a thread in execve waiting for the others to end (de_thread) */
+	bool notified;                  /* the parent has been told (exit signal) that the process ended */
 };
 
 struct task {
@@ -109,16 +108,12 @@ struct task {
 	bool vfork_pending;             /* [self] a vfork parent waits for this child's exec or exit */
 	struct ktimer it_real;          /* [self] ITIMER_REAL / alarm (kernel/itimer.c) */
 	uint64_t it_real_interval_ns;   /* [self] its interval */
-	const struct boot_module *exe_module;   /* [self] the program's module (/proc/self/exe) */
+	struct dentry *exe;             /* [self] the program's file (/proc/self/exe), a reference */
+	struct dentry *cwd;             /* [self] the working directory, a reference */
+	uint32_t umask;                 /* [self] file-creation mask (Linux's init: 022) */
 	char comm[TASK_COMM_LEN];       /* [self] program name (basename), for reports */
 	struct fdtable *fdt;            /* [self] file descriptors (kernel/fdtable.c) */
 	struct wait_queue child_wait;   /* where this task waits for its children (wait4, vfork) */
-	char exe_path[EXE_PATH_MAX];    /* [self] the program's path (execve's path, init's argv[0]) */
-	struct exe_seg {                /* [self] the program's PT_LOAD pages, for /proc/self/maps names */
-		uintptr_t start, end;
-		uint64_t offset;        /* file offset of start */
-	} exe_seg[EXE_MAX_SEGS];
-	unsigned exe_nseg;
 	struct task_signals sig;        /* [sig] this thread's blocked and pending sets */
 	struct sighand *sighand;        /* [sig] signal actions (shared with CLONE_SIGHAND) */
 	struct thread_group *group;     /* [sched] its thread group (NULL: idle tasks) */
@@ -228,13 +223,14 @@ __attribute__((noreturn)) void task_exit(int status);
  * Thread groups (kernel/thread_group.c). thread_group_init: t's own group
  * and sighand (task_alloc); 0 or -ENOMEM. thread_group_share: the child of
  * clone takes the parent's sighand (CLONE_SIGHAND) and joins its group
- * (CLONE_THREAD: the parent's process id). thread_group_put: t leaves both
+ * (CLONE_THREAD: the parent's process id); 0, or -EINTR when that group is
+ * exiting or execing (its other threads have been sent SIGKILL already). thread_group_put: t leaves both
  * (task_free). thread_group_exiting: t's group is going (exit_group, fatal
  * signal). thread_group_leader: the task whose tid is t's process id.
  * task_reapable: a zombie whose whole group has exited (wait4 may take it).
  */
 int thread_group_init(struct task *t);
-void thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread);
+int thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread);
 void thread_group_put(struct task *t);
 bool thread_group_exiting(const struct task *t);
 struct task *thread_group_leader(const struct task *t);
@@ -263,19 +259,15 @@ void thread_group_wake_waiters_locked(struct task *t);
  */
 int thread_group_exec(void);
 /*
- * thread_group_leave_locked: t exits: true when it was the group's last
- * thread, with *status the group's status (sched_lock held).
+ * thread_group_leave_locked: t starts to exit (first thing in task_exit,
+ * as Linux decrements signal->live before the child-tid wake-up): it
+ * leaves the live count; true when it was the group's last thread. *status
+ * becomes the group exit's status, or the group's when t is last
+ * (sched_lock held).
  * thread_park_dead_locked: an exited non-leader thread waits to be freed;
  * thread_reap_dead frees those already off their CPU (no lock held).
  */
 bool thread_group_leave_locked(struct task *t, int *status);
-/*
- * thread_group_exit_begin: t starts its exit with status, before anything
- * (the child-tid wake-up) can let another thread exit after it: without a
- * group exit, the status of the thread that began its exit last is the
- * group's. Takes sched_lock.
- */
-void thread_group_exit_begin(struct task *t, int status);
 void thread_park_dead_locked(struct task *t);
 void thread_reap_dead(void);
 

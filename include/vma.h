@@ -50,6 +50,7 @@
 
 struct mm;
 struct vma;
+struct vm_file;
 
 /*
  * Anon identity (Linux's anon_vma): created when a private VMA is first
@@ -87,9 +88,11 @@ struct vma {
 	                               *   mm->mm_lock_seq (a wrap only makes a fault fall back) */
 	int vm_readers;               /* [atomic] faults holding it for reading */
 	union {
-		void *object;         /* backing object for shared anonymous memory (Linux's shmem file), or NULL */
-		struct vma *retired_next;       /* once freed with fault_lock=vma (object put, index left):
-		                               *   next on mm->vma_retired (mm/vma_lock.c) */
+		struct vm_file *file; /* the file mapped (include/vm_object.h; Linux's vm_file; shared
+		                       *   anonymous memory has one too), or NULL: anonymous private */
+		struct vma *retired_next;       /* once freed with fault_lock=vma (file put, index left):
+		                               *   next on mm->vma_retired (mm/vma_lock.c); no fault
+		                               *   reads file then: a detached VMA is never locked */
 	};
 	struct mm *mm;                /* owning address space */
 };

@@ -1,6 +1,6 @@
 /*
  * Process creation: clone with fork's flags, fork and vfork (Linux's
- * kernel_clone for the cases a one-thread-per-process kernel has):
+ * kernel_clone for processes and threads):
  *
  *   - a copy-on-write copy of the address space (mm_dup), or the same one
  *     with CLONE_VM (vfork, posix_spawn-style clones: the child then runs
@@ -24,6 +24,7 @@
  * The number of live tasks (zombies included) is limited to TASK_MAX.
  */
 #include "task.h"
+#include "fs.h"
 #include "syscall_internal.h"
 #include "signal.h"
 #include "wait.h"
@@ -106,17 +107,24 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 	child->arch.gs_base = parent->arch.gs_base;
 	signal_fork(child, parent);
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
-	memcpy(child->exe_path, parent->exe_path, sizeof(child->exe_path));
-	memcpy(child->exe_seg, parent->exe_seg, sizeof(child->exe_seg));
-	child->exe_nseg = parent->exe_nseg;
-	child->exe_module = parent->exe_module;
+	child->exe = parent->exe;
+	if (child->exe)
+		dget(child->exe);
+	child->cwd = parent->cwd;
+	if (child->cwd)
+		dget(child->cwd);
+	child->umask = parent->umask;
 	child->exit_signal = (flags & CLONE_THREAD) ? 0 : (int)(flags & CSIGNAL);
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;
 	child->parent = (flags & CLONE_THREAD) ? NULL : parent;     /* a thread is nobody's child */
 }
 
-/* clone(flags, newsp, parent_tid, child_tid, tls): the child's pid; -EINVAL, -EAGAIN, -ENOMEM, -EFAULT. */
+/*
+ * clone(flags, newsp, parent_tid, child_tid, tls): the child's pid; -EINVAL,
+ * -EAGAIN, -ENOMEM, -EFAULT; -EINTR a thread of a process that is exiting
+ * (the caller dies on its way out).
+ */
 long sys_clone(SYSCALL_ARGS)
 {
 	struct task *parent = current, *child;
@@ -141,13 +149,18 @@ long sys_clone(SYSCALL_ARGS)
 		err = -EFAULT;
 	if (!err && (flags & CLONE_PARENT_SETTID) && copy_to_user((void *)a2, &tid, sizeof(tid)))
 		err = -EFAULT;
+	if (!err)
+		err = thread_group_share(child, parent, flags & CLONE_SIGHAND, flags & CLONE_THREAD);
 	if (err) {
 		fdtable_put(child->fdt);
 		mm_put(task_set_mm(child, NULL));
+		if (child->exe)
+			dput(child->exe);
+		if (child->cwd)
+			dput(child->cwd);
 		task_free(child);
 		return err;
 	}
-	thread_group_share(child, parent, flags & CLONE_SIGHAND, flags & CLONE_THREAD);
 	if (flags & CLONE_CHILD_CLEARTID)
 		child->clear_child_tid = a3;
 	child->vfork_pending = flags & CLONE_VFORK;

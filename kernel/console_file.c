@@ -44,7 +44,7 @@ static void stream_put(unsigned s, const char *kbuf, size_t n)
 	}
 }
 
-static long console_write_file(struct file *f, uint64_t ubuf, size_t n)
+static long console_write_file(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 {
 	char buf[CHUNK];
 	size_t done = 0;
@@ -65,7 +65,7 @@ static long console_write_file(struct file *f, uint64_t ubuf, size_t n)
 	return (long)done;
 }
 
-static long console_read_file(struct file *f, uint64_t ubuf, size_t n)
+static long console_read_file(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 {
 	char buf[CHUNK];
 

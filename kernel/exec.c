@@ -1,9 +1,19 @@
 /*
- * The static ELF64 loader (include/exec.h): validates the file, maps each
- * PT_LOAD segment as private anonymous memory (mapped writable, filled with
- * mm_copy_to, then given its final permissions with vm_mprotect; the bss is
- * the zero-filled rest), sets the brk heap after the highest segment, and
- * builds the initial stack as Linux's create_elf_tables does, top down:
+ * The ELF64 loader (include/exec.h), as Linux's load_elf_binary:
+ * reads and validates the headers from the file, maps each PT_LOAD segment
+ * from the file (MAP_PRIVATE | MAP_FIXED with its own permissions, later
+ * segments over earlier ones where they share a page), zeroes the rest of
+ * the last file page of a segment whose bss starts there (padzero: a write,
+ * which copies that page) and maps the rest of the bss as anonymous memory
+ * (vm_brk_flags), sets the brk heap after the highest segment. A program
+ * with PT_INTERP (dynamically linked) also gets its interpreter (e.g.
+ * /lib64/ld-linux-x86-64.so.2), opened by path from the file system and
+ * mapped the same way where mmap(NULL) would put it (load_elf_interp); it
+ * starts at the interpreter's entry, with AT_BASE its load address and
+ * AT_PHDR/AT_PHNUM/AT_ENTRY the program's. Unlike Linux, a failure to map
+ * the interpreter fails the execve (Linux is past its point of no return
+ * then and kills the process). Then the loader builds the initial stack as
+ * Linux's create_elf_tables does, top down:
  *
  *   STACK_TOP  8 zero bytes
  *              argv strings, envp strings, AT_EXECFN string (ascending)
@@ -29,6 +39,7 @@
 #include "kernel.h"
 #include "prng.h"
 #include "file.h"
+#include "uaccess.h"
 
 /* ELF64 definitions (the System V gABI). */
 struct elf64_ehdr {
@@ -82,21 +93,17 @@ struct elf64_phdr {
 #define USER_HZ 100
 #define MINSIGSTKSZ_VALUE 2048          /* our rt_sigframe + FXSAVE area fit well below this */
 
-static const struct elf64_phdr *elf_phdrs(const void *elf)
+/* The headers of an ELF file as the loader uses them. */
+struct elf_file {
+	struct elf64_ehdr eh;
+	struct elf64_phdr ph[ELF_MAX_PHNUM];
+	uint64_t size;                  /* the file's size */
+};
+
+/* The ELF header's checks (the program headers must lie inside size bytes). */
+static int elf_check_header(const struct elf64_ehdr *eh, uint64_t size)
 {
-	const struct elf64_ehdr *eh = elf;
-
-	return (const void *)((const uint8_t *)elf + eh->e_phoff);
-}
-
-int elf_check(const void *elf, size_t size)
-{
-	const struct elf64_ehdr *eh = elf;
-	const struct elf64_phdr *ph;
-	uint64_t prev_end = 0;
-	unsigned loads = 0;
-
-	if (!elf || size < sizeof(*eh))
+	if (size < sizeof(*eh))
 		return -ENOEXEC;
 	if (memcmp(eh->e_ident, "\177ELF", 4) != 0 || eh->e_ident[4] != 2 /* 64-bit */ ||
 	    eh->e_ident[5] != 1 /* little endian */ || eh->e_ident[6] != 1 /* version */)
@@ -104,19 +111,32 @@ int elf_check(const void *elf, size_t size)
 	if ((eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_machine != EM_X86_64 ||
 	    eh->e_version != 1)
 		return -ENOEXEC;
-	if (eh->e_phentsize != sizeof(*ph) || eh->e_phnum == 0 || eh->e_phnum > ELF_MAX_PHNUM)
+	if (eh->e_phentsize != sizeof(struct elf64_phdr) || eh->e_phnum == 0 ||
+	    eh->e_phnum > ELF_MAX_PHNUM)
 		return -ENOEXEC;
-	if (eh->e_phoff > size || size - eh->e_phoff < (uint64_t)eh->e_phnum * sizeof(*ph) ||
+	if (eh->e_phoff > size || size - eh->e_phoff < (uint64_t)eh->e_phnum * sizeof(struct elf64_phdr) ||
 	    (eh->e_phoff & 7))
 		return -ENOEXEC;
 	if (eh->e_type == ET_EXEC && eh->e_entry >= TASK_SIZE / 2)
 		return -ENOEXEC;        /* cannot be a user address (an ET_DYN entry is biased) */
-	ph = elf_phdrs(elf);
+	return 0;
+}
+
+/*
+ * The program headers' checks: PT_LOAD segments inside the file, sorted,
+ * congruent, in user space; a PT_INTERP only where interp allows it.
+ */
+static int elf_check_phdrs(const struct elf64_ehdr *eh, const struct elf64_phdr *ph, uint64_t size,
+			   bool interp)
+{
+	uint64_t prev_end = 0;
+	unsigned loads = 0;
+
 	for (unsigned i = 0; i < eh->e_phnum; i++) {
 		const struct elf64_phdr *p = &ph[i];
 
-		if (p->p_type == PT_INTERP)
-			return -ENOEXEC;        /* dynamically linked: no loader here */
+		if (p->p_type == PT_INTERP && !interp)
+			return -ENOEXEC;
 		if (p->p_type != PT_LOAD || p->p_memsz == 0)
 			continue;
 		if (p->p_filesz > p->p_memsz || p->p_offset > size || size - p->p_offset < p->p_filesz)
@@ -135,74 +155,211 @@ int elf_check(const void *elf, size_t size)
 	return loads ? 0 : -ENOEXEC;
 }
 
+int elf_check(const void *elf, size_t size)
+{
+	const struct elf64_ehdr *eh = elf;
+	int err;
+
+	if (!elf)
+		return -ENOEXEC;
+	err = elf_check_header(eh, size);
+	return err ? err : elf_check_phdrs(eh, (const void *)((const uint8_t *)elf + eh->e_phoff), size, false);
+}
+
+static size_t copy_kernel(void *arg, size_t done, void *kaddr, size_t n)
+{
+	memcpy((char *)arg + done, kaddr, n);
+	return 0;
+}
+
+/* Read and check the headers of the regular file f into ef. 0 or -ENOEXEC. */
+static int elf_read(struct file *f, struct elf_file *ef)
+{
+	struct inode *inode = f->dentry->inode;
+	size_t phbytes;
+	int err;
+
+	ef->size = fs_size(inode);
+	if (fs_read(inode, 0, sizeof(ef->eh), copy_kernel, &ef->eh) != (long)sizeof(ef->eh))
+		return -ENOEXEC;
+	err = elf_check_header(&ef->eh, ef->size);
+	if (err)
+		return err;
+	phbytes = ef->eh.e_phnum * sizeof(struct elf64_phdr);
+	if (fs_read(inode, ef->eh.e_phoff, phbytes, copy_kernel, ef->ph) != (long)phbytes)
+		return -ENOEXEC;
+	return elf_check_phdrs(&ef->eh, ef->ph, ef->size, true);
+}
+
 static int prot_of(uint32_t pf)
 {
 	return ((pf & ELF_PF_R) ? PROT_READ : 0) | ((pf & ELF_PF_W) ? PROT_WRITE : 0) |
 	       ((pf & ELF_PF_X) ? PROT_EXEC : 0);
 }
 
-/* Map and fill the PT_LOAD segments; *brk_out = the page-aligned end of the highest one. */
-static int load_segments(struct mm *mm, const void *elf, uintptr_t bias, uintptr_t *brk_out)
+/*
+ * Linux's elf_load for one PT_LOAD segment p of f at bias: the file's
+ * pages, the end of the last one zeroed when the bss starts in it, the
+ * rest of the bss anonymous. 0 or -errno.
+ */
+static int load_segment(struct mm *mm, struct file *f, const struct elf64_phdr *p, uintptr_t bias)
 {
-	const struct elf64_ehdr *eh = elf;
-	const struct elf64_phdr *ph = elf_phdrs(elf);
-	uintptr_t mapped_end = 0, prev_start = 0;
-	int prev_prot = 0;
+	uintptr_t s = ALIGN_DOWN(p->p_vaddr + bias, PAGE_SIZE);
+	uintptr_t file_end = p->p_vaddr + bias + p->p_filesz, mem_end = p->p_vaddr + bias + p->p_memsz;
+	int prot = prot_of(p->p_flags);
 	long r;
 
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		const struct elf64_phdr *p = &ph[i];
-		uintptr_t s, e;
-
-		if (p->p_type != PT_LOAD || p->p_memsz == 0)
-			continue;
-		s = ALIGN_DOWN(p->p_vaddr + bias, PAGE_SIZE);
-		e = ALIGN_UP(p->p_vaddr + bias + p->p_memsz, PAGE_SIZE);
-		if (e > mapped_end) {
-			uintptr_t ms = MAX(s, mapped_end);
-
-			r = vm_mmap(mm, ms, e - ms, PROT_READ | PROT_WRITE,
-				    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
-			if (r < 0)
-				return (int)r;
-			mapped_end = e;
-		}
-		if (p->p_filesz) {
-			r = mm_copy_to(mm, p->p_vaddr + bias, (const uint8_t *)elf + p->p_offset, p->p_filesz);
-			if (r)
-				return (int)r;
-		}
-	}
-	/* final permissions; a page shared by two segments gets both */
-	mapped_end = 0;
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		const struct elf64_phdr *p = &ph[i];
-		uintptr_t s, e;
-		int prot;
-
-		if (p->p_type != PT_LOAD || p->p_memsz == 0)
-			continue;
-		s = ALIGN_DOWN(p->p_vaddr + bias, PAGE_SIZE);
-		e = ALIGN_UP(p->p_vaddr + bias + p->p_memsz, PAGE_SIZE);
-		prot = prot_of(p->p_flags);
-		r = vm_mprotect(mm, s, e - s, prot);
-		if (!r && s < mapped_end && prev_start <= s)
-			r = vm_mprotect(mm, s, PAGE_SIZE, prot | prev_prot);
-		if (r)
+	if (p->p_filesz) {
+		r = vm_mmap_pgoff(mm, s, ALIGN_UP(file_end, PAGE_SIZE) - s, prot, MAP_PRIVATE | MAP_FIXED,
+				  &f->vm, ALIGN_DOWN(p->p_offset, PAGE_SIZE) >> PAGE_SHIFT);
+		if (r < 0)
 			return (int)r;
-		prev_start = s;
-		prev_prot = prot;
-		mapped_end = MAX(mapped_end, e);
+		if (mem_end > file_end && (file_end & (PAGE_SIZE - 1))) {
+			static const char zeros[PAGE_SIZE];
+			size_t n = ALIGN_UP(file_end, PAGE_SIZE) - file_end;
+
+			/* padzero: errors only count in a writable segment */
+			if (mm_copy_to(mm, file_end, zeros, n) && (prot & PROT_WRITE))
+				return -EFAULT;
+		}
+		s = ALIGN_UP(file_end, PAGE_SIZE);
 	}
-	*brk_out = mapped_end;
+	if (ALIGN_UP(mem_end, PAGE_SIZE) > s) {
+		r = vm_mmap(mm, s, ALIGN_UP(mem_end, PAGE_SIZE) - s,
+			    PROT_READ | PROT_WRITE | (prot & PROT_EXEC), MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED);
+		if (r < 0)
+			return (int)r;
+	}
 	return 0;
 }
 
-/* Where the program headers are in memory (AT_PHDR): PT_PHDR, or the PT_LOAD holding e_phoff. */
-static uintptr_t phdr_address(const void *elf, uintptr_t bias)
+/* Map every PT_LOAD segment; *brk_out = the page-aligned end of the highest one. */
+static int load_segments(struct mm *mm, struct file *f, const struct elf_file *ef, uintptr_t bias,
+			 uintptr_t *brk_out)
 {
-	const struct elf64_ehdr *eh = elf;
-	const struct elf64_phdr *ph = elf_phdrs(elf);
+	uintptr_t end = 0;
+
+	for (unsigned i = 0; i < ef->eh.e_phnum; i++) {
+		const struct elf64_phdr *p = &ef->ph[i];
+		int err;
+
+		if (p->p_type != PT_LOAD || p->p_memsz == 0)
+			continue;
+		err = load_segment(mm, f, p, bias);
+		if (err)
+			return err;
+		end = MAX(end, ALIGN_UP(p->p_vaddr + bias + p->p_memsz, PAGE_SIZE));
+	}
+	*brk_out = end;
+	return 0;
+}
+
+/* ------------------------------------------------------ the interpreter */
+
+/* The program's interpreter (PT_INTERP) once opened: its file and headers. */
+struct interp {
+	struct file *f;
+	struct elf_file ef;
+};
+
+/* The first PT_INTERP of ef (Linux looks no further), or NULL: a static program. */
+static const struct elf64_phdr *find_interp(const struct elf_file *ef)
+{
+	for (unsigned i = 0; i < ef->eh.e_phnum; i++)
+		if (ef->ph[i].p_type == PT_INTERP)
+			return &ef->ph[i];
+	return NULL;
+}
+
+/*
+ * Open the interpreter PT_INTERP p of f names and read its headers (Linux
+ * load_elf_binary): -ENOEXEC a name that is not 2..PATH_MAX bytes ending
+ * with its NUL; -EIO a short read; exec_open's errors (ENOENT, EACCES...);
+ * -ELIBBAD an interpreter that is no x86-64 ELF program; -ENOMEM.
+ * 0 and *out (the caller's to free with interp_close).
+ */
+static int interp_open(struct file *f, const struct elf64_phdr *p, struct interp **out)
+{
+	struct dentry *base = current && current->cwd ? current->cwd : fs_root();
+	struct interp *in;
+	char *path;
+	int err;
+
+	if (p->p_filesz > PATH_MAX || p->p_filesz < 2)
+		return -ENOEXEC;
+	path = kmalloc(p->p_filesz);
+	in = kmalloc(sizeof(*in));
+	if (!path || !in)
+		err = -ENOMEM;
+	else if (fs_read(f->dentry->inode, p->p_offset, p->p_filesz, copy_kernel, path) != (long)p->p_filesz)
+		err = -EIO;
+	else if (path[p->p_filesz - 1])
+		err = -ENOEXEC;
+	else
+		err = (int)exec_open(base, path, &in->f);
+	kfree(path);
+	if (!err && elf_read(in->f, &in->ef)) {
+		file_put(in->f);
+		err = -ELIBBAD;
+	}
+	if (err) {
+		kfree(in);
+		return err;
+	}
+	*out = in;
+	return 0;
+}
+
+static void interp_close(struct interp *in)
+{
+	if (in) {
+		file_put(in->f);
+		kfree(in);
+	}
+}
+
+/*
+ * Map the interpreter (Linux load_elf_interp): an ET_DYN one where a
+ * top-down search for its whole span finds room, as mmap(NULL) of the
+ * span would (Linux maps the first segment that long, then unmaps the
+ * rest), an ET_EXEC one at its own addresses. *base = its load bias
+ * (AT_BASE). 0 or -errno.
+ */
+static int load_interp(struct mm *mm, struct interp *in, uintptr_t *base)
+{
+	const struct elf_file *ef = &in->ef;
+	const struct elf64_phdr *first = NULL;
+	uintptr_t lo = 0, hi = 0, unused;
+	long r;
+
+	*base = 0;
+	for (unsigned i = 0; i < ef->eh.e_phnum; i++) {
+		const struct elf64_phdr *p = &ef->ph[i];
+
+		if (p->p_type != PT_LOAD || p->p_memsz == 0)
+			continue;
+		if (!first) {
+			first = p;
+			lo = ALIGN_DOWN(p->p_vaddr, PAGE_SIZE);
+		}
+		hi = MAX(hi, ALIGN_UP(p->p_vaddr + p->p_memsz, PAGE_SIZE));
+	}
+	if (ef->eh.e_type == ET_DYN) {
+		r = vm_mmap_pgoff(mm, 0, hi - lo, prot_of(first->p_flags), MAP_PRIVATE, &in->f->vm,
+				  ALIGN_DOWN(first->p_offset, PAGE_SIZE) >> PAGE_SHIFT);
+		if (r < 0)
+			return (int)r;
+		vm_munmap(mm, (uintptr_t)r, hi - lo);
+		*base = (uintptr_t)r - lo;
+	}
+	return load_segments(mm, in->f, ef, *base, &unused);
+}
+
+/* Where the program headers are in memory (AT_PHDR): PT_PHDR, or the PT_LOAD holding e_phoff. */
+static uintptr_t phdr_address(const struct elf_file *ef, uintptr_t bias)
+{
+	const struct elf64_ehdr *eh = &ef->eh;
+	const struct elf64_phdr *ph = ef->ph;
 
 	for (unsigned i = 0; i < eh->e_phnum; i++)
 		if (ph[i].p_type == PT_PHDR)
@@ -214,10 +371,10 @@ static uintptr_t phdr_address(const void *elf, uintptr_t bias)
 	return 0;
 }
 
-static bool stack_executable(const void *elf)
+static bool stack_executable(const struct elf_file *ef)
 {
-	const struct elf64_ehdr *eh = elf;
-	const struct elf64_phdr *ph = elf_phdrs(elf);
+	const struct elf64_ehdr *eh = &ef->eh;
+	const struct elf64_phdr *ph = ef->ph;
 
 	for (unsigned i = 0; i < eh->e_phnum; i++)
 		if (ph[i].p_type == PT_GNU_STACK)
@@ -258,10 +415,10 @@ static uintptr_t sb_push_bytes(struct stack_builder *b, const void *src, size_t 
 }
 
 /* The load bias of an ET_DYN (static-pie) program: its first PT_LOAD goes to ET_DYN_BASE. 0 for ET_EXEC. */
-static uintptr_t exec_bias(const void *elf)
+static uintptr_t exec_bias(const struct elf_file *ef)
 {
-	const struct elf64_ehdr *eh = elf;
-	const struct elf64_phdr *ph = elf_phdrs(elf);
+	const struct elf64_ehdr *eh = &ef->eh;
+	const struct elf64_phdr *ph = ef->ph;
 
 	if (eh->e_type != ET_DYN)
 		return 0;
@@ -318,10 +475,18 @@ static void push_platform_random(struct stack_builder *b, struct stack_strings *
 	s->random = sb_push_bytes(b, rnd, 16);
 }
 
+/* Where the program went: its load bias, the interpreter's (AT_BASE; 0 without one), the first instruction. */
+struct exec_addrs {
+	uintptr_t bias;
+	uintptr_t base;
+	uintptr_t entry;
+};
+
 /* The auxiliary vector in create_elf_tables' order, ending with AT_NULL. Returns the words used (<= 48). */
-static size_t fill_auxv(uint64_t *auxv, const void *elf, uintptr_t bias, const struct stack_strings *s)
+static size_t fill_auxv(uint64_t *auxv, const struct elf_file *ef, const struct exec_addrs *a,
+			const struct stack_strings *s)
 {
-	const struct elf64_ehdr *eh = elf;
+	const struct elf64_ehdr *eh = &ef->eh;
 	size_t n = 0;
 
 #define AUX(type, val) do { auxv[n++] = (type); auxv[n++] = (val); } while (0)
@@ -329,12 +494,12 @@ static size_t fill_auxv(uint64_t *auxv, const void *elf, uintptr_t bias, const s
 	AUX(AT_HWCAP, 0);
 	AUX(AT_PAGESZ, PAGE_SIZE);
 	AUX(AT_CLKTCK, USER_HZ);
-	AUX(AT_PHDR, phdr_address(elf, bias));
+	AUX(AT_PHDR, phdr_address(ef, a->bias));
 	AUX(AT_PHENT, sizeof(struct elf64_phdr));
 	AUX(AT_PHNUM, eh->e_phnum);
-	AUX(AT_BASE, 0);
+	AUX(AT_BASE, a->base);
 	AUX(AT_FLAGS, 0);
-	AUX(AT_ENTRY, eh->e_entry + bias);
+	AUX(AT_ENTRY, eh->e_entry + a->bias);
 	AUX(AT_UID, 0);
 	AUX(AT_EUID, 0);
 	AUX(AT_GID, 0);
@@ -354,7 +519,7 @@ static size_t fill_auxv(uint64_t *auxv, const void *elf, uintptr_t bias, const s
  * strings, then argc, argv, envp and auxv at the 16-byte aligned *sp.
  * 0 or -ENOMEM.
  */
-static int build_stack_image(struct stack_builder *b, const void *elf, uintptr_t bias,
+static int build_stack_image(struct stack_builder *b, const struct elf_file *ef, const struct exec_addrs *a,
 			     const char *execfn, const char *const *argv, size_t argc,
 			     const char *const *envp, size_t envc, struct stack_strings *s,
 			     uintptr_t *sp)
@@ -367,7 +532,7 @@ static int build_stack_image(struct stack_builder *b, const void *elf, uintptr_t
 		return -ENOMEM;
 	push_strings(b, execfn, argv, argc, envp, envc, ptrs, s);
 	push_platform_random(b, s);
-	nauxv = fill_auxv(auxv, elf, bias, s);
+	nauxv = fill_auxv(auxv, ef, a, s);
 	/* Linux: sp = STACK_ROUND(p - auxv words, items), items = argc+1 + envc+1 + 1 */
 	*sp = ((b->p - nauxv * 8) - (nptrs + 1) * 8) & ~15UL;
 	tbl = sb_at(b, *sp);
@@ -384,7 +549,7 @@ static int build_stack_image(struct stack_builder *b, const void *elf, uintptr_t
  * when the tables reach below it, up to STACK_TOP), the brk and stack
  * bases, then the image from sp up copied in.
  */
-static int map_stack(struct mm *mm, const void *elf, struct stack_builder *b, uintptr_t strings_low,
+static int map_stack(struct mm *mm, const struct elf_file *ef, struct stack_builder *b, uintptr_t strings_low,
 		     uintptr_t sp, uintptr_t brk)
 {
 	uintptr_t stack_start = ALIGN_DOWN(strings_low, PAGE_SIZE) - STACK_EXPAND;
@@ -394,7 +559,7 @@ static int map_stack(struct mm *mm, const void *elf, struct stack_builder *b, ui
 	if (sp < stack_start)
 		stack_start = ALIGN_DOWN(sp, PAGE_SIZE);
 	stack_flags = VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC | VM_GROWSDOWN |
-		      VM_ACCOUNT | VM_SOFTDIRTY | (stack_executable(elf) ? VM_EXEC : 0);
+		      VM_ACCOUNT | VM_SOFTDIRTY | (stack_executable(ef) ? VM_EXEC : 0);
 	mmap_write_lock(mm);
 	err = vma_map_anon(mm, stack_start, STACK_TOP, stack_flags, NULL);
 	if (!err) {
@@ -407,71 +572,104 @@ static int map_stack(struct mm *mm, const void *elf, struct stack_builder *b, ui
 	return mm_copy_to(mm, sp, sb_at(b, sp), STACK_TOP - sp);
 }
 
-/* out->seg: the page ranges of the PT_LOAD segments and their file offsets (for /proc/self/maps). */
-static void record_segments(struct exec_image *out, const void *elf, uintptr_t bias)
+/* The new address space for ef (read from f): segments, then the stack image. 0 and out's mm, entry, sp. */
+static int exec_layout(struct file *f, const struct elf_file *ef, struct interp *in, const char *execfn,
+		       const char *const *argv, size_t argc, const char *const *envp, size_t envc,
+		       struct exec_image *out)
 {
-	const struct elf64_ehdr *eh = elf;
-	const struct elf64_phdr *ph = elf_phdrs(elf);
-
-	out->nseg = 0;
-	for (unsigned i = 0; i < eh->e_phnum && out->nseg < ARRAY_SIZE(out->seg); i++) {
-		if (ph[i].p_type != PT_LOAD || ph[i].p_memsz == 0)
-			continue;
-		out->seg[out->nseg].start = ALIGN_DOWN(ph[i].p_vaddr + bias, PAGE_SIZE);
-		out->seg[out->nseg].end = ALIGN_UP(ph[i].p_vaddr + bias + ph[i].p_memsz, PAGE_SIZE);
-		out->seg[out->nseg].offset = ALIGN_DOWN(ph[i].p_offset, PAGE_SIZE);
-		out->nseg++;
-	}
-}
-
-int exec_build(const void *elf, size_t size, const char *execfn, const char *const *argv,
-	       const char *const *envp, struct exec_image *out)
-{
-	const struct elf64_ehdr *eh = elf;
+	struct exec_addrs a = { exec_bias(ef), 0, 0 };
+	uintptr_t brk = 0, sp = 0;
+	struct page *bufpage = pmm_alloc(EXEC_BUF_ORDER, GFP_ZERO);
 	struct stack_builder sb;
 	struct stack_strings strs;
-	struct page *bufpage;
-	size_t strbytes = 0, argc, envc;
-	uintptr_t bias, brk = 0, sp = 0;
-	struct mm *mm;
+	struct mm *mm = bufpage ? mm_create() : NULL;
 	int err;
 
-	err = elf_check(elf, size);
-	if (err)
-		return err;
-	argc = count_strings(argv, &strbytes);
-	envc = count_strings(envp, &strbytes);
-	strbytes += strlen(execfn) + 1;
-	if (strbytes + (argc + envc + 2) * sizeof(uintptr_t) > EXEC_ARG_MAX)
-		return -E2BIG;
-	bias = exec_bias(elf);
-	bufpage = pmm_alloc(EXEC_BUF_ORDER, GFP_ZERO);
-	if (!bufpage)
-		return -ENOMEM;
-	mm = mm_create();
 	if (!mm) {
-		pmm_free(bufpage, EXEC_BUF_ORDER);
+		if (bufpage)
+			pmm_free(bufpage, EXEC_BUF_ORDER);
 		return -ENOMEM;
 	}
 	sb.buf = page_address(bufpage);
-	err = load_segments(mm, elf, bias, &brk);
+	err = load_segments(mm, f, ef, a.bias, &brk);
+	if (!err && in)
+		err = load_interp(mm, in, &a.base);
+	a.entry = in ? in->ef.eh.e_entry + a.base : ef->eh.e_entry + a.bias;
 	if (!err)
-		err = build_stack_image(&sb, elf, bias, execfn, argv, argc, envp, envc, &strs, &sp);
+		err = build_stack_image(&sb, ef, &a, execfn, argv, argc, envp, envc, &strs, &sp);
 	if (!err)
-		err = map_stack(mm, elf, &sb, strs.low, sp, brk);
+		err = map_stack(mm, ef, &sb, strs.low, sp, brk);
 	pmm_free(bufpage, EXEC_BUF_ORDER);
 	if (err) {
 		mm_put(mm);
 		return err;
 	}
-	record_segments(out, elf, bias);
 	out->mm = mm;
-	out->entry = eh->e_entry + bias;
+	out->entry = a.entry;
 	out->sp = sp;
 	return 0;
 }
 
-void exec_install(struct task *t, struct exec_image *img, const char *name, const char *path)
+int exec_build(struct file *f, const char *execfn, const char *const *argv,
+	       const char *const *envp, struct exec_image *out)
+{
+	size_t strbytes = 0, argc, envc;
+	const struct elf64_phdr *ip;
+	struct interp *in = NULL;
+	struct elf_file *ef;
+	int err;
+
+	argc = count_strings(argv, &strbytes);
+	envc = count_strings(envp, &strbytes);
+	strbytes += strlen(execfn) + 1;
+	if (strbytes + (argc + envc + 2) * sizeof(uintptr_t) > EXEC_ARG_MAX)
+		return -E2BIG;          /* Linux: while copying the strings, before the ELF checks */
+	ef = kmalloc(sizeof(*ef));
+	if (!ef)
+		return -ENOMEM;
+	err = elf_read(f, ef);
+	ip = err ? NULL : find_interp(ef);
+	if (ip)
+		err = interp_open(f, ip, &in);
+	if (!err)
+		err = exec_layout(f, ef, in, execfn, argv, argc, envp, envc, out);
+	interp_close(in);
+	kfree(ef);
+	if (!err) {
+		out->exe = f->dentry;
+		dget(out->exe);
+	}
+	return err;
+}
+
+const char *exec_basename(const char *path)
+{
+	const char *b = path;
+
+	for (const char *p = path; *p; p++)
+		if (*p == '/' && p[1])
+			b = p + 1;
+	return b;
+}
+
+long exec_open(struct dentry *base, const char *path, struct file **out)
+{
+	struct dentry *d;
+	long err = fs_lookup(base, path, LOOKUP_FOLLOW, &d);
+
+	if (err)
+		return err;
+	/* do_open_execat: a regular file with an execute bit (root needs one too) */
+	if (!S_ISREG(d->inode->mode) || d->inode->special || !(d->inode->mode & 0111))
+		err = -EACCES;
+	if (!err)
+		err = file_open_dentry(d, O_RDONLY, out);
+	if (err)
+		dput(d);
+	return err;
+}
+
+void exec_install(struct task *t, struct exec_image *img, const char *name)
 {
 	struct trap_frame *tf = t->tf;
 	struct mm *old;
@@ -502,15 +700,9 @@ void exec_install(struct task *t, struct exec_image *img, const char *name, cons
 	n = MIN(strlen(name), (size_t)TASK_COMM_LEN - 1);
 	memcpy(t->comm, name, n);
 	t->comm[n] = 0;
-	n = MIN(strlen(path), (size_t)EXE_PATH_MAX - 1);
-	memcpy(t->exe_path, path, n);
-	t->exe_path[n] = 0;
-	t->exe_nseg = MIN(img->nseg, (unsigned)EXE_MAX_SEGS);
-	for (unsigned i = 0; i < t->exe_nseg; i++) {
-		t->exe_seg[i].start = img->seg[i].start;
-		t->exe_seg[i].end = img->seg[i].end;
-		t->exe_seg[i].offset = img->seg[i].offset;
-	}
+	if (t->exe)
+		dput(t->exe);
+	t->exe = img->exe;
 	if (t->fdt)
 		fdtable_exec(t->fdt);
 	if (running)

@@ -6,6 +6,7 @@
  * thread of the parent process may call.
  */
 #include "task.h"
+#include "fs.h"
 #include "sched_internal.h"
 #include "syscall_internal.h"
 #include "uaccess.h"
@@ -61,21 +62,28 @@ static void notify_parent_locked(struct task *leader, int status)
 }
 
 /*
- * The end of t's thread: the last one of its group makes the leader
- * reapable and tells its parent; another thread than the leader is parked
+ * The end of t's thread, which has left its group's live count already
+ * (task_exit): a zombie now; once the whole group has left and the leader
+ * is a zombie, whichever comes second, the leader gets the group's status
+ * and the parent is told, once. Another thread than the leader is parked
  * for the kernel to free. sched_lock held.
  */
 static void thread_end_locked(struct task *t, int status)
 {
 	struct task *leader = thread_group_leader(t);
-	bool last = thread_group_leave_locked(t, &status);
+	struct thread_group *g = t->group;
 
 	reparent_children(t);
 	t->exit_status = status;
 	t->state = TASK_ZOMBIE;
-	if (last) {
-		leader->exit_status = status;
-		notify_parent_locked(leader, status);
+	if (g && g->exec_task)
+		wake_up_locked(&g->exec_task->child_wait);      /* de_thread waits for the others' ends */
+	if (leader->state == TASK_ZOMBIE && (!g || (g->live == 0 && !g->notified))) {
+		if (g) {
+			g->notified = true;
+			leader->exit_status = g->exit_status;
+		}
+		notify_parent_locked(leader, leader->exit_status);
 		if (leader->parent)
 			thread_group_wake_waiters_locked(leader->parent);
 	}
@@ -103,12 +111,20 @@ void task_exit(int status)
 	unsigned long f;
 
 	sti();
-	thread_group_exit_begin(t, status);
+	/* Leave the live count first, as Linux: the child-tid wake-up below may let the last thread go. */
+	f = spin_lock_irqsave(&sched_lock);
+	thread_group_leave_locked(t, &status);
+	spin_unlock_irqrestore(&sched_lock, f);
 	release_user_words(t);
 	task_exit_timers(t);
 	vfork_release(t);
 	fdtable_put(t->fdt);
 	t->fdt = NULL;
+	if (t->cwd)
+		dput(t->cwd);
+	if (t->exe)
+		dput(t->exe);
+	t->cwd = t->exe = NULL;
 	if (t->mm) {
 		mm_activate(NULL);
 		mm_put(task_set_mm(t, NULL));

@@ -173,14 +173,56 @@ static __noreturn void init_run(struct task *t)
 	init_finished(t);
 }
 
+/* argv and envp for init, and the path of its program: the arguments module's, else module 0's command line. */
+static int init_args(const char **path)
+{
+	static char legacy_path[MODULE_NAME_MAX + 1];
+	const struct boot_module *m = module_get(0), *am = module_find(ARGS_MODULE);
+	int err;
+
+	if (am) {
+		err = args_from_module(am);
+		if (err)
+			printk("init: could not start: bad %s module (%s)\n", ARGS_MODULE, errno_name(-err));
+		*path = init_argv[0];
+		return err;
+	}
+	/* GRUB's module2 lines: module 0 is the program, now the file /NAME (kernel/rootfs.c) */
+	err = args_from_cmdline(m);
+	ksnprintf(legacy_path, sizeof(legacy_path), "/%s", m->name);
+	*path = legacy_path;
+	return err;
+}
+
+/* The new task t runs the program at path (from "/"), with init_argv and init_envp. */
+static int init_exec(struct task *t, const char *path)
+{
+	struct exec_image img;
+	struct file *f;
+	long err = exec_open(fs_root(), path, &f);
+
+	if (!err) {
+		err = exec_build(f, init_argv[0], init_argv, init_envp, &img);
+		file_put(f);
+	}
+	if (err) {
+		printk("init: could not start: '%s': %s\n", path, errno_name((int)-err) ? errno_name((int)-err) : "error");
+		return (int)err;
+	}
+	t->cwd = fs_root();
+	dget(t->cwd);
+	t->umask = 022;
+	exec_install(t, &img, exec_basename(path));
+	return 0;
+}
+
 int user_init_start(void)
 {
-	const struct boot_module *m = module_get(0), *am = module_find(ARGS_MODULE);
-	struct exec_image img;
+	const char *path;
 	struct task *t;
 	int err;
 
-	if (!m) {
+	if (!module_get(0)) {
 		printk("init: no boot module to run\n");
 		return -ENOENT;
 	}
@@ -189,24 +231,17 @@ int user_init_start(void)
 		       modules_dropped(), BOOT_MAX_MODULES);
 		return -E2BIG;
 	}
-	err = am && am != m ? args_from_module(am) : args_from_cmdline(m);
-	if (err) {
-		if (am)
-			printk("init: could not start: bad %s module (%s)\n", ARGS_MODULE, errno_name(-err));
+	err = init_args(&path);
+	if (err)
 		return err;
-	}
 	t = task_alloc();
 	if (!t)
 		return -ENOMEM;
-	err = exec_build(m->data, m->size, init_argv[0], init_argv, init_envp, &img);
+	err = init_exec(t, path);
 	if (err) {
-		printk("init: could not start: module '%s' (%zu bytes): %s\n", m->name, m->size,
-		       errno_name(-err) ? errno_name(-err) : "error");
 		task_free(t);
 		return err;
 	}
-	exec_install(t, &img, m->name, init_argv[0]);
-	t->exe_module = m;
 	err = init_std_files(t);
 	if (err) {
 		printk("init: could not start: no memory for the file table\n");
@@ -215,8 +250,8 @@ int user_init_start(void)
 	t->parent = &idle_task;
 	t->pgid = t->sid = t->pid;      /* a session and group leader, as Linux's init */
 	init_task = t;
-	/* The marker in a printk of its own: a long command line must not truncate it away. */
-	printk("init: starting pid %d: %.300s%s\n", t->pid, m->cmdline, strlen(m->cmdline) > 300 ? " ..." : "");
+	/* The marker in a printk of its own: a long path must not truncate it away. */
+	printk("init: starting pid %d: %.300s%s\n", t->pid, path, strlen(path) > 300 ? " ..." : "");
 	printk(CONSOLE_USER_START);
 	init_run(t);
 }

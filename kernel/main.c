@@ -8,9 +8,12 @@
  *   kernel page tables (direct map, W^X image; identity map gone)
  *   struct page array, then pmm_init() with memblock's free ranges, slab_init()
  *   LAPIC timer, interrupts on
+ *   the root file system: /dev, /proc, /tmp and the boot modules
+ *   (kernel/rootfs.c: an initramfs is unpacked, other modules become files)
  *   ktest_run(ktest=...), then the profile run (profile=SUITES; profile=user
  *   profiles init instead, kernel/init.c)
- *   if there are boot modules: the first one runs as init (pid 1) and its
+ *   if there are boot modules: init (pid 1) runs (argv[0] of the arguments
+ *   module, else the first module's program, kernel/init.c) and its
  *   exit status decides (kernel/init.c); else exit QEMU through
  *   isa-debug-exit: pass, fail (arch/x86_64/include/x86.h QEMU_EXIT_*).
  */
@@ -28,6 +31,7 @@
 #include "pmm.h"
 #include "slab.h"
 #include "ktest.h"
+#include "file.h"
 #include "profile.h"
 #include "profile_vma.h"
 #include "kstring.h"
@@ -321,6 +325,8 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	print_boot_timeline(tsc_entry, tsc_memory, rdtsc());
 	sti();
 	smp_init(bi, kparams.acpi, kparams.smp);
+	if (rootfs_init())
+		printk("rootfs: the root file system could not be built\n");
 
 	if (kparams.crash[0])
 		crash_on_request(kparams.crash);

@@ -1,4 +1,4 @@
-/* Boot modules as programs (include/exec.h). */
+/* Boot modules (include/exec.h): what the loader gave, named by their program name. */
 #include "exec.h"
 #include "multiboot.h"
 #include "arch.h"
@@ -58,17 +58,10 @@ const struct boot_module *module_get(unsigned i)
 	return i < nmodules ? &modules[i] : NULL;
 }
 
-const struct boot_module *module_find(const char *path)
+const struct boot_module *module_find(const char *name)
 {
-	const char *base = path;
-
-	for (const char *p = path; *p; p++)
-		if (*p == '/')
-			base = p + 1;
-	if (!base[0])
-		return NULL;
 	for (unsigned i = 0; i < nmodules; i++)
-		if (strcmp(modules[i].name, base) == 0)
+		if (strcmp(modules[i].name, name) == 0)
 			return &modules[i];
 	return NULL;
 }

@@ -104,7 +104,7 @@ static long pipe_lock_readable(struct file *f, struct pipe *p)
 	}
 }
 
-static long pipe_read(struct file *f, uint64_t ubuf, size_t n)
+static long pipe_read(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 {
 	struct pipe *p = f->priv;
 	long r;
@@ -134,7 +134,7 @@ static bool pipe_writable(struct pipe *p, size_t n, size_t done)
 	return p->readers == 0 || PIPE_SIZE - p->len >= want;
 }
 
-static long pipe_write(struct file *f, uint64_t ubuf, size_t n)
+static long pipe_write(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 {
 	struct pipe *p = f->priv;
 	size_t done = 0;

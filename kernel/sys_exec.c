@@ -1,11 +1,14 @@
 /*
- * execve(path, argv, envp): run another boot module (found by the basename
- * of path, include/exec.h). The arguments are copied into a kernel buffer
- * first; the new address space is built completely before the old one is
- * dropped, so a failed execve returns to the caller unharmed. Once it is
- * built, the other threads of the process end (thread_group_exec).
+ * execve(path, argv, envp): run the program in a file of the file system
+ * (include/exec.h: exec_open, exec_build). The arguments are copied into a
+ * kernel buffer first; the new address space is built completely before
+ * the old one is dropped, so a failed execve returns to the caller
+ * unharmed. Once it is built, the other threads of the process end
+ * (thread_group_exec).
  */
 #include "exec.h"
+#include "file.h"
+#include "slab.h"
 #include "task.h"
 #include "syscall.h"
 #include "uaccess.h"
@@ -14,7 +17,6 @@
 #include "kerrno.h"
 #include "mm.h"
 
-#define PATH_MAX_K   256
 #define MAX_ARG_PTRS 1024
 #define ARGBUF_ORDER 4                  /* 64 KiB = EXEC_ARG_MAX of strings */
 
@@ -51,58 +53,54 @@ static int copy_vector(struct argbuf *ab, uint64_t uvec, const char ***out)
 	return 0;
 }
 
-long sys_execve(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-		uint64_t a4, uint64_t a5);
-
-/* execve: 0 (never seen: the new program starts); -ENOENT no such module; -EFAULT; -E2BIG; -ENAMETOOLONG; -ENOEXEC; -ENOMEM. */
-long sys_execve(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-		uint64_t a4, uint64_t a5)
+/* Copy argv and envp (user vectors) into ab's pages; then build and install the program of f. */
+static int exec_with_args(struct file *f, const char *path, uint64_t uargv, uint64_t uenvp)
 {
-	char path[PATH_MAX_K];
-	const struct boot_module *m;
+	struct page *sp = pmm_alloc(ARGBUF_ORDER, 0), *pp = pmm_alloc(2, 0);   /* 16 KiB: 2 * 1025 pointers */
+	const char **argv, **envp;
 	struct exec_image img;
 	struct argbuf ab;
-	struct page *sp, *pp;
-	const char **argv, **envp;
-	long len;
-	int err;
+	int err = -ENOMEM;
 
-	len = strncpy_from_user(path, (const char *)a0, sizeof(path));
-	if (len < 0)
-		return len;
-	if ((size_t)len >= sizeof(path))
-		return -ENAMETOOLONG;
-	if (len == 0)
-		return -ENOENT;
-	m = strcmp(path, "/proc/self/exe") == 0 ? current->exe_module : module_find(path);
-	if (!m)
-		return -ENOENT;
-
-	sp = pmm_alloc(ARGBUF_ORDER, 0);
-	pp = pmm_alloc(2, 0);           /* 16 KiB: 2 * 1025 pointers */
-	if (!sp || !pp) {
-		err = -ENOMEM;
-		goto out;
+	if (sp && pp) {
+		ab.strings = page_address(sp);
+		ab.used = 0;
+		ab.ptrs = page_address(pp);
+		ab.nptrs = 0;
+		err = copy_vector(&ab, uargv, &argv);
+		if (!err)
+			err = copy_vector(&ab, uenvp, &envp);
+		if (!err)
+			err = exec_build(f, path, argv, envp, &img);
+		if (!err && (err = thread_group_exec()))        /* the point of no return: other threads end */
+			mm_put(img.mm);
+		if (!err)
+			exec_install(current, &img, exec_basename(path));
 	}
-	ab.strings = page_address(sp);
-	ab.used = 0;
-	ab.ptrs = page_address(pp);
-	ab.nptrs = 0;
-	err = copy_vector(&ab, a1, &argv);
-	if (!err)
-		err = copy_vector(&ab, a2, &envp);
-	if (!err)
-		err = exec_build(m->data, m->size, path, argv, envp, &img);
-	if (!err && (err = thread_group_exec()))        /* the point of no return: other threads end */
-		mm_put(img.mm);
-	if (!err) {
-		exec_install(current, &img, m->name, path);
-		current->exe_module = m;
-	}
-out:
 	if (sp)
 		pmm_free(sp, ARGBUF_ORDER);
 	if (pp)
 		pmm_free(pp, 2);
+	return err;
+}
+
+long sys_execve(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		uint64_t a4, uint64_t a5);
+
+/* execve: 0 (never seen: the new program starts); -ENOENT, -ENOTDIR, -EACCES, -ELOOP; -EFAULT; -E2BIG; -ENAMETOOLONG; -ENOEXEC; -ENOMEM. */
+long sys_execve(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		uint64_t a4, uint64_t a5)
+{
+	struct file *f;
+	char *path;
+	long err = path_from_user(a0, &path);
+
+	if (!err)
+		err = exec_open(current->cwd, path, &f);
+	if (!err) {
+		err = exec_with_args(f, path, a1, a2);
+		file_put(f);
+	}
+	kfree(path);
 	return err;
 }

@@ -1,6 +1,7 @@
 /*
- * File-descriptor system calls: open, openat, close, dup, dup2, dup3,
- * fcntl, pipe, pipe2 (include/file.h has the table's rules). Argument
+ * File-descriptor system calls: open, openat, creat, memfd_create, close,
+ * dup, dup2, dup3, fcntl, pipe, pipe2, getdents64 (include/file.h has the
+ * table's rules). Argument
  * checks come in Linux's order, so that bad input gets Linux's errno.
  */
 #include "syscall_internal.h"
@@ -9,32 +10,21 @@
 #include "uaccess.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "slab.h"
 
 #define FASYNC          020000
 #define SETFL_MASK      (O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME | FASYNC)
 
-/* Copy a path from user space: 0, -EFAULT, -ENAMETOOLONG, -ENOENT (empty). */
-long path_from_user(char *buf, size_t size, uint64_t upath)
+static long do_open(int dirfd, uint64_t upath, uint64_t flags, uint64_t mode)
 {
-	long len = strncpy_from_user(buf, (const char *)upath, size);
-
-	if (len < 0)
-		return len;
-	if ((size_t)len >= size)
-		return -ENAMETOOLONG;
-	return len == 0 ? -ENOENT : 0;
-}
-
-static long do_open(uint64_t upath, uint64_t flags)
-{
-	char path[256];
 	struct file *f;
-	long r = path_from_user(path, sizeof(path), upath);
+	char *path;
+	long r = path_from_user(upath, &path);
 	int fd;
 
-	if (r)
-		return r;
-	r = file_open_path(path, (int)flags, &f);
+	if (!r)
+		r = file_open_at(dirfd, path, (int)flags, (uint32_t)mode, &f);
+	kfree(path);
 	if (r)
 		return r;
 	fd = fd_install_lowest(f, 0, flags & O_CLOEXEC);
@@ -43,16 +33,61 @@ static long do_open(uint64_t upath, uint64_t flags)
 	return fd;
 }
 
-/* open(path, flags, mode): the files of include/file.h. The fd; -ENOENT, -EACCES, -EROFS, -EISDIR, -EMFILE, -EFAULT, -ENAMETOOLONG. */
+/* open(path, flags, mode): file_open_at from the working directory. The fd; its errors, -EMFILE, -EFAULT. */
 long sys_open(SYSCALL_ARGS)
 {
-	return do_open(a0, a1);
+	return do_open(AT_FDCWD, a0, a1, a2);
 }
 
-/* openat(dirfd, path, flags, mode): as open (the only directory is "/", the cwd). */
+/* openat(dirfd, path, flags, mode): relative paths start at dirfd (-EBADF, -ENOTDIR). */
 long sys_openat(SYSCALL_ARGS)
 {
-	return do_open(a1, a2);
+	return do_open((int)a0, a1, a2, a3);
+}
+
+/* creat(path, mode): open(path, O_CREAT | O_WRONLY | O_TRUNC, mode). */
+long sys_creat(SYSCALL_ARGS)
+{
+	return do_open(AT_FDCWD, a0, O_CREAT | O_WRONLY | O_TRUNC, a1);
+}
+
+#define MFD_CLOEXEC       0x1U
+#define MFD_ALLOW_SEALING 0x2U
+#define MFD_HUGETLB       0x4U
+#define MFD_NOEXEC_SEAL   0x8U
+#define MFD_EXEC          0x10U
+#define MFD_NAME_MAX      (NAME_MAX - 6)        /* NAME_MAX less "memfd:" */
+
+/*
+ * memfd_create(name, flags): a new file in no directory, "memfd:NAME",
+ * opened O_RDWR, size 0 (Linux's memfd on its internal tmpfs mount: no
+ * size limit there). -EINVAL unknown flags (MFD_HUGETLB too: no huge
+ * pages here) or a name over 249 bytes; -EFAULT; -EMFILE; -ENOMEM.
+ * Sealing is accepted and not enforced.
+ */
+long sys_memfd_create(SYSCALL_ARGS)
+{
+	char name[6 + MFD_NAME_MAX + 2] = "memfd:";
+	struct file *f;
+	long len;
+	int fd;
+
+	if ((uint32_t)a1 & ~(MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_NOEXEC_SEAL | MFD_EXEC))
+		return -EINVAL;
+	if (((uint32_t)a1 & MFD_EXEC) && ((uint32_t)a1 & MFD_NOEXEC_SEAL))
+		return -EINVAL;
+	len = strncpy_from_user(name + 6, (const char *)a0, MFD_NAME_MAX + 1);
+	if (len < 0)
+		return -EFAULT;
+	if (len > MFD_NAME_MAX)
+		return -EINVAL;
+	f = memfd_file(name);
+	if (!f)
+		return -ENOMEM;
+	fd = fd_install_lowest(f, 0, (uint32_t)a1 & MFD_CLOEXEC);
+	if (fd < 0)
+		file_put(f);
+	return fd;
 }
 
 /* close(fd): 0 or -EBADF. */
@@ -172,7 +207,7 @@ long sys_pipe(SYSCALL_ARGS)
 	return sys_pipe2(tf, a0, 0, 0, 0, 0, 0);
 }
 
-/* getdents64(fd, buf, size): the root directory's entries; -EBADF, -ENOTDIR, -EINVAL, -EFAULT. */
+/* getdents64(fd, buf, size): a directory's entries (file_getdents64); -EBADF, -ENOTDIR, -EINVAL, -EFAULT. */
 long sys_getdents64(SYSCALL_ARGS)
 {
 	struct file *f = fd_get(a0);

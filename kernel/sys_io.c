@@ -1,6 +1,7 @@
 /*
  * Reading and writing file descriptors: read, write, readv, writev, pread64,
- * pwrite64, lseek, ioctl. What a file does is its file_ops (include/file.h);
+ * pwrite64, lseek, ftruncate, truncate, fsync, fdatasync, ioctl. What a
+ * file does is its file_ops (include/file.h);
  * the checks and their order are Linux's vfs_read/vfs_write: a closed fd
  * -EBADF, a file not open for that direction -EBADF, a directory -EISDIR,
  * then a bad buffer -EFAULT.
@@ -11,6 +12,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "kernel.h"
+#include "slab.h"
 #include "pmm.h"
 
 #define UIO_MAXIOV 1024
@@ -36,18 +38,28 @@ static struct file *fd_for(uint64_t fd, bool write)
 	return f;
 }
 
-static long file_read(struct file *f, uint64_t ubuf, size_t n)
+/* rw_verify_area: a file with offsets takes no transfer whose end passes 2^63 - 1. */
+static bool rw_range_ok(struct file *f, uint64_t pos, size_t n)
 {
-	if (!access_ok(ubuf, n))
-		return -EFAULT;
-	return f->ops->read(f, ubuf, MIN(n, MAX_RW_COUNT));
+	return !f->ops->seekable || ((int64_t)pos >= 0 && (int64_t)(pos + n) >= (int64_t)pos);
 }
 
-static long file_write(struct file *f, uint64_t ubuf, size_t n)
+static long file_read(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 {
 	if (!access_ok(ubuf, n))
 		return -EFAULT;
-	return f->ops->write(f, ubuf, MIN(n, MAX_RW_COUNT));
+	if ((int64_t)n < 0 || !rw_range_ok(f, *pos, n))
+		return -EINVAL;
+	return f->ops->read(f, ubuf, MIN(n, MAX_RW_COUNT), pos);
+}
+
+static long file_write(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
+{
+	if (!access_ok(ubuf, n))
+		return -EFAULT;
+	if ((int64_t)n < 0 || !rw_range_ok(f, *pos, n))
+		return -EINVAL;
+	return f->ops->write(f, ubuf, MIN(n, MAX_RW_COUNT), pos);
 }
 
 /* read(fd, buf, n): bytes read, 0 at end of file. -EBADF, -EISDIR, -EFAULT, -EAGAIN, -EINTR. */
@@ -55,7 +67,7 @@ long sys_read(SYSCALL_ARGS)
 {
 	struct file *f = fd_for(a0, false);
 
-	return f ? file_read(f, a1, a2) : -EBADF;
+	return f ? file_read(f, a1, a2, &f->pos) : -EBADF;
 }
 
 /* write(fd, buf, n): bytes written. -EBADF, -EFAULT (checked before anything is written), -EPIPE, -EAGAIN. */
@@ -63,15 +75,14 @@ long sys_write(SYSCALL_ARGS)
 {
 	struct file *f = fd_for(a0, true);
 
-	return f ? file_write(f, a1, a2) : -EBADF;
+	return f ? file_write(f, a1, a2, &f->pos) : -EBADF;
 }
 
 /* pread64(fd, buf, n, off): read at off without moving the offset; -ESPIPE for streams, -EINVAL off < 0. */
 long sys_pread64(SYSCALL_ARGS)
 {
 	struct file *f = fd_for(a0, false);
-	uint64_t saved;
-	long r;
+	uint64_t pos = a3;
 
 	if (!f)
 		return -EBADF;
@@ -79,17 +90,14 @@ long sys_pread64(SYSCALL_ARGS)
 		return -ESPIPE;
 	if ((int64_t)a3 < 0)
 		return -EINVAL;
-	saved = f->pos;
-	f->pos = a3;
-	r = file_read(f, a1, a2);
-	f->pos = saved;
-	return r;
+	return file_read(f, a1, a2, &pos);
 }
 
-/* pwrite64(fd, buf, n, off): the files that can be written here are streams or /dev/null. */
+/* pwrite64(fd, buf, n, off): write at off without moving the offset (O_APPEND: at the end, as Linux). */
 long sys_pwrite64(SYSCALL_ARGS)
 {
 	struct file *f = fd_for(a0, true);
+	uint64_t pos = a3;
 
 	if (!f)
 		return -EBADF;
@@ -97,7 +105,7 @@ long sys_pwrite64(SYSCALL_ARGS)
 		return -ESPIPE;
 	if ((int64_t)a3 < 0)
 		return -EINVAL;
-	return file_write(f, a1, a2);
+	return file_write(f, a1, a2, &pos);
 }
 
 /* Copy and check an iovec array: the total, -EINVAL bad count or total; -EFAULT. */
@@ -132,7 +140,8 @@ static long rw_iovecs(struct file *f, const struct iovec_k *iov, uint64_t cnt, b
 
 		if (!iov[i].len)
 			continue;
-		r = write ? file_write(f, iov[i].base, iov[i].len) : file_read(f, iov[i].base, iov[i].len);
+		r = write ? file_write(f, iov[i].base, iov[i].len, &f->pos) :
+			    file_read(f, iov[i].base, iov[i].len, &f->pos);
 		if (r < 0)
 			return done ? done : r;
 		done += r;
@@ -175,6 +184,14 @@ long sys_readv(SYSCALL_ARGS)
 	return do_rw_vector(a0, a1, a2, false);
 }
 
+/* The size lseek's SEEK_END counts from: a regular file's, a memory file's text, else 0. */
+static uint64_t file_size(struct file *f)
+{
+	if (f->dentry && S_ISREG(f->dentry->inode->mode) && !f->dentry->inode->special)
+		return fs_size(f->dentry->inode);
+	return f->size;
+}
+
 /* lseek(fd, off, whence): memory files (SEEK_SET/CUR/END); streams -ESPIPE; -EINVAL bad whence or result. */
 long sys_lseek(SYSCALL_ARGS)
 {
@@ -190,13 +207,66 @@ long sys_lseek(SYSCALL_ARGS)
 	else if (a2 == 1)
 		base = (int64_t)f->pos;
 	else if (a2 == 2)
-		base = (int64_t)f->size;
+		base = (int64_t)file_size(f);
 	else
 		return -EINVAL;
 	if ((off < 0 && base + off < 0) || (off > 0 && base + off < base))
 		return -EINVAL;
 	f->pos = (uint64_t)(base + off);
 	return (long)f->pos;
+}
+
+/* do_truncate on a regular file: -EISDIR a directory, -EINVAL anything else not regular, -EFBIG. */
+static long truncate_file(struct dentry *d, int64_t len)
+{
+	if (len < 0)
+		return -EINVAL;
+	if (S_ISDIR(d->inode->mode))
+		return -EISDIR;
+	if (!S_ISREG(d->inode->mode) || d->inode->special)
+		return -EINVAL;
+	return fs_truncate(d->inode, (uint64_t)len);
+}
+
+/* ftruncate(fd, len): -EBADF; -EINVAL not a regular file open for writing, or len < 0; -EFBIG. */
+long sys_ftruncate(SYSCALL_ARGS)
+{
+	struct file *f = fd_get(a0);
+
+	if ((int64_t)a1 < 0)
+		return -EINVAL;
+	if (!f)
+		return -EBADF;
+	if (!f->dentry || !S_ISREG(f->dentry->inode->mode) || f->dentry->inode->special ||
+	    (f->flags & O_ACCMODE) == O_RDONLY)
+		return -EINVAL;
+	return truncate_file(f->dentry, (int64_t)a1);
+}
+
+/* truncate(path, len): the file path names (links followed); its lookup errors, -EISDIR, -EINVAL. */
+long sys_truncate(SYSCALL_ARGS)
+{
+	struct dentry *d;
+	long r;
+
+	if ((int64_t)a1 < 0)
+		return -EINVAL;
+	r = user_path_lookup(AT_FDCWD, a0, LOOKUP_FOLLOW, &d);
+	if (!r) {
+		r = truncate_file(d, (int64_t)a1);
+		dput(d);
+	}
+	return r;
+}
+
+/* fsync(fd), fdatasync(fd): nothing to write back from memory; -EBADF, -EINVAL for pipes and the console. */
+long sys_fsync(SYSCALL_ARGS)
+{
+	struct file *f = fd_get(a0);
+
+	if (!f)
+		return -EBADF;
+	return f->dentry ? 0 : -EINVAL;
 }
 
 /* ioctl(fd, cmd, arg): -EBADF, else -ENOTTY (no file here is a terminal: TIOCGWINSZ, TCGETS...). */

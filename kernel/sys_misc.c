@@ -262,24 +262,13 @@ long sys_clock_nanosleep(SYSCALL_ARGS)
 /* getrandom(buf, len, flags): not cryptographic (xorshift seeded by the TSC). -EFAULT; -EINVAL bad flags. */
 long sys_getrandom(SYSCALL_ARGS)
 {
-	static struct prng rng;
-	uint64_t len = MIN(a1, (uint64_t)0x1ffffff), done = 0;
+	uint64_t len = MIN(a1, (uint64_t)0x1ffffff);
 
 	if (a2 & ~7UL)
 		return -EINVAL;
 	if (!access_ok(a0, len))
 		return -EFAULT;         /* Linux checks the whole range first */
-	if (!rng.s)
-		prng_seed(&rng, rdtsc());
-	while (done < len) {
-		uint64_t v = prng_next(&rng) ^ rdtsc();
-		size_t n = MIN(len - done, (uint64_t)8);
-
-		if (copy_to_user((void *)(a0 + done), &v, n))
-			return done ? (long)done : -EFAULT;
-		done += n;
-	}
-	return (long)done;
+	return random_to_user(a0, len);
 }
 
 /* vmk_memstat(out, size): this kernel's counters (struct vmk_memstat, a prefix of size bytes). */
@@ -293,7 +282,7 @@ long sys_vmk_memstat(SYSCALL_ARGS)
 	arch_tlb_stats(&tlb);
 	st = (struct vmk_memstat){
 		.free_frames = pmm_free_frames(),
-		.rss = mm->rss,
+		.rss = mm->rss - mm->rss_file,       /* anonymous pages: the uapi field's meaning */
 		.faults = mm->faults,
 		.cow_copies = mm->cow_copies,
 		.zero_maps = mm->zero_maps,

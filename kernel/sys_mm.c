@@ -1,6 +1,7 @@
 /*
  * The VM system calls: argument conversion only; the work is in mm/
- * (vm_mmap, vm_munmap, vm_brk, vm_mprotect, vm_madvise, vm_mincore, vm_mremap).
+ * (vm_mmap_pgoff, vm_munmap, vm_brk, vm_mprotect, vm_madvise, vm_mincore,
+ * vm_mremap, vm_msync).
  */
 #include "syscall_internal.h"
 #include "task.h"
@@ -9,14 +10,41 @@
 #include "kerrno.h"
 #include "kernel.h"
 #include "kstring.h"
+#include "file.h"
 #include "pmm.h"
 
-/* mmap(addr, len, prot, flags, fd, off): anonymous memory only (vm_mmap); -EINVAL unaligned off. */
+/*
+ * mmap(addr, len, prot, flags, fd, off): Linux's ksys_mmap_pgoff: -EINVAL
+ * unaligned off; without MAP_ANONYMOUS fd must be open (-EBADF) and not
+ * ask for huge pages (-EINVAL); a file that cannot be mapped (anything but
+ * a regular file) gets mmap's checks of its open mode, then -ENODEV.
+ */
 long sys_mmap(SYSCALL_ARGS)
 {
+	struct vm_file none = { NULL, NULL, 0 };
+	struct file *f;
+	int acc;
+
 	if (a5 & (PAGE_SIZE - 1))
 		return -EINVAL;
-	return vm_mmap(current->mm, a0, a1, (int)a2, (int)a3);
+	if (a3 & MAP_ANONYMOUS)
+		return vm_mmap(current->mm, a0, a1, (int)a2, (int)a3);
+	f = fd_get(a4);
+	if (!f)
+		return -EBADF;
+	if (a3 & MAP_HUGETLB)
+		return -EINVAL;
+	if (f->vm.obj)
+		return vm_mmap_pgoff(current->mm, a0, a1, (int)a2, (int)a3, &f->vm, a5 >> PAGE_SHIFT);
+	acc = f->flags & O_ACCMODE;
+	none.mode = (acc != O_WRONLY ? VMF_READ : 0) | (acc != O_RDONLY ? VMF_WRITE : 0);
+	return vm_mmap_pgoff(current->mm, a0, a1, (int)a2, (int)a3, &none, a5 >> PAGE_SHIFT);
+}
+
+/* msync(start, len, flags): vm_msync. */
+long sys_msync(SYSCALL_ARGS)
+{
+	return vm_msync(current->mm, a0, a1, (int)a2);
 }
 
 long sys_munmap(SYSCALL_ARGS)

@@ -1,8 +1,9 @@
 /*
  * File status and the working directory: stat, lstat, fstat, newfstatat,
- * statx, access, faccessat, faccessat2, getcwd, chdir, fchdir. The files
- * are those of include/file.h; the working directory is always "/" (the
- * only directory). There are no symbolic links, so lstat is stat.
+ * statx, access, faccessat, faccessat2, readlink, readlinkat, getcwd,
+ * chdir, fchdir, umask, chmod, fchmod, fchmodat. Paths are looked up in
+ * the file system (include/fs.h) from the working directory or a dirfd;
+ * lstat and AT_SYMLINK_NOFOLLOW do not follow a last symbolic link.
  */
 #include "syscall_internal.h"
 #include "file.h"
@@ -10,22 +11,13 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "task.h"
+#include "slab.h"
 
-#define AT_FDCWD            (-100)
-#define AT_SYMLINK_NOFOLLOW 0x100
-#define AT_EACCESS          0x200
-#define AT_NO_AUTOMOUNT     0x800
-#define AT_EMPTY_PATH       0x1000
 #define AT_STATX_SYNC_TYPE  0x6000
 #define STATX_BASIC_STATS   0x7ffU
 #define STATX__RESERVED     0x80000000U
 #define W_OK 2
 #define X_OK 1
-#define S_IFMT  0170000
-#define S_IFDIR 0040000
-#define S_IFCHR 0020000
-
-long path_from_user(char *buf, size_t size, uint64_t upath);
 
 /* Linux's struct stat on x86-64 (144 bytes). */
 struct stat_k {
@@ -33,7 +25,7 @@ struct stat_k {
 	uint32_t mode, uid, gid, pad0;
 	uint64_t rdev;
 	int64_t size, blksize, blocks;
-	uint64_t atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns;
+	int64_t atime, atime_ns, mtime, mtime_ns, ctime, ctime_ns;
 	int64_t reserved[3];
 };
 _Static_assert(sizeof(struct stat_k) == 144, "struct stat is 144 bytes on x86-64");
@@ -70,36 +62,52 @@ static int copy_stat(uint64_t ubuf, const struct kstat *st)
 	s.size = (int64_t)st->size;
 	s.blksize = st->blksize;
 	s.blocks = (int64_t)st->blocks;
+	s.atime = st->atime.sec;
+	s.atime_ns = st->atime.nsec;
+	s.mtime = st->mtime.sec;
+	s.mtime_ns = st->mtime.nsec;
+	s.ctime = st->ctime.sec;
+	s.ctime_ns = st->ctime.nsec;
 	return copy_to_user((void *)ubuf, &s, sizeof(s)) ? -EFAULT : 0;
 }
 
 /* stat of what (dirfd, upath, flags) names: AT_EMPTY_PATH with "" is dirfd itself. */
 static long stat_at(int64_t dirfd, uint64_t upath, unsigned flags, struct kstat *st)
 {
-	char path[256];
-	long r = path_from_user(path, sizeof(path), upath);
+	char *path;
+	long r = path_from_user(upath, &path);
 
-	if (r == -ENOENT && (flags & AT_EMPTY_PATH)) {
-		struct file *f;
+	if (r == -ENOENT && path && (flags & AT_EMPTY_PATH)) {
+		struct file *f = dirfd == AT_FDCWD ? NULL : fd_get((uint64_t)dirfd);
 
+		kfree(path);
 		if (dirfd == AT_FDCWD)
-			return file_stat_path("/", st);
-		f = fd_get((uint64_t)dirfd);
-		if (!f)
+			return path_stat_at(AT_FDCWD, ".", LOOKUP_FOLLOW, st);
+		if (!f || dirfd < 0)
 			return -EBADF;
 		file_stat(f, st);
 		return 0;
 	}
-	if (r)
-		return r;
-	return file_stat_path(path, st);
+	if (!r)
+		r = path_stat_at((int)dirfd, path, (flags & AT_SYMLINK_NOFOLLOW) ? 0 : LOOKUP_FOLLOW, st);
+	kfree(path);
+	return r;
 }
 
-/* stat(path, buf) and lstat (no symbolic links here): -ENOENT, -EFAULT, -ENAMETOOLONG. */
+/* stat(path, buf): -ENOENT, -ENOTDIR, -ELOOP, -EFAULT, -ENAMETOOLONG. */
 long sys_stat(SYSCALL_ARGS)
 {
 	struct kstat st;
 	long r = stat_at(AT_FDCWD, a0, 0, &st);
+
+	return r ? r : copy_stat(a1, &st);
+}
+
+/* lstat(path, buf): as stat, a last symbolic link itself. */
+long sys_lstat(SYSCALL_ARGS)
+{
+	struct kstat st;
+	long r = stat_at(AT_FDCWD, a0, AT_SYMLINK_NOFOLLOW, &st);
 
 	return r ? r : copy_stat(a1, &st);
 }
@@ -157,8 +165,8 @@ long sys_statx(SYSCALL_ARGS)
 	return copy_to_user((void *)a4, &x, sizeof(x)) ? -EFAULT : 0;
 }
 
-/* access for root: read always; write only to writable files (-EROFS: the files are read-only); execute needs an x bit. */
-static long do_access(uint64_t upath, uint64_t mode, uint64_t flags, bool have_flags)
+/* access for root (Linux's generic_permission with CAP_DAC_OVERRIDE): only execution needs an x bit. */
+static long do_access(int dirfd, uint64_t upath, uint64_t mode, uint64_t flags, bool have_flags)
 {
 	struct kstat st;
 	long r;
@@ -167,102 +175,194 @@ static long do_access(uint64_t upath, uint64_t mode, uint64_t flags, bool have_f
 		return -EINVAL;
 	if (have_flags && (flags & ~(uint64_t)(AT_EACCESS | AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)))
 		return -EINVAL;
-	r = stat_at(AT_FDCWD, upath, have_flags ? (unsigned)flags : 0, &st);
+	r = stat_at(dirfd, upath, have_flags ? (unsigned)flags : 0, &st);
 	if (r)
 		return r;
-	if ((mode & W_OK) && (st.mode & S_IFMT) != S_IFCHR)
-		return -EROFS;          /* only the devices are writable */
-	if ((mode & X_OK) && !(st.mode & 0111))
+	if ((mode & X_OK) && !S_ISDIR(st.mode) && !(st.mode & 0111))
 		return -EACCES;
 	return 0;
 }
 
-/* access(path, mode): 0; -EINVAL mode; -ENOENT; -EROFS (write); -EACCES (execute). */
+/* access(path, mode): 0; -EINVAL mode; the lookup's errors; -EACCES (execute). */
 long sys_access(SYSCALL_ARGS)
 {
-	return do_access(a0, a1, 0, false);
+	return do_access(AT_FDCWD, a0, a1, 0, false);
 }
 
-/* faccessat(dirfd, path, mode): as access (paths do not depend on dirfd here). */
+/* faccessat(dirfd, path, mode): as access, relative to dirfd. */
 long sys_faccessat(SYSCALL_ARGS)
 {
-	return do_access(a1, a2, 0, false);
+	return do_access((int)a0, a1, a2, 0, false);
 }
 
 /* faccessat2(dirfd, path, mode, flags): -EINVAL unknown flags. */
 long sys_faccessat2(SYSCALL_ARGS)
 {
-	return do_access(a1, a2, a3, true);
+	return do_access((int)a0, a1, a2, a3, true);
 }
 
-/* getcwd(buf, size): "/" (length 2 with the NUL); -ERANGE size < 2; -EFAULT. */
+/* getcwd(buf, size): the working directory's path with its NUL; -ENOENT it was removed; -ERANGE; -EFAULT. */
 long sys_getcwd(SYSCALL_ARGS)
 {
-	if (a1 < 2)
-		return -ERANGE;
-	return copy_to_user((void *)a0, "/", 2) ? -EFAULT : 2;
+	struct dentry *cwd = current->cwd;
+	char *buf;
+	size_t len;
+	long r;
+
+	if (cwd->unlinked && cwd != fs_root())
+		return -ENOENT;
+	buf = kmalloc(PATH_MAX);
+	if (!buf)
+		return -ENOMEM;
+	len = fs_path(cwd, buf, PATH_MAX);
+	if (len >= PATH_MAX)
+		r = -ENAMETOOLONG;
+	else if (a1 < len + 1)
+		r = -ERANGE;
+	else
+		r = copy_to_user((void *)a0, buf, len + 1) ? -EFAULT : (long)len + 1;
+	kfree(buf);
+	return r;
 }
 
-/* chdir(path): "/" only (the one directory); -ENOTDIR a file; -ENOENT; -EFAULT. */
+/* Make d (a reference that moves in) the working directory. */
+static void set_cwd(struct dentry *d)
+{
+	struct dentry *old = current->cwd;
+
+	current->cwd = d;
+	dput(old);
+}
+
+/* chdir(path): a directory (links followed); -ENOTDIR; -ENOENT; -ELOOP; -EFAULT; -ENAMETOOLONG. */
 long sys_chdir(SYSCALL_ARGS)
 {
-	struct kstat st;
-	long r = stat_at(AT_FDCWD, a0, 0, &st);
+	struct dentry *d;
+	long r = user_path_lookup(AT_FDCWD, a0, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &d);
 
-	if (r)
-		return r;
-	return (st.mode & S_IFMT) == S_IFDIR ? 0 : -ENOTDIR;
+	if (!r)
+		set_cwd(d);
+	return r;
 }
 
 /* fchdir(fd): a directory fd; -ENOTDIR; -EBADF. */
 long sys_fchdir(SYSCALL_ARGS)
 {
 	struct file *f = fd_get(a0);
-	struct kstat st;
 
 	if (!f)
 		return -EBADF;
-	file_stat(f, &st);
-	return (st.mode & S_IFMT) == S_IFDIR ? 0 : -ENOTDIR;
+	if (!f->dentry || !S_ISDIR(f->dentry->inode->mode))
+		return -ENOTDIR;
+	dget(f->dentry);
+	set_cwd(f->dentry);
+	return 0;
 }
 
-/* readlink of path: /proc/self/exe is the program's path; other files are not links (-EINVAL). */
-static long do_readlink(uint64_t upath, uint64_t ubuf, uint64_t size)
+/* The text of the link d: its target, or for a magic link the path it leads to (into buf). */
+static long link_text(struct dentry *d, char *buf, size_t size)
 {
-	char path[256];
-	struct kstat st;
-	const char *target = current->exe_path;
-	size_t n;
+	struct inode *inode = d->inode;
+
+	if (!S_ISLNK(inode->mode))
+		return -EINVAL;
+	if (inode->special && inode->special->follow) {
+		struct dentry *to = inode->special->follow(inode);
+
+		return to ? (long)MIN(fs_path(to, buf, size), size - 1) : -ENOENT;
+	}
+	{
+		size_t n = MIN(strlen(inode->link), size - 1);
+
+		memcpy(buf, inode->link, n);
+		buf[n] = 0;
+		return (long)n;
+	}
+}
+
+/* readlink of path relative to dirfd: the link's bytes (no NUL), cut at size. */
+static long do_readlink(int dirfd, uint64_t upath, uint64_t ubuf, uint64_t size)
+{
+	struct dentry *d;
+	char *buf;
 	long r;
 
 	if ((int64_t)size <= 0)
 		return -EINVAL;
-	r = path_from_user(path, sizeof(path), upath);
+	r = user_path_lookup(dirfd, upath, 0, &d);
 	if (r)
 		return r;
-	if (strcmp(path, "/proc/self/exe") != 0) {
-		r = file_stat_path(path, &st);
-		return r ? r : -EINVAL;
+	buf = kmalloc(PATH_MAX + 1);
+	r = buf ? link_text(d, buf, PATH_MAX + 1) : -ENOMEM;
+	dput(d);
+	if (r >= 0) {
+		r = MIN(r, (long)size);
+		if (copy_to_user((void *)ubuf, buf, (size_t)r))
+			r = -EFAULT;
 	}
-	/* absolute, as Linux's (glibc's static start-up asserts it): relative to "/", the cwd */
-	if (target[0] != '/') {
-		if (copy_to_user((void *)ubuf, "/", 1))
-			return -EFAULT;
-		n = MIN(strlen(target), (size_t)size - 1);
-		return copy_to_user((void *)(ubuf + 1), target, n) ? -EFAULT : (long)n + 1;
-	}
-	n = MIN(strlen(target), (size_t)size);
-	return copy_to_user((void *)ubuf, target, n) ? -EFAULT : (long)n;
+	kfree(buf);
+	return r;
 }
 
 /* readlink(path, buf, size): the bytes of the link (no NUL); -EINVAL not a link or size <= 0; -ENOENT; -EFAULT. */
 long sys_readlink(SYSCALL_ARGS)
 {
-	return do_readlink(a0, a1, a2);
+	return do_readlink(AT_FDCWD, a0, a1, a2);
 }
 
-/* readlinkat(dirfd, path, buf, size): as readlink (one directory). */
+/* readlinkat(dirfd, path, buf, size): as readlink, relative to dirfd. */
 long sys_readlinkat(SYSCALL_ARGS)
 {
-	return do_readlink(a1, a2, a3);
+	return do_readlink((int)a0, a1, a2, a3);
+}
+
+/* umask(mask): the old mask; the new one is mask & 0777. */
+long sys_umask(SYSCALL_ARGS)
+{
+	uint32_t old = current->umask;
+
+	current->umask = (uint32_t)a0 & 0777;
+	return old;
+}
+
+/* The permission bits of d's inode become mode & 07777. */
+static void set_mode(struct dentry *d, uint64_t mode)
+{
+	fs_chmod(d->inode, (uint32_t)mode & 07777);
+}
+
+static long chmod_at(int dirfd, uint64_t upath, uint64_t mode)
+{
+	struct dentry *d;
+	long r = user_path_lookup(dirfd, upath, LOOKUP_FOLLOW, &d);
+
+	if (!r) {
+		set_mode(d, mode);
+		dput(d);
+	}
+	return r;
+}
+
+/* chmod(path, mode): the lookup's errors. */
+long sys_chmod(SYSCALL_ARGS)
+{
+	return chmod_at(AT_FDCWD, a0, a1);
+}
+
+/* fchmodat(dirfd, path, mode): as chmod, relative to dirfd. */
+long sys_fchmodat(SYSCALL_ARGS)
+{
+	return chmod_at((int)a0, a1, a2);
+}
+
+/* fchmod(fd, mode): -EBADF; files outside the file system (pipes, the console): nothing to change. */
+long sys_fchmod(SYSCALL_ARGS)
+{
+	struct file *f = fd_get(a0);
+
+	if (!f)
+		return -EBADF;
+	if (f->dentry)
+		set_mode(f->dentry, a1);
+	return 0;
 }

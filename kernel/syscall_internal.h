@@ -13,6 +13,12 @@ DECLARE_SYSCALL(write);
 DECLARE_SYSCALL(open);
 DECLARE_SYSCALL(close);
 DECLARE_SYSCALL(fstat);
+DECLARE_SYSCALL(getxattr);
+DECLARE_SYSCALL(lgetxattr);
+DECLARE_SYSCALL(fgetxattr);
+DECLARE_SYSCALL(listxattr);
+DECLARE_SYSCALL(llistxattr);
+DECLARE_SYSCALL(flistxattr);
 DECLARE_SYSCALL(readv);
 DECLARE_SYSCALL(writev);
 DECLARE_SYSCALL(ioctl);
@@ -91,6 +97,29 @@ DECLARE_SYSCALL(rt_sigpending);
 DECLARE_SYSCALL(clone3);
 
 DECLARE_SYSCALL(stat);
+DECLARE_SYSCALL(lstat);
+DECLARE_SYSCALL(creat);
+DECLARE_SYSCALL(memfd_create);
+DECLARE_SYSCALL(ftruncate);
+DECLARE_SYSCALL(truncate);
+DECLARE_SYSCALL(fsync);
+DECLARE_SYSCALL(umask);
+DECLARE_SYSCALL(chmod);
+DECLARE_SYSCALL(fchmod);
+DECLARE_SYSCALL(fchmodat);
+DECLARE_SYSCALL(mkdir);
+DECLARE_SYSCALL(mkdirat);
+DECLARE_SYSCALL(rmdir);
+DECLARE_SYSCALL(unlink);
+DECLARE_SYSCALL(unlinkat);
+DECLARE_SYSCALL(rename);
+DECLARE_SYSCALL(renameat);
+DECLARE_SYSCALL(renameat2);
+DECLARE_SYSCALL(symlink);
+DECLARE_SYSCALL(symlinkat);
+DECLARE_SYSCALL(link);
+DECLARE_SYSCALL(linkat);
+DECLARE_SYSCALL(msync);
 DECLARE_SYSCALL(pread64);
 DECLARE_SYSCALL(pwrite64);
 DECLARE_SYSCALL(access);
@@ -109,5 +138,8 @@ DECLARE_SYSCALL(statx);
 DECLARE_SYSCALL(faccessat2);
 
 DECLARE_SYSCALL(getcpu);
+
+/* random_to_user (kernel/devices.c): len pseudo-random bytes to user ubuf; bytes, or -EFAULT. */
+long random_to_user(uint64_t ubuf, uint64_t len);
 
 #endif

@@ -60,10 +60,14 @@ int thread_group_init(struct task *t)
 	return 0;
 }
 
-void thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread)
+int thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
+	if (thread && parent->group->exiting) {
+		spin_unlock_irqrestore(&sched_lock, f);
+		return -EINTR;          /* the SIGKILLs went out already: a new thread would escape them */
+	}
 	if (sighand) {
 		kfree(child->sighand);
 		child->sighand = parent->sighand;
@@ -79,6 +83,7 @@ void thread_group_share(struct task *child, struct task *parent, bool sighand, b
 		child->pid = parent->pid;
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
+	return 0;
 }
 
 void thread_group_put(struct task *t)
@@ -146,18 +151,6 @@ void group_exit(int status)
 	task_exit(status);
 }
 
-void thread_group_exit_begin(struct task *t, int status)
-{
-	unsigned long f;
-
-	if (!t->group)
-		return;
-	f = spin_lock_irqsave(&sched_lock);
-	if (!t->group->exiting)
-		t->group->exit_status = status; /* without a group exit the last thread's status counts (Linux) */
-	spin_unlock_irqrestore(&sched_lock, f);
-}
-
 struct task *thread_group_alive_sibling_locked(const struct task *t)
 {
 	struct list_head *p;
@@ -205,9 +198,26 @@ static void take_leader_place_locked(struct task *self, struct task *old)
 	thread_park_dead_locked(old);
 }
 
-static bool exec_alone(void *arg)
+/*
+ * Every other thread of g has ended (a zombie: parked for freeing, or the
+ * old leader). The live count alone is not enough: a thread leaves it
+ * first thing in task_exit and stays findable by tgkill until its end, and
+ * Linux's execve returns only once the others are gone.
+ */
+static bool exec_alone(struct thread_group *g, struct task *self)
 {
-	return __atomic_load_n(&((struct thread_group *)arg)->live, __ATOMIC_ACQUIRE) == 1;
+	struct list_head *p;
+	bool alone = true;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	list_for_each(p, &g->threads) {
+		struct task *u = list_entry(p, struct task, group_link);
+
+		if (u != self && u->state != TASK_ZOMBIE)
+			alone = false;
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	return alone;
 }
 
 int thread_group_exec(void)
@@ -229,7 +239,7 @@ int thread_group_exec(void)
 	g->exit_status = SIGKILL;
 	kill_other_threads_locked(g, self);
 	spin_unlock_irqrestore(&sched_lock, f);
-	wait_event(&self->child_wait, exec_alone(g));
+	wait_event(&self->child_wait, exec_alone(g, self));  /* woken by each thread's end */
 	f = spin_lock_irqsave(&sched_lock);
 	g->exec_task = NULL;
 	__atomic_store_n(&g->exiting, false, __ATOMIC_RELEASE);
@@ -249,11 +259,10 @@ bool thread_group_leave_locked(struct task *t, int *status)
 		return true;
 	if (g->exiting)
 		*status = g->exit_status;
-	if (--g->live > 0) {
-		if (g->exec_task && g->live == 1)
-			wake_up_locked(&g->exec_task->child_wait);      /* de_thread: the execing thread is alone */
+	else
+		g->exit_status = *status;       /* without a group exit the last thread's status counts (Linux) */
+	if (--g->live > 0)
 		return false;
-	}
 	*status = g->exit_status;
 	return true;
 }

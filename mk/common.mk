@@ -18,23 +18,25 @@ LOCKDEP ?= 1
 LOCKDEP_FLAGS := $(if $(filter 1,$(LOCKDEP)),-DLOCKDEP)
 
 # The layers, bottom up (docs/guide.md): lib/ (portable support), mm/ and
-# mm/vma_index/ (the VM, arch-independent), then kernel/ and arch/.
+# mm/vma_index/ (the VM, arch-independent), fs/ (the file system over mm/'s
+# page cache), then kernel/ and arch/.
 # lib/string.c is the kernel's own memcpy & co.; on the host the C library's
 # are used, so it is the one lib/ file that is kernel-only.
 LIB_KERNEL_ONLY := lib/string.c
 LIB_SRCS := $(filter-out $(LIB_KERNEL_ONLY),$(sort $(wildcard lib/*.c)))
 MM_SRCS  := $(sort $(wildcard mm/*.c) $(wildcard mm/vma_index/*.c))
-# Code that builds both in the kernel and on the host: lib/, mm/ and the
-# shared unit tests. This is the one list of portable sources.
-PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(sort $(wildcard tests/unit/*.c))
+FS_SRCS  := $(sort $(wildcard fs/*.c))
+# Code that builds both in the kernel and on the host: lib/, mm/, fs/ and
+# the shared unit tests. This is the one list of portable sources.
+PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(FS_SRCS) $(sort $(wildcard tests/unit/*.c))
 
-# Include paths by layer. lib/ and mm/ see only include/: mm/ is compiled
-# without arch/x86_64/include, so it cannot see a PTE bit or an MSR. The
+# Include paths by layer. lib/, mm/ and fs/ see only include/: they are
+# compiled without arch/x86_64/include, so they cannot see a PTE bit or an MSR. The
 # unit tests and tools may include mm/'s private headers as "mm/...".
 # Everything else (kernel/, arch/, boot, kernel tests) also sees the x86
 # headers.
 INCLUDES := -Iinclude
-layer_includes = $(if $(filter lib/% mm/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.))
+layer_includes = $(if $(filter lib/% mm/% fs/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.))
 
 # The guest's CPUs in every QEMU boot: tools/qemu-run reads QEMU_SMP (default
 # 4); tools/run takes its QEMU options from RUN_QEMU_ARGS, so the same -smp

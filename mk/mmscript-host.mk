@@ -5,14 +5,14 @@
 #   make mmscript-host          build/host/mmscript-host (ASan+UBSan)
 #   make test-mmscript-host     the corpus tests/mmscript/*.mms on it, compared
 #                               with the stored Linux outputs ("N passed, N failed")
-#   make fuzz-mmscript-host [SEEDS=n] [START=s]
+#   make fuzz-mmscript-host [SEEDS=n] [START=s] [FILES=1]
 #                               random scripts, Linux vs host (tools/mmscript-fuzz)
 #
 # mm/ and the arch/hosted objects are the ones of build/host (mk/host.mk),
 # the mmscript core is built here with -DMMS_HOST.
 
 MMSH_CORE := user/mmscript/script.c user/mmscript/sb.c
-MMSH_LIB_SRCS := $(MM_SRCS) $(LIB_SRCS) $(sort $(wildcard arch/hosted/*.c))
+MMSH_LIB_SRCS := $(MM_SRCS) $(FS_SRCS) $(LIB_SRCS) $(sort $(wildcard arch/hosted/*.c))
 MMSH_OBJS := $(patsubst %.c,$(HOST_BUILD)/mmsh/%.o,$(MMSH_CORE) tools/mmscript_host.c) \
 	$(patsubst %.c,$(HOST_BUILD)/%.o,$(MMSH_LIB_SRCS))
 
@@ -33,6 +33,6 @@ test-mmscript-host: $(HOST_BUILD)/mmscript-host
 		--personality $(or $(PERSONALITY),auto) --expect tests/mmscript $(sort $(wildcard tests/mmscript/*.mms))
 
 fuzz-mmscript-host: $(HOST_BUILD)/mmscript-host
-	@MMSCRIPT_PERSONALITY=$(or $(PERSONALITY),auto) tools/mmscript-fuzz --target host --seeds $(or $(SEEDS),200) --start $(or $(START),1)
+	@MMSCRIPT_PERSONALITY=$(or $(PERSONALITY),auto) tools/mmscript-fuzz --target host --seeds $(or $(SEEDS),200) --start $(or $(START),1) $(if $(FILES),--files)
 
 -include $(patsubst %.o,%.d,$(filter $(HOST_BUILD)/mmsh/%,$(MMSH_OBJS)))

@@ -8,8 +8,9 @@
 #   make fuzz-mmscript [SEEDS=n] [START=s]
 #                                     random scripts, determinism check on Linux
 #   make test-mmscript-kernel         the corpus on our kernel vs the stored outputs
-#   make fuzz-mmscript-kernel [SEEDS=n] [START=s]
+#   make fuzz-mmscript-kernel [SEEDS=n] [START=s] [FILES=1]
 #                                     random scripts, host Linux vs our kernel
+#                                     (FILES=1: file scripts, tools/mmscript-fuzz --files)
 #
 # Works on its own too (tools/mmscript uses `make -f mk/user.mk user`), so it
 # does not depend on the other mk/*.mk files.
@@ -107,10 +108,10 @@ START ?= 1
 # Random scripts, the host Linux against our kernel (one boot per 500 scripts).
 .PHONY: fuzz-mmscript-kernel
 fuzz-mmscript-kernel: user
-	@MMSCRIPT_PERSONALITY=$(PERSONALITY) tools/mmscript-fuzz --target kernel --seeds $(SEEDS) --start $(START)
+	@MMSCRIPT_PERSONALITY=$(PERSONALITY) tools/mmscript-fuzz --target kernel --seeds $(SEEDS) --start $(START) $(if $(FILES),--files)
 
 .PHONY: fuzz-mmscript
 fuzz-mmscript: user
-	@tools/mmscript-fuzz --target linux --seeds $(SEEDS) --start $(START)
+	@tools/mmscript-fuzz --target linux --seeds $(SEEDS) --start $(START) $(if $(FILES),--files)
 
 -include $(USER_LIB_OBJS:.o=.d) $(patsubst %.c,$(USER_BUILD)/%.d,$(wildcard user/*/*.c user/*.c))

@@ -49,7 +49,7 @@ static void dump_vma(const struct vma *v, mmu_dump_fn emit, void *arg)
 	if (v->anon)
 		ksnprintf(anon, sizeof(anon), "%lu%s", v->anon->id, v->anon_forked ? " (forked)" : "");
 	else
-		ksnprintf(anon, sizeof(anon), "-%s", v->object ? " shared object" : "");
+		ksnprintf(anon, sizeof(anon), "-%s", v->file ? " file" : "");
 	ksnprintf(line, sizeof(line), "  0x%lx-0x%lx %c%c%c%c pgoff 0x%lx anon %s [%s]", v->start, v->end,
 		  v->flags & VM_READ ? 'r' : '-', v->flags & VM_WRITE ? 'w' : '-',
 		  v->flags & VM_EXEC ? 'x' : '-', v->flags & VM_MAYSHARE ? 's' : 'p', v->pgoff, anon, flags);

@@ -1,9 +1,11 @@
 /*
  * Page faults (Linux's handle_mm_fault with x86's access_error and
  * expand_stack): demand-zero and zero-page mapping of private anonymous
- * memory, copy-on-write with reuse of exclusively owned pages, shared
- * anonymous pages from their object (a read fault maps the present pages
- * around it too: fault-around), and stack growth. A guard marker
+ * memory, copy-on-write with reuse of exclusively owned pages, pages of
+ * files and shared anonymous memory from their page cache (shared
+ * mappings map them, private ones map them read-only and copy them on
+ * write; past the end of the file: SIGBUS; a read fault maps the cached
+ * pages around it too: fault-around), and stack growth. A guard marker
  * (mm/guard.c) refuses the access with SIGSEGV (SEGV_MAPERR), after the
  * VMA's permission check as on Linux.
  *
@@ -143,22 +145,30 @@ static int install_page(struct mm *mm, uintptr_t va, struct page *p, unsigned pr
 	return 0;
 }
 
-/* Linux's fault_around_bytes (64 KiB): a read fault of shared memory maps this many pages around it. */
+/* A cache error as the fault's result: past the end or over a limit is SIGBUS (Linux vmf_error). */
+static enum fault_result object_error(int err)
+{
+	return err == -ENOMEM ? FAULT_OOM : FAULT_SIGBUS;
+}
+
+/* Linux's fault_around_bytes (64 KiB): a read fault of a file maps this many pages around it. */
 #define FAULT_AROUND_PAGES 16
 #define PTES_PER_TABLE     512
 
 /*
- * do_fault_around + filemap_map_pages, before a read fault of va proper:
- * map the object's pages already present in a FAULT_AROUND_PAGES block
+ * do_fault_around + filemap_map_pages, before a read fault of va proper
+ * (shared or private file mapping, shared anonymous memory): map the
+ * object's pages already in its cache in a FAULT_AROUND_PAGES block
  * around va (aligned, or starting at the VMA's start when that is later;
- * clipped to the VMA and to va's page table) wherever nothing is mapped
- * (no entry: a guard marker stays), clean, with the VMA's permissions.
+ * clipped to the VMA, to va's page table and to the end of the file)
+ * wherever nothing is mapped (no entry: a guard marker or a private copy
+ * stays), clean, with the VMA's permissions (read-only in a private one).
  * That is why a page read through one mapping of an object can end up
  * mapped by its neighbours' mappings too (it matters to MADV_PAGEOUT,
  * which leaves a page mapped twice alone). pt_lock held; out of memory
  * just maps fewer.
  */
-static void shared_fault_around(struct mm *mm, struct vma *vma, uintptr_t va, unsigned want)
+static void object_fault_around(struct mm *mm, struct vma *vma, uintptr_t va, unsigned want)
 {
 	uintptr_t pte_off = (va >> PAGE_SHIFT) % PTES_PER_TABLE, vma_off = (va - vma->start) >> PAGE_SHIFT;
 	uintptr_t table = va - (pte_off << PAGE_SHIFT);
@@ -172,48 +182,57 @@ static void shared_fault_around(struct mm *mm, struct vma *vma, uintptr_t va, un
 
 		if (a == va || arch_mmu_query(mm->mmu, a, NULL, NULL) != -ENOENT)
 			continue;
-		shared_anon_page(vma->object, vma->pgoff + ((a - vma->start) >> PAGE_SHIFT), false, &p);
-		if (!p)
+		/* past the end (-ENXIO) or absent: nothing to map; the reference becomes the PTE's */
+		if (vm_object_page(vma_object(vma), vma_pgoff_at(vma, a), 0, &p) || !p)
 			continue;
-		user_page_get(p);
 		if (install_page(mm, a, p, want | MMU_ACCESSED, false)) {
-			user_page_put(p);
+			vm_object_page_put(p);
 			return;
 		}
 		mm_count(&mm->rss, 1);
-		mm_count(&mm->rss_shared, 1);
+		mm_count(&mm->rss_file, 1);
 	}
 }
 
-static enum fault_result shared_fault(struct mm *mm, struct vma *vma, uintptr_t va,
-				      unsigned flags, bool present, unsigned state)
+/*
+ * A file-backed (or shared anonymous) page not mapped yet: the object's
+ * page, in a shared VMA as the VMA allows (do_shared_fault), in a private
+ * one read-only (do_read_fault; a write copies it next, wp_fault).
+ */
+static enum fault_result object_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags)
 {
+	bool shared = vma->flags & VM_SHARED;
 	unsigned want = mm_vm_to_mmu(vma->flags);
-	unsigned long pgoff = vma->pgoff + ((va - vma->start) >> PAGE_SHIFT);
 	struct page *p;
 	int err;
 
-	if (present) {
-		/* Permissions lag behind the VMA (cannot happen after mprotect, which rewrites PTEs). */
-		if ((state & MMU_PROT_MASK) != want)
-			mm_set_pte_state(mm, va, want | (state & (MMU_ACCESSED | MMU_DIRTY)));
-		return FAULT_OK;
-	}
+	if (!shared)
+		want &= ~MMU_WRITE;
 	if (!(flags & FAULT_WRITE))
-		shared_fault_around(mm, vma, va, want);
-	err = shared_anon_page(vma->object, pgoff, true, &p);
-	if (err == -ENXIO)
-		return FAULT_SIGBUS;
+		object_fault_around(mm, vma, va, want);
+	err = vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), VMO_ALLOC, &p);
 	if (err)
-		return FAULT_OOM;
-	user_page_get(p);
-	err = install_page(mm, va, p, want | MMU_ACCESSED | ((flags & FAULT_WRITE) ? MMU_DIRTY : 0), false);
+		return object_error(err);
+	/* the cache's reference for this PTE was taken by vm_object_page */
+	err = install_page(mm, va, p, want | MMU_ACCESSED | (shared && (flags & FAULT_WRITE) ? MMU_DIRTY : 0),
+			   false);
 	if (err) {
 		user_page_put(p);
 		return FAULT_OOM;
 	}
 	mm_count(&mm->rss, 1);
-	mm_count(&mm->rss_shared, 1);
+	mm_count(&mm->rss_file, 1);
+	return FAULT_OK;
+}
+
+/* A fault in a shared VMA on a page that is present: only permissions can lag. */
+static enum fault_result shared_present(struct mm *mm, struct vma *vma, uintptr_t va, unsigned state)
+{
+	unsigned want = mm_vm_to_mmu(vma->flags);
+
+	/* Permissions lag behind the VMA (cannot happen after mprotect, which rewrites PTEs). */
+	if ((state & MMU_PROT_MASK) != want)
+		mm_set_pte_state(mm, va, want | (state & (MMU_ACCESSED | MMU_DIRTY)));
 	return FAULT_OK;
 }
 
@@ -229,8 +248,9 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		return FAULT_OOM;
 	if (!mm_is_zero_pa(pa)) {
 		old = phys_to_page(pa);
-		BUG_ON(!old || !(old->flags & PG_anon));
-		if (page_refs(old) == 1 && old->mapcount == 1) {
+		BUG_ON(!old);
+		/* A file's page is never taken over: the private copy is a new page (wp_page_copy). */
+		if ((old->flags & PG_anon) && page_refs(old) == 1 && old->mapcount == 1) {
 			/* Nobody else maps it: reuse (do_wp_page's wp_page_reuse). */
 			anon_page_move(old, vma->anon);
 			old->flags &= ~PG_lazyfree;
@@ -248,17 +268,46 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		user_page_put(np);
 		return FAULT_OOM;
 	}
-	if (old) {
-		page_mapcount_add(old, -1);
-		user_page_put(old);
-	} else {
-		mm_count(&mm->rss, 1);
-	}
+	if (old)
+		mm_unmap_page(mm, old, !(old->flags & PG_anon), NULL);     /* replace flushed it */
+	mm_count(&mm->rss, 1);
 	mm_count(&mm->cow_copies, 1);
 	(void)state;
 	return FAULT_OK;
 }
 /* LAB cow: END wp_fault */
+
+/*
+ * do_cow_fault: a write to a page of a private file mapping that is not
+ * mapped: a private copy of the file's page (which the cache gets if it
+ * had none). As in Linux the VMA gets its anon identity before the file's
+ * page is looked up, so even a write past the end (SIGBUS) leaves it one.
+ */
+static enum fault_result cow_fault(struct mm *mm, struct vma *vma, uintptr_t va)
+{
+	unsigned want = mm_vm_to_mmu(vma->flags) | MMU_ACCESSED | MMU_DIRTY;
+	struct page *src, *np;
+	int err;
+
+	if (vma_anon_prepare(mm, vma))
+		return FAULT_OOM;
+	err = vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), VMO_ALLOC, &src);
+	if (err)
+		return object_error(err);
+	np = anon_page_alloc(vma->anon, false);
+	if (np)
+		arch_copy_page(page_address(np), page_address(src));
+	user_page_put(src);
+	if (!np)
+		return FAULT_OOM;
+	if (install_page(mm, va, np, want, false)) {
+		user_page_put(np);
+		return FAULT_OOM;
+	}
+	mm_count(&mm->rss, 1);
+	mm_count(&mm->cow_copies, 1);
+	return FAULT_OK;
+}
 
 /* LAB pgtbl: BEGIN private_fault */
 static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t va,
@@ -275,6 +324,8 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 			mm_set_pte_state(mm, va, state | (want & ~MMU_WRITE));
 		return FAULT_OK;
 	}
+	if (vma->file)
+		return (flags & FAULT_WRITE) ? cow_fault(mm, vma, va) : object_fault(mm, vma, va, flags);
 	if (!(flags & FAULT_WRITE) && mm->zero_page) {
 		/* do_anonymous_page, read: the zero page, read-only, no anon identity. */
 		if (arch_mmu_map(mm->mmu, va, mm_zero_pa, (want & ~MMU_WRITE) | MMU_ACCESSED))
@@ -316,12 +367,31 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 	present = q == 0;
 	if (q == -EFAULT)
 		r = FAULT_SIGSEGV_MAPERR;       /* a guard marker (handle_pte_marker: VM_FAULT_SIGSEGV) */
-	else if (vma->object)
-		r = shared_fault(mm, vma, va, flags, present, state);
+	else if ((vma->flags & VM_SHARED) && present)
+		r = shared_present(mm, vma, va, state);
+	else if (vma->flags & VM_SHARED)
+		r = object_fault(mm, vma, va, flags);
 	else
 		r = private_fault(mm, vma, va, flags, present, pa, state);
 	mm_pt_unlock(mm);
 	return r;
+}
+
+/*
+ * Can the fault be handled under the VMA lock alone? Not when it would
+ * prepare the anon identity of a private VMA (that reads the neighbours
+ * through the index, which only the mmap_lock keeps still), as in Linux
+ * 6.4: a private VMA without one falls back, except for a read of a
+ * private file mapping, which maps the cache page and needs none. File
+ * faults otherwise run here: the cache lookup takes o->lock, a spinning
+ * lock, and allocates without sleeping, so nothing under the VMA lock
+ * sleeps or takes an fs lock (vma_start_write spins waiting for faults).
+ */
+static bool vma_lock_fault_ok(const struct vma *vma, unsigned flags)
+{
+	if ((vma->flags & VM_SHARED) || vma->anon)
+		return true;
+	return vma->file && !(flags & FAULT_WRITE);
 }
 
 /*
@@ -334,7 +404,7 @@ static bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, 
 {
 	struct vma *vma = vma_lock_lookup(mm, addr);
 
-	if (vma && !vma->object && !vma->anon) {
+	if (vma && !vma_lock_fault_ok(vma, flags)) {
 		vma_read_unlock(vma);
 		vma = NULL;
 	}

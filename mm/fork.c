@@ -2,7 +2,8 @@
  * fork's copy of an address space (Linux dup_mmap + copy_page_range): every
  * VMA is copied except VM_DONTCOPY ones; private pages become copy-on-write
  * (read-only in both, fault.c's wp_fault copies or reuses them on the first
- * write), shared pages stay shared, guard markers are copied, and
+ * write; a file's pages in a private mapping are read-only already), pages
+ * of shared mappings stay shared, guard markers are copied, and
  * VM_WIPEONFORK VMAs start empty (without markers either). With
  * mm/fault.c this is the whole COW story.
  */
@@ -29,7 +30,7 @@ struct dup_ctx {
 static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
 	struct dup_ctx *c = arg;
-	bool private = !c->vma->object;
+	bool private = !(c->vma->flags & VM_SHARED);
 	unsigned cst = *state & ~(MMU_ACCESSED | MMU_DIRTY);
 	enum mmu_action act = MMU_KEEP;
 
@@ -47,8 +48,8 @@ static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 		user_page_get(p);
 		page_mapcount_add(p, 1);
 		mm_count(&c->child->rss, 1);
-		if (!private)
-			mm_count(&c->child->rss_shared, 1);
+		if (!(p->flags & PG_anon))
+			mm_count(&c->child->rss_file, 1);
 	}
 	if (private && (*state & MMU_WRITE)) {
 		*state &= ~MMU_WRITE;
@@ -70,7 +71,7 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv, st
 	struct vma *cv;
 	int err;
 
-	err = vma_map_new_range(child, pv->start, pv->end, flags, pv->object, pv->pgoff, &cv);
+	err = vma_map_new_range(child, pv->start, pv->end, flags, pv->file, pv->pgoff, &cv);
 	if (err)
 		return err;
 	BUG_ON(cv->start != pv->start || cv->end != pv->end);

@@ -70,7 +70,7 @@ int mm_user_cmpxchg32(struct mm *mm, uintptr_t addr, uint32_t old, uint32_t new,
 
 			*cur = old;
 			__atomic_compare_exchange_n(w, cur, new, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-			phys_to_page(pa)->flags |= PG_dirty;    /* written behind the PTE's dirty bit */
+			vm_object_page_dirty(phys_to_page(pa)); /* written behind the PTE's dirty bit */
 			done = true;
 		}
 		mm_pt_unlock(mm);

@@ -44,7 +44,7 @@ int mm_guard_install(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t 
 	if (!guard_vma_ok(vma, false))
 		return -EINVAL;
 	mm_pt_lock(mm);                 /* vma_anon_prepare under the read lock needs it too */
-	if (!vma->object && vma_anon_prepare(mm, vma)) {
+	if (!vma->file && vma_anon_prepare(mm, vma)) {
 		mm_pt_unlock(mm);
 		return -ENOMEM;
 	}

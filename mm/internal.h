@@ -1,7 +1,7 @@
 /*
  * Private to mm/: helpers shared by the address-space, fault, zap and
- * system-call files (user page accounting, the zero page, shared anonymous
- * objects, counters). See include/mm.h for the page accounting rules.
+ * system-call files (user page accounting, the zero page, the page cache
+ * of files and shared anonymous memory, counters). See include/mm.h for the page accounting rules.
  */
 #ifndef MM_INTERNAL_H
 #define MM_INTERNAL_H
@@ -33,10 +33,19 @@ static inline void mm_tlb_init(struct tlb_batch *b, struct mm *mm, bool local_on
 }
 /*
  * mm_tlb_finish: flush the batch wherever mm is loaded (arch_tlb_flush),
- * then free the user frames it holds. Before the caller drops the lock
- * that keeps the changed range from being reused (mmap_lock, or the VMA).
+ * then free the user frames it holds and drop the page references it
+ * holds. Before the caller drops the lock that keeps the changed range
+ * from being reused (mmap_lock, or the VMA). The batch is empty and usable
+ * again afterwards.
  */
 void mm_tlb_finish(struct tlb_batch *b);
+/*
+ * mm_tlb_put_page: drop one reference to p after b's flush (a page-cache
+ * page whose PTE was cleared, or is about to be, into b). A full batch is
+ * flushed first (mm_tlb_finish), so the caller holds no lock that disables
+ * interrupts; pt_lock is fine.
+ */
+void mm_tlb_put_page(struct tlb_batch *b, struct page *p);
 
 /* ---- per-VMA locks for faults (mm/vma_lock.c) */
 
@@ -106,42 +115,54 @@ static inline int32_t page_refs(const struct page *p)
 	return __atomic_load_n(&p->refcount, __ATOMIC_RELAXED);
 }
 
-/* ---- shared anonymous objects (mm/shared_anon.c) */
-struct shared_anon;
-/* A new object of npages pages (none allocated), refcount 1. NULL on -ENOMEM. */
-struct shared_anon *shared_anon_create(unsigned long npages);
-void shared_anon_get(struct shared_anon *o);
-void shared_anon_put(struct shared_anon *o);
-unsigned long shared_anon_size(const struct shared_anon *o);
+/* ---- page cache and files (mm/filemap.c, mm/truncate.c; include/vm_object.h) */
+
+/* The object a VMA maps, or NULL (anonymous private). */
+static inline struct vm_object *vma_object(const struct vma *v)
+{
+	return v->file ? v->file->obj : NULL;
+}
+/* The page offset in its object of the page at va of v. */
+static inline unsigned long vma_pgoff_at(const struct vma *v, uintptr_t va)
+{
+	return v->pgoff + ((va - v->start) >> PAGE_SHIFT);
+}
+/* Remove the cache pages [first, last) (o->lock held): they leave the cache, mapped or not. */
+void vm_object_remove_locked(struct vm_object *o, unsigned long first, unsigned long last);
+/* Zero [off, PAGE_SIZE) of the cache page at pgoff if there is one (o->lock held). */
+void vm_object_zero_tail_locked(struct vm_object *o, unsigned long pgoff, size_t off);
+/* Linux unmap_mapping_range over every address space (mm/truncate.c); no mmap_lock held. */
+void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned long last, bool even_cows);
 /*
- * shared_anon_page: the page at pgoff; allocated (zeroed) when absent and
- * alloc. 0 and *out (NULL when absent and !alloc); -ENXIO pgoff beyond the
- * size; -ENOMEM. The page stays owned by the object (take your own
- * reference to map it).
+ * mm_list_next: the address space after prev (NULL: the first) in the
+ * list of all of them, with a reference (mm_get) taken, prev's dropped
+ * (mm_put); NULL after the last. Address spaces being torn down are
+ * skipped. No lock held by the caller.
  */
-int shared_anon_page(struct shared_anon *o, unsigned long pgoff, bool alloc, struct page **out);
-/* shared_anon_punch: drop the object's pages in [pgoff, pgoff + n) (MADV_REMOVE); mappings must be zapped first. */
-void shared_anon_punch(struct shared_anon *o, unsigned long pgoff, unsigned long n);
-/* Frames the object holds now. */
-unsigned long shared_anon_resident(const struct shared_anon *o);
-extern const struct vma_object_ops shared_anon_object_ops;
-/* Shared objects now allocated (leak checks). */
-size_t shared_anon_inuse(void);
+struct mm *mm_list_next(struct mm *prev);
 
 /* ---- page-table work on VMA ranges (mm/zap.c, mm/mprotect.c, mm/fault.c) */
 
 /*
  * mm_unmap_page: the page accounting of one PTE of mm that stops mapping p
  * (the caller clears the PTE, recording it in tlb): mapcount and reference
- * -1 (after the last put the frame waits in tlb, freed after the flush),
- * rss -1, and rss_shared -1 for a page of a shared object. pt_lock.
+ * -1 (after the last put the frame waits in tlb, freed after the flush; a
+ * page-cache page's reference itself waits in tlb: mm/tlb.c), rss -1, and
+ * rss_file -1 when file (p is not a private anonymous page). tlb NULL: the
+ * entry is already flushed everywhere (arch_mmu_replace). pt_lock.
  */
-void mm_unmap_page(struct mm *mm, struct page *p, bool shared, struct tlb_batch *tlb);
+void mm_unmap_page(struct mm *mm, struct page *p, bool file, struct tlb_batch *tlb);
+/*
+ * mm_unmap_pte_page: mm_unmap_page for the page p a present PTE in state
+ * maps, of either kind; a file's page keeps the PTE's dirty bit
+ * (zap_present_ptes, try_to_unmap: folio_mark_dirty). Same locks.
+ */
+void mm_unmap_pte_page(struct mm *mm, struct page *p, unsigned state, struct tlb_batch *tlb);
 
 /*
  * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and
- * releases the pages (private pages freed with their last mapping, shared
- * ones stay in their object), and drops its guard markers, under pt_lock.
+ * releases the pages (private pages freed with their last mapping, cache
+ * pages stay in their object), and drops its guard markers, under pt_lock.
  * Use as vma_unmap_range(mm, s, e, mm_zap_piece, &tlb) with a struct
  * tlb_batch that the caller finishes (mm_tlb_finish) after the unmap.
  * Caller holds mmap_lock for writing.
@@ -175,9 +196,9 @@ unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start
 /*
  * mm_change_protection: rewrite the PTEs of [start, end) in vma (whose
  * flags are already the new ones) with the permissions of vma->flags, in
- * place, recording the changes in tlb; private pages that are shared (COW)
- * or the zero page stay read-only. mmap_lock write; takes pt_lock. Returns
- * the PTEs visited.
+ * place, recording the changes in tlb; in a private mapping, pages that
+ * are shared (COW), cache pages and the zero page stay read-only. mmap_lock
+ * write; takes pt_lock. Returns the PTEs visited.
  */
 unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
 				   struct tlb_batch *tlb);

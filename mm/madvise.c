@@ -1,11 +1,13 @@
 /*
- * madvise (Linux 6.18 do_madvise / madvise_walk_vmas / madvise_vma_behavior)
- * for anonymous memory: DONTNEED zaps, FREE marks pages lazily freeable,
- * REMOVE punches shared objects, POPULATE_* faults in, GUARD_INSTALL and
- * GUARD_REMOVE set and clear guard markers (mm/guard.c), PAGEOUT reclaims
- * at once what reclaim can take without swap (clean lazily freed private
- * pages, never written shared ones), the flag advices go through vma_modify_flags, WILLNEED/COLD have nothing
- * to do without swap. mm_reclaim_lazyfree is the reclaim side of MADV_FREE.
+ * madvise (Linux 6.18 do_madvise / madvise_walk_vmas / madvise_vma_behavior):
+ * DONTNEED zaps, FREE marks private anonymous pages lazily freeable,
+ * REMOVE punches holes in files (shared anonymous memory included),
+ * POPULATE_* faults in, GUARD_INSTALL and GUARD_REMOVE set and clear guard
+ * markers (mm/guard.c), PAGEOUT reclaims at once what reclaim can take
+ * without swap (clean lazily freed private pages, file pages never
+ * written), the flag advices go through vma_modify_flags, WILLNEED/COLD
+ * have nothing to do without swap. mm_reclaim_lazyfree is the reclaim side
+ * of MADV_FREE.
  *
  * The advices Linux 6.18 knows are those of a kernel built with KSM and
  * transparent huge pages, without CONFIG_MEMORY_FAILURE (MADV_HWPOISON and
@@ -21,13 +23,9 @@
  * pages - DONTNEED, FREE, REMOVE, WILLNEED, COLD, PAGEOUT, GUARD_* - take mm's
  * mmap_lock for reading, plus pt_lock around each page-table walk, so
  * threads freeing memory do not serialize on the address space (Nick
- * Piggin's 2007 change for MADV_DONTNEED). The kernel option
- * madv_lock=write (mm_madv_write_lock) takes it for writing for DONTNEED
- * and FREE instead, as the 2007 vanilla kernel did. The flag-setting
- * advices change VMAs and take it for writing; POPULATE_* take it for
- * reading and drop it around each fault. The TLB changes of one madvise
- * are flushed once, before the mmap_lock is dropped (REMOVE flushes before
- * it frees the object's pages).
+ * Piggin's 2007 change for MADV_DONTNEED). The flag-setting advices change
+ * VMAs and take it for writing; POPULATE_* take it for reading and drop it
+ * around each fault.
  */
 #include "internal.h"
 #include "kerrno.h"
@@ -60,7 +58,7 @@ static long advice_flags(const struct vma *vma, int advice)
 	case MADV_DONTFORK:   return f | VM_DONTCOPY;
 	case MADV_DOFORK:     return f & ~VM_DONTCOPY;
 	case MADV_WIPEONFORK:
-		if (vma->object || (f & VM_SHARED))
+		if (vma->file || (f & VM_SHARED))
 			return -EINVAL;
 		return f | VM_WIPEONFORK;
 	case MADV_KEEPONFORK: return f & ~VM_WIPEONFORK;
@@ -123,29 +121,32 @@ static bool advice_needs_write_lock(int advice)
 	return !advice_pages_only(advice);
 }
 
-/* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
-static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
-			  struct tlb_batch *tlb)
-{
-	mm_pt_lock(mm);
-	mm_zap_range(mm, vma, start, end, tlb);
-	mm_pt_unlock(mm);
-}
-
-/* MADV_REMOVE: punch [start, end) out of a writable shared mapping's object. */
+/*
+ * MADV_REMOVE: punch [start, end) out of a writable shared mapping's file
+ * (Linux: fallocate PUNCH_HOLE), which takes the pages out of every
+ * mapping of it, each address space with a TLB batch of its own
+ * (mm/truncate.c): the mmap_lock is dropped meanwhile, as Linux drops it,
+ * so the caller looks its VMAs up again afterwards. tlb is flushed first
+ * (it is not used across the unlock).
+ */
 static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
 			  struct tlb_batch *tlb)
 {
+	struct vm_file *f = vma->file;
+	unsigned long pgoff = vma_pgoff_at(vma, start);
+
 	if (vma->flags & VM_LOCKED)
 		return -EINVAL;
-	if (!vma->object)
+	if (!f)
 		return -EINVAL;
 	if (!(vma->flags & VM_SHARED) || !(vma->flags & VM_MAYWRITE))
 		return -EACCES;
-	zap_pt_locked(mm, vma, start, end, tlb);
-	mm_tlb_finish(tlb);             /* no CPU may still reach the pages the punch frees */
-	shared_anon_punch(vma->object, vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
-			  (end - start) >> PAGE_SHIFT);
+	mm_tlb_finish(tlb);
+	f->ops->get(f);
+	mmap_read_unlock(mm);
+	vm_object_punch(f->obj, pgoff, (end - start) >> PAGE_SHIFT);   /* vma may change meanwhile */
+	f->ops->put(f);
+	mmap_read_lock(mm);
 	return 0;
 }
 
@@ -214,7 +215,7 @@ unsigned long mm_reclaim_lazyfree(struct mm *mm)
 	mm_tlb_init(&tlb, mm, false);
 	mm_pt_lock(mm);
 	for (v = vma_first(mm); v; v = vma_next(mm, v))
-		if (!v->object)
+		if (!v->file)
 			freed += reclaim_lazyfree_range(mm, v->start, v->end, false, &tlb);
 	mm_pt_unlock(mm);
 	mm_tlb_finish(&tlb);
@@ -223,56 +224,56 @@ unsigned long mm_reclaim_lazyfree(struct mm *mm)
 }
 /* LAB madvise: END reclaim */
 
-struct pageout_shared_ctx {
+struct pageout_file_ctx {
 	struct mm *mm;
 	const struct vma *vma;
 	struct tlb_batch *tlb;
 };
 
 /*
- * MADV_PAGEOUT of a shared page mapped only here: reclaim unmaps it
- * (try_to_unmap, which moves the PTE's dirty bit to the page). A page never
- * written (clean: its contents are zeroes) then leaves the object as well
- * (__remove_mapping), so mincore says 0; a dirty one stays in the object
- * (shmem_writeout without swap keeps it). The walk holds a reference of
- * its own across the punch and drops it through the batch: the frame is
- * freed only after every CPU has flushed the entry.
+ * MADV_PAGEOUT of a file's page (shared anonymous memory included) mapped
+ * only here, in a shared or a private mapping: reclaim unmaps it
+ * (try_to_unmap, which moves the PTE's dirty bit to the page). A page
+ * never written (clean: it holds what the file held) then leaves the cache
+ * as well (__remove_mapping), so mincore says 0; a dirty one stays in the
+ * cache (shmem_writeout without swap keeps it). A private copy (anonymous)
+ * cannot go without swap. The PTE's reference waits in the batch
+ * (mm_unmap_page), so a page that leaves the cache here is freed only
+ * after every CPU has flushed the entry.
  */
-static enum mmu_action pageout_shared_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
-	struct pageout_shared_ctx *c = arg;
-	struct page *p = phys_to_page(pa);
+	struct pageout_file_ctx *c = arg;
+	struct page *p;
 
-	if (p->mapcount != 1)
+	if (mm_is_zero_pa(pa))
 		return MMU_KEEP;
-	if (*state & MMU_DIRTY)
-		p->flags |= PG_dirty;
-	user_page_get(p);
-	mm_unmap_page(c->mm, p, true, c->tlb);
-	if (!(p->flags & PG_dirty) && page_refs(p) == 2)
-		shared_anon_punch(c->vma->object, c->vma->pgoff + ((va - c->vma->start) >> PAGE_SHIFT), 1);
-	user_page_put_tlb(p, c->tlb);
+	p = phys_to_page(pa);
+	if (!(p->flags & PG_cache) || p->mapcount != 1)
+		return MMU_KEEP;
+	mm_unmap_pte_page(c->mm, p, *state, c->tlb);
+	vm_object_drop_clean(vma_object(c->vma), vma_pgoff_at(c->vma, va), p, 1);
 	return MMU_CLEAR;
 }
 
 /*
  * MADV_COLD and MADV_PAGEOUT (can_madv_lru_vma: not on VM_LOCKED VMAs).
  * Without swap, PAGEOUT can drop only what needs no writing out: clean
- * lazily freed private pages, and shared pages never written (see the
+ * lazily freed private pages, and file pages never written (see the
  * visitors above); COLD has nothing to do.
  */
 static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
 				bool pageout, struct tlb_batch *tlb)
 {
-	struct pageout_shared_ctx c = { mm, vma, tlb };
+	struct pageout_file_ctx c = { mm, vma, tlb };
 
 	if (vma->flags & VM_LOCKED)
 		return -EINVAL;
 	if (!pageout)
 		return 0;
 	mm_pt_lock(mm);
-	if (vma->object)
-		arch_mmu_walk(mm->mmu, start, end, pageout_shared_visit, &c, tlb);
+	if (vma->file)
+		arch_mmu_walk(mm->mmu, start, end, pageout_file_visit, &c, tlb);
 	else
 		reclaim_lazyfree_range(mm, start, end, true, tlb);
 	mm_pt_unlock(mm);
@@ -280,14 +281,23 @@ static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start,
 }
 
 /* LAB madvise: BEGIN advise_pages */
+/* Zap [start, end) of vma under pt_lock (the mmap_lock may be held only for reading). */
+static void zap_pt_locked(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+			  struct tlb_batch *tlb)
+{
+	mm_pt_lock(mm);
+	mm_zap_range(mm, vma, start, end, tlb);
+	mm_pt_unlock(mm);
+}
+
 /* MADV_FREE (madvise_free_single_vma): only private anonymous memory; the entries it cleans go into tlb. */
 static int madvise_free(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
 			struct tlb_batch *tlb)
 {
 	if (vma->flags & VM_LOCKED)
 		return -EINVAL;
-	if (vma->object)
-		return -EINVAL;
+	if (vma->file)
+		return -EINVAL;       /* only anonymous private memory */
 	mm_pt_lock(mm);
 	arch_mmu_walk(mm->mmu, start, end, free_visit, NULL, tlb);
 	mm_pt_unlock(mm);

@@ -1,7 +1,8 @@
 /*
  * mincore (Linux do_mincore): 1 for each page whose PTE is present (the
- * zero page and PROT_NONE entries included), or, in a shared anonymous
- * mapping, whose page exists in the object (mapped here or not).
+ * zero page and PROT_NONE entries included), or, in a mapping of a file
+ * (shared anonymous memory included), whose page is in the file's cache
+ * (mapped here or not: Linux's mincore_page).
  *
  * Locking: takes mm's mmap_lock for reading.
  */
@@ -24,7 +25,6 @@ int vm_mincore(struct mm *mm, uintptr_t start, size_t len, unsigned char *vec)
 	for (unsigned long i = 0; i < pages; i++) {
 		uintptr_t va = start + (i << PAGE_SHIFT);
 		struct vma *vma = vma_lookup(mm, va);
-		struct page *p = NULL;
 
 		if (!vma) {
 			err = -ENOMEM;
@@ -34,9 +34,7 @@ int vm_mincore(struct mm *mm, uintptr_t start, size_t len, unsigned char *vec)
 			vec[i] = 1;
 			continue;
 		}
-		if (vma->object)
-			shared_anon_page(vma->object, vma->pgoff + ((va - vma->start) >> PAGE_SHIFT), false, &p);
-		vec[i] = p != NULL;
+		vec[i] = vma->file && vm_object_has_page(vma_object(vma), vma_pgoff_at(vma, va));
 	}
 	mmap_read_unlock(mm);
 	return err;

@@ -2,8 +2,9 @@
  * Address spaces: creation, references, teardown and switching. Fork (Linux
  * dup_mmap) is mm/fork.c; the mmap_lock is mm/mmap_lock.c.
  *
- * Locking: see include/mm.h (lock order mmap_lock -> pt_lock -> shared
- * object lock -> pmm/slab).
+ * Locking: see include/mm.h (lock order mmap_lock -> pt_lock -> object
+ * lock -> pmm/slab). mm_list_lock protects the list of address spaces and
+ * is taken alone (never with another lock held).
  */
 #include "internal.h"
 #include "anon_vma.h"
@@ -14,7 +15,7 @@
 #include "printk.h"
 
 static struct kmem_cache *mm_cachep;
-/* Every address space with page tables, for mm_check_all. */
+/* Every address space with page tables: mm_check_all, truncation's walk (mm/truncate.c). */
 static struct list_head mm_list = LIST_HEAD_INIT(mm_list);
 static struct spinlock mm_list_lock = SPINLOCK_INIT_CLASS("mm_list", LOCK_CLASS_MM_LIST);
 
@@ -40,7 +41,6 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 		return NULL;
 	}
 	spin_init_class(&mm->pt_lock, "pt_lock", LOCK_CLASS_PT);
-	mm->object_ops = &shared_anon_object_ops;
 	mm->users = 1;
 	vma_lockless_init(mm);
 	{
@@ -113,6 +113,27 @@ static bool mm_get_unless_zero(struct mm *mm)
 						__ATOMIC_RELAXED))
 			return true;
 	return false;
+}
+
+struct mm *mm_list_next(struct mm *prev)
+{
+	struct list_head *pos;
+	struct mm *next = NULL;
+	unsigned long fl = spin_lock_irqsave(&mm_list_lock);
+
+	/* prev is referenced, so still listed (teardown unlists first): its link leads on. */
+	for (pos = prev ? prev->all_link.next : mm_list.next; pos != &mm_list; pos = pos->next) {
+		struct mm *m = list_entry(pos, struct mm, all_link);
+
+		if (mm_get_unless_zero(m)) {
+			next = m;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&mm_list_lock, fl);
+	if (prev)
+		mm_put(prev);
+	return next;
 }
 
 #define MM_CHECK_BATCH 32

@@ -1,6 +1,7 @@
 /*
- * mmap and munmap of anonymous memory (Linux do_mmap / __mmap_region /
- * do_vmi_munmap), over the VMA layer of mm/vma.c and the zap of mm/zap.c.
+ * mmap and munmap (Linux do_mmap / __mmap_region / do_vmi_munmap) of
+ * anonymous memory and of files (include/vm_object.h), over the VMA layer
+ * of mm/vma.c and the zap of mm/zap.c.
  *
  * Locking: vm_mmap and vm_munmap take mm's mmap_lock for writing;
  * MAP_POPULATE faults pages in after dropping it (as Linux does).
@@ -31,20 +32,29 @@ static int thp_area(struct mm *mm, uintptr_t len, uintptr_t *out)
 	return 0;
 }
 
-/* An mmap request as it goes through vm_mmap's steps. */
+/* An mmap request as it goes through vm_mmap_pgoff's steps. */
 struct mmap_req {
 	uintptr_t addr;
 	size_t len;
 	int prot, flags;
+	struct vm_file *file;         /* NULL: anonymous */
 	unsigned long vf;             /* the new VMA's flags */
 	unsigned long pgoff;          /* its page offset */
 };
 
+/* The flags MAP_SHARED keeps and MAP_SHARED_VALIDATE accepts (Linux LEGACY_MAP_MASK). */
+#define MAP_UNINITIALIZED_K 0x4000000
+#define LEGACY_MAP_MASK (MAP_SHARED | MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_DENYWRITE | \
+			 MAP_EXECUTABLE | MAP_UNINITIALIZED_K | MAP_GROWSDOWN | MAP_LOCKED | \
+			 MAP_NORESERVE | MAP_POPULATE | MAP_NONBLOCK | MAP_STACK | MAP_HUGETLB)
+/* MAX_LFS_FILESIZE: the largest offset of a regular file. */
+#define MAX_FILE_OFFSET 0x7fffffffffffffffULL
+
 /* do_mmap's checks before the lock; rounds the hint and the length. */
 static int mmap_check_args(struct mmap_req *r)
 {
-	if (!(r->flags & MAP_ANONYMOUS))
-		return -EBADF;                /* fd -1: no files in this kernel */
+	if (!r->file && !(r->flags & MAP_ANONYMOUS))
+		return -EBADF;                /* fd -1 names no file */
 	if (!r->len)
 		return -EINVAL;
 	if (r->flags & MAP_FIXED_NOREPLACE)
@@ -75,7 +85,9 @@ static int mmap_place(struct mm *mm, struct mmap_req *r)
 		if (r->addr < MMAP_MIN_ADDR)
 			return -EPERM;
 	} else {
-		if (!r->addr && (r->flags & MAP_TYPE) == MAP_PRIVATE && IS_ALIGNED(r->len, PMD_SIZE_2M))
+		/* anonymous private only: files (and shmem) have their own get_unmapped_area */
+		if (!r->addr && !r->file && (r->flags & MAP_TYPE) == MAP_PRIVATE &&
+		    IS_ALIGNED(r->len, PMD_SIZE_2M))
 			err = thp_area(mm, r->len, &a);
 		else
 			err = vma_get_unmapped_area(mm, r->addr, r->len, PAGE_SIZE, &a);
@@ -88,14 +100,77 @@ static int mmap_place(struct mm *mm, struct mmap_req *r)
 	return 0;
 }
 
+/* file_mmap_ok: the pages fit below the largest offset (a regular file's; other files: 2^64 - 1). */
+static bool file_range_ok(const struct mmap_req *r)
+{
+	uint64_t max = r->file->obj ? MAX_FILE_OFFSET : ~0ULL;
+
+	return (uint64_t)r->len <= max && r->pgoff <= (max - r->len) >> PAGE_SHIFT;
+}
+
 /*
- * The VMA flags and page offset of an anonymous mapping (calc_vm_prot_bits
- * + calc_vm_flag_bits + VM_MAY*, the mapping type, accountable_mapping).
- * -EINVAL for a bad type or a shared growsdown mapping.
+ * do_mmap's file checks: the type (MAP_SHARED drops the flags it does not
+ * know, MAP_SHARED_VALIDATE refuses them), the open mode, growsdown.
+ */
+static int mmap_file_flags(struct mmap_req *r, unsigned long *vf)
+{
+	unsigned mode = r->file->mode;
+
+	if (!file_range_ok(r))
+		return -EOVERFLOW;
+	switch (r->flags & MAP_TYPE) {
+	case MAP_SHARED:
+	case MAP_SHARED_VALIDATE:
+		if ((r->flags & MAP_TYPE) == MAP_SHARED)
+			r->flags &= LEGACY_MAP_MASK;
+		else if (r->flags & ~LEGACY_MAP_MASK)
+			return -EOPNOTSUPP;
+		if ((r->prot & PROT_WRITE) && !(mode & VMF_WRITE))
+			return -EACCES;
+		*vf |= VM_SHARED | VM_MAYSHARE;
+		if (!(mode & VMF_WRITE))
+			*vf &= ~(VM_MAYWRITE | VM_SHARED);
+		/* fall through */
+	case MAP_PRIVATE:
+		if (!(mode & VMF_READ))
+			return -EACCES;
+		if (!r->file->obj)
+			return -ENODEV;         /* no mmap operation: not a regular file */
+		if (*vf & VM_GROWSDOWN)
+			return -EINVAL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* do_mmap's anonymous cases: shared ignores the offset, private takes addr's. */
+static int mmap_anon_flags(struct mmap_req *r, unsigned long *vf)
+{
+	switch (r->flags & MAP_TYPE) {
+	case MAP_SHARED:
+		if (*vf & VM_GROWSDOWN)
+			return -EINVAL;
+		r->pgoff = 0;
+		*vf |= VM_SHARED | VM_MAYSHARE;
+		return 0;
+	case MAP_PRIVATE:
+		r->pgoff = r->addr >> PAGE_SHIFT;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * The VMA flags and page offset of the mapping (calc_vm_prot_bits +
+ * calc_vm_flag_bits + VM_MAY*, the mapping type, accountable_mapping).
+ * -EINVAL for a bad type or a shared growsdown mapping; a file's errors.
  */
 static int mmap_vm_flags(struct mmap_req *r)
 {
 	unsigned long vf = VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+	int err;
 
 	if (r->prot & PROT_READ)
 		vf |= VM_READ;
@@ -109,19 +184,9 @@ static int mmap_vm_flags(struct mmap_req *r)
 		vf |= VM_LOCKED;
 	if (r->flags & MAP_STACK)
 		vf |= VM_NOHUGEPAGE;
-	switch (r->flags & MAP_TYPE) {
-	case MAP_SHARED:
-		if (vf & VM_GROWSDOWN)
-			return -EINVAL;
-		r->pgoff = 0;
-		vf |= VM_SHARED | VM_MAYSHARE;
-		break;
-	case MAP_PRIVATE:
-		r->pgoff = r->addr >> PAGE_SHIFT;
-		break;
-	default:
-		return -EINVAL;
-	}
+	err = r->file ? mmap_file_flags(r, &vf) : mmap_anon_flags(r, &vf);
+	if (err)
+		return err;
 	if (r->flags & MAP_NORESERVE)
 		vf |= VM_NORESERVE;
 	/* accountable_mapping: private writable memory is committed. */
@@ -131,32 +196,34 @@ static int mmap_vm_flags(struct mmap_req *r)
 	return 0;
 }
 
-/* __mmap_region: MAP_FIXED replaces what was there; a shared mapping gets its own object. */
+/* __mmap_region: MAP_FIXED replaces what was there; shared anonymous memory gets a file of its own. */
 static int mmap_region(struct mm *mm, const struct mmap_req *r)
 {
-	struct shared_anon *obj = NULL;
+	struct vm_file *anon = NULL;
 	struct vma *v;
 	int err;
 
-	if (r->vf & VM_SHARED) {
-		obj = shared_anon_create(r->len >> PAGE_SHIFT);
-		if (!obj)
+	if (!r->file && (r->vf & VM_SHARED)) {
+		anon = shared_anon_file(r->len);
+		if (!anon)
 			return -ENOMEM;
 	}
 	vma_write_lock_range(mm, r->addr, r->addr + r->len);
 	err = mm_unmap_range(mm, r->addr, r->addr + r->len);
 	if (!err)
-		err = vma_map_new_range(mm, r->addr, r->addr + r->len, r->vf, obj, r->pgoff, &v);
+		err = vma_map_new_range(mm, r->addr, r->addr + r->len, r->vf, anon ? anon : r->file,
+					r->pgoff, &v);
 	if (!err)
 		v->flags |= VM_SOFTDIRTY;     /* __mmap_complete; merging ignores it */
-	if (obj)
-		shared_anon_put(obj);         /* the VMA holds its own reference */
+	if (anon)
+		anon->ops->put(anon);         /* the VMA holds its own reference */
 	return err;
 }
 
-long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags)
+long vm_mmap_pgoff(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags,
+		   struct vm_file *file, unsigned long pgoff)
 {
-	struct mmap_req r = { addr, len, prot, flags, 0, 0 };
+	struct mmap_req r = { addr, len, prot, flags, file, 0, pgoff };
 	bool populate;
 	int err = mmap_check_args(&r);
 
@@ -177,6 +244,11 @@ long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags)
 	if (populate)
 		(void)mm_populate(mm, r.addr, r.addr + r.len, (r.vf & (VM_WRITE | VM_SHARED)) == VM_WRITE);
 	return (long)r.addr;
+}
+
+long vm_mmap(struct mm *mm, uintptr_t addr, size_t len, int prot, int flags)
+{
+	return vm_mmap_pgoff(mm, addr, len, prot, flags, NULL, 0);
 }
 
 int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len, struct tlb_batch *tlb)

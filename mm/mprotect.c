@@ -12,7 +12,7 @@
 
 struct chprot_ctx {
 	unsigned want;                /* MMU_* permissions of the VMA's new flags */
-	bool private;                 /* private mapping: shared pages stay read-only (COW) */
+	bool private;                 /* private mapping: shared and file pages stay read-only (COW) */
 };
 
 static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
@@ -27,7 +27,7 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
 		} else {
 			struct page *p = phys_to_page(pa);
 
-			if (page_refs(p) != 1 || p->mapcount != 1)
+			if (!(p->flags & PG_anon) || page_refs(p) != 1 || p->mapcount != 1)
 				prot &= ~MMU_WRITE;
 		}
 	}
@@ -38,7 +38,7 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
 unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
 				   struct tlb_batch *tlb)
 {
-	struct chprot_ctx c = { mm_vm_to_mmu(vma->flags), vma->object == NULL };
+	struct chprot_ctx c = { mm_vm_to_mmu(vma->flags), !(vma->flags & VM_SHARED) };
 	unsigned long n;
 
 	mm_pt_lock(mm);
@@ -62,7 +62,7 @@ static int mprotect_fixup(struct mm *mm, struct vma *vma, struct vma **pprev, ui
 	if (newflags & VM_WRITE) {
 		if (!(oldflags & (VM_ACCOUNT | VM_WRITE | VM_SHARED | VM_NORESERVE)))
 			newflags |= VM_ACCOUNT;
-	} else if ((oldflags & VM_ACCOUNT) && !vma->object && !vma->anon) {
+	} else if ((oldflags & VM_ACCOUNT) && !vma->file && !vma->anon) {
 		newflags &= ~VM_ACCOUNT;
 	}
 	err = vma_modify_flags(mm, vma, *pprev, start, end, newflags, &out);

@@ -95,31 +95,41 @@ void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size
 		list_init(&pages[i].lru);
 	}
 
-	unsigned long flags = spin_lock_irqsave(&pmm_lock);
-	for (size_t r = 0; r < nfree; r++) {
-		pfn_t pfn = ALIGN_UP(free[r].start, PAGE_SIZE) >> PAGE_SHIFT;
-		pfn_t end = free[r].end >> PAGE_SHIFT;
-		if (end > npfn)
-			end = npfn;
-		/* Release the range in the largest naturally aligned blocks that fit. */
-		while (pfn < end) {
-			unsigned order = 0;
-			while (order < PMM_MAX_ORDER && !(pfn & ((2UL << order) - 1)) &&
-			       pfn + (2UL << order) <= end)
-				order++;
-			for (pfn_t i = pfn; i < pfn + (1UL << order); i++) {
-				if (!(mem_map[i].flags & PG_reserved))
-					panic("pmm_init: frame 0x%llx is in two free ranges",
-					      (unsigned long long)i);
-				mem_map[i].flags = 0;
-				mem_map[i].refcount = 0;
-			}
-			free_block_locked(pfn, order);
-			nr_free += 1UL << order;
-			nr_total += 1UL << order;
-			pfn += 1UL << order;
+	for (size_t r = 0; r < nfree; r++)
+		pmm_release_reserved(free[r].start, free[r].end);
+}
+
+/* Release the reserved frames [pfn, end) in the largest naturally aligned blocks that fit. pmm_lock held. */
+static void release_locked(pfn_t pfn, pfn_t end)
+{
+	while (pfn < end) {
+		unsigned order = 0;
+
+		while (order < PMM_MAX_ORDER && !(pfn & ((2UL << order) - 1)) &&
+		       pfn + (2UL << order) <= end)
+			order++;
+		for (pfn_t i = pfn; i < pfn + (1UL << order); i++) {
+			if (!(mem_map[i].flags & PG_reserved))
+				panic("pmm: frame 0x%llx released twice (or in use)", (unsigned long long)i);
+			mem_map[i].flags = 0;
+			mem_map[i].refcount = 0;
 		}
+		free_block_locked(pfn, order);
+		nr_free += 1UL << order;
+		nr_total += 1UL << order;
+		pfn += 1UL << order;
 	}
+}
+
+void pmm_release_reserved(phys_addr_t start, phys_addr_t end)
+{
+	pfn_t pfn = ALIGN_UP(start, PAGE_SIZE) >> PAGE_SHIFT, last = end >> PAGE_SHIFT;
+	unsigned long flags;
+
+	if (last > max_pfn)
+		last = max_pfn;
+	flags = spin_lock_irqsave(&pmm_lock);
+	release_locked(pfn, last);
 	spin_unlock_irqrestore(&pmm_lock, flags);
 }
 

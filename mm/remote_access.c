@@ -21,14 +21,16 @@ static int fault_errno(enum fault_result r)
  * A write through the direct map leaves the PTE's dirty bit alone: mark the
  * page itself (Linux: a FOLL_WRITE access dirties the folio), so that
  * reclaim neither drops a lazily freed page nor a shared page with the new
- * data. Under pt_lock, which guards page flags.
+ * data. Under pt_lock, which orders it with this mm's changes of an
+ * anonymous page's flags (MADV_FREE); atomic, because a page-cache page's
+ * flags are also set by other address spaces under their own pt_lock.
  */
 static void page_mark_dirty(struct mm *mm, phys_addr_t pa)
 {
 	if (mm_is_zero_pa(pa))
 		return;
 	mm_pt_lock(mm);
-	phys_to_page(pa)->flags |= PG_dirty;
+	vm_object_page_dirty(phys_to_page(pa));
 	mm_pt_unlock(mm);
 }
 
@@ -92,13 +94,14 @@ int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len)
 		if (q == 0) {
 			memcpy(d, (char *)phys_to_virt(pa) + off, n);
 		} else {
-			if (vma->object)
-				shared_anon_page(vma->object, vma->pgoff + ((va - vma->start) >> PAGE_SHIFT),
-						 false, &p);
-			if (p)
+			if (vma->file && vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), 0, &p))
+				p = NULL;
+			if (p) {
 				memcpy(d, (char *)page_address(p) + off, n);
-			else
+				user_page_put(p);
+			} else {
 				memset(d, 0, n);
+			}
 		}
 		src += n;
 		d += n;

@@ -6,7 +6,7 @@
  * What is mirrored, and from where (Linux function names in parentheses):
  *  - merge compatibility (is_mergeable_vma, is_mergeable_anon_vma,
  *    can_vma_merge_before/after/left/right): flags equal ignoring
- *    VM_SOFTDIRTY, the same backing object, page-offset continuity, anon
+ *    VM_SOFTDIRTY, the same file (vm_file), page-offset continuity, anon
  *    identities NULL or equal, and for a three-way merge prev and next
  *    compatible with each other; nothing with VM_SPECIAL flags merges.
  *    Fork children (vma_is_fork_child: Linux's non-singular
@@ -128,7 +128,6 @@ int mm_vma_init(struct mm *mm, const struct vma_index_ops *backend)
 	mm->zero_page = mm_zero_page_enabled;
 	mm->mmap_base = MMAP_BASE_DEFAULT;
 	mm->mmap_legacy_base = TASK_UNMAPPED_BASE;
-	mm->object_ops = NULL;
 	mmap_lock_init(&mm->mmap_lock);
 	return 0;
 }
@@ -170,11 +169,10 @@ static void vma_release(struct mm *mm, struct vma *v)
 static void vma_free(struct mm *mm, struct vma *v)
 {
 	vma_anon_unlink(v);
-	if (v->object && mm->object_ops && mm->object_ops->put)
-		mm->object_ops->put(v->object);
+	vma_file_put(v->file);
 	if (mm->vma_lockless) {
 		__atomic_store_n(&v->detached, true, __ATOMIC_RELEASE);
-		v->retired_next = mm->vma_retired;      /* object was put above: the field is free */
+		v->retired_next = mm->vma_retired;      /* file was put above: the field is free */
 		mm->vma_retired = v;
 		return;
 	}
@@ -201,7 +199,7 @@ static void vma_copy_attrs(struct mm *mm, struct vma *dst, const struct vma *src
 	dst->end = src->end;
 	dst->flags = src->flags;
 	dst->pgoff = src->pgoff;
-	dst->object = src->object;
+	dst->file = src->file;
 	dst->mm = mm;
 	dst->anon = NULL;
 	dst->anon_forked = false;
@@ -213,8 +211,7 @@ static void vma_copy_attrs(struct mm *mm, struct vma *dst, const struct vma *src
 		vma_anon_link(dst, src->anon);
 		dst->anon_forked = src->anon_forked;
 	}
-	if (dst->object && mm->object_ops && mm->object_ops->get)
-		mm->object_ops->get(dst->object);
+	vma_file_get(dst->file);
 }
 
 void mm_vma_destroy(struct mm *mm)
@@ -284,7 +281,7 @@ struct merge_desc {
 	uintptr_t start, end;
 	unsigned long flags;
 	unsigned long pgoff;          /* page offset of start */
-	void *object;
+	struct vm_file *file;
 	struct anon_vma *anon;
 	/*
 	 * Linux's vmg->middle / vmg->copied_from is a fork child: the VMA the
@@ -301,10 +298,10 @@ static bool merge_allowed(const struct mm *mm, unsigned long flags)
 }
 
 /* LAB merge: BEGIN merge_rules */
-/* is_mergeable_vma: flags equal but for VM_SOFTDIRTY, same backing object. */
+/* is_mergeable_vma: flags equal but for VM_SOFTDIRTY, the same file (the same open file, not just inode). */
 static bool attrs_mergeable(const struct vma *v, const struct merge_desc *d)
 {
-	return ((v->flags ^ d->flags) & ~VM_SOFTDIRTY) == 0 && v->object == d->object;
+	return ((v->flags ^ d->flags) & ~VM_SOFTDIRTY) == 0 && v->file == d->file;
 }
 
 /* The prev/next cross-check of can_vma_merge_right: NULL on either side, or the same identity. */
@@ -363,7 +360,7 @@ static bool can_merge_right(const struct vma *prev, const struct vma *next,
 bool vma_mergeable_pair(const struct mm *mm, const struct vma *a, const struct vma *b)
 {
 	/* b plays the modified VMA (vmg->middle), a the merge target. */
-	struct merge_desc d = { b->start, b->end, b->flags, b->pgoff, b->object, b->anon,
+	struct merge_desc d = { b->start, b->end, b->flags, b->pgoff, b->file, b->anon,
 				vma_is_fork_child(b) };
 
 	return merge_allowed(mm, b->flags) && can_merge_left(a, &d);
@@ -471,11 +468,10 @@ static int new_range_insert(struct mm *mm, const struct merge_desc *d, struct vm
 	v->end = d->end;
 	v->flags = d->flags;
 	v->pgoff = d->pgoff;
-	v->object = d->object;
+	v->file = d->file;
 	v->anon = NULL;
 	v->mm = mm;
-	if (d->object && mm->object_ops && mm->object_ops->get)
-		mm->object_ops->get(d->object);
+	vma_file_get(d->file);
 	mm->index.ops->insert(&mm->index, v);
 	mm->map_count++;
 	*out = v;
@@ -521,9 +517,9 @@ static int map_new_range(struct mm *mm, const struct merge_desc *d, struct vma *
 }
 
 int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags,
-		      void *object, unsigned long pgoff, struct vma **out)
+		      struct vm_file *file, unsigned long pgoff, struct vma **out)
 {
-	struct merge_desc d = { start, end, flags, pgoff, object, NULL, false };
+	struct merge_desc d = { start, end, flags, pgoff, file, NULL, false };
 	int err;
 
 	mmap_assert_write_locked(mm);
@@ -538,14 +534,14 @@ int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned lo
 int vma_copy_range(struct mm *mm, const struct vma *src, uintptr_t addr, uintptr_t len,
 		   unsigned long pgoff, struct vma **out)
 {
-	struct merge_desc d = { addr, addr + len, src->flags, pgoff, src->object, src->anon,
+	struct merge_desc d = { addr, addr + len, src->flags, pgoff, src->file, src->anon,
 				vma_is_fork_child(src) };
 
 	mmap_assert_write_locked(mm);
 	if (!range_ok(addr, addr + len))
 		return -EINVAL;
 	/* copy_vma: an anonymous private VMA never faulted takes the pgoff of its new place. */
-	if (!src->object && !src->anon)
+	if (!src->file && !src->anon)
 		d.pgoff = addr >> PAGE_SHIFT;
 	return map_new_range(mm, &d, out);
 }
@@ -555,7 +551,7 @@ int vma_expand_end(struct mm *mm, struct vma *vma, uintptr_t delta, struct vma *
 	struct vma_index *idx = &mm->index;
 	uintptr_t new_end = vma->end + delta;
 	struct merge_desc d = { vma->end, new_end, vma->flags,
-				vma->pgoff + vma_pages(vma), vma->object, vma->anon, false };
+				vma->pgoff + vma_pages(vma), vma->file, vma->anon, false };
 	struct vma *next;
 	bool right;
 	int err;
@@ -770,7 +766,7 @@ int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t
 	bool left_side = start == vma->start, right_side = end == vma->end;
 	struct merge_desc d = { start, end, new_flags,
 				vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
-				vma->object, vma->anon, vma_is_fork_child(vma) };
+				vma->file, vma->anon, vma_is_fork_child(vma) };
 
 	mmap_assert_write_locked(mm);
 	if (!range_ok(start, end) || start < vma->start || end > vma->end)
@@ -908,7 +904,7 @@ int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb 
 /* anon_vma_compatible: a directly below b, flags differing only in what mprotect changes. */
 static bool anon_reuse_compatible(const struct vma *a, const struct vma *b)
 {
-	return a->end == b->start && a->object == b->object &&
+	return a->end == b->start && a->file == b->file &&
 	       !((a->flags ^ b->flags) & ~(VM_ACCESS_FLAGS | VM_SOFTDIRTY)) &&
 	       b->pgoff == a->pgoff + ((b->start - a->start) >> PAGE_SHIFT);
 }
@@ -1177,7 +1173,7 @@ void vma_dump(struct mm *mm)
 
 	printk("mm %p (%s): %d VMAs\n", (void *)mm, idx->ops->name, mm->map_count);
 	for (v = idx->ops->first(idx); v; v = idx->ops->next(idx, v))
-		printk("  %012lx-%012lx flags %#lx pgoff %#lx anon %lu object %p\n",
-		       v->start, v->end, v->flags, v->pgoff, v->anon ? v->anon->id : 0UL, v->object);
+		printk("  %012lx-%012lx flags %#lx pgoff %#lx anon %lu file %p\n",
+		       v->start, v->end, v->flags, v->pgoff, v->anon ? v->anon->id : 0UL, (void *)v->file);
 	idx->accesses = saved_accesses;
 }

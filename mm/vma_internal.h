@@ -20,6 +20,14 @@
  * where noted).
  */
 
+/*
+ * vma_file_get / vma_file_put (mm/filemap.c): one VMA more / less points
+ * at f (the VMA layer's references: f's own count and its object's
+ * nr_vmas). f may be NULL (nothing to do).
+ */
+void vma_file_get(struct vm_file *f);
+void vma_file_put(struct vm_file *f);
+
 /* mmap_lock_init (mm/mmap_lock.c): make l unlocked. */
 void mmap_lock_init(struct rwsem *l);
 
@@ -27,11 +35,11 @@ void mmap_lock_init(struct rwsem *l);
  * mm_vma_init: an empty address space using the index backend `backend`
  * (NULL: vma_default_backend),
  * max_map_count DEFAULT_MAX_MAP_COUNT, merge = vma_merge_enabled, default
- * free-area bases, no object ops. Creates the VMA and anon-identity slab
+ * free-area bases. Creates the VMA and anon-identity slab
  * caches on first use. 0 or -ENOMEM.
  */
 int mm_vma_init(struct mm *mm, const struct vma_index_ops *backend);
-/* mm_vma_destroy: remove and free every VMA (dropping anon identity and object references), then the index's own memory. */
+/* mm_vma_destroy: remove and free every VMA (dropping anon identity and file references), then the index's own memory. */
 void mm_vma_destroy(struct mm *mm);
 
 /* Lookups (mmap_lock read). vma_find: first VMA with end > addr (Linux find_vma). */
@@ -53,8 +61,8 @@ int vma_map_count_check(const struct mm *mm);
 
 /*
  * vma_map_new_range: map [start, end), which must be free (MAP_FIXED's
- * unmap is the caller's job, done first), with flags, backing object
- * (NULL: anonymous private; shared anonymous memory: one object per
+ * unmap is the caller's job, done first), with flags, file
+ * (NULL: anonymous private; shared anonymous memory: one file per
  * mapping) and page offset pgoff. Merges with the VMA ending at start
  * and/or the one starting at end when Linux would (vma_merge_new_range),
  * else inserts a new VMA with no anon identity. *out (may be NULL) = the
@@ -65,7 +73,7 @@ int vma_map_count_check(const struct mm *mm);
  * limit (vma_map_count_check) or no memory.
  */
 int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags,
-		      void *object, unsigned long pgoff, struct vma **out);
+		      struct vm_file *file, unsigned long pgoff, struct vma **out);
 
 /*
  * vma_modify_flags: give [start, end) of vma (within vma) the flags
@@ -74,7 +82,7 @@ int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned lo
  * vma itself when start > vma->start (what Linux's callers pass); a wrong
  * prev can only miss a left merge. Merges [start, end) into prev (left
  * edge) and/or next (right edge) when Linux would, else splits vma into up
- * to three; the pieces share the anon identity and object, pgoffs follow
+ * to three; the pieces share the anon identity and file, pgoffs follow
  * the addresses. *out = the VMA now covering [start, end), whose flags are
  * new_flags. new_flags == vma->flags: nothing changes, *out = vma.
  * Returns 0; -EINVAL; -ENOMEM when a needed split would exceed the
@@ -86,7 +94,7 @@ int vma_modify_flags(struct mm *mm, struct vma *vma, struct vma *prev, uintptr_t
 
 /*
  * vma_copy_range: Linux copy_vma for mremap: a VMA for the free range
- * [addr, addr + len) with src's flags, object and anon identity, at page
+ * [addr, addr + len) with src's flags, file and anon identity, at page
  * offset pgoff, except that a private anonymous src never faulted (no
  * anon identity) takes addr >> PAGE_SHIFT, the offset of a new mapping
  * there, so that it merges like one. Merges with the neighbours as
@@ -105,7 +113,7 @@ int vma_copy_range(struct mm *mm, const struct vma *src, uintptr_t addr, uintptr
  * vma_expand_end: grow vma by delta bytes at its end (Linux
  * vma_merge_extend, mremap's growth in place); [vma->end, vma->end +
  * delta) must be free. When the grown VMA then touches a next VMA that
- * Linux would merge (same flags and object, continuing pgoff, compatible
+ * Linux would merge (same flags and file, continuing pgoff, compatible
  * anon identity), vma absorbs it. *out = vma. 0; -EINVAL bad delta;
  * -EEXIST range not free; -ENOMEM (VM_SPECIAL VMAs never grow this way,
  * or no memory).
@@ -124,7 +132,7 @@ int vma_split(struct mm *mm, struct vma *vma, uintptr_t addr, bool new_below, st
  * vma_unmap_cb: called by vma_unmap_range for every piece of address space
  * removed, in address order, each once it has left the index: `piece`
  * describes exactly the removed range (its start, end, flags, pgoff, anon,
- * object) and is valid only during the call. It may zap pages and page
+ * file) and is valid only during the call. It may zap pages and page
  * tables; it must not use the VMA index.
  */
 typedef void (*vma_unmap_cb)(struct mm *mm, const struct vma *piece, void *arg);
@@ -142,7 +150,7 @@ int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb 
 /*
  * vma_anon_prepare: give vma an anon identity if it has none (Linux
  * anon_vma_prepare): the next VMA's, else the previous VMA's, when that
- * neighbour is adjacent with the same object, flags differing only in
+ * neighbour is adjacent with the same file, flags differing only in
  * VM_READ/WRITE/EXEC/SOFTDIRTY and continuous pgoff
  * (find_mergeable_anon_vma); else a new one. 0 or -ENOMEM. Not affected by
  * mm->merge. mmap_lock write, or read plus pt_lock (a fault: pt_lock

@@ -2,26 +2,41 @@
  * Zap: remove the PTEs of a range and release what they mapped (Linux
  * zap_page_range / unmap_vmas). Private anonymous pages lose a reference,
  * and the last one sends the frame to the operation's TLB batch, which
- * frees it once every CPU has flushed its translations (mm/tlb.c); shared
- * anonymous pages stay in their object; the zero page is never counted.
- * Page-table pages left empty wait in the batch too (arch_mmu_walk). Guard
- * markers (mm/guard.c) stay through a zap (MADV_DONTNEED) and go with an
- * unmap (mm_zap_piece).
+ * frees it once every CPU has flushed its translations (mm/tlb.c);
+ * page-cache pages stay in their object (an orphan that truncation took
+ * out of its cache goes to the batch with its last mapping, like a private
+ * page); the zero page is never counted. Page-table pages left empty wait
+ * in the batch too (arch_mmu_walk). Guard markers (mm/guard.c) stay
+ * through a zap (MADV_DONTNEED) and go with an unmap (mm_zap_piece).
  */
 #include "internal.h"
 
-void mm_unmap_page(struct mm *mm, struct page *p, bool shared, struct tlb_batch *tlb)
+void mm_unmap_page(struct mm *mm, struct page *p, bool file, struct tlb_batch *tlb)
 {
 	page_mapcount_add(p, -1);
-	user_page_put_tlb(p, tlb);
+	if (!tlb)
+		user_page_put(p);
+	else if (p->flags & PG_anon)
+		user_page_put_tlb(p, tlb);
+	else
+		mm_tlb_put_page(tlb, p);
 	mm_count(&mm->rss, -1);
-	if (shared)
-		mm_count(&mm->rss_shared, -1);
+	if (file)
+		mm_count(&mm->rss_file, -1);
+}
+
+void mm_unmap_pte_page(struct mm *mm, struct page *p, unsigned state, struct tlb_batch *tlb)
+{
+	/* a private file mapping holds both kinds: the page says which it is */
+	bool file = !(p->flags & PG_anon);
+
+	if (file && (state & MMU_DIRTY))
+		vm_object_page_dirty(p);
+	mm_unmap_page(mm, p, file, tlb);
 }
 
 struct zap_ctx {
 	struct mm *mm;
-	bool shared;
 	struct tlb_batch *tlb;
 };
 
@@ -34,16 +49,14 @@ static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 		return MMU_CLEAR;
 	p = phys_to_page(pa);
 	BUG_ON(!p || p->mapcount <= 0);
-	if (z->shared && (*state & MMU_DIRTY))
-		p->flags |= PG_dirty;   /* zap_present_ptes: a shmem folio keeps the PTE's dirty bit */
-	mm_unmap_page(z->mm, p, z->shared, z->tlb);
+	mm_unmap_pte_page(z->mm, p, *state, z->tlb);
 	return MMU_CLEAR;
 }
 
 unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
 			   struct tlb_batch *tlb)
 {
-	struct zap_ctx z = { mm, vma->object != NULL, tlb };
+	struct zap_ctx z = { mm, tlb };
 
 	BUG_ON(start < vma->start || end > vma->end);
 	assert_spin_held(&mm->pt_lock);

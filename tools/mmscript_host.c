@@ -3,10 +3,12 @@
  * parser and formatter as the user-mode runner (user/mmscript/script.c,
  * sb.c, built with -DMMS_HOST), with an ops table that calls the kernel's
  * VM system-call cores (vm_mmap, vm_munmap, vm_mremap, vm_mprotect,
- * vm_madvise, vm_brk, vm_mincore) on a hosted address space (mm/ over
- * arch/hosted: software page tables, simulated RAM), and performs
- * read/write/fill as user accesses through mm_soft_access, which calls
- * handle_mm_fault as the CPU would.
+ * vm_madvise, vm_brk, vm_mincore, vm_msync, vm_mmap_pgoff) on a hosted
+ * address space (mm/ over arch/hosted: software page tables, simulated
+ * RAM), keeps its memfds in our file system (fs/: fs_create_unlinked,
+ * fs_truncate, fs_read, fs_write), and performs read/write/fill as user
+ * accesses through mm_soft_access, which calls handle_mm_fault as the CPU
+ * would.
  *
  *   mmscript-host [--framed] FILE...
  *   mmscript-host --bundle PATH|-          (format: docs/mmscript.md)
@@ -24,8 +26,8 @@
  *   W = 0x600000000000                    the script window
  *
  * After every command the child runs vma_check() (the VMA invariants); at
- * the end it destroys the address space and checks that no frame, VMA,
- * anon identity or shared object leaked. A broken invariant or a leak
+ * the end it closes its files, destroys the address space and checks that
+ * no frame, VMA, anon identity, object, inode or dentry leaked. A broken invariant or a leak
  * makes the child exit with status 4 (the script is INCOMPLETE), a kernel
  * BUG or a sanitizer error aborts it (INCOMPLETE too).
  */
@@ -44,6 +46,7 @@
 #include "slab.h"
 #include "kerrno.h"
 #include "hosted.h"
+#include "fs.h"
 #include "mms_core.h"
 
 #define HOST_RAM        (512UL << 20)
@@ -191,9 +194,13 @@ static int h_fill(unsigned long addr, unsigned long len, unsigned int val, unsig
 	}
 }
 
-/* /proc/PID/maps permissions: rwx, then 's' for VM_MAYSHARE else 'p' (show_map_vma). */
+/*
+ * /proc/PID/maps permissions: rwx, then 's' for VM_MAYSHARE else 'p'
+ * (show_map_vma); a memfd's NAME from the file's path as maps would show it.
+ */
 static int h_maps(mms_maps_emit emit, void *arg)
 {
+	char path[PATH_MAX], name[MMS_NAME_MAX + 1];
 	struct vma *v;
 
 	mmap_read_lock(cur_mm);
@@ -205,11 +212,157 @@ static int h_maps(mms_maps_emit emit, void *arg)
 			v->flags & VM_MAYSHARE ? 's' : 'p',
 			0,
 		};
+		bool memfd = false;
 
-		emit(arg, v->start, v->end, perms);
+		if (v->file) {
+			uint64_t dev, ino;
+
+			v->file->ops->describe(v->file, path, sizeof(path), &dev, &ino);
+			memfd = mms_memfd_name(path, strlen(path), name) == 0;
+		}
+		emit(arg, v->start, v->end, perms, memfd ? name : NULL, v->pgoff << PAGE_SHIFT);
 	}
 	mmap_read_unlock(cur_mm);
 	return 0;
+}
+
+/* ---------------------------------------------------------------- files */
+
+/* A memfd of the script: an unlinked file of fs/ and the vm_file its mappings hold. */
+struct hfile {
+	struct vm_file vm;
+	struct dentry *d;
+	int refs;                       /* the script's handle + the VMAs mapping it */
+};
+
+static struct hfile *hfiles[MMS_MAX_FILES];
+
+static void hf_get(struct vm_file *f)
+{
+	container_of(f, struct hfile, vm)->refs++;
+}
+
+static void hf_put(struct vm_file *f)
+{
+	struct hfile *hf = container_of(f, struct hfile, vm);
+
+	if (--hf->refs)
+		return;
+	dput(hf->d);
+	free(hf);
+}
+
+static void hf_describe(const struct vm_file *f, char *buf, size_t size, uint64_t *dev, uint64_t *ino)
+{
+	const struct hfile *hf = container_of(f, struct hfile, vm);
+
+	fs_path(hf->d, buf, size);
+	*dev = 1;
+	*ino = hf->d->inode->ino;
+}
+
+static const struct vm_file_ops hf_ops = { .get = hf_get, .put = hf_put, .describe = hf_describe };
+
+static struct hfile *hf_of(long h)
+{
+	return h >= 0 && h < MMS_MAX_FILES ? hfiles[h] : NULL;
+}
+
+/* memfd_create(name, 0): "memfd:NAME", opened read-write, size 0. */
+static long h_memfd(const char *name)
+{
+	char full[MMS_NAME_MAX + 8];
+	struct hfile *hf;
+	long h;
+
+	for (h = 0; h < MMS_MAX_FILES && hfiles[h]; h++)
+		;
+	if (h == MMS_MAX_FILES)
+		return -EMFILE;
+	snprintf(full, sizeof(full), "memfd:%s", name);
+	hf = calloc(1, sizeof(*hf));
+	if (!hf)
+		return -ENOMEM;
+	hf->d = fs_create_unlinked(full, 0777);
+	if (!hf->d) {
+		free(hf);
+		return -ENOMEM;
+	}
+	hf->vm.ops = &hf_ops;
+	hf->vm.obj = &hf->d->inode->data;
+	hf->vm.mode = VMF_READ | VMF_WRITE;
+	hf->refs = 1;
+	hfiles[h] = hf;
+	return h;
+}
+
+/* ftruncate: a negative length is -EINVAL (do_sys_ftruncate), then fs_truncate (-EFBIG). */
+static long h_ftruncate(long h, unsigned long size)
+{
+	if ((long)size < 0)
+		return -EINVAL;
+	return fs_truncate(hf_of(h)->d->inode, size);
+}
+
+static size_t hcopy_in(void *arg, size_t done, void *kaddr, size_t n)
+{
+	memcpy(kaddr, (const char *)arg + done, n);
+	return 0;
+}
+
+static size_t hcopy_out(void *arg, size_t done, void *kaddr, size_t n)
+{
+	memcpy((char *)arg + done, kaddr, n);
+	return 0;
+}
+
+/* pwrite64 of one byte: an offset below 0, or whose byte ends past 2^63 - 1, is -EINVAL (rw_verify_area). */
+static long h_pwrite1(long h, unsigned long off, unsigned int val)
+{
+	unsigned char b = (unsigned char)val;
+
+	if ((long)off < 0 || (long)(off + 1) < 0)
+		return -EINVAL;
+	return fs_write(hf_of(h)->d->inode, off, 1, hcopy_in, &b);
+}
+
+static long h_pread1(long h, unsigned long off, unsigned int *val)
+{
+	unsigned char b = 0;
+	long r;
+
+	if ((long)off < 0 || (long)(off + 1) < 0)
+		return -EINVAL;
+	r = fs_read(hf_of(h)->d->inode, off, 1, hcopy_out, &b);
+	*val = b;
+	return r;
+}
+
+static long h_close(long h)
+{
+	struct hfile *hf = hf_of(h);
+
+	hfiles[h] = NULL;
+	hf_put(&hf->vm);
+	return 0;
+}
+
+/* mmap with an fd: Linux's sys_mmap and ksys_mmap_pgoff checks, then vm_mmap_pgoff. */
+static long h_mmap_file(unsigned long addr, unsigned long len, long prot, long flags, long h,
+			unsigned long off)
+{
+	if (off & ~PAGE_MASK)
+		return -EINVAL;
+	if (flags & MAP_ANONYMOUS)
+		return vm_mmap(cur_mm, addr, len, (int)prot, (int)flags);
+	if (flags & MAP_HUGETLB)
+		return -EINVAL;
+	return vm_mmap_pgoff(cur_mm, addr, len, (int)prot, (int)flags, &hf_of(h)->vm, off >> PAGE_SHIFT);
+}
+
+static long h_msync(unsigned long addr, unsigned long len, long flags)
+{
+	return vm_msync(cur_mm, addr, len, (int)flags);
 }
 
 static const char *h_errno_name(int err)
@@ -259,6 +412,13 @@ static const struct mms_ops host_ops = {
 	.write = h_write,
 	.fill = h_fill,
 	.maps = h_maps,
+	.memfd = h_memfd,
+	.ftruncate = h_ftruncate,
+	.pwrite1 = h_pwrite1,
+	.pread1 = h_pread1,
+	.close = h_close,
+	.mmap_file = h_mmap_file,
+	.msync = h_msync,
 	.errno_name = h_errno_name,
 	.output = h_output,
 };
@@ -305,7 +465,8 @@ static size_t free_frames(void)
 /* The child's work: run one script on a fresh address space, then check for leaks. */
 static int child_run(const char *text, size_t len)
 {
-	size_t frames = free_frames();
+	size_t frames = free_frames(), objects = vm_object_inuse(), inodes = fs_inodes_inuse();
+	size_t dentries = fs_dentries_inuse();
 
 	cur_mm = process_mm();
 	if (!cur_mm) {
@@ -316,13 +477,15 @@ static int child_run(const char *text, size_t len)
 	mms.window = HOST_WINDOW;
 	mms.brk0 = (unsigned long)vm_brk(cur_mm, 0);
 	mms_run_script(text, len);
+	mms_close_files();
 	mm_put(cur_mm);
 	cur_mm = NULL;
 	if (free_frames() != frames || vma_objects_inuse() || anon_identity_inuse() ||
-	    shared_anon_inuse()) {
-		fprintf(stderr, "mmscript-host: leak: %zd frames, %zu VMAs, %zu anon, %zu shared\n",
-			(ssize_t)(frames - free_frames()), vma_objects_inuse(), anon_identity_inuse(),
-			shared_anon_inuse());
+	    vm_object_inuse() != objects || fs_inodes_inuse() != inodes || fs_dentries_inuse() != dentries) {
+		fprintf(stderr, "mmscript-host: leak: %zd frames, %zu VMAs, %zu anon, %zd objects, "
+			"%zd inodes, %zd dentries\n", (ssize_t)(frames - free_frames()), vma_objects_inuse(),
+			anon_identity_inuse(), (ssize_t)(vm_object_inuse() - objects),
+			(ssize_t)(fs_inodes_inuse() - inodes), (ssize_t)(fs_dentries_inuse() - dentries));
 		return 4;
 	}
 	return 0;
@@ -464,6 +627,10 @@ int main(int argc, char **argv)
 	hosted_ram_init(HOST_RAM);
 	pmm_init(pages, HOST_RAM >> PAGE_SHIFT, &ram, 1);
 	slab_init();
+	if (fs_init()) {
+		fprintf(stderr, "mmscript-host: cannot make the file system\n");
+		return 2;
+	}
 	{
 		/* Lazily made caches and the zero page, before any leak baseline. */
 		struct mm *mm = process_mm();

@@ -144,6 +144,7 @@ void tlb_batch_init(struct tlb_batch *b, struct arch_mmu *m, bool local_only)
 	b->full = false;
 	b->local_only = local_only;
 	b->changed = 0;
+	b->nputs = 0;
 	list_init(&b->free_tables);
 	list_init(&b->free_pages);
 }

@@ -22,6 +22,7 @@
 #define EFAULT     14
 #define EBUSY      16
 #define EEXIST     17
+#define EXDEV      18
 #define ENODEV     19
 #define ENOTDIR    20
 #define EISDIR     21
@@ -29,6 +30,7 @@
 #define ENFILE     23
 #define EMFILE     24
 #define ENOTTY     25
+#define ETXTBSY    26
 #define EFBIG      27
 #define ENOSPC     28
 #define ESPIPE     29
@@ -37,8 +39,11 @@
 #define ERANGE     34
 #define ENAMETOOLONG 36
 #define ENOSYS     38
+#define ENOTEMPTY  39
 #define ELOOP      40
+#define ENODATA    61
 #define EOVERFLOW  75
+#define ELIBBAD    80
 #define EOPNOTSUPP 95
 #define ETIMEDOUT 110
 #define EHWPOISON 133

@@ -31,4 +31,9 @@
 #define F_DUPFD_CLOEXEC 1030
 #define FD_CLOEXEC      1
 
+/* lseek(2)'s whence. */
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+
 #endif

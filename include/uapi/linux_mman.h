@@ -64,6 +64,13 @@
 #define MADV_GUARD_INSTALL   102
 #define MADV_GUARD_REMOVE    103
 #endif
+/* msync(2) flags. */
+#ifndef MS_ASYNC
+#define MS_ASYNC      1
+#define MS_INVALIDATE 2
+#define MS_SYNC       4
+#endif
+
 #ifndef MREMAP_MAYMOVE
 #define MREMAP_MAYMOVE   1
 #define MREMAP_FIXED     2

@@ -7,7 +7,8 @@
  * reference and a mapping for it (user_page_get, page_mapcount_add, the
  * child's rss), and make the entry read-only in both (in the parent by
  * clearing MMU_WRITE in *state and returning MMU_UPDATE), so that the first
- * write faults into wp_fault (mm/fault.c). Shared pages and the zero page
+ * write faults into wp_fault (mm/fault.c). Pages of shared mappings, a
+ * file's pages (read-only already in a private mapping) and the zero page
  * are mapped as they are already. docs/labs/cow.md.
  */
 static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
@@ -19,8 +20,8 @@ static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 
 	if (c->err)
 		return MMU_KEEP;
-	if (c->vma->object || mm_is_zero_pa(pa)) {
-		/* Shared memory stays shared; the zero page is read-only already. */
+	if ((c->vma->flags & VM_SHARED) || mm_is_zero_pa(pa) || !(phys_to_page(pa)->flags & PG_anon)) {
+		/* Shared memory stays shared; the zero page and file pages are read-only already. */
 		if (arch_mmu_map(c->child->mmu, va, pa, cst)) {
 			c->err = -ENOMEM;
 			return MMU_KEEP;
@@ -29,7 +30,8 @@ static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 			user_page_get(phys_to_page(pa));
 			page_mapcount_add(phys_to_page(pa), 1);
 			mm_count(&c->child->rss, 1);
-			mm_count(&c->child->rss_shared, 1);
+			if (!(phys_to_page(pa)->flags & PG_anon))
+				mm_count(&c->child->rss_file, 1);
 		}
 		return MMU_KEEP;
 	}

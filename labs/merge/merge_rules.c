@@ -5,7 +5,7 @@
  * every mmap, mprotect and madvise leaves VMAs side by side that Linux
  * would have joined, and the maps of the corpus scripts show it.
  *
- * can_merge_left: may the range d (flags, object, pgoff, anon identity)
+ * can_merge_left: may the range d (flags, file, pgoff, anon identity)
  * join prev, the VMA just below it? can_merge_right: may it join next, the
  * VMA just above it; when it joins prev as well (left), prev and next must
  * also agree with each other. docs/labs/merge.md has the rules.

@@ -1,6 +1,7 @@
 /*
- * A fault on private anonymous memory: a page already there (present), or
- * the first touch of this page.
+ * A fault on private memory: a page already there (present), or the first
+ * touch of this page (of a file: its page, done for you; of anonymous
+ * memory: below).
  *
  * LAB pgtbl: a first touch fills ahead: the page that faulted and the
  * FILL_AHEAD - 1 pages after it in the VMA that are not mapped yet each get
@@ -27,6 +28,8 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 			mm_set_pte_state(mm, va, state | (want & ~MMU_WRITE));
 		return FAULT_OK;
 	}
+	if (vma->file)
+		return (flags & FAULT_WRITE) ? cow_fault(mm, vma, va) : object_fault(mm, vma, va, flags);
 	if (vma_anon_prepare(mm, vma))
 		return FAULT_OOM;
 	for (uintptr_t a = va; a < vma->end && a < va + FILL_AHEAD * PAGE_SIZE; a += PAGE_SIZE) {

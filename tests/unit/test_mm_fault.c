@@ -302,7 +302,7 @@ static void test_teardown_frees_everything(struct ktest *t)
 	frames = ut_free_frames();
 	vmas = vma_objects_inuse();
 	anons = anon_identity_inuse();
-	objs = shared_anon_inuse();
+	objs = vm_object_inuse();
 
 	mm = mm_create();
 	ASSERT_TRUE(t, mm);
@@ -326,7 +326,7 @@ static void test_teardown_frees_everything(struct ktest *t)
 	EXPECT_EQ(t, ut_free_frames(), frames);
 	EXPECT_EQ(t, vma_objects_inuse(), vmas);
 	EXPECT_EQ(t, anon_identity_inuse(), anons);
-	EXPECT_EQ(t, shared_anon_inuse(), objs);
+	EXPECT_EQ(t, vm_object_inuse(), objs);
 	EXPECT_EQ(t, pmm_check(), 0);
 }
 

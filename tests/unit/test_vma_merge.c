@@ -37,14 +37,16 @@
 
 /* ------------------------------------------------------------- fixture */
 
-/* Backing objects for shared mappings, counted through mm->object_ops. */
+/* Files for shared mappings (no pages), counting the VMAs' references through their ops. */
 struct tobj {
+	struct vm_file f;
 	int refs;
 };
 
-static void tobj_get(void *o) { ((struct tobj *)o)->refs++; }
-static void tobj_put(void *o) { ((struct tobj *)o)->refs--; }
-static const struct vma_object_ops tobj_ops = { tobj_get, tobj_put };
+static void tobj_get(struct vm_file *f) { container_of(f, struct tobj, f)->refs++; }
+static void tobj_put(struct vm_file *f) { container_of(f, struct tobj, f)->refs--; }
+static const struct vm_file_ops tobj_ops = { .get = tobj_get, .put = tobj_put };
+#define TOBJ_INIT { { &tobj_ops, NULL, VMF_READ | VMF_WRITE }, 0 }
 
 struct fixture {
 	struct mm mm;
@@ -76,7 +78,6 @@ static struct mm *fx_init(struct ktest *t)
 		return NULL;
 	}
 	mmap_write_lock(&fx->mm);
-	fx->mm.object_ops = &tobj_ops;
 	fx->mm.merge = true;
 	fx->live = true;
 	return &fx->mm;
@@ -176,7 +177,7 @@ static struct vma *__map_obj(struct ktest *t, struct mm *mm, unsigned a, unsigne
 			     struct tobj *obj, unsigned long pgoff, int line)
 {
 	struct vma *v = NULL;
-	int err = vma_map_new_range(mm, PG(a), PG(b), flags, obj, pgoff, &v);
+	int err = vma_map_new_range(mm, PG(a), PG(b), flags, &obj->f, pgoff, &v);
 
 	t->checks++;
 	if (err)
@@ -436,7 +437,7 @@ static void test_new_special_never_merges(struct ktest *t)
 static void test_new_pgoff_discontinuity(struct ktest *t)
 {
 	struct mm *mm = fx_init(t);
-	struct tobj x = { 0 };
+	struct tobj x = TOBJ_INIT;
 	struct vma *v;
 
 	if (!mm)
@@ -469,7 +470,7 @@ static void test_new_pgoff_discontinuity(struct ktest *t)
 static void test_new_object_differs(struct ktest *t)
 {
 	struct mm *mm = fx_init(t);
-	struct tobj x = { 0 }, y = { 0 };
+	struct tobj x = TOBJ_INIT, y = TOBJ_INIT;
 
 	if (!mm)
 		return;
@@ -847,7 +848,7 @@ static void test_modify_special(struct ktest *t)
 static void test_modify_pgoff_and_object(struct ktest *t)
 {
 	struct mm *mm = fx_init(t);
-	struct tobj x = { 0 }, y = { 0 };
+	struct tobj x = TOBJ_INIT, y = TOBJ_INIT;
 	struct vma *r;
 
 	if (!mm)
@@ -998,7 +999,7 @@ static void test_modify_bad_args(struct ktest *t)
 static void test_split(struct ktest *t)
 {
 	struct mm *mm = fx_init(t);
-	struct tobj x = { 0 };
+	struct tobj x = TOBJ_INIT;
 	struct vma *v, *nv;
 	struct anon_vma *a;
 
@@ -1195,7 +1196,7 @@ static void test_anon_prepare_new(struct ktest *t)
 {
 	struct mm *mm = fx_init(t);
 	struct anon_vma *p, *v;
-	struct tobj x = { 0 };
+	struct tobj x = TOBJ_INIT;
 
 	if (!mm)
 		return;
@@ -1376,7 +1377,7 @@ static void test_limit_default(struct ktest *t)
 struct snap {
 	int map_count;
 	unsigned n;
-	struct { uintptr_t start, end; unsigned long flags, pgoff; struct anon_vma *anon; unsigned anon_refs; void *object; } v[16];
+	struct { uintptr_t start, end; unsigned long flags, pgoff; struct anon_vma *anon; unsigned anon_refs; struct vm_file *file; } v[16];
 };
 
 static void take_snap(struct mm *mm, struct snap *s)
@@ -1392,7 +1393,7 @@ static void take_snap(struct mm *mm, struct snap *s)
 		s->v[s->n].pgoff = v->pgoff;
 		s->v[s->n].anon = v->anon;
 		s->v[s->n].anon_refs = v->anon ? v->anon->refcount : 0;
-		s->v[s->n].object = v->object;
+		s->v[s->n].file = v->file;
 	}
 }
 
@@ -1401,7 +1402,7 @@ static bool same_snap(const struct snap *a, const struct snap *b)
 	return memcmp(a, b, sizeof(*a)) == 0;
 }
 
-static struct tobj fi_obj;
+static struct tobj fi_obj = TOBJ_INIT;
 
 /* Setups: draw the space; ops: the operation under test. */
 static void fi_setup_gap(struct ktest *t, struct mm *mm)      /* AA  BB, anon on A */

@@ -176,7 +176,7 @@ def vma_line(v):
     if u64(v["anon"]):
         anon = "%d%s" % (u64(v["anon"]["id"]), " (forked)" if bool(v["anon_forked"]) else "")
     else:
-        anon = "-" + (" shared object" if u64(v["object"]) else "")
+        anon = "-" + (" file" if u64(v["file"]) else "")
     return "  0x%x-0x%x %s pgoff 0x%x anon %s [%s]" % (u64(v["start"]), u64(v["end"]), rwxp,
                                                      u64(v["pgoff"]), anon, names(f, VM_FLAGS))
 

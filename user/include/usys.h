@@ -121,6 +121,16 @@ static inline long sys_mremap(unsigned long addr, unsigned long oldlen, unsigned
 { return usys5(__NR_mremap, (long)addr, (long)oldlen, (long)newlen, flags, (long)newaddr); }
 static inline long sys_mincore(unsigned long addr, unsigned long len, unsigned char *vec)
 { return usys3(__NR_mincore, (long)addr, (long)len, (long)vec); }
+static inline long sys_msync(unsigned long addr, unsigned long len, long flags)
+{ return usys3(__NR_msync, (long)addr, (long)len, flags); }
+static inline long sys_memfd_create(const char *name, unsigned flags)
+{ return usys2(__NR_memfd_create, (long)name, (long)flags); }
+static inline long sys_ftruncate(int fd, unsigned long len)
+{ return usys2(__NR_ftruncate, fd, (long)len); }
+static inline long sys_pread(int fd, void *buf, size_t n, unsigned long off)
+{ return usys4(__NR_pread64, fd, (long)buf, (long)n, (long)off); }
+static inline long sys_pwrite(int fd, const void *buf, size_t n, unsigned long off)
+{ return usys4(__NR_pwrite64, fd, (long)buf, (long)n, (long)off); }
 static inline long sys_brk(unsigned long addr)
 { return usys1(__NR_brk, (long)addr); }
 static inline long sys_getpid(void)

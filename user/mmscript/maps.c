@@ -3,7 +3,8 @@
  * `maps` command) and the check that the window is free.
  *
  * A maps line is "START-END PERMS OFFSET DEV INODE [PATH]" with START/END in
- * lowercase hex; only START, END and the 4 PERMS characters are used here.
+ * lowercase hex; START, END, the 4 PERMS characters, and for a memfd's
+ * mapping (PATH "/memfd:NAME (deleted)") NAME and OFFSET are used here.
  */
 #include "mmscript.h"
 
@@ -33,9 +34,36 @@ int mms_maps_read(struct sb *out)
 	return 0;
 }
 
-/* Parse one maps line at *p: start, end, perms (4 chars). Advances *p past the
- * line. Returns 1 when a VMA was parsed, 0 at the end, -1 on a bad line. */
-static int maps_next(const char **p, unsigned long *start, unsigned long *end, char perms[5])
+/* One VMA of the maps text. */
+struct maps_vma {
+	unsigned long start, end, off;
+	char perms[5];
+	char file[MMS_NAME_MAX + 1];    /* a memfd's NAME, or "" */
+};
+
+/* The memfd NAME and OFFSET of a line's rest "OFFSET DEV INODE   PATH" (q..eol), if it maps one. */
+static void maps_file(const char *q, const char *eol, struct maps_vma *v)
+{
+	char *r;
+	int field = 0;
+
+	v->file[0] = '\0';
+	v->off = strtoul(q, &r, 16);
+	for (q = r; q < eol && field < 2; field++) {    /* skip DEV and INODE */
+		while (q < eol && *q == ' ')
+			q++;
+		while (q < eol && *q != ' ')
+			q++;
+	}
+	while (q < eol && *q == ' ')
+		q++;
+	if (mms_memfd_name(q, (size_t)(eol - q), v->file))
+		v->file[0] = '\0';
+}
+
+/* Parse one maps line at *p into v. Advances *p past the line. Returns 1
+ * when a VMA was parsed, 0 at the end, -1 on a bad line. */
+static int maps_next(const char **p, struct maps_vma *v)
 {
 	const char *s = *p;
 	const char *eol;
@@ -47,15 +75,16 @@ static int maps_next(const char **p, unsigned long *start, unsigned long *end, c
 	if (!eol)
 		eol = s + strlen(s);
 	*p = *eol ? eol + 1 : eol;
-	*start = strtoul(s, &q, 16);
+	v->start = strtoul(s, &q, 16);
 	if (q == s || *q != '-')
 		return -1;
 	s = q + 1;
-	*end = strtoul(s, &q, 16);
+	v->end = strtoul(s, &q, 16);
 	if (q == s || *q != ' ' || eol - q < 5)
 		return -1;
-	memcpy(perms, q + 1, 4);
-	perms[4] = '\0';
+	memcpy(v->perms, q + 1, 4);
+	v->perms[4] = '\0';
+	maps_file(q + 5, eol, v);
 	return 1;
 }
 
@@ -80,8 +109,7 @@ int mms_range_is_free(unsigned long lo, unsigned long hi)
 {
 	struct sb text;
 	const char *p;
-	unsigned long s, e;
-	char perms[5];
+	struct maps_vma v;
 	int r, busy = 0;
 
 	sb_init(&text);
@@ -91,8 +119,8 @@ int mms_range_is_free(unsigned long lo, unsigned long hi)
 		return range_probe(lo, hi);
 	}
 	p = text.buf;
-	while ((r = maps_next(&p, &s, &e, perms)) != 0)
-		if (r > 0 && s < hi && e > lo)
+	while ((r = maps_next(&p, &v)) != 0)
+		if (r > 0 && v.start < hi && v.end > lo)
 			busy = 1;
 	sb_free(&text);
 	return !busy;
@@ -104,8 +132,7 @@ int mms_sys_maps(mms_maps_emit emit, void *arg)
 {
 	struct sb text;
 	const char *p;
-	unsigned long s, e;
-	char perms[5];
+	struct maps_vma v;
 	int r;
 
 	sb_init(&text);
@@ -115,9 +142,9 @@ int mms_sys_maps(mms_maps_emit emit, void *arg)
 		return r;
 	}
 	p = text.buf;
-	while ((r = maps_next(&p, &s, &e, perms)) != 0)
+	while ((r = maps_next(&p, &v)) != 0)
 		if (r > 0)
-			emit(arg, s, e, perms);
+			emit(arg, v.start, v.end, v.perms, v.file[0] ? v.file : NULL, v.off);
 	sb_free(&text);
 	return 0;
 }

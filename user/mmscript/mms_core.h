@@ -46,6 +46,13 @@
 #define MMS_MREMAP_FIXED     2
 #define MMS_MREMAP_DONTUNMAP 4
 
+#define MMS_MS_ASYNC      1
+#define MMS_MS_INVALIDATE 2
+#define MMS_MS_SYNC       4
+
+#define MMS_MAX_FILES 8                 /* memfds a script may have open at once */
+#define MMS_NAME_MAX  32                /* longest memfd NAME of a script */
+
 #define MMS_SIGBUS  7                   /* signal numbers the access ops return */
 #define MMS_SIGSEGV 11
 
@@ -74,10 +81,19 @@ void sb_printf(struct sb *s, const char *fmt, ...) __attribute__((format(printf,
 
 /*
  * mms_maps_emit - callback of mms_ops.maps: one VMA [start, end) with its
- * /proc/PID/maps permission string (4 characters, e.g. "rw-p").
+ * /proc/PID/maps permission string (4 characters, e.g. "rw-p"); for a
+ * mapping of a memfd, file is its NAME (what memfd_create was given) and
+ * off the file offset of start; NULL for any other VMA.
  */
 typedef void (*mms_maps_emit)(void *arg, unsigned long start, unsigned long end,
-			      const char *perms);
+			      const char *perms, const char *file, unsigned long off);
+
+/*
+ * mms_memfd_name - the NAME in a memfd's path as /proc/PID/maps shows it,
+ * "/memfd:NAME (deleted)", copied to out (MMS_NAME_MAX + 1 bytes); 0, or -1
+ * when path is not that of a memfd with a NAME of [a-z0-9_]+.
+ */
+int mms_memfd_name(const char *path, size_t len, char *out);
 
 /*
  * The operations a script executes. Results of the system-call ops are raw:
@@ -112,6 +128,23 @@ struct mms_ops {
 		    unsigned long *fault_page);
 	/* Every VMA of the address space, lowest first, through emit. 0 or -errno. */
 	int (*maps)(mms_maps_emit emit, void *arg);
+	/*
+	 * Files (docs/spec/mmscript.md, "File mappings"). A file is named by
+	 * a handle the op chose (>= 0: the runner's fd).
+	 * memfd: memfd_create(name, 0): the handle or -errno.
+	 * ftruncate, close, msync: 0 or -errno.
+	 * pwrite1: write the byte val at off: 1, or -errno.
+	 * pread1: read the byte at off into *val: 1, 0 at the end, or -errno.
+	 * mmap_file: mmap(addr, len, prot, flags, the file, off): the address or -errno.
+	 */
+	long (*memfd)(const char *name);
+	long (*ftruncate)(long h, unsigned long size);
+	long (*pwrite1)(long h, unsigned long off, unsigned int val);
+	long (*pread1)(long h, unsigned long off, unsigned int *val);
+	long (*close)(long h);
+	long (*mmap_file)(unsigned long addr, unsigned long len, long prot, long flags, long h,
+			  unsigned long off);
+	long (*msync)(unsigned long addr, unsigned long len, long flags);
 	/* The symbolic name of a positive errno value ("EINVAL"), or NULL. */
 	const char *(*errno_name)(int err);
 	/* Write one finished output line (len bytes, ending in '\n'). */
@@ -126,16 +159,25 @@ struct mms_state {
 	const struct mms_ops *ops;
 	unsigned long window;   /* W: base of the script window, 1 GiB aligned */
 	unsigned long brk0;     /* the break when the script started (brk(0)) */
+	struct mms_file {       /* the script's open memfds (mms_run_script empties it) */
+		char name[MMS_NAME_MAX + 1];    /* "" for a free slot */
+		long h;
+	} files[MMS_MAX_FILES];
 };
 extern struct mms_state mms;
 
 /*
  * mms_run_script - execute the script text[0..len) line by line through
  * mms.ops, writing one output line per command (ops->output) as soon as it
- * completes (so a crash loses at most the command that crashed).
+ * completes (so a crash loses at most the command that crashed). The files
+ * table starts empty; files still open at the end stay open (a caller that
+ * checks for leaks closes them: mms_close_files).
  * Returns 0 (a script always runs to its end unless the process dies).
  */
 int mms_run_script(const char *text, size_t len);
+
+/* mms_close_files - close every file the script left open. */
+void mms_close_files(void);
 
 /* mms_fmt_rel - append addr relative to W: "+0xN" at or above W, "-0xN" below. */
 void mms_fmt_rel(struct sb *out, unsigned long addr);

@@ -1,6 +1,7 @@
 /*
  * script.c - parse one mmscript, execute each command through the ops table
- * (mms.ops) and format one output line per command. Environment-neutral
+ * (mms.ops) and format one output line per command, the file commands
+ * (memfd, truncate, pwrite, pread, close, msync, mmap of a file) included. Environment-neutral
  * core (mms_core.h): the user-mode runner and the host program share it.
  *
  * Output line: the command's tokens joined by single spaces, " => ", the
@@ -32,6 +33,11 @@ static const struct name_val mmap_flag_names[] = {
 static const struct name_val mremap_flag_names[] = {
 	{ "maymove", MMS_MREMAP_MAYMOVE }, { "fixed", MMS_MREMAP_FIXED },
 	{ "dontunmap", MMS_MREMAP_DONTUNMAP }, { NULL, 0 },
+};
+
+static const struct name_val msync_flag_names[] = {
+	{ "sync", MMS_MS_SYNC }, { "async", MMS_MS_ASYNC }, { "invalidate", MMS_MS_INVALIDATE },
+	{ NULL, 0 },
 };
 
 static const struct name_val advice_names[] = {
@@ -238,6 +244,166 @@ static void do_mincore(struct sb *o, unsigned long addr, unsigned long len)
 	free(vec);
 }
 
+/* ------------------------------------------------------------ files */
+
+/* A memfd NAME of a script: [a-z0-9_]+, at most MMS_NAME_MAX bytes. */
+static int valid_name(const char *t, size_t n)
+{
+	if (n == 0 || n > MMS_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') || t[i] == '_'))
+			return 0;
+	return 1;
+}
+
+/* mms_memfd_name - see mms_core.h. */
+int mms_memfd_name(const char *path, size_t len, char *out)
+{
+	static const char pre[] = "/memfd:", post[] = " (deleted)";
+	size_t n;
+
+	if (len < sizeof(pre) - 1 + sizeof(post) - 1 || memcmp(path, pre, sizeof(pre) - 1) ||
+	    memcmp(path + len - (sizeof(post) - 1), post, sizeof(post) - 1))
+		return -1;
+	n = len - (sizeof(pre) - 1) - (sizeof(post) - 1);
+	if (!valid_name(path + sizeof(pre) - 1, n))
+		return -1;
+	memcpy(out, path + sizeof(pre) - 1, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* The open file named t, or NULL. */
+static struct mms_file *find_file(const char *t)
+{
+	for (int i = 0; i < MMS_MAX_FILES; i++)
+		if (mms.files[i].name[0] && strcmp(mms.files[i].name, t) == 0)
+			return &mms.files[i];
+	return NULL;
+}
+
+/* mms_close_files - see mms_core.h. */
+void mms_close_files(void)
+{
+	for (int i = 0; i < MMS_MAX_FILES; i++)
+		if (mms.files[i].name[0]) {
+			mms.ops->close(mms.files[i].h);
+			mms.files[i].name[0] = '\0';
+		}
+}
+
+/* memfd NAME SIZE: a new file (a free slot, a NAME not open), then its size. */
+static int cmd_memfd(char **tok, int n, struct sb *o)
+{
+	struct mms_file *slot = NULL;
+	unsigned long size;
+	long h, r;
+
+	if (n != 3 || !valid_name(tok[1], strlen(tok[1])) || parse_num(tok[2], &size) ||
+	    find_file(tok[1]))
+		return -1;
+	for (int i = 0; i < MMS_MAX_FILES && !slot; i++)
+		if (!mms.files[i].name[0])
+			slot = &mms.files[i];
+	if (!slot)
+		return -1;              /* more than MMS_MAX_FILES open */
+	h = mms.ops->memfd(tok[1]);
+	if (mms_is_err(h)) {
+		put_errno(o, h);
+		return 0;
+	}
+	r = mms.ops->ftruncate(h, size);
+	if (mms_is_err(r)) {
+		mms.ops->close(h);
+		put_errno(o, r);
+		return 0;
+	}
+	strcpy(slot->name, tok[1]);
+	slot->h = h;
+	sb_puts(o, "ok");
+	return 0;
+}
+
+/* truncate, pwrite, pread, close: commands on an open file. */
+static int cmd_on_file(char **tok, int n, struct sb *o)
+{
+	struct mms_file *f = n >= 2 ? find_file(tok[1]) : NULL;
+	unsigned long a;
+	unsigned int val;
+	long r;
+
+	if (!f)
+		return -1;
+	if (strcmp(tok[0], "truncate") == 0) {
+		if (n != 3 || parse_num(tok[2], &a))
+			return -1;
+		put_int_result(o, mms.ops->ftruncate(f->h, a));
+	} else if (strcmp(tok[0], "pwrite") == 0) {
+		if (n != 4 || parse_num(tok[2], &a) || parse_byte(tok[3], &val))
+			return -1;
+		r = mms.ops->pwrite1(f->h, a, val);
+		if (mms_is_err(r))
+			put_errno(o, r);
+		else
+			sb_puts(o, "ok");
+	} else if (strcmp(tok[0], "pread") == 0) {
+		if (n != 3 || parse_num(tok[2], &a))
+			return -1;
+		r = mms.ops->pread1(f->h, a, &val);
+		if (mms_is_err(r))
+			put_errno(o, r);
+		else if (r == 0)
+			sb_puts(o, "EOF");
+		else
+			sb_printf(o, "0x%x", val);
+	} else {                                /* close */
+		if (n != 2)
+			return -1;
+		r = mms.ops->close(f->h);
+		f->name[0] = '\0';              /* the fd is gone whatever close says */
+		put_int_result(o, r);
+	}
+	return 0;
+}
+
+/* mmap ADDR LEN PROT FLAGS [NAME OFF] */
+static int cmd_mmap(char **tok, int n, struct sb *o)
+{
+	unsigned long a, len, off;
+	long prot, flags;
+	struct mms_file *f = NULL;
+
+	if ((n != 5 && n != 7) || parse_addr(tok[1], &a) || parse_num(tok[2], &len) ||
+	    parse_prot(tok[3], &prot) || parse_flags(tok[4], mmap_flag_names, &flags))
+		return -1;
+	if (n == 5) {
+		put_addr_result(o, mms.ops->mmap(a, len, prot, flags));
+		return 0;
+	}
+	f = find_file(tok[5]);
+	if (!f || parse_num(tok[6], &off))
+		return -1;
+	put_addr_result(o, mms.ops->mmap_file(a, len, prot, flags, f->h, off));
+	return 0;
+}
+
+/* msync ADDR LEN MODE: MODE names (sync, async, invalidate) or a number. */
+static int cmd_msync(char **tok, int n, struct sb *o)
+{
+	unsigned long a, len, num;
+	long mode;
+
+	if (n != 4 || parse_addr(tok[1], &a) || parse_num(tok[2], &len))
+		return -1;
+	if (parse_num(tok[3], &num) == 0)
+		mode = (long)num;
+	else if (parse_flags(tok[3], msync_flag_names, &mode))
+		return -1;
+	put_int_result(o, mms.ops->msync(a, len, mode));
+	return 0;
+}
+
 /*
  * Execute the command in tok[0..n) and append its result to o (after " => ").
  * Returns 0, or -1 when the line does not parse (nothing appended then).
@@ -250,10 +416,14 @@ static int exec_cmd(char **tok, int n, struct sb *o)
 	long prot, flags, adv;
 
 	if (strcmp(c, "mmap") == 0) {
-		if (n != 5 || parse_addr(tok[1], &a) || parse_num(tok[2], &len) ||
-		    parse_prot(tok[3], &prot) || parse_flags(tok[4], mmap_flag_names, &flags))
-			return -1;
-		put_addr_result(o, mms.ops->mmap(a, len, prot, flags));
+		return cmd_mmap(tok, n, o);
+	} else if (strcmp(c, "memfd") == 0) {
+		return cmd_memfd(tok, n, o);
+	} else if (strcmp(c, "truncate") == 0 || strcmp(c, "pwrite") == 0 ||
+		   strcmp(c, "pread") == 0 || strcmp(c, "close") == 0) {
+		return cmd_on_file(tok, n, o);
+	} else if (strcmp(c, "msync") == 0) {
+		return cmd_msync(tok, n, o);
 	} else if (strcmp(c, "munmap") == 0) {
 		if (n != 3 || parse_addr(tok[1], &a) || parse_num(tok[2], &len))
 			return -1;
@@ -360,8 +530,9 @@ void mms_fmt_rel(struct sb *out, unsigned long addr)
 		sb_printf(out, "-0x%lx", mms.window - addr);
 }
 
-/* One line of `maps` for a VMA that intersects the window. */
-static void maps_emit(void *arg, unsigned long s, unsigned long e, const char *perms)
+/* One line of `maps` for a VMA that intersects the window (a memfd's: NAME@0xOFF after PERMS). */
+static void maps_emit(void *arg, unsigned long s, unsigned long e, const char *perms,
+		      const char *file, unsigned long off)
 {
 	struct sb *out = arg;
 
@@ -371,7 +542,10 @@ static void maps_emit(void *arg, unsigned long s, unsigned long e, const char *p
 	mms_fmt_rel(out, s);
 	sb_putc(out, '-');
 	mms_fmt_rel(out, e);
-	sb_printf(out, " %.4s\n", perms);
+	sb_printf(out, " %.4s", perms);
+	if (file)
+		sb_printf(out, " %s@0x%lx", file, off);
+	sb_putc(out, '\n');
 }
 
 /* mms_maps_print - see mms_core.h. */
@@ -441,6 +615,7 @@ int mms_run_script(const char *text, size_t len)
 {
 	size_t i = 0;
 
+	memset(mms.files, 0, sizeof(mms.files));
 	while (i < len) {
 		size_t j = i;
 		char *line;

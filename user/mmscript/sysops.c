@@ -1,7 +1,8 @@
 /*
  * sysops.c - the ops table of the user-mode runner: the kernel it runs on
- * (Linux or ours) through raw system calls, real user-mode accesses
- * (probe.c) and /proc/self/maps (maps.c).
+ * (Linux or ours) through raw system calls (memfds are real memfds, the
+ * handle an fd), real user-mode accesses (probe.c) and /proc/self/maps
+ * (maps.c).
  */
 #include "mmscript.h"
 
@@ -61,6 +62,48 @@ static long sys_op_mincore(unsigned long addr, unsigned long len, unsigned char 
 	return r;
 }
 
+static long sys_op_memfd(const char *name)
+{
+	return sys_memfd_create(name, 0);
+}
+
+static long sys_op_ftruncate(long h, unsigned long size)
+{
+	return sys_ftruncate((int)h, size);
+}
+
+static long sys_op_pwrite1(long h, unsigned long off, unsigned int val)
+{
+	unsigned char b = (unsigned char)val;
+
+	return sys_pwrite((int)h, &b, 1, off);
+}
+
+static long sys_op_pread1(long h, unsigned long off, unsigned int *val)
+{
+	unsigned char b = 0;
+	long r = sys_pread((int)h, &b, 1, off);
+
+	*val = b;
+	return r;
+}
+
+static long sys_op_close(long h)
+{
+	return sys_close((int)h);
+}
+
+static long sys_op_mmap_file(unsigned long addr, unsigned long len, long prot, long flags, long h,
+			     unsigned long off)
+{
+	return sys_mmap(addr, len, prot, flags, h, off);
+}
+
+static long sys_op_msync(unsigned long addr, unsigned long len, long flags)
+{
+	return sys_msync(addr, len, flags);
+}
+
 static void sys_op_output(const char *buf, size_t len)
 {
 	uwrite_all(1, buf, len);
@@ -78,6 +121,13 @@ const struct mms_ops mms_sys_ops = {
 	.write = mms_probe_write,
 	.fill = mms_probe_fill,
 	.maps = mms_sys_maps,
+	.memfd = sys_op_memfd,
+	.ftruncate = sys_op_ftruncate,
+	.pwrite1 = sys_op_pwrite1,
+	.pread1 = sys_op_pread1,
+	.close = sys_op_close,
+	.mmap_file = sys_op_mmap_file,
+	.msync = sys_op_msync,
 	.errno_name = uerrno_name,
 	.output = sys_op_output,
 };

@@ -214,7 +214,13 @@ static void t_cow_reuse_after_exit(void)
 		p[i * PG] = 2;
 	vmk_memstat(&b);
 	CHECK_EQ(b.cow_copies, a.cow_copies);
-	CHECK_EQ(b.free_frames, a.free_frames);
+	/*
+	 * free_frames counts the whole machine: with 4 CPUs, work deferred by
+	 * other CPUs (a retired VMA snapshot freed under fault_lock=vma, a
+	 * page-table page freed after a shootdown) may move it by a frame or
+	 * two between the reads. Copying would take npages frames.
+	 */
+	CHECK(b.free_frames + npages / 2 > a.free_frames);
 	CHECK_EQ(b.cow_reuses - a.cow_reuses, npages);
 }
 

@@ -1,5 +1,5 @@
 /*
- * Several processes on several CPUs at once (user threads come later):
+ * Several processes on several CPUs at once (threads: t_threadvm.c):
  * they meet in shared anonymous memory, fault private memory, fork and
  * break COW, all at the same time. Results are exact counts and contents,
  * never times, and hold on Linux too (each child is its own process; on a

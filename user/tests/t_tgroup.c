@@ -88,12 +88,36 @@ static int exec_ids(void *arg)
 	return 99;      /* execve failed: this thread exits 99, the process lives on */
 }
 
+static int exit_at_once(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+static volatile int clones_started;
+
+/* Start short-lived threads without end (their stacks stay: the process ends or execs soon). */
+static int clone_and_count(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		static struct thread t[2];
+		static int i;
+
+		t[i].fn = exit_at_once;
+		if (thread_start(&t[i]) > 0)
+			__atomic_add_fetch(&clones_started, 1, __ATOMIC_SEQ_CST);
+		i ^= 1;
+	}
+	return 1;
+}
+
 /*
- * A process whose threads sleep in a futex, in read and spin; thread
- * number from_thread (0: the main thread) calls execve. The helper's checks
- * decide the status.
+ * A process whose threads sleep in a futex, in read and spin (or, with
+ * cloning, clone new threads without end); thread number from_thread (0:
+ * the main thread) calls execve. The helper's checks decide the status.
  */
-static void exec_in_threaded_process(int from_thread)
+static void exec_in_threaded_process(int from_thread, bool cloning)
 {
 	int st = -1, fds[2];
 	long pid;
@@ -102,7 +126,7 @@ static void exec_in_threaded_process(int from_thread)
 	pid = sys_fork();
 	CHECK(pid >= 0);
 	if (pid == 0) {
-		exec_threads[0].fn = sleep_forever;
+		exec_threads[0].fn = cloning ? clone_and_count : sleep_forever;
 		exec_threads[1].fn = spin_forever;
 		exec_threads[2].fn = exec_ids;
 		for (int i = 0; i < (from_thread ? 3 : 2); i++)
@@ -127,13 +151,43 @@ static void exec_in_threaded_process(int from_thread)
 /* execve from a thread: the others (main included) end, the execing thread gets the process id. */
 static void t_tgroup_exec_from_thread(void)
 {
-	exec_in_threaded_process(1);
+	exec_in_threaded_process(1, false);
 }
 
 /* execve from the main thread while two others run: they end, the program runs alone. */
 static void t_tgroup_exec_from_main(void)
 {
-	exec_in_threaded_process(0);
+	exec_in_threaded_process(0, false);
+}
+
+/*
+ * execve while another thread keeps cloning: a thread made after the
+ * others were told to end would escape (the kernel refuses new threads of
+ * an exiting process); the exec completes and runs alone.
+ */
+static void t_tgroup_exec_while_cloning(void)
+{
+	exec_in_threaded_process(1, true);
+}
+
+/* exit_group while another thread keeps cloning: the process ends with exit_group's status. */
+static void t_tgroup_exit_group_while_cloning(void)
+{
+	static struct thread t = { .fn = clone_and_count };
+	int st = -1;
+	long pid = sys_fork();
+
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		if (thread_start(&t) <= 0)
+			_exit(90);
+		while (__atomic_load_n(&clones_started, __ATOMIC_SEQ_CST) < 20)
+			usys0(__NR_sched_yield);
+		usys1(__NR_exit_group, 3);
+	}
+	CHECK_EQ(waitpid((int)pid, &st, 0), pid);
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 3);
 }
 
 /* ------------------------------------------------------- children, wait4 */
@@ -353,6 +407,8 @@ static void t_tgroup_futex_cmp_requeue(void)
 const struct utest ut_tgroup_tests[] = {
 	{ "tgroup_exec_from_thread", t_tgroup_exec_from_thread },
 	{ "tgroup_exec_from_main", t_tgroup_exec_from_main },
+	{ "tgroup_exec_while_cloning", t_tgroup_exec_while_cloning },
+	{ "tgroup_exit_group_while_cloning", t_tgroup_exit_group_while_cloning },
 	{ "tgroup_reparent_to_thread", t_tgroup_reparent_to_thread },
 	{ "tgroup_wait_sibling_child", t_tgroup_wait_sibling_child },
 	{ "tgroup_kill_after_main_exit", t_tgroup_kill_after_main_exit },

@@ -1,0 +1,267 @@
+/*
+ * The initramfs: Linux's "newc" cpio format (what `cpio -H newc` writes
+ * and Linux's init/initramfs.c reads) unpacked into the tree. Each entry
+ * is a 110-byte header of "070701" (or "070702", with checksums, which are
+ * not checked) and thirteen 8-digit hexadecimal fields, the name (padded
+ * so that header plus name end on a 4-byte boundary), then the data
+ * (padded to 4 bytes); "TRAILER!!!" ends the archive.
+ *
+ * Directories, regular files and symbolic links are made, with their mode
+ * and mtime; missing parent directories are made 0755; a name that exists
+ * is replaced unless both are directories (then the mode is updated).
+ * Hard links (nlink > 1 sharing an inode number) and device, FIFO and
+ * socket entries are not recreated: tools/run writes none.
+ *
+ * Locking: through the fs_* calls; meant for boot, before anything else
+ * uses the tree.
+ */
+#include "fs_internal.h"
+#include "slab.h"
+#include "kstring.h"
+#include "kerrno.h"
+
+#define CPIO_HDR 110
+
+struct cpio_entry {
+	uint32_t mode, mtime;
+	uint64_t size;
+	const char *name;               /* NUL-terminated inside the archive */
+	size_t namelen;
+	const char *data;
+};
+
+static int hex8(const char *s, uint32_t *v)
+{
+	uint32_t x = 0;
+
+	for (int i = 0; i < 8; i++) {
+		char c = s[i];
+		unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') :
+			     c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10) :
+			     c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 16;
+
+		if (d > 15)
+			return -EINVAL;
+		x = x << 4 | d;
+	}
+	*v = x;
+	return 0;
+}
+
+/* Parse the entry at *off of data (size bytes); *off moves past it. 0, -EINVAL. */
+static int next_entry(const char *data, size_t size, size_t *off, struct cpio_entry *e)
+{
+	const char *h = data + *off;
+	uint32_t f[13], namesize;
+	size_t p;
+
+	if (size - *off < CPIO_HDR || memcmp(h, "0707", 4) != 0 || (h[4] != '0' || (h[5] != '1' && h[5] != '2')))
+		return -EINVAL;
+	for (int i = 0; i < 13; i++)
+		if (hex8(h + 6 + 8 * i, &f[i]))
+			return -EINVAL;
+	namesize = f[11];
+	if (namesize == 0 || namesize > size - *off - CPIO_HDR || h[CPIO_HDR + namesize - 1] != 0)
+		return -EINVAL;
+	e->mode = f[1];
+	e->mtime = f[5];
+	e->size = f[6];
+	e->name = h + CPIO_HDR;
+	e->namelen = namesize - 1;
+	p = ALIGN_UP(*off + CPIO_HDR + namesize, 4UL);
+	if (p > size || e->size > size - p)
+		return -EINVAL;
+	e->data = data + p;
+	*off = ALIGN_UP(p + (size_t)e->size, 4UL);
+	if (*off > size)
+		*off = size;
+	return 0;
+}
+
+/* The directory that holds path's last component under dir, made (0755) where missing. A reference. */
+static int parent_dir(struct dentry *dir, const char *path, size_t len, struct dentry **out,
+		      size_t *last)
+{
+	struct dentry *d = dir;
+	size_t i = 0, b;
+
+	dget(d);
+	for (;;) {
+		struct dentry *next;
+		int err;
+
+		for (b = i; i < len && path[i] != '/'; i++)
+			;
+		if (i == len) {
+			*out = d;
+			*last = b;
+			return 0;
+		}
+		next = fs_lookup_child(d, path + b, i - b);
+		if (!next) {
+			err = fs_mkdir(d, path + b, i - b, 0755, &next);
+			if (err) {
+				dput(d);
+				return err;
+			}
+		}
+		dput(d);
+		d = next;
+		if (!d_is_dir(d)) {
+			dput(d);
+			return -ENOTDIR;
+		}
+		while (i < len && path[i] == '/')
+			i++;
+	}
+}
+
+static size_t copy_in(void *arg, size_t done, void *kaddr, size_t n)
+{
+	memcpy(kaddr, (const char *)arg + done, n);
+	return 0;
+}
+
+/* Set the mode bits and times of a new or existing entry. */
+static void set_attrs(struct dentry *d, const struct cpio_entry *e)
+{
+	unsigned long fl = spin_lock_irqsave(&fs_lock);
+	struct inode *inode = d->inode;
+
+	inode->mode = (inode->mode & S_IFMT) | (e->mode & 07777);
+	inode->mtime.sec = e->mtime;
+	inode->mtime.nsec = 0;
+	inode->atime = inode->ctime = inode->mtime;
+	spin_unlock_irqrestore(&fs_lock, fl);
+}
+
+/* A symbolic link whose target is the entry's data (not NUL-terminated in the archive). */
+static int cpio_symlink(struct dentry *pd, const char *name, size_t n, const struct cpio_entry *e,
+			struct dentry **out)
+{
+	char *target;
+	int err;
+
+	if (!e->size || e->size >= PATH_MAX)
+		return -EINVAL;
+	target = kmalloc((size_t)e->size + 1);
+	if (!target)
+		return -ENOSPC;
+	memcpy(target, e->data, (size_t)e->size);
+	target[e->size] = 0;
+	err = fs_symlink(pd, name, n, target, out);
+	kfree(target);
+	return err;
+}
+
+/* A new node of e's type named name (n bytes) in pd; *out NULL for a skipped kind. */
+static int create_node(struct dentry *pd, const char *name, size_t n, const struct cpio_entry *e,
+		       struct dentry **out)
+{
+	int err;
+
+	*out = NULL;
+	switch (e->mode & S_IFMT) {
+	case S_IFDIR:
+		return fs_mkdir(pd, name, n, e->mode, out);
+	case S_IFLNK:
+		return cpio_symlink(pd, name, n, e, out);
+	case S_IFREG:
+		err = fs_create(pd, name, n, S_IFREG | (e->mode & 07777), 0, NULL, out);
+		if (!err && e->size &&
+		    fs_write((*out)->inode, 0, (size_t)e->size, copy_in, (void *)e->data) != (long)e->size)
+			err = -ENOSPC;
+		return err;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * What is at name in pd already: a directory kept for a directory entry
+ * (*keep, a reference), anything else removed. 0 or the removal's error.
+ */
+static int clear_name(struct dentry *pd, const char *name, size_t n, uint32_t type,
+		      struct dentry **keep)
+{
+	struct dentry *old = fs_lookup_child(pd, name, n);
+	int err = 0;
+
+	*keep = NULL;
+	if (!old)
+		return 0;
+	if (type == S_IFDIR && d_is_dir(old)) {
+		*keep = old;
+		return 0;
+	}
+	err = d_is_dir(old) ? fs_rmdir(pd, name, n) : fs_unlink(pd, name, n);
+	dput(old);
+	return err;
+}
+
+/* Make entry e (name[0, len) relative to dir). */
+static int make_entry(struct dentry *dir, const struct cpio_entry *e, const char *name, size_t len)
+{
+	struct dentry *pd, *d = NULL;
+	size_t last;
+	int err = parent_dir(dir, name, len, &pd, &last);
+
+	if (err)
+		return err;
+	err = clear_name(pd, name + last, len - last, e->mode & S_IFMT, &d);
+	if (!err && !d)
+		err = create_node(pd, name + last, len - last, e, &d);
+	if (!err && d)
+		set_attrs(d, e);
+	if (d)
+		dput(d);
+	dput(pd);
+	return err;
+}
+
+/* The entry's name without "./" and leading slashes; false for the root itself ("." or ""). */
+static bool entry_name(const struct cpio_entry *e, const char **name, size_t *len)
+{
+	const char *s = e->name;
+	size_t n = e->namelen;
+
+	for (;;) {
+		if (n && s[0] == '/') {
+			s++;
+			n--;
+		} else if (n >= 2 && s[0] == '.' && s[1] == '/') {
+			s += 2;
+			n -= 2;
+		} else {
+			break;
+		}
+	}
+	while (n && s[n - 1] == '/')
+		n--;
+	*name = s;
+	*len = n;
+	return n && !(n == 1 && s[0] == '.');
+}
+
+int fs_unpack_cpio(struct dentry *dir, const void *data, size_t size)
+{
+	size_t off = 0;
+
+	while (off < size) {
+		struct cpio_entry e;
+		const char *name;
+		size_t len;
+		int err = next_entry(data, size, &off, &e);
+
+		if (err)
+			return err;
+		if (e.namelen == 10 && memcmp(e.name, "TRAILER!!!", 10) == 0)
+			return 0;
+		if (!entry_name(&e, &name, &len))
+			continue;
+		err = make_entry(dir, &e, name, len);
+		if (err)
+			return err;
+	}
+	return -EINVAL;                 /* no trailer */
+}

@@ -1,0 +1,99 @@
+/*
+ * Inodes (include/fs.h): allocation, numbering, times, and the page-cache
+ * object each one embeds, whose reference count is the inode's and whose
+ * pages tmpfs charges against its size limit (Linux's shmem_inode_acct
+ * and the mount's size=, half of the memory by default).
+ *
+ * Locking: the counters are atomic; the limit check is a compare-and-swap
+ * loop, so it holds on several CPUs without a lock.
+ */
+#include "fs_internal.h"
+#include "slab.h"
+#include "kstring.h"
+#include "kerrno.h"
+
+static uint64_t next_ino = 1;
+static unsigned long page_limit;        /* 0: none */
+static unsigned long pages_used;
+static size_t inodes_alive;
+static void (*clock_fn)(struct fs_time *t);
+
+void fs_set_page_limit(unsigned long pages)
+{
+	page_limit = pages;
+}
+
+unsigned long fs_pages_used(void)
+{
+	return __atomic_load_n(&pages_used, __ATOMIC_RELAXED);
+}
+
+size_t fs_inodes_inuse(void)
+{
+	return __atomic_load_n(&inodes_alive, __ATOMIC_RELAXED);
+}
+
+void fs_set_clock(void (*now)(struct fs_time *t))
+{
+	clock_fn = now;
+}
+
+void fs_now(struct fs_time *t)
+{
+	t->sec = 0;
+	t->nsec = 0;
+	if (clock_fn)
+		clock_fn(t);
+}
+
+/* vm_object_ops.charge for tmpfs inodes: the whole file system's pages against the limit. */
+static int inode_charge(struct vm_object *o, long pages)
+{
+	struct inode *inode = container_of(o, struct inode, data);
+	unsigned long used = __atomic_load_n(&pages_used, __ATOMIC_RELAXED);
+
+	if (!inode->charged)
+		return 0;
+	if (pages < 0) {
+		__atomic_sub_fetch(&pages_used, (unsigned long)-pages, __ATOMIC_RELAXED);
+		return 0;
+	}
+	do {
+		if (page_limit && used + (unsigned long)pages > page_limit)
+			return -ENOSPC;
+	} while (!__atomic_compare_exchange_n(&pages_used, &used, used + (unsigned long)pages, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return 0;
+}
+
+static void inode_release(struct vm_object *o)
+{
+	struct inode *inode = container_of(o, struct inode, data);
+
+	kfree(inode->link);
+	kfree(inode);
+	__atomic_sub_fetch(&inodes_alive, 1, __ATOMIC_RELAXED);
+}
+
+static const struct vm_object_ops inode_object_ops = {
+	.release = inode_release, .charge = inode_charge,
+};
+
+struct inode *inode_alloc(uint32_t mode, uint64_t rdev, const struct inode_special *special)
+{
+	struct inode *inode = kzalloc(sizeof(*inode));
+
+	if (!inode)
+		return NULL;
+	vm_object_init(&inode->data, &inode_object_ops, 0);
+	inode->ino = __atomic_add_fetch(&next_ino, 1, __ATOMIC_RELAXED);
+	inode->mode = mode;
+	inode->nlink = S_ISDIR(mode) ? 2 : 1;
+	inode->rdev = rdev;
+	inode->special = special;
+	inode->charged = true;
+	fs_now(&inode->mtime);
+	inode->atime = inode->ctime = inode->mtime;
+	__atomic_add_fetch(&inodes_alive, 1, __ATOMIC_RELAXED);
+	return inode;
+}

@@ -1,0 +1,156 @@
+/*
+ * Memory objects and the files VMAs map: the interface between mm/ (faults,
+ * mmap, truncation of mappings) and whatever owns the pages (the file
+ * system in fs/, shared anonymous memory in mm/shared_anon.c).
+ *
+ * struct vm_object is a page cache (Linux's address_space together with its
+ * inode's i_size): pages indexed by page offset in a radix tree of 512-slot
+ * nodes that grows with the offsets used, and a size in bytes. A page at or
+ * beyond ceil(size / PAGE_SIZE) is past the end: a fault there is SIGBUS.
+ * A tmpfs inode embeds one (fs/inode.c); MAP_SHARED | MAP_ANONYMOUS gets a
+ * standalone one (Linux: the shmem file "dev/zero"). The cache code is
+ * mm/filemap.c; truncation and hole punching, which also unmap the pages
+ * from every address space, are mm/truncate.c.
+ *
+ * struct vm_file is what a VMA points at (vma->file, Linux's vm_file): an
+ * open file as mm sees it, naming the object and how the file was opened.
+ * VMAs merge only when they map the same vm_file (Linux compares the
+ * struct file pointers), so two opens of one file never merge while dup'd
+ * descriptors do. It is reference counted through its ops: the kernel's
+ * struct file embeds one and shares its count (Linux's f_count counts
+ * descriptors and VMAs alike).
+ *
+ * Page accounting of a cache page (struct page of pmm.h): PG_cache,
+ * private = its object; refcount = 1 (the cache's) + the PTEs mapping it
+ * (mapcount) + transient holders. Removed from the cache (truncate, punch,
+ * the object's end), it lives on while still mapped, as an orphan.
+ *
+ * Locking: o->lock (a spinlock, taken with interrupts off) protects the
+ * tree, size and counters. Order: mmap_lock -> pt_lock -> o->lock ->
+ * pmm/slab (class VM_OBJECT of include/lock_order.h, checked by lockdep). No page is copied under it: callers take a reference
+ * (vm_object_page) and copy afterwards. Reference counts are atomic.
+ */
+#ifndef VM_OBJECT_H
+#define VM_OBJECT_H
+
+#include "spinlock.h"
+
+struct vm_object;
+struct vm_file;
+struct page;
+
+struct vm_object_ops {
+	/* The last reference went and the pages are freed: free what embeds o. Required. */
+	void (*release)(struct vm_object *o);
+	/*
+	 * Charge (pages > 0) or uncharge (< 0) pages of the cache against a
+	 * limit (tmpfs's size): 0, or -ENOSPC when over it. NULL: no limit.
+	 * Called under o->lock.
+	 */
+	int (*charge)(struct vm_object *o, long pages);
+};
+
+struct vm_object {
+	const struct vm_object_ops *ops; /* [init] */
+	int refcount;                    /* [atomic] VMAs' files, open files, names, holders */
+	long nr_vmas;                    /* [atomic] VMAs mapping it (through any vm_file) */
+	struct spinlock lock;
+	uint64_t size;                   /* [lock] bytes; pages from ceil(size) on are past the end */
+	unsigned depth;                  /* [lock] tree levels (0: no tree yet) */
+	void **root;                     /* [lock] top node, NULL while empty */
+	unsigned long nrpages;           /* [lock] pages in the cache */
+};
+
+/* Flags of vm_object_page. */
+#define VMO_ALLOC      0x1   /* allocate a zeroed page when there is none */
+#define VMO_PAST_EOF   0x2   /* also beyond the end (a write that extends the file) */
+
+/* vm_object_init: o empty, size bytes, one reference (the caller's). Cannot fail. */
+void vm_object_init(struct vm_object *o, const struct vm_object_ops *ops, uint64_t size);
+/* vm_object_get / vm_object_put: one more / one less reference; the last put frees the pages, then ops->release. */
+void vm_object_get(struct vm_object *o);
+void vm_object_put(struct vm_object *o);
+/*
+ * vm_object_page: the page at pgoff with a reference for the caller
+ * (vm_object_page_put when done), allocated (zeroed) when absent and VMO_ALLOC.
+ * 0 and *out (NULL: absent, without VMO_ALLOC); -ENXIO pgoff past the end
+ * (unless VMO_PAST_EOF); -ENOMEM no memory; -ENOSPC over the charge limit.
+ */
+int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, struct page **out);
+/* vm_object_page_put: drop the reference vm_object_page gave with a page. */
+void vm_object_page_put(struct page *p);
+/*
+ * vm_object_page_dirty: p, a cache page, was written (write(), or a dirty
+ * PTE went): reclaim must keep it (Linux folio_mark_dirty). An atomic OR
+ * of PG_dirty, so any user page may be marked this way from any CPU;
+ * every other change of a cache page's flags is atomic too (mm/filemap.c).
+ */
+void vm_object_page_dirty(struct page *p);
+/*
+ * vm_object_drop_clean: reclaim of one clean cache page (Linux's
+ * __remove_mapping of a clean shmem folio): p leaves o's cache when it is
+ * still there at pgoff, never written (no PG_dirty), mapped nowhere and
+ * held by the cache and the caller's held references alone (the unmapped
+ * PTE's, waiting in a TLB batch). true when it went. May be called under
+ * pt_lock.
+ */
+bool vm_object_drop_clean(struct vm_object *o, unsigned long pgoff, struct page *p, unsigned held);
+/* vm_object_has_page: is pgoff in the cache (mincore)? */
+bool vm_object_has_page(struct vm_object *o, unsigned long pgoff);
+/* vm_object_size / vm_object_pages: the size in bytes; the pages in the cache. */
+uint64_t vm_object_size(struct vm_object *o);
+unsigned long vm_object_pages(struct vm_object *o);
+/*
+ * vm_object_set_size: grow the size to at least size (a write that
+ * extended the file). Never shrinks: that is vm_object_truncate.
+ */
+void vm_object_set_size(struct vm_object *o, uint64_t size);
+/*
+ * vm_object_truncate: Linux's truncate_setsize + truncate_pagecache for a
+ * shmem file: the new size; growing only sets it; shrinking unmaps every
+ * page past the new end from every address space (copy-on-write copies
+ * too, so such an access is SIGBUS), frees the cache's pages there, and
+ * zeroes the tail of a partial last page. Called with no mmap_lock held.
+ */
+void vm_object_truncate(struct vm_object *o, uint64_t size);
+/*
+ * vm_object_punch: Linux's shmem hole punch (fallocate PUNCH_HOLE,
+ * MADV_REMOVE): pages [pgoff, pgoff + n) leave every shared mapping and
+ * the cache; private copies stay. The size does not change. No mmap_lock held.
+ */
+void vm_object_punch(struct vm_object *o, unsigned long pgoff, unsigned long n);
+/* Objects now alive (leak checks). */
+size_t vm_object_inuse(void);
+
+struct vm_file_ops {
+	/* One more / one less reference to f (a VMA, or whoever holds it). Required. */
+	void (*get)(struct vm_file *f);
+	void (*put)(struct vm_file *f);
+	/*
+	 * What /proc/PID/maps shows: the path into buf (size bytes, always
+	 * NUL-terminated), e.g. "/tmp/a", "/memfd:x (deleted)"; *dev and *ino
+	 * the device and inode numbers.
+	 */
+	void (*describe)(const struct vm_file *f, char *buf, size_t size, uint64_t *dev, uint64_t *ino);
+};
+
+/* How the file was opened (Linux FMODE_READ / FMODE_WRITE): mmap's checks. */
+#define VMF_READ  0x1
+#define VMF_WRITE 0x2
+
+struct vm_file {
+	const struct vm_file_ops *ops;   /* [init] */
+	struct vm_object *obj;           /* [init] its pages (the owner holds a reference); NULL: a
+	                                  * file that cannot be mapped (mmap's checks, then -ENODEV) */
+	unsigned mode;                   /* [init] VMF_READ | VMF_WRITE */
+};
+
+/*
+ * shared_anon_file: the file behind a new MAP_SHARED | MAP_ANONYMOUS
+ * mapping of size bytes (Linux shmem_zero_setup): a zero-filled object of
+ * that size, opened read-write, shown as "/dev/zero (deleted)". One
+ * reference for the caller. NULL on -ENOMEM. (mm/shared_anon.c)
+ */
+struct vm_file *shared_anon_file(uint64_t size);
+
+#endif

@@ -1,0 +1,317 @@
+/*
+ * The page cache (include/vm_object.h): the pages of a memory object in a
+ * radix tree indexed by page offset, 512 slots per node, as deep as the
+ * largest offset used needs (a new level goes on top when an offset does
+ * not fit); empty nodes are freed as pages leave. Pages are allocated
+ * zeroed on first use (a tmpfs hole reads as zero) and charged to the
+ * object's owner (tmpfs's size limit).
+ *
+ * Mirrors Linux's filemap/shmem lookup as far as an in-memory file system
+ * needs it: no readahead, no writeback, no LRU (nothing is ever evicted).
+ *
+ * Locking: o->lock around every tree change and lookup; a page handed out
+ * carries a reference taken under the lock, so truncation cannot free it
+ * while its user copies or maps it.
+ */
+#include "internal.h"
+#include "slab.h"
+#include "kerrno.h"
+#include "kstring.h"
+
+#define VMO_SHIFT 9
+#define VMO_SLOTS (1UL << VMO_SHIFT)
+#define VMO_MAX_DEPTH 6                 /* 6 * 9 = 54 bits of page offset: more than files have */
+#define VMO_MAX_PGOFF (1UL << (VMO_SHIFT * VMO_MAX_DEPTH))
+
+static size_t objects_alive;
+
+size_t vm_object_inuse(void)
+{
+	return __atomic_load_n(&objects_alive, __ATOMIC_RELAXED);
+}
+
+void vm_object_init(struct vm_object *o, const struct vm_object_ops *ops, uint64_t size)
+{
+	memset(o, 0, sizeof(*o));
+	o->ops = ops;
+	o->refcount = 1;
+	o->size = size;
+	spin_init_class(&o->lock, "vm_object", LOCK_CLASS_VM_OBJECT);
+	__atomic_add_fetch(&objects_alive, 1, __ATOMIC_RELAXED);
+}
+
+void vm_object_get(struct vm_object *o)
+{
+	__atomic_add_fetch(&o->refcount, 1, __ATOMIC_RELAXED);
+}
+
+/* The pages a tree of depth levels can index. */
+static unsigned long tree_capacity(unsigned depth)
+{
+	return 1UL << (VMO_SHIFT * depth);
+}
+
+/* Take p out of the cache (its slot already cleared): it keeps only its mappings' references. */
+static void page_leave_cache(struct vm_object *o, struct page *p)
+{
+	/* atomic: a zap in another address space may be setting PG_dirty (vm_object_page_dirty) */
+	__atomic_fetch_and(&p->flags, ~PG_cache, __ATOMIC_RELAXED);
+	p->private = NULL;
+	o->nrpages--;
+	if (o->ops->charge)
+		o->ops->charge(o, -1);
+	user_page_put(p);
+}
+
+/*
+ * Remove the pages of [first, last) below node (level lvl, 1: slots hold
+ * pages; base: the first offset it covers), freeing nodes left empty.
+ * Returns true when node is empty afterwards (and was freed, unless keep).
+ */
+static bool tree_remove(struct vm_object *o, void **node, unsigned lvl, unsigned long base,
+			unsigned long first, unsigned long last, bool keep)
+{
+	unsigned long span = 1UL << (VMO_SHIFT * (lvl - 1));
+	bool empty = true;
+
+	for (unsigned long i = 0; i < VMO_SLOTS; i++) {
+		unsigned long lo = base + i * span, hi = lo + span;  /* depth <= 6: no overflow */
+
+		if (!node[i])
+			continue;
+		if (hi <= first || lo >= last) {
+			empty = false;
+			continue;
+		}
+		if (lvl == 1) {
+			struct page *p = node[i];
+
+			node[i] = NULL;
+			page_leave_cache(o, p);
+		} else if (!tree_remove(o, node[i], lvl - 1, lo, first, last, false)) {
+			empty = false;
+			continue;
+		} else {
+			node[i] = NULL;
+		}
+	}
+	if (empty && !keep)
+		kfree(node);
+	return empty;
+}
+
+/* Remove the cache's pages in [first, last) under o->lock; the tree goes when empty. */
+void vm_object_remove_locked(struct vm_object *o, unsigned long first, unsigned long last)
+{
+	assert_spin_held(&o->lock);
+	if (!o->root || first >= last)
+		return;
+	if (tree_remove(o, o->root, o->depth, 0, first, last, true)) {
+		kfree(o->root);
+		o->root = NULL;
+		o->depth = 0;
+	}
+}
+
+void vm_object_put(struct vm_object *o)
+{
+	unsigned long fl;
+
+	if (__atomic_sub_fetch(&o->refcount, 1, __ATOMIC_ACQ_REL))
+		return;
+	fl = spin_lock_irqsave(&o->lock);
+	vm_object_remove_locked(o, 0, ~0UL);
+	spin_unlock_irqrestore(&o->lock, fl);
+	BUG_ON(o->nrpages != 0 || o->nr_vmas != 0);
+	__atomic_sub_fetch(&objects_alive, 1, __ATOMIC_RELAXED);
+	o->ops->release(o);
+}
+
+/* Add levels on top until pgoff fits. false on -ENOMEM (nothing changed that matters). */
+static bool tree_grow(struct vm_object *o, unsigned long pgoff)
+{
+	while (!o->root || pgoff >= tree_capacity(o->depth)) {
+		void **node = kzalloc(VMO_SLOTS * sizeof(void *));
+
+		if (!node)
+			return false;
+		node[0] = o->root;
+		o->root = node;
+		o->depth++;
+	}
+	return true;
+}
+
+/* The leaf slot of pgoff, creating nodes when alloc; NULL when absent (or no memory: *nomem). */
+static void **tree_slot(struct vm_object *o, unsigned long pgoff, bool alloc, bool *nomem)
+{
+	void **node;
+
+	if (alloc && !tree_grow(o, pgoff)) {
+		*nomem = true;
+		return NULL;
+	}
+	if (!o->root || pgoff >= VMO_MAX_PGOFF || pgoff >= tree_capacity(o->depth))
+		return NULL;
+	node = o->root;
+	for (unsigned lvl = o->depth; lvl > 1; lvl--) {
+		unsigned long i = (pgoff >> (VMO_SHIFT * (lvl - 1))) & (VMO_SLOTS - 1);
+
+		if (!node[i]) {
+			if (!alloc)
+				return NULL;
+			node[i] = kzalloc(VMO_SLOTS * sizeof(void *));
+			if (!node[i]) {
+				*nomem = true;
+				return NULL;
+			}
+		}
+		node = node[i];
+	}
+	return &node[pgoff & (VMO_SLOTS - 1)];
+}
+
+/* The pages of size bytes (a page past them is past the end). */
+static unsigned long size_pages(uint64_t size)
+{
+	return (unsigned long)((size + PAGE_SIZE - 1) >> PAGE_SHIFT);
+}
+
+/* A new zeroed page for *slot, charged. 0, -ENOMEM, -ENOSPC. */
+static int cache_fill(struct vm_object *o, void **slot)
+{
+	struct page *p;
+
+	if (o->ops->charge && o->ops->charge(o, 1))
+		return -ENOSPC;
+	p = pmm_alloc(0, GFP_ZERO);
+	if (!p) {
+		if (o->ops->charge)
+			o->ops->charge(o, -1);
+		return -ENOMEM;
+	}
+	p->flags |= PG_cache;
+	p->private = o;
+	*slot = p;
+	o->nrpages++;
+	return 0;
+}
+
+int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, struct page **out)
+{
+	bool nomem = false;
+	unsigned long fl;
+	void **slot;
+	int err = 0;
+
+	*out = NULL;
+	if (pgoff >= VMO_MAX_PGOFF)
+		return -ENXIO;
+	fl = spin_lock_irqsave(&o->lock);
+	if (!(flags & VMO_PAST_EOF) && pgoff >= size_pages(o->size)) {
+		spin_unlock_irqrestore(&o->lock, fl);
+		return -ENXIO;
+	}
+	slot = tree_slot(o, pgoff, flags & VMO_ALLOC, &nomem);
+	if (!slot)
+		err = nomem ? -ENOMEM : 0;
+	else if (!*slot && (flags & VMO_ALLOC))
+		err = cache_fill(o, slot);
+	if (!err && slot && *slot) {
+		*out = *slot;
+		user_page_get(*out);
+	}
+	spin_unlock_irqrestore(&o->lock, fl);
+	return err;
+}
+
+void vm_object_page_put(struct page *p)
+{
+	user_page_put(p);
+}
+
+void vm_object_page_dirty(struct page *p)
+{
+	__atomic_fetch_or(&p->flags, PG_dirty, __ATOMIC_RELAXED);
+}
+
+bool vm_object_drop_clean(struct vm_object *o, unsigned long pgoff, struct page *p, unsigned held)
+{
+	bool nomem = false, drop;
+	unsigned long fl = spin_lock_irqsave(&o->lock);
+	void **slot = tree_slot(o, pgoff, false, &nomem);
+
+	drop = slot && *slot == p && !(p->flags & PG_dirty) && p->mapcount == 0 &&
+	       page_refs(p) == 1 + (int)held;
+	if (drop)
+		vm_object_remove_locked(o, pgoff, pgoff + 1);
+	spin_unlock_irqrestore(&o->lock, fl);
+	return drop;
+}
+
+bool vm_object_has_page(struct vm_object *o, unsigned long pgoff)
+{
+	bool nomem = false, there;
+	unsigned long fl = spin_lock_irqsave(&o->lock);
+	void **slot = tree_slot(o, pgoff, false, &nomem);
+
+	there = slot && *slot;
+	spin_unlock_irqrestore(&o->lock, fl);
+	return there;
+}
+
+uint64_t vm_object_size(struct vm_object *o)
+{
+	unsigned long fl = spin_lock_irqsave(&o->lock);
+	uint64_t s = o->size;
+
+	spin_unlock_irqrestore(&o->lock, fl);
+	return s;
+}
+
+unsigned long vm_object_pages(struct vm_object *o)
+{
+	unsigned long fl = spin_lock_irqsave(&o->lock);
+	unsigned long n = o->nrpages;
+
+	spin_unlock_irqrestore(&o->lock, fl);
+	return n;
+}
+
+void vm_object_set_size(struct vm_object *o, uint64_t size)
+{
+	unsigned long fl = spin_lock_irqsave(&o->lock);
+
+	if (size > o->size)
+		o->size = size;
+	spin_unlock_irqrestore(&o->lock, fl);
+}
+
+/* Zero [off, PAGE_SIZE) of the cache page at pgoff, if there is one (o->lock held). */
+void vm_object_zero_tail_locked(struct vm_object *o, unsigned long pgoff, size_t off)
+{
+	bool nomem = false;
+	void **slot = tree_slot(o, pgoff, false, &nomem);
+
+	assert_spin_held(&o->lock);
+	if (slot && *slot)
+		memset((char *)page_address(*slot) + off, 0, PAGE_SIZE - off);
+}
+
+void vma_file_get(struct vm_file *f)
+{
+	if (!f)
+		return;
+	f->ops->get(f);
+	if (f->obj)
+		__atomic_add_fetch(&f->obj->nr_vmas, 1, __ATOMIC_RELAXED);
+}
+
+void vma_file_put(struct vm_file *f)
+{
+	if (!f)
+		return;
+	if (f->obj)
+		__atomic_sub_fetch(&f->obj->nr_vmas, 1, __ATOMIC_RELEASE);
+	f->ops->put(f);
+}

@@ -1,0 +1,15 @@
+# A closed memfd lives on in its mappings; a new memfd may take the name.
+memfd f 0x2000
+mmap +0x10000 0x2000 rw- shared,fixed f 0x0
+write +0x10000 0x31
+close f
+read +0x10000
+write +0x11000 0x32
+maps
+memfd f 0x2000
+pread f 0x0
+mmap +0x12000 0x1000 rw- shared,fixed f 0x0
+read +0x12000
+maps
+munmap +0x10000 0x2000
+maps

@@ -1,0 +1,28 @@
+# mremap of file mappings: growing in place maps more of the file (past
+# its end: SIGBUS), moves keep the page offset, old_len 0 makes a second
+# view of a shared mapping, dontunmap leaves the old range mapped to the
+# file.
+memfd f 0x3000
+pwrite f 0x0 0x10
+pwrite f 0x1000 0x11
+pwrite f 0x2000 0x12
+mmap +0x10000 0x1000 rw- shared,fixed f 0x0
+mremap +0x10000 0x1000 0x4000 0
+read +0x11000
+read +0x12000
+read +0x13000
+maps
+mremap +0x10000 0x4000 0x2000 maymove,fixed +0x30000
+read +0x31000
+maps
+mremap +0x30000 0 0x1000 maymove,fixed +0x40000
+write +0x40000 0x77
+read +0x30000
+mmap +0x20000 0x2000 rw- private,fixed f 0x1000
+write +0x20000 0x55
+mremap +0x20000 0x2000 0x2000 maymove,fixed,dontunmap +0x50000
+read +0x50000
+read +0x20000
+read +0x21000
+mremap +0x20000 0 0x1000 maymove,fixed +0x60000
+maps
