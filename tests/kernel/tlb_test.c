@@ -10,7 +10,9 @@
  * keeps an entry until it is flushed, so a missing shootdown shows.)
  *
  * Also: one shootdown per munmap/mprotect however many VMAs and pages
- * (and a whole-TLB flush past TLB_BATCH_PAGES pages), and lazy TLB: a CPU
+ * (and a whole-TLB flush past TLB_BATCH_PAGES pages); with a probe on
+ * every other CPU, the mask holds exactly their CPUs and one munmap
+ * interrupts each of them once; and lazy TLB: a CPU
  * whose kernel thread sleeps keeps the address space loaded until the
  * first shootdown, which makes it switch away instead of flushing.
  * Every test also checks that the probe's CPU is in the address space's
@@ -389,6 +391,103 @@ static void test_lazy_cpu_switches_away(struct ktest *t)
 	mm_put(p.mm);
 }
 
+/* ---- several CPUs in one address space: the mask and the requests */
+
+#define MAX_PROBES 3
+
+/* A reading probe on each other online CPU (at most MAX_PROBES); their CPUs' mask. */
+static unsigned start_probes(struct ktest *t, struct probe *p, struct mm *mm, unsigned long *cpus)
+{
+	unsigned long online = arch_cpu_online_mask() & ~1UL;
+	unsigned n = 0;
+
+	*cpus = 0;
+	for (unsigned cpu = 1; cpu < NR_CPUS && n < MAX_PROBES; cpu++) {
+		if (!(online & (1UL << cpu)))
+			continue;
+		p[n] = (struct probe){ .mm = mm, .addr = A, .addr2 = A, .before = PROBE_READ,
+				       .after = PROBE_READ };
+		p[n].th = kthread_create(probe_thread, &p[n], (int)cpu, "tlb_probe");
+		if (!p[n].th)
+			break;
+		kthread_start(p[n].th);
+		*cpus |= 1UL << cpu;
+		n++;
+	}
+	for (unsigned i = 0; i < n; i++)
+		while (!__atomic_load_n(&p[i].ready, __ATOMIC_ACQUIRE))
+			sched_yield();
+	EXPECT_GT(t, n, 0);
+	return n;
+}
+
+static void finish_probes(struct probe *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		__atomic_store_n(&p[i].go, 1, __ATOMIC_RELEASE);
+	for (unsigned i = 0; i < n; i++)
+		kthread_join(p[i].th);
+}
+
+/*
+ * The mask holds exactly the CPUs that run the address space: each probe's
+ * CPU (every other CPU) while the probes spin in it, not the test's CPU,
+ * which never loaded it. Decided by the mask alone, not by a stale entry.
+ */
+static void test_cpu_mask_holds_running_cpus(struct ktest *t)
+{
+	struct probe p[MAX_PROBES];
+	unsigned long cpus;
+	unsigned n;
+	struct mm *mm;
+
+	if (skip_one_cpu(t))
+		return;
+	mm = make_mm(t, 1);
+	ASSERT_TRUE(t, mm != NULL);
+	n = start_probes(t, p, mm, &cpus);
+	EXPECT_EQ(t, arch_mmu_cpus(mm->mmu), cpus);
+	finish_probes(p, n);
+	for (unsigned i = 0; i < n; i++)
+		EXPECT_EQ(t, p[i].val_before, PATTERN);
+	check_mm(t, mm);
+	mm_put(mm);
+}
+
+/*
+ * One munmap while a probe on every other CPU runs the address space: one
+ * IPI round, one IPI per probe CPU, and each of those CPUs invalidated the
+ * page itself (the test's CPU does not have the address space loaded:
+ * nothing to invalidate there); then every probe faults. The counters
+ * decide, whether or not a CPU would have used its stale entry.
+ */
+static void test_shootdown_reaches_every_cpu(struct ktest *t)
+{
+	struct probe p[MAX_PROBES];
+	struct tlb_stats s0, s1;
+	unsigned long cpus;
+	unsigned n;
+	struct mm *mm;
+
+	if (skip_one_cpu(t))
+		return;
+	mm = make_mm(t, 1);
+	ASSERT_TRUE(t, mm != NULL);
+	n = start_probes(t, p, mm, &cpus);
+	arch_tlb_stats(&s0);
+	EXPECT_EQ(t, vm_munmap(mm, A, PAGE_SIZE), 0);
+	arch_tlb_stats(&s1);
+	finish_probes(p, n);
+	EXPECT_EQ(t, s1.shootdowns - s0.shootdowns, 1);
+	EXPECT_EQ(t, s1.ipis - s0.ipis, n);
+	EXPECT_EQ(t, s1.pages - s0.pages, n);
+	EXPECT_EQ(t, s1.full_flushes - s0.full_flushes, 0);
+	for (unsigned i = 0; i < n; i++)
+		EXPECT_EQ(t, p[i].err_after, -EFAULT);
+	check_mm(t, mm);
+	mm_put(mm);
+}
+
 static const struct ktest_case tlb_cases[] = {
 	KTEST_CASE(test_munmap_shoots_down),
 	KTEST_CASE(test_mprotect_shoots_down),
@@ -400,6 +499,8 @@ static const struct ktest_case tlb_cases[] = {
 	KTEST_CASE(test_munmap_full_flush_past_threshold),
 	KTEST_CASE(test_mprotect_one_shootdown_per_call),
 	KTEST_CASE(test_lazy_cpu_switches_away),
+	KTEST_CASE(test_cpu_mask_holds_running_cpus),
+	KTEST_CASE(test_shootdown_reaches_every_cpu),
 	{ 0 },
 };
 KTEST_SUITE(tlb, tlb_cases);
