@@ -34,8 +34,6 @@
 #include "kerrno.h"
 #include "uaccess.h"
 #include "file.h"
-#include "arch.h"
-#include "arch_mmu.h"
 
 #define CSIGNAL              0x000000ffUL
 #define CLONE_VM             0x00000100UL
@@ -123,24 +121,6 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 }
 
 /*
- * While a TLB flush stays on its own CPU (the smp lab's skeleton:
- * arch_tlb_flush_reaches_all), tasks that share an address space share one
- * CPU: the parent and a CLONE_VM child are kept on the parent's CPU, so no
- * other CPU can go on through an entry that was changed. A vfork parent
- * sleeps until the child has left the address space: nothing to keep.
- */
-static void clone_share_cpu(struct task *child, struct task *parent, uint64_t flags)
-{
-	unsigned long cpu;
-
-	if (!(flags & CLONE_VM) || (flags & CLONE_VFORK) || arch_tlb_flush_reaches_all())
-		return;
-	cpu = 1UL << arch_cpu_id();
-	sched_set_affinity(parent, cpu);
-	child->cpus_allowed = cpu;      /* not started yet: no run queue knows it */
-}
-
-/*
  * clone(flags, newsp, parent_tid, child_tid, tls): the child's pid; -EINVAL,
  * -EAGAIN, -ENOMEM, -EFAULT; -EINTR a thread of a process that is exiting
  * (the caller dies on its way out).
@@ -184,7 +164,6 @@ long sys_clone(SYSCALL_ARGS)
 	if (flags & CLONE_CHILD_CLEARTID)
 		child->clear_child_tid = a3;
 	child->vfork_pending = flags & CLONE_VFORK;
-	clone_share_cpu(child, parent, flags);
 	sched_start_task(child);
 	if (flags & CLONE_VFORK)
 		wait_event(&parent->child_wait, !child->vfork_pending);

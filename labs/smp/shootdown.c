@@ -39,11 +39,11 @@ void x86_tlb_flush(struct arch_mmu *m, const uintptr_t *va, unsigned n, bool ful
 
 /*
  * LAB smp, part 2: until the shootdown works, a flush stays on this CPU,
- * so the kernel keeps the user tasks that share an address space (threads,
- * clone(CLONE_VM)) on one CPU (sys_clone): user programs stay correct, only
- * without parallelism. The kernel tests, whose kernel threads work in one
- * address space from several CPUs on purpose, show what is missing. Return
- * true once x86_tlb_flush reaches every CPU of m->cpus.
+ * so the scheduler runs every user task on CPU 0 (cpu_may_run,
+ * kernel/sched.c): user programs stay correct, only without parallelism.
+ * The kernel tests, whose kernel threads work in one address space from
+ * several CPUs on purpose, show what is missing. Return true once
+ * x86_tlb_flush reaches every CPU of m->cpus.
  */
 bool arch_tlb_flush_reaches_all(void)
 {
