@@ -219,7 +219,7 @@ static void t_thread_tgkill(void)
 {
 	struct thread t = { .fn = wait_for_signal };
 	struct sigaction sa = { 0 };
-	long tid;
+	long tid, r;
 
 	sa.sa_handler = on_usr1;
 	CHECK_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
@@ -230,7 +230,15 @@ static void t_thread_tgkill(void)
 	CHECK_EQ(usys3(__NR_tgkill, usys0(__NR_getpid), tid, SIGUSR1), 0);
 	thread_join(&t);
 	CHECK_EQ(handler_tid, tid);
-	CHECK_EQ(usys3(__NR_tgkill, usys0(__NR_getpid), tid, 0), -ESRCH);    /* gone */
+	/*
+	 * The join returned when the thread cleared its child tid and woke the
+	 * futex, on its way out (Linux: mm_release), before it has left the
+	 * thread table: until it has, tgkill still finds it (on Linux too).
+	 * Wait for that state, then it stays gone.
+	 */
+	while ((r = usys3(__NR_tgkill, usys0(__NR_getpid), tid, 0)) == 0)
+		usys0(__NR_sched_yield);
+	CHECK_EQ(r, -ESRCH);    /* gone */
 	CHECK_EQ(usys3(__NR_tgkill, usys0(__NR_getpid) + 100000, usys0(__NR_gettid), 0), -ESRCH);
 }
 
