@@ -314,8 +314,11 @@ class Runner:
                                                   "no test reported in two boots (tools/run status %d)"
                                                   % status)
                 break
-            if left:
-                # The first test without a result is the one the kernel died in.
+            if left and not (got and status == 124):
+                # The first test without a result is the one the kernel died in. (A boot that
+                # ran past its time after some results is slow, not dead: the rest run again;
+                # a test that hangs ends in the program's own 300 s watchdog, or gives the next
+                # boot no result at all.)
                 results["user:" + left[0]] = Result(
                     False, "\n".join(out.splitlines()[-25:]),
                     "the kernel died while this test ran (tools/run status %d)" % status)
