@@ -214,6 +214,14 @@ void arch_tlb_stats(struct tlb_stats *out);
 void arch_mmu_enter_lazy(void);
 /* CPUs where m is loaded, active or lazy (bit n: CPU n). */
 unsigned long arch_mmu_cpus(const struct arch_mmu *m);
+/*
+ * arch_tlb_flush_reaches_all: true when arch_tlb_flush reaches every CPU
+ * where the address space is loaded (the TLB shootdown). False in the smp
+ * lab's skeleton, whose flushes stay on their own CPU: the scheduler then
+ * runs every user task on CPU 0 (kernel/sched.c, cpu_may_run), so that
+ * user programs stay correct there.
+ */
+bool arch_tlb_flush_reaches_all(void);
 
 /* Page-table pages m now uses (the root included): for leak checks and statistics. */
 size_t arch_mmu_table_pages(const struct arch_mmu *m);

@@ -28,6 +28,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "printk.h"
+#include "arch_mmu.h"
 
 struct spinlock sched_lock = SPINLOCK_INIT_CLASS("sched", LOCK_CLASS_SCHED);
 struct list_head task_list = LIST_HEAD_INIT(task_list);
@@ -143,8 +144,17 @@ void task_free(struct task *t)
 
 /* ------------------------------------------------------------ run queues */
 
+/*
+ * A kernel whose TLB flush stays on its own CPU (the smp lab's skeleton:
+ * arch_tlb_flush_reaches_all) runs every user task on CPU 0: a change to
+ * an address space (a thread's munmap, a truncation that zaps another
+ * process's mapping of the file) can then leave no stale entry on another
+ * CPU. User tasks take turns there; kernel threads run anywhere.
+ */
 static bool cpu_may_run(const struct task *t, unsigned cpu)
 {
+	if (cpu != 0 && !t->kthread_fn && !t->is_idle && !arch_tlb_flush_reaches_all())
+		return false;
 	return (t->cpus_allowed & arch_cpu_online_mask() & (1UL << cpu)) != 0;
 }
 

@@ -30,6 +30,7 @@ void rwsem_init(struct rwsem *s, const char *name, unsigned lclass)
 	s->read_contended = s->write_contended = 0;
 }
 
+/* LAB smp: BEGIN rwsem */
 /* Hand the free lock to the head writer, or to the run of readers at the head. wait_lock held. */
 static void grant_locked(struct rwsem *s)
 {
@@ -172,6 +173,7 @@ void up_write(struct rwsem *s)
 	grant_locked(s);
 	spin_unlock_irqrestore(&s->wait_lock, fl);
 }
+/* LAB smp: END rwsem */
 
 bool rwsem_is_locked(const struct rwsem *s)
 {

@@ -38,7 +38,6 @@ struct flush_req {
 };
 
 static struct flush_req reqs[NR_CPUS];          /* each CPU's outgoing request */
-static volatile unsigned long req_from[NR_CPUS]; /* per target: bit i = CPU i's request is for it */
 static struct tlb_stats stats;
 
 static void stat_add(unsigned long *c, unsigned long n)
@@ -51,6 +50,7 @@ void arch_tlb_stats(struct tlb_stats *out)
 	*out = stats;
 }
 
+/* LAB smp: BEGIN cpu_mask */
 /* Load m (NULL: the kernel tables) on this CPU and move its bit. Interrupts off. */
 static void switch_locked(struct percpu *cpu, struct arch_mmu *m)
 {
@@ -67,6 +67,7 @@ static void switch_locked(struct percpu *cpu, struct arch_mmu *m)
 	if (prev)
 		__atomic_fetch_and(&prev->cpus, ~bit, __ATOMIC_SEQ_CST);
 }
+/* LAB smp: END cpu_mask */
 
 void x86_mm_switch(struct arch_mmu *m)
 {
@@ -76,6 +77,7 @@ void x86_mm_switch(struct arch_mmu *m)
 	arch_irq_restore(f);
 }
 
+/* LAB smp: BEGIN lazy_tlb */
 void arch_mmu_enter_lazy(void)
 {
 	struct percpu *cpu = this_cpu();
@@ -105,6 +107,10 @@ static void flush_here(const struct flush_req *r)
 		x86_invlpg(r->va[i]);
 	stat_add(&stats.pages, r->n);
 }
+/* LAB smp: END lazy_tlb */
+
+/* LAB smp: BEGIN shootdown */
+static volatile unsigned long req_from[NR_CPUS]; /* per target: bit i = CPU i's request is for it */
 
 /* Serve every request addressed to this CPU. Interrupts off. */
 static void serve_requests(void)
@@ -178,6 +184,11 @@ void x86_tlb_flush(struct arch_mmu *m, const uintptr_t *va, unsigned n, bool ful
 	if (mask)
 		shootdown(r, mask);
 }
+bool arch_tlb_flush_reaches_all(void)
+{
+	return true;
+}
+/* LAB smp: END shootdown */
 
 void tlb_init(void)
 {

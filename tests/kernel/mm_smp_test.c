@@ -16,7 +16,11 @@
  *     holds the mmap_lock for writing (a fault that needed it would wait
  *     forever: the test would hang), and a fault in a VMA a writer has
  *     marked waits for the mmap_lock instead;
- * and every test ends with vma_check and an exact frame count.
+ * and every test ends with vma_check and an exact frame count. The munmap
+ * and mprotect races also check that the changes were shot down to the
+ * workers' CPUs (which have the address space loaded): without that, a
+ * worker could go on through a stale TLB entry, which the checks above
+ * catch only when the timing shows it.
  */
 #include "ktest.h"
 #include "task.h"
@@ -133,6 +137,14 @@ static unsigned start_workers(struct worker *w, struct shared *s, work_fn fn)
 	return started;
 }
 
+static unsigned long shootdowns_so_far(void)
+{
+	struct tlb_stats st;
+
+	arch_tlb_stats(&st);
+	return st.shootdowns;
+}
+
 static void stop_workers(struct worker *w, unsigned n, struct shared *s)
 {
 	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
@@ -234,6 +246,7 @@ static void test_munmap_races_faults(struct ktest *t)
 {
 	struct shared s = { 0 };
 	struct worker w[NR_CPUS];
+	unsigned long sd;
 	unsigned n;
 	size_t frames;
 
@@ -242,6 +255,7 @@ static void test_munmap_races_faults(struct ktest *t)
 	s.mm = make_mm(t, NPAGES, true);
 	ASSERT_TRUE(t, s.mm != NULL);
 	n = start_workers(w, &s, read_while_unmapped);
+	sd = shootdowns_so_far();
 	for (unsigned r = 0; r < RACE_ROUNDS; r++) {
 		uint64_t v = 4;     /* page 3's contents */
 
@@ -260,6 +274,9 @@ static void test_munmap_races_faults(struct ktest *t)
 			EXPECT_EQ(t, mm_copy_to(s.mm, A + (r % NPAGES) * PAGE_SIZE, &v, sizeof(v)), 0);
 		}
 	}
+	/* At least the first munmap: the workers' CPUs had the address space loaded (active or lazily). */
+	if (arch_nr_cpus() > 1)         /* (with one CPU the workers share the test's: no other CPU) */
+		EXPECT_GT(t, shootdowns_so_far(), sd);
 	stop_workers(w, n, &s);
 	EXPECT_EQ(t, s.errors, 0);
 	EXPECT_GT(t, s.hits, 0);
@@ -290,11 +307,13 @@ static void test_mprotect_races_writes(struct ktest *t)
 {
 	struct shared s = { 0 };
 	struct worker w[NR_CPUS];
+	unsigned long sd;
 	unsigned n;
 
 	s.mm = make_mm(t, NPAGES, true);
 	ASSERT_TRUE(t, s.mm != NULL);
 	n = start_workers(w, &s, write_while_readonly);
+	sd = shootdowns_so_far();
 	for (unsigned r = 0; r < RACE_ROUNDS; r++) {
 		EXPECT_EQ(t, vm_mprotect(s.mm, A, NPAGES * PAGE_SIZE, PROT_READ), 0);
 		__atomic_add_fetch(&s.epoch, 1, __ATOMIC_ACQ_REL);
@@ -305,6 +324,8 @@ static void test_mprotect_races_writes(struct ktest *t)
 					 NPAGES / 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
 		EXPECT_EQ(t, vm_mprotect(s.mm, A, NPAGES * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
 	}
+	if (arch_nr_cpus() > 1)
+		EXPECT_GT(t, shootdowns_so_far(), sd);  /* at least the first write-protection */
 	stop_workers(w, n, &s);
 	EXPECT_EQ(t, s.errors, 0);
 	EXPECT_GT(t, s.hits, 0);

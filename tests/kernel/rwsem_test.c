@@ -2,10 +2,13 @@
  * The sleeping fair rwsem (lib/rwsem.c, the mmap_lock) under contention
  * from kernel threads on several CPUs: readers hold it together, a writer
  * holds it alone, waiters are served first come first served (a reader
- * that arrives behind a waiting writer waits), and a counter incremented
- * under the write lock by many threads ends exact. The tests wait for
- * states ("three waiters queued") by watching the rwsem's own counters,
- * never for time to pass.
+ * that arrives behind a waiting writer waits), a release hands the lock
+ * to the waiters it wakes (they own it before they run), and a counter
+ * incremented under the write lock by many threads ends exact. The tests
+ * wait for states ("three waiters queued") by watching the rwsem's own
+ * counters, never for time to pass. The hand-over tests run their waiters
+ * on the test's own CPU: kernel code is not preempted, so none of them can
+ * run between the release and the checks that follow it.
  */
 #include "ktest.h"
 #include "rwsem.h"
@@ -41,7 +44,9 @@ static void reader_meets_others(void *arg)
 {
 	down_read(&sem);
 	__atomic_add_fetch(&readers_inside, 1, __ATOMIC_ACQ_REL);
-	while (__atomic_load_n(&readers_inside, __ATOMIC_ACQUIRE) < readers_expected)
+	/* Until all are inside; a reader that had to wait means they never will be (the test fails). */
+	while (__atomic_load_n(&readers_inside, __ATOMIC_ACQUIRE) < readers_expected &&
+	       !__atomic_load_n(&sem.read_contended, __ATOMIC_ACQUIRE))
 		sched_yield();
 	up_read(&sem);
 }
@@ -104,7 +109,8 @@ static struct task *start_role(struct role *r, unsigned cpu)
 /*
  * The test holds it for reading. A writer (1) queues; then a reader (2)
  * arrives: readers hold the lock, but a writer waits, so it queues too;
- * then another writer (3). Served: 1, then 2, then 3.
+ * then another writer (3). The test's up_read hands the lock to 1 (which
+ * has not run yet: it shares the test's CPU). Served: 1, then 2, then 3.
  */
 static void test_fifo_behind_waiting_writer(struct ktest *t)
 {
@@ -114,15 +120,19 @@ static void test_fifo_behind_waiting_writer(struct ktest *t)
 	rwsem_init(&sem, "test_rwsem", LOCK_CLASS_MMAP);
 	order_next = 0;
 	down_read(&sem);
-	th[0] = start_role(&w1, cpu_for(1));
+	th[0] = start_role(&w1, arch_cpu_id());
 	wait_until(&sem.write_contended, 1);
-	th[1] = start_role(&r2, cpu_for(2));
+	th[1] = start_role(&r2, arch_cpu_id());
 	wait_until(&sem.read_contended, 1);
-	th[2] = start_role(&w3, cpu_for(3));
+	th[2] = start_role(&w3, arch_cpu_id());
 	wait_until(&sem.write_contended, 2);
 	ASSERT_TRUE(t, th[0] && th[1] && th[2]);
 	EXPECT_EQ(t, order_next, 0);
 	up_read(&sem);
+	/* Handed over: 1 owns it already, so nobody (not even this CPU) can take it first. */
+	EXPECT_TRUE(t, sem.writer && sem.owner == th[0]);
+	EXPECT_EQ(t, sem.write_acquired, 1);
+	EXPECT_FALSE(t, down_read_trylock(&sem) && (up_read(&sem), true));
 	for (unsigned i = 0; i < 3; i++)
 		kthread_join(th[i]);
 	EXPECT_EQ(t, order_next, 3);
@@ -131,7 +141,10 @@ static void test_fifo_behind_waiting_writer(struct ktest *t)
 	EXPECT_EQ(t, order[2], 3);
 }
 
-/* The test holds it for writing; three readers queue and are all let in together by up_write. */
+/*
+ * The test holds it for writing; three readers queue (on the test's CPU)
+ * and up_write lets them all in together: all three hold it when it returns.
+ */
 static void test_writer_excludes_then_readers_together(struct ktest *t)
 {
 	struct role r[3] = { { false, 1 }, { false, 2 }, { false, 3 } };
@@ -143,10 +156,12 @@ static void test_writer_excludes_then_readers_together(struct ktest *t)
 	EXPECT_TRUE(t, rwsem_is_write_locked_by_me(&sem));
 	EXPECT_FALSE(t, down_read_trylock(&sem) && (up_read(&sem), true));
 	for (unsigned i = 0; i < 3; i++)
-		th[i] = start_role(&r[i], cpu_for(i + 1));
+		th[i] = start_role(&r[i], arch_cpu_id());
 	wait_until(&sem.read_contended, 3);
 	EXPECT_EQ(t, order_next, 0);
 	up_write(&sem);
+	EXPECT_EQ(t, sem.readers, 3);
+	EXPECT_EQ(t, sem.read_acquired, 3);
 	for (unsigned i = 0; i < 3; i++)
 		kthread_join(th[i]);
 	EXPECT_EQ(t, order_next, 3);

@@ -10,10 +10,14 @@
  * keeps an entry until it is flushed, so a missing shootdown shows.)
  *
  * Also: one shootdown per munmap/mprotect however many VMAs and pages
- * (and a whole-TLB flush past TLB_BATCH_PAGES pages), and lazy TLB: a CPU
+ * (and a whole-TLB flush past TLB_BATCH_PAGES pages); with a probe on
+ * every other CPU, the mask holds exactly their CPUs and one munmap
+ * interrupts each of them once; and lazy TLB: a CPU
  * whose kernel thread sleeps keeps the address space loaded until the
  * first shootdown, which makes it switch away instead of flushing.
- * Every test ends with vma_check and an exact frame count.
+ * Every test also checks that the probe's CPU is in the address space's
+ * CPU mask once the probe has touched the page (that is how a flush finds
+ * it), and ends with vma_check and an exact frame count.
  *
  *   A: [ page ][ page ][ page ] ...   private anonymous, read/write
  */
@@ -44,6 +48,7 @@ struct probe {
 	struct task *th;
 	int err_before, err_after;
 	uint64_t val_before, val_after;
+	bool in_mask;                   /* its CPU was in the mm's CPU mask when it was ready */
 };
 
 static int touch(uintptr_t addr, enum probe_op op, uint64_t wval, uint64_t *val)
@@ -85,11 +90,14 @@ static bool start_probe(struct probe *p)
 	kthread_start(p->th);
 	while (!__atomic_load_n(&p->ready, __ATOMIC_ACQUIRE))
 		sched_yield();
+	p->in_mask = arch_mmu_cpus(p->mm->mmu) & (1UL << other_cpu());
 	return true;
 }
 
-static void finish_probe(struct probe *p)
+/* After the change: let the probe touch the page again. */
+static void finish_probe(struct ktest *t, struct probe *p)
 {
+	EXPECT_TRUE(t, p->in_mask);
 	if (p->sleep_between)
 		sched_wake_flag(p->th, &p->wake);
 	else
@@ -153,7 +161,7 @@ static void test_munmap_shoots_down(struct ktest *t)
 	arch_tlb_stats(&s0);
 	EXPECT_EQ(t, vm_munmap(p.mm, A, PAGE_SIZE), 0);
 	arch_tlb_stats(&s1);
-	finish_probe(&p);
+	finish_probe(t, &p);
 	/* Through a stale entry the read would still return PATTERN from the freed frame. */
 	EXPECT_EQ(t, p.err_after, -EFAULT);
 	EXPECT_EQ(t, s1.shootdowns - s0.shootdowns, 1);
@@ -175,7 +183,7 @@ static void test_mprotect_shoots_down(struct ktest *t)
 	ASSERT_TRUE(t, start_probe(&p));
 	EXPECT_EQ(t, p.err_before, 0);  /* its CPU now caches a writable entry */
 	EXPECT_EQ(t, vm_mprotect(p.mm, A, PAGE_SIZE, PROT_READ), 0);
-	finish_probe(&p);
+	finish_probe(t, &p);
 	EXPECT_EQ(t, p.err_after, -EFAULT);
 	EXPECT_EQ(t, mm_copy_from(p.mm, &v, A, sizeof(v)), 0);
 	EXPECT_EQ(t, v, WRITE_BEFORE);  /* the first write only */
@@ -194,7 +202,7 @@ static void test_dontneed_shoots_down(struct ktest *t)
 	ASSERT_TRUE(t, start_probe(&p));
 	EXPECT_EQ(t, p.val_before, PATTERN);
 	EXPECT_EQ(t, vm_madvise(p.mm, A, PAGE_SIZE, MADV_DONTNEED), 0);
-	finish_probe(&p);
+	finish_probe(t, &p);
 	EXPECT_EQ(t, p.err_after, 0);
 	EXPECT_EQ(t, p.val_after, 0);   /* a fresh zero page, not the old frame */
 	check_mm(t, p.mm);
@@ -213,7 +221,7 @@ static void test_mremap_shoots_down(struct ktest *t)
 	ASSERT_TRUE(t, p.mm != NULL);
 	ASSERT_TRUE(t, start_probe(&p));
 	EXPECT_EQ(t, vm_mremap(p.mm, A, PAGE_SIZE, PAGE_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED, to), (long)to);
-	finish_probe(&p);
+	finish_probe(t, &p);
 	EXPECT_EQ(t, p.err_after, -EFAULT);     /* the old address no longer reaches the page */
 	EXPECT_EQ(t, mm_copy_from(p.mm, &v, to, sizeof(v)), 0);
 	EXPECT_EQ(t, v, PATTERN);
@@ -239,7 +247,7 @@ static void test_fork_write_protect_shoots_down(struct ktest *t)
 	ASSERT_TRUE(t, start_probe(&p));
 	child = mm_dup(p.mm);
 	ASSERT_TRUE(t, child != NULL);
-	finish_probe(&p);
+	finish_probe(t, &p);
 	EXPECT_EQ(t, p.err_after, 0);
 	EXPECT_EQ(t, mm_copy_from(child, &v, A, sizeof(v)), 0);
 	EXPECT_EQ(t, v, WRITE_BEFORE);  /* the write before the fork only */
@@ -273,7 +281,7 @@ static void test_cow_break_while_other_cpu_reads(struct ktest *t)
 	ASSERT_TRUE(t, start_probe(&p));
 	EXPECT_EQ(t, p.val_before, PATTERN);
 	EXPECT_EQ(t, mm_copy_to(p.mm, A, &nv, sizeof(nv)), 0);    /* write fault: COW copy */
-	finish_probe(&p);
+	finish_probe(t, &p);
 	EXPECT_EQ(t, p.err_after, 0);
 	EXPECT_EQ(t, p.val_after, nv);
 	EXPECT_EQ(t, mm_copy_from(child, &v, A, sizeof(v)), 0);
@@ -301,7 +309,7 @@ static void batch_case(struct ktest *t, unsigned npages, bool expect_full)
 	arch_tlb_stats(&s0);
 	EXPECT_EQ(t, vm_munmap(p.mm, A, npages * PAGE_SIZE), 0);
 	arch_tlb_stats(&s1);
-	finish_probe(&p);
+	finish_probe(t, &p);
 	EXPECT_EQ(t, s1.shootdowns - s0.shootdowns, 1);
 	EXPECT_EQ(t, s1.flushes - s0.flushes, 1);
 	if (expect_full) {
@@ -342,7 +350,7 @@ static void test_mprotect_one_shootdown_per_call(struct ktest *t)
 	arch_tlb_stats(&s0);
 	EXPECT_EQ(t, vm_mprotect(p.mm, A, 6 * PAGE_SIZE, PROT_READ), 0);   /* five VMAs */
 	arch_tlb_stats(&s1);
-	finish_probe(&p);
+	finish_probe(t, &p);
 	EXPECT_EQ(t, s1.shootdowns - s0.shootdowns, 1);
 	EXPECT_EQ(t, s1.pages - s0.pages, 6);   /* (merged into one: the merge suites check that) */
 	check_mm(t, p.mm);
@@ -377,10 +385,107 @@ static void test_lazy_cpu_switches_away(struct ktest *t)
 	EXPECT_EQ(t, s1.lazy_leaves - s0.lazy_leaves, 1);
 	EXPECT_EQ(t, s1.pages - s0.pages, 0);   /* it switched away instead of flushing */
 	EXPECT_FALSE(t, arch_mmu_cpus(p.mm->mmu) & (1UL << cpu));
-	finish_probe(&p);
+	finish_probe(t, &p);
 	EXPECT_EQ(t, p.err_after, -EFAULT);
 	check_mm(t, p.mm);
 	mm_put(p.mm);
+}
+
+/* ---- several CPUs in one address space: the mask and the requests */
+
+#define MAX_PROBES 3
+
+/* A reading probe on each other online CPU (at most MAX_PROBES); their CPUs' mask. */
+static unsigned start_probes(struct ktest *t, struct probe *p, struct mm *mm, unsigned long *cpus)
+{
+	unsigned long online = arch_cpu_online_mask() & ~1UL;
+	unsigned n = 0;
+
+	*cpus = 0;
+	for (unsigned cpu = 1; cpu < NR_CPUS && n < MAX_PROBES; cpu++) {
+		if (!(online & (1UL << cpu)))
+			continue;
+		p[n] = (struct probe){ .mm = mm, .addr = A, .addr2 = A, .before = PROBE_READ,
+				       .after = PROBE_READ };
+		p[n].th = kthread_create(probe_thread, &p[n], (int)cpu, "tlb_probe");
+		if (!p[n].th)
+			break;
+		kthread_start(p[n].th);
+		*cpus |= 1UL << cpu;
+		n++;
+	}
+	for (unsigned i = 0; i < n; i++)
+		while (!__atomic_load_n(&p[i].ready, __ATOMIC_ACQUIRE))
+			sched_yield();
+	EXPECT_GT(t, n, 0);
+	return n;
+}
+
+static void finish_probes(struct probe *p, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		__atomic_store_n(&p[i].go, 1, __ATOMIC_RELEASE);
+	for (unsigned i = 0; i < n; i++)
+		kthread_join(p[i].th);
+}
+
+/*
+ * The mask holds exactly the CPUs that run the address space: each probe's
+ * CPU (every other CPU) while the probes spin in it, not the test's CPU,
+ * which never loaded it. Decided by the mask alone, not by a stale entry.
+ */
+static void test_cpu_mask_holds_running_cpus(struct ktest *t)
+{
+	struct probe p[MAX_PROBES];
+	unsigned long cpus;
+	unsigned n;
+	struct mm *mm;
+
+	if (skip_one_cpu(t))
+		return;
+	mm = make_mm(t, 1);
+	ASSERT_TRUE(t, mm != NULL);
+	n = start_probes(t, p, mm, &cpus);
+	EXPECT_EQ(t, arch_mmu_cpus(mm->mmu), cpus);
+	finish_probes(p, n);
+	for (unsigned i = 0; i < n; i++)
+		EXPECT_EQ(t, p[i].val_before, PATTERN);
+	check_mm(t, mm);
+	mm_put(mm);
+}
+
+/*
+ * One munmap while a probe on every other CPU runs the address space: one
+ * IPI round, one IPI per probe CPU, and each of those CPUs invalidated the
+ * page itself (the test's CPU does not have the address space loaded:
+ * nothing to invalidate there); then every probe faults. The counters
+ * decide, whether or not a CPU would have used its stale entry.
+ */
+static void test_shootdown_reaches_every_cpu(struct ktest *t)
+{
+	struct probe p[MAX_PROBES];
+	struct tlb_stats s0, s1;
+	unsigned long cpus;
+	unsigned n;
+	struct mm *mm;
+
+	if (skip_one_cpu(t))
+		return;
+	mm = make_mm(t, 1);
+	ASSERT_TRUE(t, mm != NULL);
+	n = start_probes(t, p, mm, &cpus);
+	arch_tlb_stats(&s0);
+	EXPECT_EQ(t, vm_munmap(mm, A, PAGE_SIZE), 0);
+	arch_tlb_stats(&s1);
+	finish_probes(p, n);
+	EXPECT_EQ(t, s1.shootdowns - s0.shootdowns, 1);
+	EXPECT_EQ(t, s1.ipis - s0.ipis, n);
+	EXPECT_EQ(t, s1.pages - s0.pages, n);
+	EXPECT_EQ(t, s1.full_flushes - s0.full_flushes, 0);
+	for (unsigned i = 0; i < n; i++)
+		EXPECT_EQ(t, p[i].err_after, -EFAULT);
+	check_mm(t, mm);
+	mm_put(mm);
 }
 
 static const struct ktest_case tlb_cases[] = {
@@ -394,6 +499,8 @@ static const struct ktest_case tlb_cases[] = {
 	KTEST_CASE(test_munmap_full_flush_past_threshold),
 	KTEST_CASE(test_mprotect_one_shootdown_per_call),
 	KTEST_CASE(test_lazy_cpu_switches_away),
+	KTEST_CASE(test_cpu_mask_holds_running_cpus),
+	KTEST_CASE(test_shootdown_reaches_every_cpu),
 	{ 0 },
 };
 KTEST_SUITE(tlb, tlb_cases);

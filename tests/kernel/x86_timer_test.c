@@ -28,12 +28,18 @@ static void test_interrupts_on_during_tests(struct ktest *t)
 	EXPECT_TRUE(t, arch_irqs_enabled());
 }
 
+/*
+ * 50 ms at TIMER_HZ = 1000 is 50 ticks. At most 5x that; but only "some"
+ * as the lower bound: when the host does not run the vCPU's thread for a
+ * while, QEMU delivers the periodic timer's missed expirations as one
+ * interrupt, so a loaded host shows fewer ticks than TSC time (6 in 50 ms
+ * at load 10, in check-labs), and no rate can be demanded.
+ */
 static void test_ticks_advance(struct ktest *t)
 {
-	/* 50 ms at TIMER_HZ = 1000 is 50 ticks; accept 5x either way */
 	uint64_t n = ticks_during(50);
 
-	EXPECT_GE(t, n, 50 * TIMER_HZ / 1000 / 5);
+	EXPECT_GE(t, n, 1);
 	EXPECT_LE(t, n, 50 * TIMER_HZ / 1000 * 5);
 }
 

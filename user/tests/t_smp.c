@@ -157,9 +157,128 @@ static void t_smp_fault_fork_storm(void)
 	munmap((void *)sh, 4096);
 }
 
+/*
+ * Two processes in one address space (clone with CLONE_VM, as posix_spawn
+ * does; not threads: each has its own signal handlers and is waited for as
+ * a child). The child touches a page, so the CPU it runs on caches the
+ * translation, and spins in user mode (no system call, so nothing switches
+ * or flushes its TLB) until the parent has unmapped the page or made it
+ * read-only; then it touches the page again. That access must fault
+ * (SIGSEGV kills the child): the parent's change has to reach the child's
+ * CPU (a TLB shootdown), or the child goes on through its stale entry. A
+ * new process starts on an idle CPU, so parent and child run on two CPUs
+ * when there are two. On Linux the same holds.
+ */
+#define CLONE_VM_FLAG 0x100
+#define SIGCHLD_NR 17
+#define SIGSEGV_NR 11
+#define CHILD_STACK (16 * 4096)
+
+struct vm_child {
+	volatile long *page;
+	int write;                      /* touch by writing (else by reading) */
+	volatile int ready, go;
+	volatile long seen;
+};
+
+static int vm_child_main(void *arg)
+{
+	struct vm_child *c = arg;
+
+	if (c->write)
+		c->page[0] = 2;
+	else
+		c->seen = c->page[0];
+	__atomic_store_n(&c->ready, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&c->go, __ATOMIC_ACQUIRE))
+		;
+	if (c->write)
+		c->page[0] = 3;         /* must fault: the page is read-only now */
+	else
+		c->seen = c->page[0];   /* must fault: the page is gone */
+	return 0;
+}
+
+/* clone(CLONE_VM | SIGCHLD) with the child running fn(arg) on stack_top, then exiting with its value. */
+static long clone_vm(int (*fn)(void *), void *arg, void *stack_top)
+{
+	register long r10 __asm__("r10") = 0;
+	register long r8 __asm__("r8") = 0;
+	long ret;
+
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "mov %[arg], %%rdi\n\t"         /* the child, on its own stack */
+			 "call *%[fn]\n\t"
+			 "mov %%eax, %%edi\n\t"
+			 "mov $60, %%eax\n\t"           /* exit */
+			 "syscall\n\t"
+			 "ud2\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "0"((long)__NR_clone), "D"((long)(CLONE_VM_FLAG | SIGCHLD_NR)), "S"(stack_top),
+			   "d"(0L), "r"(r10), "r"(r8), [fn] "r"(fn), [arg] "r"(arg)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
+/* The child touches the page, the parent changes it (change), the child touches it again: SIGSEGV. */
+static void shared_mm_case(int write, int (*change)(void *page))
+{
+	char *stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct vm_child c = { 0 };
+	long pid;
+	int st = 0, changed;
+
+	CHECK(stack != MAP_FAILED);
+	c.page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(c.page != MAP_FAILED);
+	c.page[0] = 1;
+	c.write = write;
+	pid = clone_vm(vm_child_main, &c, stack + CHILD_STACK);
+	CHECK(pid > 0);
+	while (!__atomic_load_n(&c.ready, __ATOMIC_ACQUIRE))
+		usys0(__NR_sched_yield);
+	changed = change((void *)c.page);
+	__atomic_store_n(&c.go, 1, __ATOMIC_RELEASE);     /* (before any check: the child must end) */
+	CHECK_EQ(changed, 0);
+	CHECK_EQ(waitpid((int)pid, &st, 0), pid);
+	CHECK(WIFSIGNALED(st));
+	CHECK_EQ(WTERMSIG(st), SIGSEGV_NR);
+	if (!write)
+		CHECK_EQ(c.seen, 1);    /* the first read only */
+	else
+		CHECK_EQ(c.page[0], 2);         /* the first write only */
+	CHECK_EQ(munmap(stack, CHILD_STACK), 0);
+	munmap((void *)c.page, 4096);
+}
+
+static int unmap_page(void *page)
+{
+	return munmap(page, 4096);
+}
+
+static int protect_page(void *page)
+{
+	return mprotect(page, 4096, PROT_READ);
+}
+
+static void t_smp_shared_mm_munmap(void)
+{
+	shared_mm_case(0, unmap_page);
+}
+
+static void t_smp_shared_mm_mprotect(void)
+{
+	shared_mm_case(1, protect_page);
+}
+
 const struct utest ut_smp_tests[] = {
 	{ "smp_processes_meet", t_smp_processes_meet },
 	{ "smp_shared_counter_exact", t_smp_shared_counter_exact },
 	{ "smp_fault_fork_storm", t_smp_fault_fork_storm },
+	{ "smp_shared_mm_munmap", t_smp_shared_mm_munmap },
+	{ "smp_shared_mm_mprotect", t_smp_shared_mm_mprotect },
 	{ NULL, NULL },
 };
