@@ -391,9 +391,30 @@ static void t_thread_oom_kill(void)
 		printf("    (skipped on Linux: would use the host's memory)\n");
 		return;
 	}
+	struct vmk_memstat before, after;
+	long yields = 0;
+
+	CHECK(vmk_memstat(&before));
 	st = run_in_child(oom_in_thread);
 	CHECK(WIFSIGNALED(st));
 	CHECK_EQ(WTERMSIG(st), SIGKILL);
+	/*
+	 * Known issue, not yet understood: after the earlier thread tests
+	 * have run in the same boot, the wait can return while the killed
+	 * process's gigabyte is still being given back (6 free frames right
+	 * after it, all back some thousand yields later), and the next tests
+	 * then failed for want of memory. Wait for the frames (the watchdog
+	 * fails a leak) and say how long it took.
+	 */
+	CHECK(vmk_memstat(&after));
+	printf("    %lu of %lu free frames back right after the wait\n", (unsigned long)after.free_frames,
+	       (unsigned long)before.free_frames);
+	while (vmk_memstat(&after) && after.free_frames + 64 < before.free_frames) {
+		usys0(__NR_sched_yield);
+		yields++;
+	}
+	if (yields)
+		printf("    all back after %ld yields\n", yields);
 }
 
 const struct utest ut_thread_tests[] = {
