@@ -58,7 +58,7 @@ struct arch_mmu;
  * write_acquired, read_contended, write_contended) feed the lock
  * statistics of the 2007 experiment.
  *
- *   mmap_read_lock(mm) / mmap_read_unlock(mm)
+ *   mmap_read_lock(mm) / mmap_read_unlock(mm), mmap_read_trylock(mm)
  *   mmap_write_lock(mm) / mmap_write_unlock(mm)
  *   mmap_assert_locked(mm) (read or write), mmap_assert_write_locked(mm)
  */
@@ -114,7 +114,8 @@ struct mm {
 	struct vma *vma_retired;      /* [mmap_lock write] VMAs removed in this write section,
 	                               *   freed after the lock-free faults that may see them */
 	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm (mm_check_all,
-	                               *   truncation's walk: mm/truncate.c) */
+	                               *   truncation's walk: mm/truncate.c, reclaim: mm/vmscan.c) */
+	uintptr_t reclaim_hand;       /* [pt_lock] where reclaim's clock stopped last in this mm */
 };
 
 /* Global default of mm->merge for new address spaces; the kernel option merge=off clears it. */
@@ -204,6 +205,8 @@ size_t anon_identity_inuse(void);
 /* ---------------------------------------------------------- the mmap_lock */
 
 void mmap_read_lock(struct mm *mm);
+/* mmap_read_trylock: the read lock if it can be had without waiting (none held or queued); else false. */
+bool mmap_read_trylock(struct mm *mm);
 void mmap_read_unlock(struct mm *mm);
 void mmap_write_lock(struct mm *mm);
 void mmap_write_unlock(struct mm *mm);
@@ -269,6 +272,8 @@ struct mm *mm_dup(struct mm *parent);
 int mm_check_all(unsigned *checked);
 /* Address spaces made by mm_create and not torn down yet (leak checks). */
 size_t mm_live_count(void);
+/* Address spaces whose teardown (the last mm_put) is under way: their frames are coming back. */
+unsigned long mm_teardowns_running(void);
 
 /* mm_activate: switch this CPU's page tables to mm's (NULL: kernel only). */
 void mm_activate(struct mm *mm);
@@ -451,12 +456,15 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 
 /*
  * mm_reclaim_lazyfree: what reclaim does to MADV_FREE'd memory (Linux
- * shrink_folio_list on lazyfree anonymous folios): every private page of
- * mm marked lazily free that is still clean (no write since the
- * MADV_FREE: the PTE's dirty bit clear) and mapped only here is unmapped
- * and freed, so that the next access sees a zero page; a dirty one loses
- * its lazyfree mark and stays. Takes the mmap_lock for reading and
- * pt_lock. Returns the pages freed.
+ * shrink_folio_list on lazyfree anonymous folios), to all of mm at once:
+ * every private page of mm marked lazily free that is still clean (no
+ * write since the MADV_FREE: the PTE's dirty bit clear) and mapped only
+ * here is unmapped and freed, so that the next access sees a zero page; a
+ * dirty one loses its lazyfree mark and stays. The clock goes round twice,
+ * so a page read since MADV_FREE goes too (its second chance is used up
+ * in the first round). Takes the mmap_lock for reading and pt_lock.
+ * Returns the pages freed. Reclaim under memory pressure is
+ * include/vmscan.h's, which takes only as much as it needs.
  */
 unsigned long mm_reclaim_lazyfree(struct mm *mm);
 

@@ -38,6 +38,21 @@ struct mem_range {
 
 /* GFP flags */
 #define GFP_ZERO 0x1                  /* fill the block with zeroes */
+#define GFP_USER 0x2                  /* a user page: fail rather than take the free frames
+                                       *   below the min watermark, which is kept for the
+                                       *   kernel (page tables, slab, the exit path) */
+
+/*
+ * Watermarks (Linux's zone watermarks, one zone here): min is Linux's
+ * min_free_kbytes, sqrt(16 x KiB of RAM) clamped to [128 KiB, 256 MiB];
+ * low and high lie above it by max(min/4, 0.1% of RAM) and twice that
+ * (watermark_scale_factor 10). Below low the background reclaim thread is
+ * woken and works until high; below min a user page is refused (GFP_USER)
+ * and the faulting task reclaims itself (include/vmscan.h). In frames;
+ * recomputed whenever frames are released to the allocator.
+ */
+enum pmm_wmark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
+size_t pmm_watermark(enum pmm_wmark w);
 
 /*
  * pmm_init: set up the allocator for frames [0, max_pfn). pages is storage for

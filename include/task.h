@@ -295,6 +295,17 @@ void exit_to_user(struct trap_frame *tf);
 int user_init_start(void);
 
 /*
+ * out_of_memory (kernel/oom_kill.c): a user page fault of current found no
+ * page even after reclaim. Sends SIGKILL to the process with the largest
+ * footprint (pid 1 last; maybe current's own, which then dies on its way
+ * back to user mode), with a report, unless an earlier victim is still
+ * exiting; when another process was chosen (or is exiting) current yields
+ * so that it can free its memory. The caller returns to user mode, where
+ * the fault is retried. No lock held.
+ */
+void out_of_memory(void);
+
+/*
  * Kernel threads (kernel/kthread.c): kthread_create makes a task that runs
  * fn(arg) in the kernel, on CPU cpu only (or anywhere when cpu < 0), with
  * no address space; kthread_start makes it runnable. When fn returns (or

@@ -1,11 +1,12 @@
 /*
  * /proc, as far as programs here look: /proc/self/maps (the caller's VMAs
  * in Linux's format, names included: files by path, "[heap]", "[stack]"),
- * /proc/self/exe (a magic link to the program, as Linux's) and
- * /proc/meminfo (the fields free(1) and friends read). /proc/self is a
- * directory here, where Linux has a link to /proc/PID.
+ * /proc/self/exe (a magic link to the program, as Linux's),
+ * /proc/meminfo (the fields free(1) and friends read) and /proc/vmstat
+ * (the VM's counters, include/vmstat.h). /proc/self is a directory here,
+ * where Linux has a link to /proc/PID.
  *
- * The text of maps and meminfo is made when the file is opened (a memory
+ * The text of maps, meminfo and vmstat is made when the file is opened (a memory
  * file, include/file.h); Linux makes it as it is read, which only differs
  * for a program that reads maps while changing its mappings.
  */
@@ -13,6 +14,8 @@
 #include "task.h"
 #include "mm.h"
 #include "pmm.h"
+#include "vmstat.h"
+#include "vmscan.h"
 #include "slab.h"
 #include "printk.h"
 #include "kstring.h"
@@ -116,16 +119,17 @@ static size_t maps_fill(char *buf, size_t size)
 	return maps_format(current, buf, size);
 }
 
-/* The fields of /proc/meminfo that matter here, in Linux's layout (show_val_kb). */
+/* The fields of /proc/meminfo that matter here, in Linux's order and layout (show_val_kb). */
 static size_t meminfo_fill(char *buf, size_t size)
 {
 	unsigned long total = pmm_total_frames(), free = pmm_free_frames(), cached = fs_pages_used();
 	static const char *const names[] = {
 		"MemTotal:       ", "MemFree:        ", "MemAvailable:   ", "Buffers:        ",
-		"Cached:         ", "SwapCached:     ", "Shmem:          ", "SwapTotal:      ",
-		"SwapFree:       ",
+		"Cached:         ", "SwapCached:     ", "SwapTotal:      ", "SwapFree:       ",
+		"AnonPages:      ", "Shmem:          ",
 	};
-	unsigned long vals[] = { total, free, free, 0, cached, 0, cached, 0, 0 };
+	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, 0, 0, 0,
+				 vm_stat_read(VM_NR_ANON_PAGES), cached };
 	size_t len = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
@@ -149,6 +153,11 @@ static long proc_open_meminfo(struct dentry *d, int flags, struct file **out)
 	return (flags & O_ACCMODE) != O_RDONLY ? -EACCES : open_text(d, meminfo_fill, out);
 }
 
+static long proc_open_vmstat(struct dentry *d, int flags, struct file **out)
+{
+	return (flags & O_ACCMODE) != O_RDONLY ? -EACCES : open_text(d, vmstat_format, out);
+}
+
 /* /proc/self/exe leads to the running program. */
 static struct dentry *exe_follow(const struct inode *inode)
 {
@@ -157,6 +166,7 @@ static struct dentry *exe_follow(const struct inode *inode)
 
 static const struct kspecial proc_maps = { { 0, NULL }, NULL, proc_open_maps, PROC_DEV };
 static const struct kspecial proc_meminfo = { { 0, NULL }, NULL, proc_open_meminfo, PROC_DEV };
+static const struct kspecial proc_vmstat = { { 0, NULL }, NULL, proc_open_vmstat, PROC_DEV };
 static const struct kspecial proc_exe = { { 0, exe_follow }, NULL, NULL, PROC_DEV };
 
 int procfs_populate(struct dentry *proc)
@@ -172,5 +182,7 @@ int procfs_populate(struct dentry *proc)
 	dput(self);
 	if (!err)
 		err = fs_create(proc, "meminfo", 7, S_IFREG | 0444, 0, &proc_meminfo.base, NULL);
+	if (!err)
+		err = fs_create(proc, "vmstat", 6, S_IFREG | 0444, 0, &proc_vmstat.base, NULL);
 	return err;
 }

@@ -18,6 +18,7 @@
  * the faults in what they change.
  */
 #include "internal.h"
+#include "vmscan.h"
 #include "arch.h"
 #include "kerrno.h"
 #include "kstring.h"
@@ -253,7 +254,7 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		if ((old->flags & PG_anon) && page_refs(old) == 1 && old->mapcount == 1) {
 			/* Nobody else maps it: reuse (do_wp_page's wp_page_reuse). */
 			anon_page_move(old, vma->anon);
-			old->flags &= ~PG_lazyfree;
+			page_clear_lazyfree(old);
 			mm_set_pte_state(mm, va, want);
 			mm_count(&mm->cow_reuses, 1);
 			return FAULT_OK;
@@ -420,12 +421,12 @@ static bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, 
 	return true;
 }
 
-enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
+/* One try at the fault: the per-VMA lock first where enabled, else under the mmap_lock. */
+static enum fault_result fault_once(struct mm *mm, uintptr_t addr, unsigned flags)
 {
 	struct vma *vma;
 	enum fault_result r;
 
-	mm_count(&mm->faults, 1);
 	if (addr >= TASK_SIZE)
 		return FAULT_SIGSEGV_MAPERR;
 	if (mm->vma_lockless && fault_under_vma_lock(mm, addr, flags, &r))
@@ -464,5 +465,19 @@ enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
 	if (r == FAULT_OK)
 		r = fault_locked(mm, vma, addr, flags);
 	mmap_read_unlock(mm);
+	return r;
+}
+
+enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
+{
+	enum fault_result r;
+
+	mm_count(&mm->faults, 1);
+	count_vm_event(VM_PGFAULT);
+	r = fault_once(mm, addr, flags);
+	/* No page to be had: reclaim and try again while reclaim finds some (direct reclaim). */
+	while (r == FAULT_OOM && mm_reclaim_direct())
+		r = fault_once(mm, addr, flags);
+	vmscan_check_low();
 	return r;
 }

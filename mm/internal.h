@@ -11,6 +11,7 @@
 #include "pmm.h"
 #include "arch_mmu.h"
 #include "arch.h"
+#include "vmstat.h"
 
 /* ---- the page-table lock (mm->pt_lock): a spinning lock that leaves interrupts on */
 static inline void mm_pt_lock(struct mm *mm)
@@ -114,6 +115,47 @@ static inline int32_t page_refs(const struct page *p)
 {
 	return __atomic_load_n(&p->refcount, __ATOMIC_RELAXED);
 }
+/*
+ * page_set_lazyfree / page_clear_lazyfree: PG_lazyfree on or off, counted
+ * (the nr_lazyfree gauge; pglazyfree for each page newly marked, as
+ * Linux's folio_mark_lazyfree). Under the rules for a mapped page's flags.
+ */
+static inline void page_set_lazyfree(struct page *p)
+{
+	if (p->flags & PG_lazyfree)
+		return;
+	p->flags |= PG_lazyfree;
+	mod_vm_stat(VM_NR_LAZYFREE, 1);
+	count_vm_event(VM_PGLAZYFREE);
+}
+static inline void page_clear_lazyfree(struct page *p)
+{
+	if (!(p->flags & PG_lazyfree))
+		return;
+	p->flags &= ~PG_lazyfree;
+	mod_vm_stat(VM_NR_LAZYFREE, -1);
+}
+
+/* ---- reclaim of lazily freed pages (mm/madvise.c; driven by mm/vmscan.c) */
+
+/* One scan: what it may drop and what it did. */
+struct reclaim_scan {
+	struct mm *mm;
+	struct tlb_batch *tlb;        /* dropped entries and frames wait here for the flush */
+	bool pageout;                 /* MADV_PAGEOUT: references ignored, pages mapped
+	                               *   elsewhere too left alone (else: reclaim proper) */
+	unsigned long want;           /* stop dropping once freed reaches it */
+	unsigned long freed;          /* pages dropped */
+	unsigned long scanned;        /* lazily freed pages looked at */
+};
+/*
+ * mm_reclaim_lazyfree_range: the clock over the present pages of
+ * [start, end), part of one private anonymous VMA of rs->mm: drop the
+ * clean lazily freed pages mapped only here (unmapped into rs->tlb), give a
+ * referenced one a second chance (reclaim proper), un-mark a written one;
+ * until rs->freed reaches rs->want. mmap_lock (read) and pt_lock held.
+ */
+void mm_reclaim_lazyfree_range(struct reclaim_scan *rs, uintptr_t start, uintptr_t end);
 
 /* ---- page cache and files (mm/filemap.c, mm/truncate.c; include/vm_object.h) */
 

@@ -6,8 +6,8 @@
  * markers (mm/guard.c), PAGEOUT reclaims at once what reclaim can take
  * without swap (clean lazily freed private pages, file pages never
  * written), the flag advices go through vma_modify_flags, WILLNEED/COLD
- * have nothing to do without swap. mm_reclaim_lazyfree is the reclaim side
- * of MADV_FREE.
+ * have nothing to do without swap. mm_reclaim_lazyfree_range is the
+ * reclaim side of MADV_FREE (mm/vmscan.c drives it under pressure).
  *
  * The advices Linux 6.18 knows are those of a kernel built with KSM and
  * transparent huge pages, without CONFIG_MEMORY_FAILURE (MADV_HWPOISON and
@@ -90,7 +90,7 @@ static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
 	p = phys_to_page(pa);
 	if (page_refs(p) != 1 || p->mapcount != 1)
 		return MMU_KEEP;
-	p->flags |= PG_lazyfree;
+	page_set_lazyfree(p);
 	p->flags &= ~PG_dirty;
 	*state &= ~(MMU_DIRTY | MMU_ACCESSED);
 	return MMU_UPDATE;
@@ -153,74 +153,49 @@ static int madvise_remove(struct mm *mm, struct vma *vma, uintptr_t start, uintp
 /* ---------------------------------------------------- reclaim, pageout */
 
 /* LAB madvise: BEGIN reclaim */
-struct reclaim_ctx {
-	struct mm *mm;
-	bool pageout;                 /* MADV_PAGEOUT: leave pages mapped elsewhere alone */
-	unsigned long freed;
-	struct tlb_batch *tlb;        /* the dropped pages wait here for the flush */
-};
-
 /*
  * A lazily freed page still clean (its PTE's dirty bit is clear: no write
  * since MADV_FREE) and mapped only here is dropped; one written since is
  * an ordinary page again (Linux: the dirty folio goes back to the
- * swap-backed LRU). MADV_PAGEOUT skips a page mapped elsewhere too (after
- * fork) without touching it (madvise_cold_or_pageout_pte_range: a folio
- * mapped more than once is not isolated); reclaim proper un-marks it.
+ * swap-backed LRU). Reclaim proper gives a page read since MADV_FREE or
+ * since its last scan a second chance (the clock algorithm: the accessed
+ * bit is cleared and the page kept; Linux folio_check_references keeps a
+ * referenced lazyfree folio on its first pass). MADV_PAGEOUT ignores
+ * references and skips a page mapped elsewhere too (after fork) without
+ * touching it (madvise_cold_or_pageout_pte_range: a folio mapped more than
+ * once is not isolated); reclaim proper un-marks it.
  */
 static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
-	struct reclaim_ctx *c = arg;
+	struct reclaim_scan *rs = arg;
 	struct page *p;
 	bool exclusive;
 
-	if (mm_is_zero_pa(pa))
+	if (mm_is_zero_pa(pa) || rs->freed >= rs->want)
 		return MMU_KEEP;
 	p = phys_to_page(pa);
 	if (!(p->flags & PG_anon) || !(p->flags & PG_lazyfree))
 		return MMU_KEEP;
+	rs->scanned++;
 	exclusive = page_refs(p) == 1 && p->mapcount == 1;
-	if (c->pageout && !exclusive)
+	if (rs->pageout && !exclusive)
 		return MMU_KEEP;
 	if ((*state & MMU_DIRTY) || (p->flags & PG_dirty) || !exclusive) {
-		p->flags &= ~PG_lazyfree;
+		page_clear_lazyfree(p);
 		return MMU_KEEP;
 	}
-	mm_unmap_page(c->mm, p, false, c->tlb);
-	c->freed++;
+	if (!rs->pageout && (*state & MMU_ACCESSED)) {
+		*state &= ~MMU_ACCESSED;
+		return MMU_UPDATE;
+	}
+	mm_unmap_page(rs->mm, p, false, rs->tlb);
+	rs->freed++;
 	return MMU_CLEAR;
 }
 
-/*
- * Reclaim the lazily freed pages of [start, end), a private VMA's range:
- * MADV_PAGEOUT asks for it at once (pageout), reclaim proper for every
- * private VMA. pt_lock held; the changes go into tlb. Returns the pages freed.
- */
-static unsigned long reclaim_lazyfree_range(struct mm *mm, uintptr_t start, uintptr_t end, bool pageout,
-					    struct tlb_batch *tlb)
+void mm_reclaim_lazyfree_range(struct reclaim_scan *rs, uintptr_t start, uintptr_t end)
 {
-	struct reclaim_ctx c = { mm, pageout, 0, tlb };
-
-	arch_mmu_walk(mm->mmu, start, end, reclaim_visit, &c, tlb);
-	return c.freed;
-}
-
-unsigned long mm_reclaim_lazyfree(struct mm *mm)
-{
-	struct tlb_batch tlb;
-	unsigned long freed = 0;
-	struct vma *v;
-
-	mmap_read_lock(mm);
-	mm_tlb_init(&tlb, mm, false);
-	mm_pt_lock(mm);
-	for (v = vma_first(mm); v; v = vma_next(mm, v))
-		if (!v->file)
-			freed += reclaim_lazyfree_range(mm, v->start, v->end, false, &tlb);
-	mm_pt_unlock(mm);
-	mm_tlb_finish(&tlb);
-	mmap_read_unlock(mm);
-	return freed;
+	arch_mmu_walk(rs->mm->mmu, start, end, reclaim_visit, rs, rs->tlb);
 }
 /* LAB madvise: END reclaim */
 
@@ -272,10 +247,14 @@ static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start,
 	if (!pageout)
 		return 0;
 	mm_pt_lock(mm);
-	if (vma->file)
+	if (vma->file) {
 		arch_mmu_walk(mm->mmu, start, end, pageout_file_visit, &c, tlb);
-	else
-		reclaim_lazyfree_range(mm, start, end, true, tlb);
+	} else {
+		struct reclaim_scan rs = { .mm = mm, .tlb = tlb, .pageout = true, .want = ~0UL };
+
+		mm_reclaim_lazyfree_range(&rs, start, end);
+		count_vm_events(VM_PGLAZYFREED, rs.freed);
+	}
 	mm_pt_unlock(mm);
 	return 0;
 }

@@ -18,6 +18,8 @@ static struct kmem_cache *mm_cachep;
 /* Every address space with page tables: mm_check_all, truncation's walk (mm/truncate.c). */
 static struct list_head mm_list = LIST_HEAD_INIT(mm_list);
 static struct spinlock mm_list_lock = SPINLOCK_INIT_CLASS("mm_list", LOCK_CLASS_MM_LIST);
+/* [atomic] address spaces being torn down now: their memory is on its way back (the OOM killer waits). */
+static unsigned long mm_teardowns;
 
 struct mm *mm_create_backend(const struct vma_index_ops *backend)
 {
@@ -68,8 +70,10 @@ static void mm_teardown(struct mm *mm)
 {
 	struct tlb_batch tlb;
 	struct vma *v;
-	unsigned long f = spin_lock_irqsave(&mm_list_lock);
+	unsigned long f;
 
+	__atomic_add_fetch(&mm_teardowns, 1, __ATOMIC_ACQ_REL);
+	f = spin_lock_irqsave(&mm_list_lock);
 	list_del(&mm->all_link);
 	spin_unlock_irqrestore(&mm_list_lock, f);
 	mmap_write_lock(mm);
@@ -89,6 +93,12 @@ static void mm_teardown(struct mm *mm)
 	arch_mmu_destroy(mm->mmu);
 	mm->mmu = NULL;
 	kmem_cache_free(mm_cachep, mm);
+	__atomic_sub_fetch(&mm_teardowns, 1, __ATOMIC_ACQ_REL);
+}
+
+unsigned long mm_teardowns_running(void)
+{
+	return __atomic_load_n(&mm_teardowns, __ATOMIC_ACQUIRE);
 }
 
 void mm_put(struct mm *mm)

@@ -18,6 +18,11 @@ void mmap_read_lock(struct mm *mm)
 	down_read(&mm->mmap_lock);
 }
 
+bool mmap_read_trylock(struct mm *mm)
+{
+	return down_read_trylock(&mm->mmap_lock);
+}
+
 void mmap_read_unlock(struct mm *mm)
 {
 	up_read(&mm->mmap_lock);

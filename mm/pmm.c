@@ -26,6 +26,7 @@ static pfn_t max_pfn;
 static struct free_area free_area[PMM_MAX_ORDER + 1];
 static size_t nr_free;               /* free frames */
 static size_t nr_total;              /* frames released to the allocator at init */
+static size_t wmark[NR_WMARK];       /* include/pmm.h: from nr_total (set_watermarks) */
 static struct spinlock pmm_lock = SPINLOCK_INIT_CLASS("pmm", LOCK_CLASS_PMM);
 
 /* Junk written over freed frames in debug builds, so stale users see garbage. */
@@ -47,6 +48,29 @@ struct page *virt_to_page(const void *va) { return phys_to_page(virt_to_phys(va)
 size_t pmm_free_frames(void) { return nr_free; }
 size_t pmm_total_frames(void) { return nr_total; }
 size_t pmm_free_blocks(unsigned order) { return order <= PMM_MAX_ORDER ? free_area[order].count : 0; }
+size_t pmm_watermark(enum pmm_wmark w) { return __atomic_load_n(&wmark[w], __ATOMIC_RELAXED); }
+
+static unsigned long isqrt(unsigned long x)
+{
+	unsigned long r = 0;
+
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+/* Linux's init_per_zone_wmark_min + __setup_per_zone_wmarks for one zone of nr_total frames. */
+static void set_watermarks(void)
+{
+	unsigned long kib = nr_total * (PAGE_SIZE >> 10);
+	unsigned long min_kib = MIN(MAX(isqrt(kib * 16), 128UL), 262144UL);
+	size_t min = min_kib / (PAGE_SIZE >> 10);
+	size_t step = MAX(min / 4, nr_total * 10 / 10000);
+
+	__atomic_store_n(&wmark[WMARK_MIN], min, __ATOMIC_RELAXED);
+	__atomic_store_n(&wmark[WMARK_LOW], min + step, __ATOMIC_RELAXED);
+	__atomic_store_n(&wmark[WMARK_HIGH], min + 2 * step, __ATOMIC_RELAXED);
+}
 
 static void add_block_locked(struct page *head, unsigned order)
 {
@@ -130,6 +154,7 @@ void pmm_release_reserved(phys_addr_t start, phys_addr_t end)
 		last = max_pfn;
 	flags = spin_lock_irqsave(&pmm_lock);
 	release_locked(pfn, last);
+	set_watermarks();
 	spin_unlock_irqrestore(&pmm_lock, flags);
 }
 
@@ -142,7 +167,7 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 	unsigned o = order;
 	while (o <= PMM_MAX_ORDER && free_area[o].count == 0)
 		o++;
-	if (o > PMM_MAX_ORDER) {
+	if (o > PMM_MAX_ORDER || ((gfp & GFP_USER) && nr_free < (1UL << order) + wmark[WMARK_MIN])) {
 		spin_unlock_irqrestore(&pmm_lock, flags);
 		return NULL;
 	}

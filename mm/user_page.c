@@ -41,11 +41,12 @@ phys_addr_t mm_zero_page_phys(void)
 
 struct page *anon_page_alloc(struct anon_vma *av, bool zero)
 {
-	struct page *p = pmm_alloc(0, zero ? GFP_ZERO : 0);
+	struct page *p = pmm_alloc(0, GFP_USER | (zero ? GFP_ZERO : 0));
 
 	BUG_ON(!av);
 	if (!p)
 		return NULL;
+	mod_vm_stat(VM_NR_ANON_PAGES, 1);
 	p->flags |= PG_anon;
 	p->private = av;
 	anon_vma_get(av);
@@ -85,7 +86,9 @@ static bool put_last(struct page *page)
 		struct anon_vma *av = page->private;
 
 		page->private = NULL;
-		page->flags &= ~(PG_anon | PG_dirty | PG_lazyfree);
+		page_clear_lazyfree(page);
+		page->flags &= ~(PG_anon | PG_dirty);
+		mod_vm_stat(VM_NR_ANON_PAGES, -1);
 		anon_vma_put(av);
 	}
 	return true;

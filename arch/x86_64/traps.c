@@ -2,8 +2,8 @@
  * Exceptions that concern user processes:
  *   - from user mode: a page fault goes to handle_mm_fault(current mm, cr2,
  *     FAULT_USER | access | FAULT_PROT if present); a failure becomes
- *     SIGSEGV (SEGV_MAPERR/ACCERR) or SIGBUS, out of memory kills the
- *     process with an OOM report; #GP (non-canonical addresses, privileged
+ *     SIGSEGV (SEGV_MAPERR/ACCERR) or SIGBUS; out of memory (after direct
+ *     reclaim) goes to the OOM killer, kernel/oom_kill.c; #GP (non-canonical addresses, privileged
  *     instructions) is SIGSEGV, #UD SIGILL, #DE and x87/SIMD errors SIGFPE,
  *     #BP/#DB SIGTRAP, #AC SIGBUS. A signal that will kill the process is
  *     reported first, in the spirit of Linux's segfault line:
@@ -97,10 +97,8 @@ static void user_page_fault(struct trap_frame *tf)
 		user_signal(SIGBUS, BUS_ADRERR, addr, tf, "bus error", tf->error, true);
 		return;
 	case FAULT_OOM:
-		printk("%sOut of memory: killed process %d (%s) at %lx ip %016llx, rss %lu pages\n%s",
-		       report_begin(t), t->pid, t->comm, (unsigned long)addr, (unsigned long long)tf->rip,
-		       t->mm ? t->mm->rss : 0UL, report_end(t));
-		group_exit(SIGKILL);    /* the whole process, as Linux's OOM kill: one thread alone would free nothing */
+		out_of_memory();        /* the largest process is killed (perhaps this one); then retry */
+		return;
 	}
 }
 

@@ -1,27 +1,16 @@
 /*
- * LAB madvise: what reclaim does to MADV_FREE'd memory (include/mm.h):
- * drop each lazily freed page of [start, end) that is still clean and
- * mapped only here, and make a written one an ordinary page again.
- * reclaim_lazyfree_range does it for one private range: MADV_PAGEOUT asks
- * for it at once (pageout: a page mapped elsewhere too is left as it is),
- * mm_reclaim_lazyfree for every private VMA of mm. pt_lock held by the
- * caller of reclaim_lazyfree_range, whose dropped entries and pages go into
- * tlb (mm_reclaim_lazyfree makes and finishes a batch of its own). Both
- * return the pages freed.
+ * LAB madvise: what reclaim does to MADV_FREE'd memory (mm/internal.h):
+ * over the present pages of [start, end), part of one private anonymous
+ * VMA of rs->mm, drop each lazily freed page that is still clean and
+ * mapped only here (into rs->tlb) until rs->freed reaches rs->want, give a
+ * page read since its last scan a second chance (reclaim proper only),
+ * and make a written one an ordinary page again; count the lazily freed
+ * pages looked at in rs->scanned. rs->pageout: MADV_PAGEOUT (references
+ * ignored, a page mapped elsewhere too left as it is). pt_lock held.
  */
-static unsigned long reclaim_lazyfree_range(struct mm *mm, uintptr_t start, uintptr_t end, bool pageout,
-					    struct tlb_batch *tlb)
+void mm_reclaim_lazyfree_range(struct reclaim_scan *rs, uintptr_t start, uintptr_t end)
 {
-	(void)mm;
+	(void)rs;
 	(void)start;
-	(void)end;
-	(void)pageout;
-	(void)tlb;
-	return 0;                       /* TODO */
-}
-
-unsigned long mm_reclaim_lazyfree(struct mm *mm)
-{
-	(void)mm;
-	return 0;                       /* TODO */
+	(void)end;                      /* TODO */
 }

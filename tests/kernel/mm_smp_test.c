@@ -12,6 +12,8 @@
  *   - a write that began and ended while the range was read-only faults;
  *   - a reader of a page that forks and breaks COW never sees the values
  *     go backwards, and the child keeps the old ones;
+ *   - a page read back after MADV_FREE while another CPU reclaims holds
+ *     its value or zero, nothing else;
  *   - with per-VMA locks, a fault in one VMA completes while another task
  *     holds the mmap_lock for writing (a fault that needed it would wait
  *     forever: the test would hang), and a fault in a VMA a writer has
@@ -30,6 +32,8 @@
 #include "kerrno.h"
 #include "kstring.h"
 #include "tests/unit/test_mm_util.h"
+#include "vmscan.h"
+#include "vmstat.h"
 
 #define A 0x40000000UL
 #define NPAGES 16
@@ -482,11 +486,94 @@ static void test_fault_in_marked_vma_waits(struct ktest *t)
 	check_and_put(t, f.mm);
 }
 
+/* ---- reclaim racing faults, MADV_FREE and munmap */
+
+/*
+ * Worker 0 reclaims (mm_reclaim, kswapd's way) over and over; the others
+ * each own 4 pages (1 + 4 * id ..): write a value, MADV_FREE the page, read
+ * it back. The read must see the value (kept) or zero (dropped by the
+ * reclaimer in between), never anything else; the next write makes the
+ * page data again.
+ */
+static unsigned long reclaimed_total;
+
+static void free_and_check(struct worker *w)
+{
+	uintptr_t base = A + (1 + 4 * (w->id - 1)) * PAGE_SIZE;
+
+	for (unsigned i = 0; !__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE); i++) {
+		uintptr_t page = base + (i % 4) * PAGE_SIZE;
+		uint64_t v = ((uint64_t)(w->id + 1) << 32) | (i + 1), got = ~0UL;
+
+		if (copy_to_user((void *)page, &v, sizeof(v)) ||
+		    vm_madvise(w->s->mm, page, PAGE_SIZE, MADV_FREE) ||
+		    copy_from_user(&got, (void *)page, sizeof(got)) || (got != v && got != 0))
+			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(got == 0 ? &w->s->faults : &w->s->hits, 1, __ATOMIC_RELAXED);
+		if (i % 64 == 0)
+			sched_yield();
+	}
+}
+
+static void reclaim_or_check(struct worker *w)
+{
+	if (w->id != 0) {
+		free_and_check(w);
+		return;
+	}
+	while (!__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE)) {
+		__atomic_add_fetch(&reclaimed_total, mm_reclaim(~0UL, RECLAIM_KSWAPD), __ATOMIC_RELAXED);
+		sched_yield();
+	}
+}
+
+/*
+ * Meanwhile the test itself frees, reclaims and unmaps page 13 and maps it
+ * again. Every page reclaim dropped is counted once in pglazyfreed (no
+ * MADV_PAGEOUT here, and kswapd sleeps: memory is plentiful); nothing
+ * leaks.
+ */
+static void test_reclaim_races_faults(struct ktest *t)
+{
+	struct shared s = { 0 };
+	struct worker w[NR_CPUS];
+	unsigned long lazyfreed = vm_event_sum(VM_PGLAZYFREED), mine = 0;
+	unsigned n;
+	size_t frames;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	reclaimed_total = 0;
+	s.mm = make_mm(t, NPAGES, true);
+	ASSERT_TRUE(t, s.mm != NULL);
+	n = start_workers(w, &s, reclaim_or_check);
+	for (unsigned r = 0; r < RACE_ROUNDS; r++) {
+		uint64_t v = r + 1;
+		uintptr_t p13 = A + 13 * PAGE_SIZE;
+
+		EXPECT_EQ(t, mm_copy_to(s.mm, p13, &v, sizeof(v)), 0);
+		EXPECT_EQ(t, vm_madvise(s.mm, p13, PAGE_SIZE, MADV_FREE), 0);
+		if (r % 2)
+			mine += mm_reclaim(~0UL, RECLAIM_DIRECT);
+		EXPECT_EQ(t, vm_munmap(s.mm, p13, PAGE_SIZE), 0);
+		EXPECT_EQ(t, vm_mmap(s.mm, p13, PAGE_SIZE, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)p13);
+		sched_yield();
+	}
+	stop_workers(w, n, &s);
+	EXPECT_EQ(t, s.errors, 0);
+	EXPECT_GT(t, s.hits + s.faults, 0);
+	EXPECT_EQ(t, vm_event_sum(VM_PGLAZYFREED) - lazyfreed, reclaimed_total + mine);
+	check_and_put(t, s.mm);
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
 static const struct ktest_case mm_smp_cases[] = {
 	KTEST_CASE(test_same_and_different_pages),
 	KTEST_CASE(test_munmap_races_faults),
 	KTEST_CASE(test_mprotect_races_writes),
 	KTEST_CASE(test_cow_breaks_while_reading),
+	KTEST_CASE(test_reclaim_races_faults),
 	KTEST_CASE(test_fault_while_mmap_lock_held),
 	KTEST_CASE(test_fault_in_marked_vma_waits),
 	{ NULL, NULL },

@@ -1,0 +1,80 @@
+/*
+ * Page reclaim under memory pressure (Linux mm/vmscan.c, for what can be
+ * reclaimed here: clean lazily freed anonymous pages, MADV_FREE's).
+ *
+ * Without a reverse map, reclaim finds pages the way Linux 2.4's swap_out
+ * and Linux 6.1's multi-gen LRU aging do: it walks the page tables of
+ * every address space (mm/mm.c's list), each from where its clock hand
+ * stopped last, and gives a page whose accessed bit is set a second
+ * chance (the bit is cleared; the next round takes the page if nobody
+ * touched it meanwhile). It stops once it has freed what was asked.
+ *
+ * Who reclaims (the pmm.h watermarks):
+ *   - kswapd, a kernel thread (kernel/kswapd.c), woken when a fault leaves
+ *     fewer free frames than the low watermark; it reclaims until the
+ *     high watermark or until nothing more can be had (kswapd_balance).
+ *     After a run that freed nothing it is not woken again until some
+ *     reclaim frees a page (Linux's kswapd_failures);
+ *   - the faulting task itself when a user page cannot be had (below the
+ *     min watermark: pmm's GFP_USER): handle_mm_fault reclaims (direct
+ *     reclaim) and retries before it answers FAULT_OOM; only then does the
+ *     OOM killer (kernel/oom_kill.c) choose a process to kill.
+ *
+ * Locking: callers hold no mmap_lock or spinning lock. Direct reclaim only
+ * try-locks each address space's mmap_lock (as the multi-gen LRU's walk
+ * does): it runs from a fault, perhaps inside a system call, and never
+ * waits for an address space whose writer may itself be short of memory;
+ * kswapd waits for it. pt_lock is held while a range is scanned.
+ */
+#ifndef VMSCAN_H
+#define VMSCAN_H
+
+#include "types.h"
+
+enum reclaim_who { RECLAIM_DIRECT, RECLAIM_KSWAPD };
+
+/*
+ * mm_reclaim: free up to want frames from every address space, counting
+ * pgscan_* / pgsteal_* / pglazyfreed for who. Two rounds of the clock at
+ * most. Returns the frames freed. No lock held; may sleep (kswapd).
+ */
+unsigned long mm_reclaim(unsigned long want, enum reclaim_who who);
+
+/*
+ * mm_reclaim_direct: an allocating task found no user page: reclaim up
+ * to the high watermark (allocstall_normal). True when anything was freed,
+ * so the allocation is worth retrying. No lock held.
+ */
+bool mm_reclaim_direct(void);
+
+/*
+ * kswapd_balance: kswapd's work once woken (Linux balance_pgdat): reclaim
+ * until the high watermark or until a round frees nothing. Returns the
+ * frames freed. No lock held; may sleep.
+ */
+unsigned long kswapd_balance(void);
+
+/*
+ * mm_available_frames: /proc/meminfo's MemAvailable (Linux
+ * si_mem_available): free frames above the high watermark plus what
+ * reclaim could take without swap (lazily freed pages, which Linux keeps
+ * on the inactive file list and counts as page cache: less half of them
+ * or the low watermark, whichever is smaller).
+ */
+unsigned long mm_available_frames(void);
+
+/*
+ * vmscan_wake_kswapd: set by the kernel once kswapd runs (kernel/kswapd.c;
+ * NULL on the host and before then). vmscan_check_low calls it when free
+ * frames are below the low watermark; call with no spinning lock held.
+ */
+extern void (*vmscan_wake_kswapd)(void);
+void vmscan_check_low(void);
+
+/*
+ * kswapd_start (kernel/kswapd.c): start the background reclaim thread and
+ * set vmscan_wake_kswapd. 0, or -ENOMEM (reclaim is then direct only).
+ */
+int kswapd_start(void);
+
+#endif

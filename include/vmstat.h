@@ -1,0 +1,73 @@
+/*
+ * VM event counters (Linux's vm_event_item, /proc/vmstat): how often the
+ * VM did something since boot, under Linux's names so that Linux's tools
+ * (procps vmstat, sar) read them. Kept per CPU and summed when read, so
+ * the fault path's count is one add to a line no other CPU writes.
+ *
+ * Locking: none. Each CPU adds to its own row (a task moved to another CPU
+ * in the middle of an add can at worst lose that one count: the rows are
+ * for statistics, never for decisions); readers sum the rows as they find
+ * them.
+ */
+#ifndef VMSTAT_H
+#define VMSTAT_H
+
+#include "types.h"
+
+/* Event, Linux name; /proc/vmstat lists them in this order (Linux's, mm/vmstat.c vmstat_text). */
+#define VM_EVENT_TABLE(X) \
+	X(PSWPIN,           "pswpin")           /* pages read back from swap */ \
+	X(PSWPOUT,          "pswpout")          /* pages written to swap */ \
+	X(PGFAULT,          "pgfault")          /* page faults (handle_mm_fault calls) */ \
+	X(PGMAJFAULT,       "pgmajfault")       /* faults that had to read from a disk */ \
+	X(PGLAZYFREE,       "pglazyfree")       /* pages MADV_FREE marked lazily free */ \
+	X(PGSTEAL_KSWAPD,   "pgsteal_kswapd")   /* pages reclaimed by the background thread */ \
+	X(PGSTEAL_DIRECT,   "pgsteal_direct")   /* pages reclaimed by an allocating task */ \
+	X(PGSCAN_KSWAPD,    "pgscan_kswapd")    /* pages looked at by the background thread */ \
+	X(PGSCAN_DIRECT,    "pgscan_direct")    /* pages looked at by an allocating task */ \
+	X(PGLAZYFREED,      "pglazyfreed")      /* lazily freed pages dropped by reclaim */ \
+	X(OOM_KILL,         "oom_kill")         /* processes killed for want of memory */ \
+	X(ALLOCSTALL,       "allocstall_normal") /* direct reclaims (an allocation waited) */ \
+	X(PAGEOUTRUN,       "pageoutrun")       /* background reclaim runs (kswapd woken) */
+
+#define VM_EVENT_ENUM(id, name) VM_##id,
+enum vm_event { VM_EVENT_TABLE(VM_EVENT_ENUM) NR_VM_EVENTS };
+#undef VM_EVENT_ENUM
+
+/* count_vm_events: add n to event e on the running CPU. Any context. */
+void count_vm_events(enum vm_event e, unsigned long n);
+
+static inline void count_vm_event(enum vm_event e)
+{
+	count_vm_events(e, 1);
+}
+
+/* vm_event_sum: event e summed over the CPUs. */
+unsigned long vm_event_sum(enum vm_event e);
+
+/*
+ * Gauges (Linux's node and zone stat items): how many pages are in a state
+ * now. Changed with atomic adds wherever a page enters or leaves the state.
+ */
+#define VM_STAT_TABLE(X) \
+	X(NR_ANON_PAGES,    "nr_anon_pages")    /* private anonymous pages allocated */ \
+	X(NR_LAZYFREE,      NULL)               /* of which marked lazily free (Linux keeps them \
+	                                         *   on the inactive file LRU: no line of its own) */
+
+#define VM_STAT_ENUM(id, name) VM_##id,
+enum vm_stat { VM_STAT_TABLE(VM_STAT_ENUM) NR_VM_STATS };
+#undef VM_STAT_ENUM
+
+/* mod_vm_stat: add d (may be negative) to gauge s. Any context. */
+void mod_vm_stat(enum vm_stat s, long d);
+/* vm_stat_read: gauge s now (never below 0). */
+unsigned long vm_stat_read(enum vm_stat s);
+
+/*
+ * vmstat_format: the text of /proc/vmstat ("name value" lines: the free
+ * pages and the gauges Linux has first, then the events, in Linux's order) into
+ * buf of size bytes. Returns the full length (more than size: truncated).
+ */
+size_t vmstat_format(char *buf, size_t size);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * The OOM killer (Linux mm/oom_kill.c): a user page fault found no page
+ * even after direct reclaim (handle_mm_fault answered FAULT_OOM). Rather
+ * than kill whoever happened to fault, kill the process whose death frees
+ * the most: the largest footprint (Linux's oom_badness: resident pages,
+ * swap entries and page-table pages; oom_score_adj is always 0 here),
+ * never a kernel thread, pid 1 only when nothing else is left. While a
+ * victim is still on its way out (or any address space is being torn
+ * down: its frames are coming back) nobody else is killed: the faulting
+ * task gives up the CPU and retries its fault (Linux: out_of_memory aborts
+ * the choice when it meets a victim that has not freed its memory yet).
+ *
+ * Locking: the choice is made under sched_lock (the task list and each
+ * task's mm pointer); an mm's counters are atomic and its page tables stay
+ * while a task holds the mm. oom_victim_pid is an atomic.
+ */
+#include "task.h"
+#include "sched_internal.h"
+#include "signal.h"
+#include "mm.h"
+#include "arch_mmu.h"
+#include "vmstat.h"
+#include "printk.h"
+#include "kstring.h"
+
+/* The last process killed for want of memory (0: none yet). */
+static int oom_victim_pid;
+
+struct oom_choice {
+	struct task *task;            /* the chosen task (a thread of the victim process) */
+	unsigned long points;         /* its footprint in pages */
+	bool wait;                    /* a victim is still exiting: kill nobody */
+};
+
+/* Linux oom_badness: resident pages + swap entries (none yet) + page-table pages. */
+static unsigned long oom_badness(struct mm *mm)
+{
+	return __atomic_load_n(&mm->rss, __ATOMIC_RELAXED) + arch_mmu_table_pages(mm->mmu);
+}
+
+/* Look at task t (sched_lock held): a candidate, a victim still exiting, or neither. */
+static void oom_evaluate(struct task *t, struct oom_choice *c, struct oom_choice *init)
+{
+	struct oom_choice *slot = t->pid == 1 ? init : c;
+	unsigned long points;
+
+	if (t->kthread_fn || !t->mm || t->state == TASK_ZOMBIE)
+		return;
+	if (thread_group_exiting(t)) {
+		if (t->pid == __atomic_load_n(&oom_victim_pid, __ATOMIC_RELAXED))
+			c->wait = true;         /* its memory is about to come back */
+		return;                         /* exiting anyway: killing it frees nothing more */
+	}
+	points = oom_badness(t->mm);
+	if (!slot->task || points > slot->points) {
+		slot->task = t;
+		slot->points = points;
+	}
+}
+
+/* Print the kill (Linux's format, with the reason first) and send SIGKILL. sched_lock held. */
+static void oom_kill_locked(struct task *v, const struct task *faulting)
+{
+	struct mm *mm = v->mm;
+	unsigned long kb = PAGE_SIZE >> 10, file = __atomic_load_n(&mm->rss_file, __ATOMIC_RELAXED);
+	unsigned long anon = __atomic_load_n(&mm->rss, __ATOMIC_RELAXED) - file;
+	struct k_siginfo info;
+
+	printk("%soom-kill: a fault of pid %d (%s) found no page after reclaim\n"
+	       "Out of memory: Killed process %d (%s) anon-rss:%lukB, file-rss:%lukB, swap:0kB, "
+	       "pgtables:%lukB\n%s", report_begin(v), faulting->pid, faulting->comm, v->pid, v->comm,
+	       anon * kb, file * kb, arch_mmu_table_pages(mm->mmu) * kb, report_end(v));
+	memset(&info, 0, sizeof(info));
+	info.si_signo = SIGKILL;
+	info.si_code = SI_KERNEL;
+	send_signal_info_locked(v, &info, true);
+	__atomic_store_n(&oom_victim_pid, v->pid, __ATOMIC_RELAXED);
+	count_vm_event(VM_OOM_KILL);
+}
+
+void out_of_memory(void)
+{
+	struct oom_choice c = { 0 }, init = { 0 };
+	struct task *victim;
+	struct list_head *p;
+	bool other;
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	list_for_each(p, &task_list)
+		oom_evaluate(list_entry(p, struct task, all_link), &c, &init);
+	/* A victim that has let go of its mm may still be freeing it (mm_teardown): wait for that too. */
+	if (mm_teardowns_running())
+		c.wait = true;
+	victim = c.wait ? NULL : c.task ? c.task : init.task;
+	if (victim)
+		oom_kill_locked(victim, current);
+	other = c.wait || (victim && victim->group != current->group);
+	spin_unlock_irqrestore(&sched_lock, f);
+	if (other)
+		sched_yield();          /* let the victim run and free its memory; the fault is retried */
+}

@@ -1,0 +1,150 @@
+/*
+ * Reclaim under memory pressure (include/vmscan.h): the clock over every
+ * address space's lazily freed pages, direct reclaim for a fault that
+ * found no page, and kswapd's balancing loop (its thread is
+ * kernel/kswapd.c). The per-page decision is mm/madvise.c's
+ * (mm_reclaim_lazyfree_range), shared with MADV_PAGEOUT.
+ *
+ * Locking: see include/vmscan.h. An mm's clock hand is [pt_lock].
+ */
+#include "internal.h"
+#include "vmscan.h"
+#include "vmstat.h"
+
+void (*vmscan_wake_kswapd)(void);
+/* kswapd's last run freed nothing: do not wake it until some reclaim frees a page. */
+static bool kswapd_failed;
+
+/* A scan takes the page-table lock for this much address space at a time, and stops between pieces. */
+#define RECLAIM_CHUNK (2UL << 20)
+
+/* Scan the private anonymous VMAs in [from, to) until rs->want is met; where it stopped (to: went through). */
+static uintptr_t scan_range(struct mm *mm, uintptr_t from, uintptr_t to, struct reclaim_scan *rs)
+{
+	for (struct vma *v = vma_find(mm, from); v && v->start < to; v = vma_next(mm, v)) {
+		uintptr_t a = MAX(v->start, from), end = MIN(v->end, to);
+
+		if (v->file)
+			continue;               /* MADV_FREE marks anonymous memory only */
+		while (a < end) {
+			uintptr_t stop = MIN(ALIGN_DOWN(a, RECLAIM_CHUNK) + RECLAIM_CHUNK, end);
+
+			mm_pt_lock(mm);
+			mm_reclaim_lazyfree_range(rs, a, stop);
+			mm_pt_unlock(mm);
+			a = stop;
+			if (rs->freed >= rs->want)
+				return a;
+		}
+	}
+	return to;
+}
+
+/* One round of mm's clock, from its hand, until rs->want is met. mmap_lock held (read). */
+static void reclaim_mm(struct mm *mm, struct reclaim_scan *rs)
+{
+	struct tlb_batch tlb;
+	uintptr_t hand = __atomic_load_n(&mm->reclaim_hand, __ATOMIC_RELAXED), stop;
+
+	mm_tlb_init(&tlb, mm, false);
+	rs->mm = mm;
+	rs->tlb = &tlb;
+	stop = scan_range(mm, hand, TASK_SIZE, rs);
+	if (stop >= TASK_SIZE && rs->freed < rs->want)
+		stop = scan_range(mm, 0, hand, rs);
+	__atomic_store_n(&mm->reclaim_hand, stop >= TASK_SIZE ? 0 : stop, __ATOMIC_RELAXED);
+	mm_tlb_finish(&tlb);
+}
+
+unsigned long mm_reclaim_lazyfree(struct mm *mm)
+{
+	struct reclaim_scan rs = { .want = ~0UL };
+
+	mmap_read_lock(mm);
+	for (int round = 0; round < 2; round++)
+		reclaim_mm(mm, &rs);
+	mmap_read_unlock(mm);
+	count_vm_events(VM_PGLAZYFREED, rs.freed);
+	return rs.freed;
+}
+
+/* One round over every address space; direct reclaim skips those whose mmap_lock is taken. */
+static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
+{
+	struct mm *mm = NULL;
+
+	while (rs->freed < rs->want && (mm = mm_list_next(mm))) {
+		if (who == RECLAIM_DIRECT) {
+			if (!mmap_read_trylock(mm))
+				continue;
+		} else {
+			mmap_read_lock(mm);
+		}
+		reclaim_mm(mm, rs);
+		mmap_read_unlock(mm);
+	}
+	if (mm)
+		mm_put(mm);
+}
+
+unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
+{
+	struct reclaim_scan rs = { .want = want };
+
+	for (int round = 0; round < 2 && rs.freed < want; round++)
+		reclaim_round(&rs, who);
+	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSCAN_DIRECT : VM_PGSCAN_KSWAPD, rs.scanned);
+	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSTEAL_DIRECT : VM_PGSTEAL_KSWAPD, rs.freed);
+	count_vm_events(VM_PGLAZYFREED, rs.freed);
+	if (rs.freed)
+		__atomic_store_n(&kswapd_failed, false, __ATOMIC_RELAXED);
+	return rs.freed;
+}
+
+/* Frames short of the high watermark (at least a cluster: Linux's SWAP_CLUSTER_MAX, 32). */
+static unsigned long deficit(void)
+{
+	size_t free = pmm_free_frames(), high = pmm_watermark(WMARK_HIGH);
+
+	return MAX(free < high ? high - free : 0, 32UL);
+}
+
+bool mm_reclaim_direct(void)
+{
+	count_vm_event(VM_ALLOCSTALL);
+	return mm_reclaim(deficit(), RECLAIM_DIRECT) > 0;
+}
+
+unsigned long kswapd_balance(void)
+{
+	unsigned long total = 0, got;
+
+	count_vm_event(VM_PAGEOUTRUN);
+	while (pmm_free_frames() < pmm_watermark(WMARK_HIGH)) {
+		got = mm_reclaim(deficit(), RECLAIM_KSWAPD);
+		if (!got)
+			break;
+		total += got;
+	}
+	if (!total && pmm_free_frames() < pmm_watermark(WMARK_HIGH))
+		__atomic_store_n(&kswapd_failed, true, __ATOMIC_RELAXED);
+	return total;
+}
+
+void vmscan_check_low(void)
+{
+	void (*wake)(void) = __atomic_load_n(&vmscan_wake_kswapd, __ATOMIC_ACQUIRE);
+
+	if (wake && pmm_free_frames() < pmm_watermark(WMARK_LOW) &&
+	    !__atomic_load_n(&kswapd_failed, __ATOMIC_RELAXED))
+		wake();
+}
+
+unsigned long mm_available_frames(void)
+{
+	long free = (long)pmm_free_frames() - (long)pmm_watermark(WMARK_HIGH);
+	long lazy = (long)vm_stat_read(VM_NR_LAZYFREE);
+
+	lazy -= MIN(lazy / 2, (long)pmm_watermark(WMARK_LOW));
+	return free + lazy > 0 ? (unsigned long)(free + lazy) : 0;
+}

@@ -1,0 +1,196 @@
+/*
+ * Reclaim under memory pressure (mm/vmscan.c, include/vmscan.h): the
+ * clock over lazily freed pages (second chance for a page read since
+ * MADV_FREE, a hand that goes on where it stopped), the watermarks and
+ * GFP_USER, and direct reclaim in a fault before FAULT_OOM. The counters
+ * (include/vmstat.h) are checked against what each test did.
+ *
+ * Expected values come from the rules written beside each check (Linux's
+ * shrink_folio_list for lazyfree folios: a clean one is dropped, a
+ * referenced one kept once, a dirty one goes back to being an ordinary
+ * page), not from running the code.
+ */
+#include "test_mm_util.h"
+#include "vmscan.h"
+#include "vmstat.h"
+
+#define B  0x40000000UL                    /* a base far from everything */
+#define P(n) ((uintptr_t)(n) << PAGE_SHIFT)
+
+struct counts {
+	unsigned long v[NR_VM_EVENTS];
+};
+
+static void counts_take(struct counts *c)
+{
+	for (unsigned e = 0; e < NR_VM_EVENTS; e++)
+		c->v[e] = vm_event_sum(e);
+}
+
+static unsigned long counts_delta(const struct counts *c, enum vm_event e)
+{
+	return vm_event_sum(e) - c->v[e];
+}
+
+/* An address space with n private pages at B, page i holding 0x10 + i, all MADV_FREE'd. */
+static struct mm *lazyfree_mm(struct ktest *t, unsigned n)
+{
+	struct mm *mm = mm_create();
+
+	if (!mm)
+		return NULL;
+	EXPECT_EQ(t, vm_mmap(mm, B, P(n), UT_RW, UT_PA | MAP_FIXED), (long)B);
+	for (unsigned i = 0; i < n; i++)
+		EXPECT_EQ(t, ut_write8(mm, B + P(i), (uint8_t)(0x10 + i)), FAULT_OK);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(n), MADV_FREE), 0);
+	return mm;
+}
+
+/*
+ * 0 1 2 3 4 5 6 7   eight lazily freed pages; page 0 read after MADV_FREE.
+ * mm_reclaim(3): the clock from the start: page 0 is referenced (second
+ * chance: its accessed bit is cleared, it stays), 1 2 3 are dropped, and
+ * the scan stops there (4 lazily freed pages looked at). mm_reclaim(100):
+ * the hand goes on: 4..7 dropped, then round again to page 0, whose
+ * chance is used up: dropped. Everything reads zero afterwards.
+ */
+static void test_clock_second_chance(struct ktest *t)
+{
+	struct counts c;
+	struct mm *mm;
+	size_t frames;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	counts_take(&c);
+	mm = lazyfree_mm(t, 8);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, counts_delta(&c, VM_PGLAZYFREE), 8);
+	EXPECT_EQ(t, vm_stat_read(VM_NR_LAZYFREE), 8);
+	EXPECT_EQ(t, ut_read8(mm, B), 0x10);
+	EXPECT_TRUE(t, ut_state(mm, B) & MMU_ACCESSED);
+	EXPECT_EQ(t, mm_reclaim(3, RECLAIM_DIRECT), 3);
+	EXPECT_EQ(t, mm->rss, 5);
+	EXPECT_FALSE(t, ut_state(mm, B) & MMU_ACCESSED);
+	EXPECT_EQ(t, ut_pa(mm, B + P(1)), 0);
+	EXPECT_EQ(t, ut_pa(mm, B + P(3)), 0);
+	EXPECT_NE(t, ut_pa(mm, B + P(4)), 0);
+	EXPECT_EQ(t, counts_delta(&c, VM_PGSTEAL_DIRECT), 3);
+	EXPECT_EQ(t, counts_delta(&c, VM_PGSCAN_DIRECT), 4);
+	EXPECT_EQ(t, mm_reclaim(100, RECLAIM_KSWAPD), 5);
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_EQ(t, counts_delta(&c, VM_PGSTEAL_KSWAPD), 5);
+	EXPECT_EQ(t, counts_delta(&c, VM_PGSCAN_KSWAPD), 5);
+	EXPECT_EQ(t, counts_delta(&c, VM_PGLAZYFREED), 8);
+	EXPECT_EQ(t, vm_stat_read(VM_NR_LAZYFREE), 0);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, ut_read8(mm, B + P(i)), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
+/*
+ * A page written after MADV_FREE is data again: reclaim un-marks it and
+ * keeps it (and a later reclaim does not look at it any more).
+ */
+static void test_written_page_kept(struct ktest *t)
+{
+	struct counts c;
+	struct mm *mm = lazyfree_mm(t, 4);
+
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, ut_write8(mm, B + P(2), 0x77), FAULT_OK);
+	counts_take(&c);
+	EXPECT_EQ(t, mm_reclaim(100, RECLAIM_KSWAPD), 3);
+	EXPECT_EQ(t, counts_delta(&c, VM_PGSCAN_KSWAPD), 4);   /* the written page was looked at once */
+	EXPECT_EQ(t, ut_read8(mm, B + P(2)), 0x77);
+	EXPECT_EQ(t, ut_read8(mm, B + P(0)), 0);
+	EXPECT_EQ(t, mm->rss, 1);
+	EXPECT_EQ(t, mm_reclaim(100, RECLAIM_KSWAPD), 0);
+	EXPECT_EQ(t, counts_delta(&c, VM_PGSCAN_KSWAPD), 4);
+	mm_put(mm);
+}
+
+/* Hold free frames (plain allocations, which may use the reserve) until only n are left. */
+static void hold_until(struct list_head *held, size_t n)
+{
+	struct page *p;
+
+	while (pmm_free_frames() > n && (p = pmm_alloc(0, 0)) != NULL)
+		list_add(&p->lru, held);
+}
+
+/* min < low < high; a user page is refused when it would take the free frames below min, a kernel one is not. */
+static void test_watermarks_gfp_user(struct ktest *t)
+{
+	size_t min = pmm_watermark(WMARK_MIN);
+	struct list_head held;
+	struct page *u, *k;
+
+	EXPECT_GE(t, min, 128 / (PAGE_SIZE >> 10));                 /* min_free_kbytes >= 128 */
+	EXPECT_LT(t, min, pmm_watermark(WMARK_LOW));
+	EXPECT_LT(t, pmm_watermark(WMARK_LOW), pmm_watermark(WMARK_HIGH));
+	list_init(&held);
+	hold_until(&held, min + 1);
+	u = pmm_alloc(0, GFP_USER);                 /* leaves min free: allowed */
+	EXPECT_TRUE(t, u != NULL);
+	EXPECT_TRUE(t, pmm_alloc(0, GFP_USER) == NULL);
+	k = pmm_alloc(0, 0);
+	EXPECT_TRUE(t, k != NULL);
+	if (u)
+		pmm_free(u, 0);
+	if (k)
+		pmm_free(k, 0);
+	ut_release_frames(&held);
+	EXPECT_EQ(t, pmm_check(), 0);
+}
+
+/*
+ * A fault that finds no user page reclaims lazily freed pages itself
+ * (direct reclaim: allocstall, pgsteal_direct) and succeeds; with nothing
+ * left to reclaim it answers FAULT_OOM, and after memory comes back the
+ * same fault works.
+ */
+static void test_direct_reclaim_in_fault(struct ktest *t)
+{
+	struct mm *lazy, *mm = mm_create();
+	struct list_head held;
+	struct counts c;
+	enum fault_result r1, r2;
+
+	ASSERT_TRUE(t, mm);
+	/* Three one-page VMAs apart (no merging, nothing filled ahead of a fault). */
+	for (unsigned i = 0; i < 3; i++)
+		ASSERT_EQ(t, vm_mmap(mm, B + P(2 * i), P(1), UT_RW, UT_PA | MAP_FIXED), (long)(B + P(2 * i)));
+	ASSERT_EQ(t, ut_write8(mm, B, 1), FAULT_OK);            /* page tables exist */
+	lazy = lazyfree_mm(t, 64);
+	ASSERT_TRUE(t, lazy);
+	list_init(&held);
+	counts_take(&c);
+	hold_until(&held, pmm_watermark(WMARK_MIN));
+	r1 = handle_mm_fault(mm, B + P(2), FAULT_WRITE | FAULT_USER);
+	EXPECT_EQ(t, mm_reclaim_lazyfree(lazy), 64 - counts_delta(&c, VM_PGSTEAL_DIRECT));
+	hold_until(&held, pmm_watermark(WMARK_MIN));
+	r2 = handle_mm_fault(mm, B + P(4), FAULT_WRITE | FAULT_USER);
+	ut_release_frames(&held);
+	EXPECT_EQ(t, r1, FAULT_OK);
+	EXPECT_GE(t, counts_delta(&c, VM_ALLOCSTALL), 2);
+	EXPECT_GE(t, counts_delta(&c, VM_PGSTEAL_DIRECT), 1);
+	EXPECT_EQ(t, r2, FAULT_OOM);
+	EXPECT_EQ(t, ut_pa(mm, B + P(4)), 0);
+	EXPECT_EQ(t, ut_write8(mm, B + P(4), 2), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, B + P(4)), 2);
+	EXPECT_EQ(t, pmm_check(), 0);
+	mm_put(lazy);
+	mm_put(mm);
+}
+
+static const struct ktest_case mm_reclaim_cases[] = {
+	KTEST_CASE(test_clock_second_chance),
+	KTEST_CASE(test_written_page_kept),
+	KTEST_CASE(test_watermarks_gfp_user),
+	KTEST_CASE(test_direct_reclaim_in_fault),
+	{ 0 },
+};
+KTEST_SUITE(mm_reclaim, mm_reclaim_cases);
