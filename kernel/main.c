@@ -36,7 +36,6 @@
 #include "profile_vma.h"
 #include "kstring.h"
 #include "task.h"
-#include "vmscan.h"
 #include "exec.h"
 #include "spinlock.h"
 
@@ -328,7 +327,6 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	smp_init(bi, kparams.acpi, kparams.smp);
 	if (rootfs_init())
 		printk("rootfs: the root file system could not be built\n");
-	kswapd_start();
 
 	if (kparams.crash[0])
 		crash_on_request(kparams.crash);
