@@ -18,6 +18,16 @@ static bool kswapd_failed;
 /* A scan takes the page-table lock for this much address space at a time, and stops between pieces. */
 #define RECLAIM_CHUNK (2UL << 20)
 
+/*
+ * Only reclaim's own reference is left: the address space's last user has
+ * gone, and reclaim's put will tear it down; stop looking at it at once,
+ * so that its memory comes back without waiting for the scan.
+ */
+static bool mm_exiting(struct mm *mm)
+{
+	return __atomic_load_n(&mm->users, __ATOMIC_ACQUIRE) <= 1;
+}
+
 /* Scan the private anonymous VMAs in [from, to) until rs->want is met; where it stopped (to: went through). */
 static uintptr_t scan_range(struct mm *mm, uintptr_t from, uintptr_t to, struct reclaim_scan *rs)
 {
@@ -33,7 +43,7 @@ static uintptr_t scan_range(struct mm *mm, uintptr_t from, uintptr_t to, struct 
 			mm_reclaim_lazyfree_range(rs, a, stop);
 			mm_pt_unlock(mm);
 			a = stop;
-			if (rs->freed >= rs->want)
+			if (rs->freed >= rs->want || mm_exiting(mm))
 				return a;
 		}
 	}
@@ -74,6 +84,8 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
 	struct mm *mm = NULL;
 
 	while (rs->freed < rs->want && (mm = mm_list_next(mm))) {
+		if (mm_exiting(mm))
+			continue;
 		if (who == RECLAIM_DIRECT) {
 			if (!mmap_read_trylock(mm))
 				continue;
@@ -91,7 +103,7 @@ unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
 {
 	struct reclaim_scan rs = { .want = want };
 
-	for (int round = 0; round < 2 && rs.freed < want; round++)
+	for (int round = 0; round < 2 && rs.freed < want && vm_stat_read(VM_NR_LAZYFREE); round++)
 		reclaim_round(&rs, who);
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSCAN_DIRECT : VM_PGSCAN_KSWAPD, rs.scanned);
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSTEAL_DIRECT : VM_PGSTEAL_KSWAPD, rs.freed);
