@@ -62,6 +62,13 @@ static __noreturn void init_finished(struct task *t)
 	int st = t->exit_status, shell;
 	unsigned checked;
 
+	/*
+	 * Interrupts on (init_run's loop ends with them off): the check sleeps
+	 * on mmap_locks, and an orphan (or a thread) that drops its address
+	 * space meanwhile leaves the check's mm_put the last one, whose
+	 * teardown takes the page-table lock, which wants interrupts on.
+	 */
+	sti();
 	/* Every address space still alive (orphans') passes vma_check, or the run fails. */
 	if (mm_check_all(&checked)) {
 		printk(REPORT_BEGIN "vm: vma_check failed on one of %u address spaces\n" REPORT_END, checked);
