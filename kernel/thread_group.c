@@ -205,6 +205,8 @@ static void take_leader_place_locked(struct task *self, struct task *old)
 	self->pgid = old->pgid;
 	self->sid = old->sid;
 	self->group->leader = self;
+	if (init_task == old)
+		init_task = self;       /* kernel/init.c waits for pid 1's leader */
 	thread_park_dead_locked(old);
 }
 

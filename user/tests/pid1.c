@@ -10,6 +10,8 @@
  *                           exit 0 (exit_group) after MS milliseconds (default 200): the
  *                           orphans and threads are still exiting while the kernel checks
  *                           every address space at init's end (kernel/init.c)
+ *   tests --exec-from-thread  a second thread execs "tests --exit 7" while the main thread
+ *                           waits for it: the run must end with status 7 (Go's syscall.Exec)
  */
 #include "uthread.h"
 
@@ -115,9 +117,31 @@ static int orphans_at_exit(int argc, char **argv)
 	return 0;
 }
 
+static int exec_exit7(void *arg)
+{
+	char *argv[] = { ut_argv0, "--exit", "7", NULL };
+	char *envp[] = { NULL };
+
+	(void)arg;
+	usys3(__NR_execve, (long)ut_argv0, (long)argv, (long)envp);
+	return 99;      /* execve failed: this thread exits 99, the process lives on */
+}
+
+static int exec_from_thread(void)
+{
+	static struct thread t = { .fn = exec_exit7 };
+
+	if (thread_start(&t) <= 0)
+		return 1;
+	thread_join(&t);        /* the execve ends this thread and this one */
+	return 98;              /* the execve failed: the join returned */
+}
+
 int pid1_helper(int argc, char **argv)
 {
 	if (strcmp(argv[1], "--orphans-at-exit") == 0)
 		return orphans_at_exit(argc, argv);
+	if (strcmp(argv[1], "--exec-from-thread") == 0)
+		return exec_from_thread();
 	return -1;
 }
