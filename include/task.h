@@ -70,11 +70,13 @@ struct sighand {
  * (CLONE_THREAD), their process-directed pending signals and the group
  * exit (kernel/thread_group.c). All fields [sched]. The leader (the task
  * whose tid is the process id) becomes a zombie that its parent can reap
- * only once every thread has exited; the other threads reap themselves.
+ * only once every thread has exited and released the address space
+ * (unreleased == 0, not merely live == 0); the other threads reap themselves.
  */
 struct thread_group {
 	int refs;                       /* tasks pointing here (freed with the last) */
-	int live;                       /* threads that have not exited yet */
+	int live;                       /* threads that have not exited yet (left first thing in task_exit) */
+	int unreleased;                 /* threads not yet at the end of task_exit: their mm may be held */
 	struct task *leader;
 	struct list_head threads;       /* its tasks, through task.group_link */
 	bool exiting;                   /* exit_group or a fatal signal: every thread goes */

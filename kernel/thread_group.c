@@ -5,10 +5,14 @@
  * Every user task has a group and a sighand from task_alloc; clone with
  * CLONE_THREAD joins the parent's group instead (same process id, no
  * parent link: a thread is nobody's child), CLONE_SIGHAND shares the
- * parent's actions. A thread that exits leaves the group's live count; the
- * last one makes the leader reapable and tells the leader's parent, with
- * the group's status (the exit_group status, the fatal signal, or, as
- * Linux reports it, the exit status of the thread that left last). Threads other than the leader are reaped by
+ * parent's actions. A thread that exits leaves the group's live count
+ * first (the last one to leave fixes the group's status: the exit_group
+ * status, the fatal signal, or, as Linux reports it, the exit status of
+ * the thread that left last), and the unreleased count at the end of its
+ * exit, once it has let go of the address space; the last one to leave
+ * that, with the leader a zombie, makes the leader reapable and tells the
+ * leader's parent, so that a wait4 that returns finds the memory free.
+ * Threads other than the leader are reaped by
  * the kernel: they wait on a list of dead threads until they are off
  * their CPU, and are freed by the next clone or wait4 (thread_reap_dead).
  *
@@ -57,6 +61,7 @@ int thread_group_init(struct task *t)
 	t->sighand->refs = 1;
 	t->group->refs = 1;
 	t->group->live = 1;
+	t->group->unreleased = 1;
 	t->group->leader = t;
 	list_init(&t->group->threads);
 	list_add_tail(&t->group_link, &t->group->threads);
@@ -82,6 +87,7 @@ int thread_group_share(struct task *child, struct task *parent, bool sighand, bo
 		child->group = parent->group;
 		child->group->refs++;
 		child->group->live++;
+		child->group->unreleased++;
 		list_add_tail(&child->group_link, &child->group->threads);
 		child->pid = parent->pid;
 	}

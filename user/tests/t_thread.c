@@ -6,7 +6,8 @@
  * exact, exit_group while threads sleep in system calls, tgkill to one
  * thread, fork of a multi-threaded process, a shared futex across
  * processes through MAP_SHARED memory, robust futexes released at a
- * thread's exit, out of memory in one thread killing the process.
+ * thread's exit, out of memory in one thread killing the process, its
+ * memory free as soon as wait4 reports it.
  * Expected values are Linux's; nothing depends on timing
  * (waits are on futexes and flags, never on sleeps).
  */
@@ -392,29 +393,22 @@ static void t_thread_oom_kill(void)
 		return;
 	}
 	struct vmk_memstat before, after;
-	long yields = 0;
 
 	CHECK(vmk_memstat(&before));
 	st = run_in_child(oom_in_thread);
+	CHECK(vmk_memstat(&after));
 	CHECK(WIFSIGNALED(st));
 	CHECK_EQ(WTERMSIG(st), SIGKILL);
 	/*
-	 * Known issue, not yet understood: after the earlier thread tests
-	 * have run in the same boot, the wait can return while the killed
-	 * process's gigabyte is still being given back (6 free frames right
-	 * after it, all back some thousand yields later), and the next tests
-	 * then failed for want of memory. Wait for the frames (the watchdog
-	 * fails a leak) and say how long it took.
+	 * wait4 reports the process once every thread has given up the address
+	 * space: the gigabyte is back right after it (it reported the process
+	 * as soon as the leader was a zombie and no thread was left in the
+	 * live count, while the faulting thread could still hold the memory:
+	 * 6 free frames right after the wait, ~18,000 missing at -smp 4).
+	 * Known: the killed thread's kernel stack waits for the next clone or
+	 * wait4 to be freed (a few frames).
 	 */
-	CHECK(vmk_memstat(&after));
-	printf("    %lu of %lu free frames back right after the wait\n", (unsigned long)after.free_frames,
-	       (unsigned long)before.free_frames);
-	while (vmk_memstat(&after) && after.free_frames + 64 < before.free_frames) {
-		usys0(__NR_sched_yield);
-		yields++;
-	}
-	if (yields)
-		printf("    all back after %ld yields\n", yields);
+	CHECK(after.free_frames + 16 >= before.free_frames);
 }
 
 const struct utest ut_thread_tests[] = {
