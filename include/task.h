@@ -122,6 +122,7 @@ struct task {
 	struct list_head group_link;    /* [sched] in group->threads */
 	int cpu;                        /* [sched] CPU it runs or is queued on (-1: never ran) */
 	bool on_cpu;                    /* [sched] running on t->cpu now (until switched out) */
+	bool free_at_switch;            /* [sched] ended and unlinked: freed once switched out (kernel/sched.c) */
 	bool is_idle;                   /* [self] a CPU's idle task */
 	unsigned long cpus_allowed;     /* [sched] CPUs it may run on (bit n: CPU n) */
 	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/kthread.c) */
@@ -144,10 +145,14 @@ __attribute__((noreturn)) void cpu_idle(void);
 /*
  * task_alloc: a new task with a kernel stack, pid, zeroed state, not yet
  * runnable or linked anywhere; tf points at the top of the stack. NULL on
- * -ENOMEM. task_free releases what task_alloc gave (not the mm).
+ * -ENOMEM. task_free releases what task_alloc gave (not the mm); t is off
+ * every CPU. task_free_locked: the same with sched_lock held (the kernel
+ * stack and the task go back under it: pmm and slab come after sched in
+ * the lock order).
  */
 struct task *task_alloc(void);
 void task_free(struct task *t);
+void task_free_locked(struct task *t);
 
 /*
  * sched_start_task: make t (filled in: mm, tf, parent, ...) runnable; on its
@@ -227,13 +232,14 @@ __attribute__((noreturn)) void task_exit(int status);
  * clone takes the parent's sighand (CLONE_SIGHAND) and joins its group
  * (CLONE_THREAD: the parent's process id); 0, or -EINTR when that group is
  * exiting or execing (its other threads have been sent SIGKILL already). thread_group_put: t leaves both
- * (task_free). thread_group_exiting: t's group is going (exit_group, fatal
+ * (task_free; thread_group_put_locked with sched_lock held). thread_group_exiting: t's group is going (exit_group, fatal
  * signal). thread_group_leader: the task whose tid is t's process id.
  * task_reapable: a zombie whose whole group has exited (wait4 may take it).
  */
 int thread_group_init(struct task *t);
 int thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread);
 void thread_group_put(struct task *t);
+void thread_group_put_locked(struct task *t);
 bool thread_group_exiting(const struct task *t);
 struct task *thread_group_leader(const struct task *t);
 bool task_reapable(const struct task *t);
@@ -269,12 +275,14 @@ int thread_group_exec(void);
  * leaves the live count; true when it was the group's last thread. *status
  * becomes the group exit's status, or the group's when t is last
  * (sched_lock held).
- * thread_park_dead_locked: an exited non-leader thread waits to be freed;
- * thread_reap_dead frees those already off their CPU (no lock held).
+ * thread_release_dead_locked: t, an ended thread that is not (or no
+ * longer) its group's leader and that nobody waits for, is unlinked from
+ * the task list and freed: at once when it is off its CPU (an old leader
+ * replaced by an execve), else by the next task on its CPU right after the
+ * switch away from it (the end of task_exit; kernel/sched.c). sched_lock held.
  */
 bool thread_group_leave_locked(struct task *t, int *status);
-void thread_park_dead_locked(struct task *t);
-void thread_reap_dead(void);
+void thread_release_dead_locked(struct task *t);
 
 /* exit_to_user: work before returning to user mode with tf: signals, reschedule. Interrupts off on return. */
 void exit_to_user(struct trap_frame *tf);

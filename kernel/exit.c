@@ -93,7 +93,7 @@ static void thread_end_locked(struct task *t, int status)
 			thread_group_wake_waiters_locked(leader->parent);
 	}
 	if (t != leader)
-		thread_park_dead_locked(t);
+		thread_release_dead_locked(t);
 }
 
 /* The user-memory side of a thread's end (Linux mm_release): robust futexes, then the child-tid word. */
@@ -231,7 +231,6 @@ long sys_wait4(SYSCALL_ARGS)
 	if (pid == INT32_MIN)
 		return -ESRCH;
 	found = true;
-	thread_reap_dead();
 	r = wait_event_interruptible(&self->child_wait,
 				     (zombie = take_zombie(self, pid, options, &found)) || !found || (options & WNOHANG));
 	if (zombie) {
