@@ -198,8 +198,14 @@ void futex_exit_robust_list(struct task *t);
 
 /* Live tasks (zombies included), for fork's limit and leak checks. */
 unsigned sched_task_count(void);
-/* task_find_any: as task_find, zombies included (kill of a zombie succeeds, as Linux). */
+/*
+ * task_find_any: as task_find, zombies included (kill of a zombie succeeds,
+ * as Linux). task_find_any_locked: the same with sched_lock held, which
+ * keeps the task allocated while the caller holds it (a thread that ends
+ * is freed as soon as it has switched away).
+ */
 struct task *task_find_any(int pid);
+struct task *task_find_any_locked(int pid);
 /*
  * Find a live task by pid, or NULL. Caller holds no lock; the result stays
  * allocated until its parent reaps it, which with SMP may happen on another

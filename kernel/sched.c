@@ -534,19 +534,24 @@ void sched_task_unlink(struct task *t)
 	ntasks--;
 }
 
-struct task *task_find_any(int pid)
+struct task *task_find_any_locked(int pid)
 {
 	struct list_head *p;
-	struct task *found = NULL;
-	unsigned long f = spin_lock_irqsave(&sched_lock);
 
+	assert_spin_held(&sched_lock);
 	list_for_each(p, &task_list) {
 		struct task *t = list_entry(p, struct task, all_link);
-		if (t->tid == pid) {    /* a process id is its leader's thread id */
-			found = t;
-			break;
-		}
+		if (t->tid == pid)      /* a process id is its leader's thread id */
+			return t;
 	}
+	return NULL;
+}
+
+struct task *task_find_any(int pid)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+	struct task *found = task_find_any_locked(pid);
+
 	spin_unlock_irqrestore(&sched_lock, f);
 	return found;
 }
