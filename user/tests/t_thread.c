@@ -420,9 +420,12 @@ static void t_thread_oom_kill(void)
 	 * space: the gigabyte is back right after it (it reported the process
 	 * as soon as the leader was a zombie and no thread was left in the
 	 * live count, while the faulting thread could still hold the memory:
-	 * 6 free frames right after the wait, ~18,000 missing at -smp 4).
+	 * 6 free frames right after the wait, ~18,000 missing at -smp 4). Two
+	 * frames of slack, less than a thread's kernel stack: running out of
+	 * memory can leave a slab cache a page fuller (1 frame, once, with
+	 * fault_lock=vma).
 	 */
-	CHECK_EQ(after.free_frames, before.free_frames);
+	CHECK(after.free_frames + 2 >= before.free_frames);
 }
 
 /* ---------------------------------------------------------- dead threads */
