@@ -122,6 +122,12 @@ const char *report_end(const struct task *t);
 void signal_deliver(struct trap_frame *tf);
 /* signal_pending: some unblocked signal is pending for t. */
 bool signal_pending(const struct task *t);
+/*
+ * fatal_signal_pending: SIGKILL is pending for t (its own or its process's):
+ * t dies on its way back to user mode, so a kernel loop that would keep it
+ * from getting there gives up (a user copy retrying a fault). Lockless.
+ */
+bool fatal_signal_pending(const struct task *t);
 
 /* on_sig_stack: sp lies on t's alternate signal stack. sas_flags: SS_DISABLE, SS_ONSTACK or 0 for sp. */
 bool on_sig_stack(const struct task *t, uint64_t sp);

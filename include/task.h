@@ -70,11 +70,13 @@ struct sighand {
  * (CLONE_THREAD), their process-directed pending signals and the group
  * exit (kernel/thread_group.c). All fields [sched]. The leader (the task
  * whose tid is the process id) becomes a zombie that its parent can reap
- * only once every thread has exited; the other threads reap themselves.
+ * only once every thread has exited and released the address space
+ * (unreleased == 0, not merely live == 0); the other threads reap themselves.
  */
 struct thread_group {
 	int refs;                       /* tasks pointing here (freed with the last) */
-	int live;                       /* threads that have not exited yet */
+	int live;                       /* threads that have not exited yet (left first thing in task_exit) */
+	int unreleased;                 /* threads not yet at the end of task_exit: their mm may be held */
 	struct task *leader;
 	struct list_head threads;       /* its tasks, through task.group_link */
 	bool exiting;                   /* exit_group or a fatal signal: every thread goes */
@@ -120,6 +122,7 @@ struct task {
 	struct list_head group_link;    /* [sched] in group->threads */
 	int cpu;                        /* [sched] CPU it runs or is queued on (-1: never ran) */
 	bool on_cpu;                    /* [sched] running on t->cpu now (until switched out) */
+	bool free_at_switch;            /* [sched] ended and unlinked: freed once switched out (kernel/sched.c) */
 	bool is_idle;                   /* [self] a CPU's idle task */
 	unsigned long cpus_allowed;     /* [sched] CPUs it may run on (bit n: CPU n) */
 	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/kthread.c) */
@@ -142,10 +145,14 @@ __attribute__((noreturn)) void cpu_idle(void);
 /*
  * task_alloc: a new task with a kernel stack, pid, zeroed state, not yet
  * runnable or linked anywhere; tf points at the top of the stack. NULL on
- * -ENOMEM. task_free releases what task_alloc gave (not the mm).
+ * -ENOMEM. task_free releases what task_alloc gave (not the mm); t is off
+ * every CPU. task_free_locked: the same with sched_lock held (the kernel
+ * stack and the task go back under it: pmm and slab come after sched in
+ * the lock order).
  */
 struct task *task_alloc(void);
 void task_free(struct task *t);
+void task_free_locked(struct task *t);
 
 /*
  * sched_start_task: make t (filled in: mm, tf, parent, ...) runnable; on its
@@ -191,8 +198,14 @@ void futex_exit_robust_list(struct task *t);
 
 /* Live tasks (zombies included), for fork's limit and leak checks. */
 unsigned sched_task_count(void);
-/* task_find_any: as task_find, zombies included (kill of a zombie succeeds, as Linux). */
+/*
+ * task_find_any: as task_find, zombies included (kill of a zombie succeeds,
+ * as Linux). task_find_any_locked: the same with sched_lock held, which
+ * keeps the task allocated while the caller holds it (a thread that ends
+ * is freed as soon as it has switched away).
+ */
 struct task *task_find_any(int pid);
+struct task *task_find_any_locked(int pid);
 /*
  * Find a live task by pid, or NULL. Caller holds no lock; the result stays
  * allocated until its parent reaps it, which with SMP may happen on another
@@ -225,13 +238,14 @@ __attribute__((noreturn)) void task_exit(int status);
  * clone takes the parent's sighand (CLONE_SIGHAND) and joins its group
  * (CLONE_THREAD: the parent's process id); 0, or -EINTR when that group is
  * exiting or execing (its other threads have been sent SIGKILL already). thread_group_put: t leaves both
- * (task_free). thread_group_exiting: t's group is going (exit_group, fatal
+ * (task_free; thread_group_put_locked with sched_lock held). thread_group_exiting: t's group is going (exit_group, fatal
  * signal). thread_group_leader: the task whose tid is t's process id.
  * task_reapable: a zombie whose whole group has exited (wait4 may take it).
  */
 int thread_group_init(struct task *t);
 int thread_group_share(struct task *child, struct task *parent, bool sighand, bool thread);
 void thread_group_put(struct task *t);
+void thread_group_put_locked(struct task *t);
 bool thread_group_exiting(const struct task *t);
 struct task *thread_group_leader(const struct task *t);
 bool task_reapable(const struct task *t);
@@ -267,12 +281,14 @@ int thread_group_exec(void);
  * leaves the live count; true when it was the group's last thread. *status
  * becomes the group exit's status, or the group's when t is last
  * (sched_lock held).
- * thread_park_dead_locked: an exited non-leader thread waits to be freed;
- * thread_reap_dead frees those already off their CPU (no lock held).
+ * thread_release_dead_locked: t, an ended thread that is not (or no
+ * longer) its group's leader and that nobody waits for, is unlinked from
+ * the task list and freed: at once when it is off its CPU (an old leader
+ * replaced by an execve), else by the next task on its CPU right after the
+ * switch away from it (the end of task_exit; kernel/sched.c). sched_lock held.
  */
 bool thread_group_leave_locked(struct task *t, int *status);
-void thread_park_dead_locked(struct task *t);
-void thread_reap_dead(void);
+void thread_release_dead_locked(struct task *t);
 
 /* exit_to_user: work before returning to user mode with tf: signals, reschedule. Interrupts off on return. */
 void exit_to_user(struct trap_frame *tf);

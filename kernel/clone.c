@@ -157,7 +157,6 @@ static long clone_task(struct trap_frame *tf, const struct clone_req *r)
 
 	if (err)
 		return err;
-	thread_reap_dead();
 	child = task_alloc();
 	if (!child)
 		return -ENOMEM;

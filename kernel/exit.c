@@ -63,10 +63,13 @@ static void notify_parent_locked(struct task *leader, int status)
 
 /*
  * The end of t's thread, which has left its group's live count already
- * (task_exit): a zombie now; once the whole group has left and the leader
- * is a zombie, whichever comes second, the leader gets the group's status
- * and the parent is told, once. Another thread than the leader is parked
- * for the kernel to free. sched_lock held.
+ * and released its address space (task_exit): a zombie now; once every
+ * thread has come here (the unreleased count is 0: the last thread to
+ * leave the live count may come here after the leader) and the leader is
+ * a zombie, the leader gets the group's status and the parent is told,
+ * once: wait4 must not return while a thread still holds the memory.
+ * Another thread than the leader is parked for the kernel to free.
+ * sched_lock held.
  */
 static void thread_end_locked(struct task *t, int status)
 {
@@ -76,9 +79,11 @@ static void thread_end_locked(struct task *t, int status)
 	reparent_children(t);
 	t->exit_status = status;
 	t->state = TASK_ZOMBIE;
+	if (g)
+		g->unreleased--;
 	if (g && g->exec_task)
 		wake_up_locked(&g->exec_task->child_wait);      /* de_thread waits for the others' ends */
-	if (leader->state == TASK_ZOMBIE && (!g || (g->live == 0 && !g->notified))) {
+	if (leader->state == TASK_ZOMBIE && (!g || (g->unreleased == 0 && !g->notified))) {
 		if (g) {
 			g->notified = true;
 			leader->exit_status = g->exit_status;
@@ -88,7 +93,7 @@ static void thread_end_locked(struct task *t, int status)
 			thread_group_wake_waiters_locked(leader->parent);
 	}
 	if (t != leader)
-		thread_park_dead_locked(t);
+		thread_release_dead_locked(t);
 }
 
 /* The user-memory side of a thread's end (Linux mm_release): robust futexes, then the child-tid word. */
@@ -226,7 +231,6 @@ long sys_wait4(SYSCALL_ARGS)
 	if (pid == INT32_MIN)
 		return -ESRCH;
 	found = true;
-	thread_reap_dead();
 	r = wait_event_interruptible(&self->child_wait,
 				     (zombie = take_zombie(self, pid, options, &found)) || !found || (options & WNOHANG));
 	if (zombie) {

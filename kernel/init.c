@@ -63,6 +63,13 @@ static __noreturn void init_finished(struct task *t)
 	int st = t->exit_status, shell;
 	unsigned checked;
 
+	/*
+	 * Interrupts on (init_run's loop ends with them off): the check sleeps
+	 * on mmap_locks, and an orphan (or a thread) that drops its address
+	 * space meanwhile leaves the check's mm_put the last one, whose
+	 * teardown takes the page-table lock, which wants interrupts on.
+	 */
+	sti();
 	/* Every address space still alive (orphans') passes vma_check, or the run fails. */
 	if (mm_check_all(&checked)) {
 		printk(REPORT_BEGIN "vm: vma_check failed on one of %u address spaces\n" REPORT_END, checked);
@@ -157,6 +164,21 @@ static int args_from_cmdline(const struct boot_module *m)
 	return 0;
 }
 
+/*
+ * Has pid 1 ended (its leader and all its threads)? *leader: its leader,
+ * init_task, which changes when a thread other than the leader execs (the
+ * old leader is freed then): read under sched_lock.
+ */
+static bool init_ended(struct task **leader)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+	bool ended = task_reapable(init_task);
+
+	*leader = init_task;
+	spin_unlock_irqrestore(&sched_lock, f);
+	return ended;
+}
+
 /* Run init until it exits (the boot context idles meanwhile). */
 static __noreturn void init_run(struct task *t)
 {
@@ -164,14 +186,14 @@ static __noreturn void init_run(struct task *t)
 	sched_start_task(t);
 	for (;;) {
 		cli();
-		if (task_reapable(t))   /* init and all its threads */
+		if (init_ended(&t))     /* init and all its threads */
 			break;
 		schedule();
-		if (task_reapable(t))
+		if (init_ended(&t))
 			break;
 		__asm__ volatile("sti; hlt" : : : "memory");
 	}
-	init_finished(t);
+	init_finished(t);               /* t is a zombie nobody frees: its parent is the idle task */
 }
 
 /* argv and envp for init, and the path of its program: the arguments module's, else module 0's command line. */

@@ -44,6 +44,7 @@ struct rq {
 	struct task *idle;                      /* this CPU's idle task */
 	unsigned long switches;                 /* [sched] context switches */
 	unsigned long pulls;                    /* [sched] tasks taken from other queues */
+	struct task *dead;                      /* [sched] switched away from for good: freed after the switch */
 };
 static struct rq runqueues[NR_CPUS];
 
@@ -138,6 +139,15 @@ void task_free(struct task *t)
 {
 	BUG_ON(t->is_idle || t->on_cpu);
 	thread_group_put(t);
+	pmm_free(virt_to_page(t->kstack), KSTACK_ORDER);
+	kfree(t);
+}
+
+void task_free_locked(struct task *t)
+{
+	assert_spin_held(&sched_lock);
+	BUG_ON(t->is_idle || t->on_cpu);
+	thread_group_put_locked(t);
 	pmm_free(virt_to_page(t->kstack), KSTACK_ORDER);
 	kfree(t);
 }
@@ -284,6 +294,23 @@ static void switch_mm(struct task *prev, struct task *next)
 		mm_enter_lazy();
 }
 
+/*
+ * Right after a switch, in the task switched to (sched_lock still held):
+ * free the task switched away from if it ended for good
+ * (thread_release_dead_locked). Its registers are saved and this CPU is
+ * off its stack now, as Linux's finish_task_switch.
+ */
+static void finish_switch(void)
+{
+	struct rq *rq = &runqueues[arch_cpu_id()];
+	struct task *dead = rq->dead;
+
+	if (dead) {
+		rq->dead = NULL;
+		task_free_locked(dead);
+	}
+}
+
 void __schedule(void)
 {
 	unsigned cpu = arch_cpu_id();
@@ -308,6 +335,8 @@ void __schedule(void)
 	}
 	if (next == prev)
 		return;
+	if (prev->free_at_switch)
+		rq->dead = prev;        /* an ended thread: its stack is in use until the switch */
 	next->slice = SCHED_SLICE_TICKS;
 	next->cpu = (int)cpu;
 	prev->on_cpu = false;
@@ -316,12 +345,14 @@ void __schedule(void)
 	rq->switches++;
 	switch_mm(prev, next);
 	arch_switch_to(prev, next);
+	finish_switch();
 }
 
 /* sched_tail: a new task's first code (ret_from_fork): release the lock schedule() held; interrupts stay off. */
 void sched_tail(void);
 void sched_tail(void)
 {
+	finish_switch();
 	spin_unlock_irqrestore(&sched_lock, 0);
 }
 
@@ -503,19 +534,24 @@ void sched_task_unlink(struct task *t)
 	ntasks--;
 }
 
-struct task *task_find_any(int pid)
+struct task *task_find_any_locked(int pid)
 {
 	struct list_head *p;
-	struct task *found = NULL;
-	unsigned long f = spin_lock_irqsave(&sched_lock);
 
+	assert_spin_held(&sched_lock);
 	list_for_each(p, &task_list) {
 		struct task *t = list_entry(p, struct task, all_link);
-		if (t->tid == pid) {    /* a process id is its leader's thread id */
-			found = t;
-			break;
-		}
+		if (t->tid == pid)      /* a process id is its leader's thread id */
+			return t;
 	}
+	return NULL;
+}
+
+struct task *task_find_any(int pid)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+	struct task *found = task_find_any_locked(pid);
+
 	spin_unlock_irqrestore(&sched_lock, f);
 	return found;
 }

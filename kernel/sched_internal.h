@@ -9,7 +9,12 @@
 extern struct spinlock sched_lock;
 extern struct list_head task_list;              /* [sched_lock] all tasks but idle */
 extern struct task idle_task;
-/* init_task: pid 1 once kernel/init.c has started it (orphans go to it), else NULL. */
+/*
+ * init_task [sched]: pid 1's leader once kernel/init.c has started it
+ * (orphans go to it), else NULL. A thread of pid 1 other than the leader
+ * that execs takes the leader's place, and this pointer with it
+ * (take_leader_place_locked): read it under sched_lock.
+ */
 extern struct task *init_task;
 
 /* __schedule: switch to the next runnable task; sched_lock held (interrupts off), still held on return. */

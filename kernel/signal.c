@@ -134,6 +134,15 @@ bool signal_pending(const struct task *t)
 	return (pending_set(t) & ~t->sig.blocked) != 0;
 }
 
+bool fatal_signal_pending(const struct task *t)
+{
+	/* Lockless read (sched_lock guards the sets): a signal sent meanwhile is seen by the next call. */
+	ksigset_t own = __atomic_load_n(&t->sig.pending, __ATOMIC_RELAXED);
+	ksigset_t group = t->group ? __atomic_load_n(&t->group->pending, __ATOMIC_RELAXED) : 0;
+
+	return ((own | group) & sig_bit(SIGKILL)) != 0;
+}
+
 /* Make t notice a pending signal: wake it if it sleeps, interrupt it if it runs elsewhere. */
 static void signal_wake_locked(struct task *t)
 {

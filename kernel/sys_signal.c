@@ -112,24 +112,31 @@ static bool process_alive_locked(const struct task *t)
 }
 
 /*
- * Send sig to t, which may be a zombie: nothing happens then (as Linux),
- * unless a process-directed signal (not SI_TKILL) goes to a process whose
- * other threads live on. -EINVAL bad sig.
+ * Send sig to the task whose thread id is tid (in process tgid when tgid >
+ * 0), which may be a zombie: nothing happens then (as Linux), unless a
+ * process-directed signal (not SI_TKILL) goes to a process whose other
+ * threads live on. Found and signalled under one sched_lock hold: another
+ * CPU may reap it, and a thread is freed as soon as it has ended. -ESRCH
+ * no such task (before the signal number is checked, as Linux); -EINVAL bad sig.
  */
-static long kill_one(struct task *t, int sig, int code)
+static long kill_one(int tid, int tgid, int sig, int code)
 {
 	struct k_siginfo info;
+	struct task *t;
 	unsigned long f;
 	long r = 0;
 
-	if (sig < 0 || sig > NSIG_STD)
-		return -EINVAL;
 	memset(&info, 0, sizeof(info));
 	info.si_signo = sig;
 	info.si_code = code;
 	info.kill.pid = current->pid;
-	f = spin_lock_irqsave(&sched_lock);             /* another CPU may reap t meanwhile */
-	if (code == SI_TKILL ? t->state != TASK_ZOMBIE : process_alive_locked(t))
+	f = spin_lock_irqsave(&sched_lock);
+	t = task_find_any_locked(tid);
+	if (!t || (tgid > 0 && t->pid != tgid))
+		r = -ESRCH;
+	else if (sig < 0 || sig > NSIG_STD)
+		r = -EINVAL;
+	else if (code == SI_TKILL ? t->state != TASK_ZOMBIE : process_alive_locked(t))
 		r = send_signal_info_locked(t, &info, code != SI_TKILL);
 	spin_unlock_irqrestore(&sched_lock, f);
 	return r;
@@ -178,7 +185,6 @@ static long kill_group(int pgid, int sig, bool all)
 long sys_kill(SYSCALL_ARGS)
 {
 	int pid = (int)a0, sig = (int)a1;
-	struct task *t;
 
 	if (pid == 0)
 		return kill_group(current->pgid, sig, false);
@@ -188,36 +194,23 @@ long sys_kill(SYSCALL_ARGS)
 		return -ESRCH;
 	if (pid < 0)
 		return kill_group(-pid, sig, false);
-	t = task_find_any(pid);
-	if (!t)
-		return -ESRCH;
-	return kill_one(t, sig, SI_USER);
+	return kill_one(pid, 0, sig, SI_USER);
 }
 
 /* tkill(tid, sig): -EINVAL tid <= 0; -ESRCH no such task; -EINVAL bad sig. */
 long sys_tkill(SYSCALL_ARGS)
 {
-	struct task *t;
-
 	if ((int)a0 <= 0)
 		return -EINVAL;
-	t = task_find_any((int)a0);
-	if (!t)
-		return -ESRCH;
-	return kill_one(t, (int)a1, SI_TKILL);
+	return kill_one((int)a0, 0, (int)a1, SI_TKILL);
 }
 
 /* tgkill(tgid, tid, sig): as tkill, and thread tid must belong to process tgid (-ESRCH). */
 long sys_tgkill(SYSCALL_ARGS)
 {
-	struct task *t;
-
 	if ((int)a0 <= 0 || (int)a1 <= 0)
 		return -EINVAL;
-	t = task_find_any((int)a1);
-	if (!t || t->pid != (int)a0)
-		return -ESRCH;
-	return kill_one(t, (int)a2, SI_TKILL);
+	return kill_one((int)a1, (int)a0, (int)a2, SI_TKILL);
 }
 
 /*

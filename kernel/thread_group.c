@@ -5,12 +5,17 @@
  * Every user task has a group and a sighand from task_alloc; clone with
  * CLONE_THREAD joins the parent's group instead (same process id, no
  * parent link: a thread is nobody's child), CLONE_SIGHAND shares the
- * parent's actions. A thread that exits leaves the group's live count; the
- * last one makes the leader reapable and tells the leader's parent, with
- * the group's status (the exit_group status, the fatal signal, or, as
- * Linux reports it, the exit status of the thread that left last). Threads other than the leader are reaped by
- * the kernel: they wait on a list of dead threads until they are off
- * their CPU, and are freed by the next clone or wait4 (thread_reap_dead).
+ * parent's actions. A thread that exits leaves the group's live count
+ * first (the last one to leave fixes the group's status: the exit_group
+ * status, the fatal signal, or, as Linux reports it, the exit status of
+ * the thread that left last), and the unreleased count at the end of its
+ * exit, once it has let go of the address space; the last one to leave
+ * that, with the leader a zombie, makes the leader reapable and tells the
+ * leader's parent, so that a wait4 that returns finds the memory free.
+ * Threads other than the leader are reaped by the kernel at their end:
+ * unlinked, and freed by the next task on their CPU right after the
+ * switch away from them (thread_release_dead_locked, kernel/sched.c), so
+ * nothing of a thread is left once wait4 has reported its process.
  *
  * exit_group (and a fatal signal, which ends the whole process) marks the
  * group exiting and sends SIGKILL to every other thread: a sleeping thread
@@ -40,9 +45,6 @@
 #include "kstring.h"
 #include "kerrno.h"
 
-/* [sched_lock] exited threads other than leaders, linked by run_link, waiting to be freed. */
-static struct list_head dead_threads = LIST_HEAD_INIT(dead_threads);
-
 int thread_group_init(struct task *t)
 {
 	t->sighand = kzalloc(sizeof(*t->sighand));
@@ -57,6 +59,7 @@ int thread_group_init(struct task *t)
 	t->sighand->refs = 1;
 	t->group->refs = 1;
 	t->group->live = 1;
+	t->group->unreleased = 1;
 	t->group->leader = t;
 	list_init(&t->group->threads);
 	list_add_tail(&t->group_link, &t->group->threads);
@@ -82,6 +85,7 @@ int thread_group_share(struct task *child, struct task *parent, bool sighand, bo
 		child->group = parent->group;
 		child->group->refs++;
 		child->group->live++;
+		child->group->unreleased++;
 		list_add_tail(&child->group_link, &child->group->threads);
 		child->pid = parent->pid;
 	}
@@ -89,24 +93,26 @@ int thread_group_share(struct task *child, struct task *parent, bool sighand, bo
 	return 0;
 }
 
-void thread_group_put(struct task *t)
+void thread_group_put_locked(struct task *t)
 {
-	struct sighand *sh = NULL;
-	struct thread_group *g = NULL;
-	unsigned long f = spin_lock_irqsave(&sched_lock);
-
+	assert_spin_held(&sched_lock);
 	if (t->sighand && --t->sighand->refs == 0)
-		sh = t->sighand;
+		kfree(t->sighand);
 	if (t->group) {
 		list_del(&t->group_link);
 		if (--t->group->refs == 0)
-			g = t->group;
+			kfree(t->group);
 	}
 	t->sighand = NULL;
 	t->group = NULL;
+}
+
+void thread_group_put(struct task *t)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	thread_group_put_locked(t);
 	spin_unlock_irqrestore(&sched_lock, f);
-	kfree(sh);
-	kfree(g);
 }
 
 bool thread_group_exiting(const struct task *t)
@@ -205,7 +211,9 @@ static void take_leader_place_locked(struct task *self, struct task *old)
 	self->pgid = old->pgid;
 	self->sid = old->sid;
 	self->group->leader = self;
-	thread_park_dead_locked(old);
+	if (init_task == old)
+		init_task = self;       /* kernel/init.c waits for pid 1's leader */
+	thread_release_dead_locked(old);
 }
 
 /*
@@ -286,7 +294,6 @@ int thread_group_exec(void)
 	unshare_sighand_locked(self, &spare);
 	spin_unlock_irqrestore(&sched_lock, f);
 	kfree(spare);
-	thread_reap_dead();
 	return 0;
 }
 
@@ -307,28 +314,12 @@ bool thread_group_leave_locked(struct task *t, int *status)
 	return true;
 }
 
-void thread_park_dead_locked(struct task *t)
+void thread_release_dead_locked(struct task *t)
 {
 	assert_spin_held(&sched_lock);
 	sched_task_unlink(t);
-	list_add_tail(&t->run_link, &dead_threads);
-}
-
-void thread_reap_dead(void)
-{
-	struct list_head done = LIST_HEAD_INIT(done), *p, *tmp;
-	unsigned long f = spin_lock_irqsave(&sched_lock);
-
-	/* Off its CPU under sched_lock means switched away for good (the lock is dropped after the switch). */
-	list_for_each_safe(p, tmp, &dead_threads) {
-		struct task *t = list_entry(p, struct task, run_link);
-
-		if (!t->on_cpu) {
-			list_del(&t->run_link);
-			list_add_tail(&t->run_link, &done);
-		}
-	}
-	spin_unlock_irqrestore(&sched_lock, f);
-	list_for_each_safe(p, tmp, &done)
-		task_free(list_entry(p, struct task, run_link));
+	if (t->on_cpu)
+		t->free_at_switch = true;       /* the end of its task_exit: its stack is in use */
+	else
+		task_free_locked(t);            /* off its CPU for good: switched away under sched_lock */
 }

@@ -138,7 +138,13 @@ void user_exception(struct trap_frame *tf)
 /*
  * kernel_uaccess_fault: a kernel-mode #PF/#GP; 1 when it was handled (the
  * access is retried, or the copy resumes at its failure exit), 0 when it
- * was not in a user copy.
+ * was not in a user copy. A fault that comes back FAULT_OK without
+ * mapping what the copy needs (a broken fault handler, as a lab's can be)
+ * retries the access forever without returning to user mode, where
+ * signals are delivered: so a task with SIGKILL pending fails the copy
+ * instead (-EFAULT, then it dies, as Linux's fault_signal_pending), and
+ * the retry is a point where it yields the CPU when its slice is over
+ * (else, on one CPU, the task that would kill it never runs).
  */
 int kernel_uaccess_fault(struct trap_frame *tf);
 int kernel_uaccess_fault(struct trap_frame *tf)
@@ -157,8 +163,10 @@ int kernel_uaccess_fault(struct trap_frame *tf)
 			if (tf->rflags & RFLAGS_IF)
 				sti();
 			r = handle_mm_fault(t->mm, addr, fault_flags(tf->error));
+			if (r == FAULT_OK && t->need_resched && (tf->rflags & RFLAGS_IF))
+				schedule();
 			cli();
-			if (r == FAULT_OK)
+			if (r == FAULT_OK && !fatal_signal_pending(t))
 				return 1;
 		}
 	}

@@ -317,11 +317,14 @@ class Runner:
             if left and not (got and status == 124):
                 # The first test without a result is the one the kernel died in. (A boot that
                 # ran past its time after some results is slow, not dead: the rest run again;
-                # a test that hangs ends in the program's own 300 s watchdog, or gives the next
-                # boot no result at all.)
+                # a test that hangs ends in the program's own 300 s watchdog, which reports it
+                # as hung, even when SIGKILL cannot end it; a boot past its time with no
+                # result at all is reported as hung in its first test.)
                 results["user:" + left[0]] = Result(
                     False, "\n".join(out.splitlines()[-25:]),
-                    "the kernel died while this test ran (tools/run status %d)" % status)
+                    ("hung: the boot ran past its time limit in this test (tools/run status %d)"
+                     if status == 124 else "the kernel died while this test ran (tools/run status %d)")
+                    % status)
                 left = left[1:]
             empty_before = not got
             todo = left

@@ -19,6 +19,7 @@
  *   tests --text N          N bytes of printable lines (tools/bench-console)
  *   tests --bytes N [E]     N bytes (i * 7 + i / 4093 mod 256) on stdout, and E on stderr
  *                           (i * 13 + 5); the lossless-output check of tools/run-check
+ *   tests --orphans-at-exit, --exec-from-thread: run as pid 1 (pid1.c)
  * Used by tools/run's own checks and by the execve tests.
  */
 #include "utests.h"
@@ -200,7 +201,10 @@ int helper_main(int argc, char **argv)
 		*bad = 1;
 		return 0;
 	}
-	if (argc > 1)
-		return more_helpers(argc, argv);
+	if (argc > 1) {
+		int st = pid1_helper(argc, argv);
+
+		return st >= 0 ? st : more_helpers(argc, argv);
+	}
 	return 2;
 }

@@ -67,10 +67,25 @@ int run_in_child(void (*fn)(void))
 
 /*
  * A hang detector, not a speed check: threads on 4 emulated CPUs of a loaded
- * 2-core machine can take tens of seconds of guest clock for one test.
+ * 2-core machine can take tens of seconds of guest clock for one test. The
+ * environment's UTESTS_TIMEOUT (seconds) replaces it (tools/run --env). A
+ * test past it is killed (SIGKILL) and reported as hung; one that SIGKILL
+ * does not end within KILL_WAIT_S (a task that never returns to user mode,
+ * where signals are delivered) is left behind, reported too, and the run
+ * goes on: the boot no longer runs to its time limit with no report.
  */
 #define TEST_TIMEOUT_S 300
+#define KILL_WAIT_S 30
 #define TIMED_OUT (-2)
+#define UNKILLABLE (-3)
+
+static long test_timeout_s(void)
+{
+	for (char **e = environ; *e; e++)
+		if (strncmp(*e, "UTESTS_TIMEOUT=", 15) == 0 && strtol(*e + 15, NULL, 0) > 0)
+			return strtol(*e + 15, NULL, 0);
+	return TEST_TIMEOUT_S;
+}
 
 static long now_s(void)
 {
@@ -80,10 +95,29 @@ static long now_s(void)
 	return ts[0];
 }
 
-/* run_in_child with a watchdog: a test still running after TEST_TIMEOUT_S is killed (TIMED_OUT). */
+/* After SIGKILL: true once pid is reaped, false if it is still there after KILL_WAIT_S. */
+static bool reap_killed(int pid)
+{
+	long start = now_s(), nap[2] = { 0, 10000000 };    /* 10 ms */
+	int st;
+
+	while (now_s() - start <= KILL_WAIT_S) {
+		int r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid || r < 0)
+			return true;
+		usys2(35 /* nanosleep */, (long)nap, 0);
+	}
+	return false;
+}
+
+/*
+ * run_in_child with a watchdog: a test still running after the timeout is
+ * killed (TIMED_OUT; UNKILLABLE when SIGKILL does not end it).
+ */
 static int run_test(void (*fn)(void))
 {
-	long start = now_s(), nap[2] = { 0, 1000000 };     /* 1 ms */
+	long start = now_s(), limit = test_timeout_s(), nap[2] = { 0, 1000000 };     /* 1 ms */
 	int pid = fork(), st = -1;
 
 	if (pid < 0)
@@ -99,10 +133,9 @@ static int run_test(void (*fn)(void))
 			return st;
 		if (r < 0)
 			return -1;
-		if (now_s() - start > TEST_TIMEOUT_S) {
+		if (now_s() - start > limit) {
 			kill(pid, SIGKILL);
-			waitpid(pid, &st, 0);
-			return TIMED_OUT;
+			return reap_killed(pid) ? TIMED_OUT : UNKILLABLE;
 		}
 		usys2(35 /* nanosleep */, (long)nap, 0);
 	}
@@ -199,7 +232,10 @@ int main(int argc, char **argv, char **envp)
 			} else {
 				failed++;
 				if (st == TIMED_OUT)
-					printf("FAILED %s (timed out after %d s)\n", t->name, TEST_TIMEOUT_S);
+					printf("FAILED %s (hung: killed after %ld s)\n", t->name, test_timeout_s());
+				else if (st == UNKILLABLE)
+					printf("FAILED %s (hung: killed after %ld s, and SIGKILL did not end it in %d s: "
+					       "left behind)\n", t->name, test_timeout_s(), KILL_WAIT_S);
 				else if (st < 0)
 					printf("FAILED %s (fork/wait failed)\n", t->name);
 				else if (WIFSIGNALED(st))

@@ -54,5 +54,7 @@ extern const struct utest ut_tgroup_tests[], ut_threadvm_tests[];
 int tgroup_exec_ids(int argc, char **argv);
 /* The helper "tests --sigactions": what execve left of SIGUSR1 and SIGUSR2 (t_tgroup.c). */
 int tgroup_sigactions(void);
+/* The pid 1 helpers of pid1.c (tests --orphans-at-exit, --exec-from-thread): their status, or -1 for another name. */
+int pid1_helper(int argc, char **argv);
 
 #endif
