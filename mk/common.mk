@@ -18,15 +18,20 @@ LOCKDEP ?= 1
 LOCKDEP_FLAGS := $(if $(filter 1,$(LOCKDEP)),-DLOCKDEP)
 
 # The layers, bottom up (docs/guide.md): lib/ (portable support), mm/ and
-# mm/vma_index/ (the VM, arch-independent), fs/ (the file system over mm/'s
-# page cache), then kernel/ and arch/.
+# mm/vma_index/ (the VM, arch-independent), fs/tmpfs/ (the file system over
+# mm/'s page cache), then fs/ (open files, descriptors, the file system calls,
+# /proc in fs/proc/; kernel-only), kernel/ (by concern: kernel/sched/,
+# kernel/task/, kernel/signal/, kernel/time/, kernel/profile/) and arch/.
 # lib/string.c is the kernel's own memcpy & co.; on the host the C library's
 # are used, so it is the one lib/ file that is kernel-only.
 LIB_KERNEL_ONLY := lib/string.c
 LIB_SRCS := $(filter-out $(LIB_KERNEL_ONLY),$(sort $(wildcard lib/*.c)))
 MM_SRCS  := $(sort $(wildcard mm/*.c) $(wildcard mm/vma_index/*.c))
-FS_SRCS  := $(sort $(wildcard fs/*.c))
-# Code that builds both in the kernel and on the host: lib/, mm/, fs/ and
+FS_SRCS  := $(sort $(wildcard fs/tmpfs/*.c))
+# The file layer above tmpfs (descriptors, system calls, /proc): kernel only.
+FS_KERNEL_SRCS := $(sort $(wildcard fs/*.c) $(wildcard fs/proc/*.c))
+KERNEL_DIR_SRCS := $(sort $(wildcard kernel/*.c) $(wildcard kernel/*/*.c))
+# Code that builds both in the kernel and on the host: lib/, mm/, fs/tmpfs/ and
 # the shared unit tests. This is the one list of portable sources.
 PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(FS_SRCS) $(sort $(wildcard tests/unit/*.c))
 
@@ -36,7 +41,7 @@ PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(FS_SRCS) $(sort $(wildcard tests/unit/
 # Everything else (kernel/, arch/, boot, kernel tests) also sees the x86
 # headers.
 INCLUDES := -Iinclude
-layer_includes = $(if $(filter lib/% mm/% fs/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.))
+layer_includes = $(if $(filter lib/% mm/% fs/tmpfs/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.$(if $(filter kernel/%,$(1)), -Ikernel)))
 
 # The guest's CPUs in every QEMU boot: tools/qemu-run reads QEMU_SMP (default
 # 4); tools/run takes its QEMU options from RUN_QEMU_ARGS, so the same -smp
