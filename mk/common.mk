@@ -35,13 +35,16 @@ KERNEL_DIR_SRCS := $(sort $(wildcard kernel/*.c) $(wildcard kernel/*/*.c))
 # the shared unit tests. This is the one list of portable sources.
 PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(FS_SRCS) $(sort $(wildcard tests/unit/*.c))
 
-# Include paths by layer. lib/, mm/ and fs/ see only include/: they are
-# compiled without arch/x86_64/include, so they cannot see a PTE bit or an MSR. The
-# unit tests and tools may include mm/'s private headers as "mm/...".
-# Everything else (kernel/, arch/, boot, kernel tests) also sees the x86
-# headers.
+# Include paths by layer. lib/, mm/ and fs/ (fs/tmpfs/, fs/proc/ included) see
+# only include/: they are compiled without arch/x86_64/include, so they cannot
+# see a PTE bit, an MSR or a trap frame's registers (fs/ reaches the machine
+# through include/arch.h and include/uaccess.h only). The unit tests and tools
+# may include mm/'s private headers as "mm/...". Everything else (kernel/,
+# arch/, boot, kernel tests) also sees the x86 headers; kernel/ and its
+# subdirectories see kernel/'s private headers (kernel/sched_internal.h)
+# through -Ikernel.
 INCLUDES := -Iinclude
-layer_includes = $(if $(filter lib/% mm/% fs/tmpfs/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.$(if $(filter kernel/%,$(1)), -Ikernel)))
+layer_includes = $(if $(filter lib/% mm/% fs/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.$(if $(filter kernel/%,$(1)), -Ikernel)))
 
 # The guest's CPUs in every QEMU boot: tools/qemu-run reads QEMU_SMP (default
 # 4); tools/run takes its QEMU options from RUN_QEMU_ARGS, so the same -smp
