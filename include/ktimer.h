@@ -8,6 +8,7 @@
 #define KTIMER_H
 
 #include "types.h"
+#include "kernel_hooks.h"      /* ktimer_tick */
 #include "list.h"
 
 struct wait_queue;
@@ -16,8 +17,6 @@ struct wait_queue;
 uint64_t monotonic_ns(void);
 /* clock_realtime_ns: CLOCK_REALTIME (the CMOS clock read once, UTC, plus monotonic time). */
 uint64_t clock_realtime_ns(void);
-/* ktimer_tick: called by the timer interrupt: runs the ktimers whose deadline passed. */
-void ktimer_tick(void);
 
 /*
  * ktimer: a function run from the timer tick (interrupts off, no sleeping)

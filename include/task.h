@@ -28,6 +28,7 @@
 #include "sleep.h"
 #include "wait.h"
 #include "ktimer.h"
+#include "kernel_hooks.h"      /* sched_tick, sched_init_cpu, cpu_idle, exit_to_user */
 
 struct mm;
 struct trap_frame;
@@ -134,10 +135,6 @@ struct task {
 
 /* sched_init: turn the boot context into CPU 0's idle task (pid 0). Once, before any task is made. */
 void sched_init(void);
-/* sched_init_cpu: make the running application processor's start-up context (stack kstack) its idle task. */
-void sched_init_cpu(unsigned cpu, void *kstack);
-/* cpu_idle: an idle task's loop: run queued work, else hlt until an interrupt. Never returns. */
-__attribute__((noreturn)) void cpu_idle(void);
 
 /*
  * task_alloc: a new task with a kernel stack, pid, zeroed state, not yet
@@ -157,8 +154,6 @@ void sched_start_task(struct task *t);
 void schedule(void);
 /* sched_yield: end the current slice and schedule. */
 void sched_yield(void);
-/* sched_tick: timer-interrupt hook: count down the slice, flag a reschedule when it ends. */
-void sched_tick(void);
 /*
  * sched_set_sleeping / sched_sleep_if_sleeping: the two halves of a sleep
  * (include/wait.h builds on them): mark current sleeping, then, after the
@@ -274,8 +269,6 @@ bool thread_group_leave_locked(struct task *t, int *status);
 void thread_park_dead_locked(struct task *t);
 void thread_reap_dead(void);
 
-/* exit_to_user: work before returning to user mode with tf: signals, reschedule. Interrupts off on return. */
-void exit_to_user(struct trap_frame *tf);
 
 /*
  * Console protocol for tools/run: the kernel writes CONSOLE_USER_START once,
