@@ -142,6 +142,6 @@ gdb: $(KERNEL_ELF)
 		-ex 'target remote localhost:$(GDB_PORT)'
 
 bench-boot: $(KERNEL32) $(KERNEL_ISO)
-	@tools/bench-boot $(KERNEL_ISO) $(KERNEL32) docs/boot-bench.md
+	@tools/bench/bench-boot $(KERNEL_ISO) $(KERNEL32) docs/boot-bench.md
 
 -include $(KERNEL_OBJS:.o=.d)

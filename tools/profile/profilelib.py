@@ -1,4 +1,4 @@
-"""profilelib: what tools/profile-run and tools/profile-suite share.
+"""profilelib: what tools/profile-run and tools/profile/profile-suite share.
 
 Running a program under the profiler (profile=user, kernel/profile.c), and
 reading what comes back: the program's "@result key=value ..." lines (the
@@ -15,7 +15,7 @@ import os
 import re
 import subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Guest time = guest instructions: the figures repeat exactly run to run.
 # sleep=off: an idle guest's clock jumps to the next timer instead of
 # following the host's clock, so idle time is reproducible too.
