@@ -1,5 +1,5 @@
 /*
- * The programs' console (kernel/console_file.c): init's fds 0, 1 and 2 are
+ * The programs' console (fs/console_file.c): init's fds 0, 1 and 2 are
  * three console files, one per stream. What carries the streams is the
  * architecture's (include/arch.h, arch_stream_*): under tools/run, three
  * virtio consoles (stdout and stderr reach tools/run's stdout and stderr

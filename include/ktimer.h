@@ -1,5 +1,5 @@
 /*
- * The kernel's clock and timers (kernel/ktimer.c): CLOCK_MONOTONIC from the
+ * The kernel's clock and timers (kernel/time/ktimer.c): CLOCK_MONOTONIC from the
  * TSC, functions run from the timer tick at a deadline, and timed sleeps
  * on top of the wait queues (include/wait.h). The tick is 1 ms, so a
  * deadline is met within one tick.

@@ -93,7 +93,7 @@ bool profile_user_requested(void);
 /* True when stacks are recorded (profile_stacks=on or profile_configure). */
 bool profile_stacks_enabled(void);
 
-/* Folded-stack store (kernel/profile_stacks.c), used by the profiler above. */
+/* Folded-stack store (kernel/profile/profile_stacks.c), used by the profiler above. */
 /* Allocate (first call) and empty the table. 0 or -ENOMEM. */
 int profile_stacks_reset(void);
 /* Count the stack interrupted at (rip, sp, fp) of the current task. Interrupts off. */

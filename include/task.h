@@ -1,15 +1,15 @@
 /*
- * Tasks (threads: a process is a thread group, kernel/thread_group.c) and the scheduler.
+ * Tasks (threads: a process is a thread group, kernel/task/thread_group.c) and the scheduler.
  *
  * A task owns a kernel stack (KSTACK_SIZE bytes); while it runs in user mode
  * the top of that stack is where the CPU (interrupts, exceptions) and the
  * SYSCALL entry save its user registers, as one struct trap_frame (task->tf).
  * The scheduler keeps a run queue per CPU, round-robin with a time slice of
- * SCHED_SLICE_TICKS timer ticks, and balances the queues (kernel/sched.c);
+ * SCHED_SLICE_TICKS timer ticks, and balances the queues (kernel/sched/sched.c);
  * a task is preempted when it returns to user mode after its slice ran out
  * (kernel code is not preempted: it sleeps or yields explicitly, so it
  * stays on its CPU between two calls that may schedule). Kernel threads
- * (kernel/kthread.c) are tasks without a user half.
+ * (kernel/sched/kthread.c) are tasks without a user half.
  *
  * Lock legend:
  *   [sched]  sched_lock (a spinlock taken with interrupts off): run queue,
@@ -69,7 +69,7 @@ struct sighand {
 /*
  * A thread group (Linux's signal_struct): the tasks sharing one process id
  * (CLONE_THREAD), their process-directed pending signals and the group
- * exit (kernel/thread_group.c). All fields [sched]. The leader (the task
+ * exit (kernel/task/thread_group.c). All fields [sched]. The leader (the task
  * whose tid is the process id) becomes a zombie that its parent can reap
  * only once every thread has exited; the other threads reap themselves.
  */
@@ -107,13 +107,13 @@ struct task {
 	int exit_signal;                /* [self] sent to the parent at exit (SIGCHLD for fork; 0: none) */
 	int pgid, sid;                  /* [sched] process group and session (init: 1, 1; fork inherits) */
 	bool vfork_pending;             /* [self] a vfork parent waits for this child's exec or exit */
-	struct ktimer it_real;          /* [self] ITIMER_REAL / alarm (kernel/itimer.c) */
+	struct ktimer it_real;          /* [self] ITIMER_REAL / alarm (kernel/time/itimer.c) */
 	uint64_t it_real_interval_ns;   /* [self] its interval */
 	struct dentry *exe;             /* [self] the program's file (/proc/self/exe), a reference */
 	struct dentry *cwd;             /* [self] the working directory, a reference */
 	uint32_t umask;                 /* [self] file-creation mask (Linux's init: 022) */
 	char comm[TASK_COMM_LEN];       /* [self] program name (basename), for reports */
-	struct fdtable *fdt;            /* [self] file descriptors (kernel/fdtable.c) */
+	struct fdtable *fdt;            /* [self] file descriptors (fs/fdtable.c) */
 	struct wait_queue child_wait;   /* where this task waits for its children (wait4, vfork) */
 	struct task_signals sig;        /* [sig] this thread's blocked and pending sets */
 	struct sighand *sighand;        /* [sig] signal actions (shared with CLONE_SIGHAND) */
@@ -123,7 +123,7 @@ struct task {
 	bool on_cpu;                    /* [sched] running on t->cpu now (until switched out) */
 	bool is_idle;                   /* [self] a CPU's idle task */
 	unsigned long cpus_allowed;     /* [sched] CPUs it may run on (bit n: CPU n) */
-	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/kthread.c) */
+	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/sched/kthread.c) */
 	void *kthread_arg;              /* [self] */
 	struct task *joiner;            /* [sched] kernel thread: who waits in kthread_join */
 	struct lockdep_held held_locks; /* [self] sleeping locks held (lib/lockdep.c) */
@@ -210,12 +210,12 @@ struct mm *task_set_mm(struct task *t, struct mm *mm);
  * encoding: code << 8, or the signal number): release its address space,
  * reparent its children to init, wake its parent. Never returns. When
  * init (pid 1) exits, the kernel reports its status and stops QEMU
- * (kernel/init.c).
+ * (kernel/task/init.c).
  */
 __attribute__((noreturn)) void task_exit(int status);
 
 /*
- * Thread groups (kernel/thread_group.c). thread_group_init: t's own group
+ * Thread groups (kernel/task/thread_group.c). thread_group_init: t's own group
  * and sighand (task_alloc); 0 or -ENOMEM. thread_group_share: the child of
  * clone takes the parent's sighand (CLONE_SIGHAND) and joins its group
  * (CLONE_THREAD: the parent's process id); 0, or -EINTR when that group is
@@ -288,7 +288,7 @@ void thread_reap_dead(void);
 int user_init_start(void);
 
 /*
- * Kernel threads (kernel/kthread.c): kthread_create makes a task that runs
+ * Kernel threads (kernel/sched/kthread.c): kthread_create makes a task that runs
  * fn(arg) in the kernel, on CPU cpu only (or anywhere when cpu < 0), with
  * no address space; kthread_start makes it runnable. When fn returns (or
  * the thread calls kthread_exit) it becomes a zombie that kthread_join

@@ -9,12 +9,12 @@
  *   struct page array, then pmm_init() with memblock's free ranges, slab_init()
  *   LAPIC timer, interrupts on
  *   the root file system: /dev, /proc, /tmp and the boot modules
- *   (kernel/rootfs.c: an initramfs is unpacked, other modules become files)
+ *   (fs/rootfs.c: an initramfs is unpacked, other modules become files)
  *   ktest_run(ktest=...), then the profile run (profile=SUITES; profile=user
- *   profiles init instead, kernel/init.c)
+ *   profiles init instead, kernel/task/init.c)
  *   if there are boot modules: init (pid 1) runs (argv[0] of the arguments
- *   module, else the first module's program, kernel/init.c) and its
- *   exit status decides (kernel/init.c); else exit QEMU through
+ *   module, else the first module's program, kernel/task/init.c) and its
+ *   exit status decides (kernel/task/init.c); else exit QEMU through
  *   isa-debug-exit: pass, fail (arch/x86_64/include/x86.h QEMU_EXIT_*).
  */
 #include "kernel.h"

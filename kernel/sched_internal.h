@@ -1,4 +1,7 @@
-/* Private to kernel/sched.c, exit.c, fork.c, signal.c: the scheduler lock and its _locked helpers. */
+/*
+ * Private to kernel/ (kernel/sched/, kernel/task/, kernel/signal/, sys_misc.c;
+ * found through -Ikernel): the scheduler lock and its _locked helpers.
+ */
 #ifndef SCHED_INTERNAL_H
 #define SCHED_INTERNAL_H
 
@@ -9,7 +12,7 @@
 extern struct spinlock sched_lock;
 extern struct list_head task_list;              /* [sched_lock] all tasks but idle */
 extern struct task idle_task;
-/* init_task: pid 1 once kernel/init.c has started it (orphans go to it), else NULL. */
+/* init_task: pid 1 once kernel/task/init.c has started it (orphans go to it), else NULL. */
 extern struct task *init_task;
 
 /* __schedule: switch to the next runnable task; sched_lock held (interrupts off), still held on return. */

@@ -1,6 +1,6 @@
 """profilelib: what tools/profile-run and tools/profile/profile-suite share.
 
-Running a program under the profiler (profile=user, kernel/profile.c), and
+Running a program under the profiler (profile=user, kernel/profile/profile.c), and
 reading what comes back: the program's "@result key=value ..." lines (the
 workloads' results, user/workloads/wl.h), the readprofile table and the
 folded stacks, which the kernel prints as one report when init exits.
