@@ -46,9 +46,9 @@ PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(FS_SRCS) $(sort $(wildcard tests/unit/
 INCLUDES := -Iinclude
 layer_includes = $(if $(filter lib/% mm/% fs/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.$(if $(filter kernel/%,$(1)), -Ikernel)))
 
-# The guest's CPUs in every QEMU boot: tools/qemu-run reads QEMU_SMP (default
-# 4); tools/run takes its QEMU options from RUN_QEMU_ARGS, so the same -smp
-# goes first there (a -smp the caller puts in RUN_QEMU_ARGS comes later and wins).
+# The guest's CPUs in every QEMU boot: tools/qemu-run and tools/run read
+# QEMU_SMP themselves, with the same default, 4, so a tool called directly
+# boots what its make target boots (tools/run puts -smp $QEMU_SMP before
+# RUN_QEMU_ARGS: a -smp the caller puts there comes later and wins).
 QEMU_SMP ?= 4
 export QEMU_SMP
-export RUN_QEMU_ARGS := -smp $(QEMU_SMP) $(RUN_QEMU_ARGS)

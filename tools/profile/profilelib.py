@@ -41,8 +41,7 @@ def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icoun
                  profile=True, timeout=900, mem=None, smp=None):
     """Boot the kernel with elf as init (tools/run) under profile=user; returns a RunResult.
     smp: QEMU's -smp (guest CPUs); it goes after the caller's RUN_QEMU_ARGS, so it wins over
-    the -smp that make exports there (mk/common.mk). None: whatever RUN_QEMU_ARGS says
-    (tools/run's default is one CPU)."""
+    tools/run's -smp $QEMU_SMP (default 4). None: whatever RUN_QEMU_ARGS and QEMU_SMP say."""
     opts = []
     if profile:
         opts += ["profile=user", "profile_hz=%d" % hz]
