@@ -40,6 +40,7 @@ Build and run
   make run [KTEST=suites]    boot the GRUB ISO in QEMU, run the ktest suites (default: default)
   make kernel | iso | user   only the kernel / the ISO / the user programs
   make run-user PROG=elf [ARGS="..."]   a static program as the first process (tools/run)
+  tools/run [--release] ELF [ARGS]  a program on the kernel (--release: the LOCKDEP=0 build, to measure)
   make qemu-gdb [KTEST=..]   QEMU stopped at the first instruction, gdb stub on :1234
   make gdb                   gdb connected to it, with the kit's commands (vmas, ptwalk, pte, frames)
   tools/run-gdb ELF [ARGS]   a program under gdb, stopped at its first instruction, symbols loaded
@@ -64,10 +65,10 @@ Course labs (docs/labs/)
   make grade LAB=x           grade lab x: points per test, a total, build/grade/x.json
   make check-labs [LABS=..]  each skeleton fails exactly its graded tests (CI runs it)
 Benchmarks
-  make bench [BENCH_ARGS=..] the VMA index benchmark (docs/vma-bench.md)
+  make bench [BENCH_ARGS=..] the VMA index benchmark (docs/vma-bench.md; tools/bench/)
   make bench-boot [RUNS=n]   boot timings of the boot paths (docs/boot-bench.md)
   make bench-linux [BENCH_LINUX_ARGS=..]  user/mmbench on Linux and on this kernel (docs/bench-linux.md)
-  make profile [PROFILE_QUICK=1]  the 1998, 2001 and 2007 results measured on the kernel (docs/results/)
+  make profile [PROFILE_QUICK=1]  the 1998, 2001 and 2007 results measured on the kernel (docs/results/; tools/profile/)
   make profile-check         the profiling suite's self-test (a make test stage)
   make profile-traces        record the compiler traces the suite replays (strace)
 Other
@@ -78,6 +79,11 @@ Variables
   V=1                        print the full commands instead of "  CC      file"
   DEBUG=1                    kernel and user programs for stepping (-Og -g3, KDEBUG assertions)
   CROSS_COMPILE=x86_64-elf-  build the kernel with a cross toolchain
+  QEMU_SMP=n                 guest CPUs in every boot (default 4; tools/run and tools/qemu-run read it too)
+  LOCKDEP=0                  build without the lock-order checker (tools/run --release boots such a build)
+  RUN_KERNEL=file|release    the kernel tools/run boots (default build/kernel32.elf)
+Source tree (docs/guide.md): lib/ mm/ fs/ (fs/tmpfs/, fs/proc/) kernel/ (sched/ task/ signal/ time/ profile/)
+  arch/ include/ (kernel_hooks.h: arch's calls into the kernel) tests/ user/ labs/ tools/ (labs/ profile/ bench/)
 endef
 export HELP_TEXT
 

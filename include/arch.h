@@ -13,7 +13,7 @@ void arch_console_write(const char *s, size_t len);
 
 /*
  * The programs' console streams (include/console.h: 0 stdin, 1 stdout, 2
- * stderr), non-blocking; kernel/console_file.c sleeps and retries.
+ * stderr), non-blocking; fs/console_file.c sleeps and retries.
  * arch_stream_present: the stream has its own channel (else stdout and
  * stderr go to arch_console_write and stdin is at its end).
  * arch_stream_write: take up to n bytes; returns how many (0: busy).

@@ -1,12 +1,12 @@
 /*
  * Programs: the boot modules the root file system is filled from
- * (kernel/module.c, kernel/rootfs.c) and the static ELF64 loader
- * (kernel/exec.c), which maps a program from its file.
+ * (kernel/module.c, fs/rootfs.c) and the static ELF64 loader
+ * (kernel/task/exec.c), which maps a program from its file.
  *
  * Module k's command line (GRUB: the words after the file name; QEMU
  * -initrd "FILE ARG...,FILE2 ...": the whole text) is "PATH ARG...". Its
  * program name is the basename of PATH: a module that is not an archive
- * becomes the file "/NAME" (kernel/rootfs.c).
+ * becomes the file "/NAME" (fs/rootfs.c).
  */
 #ifndef EXEC_H
 #define EXEC_H

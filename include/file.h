@@ -5,22 +5,22 @@
  * every fd that dup/fork made from it and by every VMA mapping it (one
  * reference count, as Linux's f_count); what it reads and writes is its
  * file_ops:
- *   - files of the file system (include/fs.h; kernel/open.c opens them,
- *     kernel/fs_file.c reads and writes them): regular files through their
+ *   - files of the file system (include/fs.h; fs/open.c opens them,
+ *     fs/fs_file.c reads and writes them): regular files through their
  *     page cache, mappable (vm, include/vm_object.h); directories
  *     (getdents64); the devices of /dev and the files of /proc, whose
- *     special inodes say what they do (kernel/devices.c, kernel/procfs.c);
+ *     special inodes say what they do (fs/devices.c, fs/proc/procfs.c);
  *   - memory files: text made at open (/proc/self/maps, /proc/meminfo);
- *   - pipes (kernel/pipe.c);
- *   - the console streams (kernel/console_file.c): init's fds 0, 1, 2.
+ *   - pipes (fs/pipe.c);
+ *   - the console streams (fs/console_file.c): init's fds 0, 1, 2.
  *
- * The fd table (kernel/fdtable.c) follows Linux: the lowest free fd,
+ * The fd table (fs/fdtable.c) follows Linux: the lowest free fd,
  * close-on-exec per fd, up to RLIMIT_NOFILE (FD_LIMIT_SOFT) fds; a fork child gets a
  * copy (same files), execve closes the close-on-exec ones, exit all.
  *
  * Locks: a file's reference count is atomic (forked processes share files,
  * VMAs of several address spaces hold them, and they run on other CPUs); a
- * pipe's ring has a lock of its own (kernel/pipe.c); a table is changed
+ * pipe's ring has a lock of its own (fs/pipe.c); a table is changed
  * only by the task that holds it, in process context. [Threads sharing a
  * table (CLONE_FILES) and a shared file offset still need locks: issue 9's
  * second part.]
@@ -78,7 +78,7 @@ struct file {
 	struct vm_file vm;              /* regular files: what mmap maps (vm.obj NULL: not mappable) */
 };
 
-/* What the stat family reports (kernel/sys_stat.c turns it into Linux's layouts). */
+/* What the stat family reports (fs/sys_stat.c turns it into Linux's layouts). */
 struct kstat {
 	uint64_t dev, ino, rdev, size, blocks;
 	uint32_t mode, nlink, blksize;
@@ -88,7 +88,7 @@ struct kstat {
 /* st_dev of the file system's files (Linux shows tmpfs as an anonymous device 0:N). */
 #define FS_DEV 0x1
 
-/* The operations of memory files (kernel/file.c): data[0, size) read at the offset, read-only, size 0 to stat. */
+/* The operations of memory files (fs/file.c): data[0, size) read at the offset, read-only, size 0 to stat. */
 extern const struct file_ops mem_file_ops;
 
 /* file_alloc: a new file with one reference. NULL on -ENOMEM. */
@@ -118,7 +118,7 @@ long user_path_lookup(int dirfd, uint64_t upath, unsigned flags, struct dentry *
 /* user_lookup_parent: fs_lookup_parent of the user path upath relative to dirfd; the same errors. */
 long user_lookup_parent(int dirfd, uint64_t upath, struct fs_last *last);
 /*
- * file_open_at: open(2) of path relative to dirfd (kernel/open.c): O_CREAT
+ * file_open_at: open(2) of path relative to dirfd (fs/open.c): O_CREAT
  * (with mode, less the umask), O_EXCL, O_TRUNC, O_APPEND, O_DIRECTORY,
  * O_NOFOLLOW, O_CLOEXEC (the caller's), the access mode. 0 and *out;
  * Linux's errors: -ENOENT, -ENOTDIR, -EISDIR, -EEXIST, -ELOOP,
@@ -146,7 +146,7 @@ bool file_is_dir(const struct file *f);
 
 /*
  * Special inodes (devices, /proc): the kernel's struct behind
- * inode->special (kernel/devices.c, kernel/procfs.c).
+ * inode->special (fs/devices.c, fs/proc/procfs.c).
  */
 struct kspecial {
 	struct inode_special base;
@@ -160,9 +160,9 @@ static inline const struct kspecial *inode_kspecial(const struct inode *i)
 {
 	return i->special ? container_of(i->special, struct kspecial, base) : NULL;
 }
-/* rootfs_init (kernel/rootfs.c): the file system, /dev, /proc, /tmp, the boot modules unpacked. 0 or -errno. */
+/* rootfs_init (fs/rootfs.c): the file system, /dev, /proc, /tmp, the boot modules unpacked. 0 or -errno. */
 int rootfs_init(void);
-/* devices_populate / procfs_populate: make /dev's and /proc's entries (kernel/devices.c, kernel/procfs.c). */
+/* devices_populate / procfs_populate: make /dev's and /proc's entries (fs/devices.c, fs/proc/procfs.c). */
 int devices_populate(struct dentry *dev);
 int procfs_populate(struct dentry *proc);
 
@@ -189,7 +189,7 @@ size_t maps_format(struct task *t, char *buf, size_t size);
 /* memfd_file: memfd_create's file: a new unlinked file "memfd:NAME" opened O_RDWR. NULL on -ENOMEM. */
 struct file *memfd_file(const char *name);
 
-/* The fd table (kernel/fdtable.c). */
+/* The fd table (fs/fdtable.c). */
 struct fdtable {
 	int refs;                       /* tasks sharing it (CLONE_FILES); 1 for now */
 	unsigned size;                  /* slots allocated (grows up to FD_LIMIT_SOFT) */

@@ -1,5 +1,5 @@
 /*
- * The kernel's clock and timers (kernel/ktimer.c): CLOCK_MONOTONIC from the
+ * The kernel's clock and timers (kernel/time/ktimer.c): CLOCK_MONOTONIC from the
  * TSC, functions run from the timer tick at a deadline, and timed sleeps
  * on top of the wait queues (include/wait.h). The tick is 1 ms, so a
  * deadline is met within one tick.
@@ -8,6 +8,7 @@
 #define KTIMER_H
 
 #include "types.h"
+#include "kernel_hooks.h"      /* ktimer_tick */
 #include "list.h"
 
 struct wait_queue;
@@ -16,8 +17,6 @@ struct wait_queue;
 uint64_t monotonic_ns(void);
 /* clock_realtime_ns: CLOCK_REALTIME (the CMOS clock read once, UTC, plus monotonic time). */
 uint64_t clock_realtime_ns(void);
-/* ktimer_tick: called by the timer interrupt: runs the ktimers whose deadline passed. */
-void ktimer_tick(void);
 
 /*
  * ktimer: a function run from the timer tick (interrupts off, no sleeping)

@@ -13,9 +13,9 @@
  *   class        kind      protects                                   file
  *   TEST_OUTER / TEST_INNER: two classes for the checker's own tests (outermost,
  *                so a test holding them may print)
- *   PIPE         sleeping  a pipe's ring (held across user copies)  kernel/pipe.c
+ *   PIPE         sleeping  a pipe's ring (held across user copies)  fs/pipe.c
  *   MMAP         sleeping  an mm's VMA set (rwsem, read for faults)  mm/mmap_lock.c
- *   FS           spinning  the file system's names and directories    fs/dcache.c
+ *   FS           spinning  the file system's names and directories    fs/tmpfs/dcache.c
  *   VMA          spinning  one VMA against lock-free faults          mm/vma_lock.c
  *   PT           spinning  an mm's page tables (and anon_vma_prepare) mm/mm.c
  *   VM_OBJECT    spinning  a page cache: its tree, size, page count    mm/filemap.c
@@ -25,7 +25,7 @@
  *   DEFAULT      spinning  locks not named here (leaf-like users: files, wait queues)
  *   RWSEM        spinning  the wait queue inside a sleeping rwsem     lib/rwsem.c
  *   MM_LIST      spinning  the list of every mm (checks)              mm/mm.c
- *   SCHED        spinning  run queues, task states, the task tree     kernel/sched.c
+ *   SCHED        spinning  run queues, task states, the task tree     kernel/sched/sched.c
  *   SLAB_LIST    spinning  the list of slab caches                     mm/slab.c
  *   SLAB_CACHE   spinning  one slab cache                              mm/slab.c
  *   PMM          spinning  the buddy allocator                         mm/pmm.c

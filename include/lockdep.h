@@ -60,7 +60,7 @@ extern unsigned long lockdep_reports;
 extern bool lockdep_report_only;
 
 /*
- * Provided by the environment (kernel: arch/x86_64/cpu.c and kernel/sched.c;
+ * Provided by the environment (kernel: arch/x86_64/cpu.c and kernel/sched/sched.c;
  * host tests: arch/hosted/hosted.c):
  */
 /* The running CPU's held spinning locks (host: the thread's). */

@@ -1,4 +1,4 @@
-/* Pipes (kernel/pipe.c). */
+/* Pipes (fs/pipe.c). */
 #ifndef PIPE_H
 #define PIPE_H
 

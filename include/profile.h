@@ -47,6 +47,7 @@
 #define PROFILE_H
 
 #include "types.h"
+#include "kernel_hooks.h"      /* profile_tick, profile_timer_mult */
 #include "arch.h"
 
 struct vmk_prof_counts;
@@ -59,8 +60,6 @@ struct vmk_prof_counts;
 void profile_configure(unsigned hz, bool stacks);
 /* Samples per second of guest time. */
 unsigned profile_hz(void);
-/* Timer interrupts per scheduler tick: profile_hz() / TIMER_HZ (1 by default). */
-unsigned profile_timer_mult(void);
 
 /* Allocate the counters (first call) and clear them, then start sampling. 0 or -ENOMEM. */
 int profile_start(void);
@@ -79,11 +78,7 @@ uint64_t profile_total(void);
 uint64_t profile_outside(void);
 /* The totals as vmk_profile(VMK_PROF_COUNTS) reports them (zero when never started). */
 void profile_counts(struct vmk_prof_counts *out);
-/*
- * Called from the timer interrupt with the interrupted RIP, stack pointer
- * (RSP) and frame pointer (RBP), and whether it interrupted user mode.
- */
-void profile_tick(uintptr_t rip, uintptr_t sp, uintptr_t fp, bool user);
+/* profile_tick, profile_timer_mult: the timer's hooks, include/kernel_hooks.h. */
 
 /*
  * profile=user: profile_user_begin() starts sampling just before init first
@@ -98,7 +93,7 @@ bool profile_user_requested(void);
 /* True when stacks are recorded (profile_stacks=on or profile_configure). */
 bool profile_stacks_enabled(void);
 
-/* Folded-stack store (kernel/profile_stacks.c), used by the profiler above. */
+/* Folded-stack store (kernel/profile/profile_stacks.c), used by the profiler above. */
 /* Allocate (first call) and empty the table. 0 or -ENOMEM. */
 int profile_stacks_reset(void);
 /* Count the stack interrupted at (rip, sp, fp) of the current task. Interrupts off. */

@@ -1,5 +1,5 @@
 /*
- * vmastat=on (kernel/profile_vma.c): VMA index operations counted by kind,
+ * vmastat=on (kernel/profile/profile_vma.c): VMA index operations counted by kind,
  * with the node accesses each made, for the 1998 accesses-per-operation
  * figures measured under a running workload (vmk_profile(VMK_PROF_VMASTAT)).
  */

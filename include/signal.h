@@ -1,6 +1,6 @@
 /*
  * Signals, Linux x86-64 ABI: numbers, the kernel's struct sigaction, the
- * per-task signal state and delivery (kernel/signal.c).
+ * per-task signal state and delivery (kernel/signal/signal.c).
  *
  * Delivery happens on the way back to user mode (exit_to_user): a handled
  * signal gets Linux's rt_sigframe on the user stack (return address =
@@ -141,7 +141,7 @@ int sigaltstack_set(struct task *t, uint64_t ss_sp, int32_t ss_flags, uint64_t s
 
 /* tf->error of a SYSCALL frame that must not be restarted (after rt_sigreturn, or a restart). */
 #define SYSCALL_NO_RESTART (~0ULL)
-/* syscall_restart_fixup: turn an -ERESTART* result into -EINTR or a restart (kernel/signal.c). */
+/* syscall_restart_fixup: turn an -ERESTART* result into -EINTR or a restart (kernel/signal/signal.c). */
 void syscall_restart_fixup(struct trap_frame *tf, bool handler, bool sa_restart);
 
 /* The name of sig ("SIGSEGV"), or "SIG?" */

@@ -1,6 +1,6 @@
 /*
  * Sleeping, for portable code (lib/, mm/): the part of the scheduler that a
- * sleeping lock needs. The kernel implements it in kernel/sched.c; host
+ * sleeping lock needs. The kernel implements it in kernel/sched/sched.c; host
  * tests in arch/hosted/hosted.c (a host thread plays a task and yields
  * while it waits).
  *

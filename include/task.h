@@ -1,15 +1,15 @@
 /*
- * Tasks (threads: a process is a thread group, kernel/thread_group.c) and the scheduler.
+ * Tasks (threads: a process is a thread group, kernel/task/thread_group.c) and the scheduler.
  *
  * A task owns a kernel stack (KSTACK_SIZE bytes); while it runs in user mode
  * the top of that stack is where the CPU (interrupts, exceptions) and the
  * SYSCALL entry save its user registers, as one struct trap_frame (task->tf).
  * The scheduler keeps a run queue per CPU, round-robin with a time slice of
- * SCHED_SLICE_TICKS timer ticks, and balances the queues (kernel/sched.c);
+ * SCHED_SLICE_TICKS timer ticks, and balances the queues (kernel/sched/sched.c);
  * a task is preempted when it returns to user mode after its slice ran out
  * (kernel code is not preempted: it sleeps or yields explicitly, so it
  * stays on its CPU between two calls that may schedule). Kernel threads
- * (kernel/kthread.c) are tasks without a user half.
+ * (kernel/sched/kthread.c) are tasks without a user half.
  *
  * Lock legend:
  *   [sched]  sched_lock (a spinlock taken with interrupts off): run queue,
@@ -28,6 +28,7 @@
 #include "sleep.h"
 #include "wait.h"
 #include "ktimer.h"
+#include "kernel_hooks.h"      /* sched_tick, sched_init_cpu, cpu_idle, exit_to_user */
 
 struct mm;
 struct trap_frame;
@@ -68,7 +69,7 @@ struct sighand {
 /*
  * A thread group (Linux's signal_struct): the tasks sharing one process id
  * (CLONE_THREAD), their process-directed pending signals and the group
- * exit (kernel/thread_group.c). All fields [sched]. The leader (the task
+ * exit (kernel/task/thread_group.c). All fields [sched]. The leader (the task
  * whose tid is the process id) becomes a zombie that its parent can reap
  * only once every thread has exited and released the address space
  * (unreleased == 0, not merely live == 0); the other threads reap themselves.
@@ -108,13 +109,13 @@ struct task {
 	int exit_signal;                /* [self] sent to the parent at exit (SIGCHLD for fork; 0: none) */
 	int pgid, sid;                  /* [sched] process group and session (init: 1, 1; fork inherits) */
 	bool vfork_pending;             /* [self] a vfork parent waits for this child's exec or exit */
-	struct ktimer it_real;          /* [self] ITIMER_REAL / alarm (kernel/itimer.c) */
+	struct ktimer it_real;          /* [self] ITIMER_REAL / alarm (kernel/time/itimer.c) */
 	uint64_t it_real_interval_ns;   /* [self] its interval */
 	struct dentry *exe;             /* [self] the program's file (/proc/self/exe), a reference */
 	struct dentry *cwd;             /* [self] the working directory, a reference */
 	uint32_t umask;                 /* [self] file-creation mask (Linux's init: 022) */
 	char comm[TASK_COMM_LEN];       /* [self] program name (basename), for reports */
-	struct fdtable *fdt;            /* [self] file descriptors (kernel/fdtable.c) */
+	struct fdtable *fdt;            /* [self] file descriptors (fs/fdtable.c) */
 	struct wait_queue child_wait;   /* where this task waits for its children (wait4, vfork) */
 	struct task_signals sig;        /* [sig] this thread's blocked and pending sets */
 	struct sighand *sighand;        /* [sig] signal actions (shared with CLONE_SIGHAND) */
@@ -125,7 +126,7 @@ struct task {
 	bool free_at_switch;            /* [sched] ended and unlinked: freed once switched out (kernel/sched.c) */
 	bool is_idle;                   /* [self] a CPU's idle task */
 	unsigned long cpus_allowed;     /* [sched] CPUs it may run on (bit n: CPU n) */
-	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/kthread.c) */
+	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/sched/kthread.c) */
 	void *kthread_arg;              /* [self] */
 	struct task *joiner;            /* [sched] kernel thread: who waits in kthread_join */
 	struct lockdep_held held_locks; /* [self] sleeping locks held (lib/lockdep.c) */
@@ -137,10 +138,6 @@ struct task {
 
 /* sched_init: turn the boot context into CPU 0's idle task (pid 0). Once, before any task is made. */
 void sched_init(void);
-/* sched_init_cpu: make the running application processor's start-up context (stack kstack) its idle task. */
-void sched_init_cpu(unsigned cpu, void *kstack);
-/* cpu_idle: an idle task's loop: run queued work, else hlt until an interrupt. Never returns. */
-__attribute__((noreturn)) void cpu_idle(void);
 
 /*
  * task_alloc: a new task with a kernel stack, pid, zeroed state, not yet
@@ -164,8 +161,6 @@ void sched_start_task(struct task *t);
 void schedule(void);
 /* sched_yield: end the current slice and schedule. */
 void sched_yield(void);
-/* sched_tick: timer-interrupt hook: count down the slice, flag a reschedule when it ends. */
-void sched_tick(void);
 /*
  * sched_set_sleeping / sched_sleep_if_sleeping: the two halves of a sleep
  * (include/wait.h builds on them): mark current sleeping, then, after the
@@ -228,12 +223,12 @@ struct mm *task_set_mm(struct task *t, struct mm *mm);
  * encoding: code << 8, or the signal number): release its address space,
  * reparent its children to init, wake its parent. Never returns. When
  * init (pid 1) exits, the kernel reports its status and stops QEMU
- * (kernel/init.c).
+ * (kernel/task/init.c).
  */
 __attribute__((noreturn)) void task_exit(int status);
 
 /*
- * Thread groups (kernel/thread_group.c). thread_group_init: t's own group
+ * Thread groups (kernel/task/thread_group.c). thread_group_init: t's own group
  * and sighand (task_alloc); 0 or -ENOMEM. thread_group_share: the child of
  * clone takes the parent's sighand (CLONE_SIGHAND) and joins its group
  * (CLONE_THREAD: the parent's process id); 0, or -EINTR when that group is
@@ -290,8 +285,6 @@ int thread_group_exec(void);
 bool thread_group_leave_locked(struct task *t, int *status);
 void thread_release_dead_locked(struct task *t);
 
-/* exit_to_user: work before returning to user mode with tf: signals, reschedule. Interrupts off on return. */
-void exit_to_user(struct trap_frame *tf);
 
 /*
  * Console protocol for tools/run: the kernel writes CONSOLE_USER_START once,
@@ -311,7 +304,7 @@ void exit_to_user(struct trap_frame *tf);
 int user_init_start(void);
 
 /*
- * out_of_memory (kernel/oom_kill.c): a user page fault of current found no
+ * out_of_memory (kernel/mm/oom_kill.c): a user page fault of current found no
  * page even after reclaim. Sends SIGKILL to the process with the largest
  * footprint (pid 1 last; maybe current's own, which then dies on its way
  * back to user mode), with a report, unless an earlier victim is still
@@ -322,7 +315,7 @@ int user_init_start(void);
 void out_of_memory(void);
 
 /*
- * Kernel threads (kernel/kthread.c): kthread_create makes a task that runs
+ * Kernel threads (kernel/sched/kthread.c): kthread_create makes a task that runs
  * fn(arg) in the kernel, on CPU cpu only (or anywhere when cpu < 0), with
  * no address space; kthread_start makes it runnable. When fn returns (or
  * the thread calls kthread_exit) it becomes a zombie that kthread_join

@@ -7,7 +7,7 @@
  * inode's i_size): pages indexed by page offset in a radix tree of 512-slot
  * nodes that grows with the offsets used, and a size in bytes. A page at or
  * beyond ceil(size / PAGE_SIZE) is past the end: a fault there is SIGBUS.
- * A tmpfs inode embeds one (fs/inode.c); MAP_SHARED | MAP_ANONYMOUS gets a
+ * A tmpfs inode embeds one (fs/tmpfs/inode.c); MAP_SHARED | MAP_ANONYMOUS gets a
  * standalone one (Linux: the shmem file "dev/zero"). The cache code is
  * mm/filemap.c; truncation and hole punching, which also unmap the pages
  * from every address space, are mm/truncate.c.

@@ -20,7 +20,7 @@
  * just makes the switch return at once. Wakers change the state the
  * condition reads first, then call wake_up().
  *
- * Built on the scheduler's sleep/wake-up (kernel/sched.c); callable from
+ * Built on the scheduler's sleep/wake-up (kernel/sched/sched.c); callable from
  * process context with no spinlock held (wake_up also from interrupts).
  * Timed sleeps are in include/ktimer.h (sleep_until_ns).
  */

@@ -9,12 +9,12 @@
  *   struct page array, then pmm_init() with memblock's free ranges, slab_init()
  *   LAPIC timer, interrupts on
  *   the root file system: /dev, /proc, /tmp and the boot modules
- *   (kernel/rootfs.c: an initramfs is unpacked, other modules become files)
+ *   (fs/rootfs.c: an initramfs is unpacked, other modules become files)
  *   ktest_run(ktest=...), then the profile run (profile=SUITES; profile=user
- *   profiles init instead, kernel/init.c)
+ *   profiles init instead, kernel/task/init.c)
  *   if there are boot modules: init (pid 1) runs (argv[0] of the arguments
- *   module, else the first module's program, kernel/init.c) and its
- *   exit status decides (kernel/init.c); else exit QEMU through
+ *   module, else the first module's program, kernel/task/init.c) and its
+ *   exit status decides (kernel/task/init.c); else exit QEMU through
  *   isa-debug-exit: pass, fail (arch/x86_64/include/x86.h QEMU_EXIT_*).
  */
 #include "kernel.h"
@@ -288,6 +288,21 @@ static void print_boot_timeline(uint64_t entry, uint64_t memory, uint64_t timer)
 	       (unsigned long long)((timer - memory) * 1000 / khz));
 }
 
+/*
+ * print_build: which build runs, for whoever reads the log (tools/run keeps
+ * it in build/run.log): the default one carries the lock-order checker
+ * (include/lockdep.h), whose bookkeeping makes a page fault cost about 2.7
+ * times as much; tools/run --release and make bench-linux boot LOCKDEP=0.
+ */
+static void print_build(void)
+{
+#ifdef LOCKDEP
+	printk("build: debug kernel (lock-order checker on; tools/run --release boots the LOCKDEP=0 one)\n");
+#else
+	printk("build: release kernel (LOCKDEP=0: no lock-order checker)\n");
+#endif
+}
+
 void kmain(uint32_t magic, uint32_t info_phys);
 
 __noreturn void kmain(uint32_t magic, uint32_t info_phys)
@@ -304,6 +319,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	syscall_init();
 	printk("\nvmkernel: x86-64, CPU %s, NX %s, 1G pages %s\n", x86_cpu.vendor,
 	       x86_cpu.nx ? "yes" : "no", x86_cpu.pdpe1gb ? "yes" : "no");
+	print_build();
 
 	if (bootinfo_parse(magic, info_phys, bi))
 		panic("kmain: no usable boot information (magic %#x)", magic);

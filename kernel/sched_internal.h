@@ -1,4 +1,7 @@
-/* Private to kernel/sched.c, exit.c, fork.c, signal.c: the scheduler lock and its _locked helpers. */
+/*
+ * Private to kernel/ (kernel/sched/, kernel/task/, kernel/signal/, sys_misc.c;
+ * found through -Ikernel): the scheduler lock and its _locked helpers.
+ */
 #ifndef SCHED_INTERNAL_H
 #define SCHED_INTERNAL_H
 
@@ -10,7 +13,7 @@ extern struct spinlock sched_lock;
 extern struct list_head task_list;              /* [sched_lock] all tasks but idle */
 extern struct task idle_task;
 /*
- * init_task [sched]: pid 1's leader once kernel/init.c has started it
+ * init_task [sched]: pid 1's leader once kernel/task/init.c has started it
  * (orphans go to it), else NULL. A thread of pid 1 other than the leader
  * that execs takes the leader's place, and this pointer with it
  * (take_leader_place_locked): read it under sched_lock.

@@ -180,7 +180,7 @@ int syscall_dispatch(struct trap_frame *tf)
 	long ret;
 
 	current->tf = tf;
-	tf->error = nr;                 /* kept for a restart (kernel/signal.c) */
+	tf->error = nr;                 /* kept for a restart (kernel/signal/signal.c) */
 	sti();
 	if (nr < NR_SYSCALLS)
 		fn = syscall_table[nr];

@@ -1,4 +1,4 @@
-# The side-by-side benchmark against Linux (tools/bench-linux):
+# The side-by-side benchmark against Linux (tools/bench/bench-linux):
 #
 #   make bench-linux [BENCH_LINUX_ARGS="page_fault1 brk1"]
 #                       user/mmbench on Debian's Linux kernel (fetched into
@@ -9,4 +9,4 @@
 
 .PHONY: bench-linux
 bench-linux: deps-check
-	@tools/bench-linux --doc docs/bench-linux.md $(BENCH_LINUX_ARGS)
+	@tools/bench/bench-linux --doc docs/bench-linux.md $(BENCH_LINUX_ARGS)

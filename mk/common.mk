@@ -18,29 +18,37 @@ LOCKDEP ?= 1
 LOCKDEP_FLAGS := $(if $(filter 1,$(LOCKDEP)),-DLOCKDEP)
 
 # The layers, bottom up (docs/guide.md): lib/ (portable support), mm/ and
-# mm/vma_index/ (the VM, arch-independent), fs/ (the file system over mm/'s
-# page cache), then kernel/ and arch/.
+# mm/vma_index/ (the VM, arch-independent), fs/tmpfs/ (the file system over
+# mm/'s page cache), then fs/ (open files, descriptors, the file system calls,
+# /proc in fs/proc/; kernel-only), kernel/ (by concern: kernel/sched/,
+# kernel/task/, kernel/signal/, kernel/time/, kernel/profile/) and arch/.
 # lib/string.c is the kernel's own memcpy & co.; on the host the C library's
 # are used, so it is the one lib/ file that is kernel-only.
 LIB_KERNEL_ONLY := lib/string.c
 LIB_SRCS := $(filter-out $(LIB_KERNEL_ONLY),$(sort $(wildcard lib/*.c)))
 MM_SRCS  := $(sort $(wildcard mm/*.c) $(wildcard mm/vma_index/*.c))
-FS_SRCS  := $(sort $(wildcard fs/*.c))
-# Code that builds both in the kernel and on the host: lib/, mm/, fs/ and
+FS_SRCS  := $(sort $(wildcard fs/tmpfs/*.c))
+# The file layer above tmpfs (descriptors, system calls, /proc): kernel only.
+FS_KERNEL_SRCS := $(sort $(wildcard fs/*.c) $(wildcard fs/proc/*.c))
+KERNEL_DIR_SRCS := $(sort $(wildcard kernel/*.c) $(wildcard kernel/*/*.c))
+# Code that builds both in the kernel and on the host: lib/, mm/, fs/tmpfs/ and
 # the shared unit tests. This is the one list of portable sources.
 PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(FS_SRCS) $(sort $(wildcard tests/unit/*.c))
 
-# Include paths by layer. lib/, mm/ and fs/ see only include/: they are
-# compiled without arch/x86_64/include, so they cannot see a PTE bit or an MSR. The
-# unit tests and tools may include mm/'s private headers as "mm/...".
-# Everything else (kernel/, arch/, boot, kernel tests) also sees the x86
-# headers.
+# Include paths by layer. lib/, mm/ and fs/ (fs/tmpfs/, fs/proc/ included) see
+# only include/: they are compiled without arch/x86_64/include, so they cannot
+# see a PTE bit, an MSR or a trap frame's registers (fs/ reaches the machine
+# through include/arch.h and include/uaccess.h only). The unit tests and tools
+# may include mm/'s private headers as "mm/...". Everything else (kernel/,
+# arch/, boot, kernel tests) also sees the x86 headers; kernel/ and its
+# subdirectories see kernel/'s private headers (kernel/sched_internal.h)
+# through -Ikernel.
 INCLUDES := -Iinclude
-layer_includes = $(if $(filter lib/% mm/% fs/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.))
+layer_includes = $(if $(filter lib/% mm/% fs/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.$(if $(filter kernel/%,$(1)), -Ikernel)))
 
-# The guest's CPUs in every QEMU boot: tools/qemu-run reads QEMU_SMP (default
-# 4); tools/run takes its QEMU options from RUN_QEMU_ARGS, so the same -smp
-# goes first there (a -smp the caller puts in RUN_QEMU_ARGS comes later and wins).
+# The guest's CPUs in every QEMU boot: tools/qemu-run and tools/run read
+# QEMU_SMP themselves, with the same default, 4, so a tool called directly
+# boots what its make target boots (tools/run puts -smp $QEMU_SMP before
+# RUN_QEMU_ARGS: a -smp the caller puts there comes later and wins).
 QEMU_SMP ?= 4
 export QEMU_SMP
-export RUN_QEMU_ARGS := -smp $(QEMU_SMP) $(RUN_QEMU_ARGS)

@@ -40,7 +40,7 @@ KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T li
 NASMFLAGS := -f elf64 -g -F dwarf -w+all
 
 KERNEL_C_SRCS := $(PORTABLE_SRCS) $(LIB_KERNEL_ONLY) $(sort $(wildcard arch/x86_64/*.c)) \
-	$(sort $(wildcard kernel/*.c)) $(sort $(wildcard tests/kernel/*.c))
+	$(FS_KERNEL_SRCS) $(KERNEL_DIR_SRCS) $(sort $(wildcard tests/kernel/*.c))
 KERNEL_ASM_SRCS := $(sort $(wildcard boot/*.asm) $(wildcard arch/x86_64/*.asm))
 KERNEL_OBJS := $(patsubst %.c,$(KBUILD)/%.o,$(KERNEL_C_SRCS)) \
 	$(patsubst %.asm,$(KBUILD)/%.asm.o,$(KERNEL_ASM_SRCS))
@@ -142,6 +142,6 @@ gdb: $(KERNEL_ELF)
 		-ex 'target remote localhost:$(GDB_PORT)'
 
 bench-boot: $(KERNEL32) $(KERNEL_ISO)
-	@tools/bench-boot $(KERNEL_ISO) $(KERNEL32) docs/boot-bench.md
+	@tools/bench/bench-boot $(KERNEL_ISO) $(KERNEL32) docs/boot-bench.md
 
 -include $(KERNEL_OBJS:.o=.d)

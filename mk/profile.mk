@@ -1,4 +1,4 @@
-# The profiling suite (tools/profile-suite, docs/results/README.md): the
+# The profiling suite (tools/profile/profile-suite, docs/results/README.md): the
 # 1998, 2001 and 2007 measurements from Linux's history, reproduced on this
 # kernel with user workloads (user/workloads/) in QEMU under -icount shift=0.
 #
@@ -14,12 +14,12 @@
 # PROFILE_JOBS=N runs N QEMUs at a time (default 2).
 
 .PHONY: profile profile-check profile-traces
-# gnuplot (Debian's gnuplot-nox) is installed by tools/profile-suite when missing.
+# gnuplot (Debian's gnuplot-nox) is installed by tools/profile/profile-suite when missing.
 profile: deps-check
-	@PROFILE_QUICK=$(PROFILE_QUICK) tools/profile-suite
+	@PROFILE_QUICK=$(PROFILE_QUICK) tools/profile/profile-suite
 
 profile-check: $(KERNEL32) user
-	@tools/profile-suite --check
+	@tools/profile/profile-suite --check
 
 profile-traces:
-	@tools/profile-traces
+	@tools/profile/profile-traces

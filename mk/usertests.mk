@@ -37,13 +37,13 @@ test-run: $(USERTESTS) $(KERNEL32)
 # Program output throughput through tools/run, virtio ports against the serial port.
 .PHONY: bench-console
 bench-console: $(USERTESTS) $(KERNEL32)
-	@tools/bench-console --mb 8 --out docs/console-bench.md
+	@tools/bench/bench-console --mb 8 --out docs/console-bench.md
 
-# The SMP benchmark (tools/smpbench): user threads (tools/threadbench.c) under -icount and
+# The SMP benchmark (tools/bench/smpbench): user threads (tools/bench/threadbench.c) under -icount and
 # multi-threaded TCG, processes; rewrites its tables in docs/smp-bench.md. QUICK=1: fewer.
 .PHONY: bench-smp
 bench-smp: $(KERNEL32)
-	@tools/smpbench $(if $(filter 1 yes on,$(QUICK)),--quick) docs/smp-bench.md
+	@tools/bench/smpbench $(if $(filter 1 yes on,$(QUICK)),--quick) docs/smp-bench.md
 
 # Unmodified programs (busybox, bash, a static glibc C++ program, lua, jq) on Linux and on
 # the kernel, compared; writes docs/programs.md. Installs or builds what is missing.

@@ -8,7 +8,7 @@
 #                       build/fuzz/corpus, crashes in build/fuzz/
 #   make bench [BENCH_QUICK=1]
 #                       fetch and build Linux's maple tree as a comparison
-#                       backend (tools/vmabench-maple-fetch; without it the
+#                       backend (tools/bench/vmabench-maple-fetch; without it the
 #                       run goes on and says so), generate the traces
 #                       (build/bench/traces/), replay them on every backend
 #                       (checked against the model), count instructions per
@@ -16,7 +16,7 @@
 #                       plots build/bench/vma-bench-*.{png,svg} (docs/vma-bench.md
 #                       is a copy of them plus discussion). BENCH_QUICK=1: a
 #                       smaller run, under a minute. BENCH_ARGS passes options
-#                       to tools/vmabench-run (--sizes 16,256, --no-callgrind)
+#                       to tools/bench/vmabench-run (--sizes 16,256, --no-callgrind)
 #   make vmabench       just the benchmark binary (build/bench/vmabench)
 
 # Programs outside the ktest binary link the index objects explicitly and
@@ -81,34 +81,34 @@ fuzz-vma: $(FUZZ_BUILD)/vma-fuzz
 # ---- bench: plain -O2, no sanitizers, no debug checks
 BENCH_BUILD  := $(BUILD)/bench
 BENCH_CFLAGS := $(VMA_HOST_COMMON) -O2 $(WARNINGS)
-$(eval $(call vma_prog_flavor,$(BENCH_BUILD),$(HOSTCC),$(BENCH_CFLAGS),tools/vmabench.c))
+$(eval $(call vma_prog_flavor,$(BENCH_BUILD),$(HOSTCC),$(BENCH_CFLAGS),tools/bench/vmabench.c))
 
-$(BENCH_BUILD)/vmabench: $(patsubst %.c,$(BENCH_BUILD)/%.o,$(VMA_PROG_CORE) tools/vmabench.c) \
+$(BENCH_BUILD)/vmabench: $(patsubst %.c,$(BENCH_BUILD)/%.o,$(VMA_PROG_CORE) tools/bench/vmabench.c) \
 		$(BENCH_BUILD)/libvmahost.a
 	$(call say,HOSTLD,$@)
 	$(Q)$(HOSTCC) $^ -lpthread -o $@
 
 # ---- the maple tree as a comparison backend: host only, never in the kernel.
-# tools/vmabench-maple-fetch extracts Linux's lib/maple_tree.c and its
+# tools/bench/vmabench-maple-fetch extracts Linux's lib/maple_tree.c and its
 # user-space shims from Debian's linux-source package into build/maple/;
-# tools/vmabench_maple.c (our adapter) #includes maple_tree.c from there.
+# tools/bench/vmabench_maple.c (our adapter) #includes maple_tree.c from there.
 MAPLE_DIR    := $(BUILD)/maple
 MAPLE_LINUX  := $(MAPLE_DIR)/linux
 MAPLE_CFLAGS := -std=gnu11 -g -O2 -D_LGPL_SOURCE -w -I$(MAPLE_LINUX)/tools/testing/shared \
-	-I$(MAPLE_DIR) -I$(MAPLE_LINUX)/tools/include -I$(MAPLE_LINUX)/lib -Itools
+	-I$(MAPLE_DIR) -I$(MAPLE_LINUX)/tools/include -I$(MAPLE_LINUX)/lib -Itools/bench
 
 $(MAPLE_DIR)/VERSION:
-	$(Q)tools/vmabench-maple-fetch $(MAPLE_DIR)
+	$(Q)tools/bench/vmabench-maple-fetch $(MAPLE_DIR)
 
-$(BENCH_BUILD)/maple/vmabench_maple.o: tools/vmabench_maple.c tools/vmabench_maple.h $(MAPLE_DIR)/VERSION
+$(BENCH_BUILD)/maple/vmabench_maple.o: tools/bench/vmabench_maple.c tools/bench/vmabench_maple.h $(MAPLE_DIR)/VERSION
 	@mkdir -p $(dir $@)
 	$(call say,HOSTCC,$<)
 	$(Q)$(HOSTCC) $(MAPLE_CFLAGS) -DVBM_LINUX_VERSION="\"$$(cat $(MAPLE_DIR)/VERSION)\"" -c $< -o $@
 
-$(BENCH_BUILD)/maple/vmabench.o: tools/vmabench.c
+$(BENCH_BUILD)/maple/vmabench.o: tools/bench/vmabench.c
 	@mkdir -p $(dir $@)
 	$(call say,HOSTCC,$<)
-	$(Q)$(HOSTCC) $(BENCH_CFLAGS) $(call layer_includes,$<) -Itools -DVMABENCH_MAPLE -MMD -MP -c $< -o $@
+	$(Q)$(HOSTCC) $(BENCH_CFLAGS) $(call layer_includes,$<) -Itools/bench -DVMABENCH_MAPLE -MMD -MP -c $< -o $@
 -include $(BENCH_BUILD)/maple/vmabench.d
 
 $(BENCH_BUILD)/vmabench-maple: $(BENCH_BUILD)/maple/vmabench.o $(BENCH_BUILD)/maple/vmabench_maple.o \
@@ -123,11 +123,11 @@ vmabench-maple: $(BENCH_BUILD)/vmabench-maple
 # The maple tree and gnuplot are optional: without them the run goes on
 # (and says what it leaves out).
 bench: $(BENCH_BUILD)/vmabench
-	@if tools/vmabench-maple-fetch $(MAPLE_DIR) && $(MAKE) -s $(BENCH_BUILD)/vmabench-maple; then \
+	@if tools/bench/vmabench-maple-fetch $(MAPLE_DIR) && $(MAKE) -s $(BENCH_BUILD)/vmabench-maple; then \
 		bin=$(BENCH_BUILD)/vmabench-maple; \
 	else \
 		echo "make bench: Linux's maple tree is not available (see above): the tables leave it out" >&2; \
 		bin=$(BENCH_BUILD)/vmabench; \
 	fi; \
-	tools/vmabench-apt "make bench" gnuplot-nox:gnuplot || echo "make bench: no gnuplot: no plots" >&2; \
-	tools/vmabench-run $(BENCH_BUILD) --bin $$bin $(if $(BENCH_QUICK),--quick) $(BENCH_ARGS)
+	tools/bench/vmabench-apt "make bench" gnuplot-nox:gnuplot || echo "make bench: no gnuplot: no plots" >&2; \
+	tools/bench/vmabench-run $(BENCH_BUILD) --bin $$bin $(if $(BENCH_QUICK),--quick) $(BENCH_ARGS)

@@ -9,7 +9,7 @@
  * NS being CLOCK_MONOTONIC from the start signal to the last child's end
  * (on this kernel the TSC: host time, or with -icount guest instructions).
  * The children wait in shared memory for the start signal, so they run
- * their loops at the same time. Used by tools/smpbench (docs/smp-bench.md).
+ * their loops at the same time. Used by tools/bench/smpbench (docs/smp-bench.md).
  */
 #include "ulib.h"
 

@@ -10,7 +10,7 @@
 #include "arch.h"
 #include "printk.h"
 #include "kernel.h"
-#include "task.h"
+#include "kernel_hooks.h"
 
 void user_exception(struct trap_frame *tf);
 int kernel_uaccess_fault(struct trap_frame *tf);

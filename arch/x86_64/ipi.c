@@ -8,7 +8,6 @@
  */
 #include "x86.h"
 #include "arch.h"
-#include "task.h"
 
 #define ICR_DELIVERY_PENDING (1u << 12)
 #define ICR_LEVEL_ASSERT     (1u << 14)

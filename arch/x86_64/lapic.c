@@ -8,14 +8,11 @@
  * remapped to VEC_PIC_BASE and masked.
  */
 #include "x86.h"
-#include "ktimer.h"
-#include "console.h"
+#include "kernel_hooks.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "printk.h"
-#include "profile.h"
 #include "kernel.h"
-#include "task.h"
 
 #define LAPIC_TPR      0x080
 #define LAPIC_EOI      0x0B0

@@ -1,6 +1,6 @@
 /*
  * wait4(2) options: Linux x86-64 values. Shared by the kernel
- * (kernel/exit.c) and the user programs; definitions only, no types.
+ * (kernel/task/exit.c) and the user programs; definitions only, no types.
  */
 #ifndef UAPI_LINUX_WAIT_H
 #define UAPI_LINUX_WAIT_H

@@ -1,7 +1,7 @@
 /*
  * vmk_profile(2): this kernel's profiling call (__NR_vmk_profile in
  * vmk.h, above Linux's range; Linux answers -ENOSYS). Shared by the kernel
- * (kernel/sys_profile.c) and the user workloads (user/workloads/);
+ * (kernel/profile/sys_profile.c) and the user workloads (user/workloads/);
  * definitions only.
  *
  *   long vmk_profile(unsigned cmd, void *buf, unsigned long size)

@@ -3,7 +3,7 @@
  * address space (kthread_use_mm: what user threads will do), on T CPUs,
  * with faults under the mmap_lock or under per-VMA locks (the suite's
  * parameter). Not a test of speed: it prints counts per operation as KTAP
- * diagnostics, which tools/smpbench collects into docs/smp-bench.md:
+ * diagnostics, which tools/bench/smpbench collects into docs/smp-bench.md:
  *
  *   # smp_bench WORKLOAD fault_lock=MODE threads=T ops=N cycles_per_op=C
  *     mmap_read=.. mmap_write=.. contended=.. lockless=.. fallback=..

@@ -136,7 +136,7 @@ def _btree(node):
 
 
 def backend_name(idx):
-    """The backend's name; through the vmastat=on wrapper (kernel/profile_vma.c) to the real one."""
+    """The backend's name; through the vmastat=on wrapper (kernel/profile/profile_vma.c) to the real one."""
     ops = idx["ops"]
     try:
         counted = gdb.parse_and_eval("counted")

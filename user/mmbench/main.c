@@ -1,7 +1,7 @@
 /*
  * mmbench: VM microbenchmarks in the spirit of will-it-scale, one static
  * binary that runs unchanged on Linux and on this kernel
- * (tools/bench-linux runs it on both in the same QEMU).
+ * (tools/bench/bench-linux runs it on both in the same QEMU).
  *
  * Each benchmark runs ROUNDS rounds of a fixed number of operations; a
  * round's cost is read with rdtsc around the timed part only (ubench.h), so

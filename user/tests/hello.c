@@ -16,7 +16,7 @@
  *   tests --cat             copies stdin to stdout
  *   tests --cat-file P...   copies each file P to stdout (a line "P: ERRNO" if it cannot)
  *   tests --wc              prints "LINES BYTES" of stdin
- *   tests --text N          N bytes of printable lines (tools/bench-console)
+ *   tests --text N          N bytes of printable lines (tools/bench/bench-console)
  *   tests --bytes N [E]     N bytes (i * 7 + i / 4093 mod 256) on stdout, and E on stderr
  *                           (i * 13 + 5); the lossless-output check of tools/run-check
  *   tests --orphans-at-exit, --exec-from-thread: run as pid 1 (pid1.c)

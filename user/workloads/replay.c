@@ -1,6 +1,6 @@
 /*
  * workloads replay FILE [--repeat N]: run the memory system calls of a
- * real program again (N times; default once), from a trace that tools/strace2replay made out of
+ * real program again (N times; default once), from a trace that tools/profile/strace2replay made out of
  * `strace -f -e trace=%memory,execve PROGRAM` on the host.
  *
  * Trace format (one operation per line; numbers decimal; lengths and

@@ -2,7 +2,7 @@
  * workloads sweep: the 1998 "VMA accesses per lookup, insert and delete"
  * as a function of n, measured inside the kernel under real page faults,
  * mmap and munmap calls. Needs a kernel booted with vmastat=on (the index
- * operations are counted by kind, kernel/profile_vma.c) and merge=off (so
+ * operations are counted by kind, kernel/profile/profile_vma.c) and merge=off (so
  * that every mmap inserts and every munmap erases exactly one VMA).
  *
  *   workloads sweep [--layout mixed|64k|both] [--max N] [--max64k N] [--ops K]

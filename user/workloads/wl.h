@@ -18,7 +18,7 @@
  * Every run is deterministic: a fixed-seed generator decides everything the
  * kernel does not. Results are printed as lines
  *     @result workload=NAME key=value ...
- * which tools/profile-suite reads; everything else is commentary.
+ * which tools/profile/profile-suite reads; everything else is commentary.
  */
 #ifndef WL_H
 #define WL_H

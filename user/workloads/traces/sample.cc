@@ -1,4 +1,4 @@
-// The C++ input of the g++ trace (tools/profile-traces): a small word-index
+// The C++ input of the g++ trace (tools/profile/profile-traces): a small word-index
 // program written for this purpose, in the template-heavy style of the code
 // whose compilation the 2001 report timed (gtk--): containers, algorithms,
 // regular expressions and streams instantiate a great deal of library code.

@@ -1,7 +1,7 @@
 /*
  * threadbench: will-it-scale-like loops in N threads of one process (one
  * address space, one mmap_lock), on Linux and on this kernel alike. Built
- * by tools/smpbench with musl-gcc -static -pthread (a real libc: malloc1
+ * by tools/bench/smpbench with musl-gcc -static -pthread (a real libc: malloc1
  * needs a thread-safe malloc), so the same static binary runs on both.
  *
  *   threadbench [--quick] [WORKLOAD...]     (default: all five)
@@ -13,7 +13,7 @@
  *                unmapped at the end (one page fault)
  *   mmap1        mmap + munmap of 128 MiB, untouched
  *   brk1         brk(+1 page) and back: the break is the process's, shared
- *                by all threads (see tools/smpbench's notes)
+ *                by all threads (see tools/bench/smpbench's notes)
  *   malloc1      malloc(1 MiB) + a write to its first byte + free (musl
  *                serves it with mmap/munmap)
  *   tlb_flush1   a write to the thread's own page + MADV_DONTNEED of it

@@ -1,5 +1,5 @@
 /*
- * The interface between tools/vmabench and tools/vmabench_maple.c, the thin
+ * The interface between tools/vmabench and tools/bench/vmabench_maple.c, the thin
  * adapter over Linux's maple tree (built from Debian's linux-source package
  * at bench time, host only, never part of the kernel). Plain C types only:
  * this header is included on both sides, by code compiled against our

@@ -17,7 +17,7 @@
 #include "syscall_internal.h"
 #include "task.h"
 #include "prng.h"
-#include "x86.h"
+#include "arch.h"
 #include "kstring.h"
 #include "kerrno.h"
 #include "uaccess.h"
@@ -30,9 +30,9 @@ long random_to_user(uint64_t ubuf, uint64_t len)
 	uint64_t done = 0;
 
 	if (!rng.s)
-		prng_seed(&rng, rdtsc());
+		prng_seed(&rng, arch_cycles());
 	while (done < len) {
-		uint64_t v = prng_next(&rng) ^ rdtsc();
+		uint64_t v = prng_next(&rng) ^ arch_cycles();
 		size_t n = MIN(len - done, (uint64_t)8);
 
 		if (copy_to_user((void *)(ubuf + done), &v, n))

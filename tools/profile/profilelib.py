@@ -1,6 +1,6 @@
-"""profilelib: what tools/profile-run and tools/profile-suite share.
+"""profilelib: what tools/profile-run and tools/profile/profile-suite share.
 
-Running a program under the profiler (profile=user, kernel/profile.c), and
+Running a program under the profiler (profile=user, kernel/profile/profile.c), and
 reading what comes back: the program's "@result key=value ..." lines (the
 workloads' results, user/workloads/wl.h), the readprofile table and the
 folded stacks, which the kernel prints as one report when init exits.
@@ -15,7 +15,7 @@ import os
 import re
 import subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # Guest time = guest instructions: the figures repeat exactly run to run.
 # sleep=off: an idle guest's clock jumps to the next timer instead of
 # following the host's clock, so idle time is reproducible too.
@@ -41,8 +41,7 @@ def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icoun
                  profile=True, timeout=900, mem=None, smp=None):
     """Boot the kernel with elf as init (tools/run) under profile=user; returns a RunResult.
     smp: QEMU's -smp (guest CPUs); it goes after the caller's RUN_QEMU_ARGS, so it wins over
-    the -smp that make exports there (mk/common.mk). None: whatever RUN_QEMU_ARGS says
-    (tools/run's default is one CPU)."""
+    tools/run's -smp $QEMU_SMP (default 4). None: whatever RUN_QEMU_ARGS and QEMU_SMP say."""
     opts = []
     if profile:
         opts += ["profile=user", "profile_hz=%d" % hz]

@@ -1,4 +1,4 @@
-/* Private to kernel/sys_*.c and kernel/syscall.c: the handler prototypes. */
+/* The system-call handler prototypes, for the table (kernel/syscall.c) and the handlers in kernel/ and fs/ (sys_*.c and others). */
 #ifndef SYSCALL_INTERNAL_H
 #define SYSCALL_INTERNAL_H
 
@@ -139,7 +139,7 @@ DECLARE_SYSCALL(faccessat2);
 
 DECLARE_SYSCALL(getcpu);
 
-/* random_to_user (kernel/devices.c): len pseudo-random bytes to user ubuf; bytes, or -EFAULT. */
+/* random_to_user (fs/devices.c): len pseudo-random bytes to user ubuf; bytes, or -EFAULT. */
 long random_to_user(uint64_t ubuf, uint64_t len);
 
 #endif

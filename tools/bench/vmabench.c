@@ -18,7 +18,7 @@
  * is the backend's own memory alone (ops->bytes() / count, no struct vma).
  *
  * Backends: every registered one (vma_backends[]), and "maple", Linux's
- * maple tree, when built with -DVMABENCH_MAPLE (tools/vmabench_maple.c,
+ * maple tree, when built with -DVMABENCH_MAPLE (tools/bench/vmabench_maple.c,
  * make bench). "all" runs them one after the other.
  *
  * The trace is first replayed on the sorted-array model (untimed): that
@@ -47,7 +47,7 @@
  * noipa (noinline) function (bench_insert, bench_erase, bench_find,
  * bench_gap; the --skip-lines ops through build_*), so callgrind's
  * inclusive cost of bench_KIND divided by its call count is instructions
- * per measured op (see tools/vmabench-run).
+ * per measured op (see tools/bench/vmabench-run).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -497,7 +497,7 @@ static void run_backend(const struct vma_index_ops *b, bool check)
 
 #ifdef VMABENCH_MAPLE
 /*
- * Linux's maple tree (tools/vmabench_maple.c) as a backend of this program
+ * Linux's maple tree (tools/bench/vmabench_maple.c) as a backend of this program
  * only: not in the registry, never in the kernel. vmabench replays one
  * backend at a time, so the adapter's single tree is enough. reserve is a
  * no-op: the maple tree preallocates inside its insert and erase, and that

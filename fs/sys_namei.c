@@ -2,7 +2,7 @@
  * Names in the file system: mkdir, mkdirat, rmdir, unlink, unlinkat,
  * rename, renameat, renameat2, link, linkat, symlink, symlinkat. Each
  * copies its paths, finds the parent directory and last component
- * (fs_lookup_parent) and calls fs/dir.c; what the last component may be
+ * (fs_lookup_parent) and calls fs/tmpfs/dir.c; what the last component may be
  * ("." , "..", "/", a trailing slash) is checked here, as Linux's
  * filename_create, do_rmdir, do_unlinkat, do_renameat2 and do_linkat do.
  */

@@ -1,12 +1,12 @@
 /*
  * The root file system at boot (include/file.h, rootfs_init): an empty
  * tmpfs (include/fs.h) with the directories the kernel provides, /dev
- * (kernel/devices.c) with /dev/shm, /proc (kernel/procfs.c), and /tmp and
+ * (fs/devices.c) with /dev/shm, /proc (fs/proc/procfs.c), and /tmp and
  * /dev/shm (mode 1777, where Linux mounts tmpfs), then
  * the boot modules:
  *   - an initramfs (a "newc" cpio archive, which tools/run builds from the
  *     program, its --module files and --root DIR) is unpacked into "/";
- *   - the arguments module (kernel/init.c) stays where it is;
+ *   - the arguments module (kernel/task/init.c) stays where it is;
  *   - any other module (GRUB's module2 lines) becomes the file "/NAME",
  *     NAME its program name (include/exec.h), mode 0755 for an ELF file.
  * The memory of the modules that were copied into the tree is given to

@@ -387,7 +387,7 @@ class Runner:
             n = parts[1] if len(parts) > 1 else "4096"
             kind = parts[2] if len(parts) > 2 else "mixed"
             trace = os.path.join(self.log_dir, "trace-%s-%s.trace" % (n, kind))
-            status, out = run(["tools/vmatrace-gen", "--n", n, "--kind", kind, "--out", trace],
+            status, out = run(["tools/bench/vmatrace-gen", "--n", n, "--kind", kind, "--out", trace],
                               self.root, 300)
             if status == 0:
                 status, out = run(["build/bench/vmabench", "--backend", backend, "--trace", trace],

@@ -2,7 +2,7 @@
  * vmabench_maple: Linux's maple tree as a comparison backend of
  * tools/vmabench. Host benchmark only; never part of the kernel.
  *
- * Nothing of Linux is committed: tools/vmabench-maple-fetch extracts
+ * Nothing of Linux is committed: tools/bench/vmabench-maple-fetch extracts
  * lib/maple_tree.c and Linux's user-space shims (tools/include,
  * tools/testing/shared: the environment tools/testing/radix-tree and
  * tools/testing/vma build the maple tree in) from Debian's linux-source
