@@ -10,7 +10,7 @@
  * touched it meanwhile). It stops once it has freed what was asked.
  *
  * Who reclaims (the pmm.h watermarks):
- *   - kswapd, a kernel thread (kernel/kswapd.c), woken when a fault leaves
+ *   - kswapd, a kernel thread (kernel/mm/kswapd.c), woken when a fault leaves
  *     fewer free frames than the low watermark; it reclaims until the
  *     high watermark or until nothing more can be had (kswapd_balance).
  *     After a run that freed nothing it is not woken again until some
@@ -18,7 +18,7 @@
  *   - the faulting task itself when a user page cannot be had (below the
  *     min watermark: pmm's GFP_USER): handle_mm_fault reclaims (direct
  *     reclaim) and retries before it answers FAULT_OOM; only then does the
- *     OOM killer (kernel/oom_kill.c) choose a process to kill.
+ *     OOM killer (kernel/mm/oom_kill.c) choose a process to kill.
  *
  * Locking: callers hold no mmap_lock or spinning lock. Direct reclaim only
  * try-locks each address space's mmap_lock (as the multi-gen LRU's walk
@@ -64,7 +64,7 @@ unsigned long kswapd_balance(void);
 unsigned long mm_available_frames(void);
 
 /*
- * vmscan_wake_kswapd: set by the kernel once kswapd runs (kernel/kswapd.c;
+ * vmscan_wake_kswapd: set by the kernel once kswapd runs (kernel/mm/kswapd.c;
  * NULL on the host and before then). vmscan_check_low calls it when free
  * frames are below the low watermark; call with no spinning lock held.
  */
@@ -72,7 +72,7 @@ extern void (*vmscan_wake_kswapd)(void);
 void vmscan_check_low(void);
 
 /*
- * kswapd_start (kernel/kswapd.c): start the background reclaim thread and
+ * kswapd_start (kernel/mm/kswapd.c): start the background reclaim thread and
  * set vmscan_wake_kswapd. 0, or -ENOMEM (reclaim is then direct only).
  */
 int kswapd_start(void);

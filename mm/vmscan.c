@@ -2,7 +2,7 @@
  * Reclaim under memory pressure (include/vmscan.h): the clock over every
  * address space's lazily freed pages, direct reclaim for a fault that
  * found no page, and kswapd's balancing loop (its thread is
- * kernel/kswapd.c). The per-page decision is mm/madvise.c's
+ * kernel/mm/kswapd.c). The per-page decision is mm/madvise.c's
  * (mm_reclaim_lazyfree_range), shared with MADV_PAGEOUT.
  *
  * Locking: see include/vmscan.h. An mm's clock hand is [pt_lock].

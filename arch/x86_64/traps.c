@@ -3,7 +3,7 @@
  *   - from user mode: a page fault goes to handle_mm_fault(current mm, cr2,
  *     FAULT_USER | access | FAULT_PROT if present); a failure becomes
  *     SIGSEGV (SEGV_MAPERR/ACCERR) or SIGBUS; out of memory (after direct
- *     reclaim) goes to the OOM killer, kernel/oom_kill.c; #GP (non-canonical addresses, privileged
+ *     reclaim) goes to the OOM killer, kernel/mm/oom_kill.c; #GP (non-canonical addresses, privileged
  *     instructions) is SIGSEGV, #UD SIGILL, #DE and x87/SIMD errors SIGFPE,
  *     #BP/#DB SIGTRAP, #AC SIGBUS. A signal that will kill the process is
  *     reported first, in the spirit of Linux's segfault line:

@@ -3,7 +3,7 @@
  * /proc/meminfo (Linux's names, so the test reads them the same way on
  * the host Linux), lazily freed pages dropped when memory runs short
  * instead of a kill (mm/vmscan.c), and the OOM killer choosing the
- * largest process, not the one that faulted (kernel/oom_kill.c).
+ * largest process, not the one that faulted (kernel/mm/oom_kill.c).
  *
  * The tests that fill the machine's memory run on our kernel only (on the
  * host they would fill the host's); what they expect is Linux's rule,
