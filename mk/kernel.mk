@@ -39,7 +39,7 @@ KERNEL_CFLAGS := -std=gnu11 -ffreestanding -fno-stack-protector -mno-red-zone \
 KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -w+all
 
-KERNEL_C_SRCS := $(PORTABLE_SRCS) $(LIB_KERNEL_ONLY) $(sort $(wildcard arch/x86_64/*.c)) \
+KERNEL_C_SRCS := $(PORTABLE_SRCS) $(LIB_KERNEL_ONLY) $(DRV_KERNEL_SRCS) $(sort $(wildcard arch/x86_64/*.c)) \
 	$(sort $(wildcard kernel/*.c)) $(sort $(wildcard tests/kernel/*.c))
 KERNEL_ASM_SRCS := $(sort $(wildcard boot/*.asm) $(wildcard arch/x86_64/*.asm))
 KERNEL_OBJS := $(patsubst %.c,$(KBUILD)/%.o,$(KERNEL_C_SRCS)) \
