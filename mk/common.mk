@@ -49,3 +49,14 @@ layer_includes = $(if $(filter lib/% mm/% fs/% $(DRV_PORTABLE_SRCS),$(1)),-Iincl
 QEMU_SMP ?= 4
 export QEMU_SMP
 export RUN_QEMU_ARGS := -smp $(QEMU_SMP) $(RUN_QEMU_ARGS)
+
+# SWAP=SIZE (QEMU size syntax, 64M, 2G): the QEMU boots of the test targets get
+# a virtio disk of that size, a sparse file removed afterwards, as swap
+# (kernel option swap=vda): make test-kernel through tools/qemu-run --swap,
+# the targets that use tools/run (test-user, run-user, ...) through RUN_SWAP.
+ifneq ($(SWAP),)
+ifneq ($(shell printf '%s' '$(SWAP)' | grep -Ex '[0-9]+[KMGT]?'),$(SWAP))
+$(error SWAP='$(SWAP)': a size in QEMU syntax, e.g. 64M or 2G)
+endif
+export RUN_SWAP := $(SWAP)
+endif
