@@ -55,7 +55,9 @@ static inline unsigned long swp_offset(swp_entry_t e)
 
 /*
  * swap_on: make dev a swap area: its slots are 1 .. capacity/8 - 1 (a
- * partial page at the end is left out). Returns the area's type (>= 0), or
+ * partial page at the end is left out; at most 2^21 slots, 8 GiB, the
+ * most one map of 2-byte counts in a 4 MiB block covers: the rest of a
+ * bigger device is not used). Returns the area's type (>= 0), or
  * -EINVAL (no device, fewer than 2 slots), -EBUSY (dev is a swap area
  * already), -ENOSPC (MAX_SWAPFILES areas on), -ENOMEM (no room for the map,
  * which takes 2 bytes a slot). The device's content is not read: there is
