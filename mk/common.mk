@@ -31,9 +31,14 @@ FS_SRCS  := $(sort $(wildcard fs/tmpfs/*.c))
 # The file layer above tmpfs (descriptors, system calls, /proc): kernel only.
 FS_KERNEL_SRCS := $(sort $(wildcard fs/*.c) $(wildcard fs/proc/*.c))
 KERNEL_DIR_SRCS := $(sort $(wildcard kernel/*.c) $(wildcard kernel/*/*.c))
-# Code that builds both in the kernel and on the host: lib/, mm/, fs/tmpfs/ and
+# drivers/: the block layer and the RAM disk are portable (the host tests'
+# swap area sits on a RAM disk); the hardware drivers (virtio) are kernel-only.
+DRV_PORTABLE_SRCS := drivers/block/blockdev.c drivers/block/ramdisk.c
+DRV_KERNEL_SRCS := $(filter-out $(DRV_PORTABLE_SRCS),$(sort $(wildcard drivers/*/*.c)))
+# Code that builds both in the kernel and on the host: lib/, mm/, fs/tmpfs/,
+# the portable drivers and
 # the shared unit tests. This is the one list of portable sources.
-PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(FS_SRCS) $(sort $(wildcard tests/unit/*.c))
+PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(FS_SRCS) $(DRV_PORTABLE_SRCS) $(sort $(wildcard tests/unit/*.c))
 
 # Include paths by layer. lib/, mm/ and fs/ (fs/tmpfs/, fs/proc/ included) see
 # only include/: they are compiled without arch/x86_64/include, so they cannot
@@ -44,7 +49,7 @@ PORTABLE_SRCS := $(LIB_SRCS) $(MM_SRCS) $(FS_SRCS) $(sort $(wildcard tests/unit/
 # subdirectories see kernel/'s private headers (kernel/sched_internal.h)
 # through -Ikernel.
 INCLUDES := -Iinclude
-layer_includes = $(if $(filter lib/% mm/% fs/%,$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.$(if $(filter kernel/%,$(1)), -Ikernel)))
+layer_includes = $(if $(filter lib/% mm/% fs/% $(DRV_PORTABLE_SRCS),$(1)),-Iinclude,$(if $(filter tests/unit/% tests/fuzz/% tools/%,$(1)),-Iinclude -I.,-Iinclude -Iarch/x86_64/include -I.$(if $(filter kernel/%,$(1)), -Ikernel)))
 
 # The guest's CPUs in every QEMU boot: tools/qemu-run and tools/run read
 # QEMU_SMP themselves, with the same default, 4, so a tool called directly
@@ -52,3 +57,14 @@ layer_includes = $(if $(filter lib/% mm/% fs/%,$(1)),-Iinclude,$(if $(filter tes
 # RUN_QEMU_ARGS: a -smp the caller puts there comes later and wins).
 QEMU_SMP ?= 4
 export QEMU_SMP
+
+# SWAP=SIZE (QEMU size syntax, 64M, 2G): the QEMU boots of the test targets get
+# a virtio disk of that size, a sparse file removed afterwards, as swap
+# (kernel option swap=vda): make test-kernel through tools/qemu-run --swap,
+# the targets that use tools/run (test-user, run-user, ...) through RUN_SWAP.
+ifneq ($(SWAP),)
+ifneq ($(shell printf '%s' '$(SWAP)' | grep -Ex '[0-9]+[KMGT]?'),$(SWAP))
+$(error SWAP='$(SWAP)': a size in QEMU syntax, e.g. 64M or 2G)
+endif
+export RUN_SWAP := $(SWAP)
+endif
