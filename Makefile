@@ -47,6 +47,7 @@ Tests
   make test                  every stage below; a summary with durations, logs in build/test-logs/
   make test-host [KTEST=..]  the shared unit tests on the host (ASan+UBSan); LIST=1 lists them
   make test-kernel [KTEST=..]  the ktest tests in the kernel (-kernel boot); LIST=1 lists them
+                             SWAP=64M: with a virtio disk of that size as swap (also test-user, run-user)
   make test-user [UTESTS="a b*"]  the user-mode tests (or the named ones) in QEMU; LIST=1
   make test-user-linux [UTESTS=..]  the same binary on the host Linux
   make test-run              tools/run end to end (tools/run-check)

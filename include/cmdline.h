@@ -34,6 +34,9 @@
  *   madv_lock=read|write                      MADV_DONTNEED/FREE take the mmap_lock for
  *                                             reading (default, Linux since 2007) or for
  *                                             writing (the 2007 vanilla kernel)
+ *   swap=NAME|off                             swap on the block device NAME (vda: the first
+ *                                             virtio disk) at boot (include/swap.h);
+ *                                             default off
  *   crash=null|panic|stack|bug|lockorder      after boot, deliberately crash (to see and
  *                                             test the fatal exception/panic reports)
  * An unknown key, or a word that is not key=value, prints a warning and is ignored.
@@ -63,6 +66,7 @@ struct kernel_params {
 	bool ktest_list;                        /* default false */
 	bool strace;                            /* default false */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */
+	char swap[16];                          /* empty or "off": no swap; else a block device name */
 	unsigned warnings;                      /* unknown or malformed words seen */
 };
 

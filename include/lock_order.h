@@ -15,12 +15,16 @@
  *                so a test holding them may print)
  *   PIPE         sleeping  a pipe's ring (held across user copies)  kernel/pipe.c
  *   MMAP         sleeping  an mm's VMA set (rwsem, read for faults)  mm/mmap_lock.c
+ *   BLOCKDEV     sleeping  one virtio disk's request (rwsem taken    drivers/block/virtio_blk.c
+ *                for writing; swap I/O under the mmap_lock)
  *   FS           spinning  the file system's names and directories    fs/dcache.c
  *   VMA          spinning  one VMA against lock-free faults          mm/vma_lock.c
  *   PT           spinning  an mm's page tables (and anon_vma_prepare) mm/mm.c
  *   VM_OBJECT    spinning  a page cache: its tree, size, page count    mm/filemap.c
  *                (a fault looks its page up under pt_lock; truncation
  *                takes it before, not around, each mm's locks)
+ *   SWAP         spinning  the swap areas and their slot counts      mm/swapfile.c
+ *                (slots are freed where page tables are zapped)
  *   FUTEX        spinning  the futex waiter lists (wakes under it)     kernel/futex.c
  *   DEFAULT      spinning  locks not named here (leaf-like users: files, wait queues)
  *   RWSEM        spinning  the wait queue inside a sleeping rwsem     lib/rwsem.c
@@ -47,10 +51,12 @@
 	X(TEST_INNER,  "test_inner",  0) \
 	X(PIPE,        "pipe",        1) \
 	X(MMAP,        "mmap_lock",   1) \
+	X(BLOCKDEV,    "blockdev",    1) \
 	X(FS,          "fs_lock",     0) \
 	X(VMA,         "vma_lock",    0) \
 	X(PT,          "pt_lock",     0) \
 	X(VM_OBJECT,   "vm_object",   0) \
+	X(SWAP,        "swap",        0) \
 	X(FUTEX,       "futex",       0) \
 	X(DEFAULT,     "default",     0) \
 	X(RWSEM,       "rwsem_wait",  0) \

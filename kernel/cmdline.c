@@ -99,6 +99,8 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		set_str(p->vma, sizeof(p->vma), v, vlen, "vma");
 	} else if (word_is(w, klen, "crash")) {
 		set_str(p->crash, sizeof(p->crash), v, vlen, "crash");
+	} else if (word_is(w, klen, "swap")) {
+		set_str(p->swap, sizeof(p->swap), v, vlen, "swap");
 	} else if (word_is(w, klen, "merge")) {
 		return set_bool(&p->merge, v, vlen, "merge");
 	} else if (word_is(w, klen, "zero_page")) {

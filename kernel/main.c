@@ -25,6 +25,8 @@
 #include "multiboot.h"
 #include "memblock.h"
 #include "cmdline.h"
+#include "blockdev.h"
+#include "swap.h"
 #include "mm.h"
 #include "arch_mmu.h"
 #include "vma.h"
@@ -326,6 +328,9 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	print_boot_timeline(tsc_entry, tsc_memory, rdtsc());
 	sti();
 	smp_init(bi, kparams.acpi, kparams.smp);
+	virtio_blk_init();
+	if (kparams.swap[0] && strcmp(kparams.swap, "off") != 0)
+		swap_boot_enable(kparams.swap);
 	if (rootfs_init())
 		printk("rootfs: the root file system could not be built\n");
 	kswapd_start();

@@ -8,6 +8,8 @@
 #                      exit with its status
 #   make test-kernel   fast -kernel boot with ktest=$(KTEST) (default: default);
 #                      LIST=1 lists the selected tests instead
+#   make test-kernel SWAP=64M   the same with a virtio disk of that size (sparse,
+#                      removed afterwards) and swap=vda (tools/qemu-run --swap)
 #   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234
 #   make gdb           gdb connected to it, with tools/gdb/vmkernel.gdb (kernel symbols,
 #                      the vmas/ptwalk/pte/frames commands)
@@ -39,7 +41,7 @@ KERNEL_CFLAGS := -std=gnu11 -ffreestanding -fno-stack-protector -mno-red-zone \
 KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -w+all
 
-KERNEL_C_SRCS := $(PORTABLE_SRCS) $(LIB_KERNEL_ONLY) $(sort $(wildcard arch/x86_64/*.c)) \
+KERNEL_C_SRCS := $(PORTABLE_SRCS) $(LIB_KERNEL_ONLY) $(DRV_KERNEL_SRCS) $(sort $(wildcard arch/x86_64/*.c)) \
 	$(sort $(wildcard kernel/*.c)) $(sort $(wildcard tests/kernel/*.c))
 KERNEL_ASM_SRCS := $(sort $(wildcard boot/*.asm) $(wildcard arch/x86_64/*.asm))
 KERNEL_OBJS := $(patsubst %.c,$(KBUILD)/%.o,$(KERNEL_C_SRCS)) \
@@ -50,6 +52,9 @@ KTEST_KERNEL = $(if $(KTEST),$(KTEST),default)
 ifneq ($(shell printf '%s' '$(KTEST_KERNEL)' | tr -d 'a-zA-Z0-9_,.*?/+-'),)
 $(error KTEST='$(KTEST)': patterns SUITE[.CASE][/PARAM] of letters, digits, '_', '+', '-' and the globs '*' '?', separated by commas)
 endif
+# SWAP=SIZE (QEMU size syntax: 64M, 2G): boot with a virtio disk of that size
+# as swap (tools/qemu-run --swap: a sparse file in a temporary directory).
+SWAP_OPT = $(if $(SWAP),--swap $(SWAP))
 # LIST=1: list the tests KTEST selects instead of running them (make test-kernel, make test-host).
 KTEST_LIST_OPT = $(if $(filter 1 yes on,$(LIST)), ktest_list=on)
 
@@ -128,11 +133,11 @@ run: deps-check
 	@$(QEMU_RUN) --iso $(KERNEL_ISO)
 
 test-kernel: $(KERNEL32)
-	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)$(KTEST_LIST_OPT)"
+	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)$(KTEST_LIST_OPT)" $(SWAP_OPT)
 
 qemu-gdb: $(KERNEL_ELF) $(KERNEL32)
 	@echo "QEMU waits for gdb on localhost:1234; in another terminal: make gdb"
-	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)" --gdb
+	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)" --gdb $(SWAP_OPT)
 
 # gdb with the kernel's symbols and tools/gdb/vmkernel.py's commands, connected
 # to make qemu-gdb's stub; loaded with -x, so no auto-load safe-path question.

@@ -12,7 +12,7 @@
 # the mmscript core is built here with -DMMS_HOST.
 
 MMSH_CORE := user/mmscript/script.c user/mmscript/sb.c
-MMSH_LIB_SRCS := $(MM_SRCS) $(FS_SRCS) $(LIB_SRCS) $(sort $(wildcard arch/hosted/*.c))
+MMSH_LIB_SRCS := $(MM_SRCS) $(FS_SRCS) $(DRV_PORTABLE_SRCS) $(LIB_SRCS) $(sort $(wildcard arch/hosted/*.c))
 MMSH_OBJS := $(patsubst %.c,$(HOST_BUILD)/mmsh/%.o,$(MMSH_CORE) tools/mmscript_host.c) \
 	$(patsubst %.c,$(HOST_BUILD)/%.o,$(MMSH_LIB_SRCS))
 

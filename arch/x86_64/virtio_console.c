@@ -20,7 +20,9 @@
  * bytes; reads return 0 once those N bytes have been read.
  *
  * Legacy virtio (virtio spec 0.9.5): registers in the I/O BAR, one vring
- * per queue at a page-aligned physical address given as a page number.
+ * per queue at a page-aligned physical address given as a page number;
+ * the device start-up and the queues are drivers/virtio/virtqueue.c's,
+ * shared with the virtio disk (drivers/block/virtio_blk.c).
  */
 #include "arch.h"
 #include "x86.h"
@@ -28,16 +30,9 @@
 #include "kstring.h"
 #include "printk.h"
 #include "spinlock.h"
+#include "drivers/virtio/virtqueue.h"
 
-#define VIRTIO_VENDOR        0x1af4
 #define VIRTIO_CONSOLE_LEGACY 0x1003
-#define VIO_GUEST_FEATURES   0x04
-#define VIO_QUEUE_PFN        0x08
-#define VIO_QUEUE_SIZE       0x0c
-#define VIO_QUEUE_SEL        0x0e
-#define VIO_QUEUE_NOTIFY     0x10
-#define VIO_STATUS           0x12
-#define VIO_HOST_FEATURES    0x00
 #define F_MULTIPORT          (1U << 1)
 #define CTRL_RX 2
 #define CTRL_TX 3
@@ -45,48 +40,18 @@
 #define EV_DEVICE_ADD   1
 #define EV_PORT_READY   3
 #define EV_PORT_OPEN    6
-#define STATUS_ACK           1
-#define STATUS_DRIVER        2
-#define STATUS_DRIVER_OK     4
-#define VRING_DESC_F_WRITE   2
-#define VRING_AVAIL_F_NO_INTERRUPT 1
 #define NBUF 8                          /* buffers per queue, one page each */
 #define NSTREAMS 3
 
-struct vring_desc {
-	uint64_t addr;
-	uint32_t len;
-	uint16_t flags, next;
-};
-
-struct vring_avail {
-	uint16_t flags, idx;
-	uint16_t ring[];
-};
-
-struct vring_used_elem {
-	uint32_t id, len;
-};
-
-struct vring_used {
-	uint16_t flags, idx;
-	struct vring_used_elem ring[];
-};
-
+/* A queue of the console: the shared virtqueue, and NBUF page buffers (buffer i is descriptor i). */
 struct vq {
-	uint16_t num, index;
-	volatile struct vring_desc *desc;
-	volatile struct vring_avail *avail;
-	volatile struct vring_used *used;
-	uint16_t avail_idx;             /* next avail slot (shadow of avail->idx) */
-	uint16_t last_used;             /* next used entry to consume */
-	char *buf[NBUF];                /* buffer i is descriptor i */
+	struct virtqueue vq;
+	char *buf[NBUF];
 	bool busy[NBUF];                /* owned by the device */
 };
 
 struct vcons {
 	bool present;
-	uint16_t io;
 	struct vq q;                    /* TX for stdout/stderr, RX for stdin */
 };
 
@@ -105,8 +70,6 @@ static uint32_t rx_len, rx_off;
 static char ctl_line[48];
 static unsigned ctl_len;
 
-#define barrier() __asm__ volatile("" : : : "memory")
-
 /*
  * One lock for the queues and the stdin state: writers on any CPU and the
  * tick's poll on CPU 0 would otherwise consume one used entry twice and
@@ -114,44 +77,18 @@ static unsigned ctl_len;
  */
 static struct spinlock vcons_lock = SPINLOCK_INIT_CLASS("streams", LOCK_CLASS_STREAMS);
 
-static size_t vring_bytes(uint16_t num)
-{
-	size_t avail_end = 16UL * num + 6 + 2UL * num;
-
-	return ALIGN_UP(avail_end, PAGE_SIZE) + 6 + 8UL * num;
-}
-
-/* Set up queue index of the device at io: vring memory and NBUF page buffers. */
+/* Set up queue index of the device at io: its vring (drivers/virtio/virtqueue.c) and NBUF page buffers. */
 static bool vq_init(struct vq *q, uint16_t io, uint16_t index)
 {
-	struct page *pg;
-	unsigned order = 0;
-	char *mem;
-
-	outw(io + VIO_QUEUE_SEL, index);
-	q->num = inw(io + VIO_QUEUE_SIZE);
-	q->index = index;
-	if (q->num < NBUF)
+	if (virtq_init(&q->vq, io, index, NBUF))
 		return false;
-	while ((PAGE_SIZE << order) < vring_bytes(q->num))
-		order++;
-	pg = pmm_alloc(order, GFP_ZERO);
-	if (!pg)
-		return false;
-	mem = page_address(pg);
-	q->desc = (void *)mem;
-	q->avail = (void *)(mem + 16UL * q->num);
-	q->used = (void *)(mem + ALIGN_UP(16UL * q->num + 6 + 2UL * q->num, PAGE_SIZE));
-	q->avail->flags = VRING_AVAIL_F_NO_INTERRUPT;
 	for (int i = 0; i < NBUF; i++) {
 		struct page *b = pmm_alloc(0, 0);
 
 		if (!b)
 			return false;
 		q->buf[i] = page_address(b);
-		q->desc[i].addr = virt_to_phys(q->buf[i]);
 	}
-	outl(io + VIO_QUEUE_PFN, (uint32_t)(virt_to_phys(mem) >> PAGE_SHIFT));
 	return true;
 }
 
@@ -160,30 +97,21 @@ static void vq_post(struct vcons *c, int i, uint32_t len, bool device_writes)
 {
 	struct vq *q = &c->q;
 
-	q->desc[i].len = len;
-	q->desc[i].flags = device_writes ? VRING_DESC_F_WRITE : 0;
+	virtq_set_desc(&q->vq, (uint16_t)i, virt_to_phys(q->buf[i]), len,
+		       device_writes ? VRING_DESC_F_WRITE : 0, 0);
 	q->busy[i] = true;
-	q->avail->ring[q->avail_idx % q->num] = (uint16_t)i;
-	barrier();
-	q->avail_idx++;
-	q->avail->idx = q->avail_idx;
-	barrier();
-	outw(c->io + VIO_QUEUE_NOTIFY, q->index);
+	virtq_submit(&q->vq, (uint16_t)i);
 }
 
 /* TX: take back the buffers the device is done with. True if any came back. */
 static bool tx_reclaim(struct vq *q)
 {
+	uint32_t id, len;
 	bool any = false;
 
-	barrier();
-	while (q->last_used != q->used->idx) {
-		uint32_t id = q->used->ring[q->last_used % q->num].id;
-
-		barrier();
+	while (virtq_used_pop(&q->vq, &id, &len)) {
 		if (id < NBUF)
 			q->busy[id] = false;
-		q->last_used++;
 		any = true;
 	}
 	return any;
@@ -197,7 +125,7 @@ static bool tx_reclaim(struct vq *q)
  */
 static void kick_stdin(void)
 {
-	outw(streams[0].io + VIO_QUEUE_NOTIFY, streams[0].q.index);
+	virtq_notify(&streams[0].q.vq);
 }
 
 /* Send one control message (the control transmit queue has NBUF buffers; QEMU takes them at once). */
@@ -224,13 +152,11 @@ static int port_stream(uint32_t port)
 static void ctrl_poll(void)
 {
 	struct vq *q = &ctrl_rx.q;
+	uint32_t id, len;
 
-	__asm__ volatile("" : : : "memory");
-	while (q->last_used != q->used->idx) {
-		uint32_t id = q->used->ring[q->last_used % q->num].id;
+	while (virtq_used_pop(&q->vq, &id, &len)) {
 		struct virtio_console_control m;
 
-		q->last_used++;
 		if (id >= NBUF)
 			continue;
 		memcpy(&m, q->buf[id], sizeof(m));
@@ -250,7 +176,6 @@ static void ctrl_poll(void)
 /* Queue index of the device at io for c: its vring and NBUF buffers. */
 static bool setup_queue(struct vcons *c, uint16_t io, uint16_t index)
 {
-	c->io = io;
 	c->present = vq_init(&c->q, io, index);
 	return c->present;
 }
@@ -263,15 +188,10 @@ static void post_all(struct vcons *c)
 
 static void init_device(unsigned slot)
 {
-	uint32_t bar = pci_read32(slot, 0x10);
 	uint16_t io;
 
-	if (!(bar & 1) || !(bar & ~3U))
-		return;         /* not an I/O BAR, or one the firmware did not assign */
-	io = (uint16_t)(bar & ~3U);
-	pci_write32(slot, 0x04, pci_read32(slot, 0x04) | 0x5);     /* I/O space, bus master */
-	outb(io + VIO_STATUS, 0);
-	outb(io + VIO_STATUS, STATUS_ACK | STATUS_DRIVER);
+	if (virtio_legacy_start(slot, &io))
+		return;
 	if (!(inl(io + VIO_HOST_FEATURES) & F_MULTIPORT))
 		return;
 	outl(io + VIO_GUEST_FEATURES, F_MULTIPORT);
@@ -279,11 +199,11 @@ static void init_device(unsigned slot)
 	if (!setup_queue(&ctrl_rx, io, CTRL_RX) || !setup_queue(&ctrl_tx, io, CTRL_TX) ||
 	    !setup_queue(&streams[1], io, 3 + 2 * 1) || !setup_queue(&streams[2], io, 3 + 2 * 2) ||
 	    !setup_queue(&streams[0], io, 2 + 2 * 3)) {
-		outb(io + VIO_STATUS, 0x80);                        /* FAILED */
+		outb(io + VIO_STATUS, VIO_STATUS_FAILED);
 		streams[0].present = streams[1].present = streams[2].present = false;
 		return;
 	}
-	outb(io + VIO_STATUS, STATUS_ACK | STATUS_DRIVER | STATUS_DRIVER_OK);
+	outb(io + VIO_STATUS, VIO_STATUS_ACK | VIO_STATUS_DRIVER | VIO_STATUS_DRIVER_OK);
 	post_all(&ctrl_rx);
 	ctrl_send(0, EV_DEVICE_READY, 1);
 	ctrl_poll();            /* QEMU answers synchronously: DEVICE_ADD for each port */
@@ -294,14 +214,10 @@ static void init_device(unsigned slot)
 
 void arch_streams_init(void)
 {
-	for (unsigned slot = 0; slot < 32; slot++) {
-		uint32_t id = pci_read32(slot, 0);
+	int slot = virtio_legacy_find(VIRTIO_CONSOLE_LEGACY, 0);
 
-		if ((id & 0xffff) == VIRTIO_VENDOR && (id >> 16) == VIRTIO_CONSOLE_LEGACY) {
-			init_device(slot);
-			break;
-		}
-	}
+	if (slot >= 0)
+		init_device((unsigned)slot);
 	if (streams[0].present || streams[1].present)
 		printk("console: virtio console ports: stdout %s, stderr %s, stdin %s\n",
 		       streams[1].present ? "yes" : "no", streams[2].present ? "yes" : "no",
@@ -383,16 +299,14 @@ bool arch_streams_drained(void)
 static bool rx_next(void)
 {
 	struct vq *q = &streams[0].q;
+	uint32_t id, len;
 
 	while (rx_cur < 0) {
-		barrier();
-		if (q->last_used == q->used->idx)
+		if (!virtq_used_pop(&q->vq, &id, &len))
 			return false;
-		rx_cur = (int)q->used->ring[q->last_used % q->num].id;
-		rx_len = MIN(q->used->ring[q->last_used % q->num].len, (uint32_t)PAGE_SIZE);
-		barrier();
+		rx_cur = (int)id;
+		rx_len = MIN(len, (uint32_t)PAGE_SIZE);
 		rx_off = 0;
-		q->last_used++;
 		rx_bytes += rx_len;
 		if (rx_cur >= NBUF)
 			rx_cur = -1;    /* not ours: ignore */
@@ -494,11 +408,8 @@ static bool stream_poll_locked(void)
 	for (unsigned s = 1; s < NSTREAMS; s++)
 		if (streams[s].present && tx_reclaim(&streams[s].q))
 			changed = true;
-	if (streams[0].present) {
-		barrier();
-		if (rx_cur < 0 && streams[0].q.last_used != streams[0].q.used->idx)
-			changed = true;
-	}
+	if (streams[0].present && rx_cur < 0 && virtq_used_pending(&streams[0].q.vq))
+		changed = true;
 	return changed;
 }
 

@@ -1,0 +1,110 @@
+/*
+ * Swap areas (mm/swapfile.c): where anonymous pages go when memory runs
+ * short. An area is a block device (include/blockdev.h) cut into slots of
+ * one page (PAGE_SIZE bytes, 8 sectors); slot 0 is never handed out (on
+ * Linux it holds the swap header; here it is reserved for one, and a
+ * swp_entry_t of 0 never names an allocated slot).
+ *
+ * A slot is named by a swp_entry_t: the area's type (its index, at most
+ * MAX_SWAPFILES areas) and the slot's offset in it, packed into one word of
+ * SWP_TYPE_BITS + SWP_OFFSET_BITS bits, so that a not-present page-table
+ * entry can hold it later (Linux's swp_entry_t). Each slot has a reference
+ * count, its swap_map entry: every page-table entry (and swap-cache page,
+ * later) naming the slot holds one, so a slot shared after fork is freed
+ * when its last reference goes.
+ *
+ * Lock: swap_lock (class swap, spinning) protects the areas and their
+ * maps; it is taken inside pt_lock (slots are freed where page tables are
+ * zapped) and never held across I/O. swap_read_page / swap_write_page
+ * sleep (block I/O): no spinning lock held.
+ */
+#ifndef SWAP_H
+#define SWAP_H
+
+#include "types.h"
+
+struct page;
+struct blockdev;
+
+#define MAX_SWAPFILES    4
+#define SWP_TYPE_BITS    5
+#define SWP_OFFSET_BITS  50
+#define SWAP_MAP_MAX     0x7fff          /* most references one slot can hold */
+#define SWAP_SECTORS_PER_SLOT (PAGE_SIZE / 512)
+
+typedef struct {
+	unsigned long val;
+} swp_entry_t;
+
+static inline swp_entry_t swp_entry(unsigned type, unsigned long offset)
+{
+	swp_entry_t e = { ((unsigned long)type << SWP_OFFSET_BITS) | (offset & ((1UL << SWP_OFFSET_BITS) - 1)) };
+
+	return e;
+}
+
+static inline unsigned swp_type(swp_entry_t e)
+{
+	return (unsigned)(e.val >> SWP_OFFSET_BITS);
+}
+
+static inline unsigned long swp_offset(swp_entry_t e)
+{
+	return e.val & ((1UL << SWP_OFFSET_BITS) - 1);
+}
+
+/*
+ * swap_on: make dev a swap area: its slots are 1 .. capacity/8 - 1 (a
+ * partial page at the end is left out). Returns the area's type (>= 0), or
+ * -EINVAL (no device, fewer than 2 slots), -EBUSY (dev is a swap area
+ * already), -ENOSPC (MAX_SWAPFILES areas on), -ENOMEM (no room for the map,
+ * which takes 2 bytes a slot). The device's content is not read: there is
+ * no header to check (a fresh sparse file is a valid area).
+ */
+int swap_on(struct blockdev *dev);
+/* swap_off: retire area type. 0, -EINVAL (no such area), -EBUSY (some slot still referenced). */
+int swap_off(unsigned type);
+/* swap_type_of: the type of the area on dev, or -ENODEV when dev is no swap area (Linux's swap_type_of). */
+int swap_type_of(struct blockdev *dev);
+/* swap_boot_enable: at boot, swap_on the block device named name and log "swap: NAME, N KiB, M slots". */
+int swap_boot_enable(const char *name);
+
+/*
+ * swap_slot_alloc: a free slot, of the first area that has one, with one
+ * reference, in *entry. 0, or -ENOSPC (every area full, or none on).
+ * swap_slot_alloc_type: the same from area type only (-EINVAL: no such area).
+ */
+int swap_slot_alloc(swp_entry_t *entry);
+int swap_slot_alloc_type(unsigned type, swp_entry_t *entry);
+/*
+ * swap_slot_dup: one more reference to an allocated slot (a PTE copied by
+ * fork). 0, -EINVAL (no such area, offset out of range, slot free or 0),
+ * -ENOMEM (the slot has SWAP_MAP_MAX references already; Linux's
+ * swap_duplicate says the same when it cannot extend the count).
+ */
+int swap_slot_dup(swp_entry_t entry);
+/*
+ * swap_slot_free: drop one reference; the slot is free again when the last
+ * goes (its data is not erased). The references left (>= 0), or -EINVAL as
+ * for swap_slot_dup.
+ */
+int swap_slot_free(swp_entry_t entry);
+/* swap_slot_count: the slot's references (0: free), or -EINVAL (no such area or slot). */
+int swap_slot_count(swp_entry_t entry);
+
+/*
+ * swap_write_page / swap_read_page: the page's PAGE_SIZE bytes to / from
+ * the slot, which must be allocated. 0, -EINVAL (slot not allocated), or
+ * the device's -EIO. Sleep; no spinning lock held.
+ */
+int swap_write_page(swp_entry_t entry, struct page *page);
+int swap_read_page(swp_entry_t entry, struct page *page);
+
+/* Slots of every area on (slot 0 not counted), and those free now. */
+unsigned long swap_total_pages(void);
+unsigned long swap_free_pages(void);
+/* The same for one area (0 when type is not on). */
+unsigned long swap_area_pages(unsigned type);
+unsigned long swap_area_free(unsigned type);
+
+#endif
