@@ -14,6 +14,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "mm.h"
+#include "vmscan.h"
 #include "arch.h"
 #include "file.h"
 #include "console.h"
@@ -250,6 +251,7 @@ int user_init_start(void)
 	t->parent = &idle_task;
 	t->pgid = t->sid = t->pid;      /* a session and group leader, as Linux's init */
 	init_task = t;
+	kswapd_start();                 /* after init, which keeps pid 1 as on Linux */
 	/* The marker in a printk of its own: a long path must not truncate it away. */
 	printk("init: starting pid %d: %.300s%s\n", t->pid, path, strlen(path) > 300 ? " ..." : "");
 	printk(CONSOLE_USER_START);

@@ -38,7 +38,6 @@
 #include "profile_vma.h"
 #include "kstring.h"
 #include "task.h"
-#include "vmscan.h"
 #include "exec.h"
 #include "spinlock.h"
 
@@ -333,7 +332,6 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 		swap_boot_enable(kparams.swap);
 	if (rootfs_init())
 		printk("rootfs: the root file system could not be built\n");
-	kswapd_start();
 
 	if (kparams.crash[0])
 		crash_on_request(kparams.crash);
