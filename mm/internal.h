@@ -194,6 +194,12 @@ int mm_swap_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t 
  */
 int mm_swap_out_page(struct mm *mm, uintptr_t va, struct page *p);
 /*
+ * mm_swap_out_batch: mm_swap_out_page for n (at most 64) pages at once,
+ * written in runs of consecutive slots, one device request a run. Returns
+ * how many were swapped out (the others stay mapped, their slots freed).
+ */
+unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, unsigned n);
+/*
  * mm_swap_in: a fault at va (page aligned) of a private anonymous vma
  * whose entry is the swap entry val (Linux do_swap_page): a new page
  * read from the slot is mapped there and the slot's reference dropped (a

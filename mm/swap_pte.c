@@ -5,7 +5,11 @@
  * that only one entry maps is written to a swap slot (include/swap.h) and
  * its entry becomes a swap entry holding the slot (include/arch_mmu.h);
  * the next access faults and reads it back into a new page (a major
- * fault), and the slot is freed. Unmapping frees the slots of the range,
+ * fault), with the entries after it that hold the next slots (swap
+ * readahead: Linux reads those into its swap cache, this kernel maps
+ * them, old and clean), and the slots are freed. Reclaim writes its
+ * candidates in runs of consecutive slots, one device request a run,
+ * through a staging buffer. Unmapping frees the slots of the range,
  * fork gives the child a reference to each slot (the data is shared until
  * one side reads it back into a page of its own), mremap moves the entries.
  *
@@ -28,6 +32,9 @@
 #include "vmstat.h"
 #include "kerrno.h"
 #include "slab.h"
+#include "kstring.h"
+#include "rwsem.h"
+#include "lock_order.h"
 
 static swp_entry_t entry_of(unsigned long val)
 {
@@ -122,6 +129,71 @@ int mm_swap_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t 
 	return err;
 }
 
+/* ---- the staging buffer: runs of slots go to the device in one request */
+
+#define SWAP_RUN 64                   /* pages in one run (the buffer's size) */
+
+static struct rwsem staging_lock;     /* class SWAP_IO: one user of the buffer at a time */
+static char *staging;                 /* [staging_lock] SWAP_RUN pages, contiguous; NULL: none */
+static int staging_ready;             /* [atomic] 0, 1 (being made), 2 (made) */
+
+void swap_io_init(void)
+{
+	int none = 0;
+	struct page *b;
+
+	if (!__atomic_compare_exchange_n(&staging_ready, &none, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	rwsem_init(&staging_lock, "swap_io", LOCK_CLASS_SWAP_IO);
+	b = pmm_alloc(6, 0);
+	staging = b ? page_address(b) : NULL;   /* without it, one request per page */
+	__atomic_store_n(&staging_ready, 2, __ATOMIC_RELEASE);
+}
+
+/* Run i..j-1 of pages <-> slots e[i]..: one request through the staging buffer (or one a page). */
+static int rw_run(const swp_entry_t *e, struct page **pages, unsigned n, bool write)
+{
+	int err = 0;
+
+	if (n == 1 || !staging || __atomic_load_n(&staging_ready, __ATOMIC_ACQUIRE) != 2) {
+		for (unsigned i = 0; i < n && !err; i++)
+			err = write ? swap_write_page(e[i], pages[i]) : swap_read_page(e[i], pages[i]);
+		return err;
+	}
+	down_write(&staging_lock);
+	if (write)
+		for (unsigned i = 0; i < n; i++)
+			memcpy(staging + i * PAGE_SIZE, page_address(pages[i]), PAGE_SIZE);
+	err = swap_rw_run(e[0], staging, n, write);
+	if (!write && !err)
+		for (unsigned i = 0; i < n; i++)
+			memcpy(page_address(pages[i]), staging + i * PAGE_SIZE, PAGE_SIZE);
+	up_write(&staging_lock);
+	return err;
+}
+
+/* ---- swap-out */
+
+/*
+ * p's copy is in slot e: replace its entry at va with the swap entry if p
+ * is still this entry's alone (its reference and the caller's) and was
+ * not written since it was cleaned. 0, -EBUSY, -ENOENT.
+ */
+static int swap_unmap(struct mm *mm, uintptr_t va, struct page *p, swp_entry_t e)
+{
+	int err;
+
+	mm_pt_lock(mm);
+	err = page_refs(p) == 2 && p->mapcount == 1 ?
+	      arch_mmu_swap_out(mm->mmu, va, page_to_phys(p), e.val, NULL) : -EBUSY;
+	if (!err) {
+		mm_unmap_page(mm, p, false, NULL);      /* the entry's reference; the caller's stays */
+		mm_count(&mm->swap_ents, 1);
+	}
+	mm_pt_unlock(mm);
+	return err;
+}
+
 int mm_swap_out_page(struct mm *mm, uintptr_t va, struct page *p)
 {
 	swp_entry_t e;
@@ -130,22 +202,41 @@ int mm_swap_out_page(struct mm *mm, uintptr_t va, struct page *p)
 	if (err)
 		return err;
 	err = swap_write_page(e, p);
-	if (!err) {
-		mm_pt_lock(mm);
-		/* Still this entry's alone (its reference and the caller's), not written since it was cleaned. */
-		err = page_refs(p) == 2 && p->mapcount == 1 ?
-		      arch_mmu_swap_out(mm->mmu, va, page_to_phys(p), e.val, NULL) : -EBUSY;
-		if (!err) {
-			mm_unmap_page(mm, p, false, NULL);      /* the entry's reference; the caller's stays */
-			mm_count(&mm->swap_ents, 1);
-		}
-		mm_pt_unlock(mm);
-	}
+	if (!err)
+		err = swap_unmap(mm, va, p, e);
 	if (err)
 		swap_slot_free(e);
 	else
 		count_vm_event(VM_PSWPOUT);
 	return err;
+}
+
+unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, unsigned n)
+{
+	swp_entry_t e[SWAP_RUN];
+	bool written[SWAP_RUN];
+	unsigned got, done = 0;
+
+	n = MIN(n, (unsigned)SWAP_RUN);
+	for (got = 0; got < n && swap_slot_alloc(&e[got]) == 0; got++)
+		;
+	for (unsigned i = 0, j; i < got; i = j) {
+		int err;
+
+		for (j = i + 1; j < got && e[j].val == e[j - 1].val + 1; j++)
+			;                       /* a run of consecutive slots */
+		err = rw_run(e + i, pages + i, j - i, true);
+		for (unsigned k = i; k < j; k++)
+			written[k] = !err;
+	}
+	for (unsigned i = 0; i < got; i++) {
+		if (written[i] && swap_unmap(mm, va[i], pages[i], e[i]) == 0)
+			done++;
+		else
+			swap_slot_free(e[i]);
+	}
+	count_vm_events(VM_PSWPOUT, done);
+	return done;
 }
 
 /*
@@ -154,10 +245,10 @@ int mm_swap_out_page(struct mm *mm, uintptr_t va, struct page *p)
  * slot. pt_lock held.
  */
 static bool swap_in_install(struct mm *mm, struct vma *vma, uintptr_t va, unsigned long val,
-			    struct page *p, unsigned flags)
+			    struct page *p, unsigned flags, bool accessed)
 {
 	phys_addr_t cur = 0;
-	unsigned prot = mm_vm_to_mmu(vma->flags) | MMU_ACCESSED;
+	unsigned prot = mm_vm_to_mmu(vma->flags) | (accessed ? MMU_ACCESSED : 0);
 
 	if (arch_mmu_query(mm->mmu, va, &cur, NULL) != -EAGAIN || cur != val)
 		return false;           /* read back, or unmapped, meanwhile */
@@ -172,25 +263,54 @@ static bool swap_in_install(struct mm *mm, struct vma *vma, uintptr_t va, unsign
 	return true;
 }
 
+/* Swap-in reads ahead the entries that follow va in the same page table and hold the next slots. */
+#define SWAP_READAHEAD 16
+
+/* How many entries from va on (at most SWAP_READAHEAD, inside vma and va's page table) hold val, val + 1, ... pt_lock. */
+static unsigned readahead_count(struct mm *mm, const struct vma *vma, uintptr_t va, unsigned long val)
+{
+	uintptr_t end = MIN(vma->end, ALIGN_DOWN(va, 512 * PAGE_SIZE) + 512 * PAGE_SIZE);
+	unsigned k = 1;
+
+	while (k < SWAP_READAHEAD && va + k * PAGE_SIZE < end) {
+		phys_addr_t v = 0;
+
+		if (arch_mmu_query(mm->mmu, va + k * PAGE_SIZE, &v, NULL) != -EAGAIN || v != val + k)
+			break;
+		k++;
+	}
+	return k;
+}
+
 enum fault_result mm_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsigned long val,
 			     unsigned flags)
 {
-	struct page *p;
+	struct page *p[SWAP_READAHEAD];
+	swp_entry_t e[SWAP_READAHEAD];
+	unsigned k, got;
 	int err;
 
 	if (vma_anon_prepare(mm, vma))
 		return FAULT_OOM;
-	p = anon_page_alloc(vma->anon, false);
-	if (!p)
+	k = readahead_count(mm, vma, va, val);
+	for (got = 0; got < k && (p[got] = anon_page_alloc(vma->anon, false)) != NULL; got++)
+		e[got] = entry_of(val + got);
+	if (!got)
 		return FAULT_OOM;
 	mm_pt_unlock(mm);
-	err = swap_read_page(entry_of(val), p);
+	err = rw_run(e, p, got, false);
 	mm_pt_lock(mm);
-	if (err || !swap_in_install(mm, vma, va, val, p, flags)) {
-		user_page_put(p);
-		return err ? FAULT_SIGBUS : FAULT_OK;   /* Linux: an I/O error is VM_FAULT_SIGBUS */
+	for (unsigned i = 0; i < got; i++) {
+		/* The faulting page as the access wants it; the pages read ahead old and clean. */
+		unsigned f = i == 0 ? flags : 0;
+
+		if (err || !swap_in_install(mm, vma, va + i * PAGE_SIZE, e[i].val, p[i], f, i == 0))
+			user_page_put(p[i]);
+		else
+			count_vm_event(VM_PSWPIN);
 	}
+	if (err)
+		return FAULT_SIGBUS;            /* Linux: an I/O error is VM_FAULT_SIGBUS */
 	count_vm_event(VM_PGMAJFAULT);
-	count_vm_event(VM_PSWPIN);
 	return FAULT_OK;
 }

@@ -78,13 +78,14 @@ static void swap_out_range(struct mm *mm, uintptr_t a, uintptr_t end, struct rec
 		mm_pt_unlock(mm);
 		mm_tlb_finish(&tlb);    /* cleaned entries flushed: a write now sets the dirty bit again */
 		rs->scanned += b.scanned;
-		for (unsigned i = 0; i < b.n; i++) {
-			if (mm_swap_out_page(mm, b.va[i], b.page[i]) == 0) {
-				rs->freed++;
-				rs->swapped++;
-			}
-			user_page_put(b.page[i]);
+		if (b.n) {
+			unsigned out = mm_swap_out_batch(mm, b.va, b.page, b.n);
+
+			rs->freed += out;
+			rs->swapped += out;
 		}
+		for (unsigned i = 0; i < b.n; i++)
+			user_page_put(b.page[i]);
 		a = stop;
 	}
 }
@@ -108,9 +109,11 @@ static uintptr_t scan_range(struct mm *mm, uintptr_t from, uintptr_t to, struct 
 		while (a < end) {
 			uintptr_t stop = MIN(ALIGN_DOWN(a, RECLAIM_CHUNK) + RECLAIM_CHUNK, end);
 
-			mm_pt_lock(mm);
-			mm_reclaim_lazyfree_range(rs, a, stop);
-			mm_pt_unlock(mm);
+			if (vm_stat_read(VM_NR_LAZYFREE)) {     /* none anywhere: no walk for them */
+				mm_pt_lock(mm);
+				mm_reclaim_lazyfree_range(rs, a, stop);
+				mm_pt_unlock(mm);
+			}
 			if (rs->may_swap && rs->freed < rs->want)
 				swap_out_range(mm, a, stop, rs, false);
 			a = stop;
@@ -180,7 +183,7 @@ unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
 
 	for (int round = 0; round < 4 && rs.freed < want; round++) {
 		rs.may_swap = round >= 2 && swap_free_pages() > 0;
-		if (round < 2 || rs.may_swap)
+		if (rs.may_swap || (round < 2 && vm_stat_read(VM_NR_LAZYFREE)))
 			reclaim_round(&rs, who);
 	}
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSCAN_DIRECT : VM_PGSCAN_KSWAPD, rs.scanned);
