@@ -117,6 +117,7 @@ struct mm {
 	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm (mm_check_all,
 	                               *   truncation's walk: mm/truncate.c, reclaim: mm/vmscan.c) */
 	uintptr_t reclaim_hand;       /* [pt_lock] where reclaim's clock stopped last in this mm */
+	bool oom_victim;              /* [atomic] the OOM killer chose its process (mm_mark_oom_victim) */
 };
 
 /* Global default of mm->merge for new address spaces; the kernel option merge=off clears it. */
@@ -273,8 +274,15 @@ struct mm *mm_dup(struct mm *parent);
 int mm_check_all(unsigned *checked);
 /* Address spaces made by mm_create and not torn down yet (leak checks). */
 size_t mm_live_count(void);
-/* Address spaces whose teardown (the last mm_put) is under way: their frames are coming back. */
-unsigned long mm_teardowns_running(void);
+/*
+ * mm_mark_oom_victim: the OOM killer chose the process of mm (a task's,
+ * referenced: sched_lock held by the caller keeps it); false when it had
+ * already. mm_oom_victims_pending: marked address spaces whose memory is
+ * not back yet (their teardown has not ended: Linux's oom_mm without
+ * MMF_OOM_SKIP), however long reclaim or anyone else holds them.
+ */
+bool mm_mark_oom_victim(struct mm *mm);
+unsigned long mm_oom_victims_pending(void);
 
 /* mm_activate: switch this CPU's page tables to mm's (NULL: kernel only). */
 void mm_activate(struct mm *mm);

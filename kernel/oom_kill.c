@@ -5,14 +5,15 @@
  * the most: the largest footprint (Linux's oom_badness: resident pages,
  * swap entries and page-table pages; oom_score_adj is always 0 here),
  * never a kernel thread, pid 1 only when nothing else is left. While a
- * victim is still on its way out (or any address space is being torn
- * down: its frames are coming back) nobody else is killed: the faulting
- * task gives up the CPU and retries its fault (Linux: out_of_memory aborts
- * the choice when it meets a victim that has not freed its memory yet).
+ * victim is still on its way out, or its address space not yet torn down
+ * (someone else, reclaim say, may hold the last reference a moment
+ * longer), nobody else is killed: the faulting task gives up the CPU and
+ * retries its fault (Linux: out_of_memory aborts the choice when it meets
+ * a victim whose mm has not got MMF_OOM_SKIP yet).
  *
  * Locking: the choice is made under sched_lock (the task list and each
  * task's mm pointer); an mm's counters are atomic and its page tables stay
- * while a task holds the mm. oom_victim_pid is an atomic.
+ * while a task holds the mm; victims are counted by mm/mm.c (atomic).
  */
 #include "task.h"
 #include "sched_internal.h"
@@ -23,13 +24,10 @@
 #include "printk.h"
 #include "kstring.h"
 
-/* The last process killed for want of memory (0: none yet). */
-static int oom_victim_pid;
-
 struct oom_choice {
 	struct task *task;            /* the chosen task (a thread of the victim process) */
 	unsigned long points;         /* its footprint in pages */
-	bool wait;                    /* a victim is still exiting: kill nobody */
+	bool wait;                    /* a victim's memory is not back yet: kill nobody */
 };
 
 /* Linux oom_badness: resident pages + swap entries + page-table pages. */
@@ -39,7 +37,7 @@ static unsigned long oom_badness(struct mm *mm)
 	       arch_mmu_table_pages(mm->mmu);
 }
 
-/* Look at task t (sched_lock held): a candidate, a victim still exiting, or neither. */
+/* Look at task t (sched_lock held): a candidate or not. */
 static void oom_evaluate(struct task *t, struct oom_choice *c, struct oom_choice *init)
 {
 	struct oom_choice *slot = t->pid == 1 ? init : c;
@@ -47,11 +45,8 @@ static void oom_evaluate(struct task *t, struct oom_choice *c, struct oom_choice
 
 	if (t->kthread_fn || !t->mm || t->state == TASK_ZOMBIE)
 		return;
-	if (thread_group_exiting(t)) {
-		if (t->pid == __atomic_load_n(&oom_victim_pid, __ATOMIC_RELAXED))
-			c->wait = true;         /* its memory is about to come back */
+	if (thread_group_exiting(t))
 		return;                         /* exiting anyway: killing it frees nothing more */
-	}
 	points = oom_badness(t->mm);
 	if (!slot->task || points > slot->points) {
 		slot->task = t;
@@ -76,7 +71,7 @@ static void oom_kill_locked(struct task *v, const struct task *faulting)
 	info.si_signo = SIGKILL;
 	info.si_code = SI_KERNEL;
 	send_signal_info_locked(v, &info, true);
-	__atomic_store_n(&oom_victim_pid, v->pid, __ATOMIC_RELAXED);
+	mm_mark_oom_victim(mm);
 	count_vm_event(VM_OOM_KILL);
 }
 
@@ -90,8 +85,8 @@ void out_of_memory(void)
 
 	list_for_each(p, &task_list)
 		oom_evaluate(list_entry(p, struct task, all_link), &c, &init);
-	/* A victim that has let go of its mm may still be freeing it (mm_teardown): wait for that too. */
-	if (mm_teardowns_running())
+	/* A victim may have let go of its mm (even been reaped) before the memory is back: wait for that. */
+	if (mm_oom_victims_pending())
 		c.wait = true;
 	victim = c.wait ? NULL : c.task ? c.task : init.task;
 	if (victim)

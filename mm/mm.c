@@ -18,8 +18,8 @@ static struct kmem_cache *mm_cachep;
 /* Every address space with page tables: mm_check_all, truncation's walk (mm/truncate.c). */
 static struct list_head mm_list = LIST_HEAD_INIT(mm_list);
 static struct spinlock mm_list_lock = SPINLOCK_INIT_CLASS("mm_list", LOCK_CLASS_MM_LIST);
-/* [atomic] address spaces being torn down now: their memory is on its way back (the OOM killer waits). */
-static unsigned long mm_teardowns;
+/* [atomic] address spaces the OOM killer marked whose teardown has not ended (it waits for them). */
+static unsigned long oom_victims;
 
 struct mm *mm_create_backend(const struct vma_index_ops *backend)
 {
@@ -72,7 +72,6 @@ static void mm_teardown(struct mm *mm)
 	struct vma *v;
 	unsigned long f;
 
-	__atomic_add_fetch(&mm_teardowns, 1, __ATOMIC_ACQ_REL);
 	f = spin_lock_irqsave(&mm_list_lock);
 	list_del(&mm->all_link);
 	spin_unlock_irqrestore(&mm_list_lock, f);
@@ -92,13 +91,22 @@ static void mm_teardown(struct mm *mm)
 	mmap_write_unlock(mm);
 	arch_mmu_destroy(mm->mmu);
 	mm->mmu = NULL;
+	if (__atomic_load_n(&mm->oom_victim, __ATOMIC_ACQUIRE))
+		__atomic_sub_fetch(&oom_victims, 1, __ATOMIC_ACQ_REL);
 	kmem_cache_free(mm_cachep, mm);
-	__atomic_sub_fetch(&mm_teardowns, 1, __ATOMIC_ACQ_REL);
 }
 
-unsigned long mm_teardowns_running(void)
+bool mm_mark_oom_victim(struct mm *mm)
 {
-	return __atomic_load_n(&mm_teardowns, __ATOMIC_ACQUIRE);
+	if (__atomic_exchange_n(&mm->oom_victim, true, __ATOMIC_ACQ_REL))
+		return false;
+	__atomic_add_fetch(&oom_victims, 1, __ATOMIC_ACQ_REL);
+	return true;
+}
+
+unsigned long mm_oom_victims_pending(void)
+{
+	return __atomic_load_n(&oom_victims, __ATOMIC_ACQUIRE);
 }
 
 void mm_put(struct mm *mm)

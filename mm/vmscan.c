@@ -19,6 +19,16 @@ static bool kswapd_failed;
 /* A scan takes the page-table lock for this much address space at a time, and stops between pieces. */
 #define RECLAIM_CHUNK (2UL << 20)
 
+/*
+ * Only reclaim's own reference is left: the address space's last user has
+ * gone, and reclaim's put will tear it down; stop looking at it at once,
+ * so that its memory comes back without waiting for the scan.
+ */
+static bool mm_exiting(struct mm *mm)
+{
+	return __atomic_load_n(&mm->users, __ATOMIC_ACQUIRE) <= 1;
+}
+
 /* ---- swap-out of cold anonymous pages (mm/swap_pte.c writes them) */
 
 /* Pages looked at, and written, at a time: the entries are cleaned and flushed first, then written. */
@@ -105,7 +115,7 @@ static uintptr_t scan_range(struct mm *mm, uintptr_t from, uintptr_t to, struct 
 		uintptr_t a = MAX(v->start, from), end = MIN(v->end, to);
 
 		if (v->file)
-			continue;               /* MADV_FREE marks anonymous memory only */
+			continue;               /* lazily freed and swappable pages are private anonymous ones */
 		while (a < end) {
 			uintptr_t stop = MIN(ALIGN_DOWN(a, RECLAIM_CHUNK) + RECLAIM_CHUNK, end);
 
@@ -117,7 +127,7 @@ static uintptr_t scan_range(struct mm *mm, uintptr_t from, uintptr_t to, struct 
 			if (rs->may_swap && rs->freed < rs->want)
 				swap_out_range(mm, a, stop, rs, false);
 			a = stop;
-			if (rs->freed >= rs->want)
+			if (rs->freed >= rs->want || mm_exiting(mm))
 				return a;
 		}
 	}
@@ -158,6 +168,8 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
 	struct mm *mm = NULL;
 
 	while (rs->freed < rs->want && (mm = mm_list_next(mm))) {
+		if (mm_exiting(mm))
+			continue;
 		if (who == RECLAIM_DIRECT) {
 			if (!mmap_read_trylock(mm))
 				continue;
