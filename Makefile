@@ -51,6 +51,7 @@ Tests
                              SWAP=64M: with a virtio disk of that size as swap (also test-user, run-user)
   make test-user [UTESTS="a b*"]  the user-mode tests (or the named ones) in QEMU; LIST=1
   make test-user-linux [UTESTS=..]  the same binary on the host Linux
+  make test-swap-big                the swap round trip at 1 GiB in a 512 MiB machine with 2 GiB of swap
   make test-run              tools/run end to end (tools/run-check)
   make test-linux            the mmscript corpus on the host Linux
   make test-mmscript-kernel  the mmscript corpus on the kernel   [PERSONALITY=auto|base|...]

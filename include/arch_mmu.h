@@ -92,6 +92,7 @@ void arch_mmu_replace(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
  * Look up va: 0 with *pa and *state (MMU_* permission and state bits) if
  * an entry with a frame is there (PROT_NONE ones included); -EFAULT when
  * the entry is a guard marker (see below; *pa and *state untouched);
+ * -EAGAIN when it is a swap entry (below), with its value in *pa;
  * -ENOENT when there is none.
  */
 int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state);
@@ -122,6 +123,34 @@ typedef enum mmu_action (*mmu_guard_fn)(void *ctx, uintptr_t va);
  */
 unsigned long arch_mmu_walk_guards(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 				   mmu_guard_fn visit, void *ctx);
+
+/*
+ * Swap entries (Linux's swap PTEs): an entry without a frame that holds
+ * the value of a swap slot (mm/: a swp_entry_t, include/swap.h; at most
+ * 52 bits), which the hardware treats as not present. Walks of mappings
+ * never show them; arch_mmu_walk_swap visits them (keep or clear) and
+ * frees page-table pages left empty. They count as in use like mappings
+ * (arch_mmu_destroy panics on a leftover one).
+ *
+ * arch_mmu_set_swap: put the entry val at va, whose entry must be empty or
+ * a swap entry (anything else is a kernel bug and panics). Allocates
+ * page-table pages as needed: 0, or -ENOMEM with nothing changed.
+ *
+ * arch_mmu_swap_out: replace the present entry at va, which must map
+ * frame pa, with the swap entry val, flushing it on every CPU first; when
+ * the entry was dirty (written since its dirty bit was last cleared) it is
+ * put back as it was and -EBUSY returned (the page's copy in the slot is
+ * stale). 0 with the old entry's state in *state (may be NULL), -EBUSY,
+ * or -ENOENT when va does not map pa (anymore). Never allocates.
+ */
+int arch_mmu_set_swap(struct arch_mmu *m, uintptr_t va, unsigned long val);
+int arch_mmu_swap_out(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned long val,
+		      unsigned *state);
+/* Called for each swap entry in address order with its value: MMU_KEEP or MMU_CLEAR. */
+typedef enum mmu_action (*mmu_swap_fn)(void *ctx, uintptr_t va, unsigned long val);
+/* Walk the swap entries of [start, end) as arch_mmu_walk_guards walks markers. */
+unsigned long arch_mmu_walk_swap(struct arch_mmu *m, uintptr_t start, uintptr_t end,
+				 mmu_swap_fn visit, void *ctx);
 
 /* What a visitor wants done with the entry it was shown. */
 enum mmu_action {

@@ -15,6 +15,8 @@
  *                so a test holding them may print)
  *   PIPE         sleeping  a pipe's ring (held across user copies)  fs/pipe.c
  *   MMAP         sleeping  an mm's VMA set (rwsem, read for faults)  mm/mmap_lock.c
+ *   SWAP_IO      sleeping  the swap staging buffer (runs of slots    mm/swap_pte.c
+ *                written or read in one request)
  *   BLOCKDEV     sleeping  one virtio disk's request (rwsem taken    drivers/block/virtio_blk.c
  *                for writing; swap I/O under the mmap_lock)
  *   FS           spinning  the file system's names and directories    fs/tmpfs/dcache.c
@@ -51,6 +53,7 @@
 	X(TEST_INNER,  "test_inner",  0) \
 	X(PIPE,        "pipe",        1) \
 	X(MMAP,        "mmap_lock",   1) \
+	X(SWAP_IO,     "swap_io",     1) \
 	X(BLOCKDEV,    "blockdev",    1) \
 	X(FS,          "fs_lock",     0) \
 	X(VMA,         "vma_lock",    0) \

@@ -97,6 +97,7 @@ struct mm {
 	                               *   (private anonymous pages + page-cache pages) */
 	unsigned long rss_file;       /* of which page-cache pages: files and shared anonymous
 	                               *   memory (Linux MM_FILEPAGES + MM_SHMEMPAGES) */
+	unsigned long swap_ents;      /* swap entries in the page tables (Linux MM_SWAPENTS) */
 	unsigned long faults;         /* handle_mm_fault calls */
 	unsigned long cow_copies;     /* write faults that copied a shared or zero page */
 	unsigned long cow_reuses;     /* write faults that reused a page nobody else maps */
@@ -378,10 +379,12 @@ int mm_populate(struct mm *mm, uintptr_t start, uintptr_t end, bool write);
 int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len);
 /*
  * mm_copy_from: copy len bytes from user address src of mm to kernel dst
- * without faulting anything in: pages never touched read as zero, pages of
- * a file or shared object not mapped here come from its cache. Every byte
+ * without faulting anything in (but a swapped-out page, which is read back
+ * as a read fault would): pages never touched read as zero, pages of a
+ * file or shared object not mapped here come from its cache. Every byte
  * must lie in a VMA, outside guard regions (access rights are not checked:
- * a kernel read). Takes the mmap_lock for reading. 0 or -EFAULT.
+ * a kernel read). Takes the mmap_lock for reading. 0, -EFAULT, or -ENOMEM
+ * (no page to read a swapped one into).
  */
 int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len);
 

@@ -102,6 +102,17 @@ int swap_slot_count(swp_entry_t entry);
 int swap_write_page(swp_entry_t entry, struct page *page);
 int swap_read_page(swp_entry_t entry, struct page *page);
 
+/*
+ * swap_rw_run: n consecutive slots of one area from first (the first and
+ * last must be allocated) written from / read into buf (n pages,
+ * contiguous in the kernel's address space) in one device request. 0,
+ * -EINVAL, -EIO. Sleeps.
+ */
+int swap_rw_run(swp_entry_t first, void *buf, unsigned n, bool write);
+
+/* swap_io_init (mm/swap_pte.c): the staging buffer of swap I/O, made once (swap_on calls it). */
+void swap_io_init(void);
+
 /* Slots of every area on (slot 0 not counted), and those free now. */
 unsigned long swap_total_pages(void);
 unsigned long swap_free_pages(void);

@@ -353,6 +353,14 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 }
 /* LAB pgtbl: END private_fault */
 
+/*
+ * Inside this file only: a fault under a VMA's lock alone (which must not
+ * sleep) that needs to sleep (swap-in) answers FAULT_RETRY, and is taken
+ * again under the mmap_lock.
+ */
+#define FAULT_VMA_LOCKED 0x100
+#define FAULT_RETRY ((enum fault_result)0x100)
+
 /* The fault proper, with mmap_lock held for reading and vma containing addr. */
 static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t addr, unsigned flags)
 {
@@ -368,6 +376,8 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 	present = q == 0;
 	if (q == -EFAULT)
 		r = FAULT_SIGSEGV_MAPERR;       /* a guard marker (handle_pte_marker: VM_FAULT_SIGSEGV) */
+	else if (q == -EAGAIN)            /* a swap entry (only private anonymous memory has them) */
+		r = (flags & FAULT_VMA_LOCKED) ? FAULT_RETRY : mm_swap_in(mm, vma, va, pa, flags);
 	else if ((vma->flags & VM_SHARED) && present)
 		r = shared_present(mm, vma, va, state);
 	else if (vma->flags & VM_SHARED)
@@ -415,8 +425,12 @@ static bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, 
 	}
 	*r = access_check(vma, flags);
 	if (*r == FAULT_OK)
-		*r = fault_locked(mm, vma, addr, flags);
+		*r = fault_locked(mm, vma, addr, flags | FAULT_VMA_LOCKED);
 	vma_read_unlock(vma);
+	if (*r == FAULT_RETRY) {
+		mm_count(&mm->faults_fallback, 1);
+		return false;
+	}
 	mm_count(&mm->faults_lockless, 1);
 	return true;
 }

@@ -96,6 +96,9 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv, st
 	/* Guard markers too (VM_MAYBE_GUARD is in Linux's VM_COPY_ON_FORK). */
 	if (!c.err)
 		c.err = mm_guard_copy(child, pv->start, parent, pv->start, pv->end);
+	/* copy_nonpresent_pte: swap entries are shared, each slot gains a reference. */
+	if (!c.err)
+		c.err = mm_swap_copy(child, pv->start, parent, pv->start, pv->end, true);
 	mm_pt_unlock(parent);
 	return c.err;
 }

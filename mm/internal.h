@@ -145,8 +145,10 @@ struct reclaim_scan {
 	bool pageout;                 /* MADV_PAGEOUT: references ignored, pages mapped
 	                               *   elsewhere too left alone (else: reclaim proper) */
 	unsigned long want;           /* stop dropping once freed reaches it */
-	unsigned long freed;          /* pages dropped */
-	unsigned long scanned;        /* lazily freed pages looked at */
+	unsigned long freed;          /* pages dropped (or swapped out) */
+	unsigned long scanned;        /* lazily freed pages looked at (and swap candidates) */
+	bool may_swap;                /* mm/vmscan.c: also write cold anonymous pages to swap */
+	unsigned long swapped;        /* of freed: pages swapped out */
 };
 /*
  * mm_reclaim_lazyfree_range: the clock over the present pages of
@@ -156,6 +158,57 @@ struct reclaim_scan {
  * until rs->freed reaches rs->want. mmap_lock (read) and pt_lock held.
  */
 void mm_reclaim_lazyfree_range(struct reclaim_scan *rs, uintptr_t start, uintptr_t end);
+/*
+ * mm_pageout_swap: MADV_PAGEOUT of [start, end) of a private anonymous VMA
+ * of mm with a swap area on: every page only this entry maps is written to
+ * swap, referenced or not (mm/vmscan.c). mmap_lock (read), no spinning lock.
+ */
+void mm_pageout_swap(struct mm *mm, uintptr_t start, uintptr_t end);
+
+/* ---- anonymous pages in swap (mm/swap_pte.c) */
+
+/*
+ * mm_swap_clear: remove the swap entries of [start, end), dropping each
+ * slot's reference when drop (an unmap, a zap, MADV_FREE), else keeping it
+ * for whoever took the entries over (mremap). pt_lock held. Returns how
+ * many were removed.
+ */
+unsigned long mm_swap_clear(struct mm *mm, uintptr_t start, uintptr_t end, bool drop);
+/*
+ * mm_swap_copy: put src's swap entries of [start, end) into dst at the
+ * same offsets from dst_start (dst's range has no entries there); dup:
+ * each slot gains a reference (fork), else the caller removes the source
+ * entries without dropping theirs (mremap). src's pt_lock held. 0, or
+ * -ENOMEM (the entries set so far stay: the caller tears them down).
+ */
+int mm_swap_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t start, uintptr_t end,
+		 bool dup);
+/*
+ * mm_swap_out_page: write page p, mapped at va of one of mm's private
+ * anonymous VMAs by that one entry, to a new swap slot, then replace the
+ * entry with the slot's swap entry (arch_mmu_swap_out). The caller holds
+ * mmap_lock (read), a reference to p and no spinning lock, and cleaned
+ * the entry (dirty bit cleared and flushed) before. 0 (the caller's
+ * reference is now p's last), -ENOSPC (no slot), -EBUSY (written or
+ * mapped again meanwhile), -ENOENT (va maps another page now), -EIO.
+ */
+int mm_swap_out_page(struct mm *mm, uintptr_t va, struct page *p);
+/*
+ * mm_swap_out_batch: mm_swap_out_page for n (at most 64) pages at once,
+ * written in runs of consecutive slots, one device request a run. Returns
+ * how many were swapped out (the others stay mapped, their slots freed).
+ */
+unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, unsigned n);
+/*
+ * mm_swap_in: a fault at va (page aligned) of a private anonymous vma
+ * whose entry is the swap entry val (Linux do_swap_page): a new page
+ * read from the slot is mapped there and the slot's reference dropped (a
+ * major fault). mmap_lock (read) and pt_lock held; pt_lock is dropped
+ * around the read. FAULT_OK (also when another fault read it first),
+ * FAULT_OOM, FAULT_SIGBUS on an I/O error.
+ */
+enum fault_result mm_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsigned long val,
+			     unsigned flags);
 
 /* ---- page cache and files (mm/filemap.c, mm/truncate.c; include/vm_object.h) */
 

@@ -233,9 +233,10 @@ static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t p
 
 /*
  * MADV_COLD and MADV_PAGEOUT (can_madv_lru_vma: not on VM_LOCKED VMAs).
- * Without swap, PAGEOUT can drop only what needs no writing out: clean
- * lazily freed private pages, and file pages never written (see the
- * visitors above); COLD has nothing to do.
+ * PAGEOUT drops what needs no writing out: clean lazily freed private
+ * pages, and file pages never written (see the visitors above); with a
+ * swap area, the other private anonymous pages only this entry maps are
+ * written to swap (mm_pageout_swap). COLD has nothing to do (no LRU yet).
  */
 static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
 				bool pageout, struct tlb_batch *tlb)
@@ -256,6 +257,8 @@ static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start,
 		count_vm_events(VM_PGLAZYFREED, rs.freed);
 	}
 	mm_pt_unlock(mm);
+	if (!vma->file)
+		mm_pageout_swap(mm, start, end);        /* with a swap area: the other pages go there */
 	return 0;
 }
 
@@ -279,6 +282,7 @@ static int madvise_free(struct mm *mm, struct vma *vma, uintptr_t start, uintptr
 		return -EINVAL;       /* only anonymous private memory */
 	mm_pt_lock(mm);
 	arch_mmu_walk(mm->mmu, start, end, free_visit, NULL, tlb);
+	mm_swap_clear(mm, start, end, true);    /* madvise_free_pte_range frees swapped pages */
 	mm_pt_unlock(mm);
 	return 0;
 }

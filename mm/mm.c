@@ -85,8 +85,8 @@ static void mm_teardown(struct mm *mm)
 	mm_pt_unlock(mm);
 	mm_tlb_finish(&tlb);
 	vma_lockless_disable(mm);       /* nobody can fault in it any more */
-	if (mm->rss)
-		panic("mm_put: rss %lu after unmapping everything", mm->rss);
+	if (mm->rss || mm->swap_ents)
+		panic("mm_put: rss %lu, swap entries %lu after unmapping everything", mm->rss, mm->swap_ents);
 	mm_vma_destroy(mm);
 	mmap_write_unlock(mm);
 	arch_mmu_destroy(mm->mmu);

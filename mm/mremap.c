@@ -107,6 +107,7 @@ static void clear_ptes(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb
 {
 	arch_mmu_walk(mm->mmu, start, end, clear_visit, NULL, tlb);
 	mm_guard_clear(mm, start, end);
+	mm_swap_clear(mm, start, end, false);
 }
 
 /*
@@ -135,6 +136,8 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 	kfree(c);
 	if (!err)
 		err = mm_guard_copy(mm, new, mm, old, old + len);
+	if (!err)
+		err = mm_swap_copy(mm, new, mm, old, old + len, false);
 	if (err)
 		clear_ptes(mm, new, new + len, NULL);
 	return err;

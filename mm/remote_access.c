@@ -91,6 +91,18 @@ int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len)
 			err = -EFAULT;
 			break;
 		}
+		if (q == -EAGAIN) {           /* swapped out: read it back in (a fault) and look again */
+			enum fault_result r;
+
+			mmap_read_unlock(mm);
+			r = handle_mm_fault(mm, va, FAULT_READ);
+			mmap_read_lock(mm);
+			if (r != FAULT_OK) {
+				err = fault_errno(r);
+				break;
+			}
+			continue;
+		}
 		if (q == 0) {
 			memcpy(d, (char *)phys_to_virt(pa) + off, n);
 		} else {

@@ -96,6 +96,7 @@ int swap_on(struct blockdev *dev)
 
 	if (!dev || dev->capacity / SWAP_SECTORS_PER_SLOT < 2)
 		return -EINVAL;
+	swap_io_init();
 	nslots = (unsigned long)MIN(dev->capacity / SWAP_SECTORS_PER_SLOT, (uint64_t)SWAP_MAX_SLOTS);
 	map = kzalloc(nslots * sizeof(*map));
 	if (!map)
@@ -268,6 +269,17 @@ int swap_write_page(swp_entry_t entry, struct page *page)
 		return -EINVAL;
 	return blockdev_write(dev, (uint64_t)swp_offset(entry) * SWAP_SECTORS_PER_SLOT, page_address(page),
 			      SWAP_SECTORS_PER_SLOT);
+}
+
+int swap_rw_run(swp_entry_t first, void *buf, unsigned n, bool write)
+{
+	struct blockdev *dev = slot_device(first);
+	uint64_t sector = (uint64_t)swp_offset(first) * SWAP_SECTORS_PER_SLOT;
+
+	if (!dev || !n || slot_device(swp_entry(swp_type(first), swp_offset(first) + n - 1)) != dev)
+		return -EINVAL;
+	return write ? blockdev_write(dev, sector, buf, n * SWAP_SECTORS_PER_SLOT) :
+		       blockdev_read(dev, sector, buf, n * SWAP_SECTORS_PER_SLOT);
 }
 
 int swap_read_page(swp_entry_t entry, struct page *page)

@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "vmscan.h"
 #include "vmstat.h"
+#include "swap.h"
 
 void (*vmscan_wake_kswapd)(void);
 /* kswapd's last run freed nothing: do not wake it until some reclaim frees a page. */
@@ -28,6 +29,85 @@ static bool mm_exiting(struct mm *mm)
 	return __atomic_load_n(&mm->users, __ATOMIC_ACQUIRE) <= 1;
 }
 
+/* ---- swap-out of cold anonymous pages (mm/swap_pte.c writes them) */
+
+/* Pages looked at, and written, at a time: the entries are cleaned and flushed first, then written. */
+#define SWAP_BATCH 64
+
+struct swap_batch {
+	bool ignore_refs;             /* MADV_PAGEOUT: a referenced page goes too */
+	unsigned long budget;         /* collect at most this many */
+	unsigned n;
+	unsigned long scanned;
+	uintptr_t va[SWAP_BATCH];
+	struct page *page[SWAP_BATCH];
+};
+
+/*
+ * A private anonymous page that this entry alone maps and nobody has used
+ * since its last scan (accessed bit clear; a used one gets a second
+ * chance) is a candidate: referenced for the batch and its entry cleaned,
+ * so that arch_mmu_swap_out can tell whether it was written meanwhile.
+ * Lazily freed pages are the other visitor's.
+ */
+static enum mmu_action swap_candidate_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct swap_batch *b = arg;
+	struct page *p;
+
+	if (b->n == SWAP_BATCH || b->n >= b->budget || mm_is_zero_pa(pa) || !(*state & MMU_PROT_MASK))
+		return MMU_KEEP;
+	p = phys_to_page(pa);
+	if ((p->flags & (PG_anon | PG_lazyfree)) != PG_anon || page_refs(p) != 1 || p->mapcount != 1)
+		return MMU_KEEP;
+	b->scanned++;
+	if ((*state & MMU_ACCESSED) && !b->ignore_refs) {
+		*state &= ~MMU_ACCESSED;
+		return MMU_UPDATE;
+	}
+	user_page_get(p);
+	b->va[b->n] = va;
+	b->page[b->n++] = p;
+	if (!(*state & (MMU_DIRTY | MMU_ACCESSED)))
+		return MMU_KEEP;
+	*state &= ~(MMU_DIRTY | MMU_ACCESSED);
+	return MMU_UPDATE;
+}
+
+/* Swap out what [a, end) of mm offers, SWAP_BATCH pages at a time, until rs->want is met. mmap_lock (read). */
+static void swap_out_range(struct mm *mm, uintptr_t a, uintptr_t end, struct reclaim_scan *rs, bool ignore_refs)
+{
+	while (a < end && rs->freed < rs->want) {
+		struct swap_batch b = { .ignore_refs = ignore_refs, .budget = rs->want - rs->freed };
+		uintptr_t stop = MIN(a + SWAP_BATCH * PAGE_SIZE, end);
+		struct tlb_batch tlb;
+
+		mm_tlb_init(&tlb, mm, false);
+		mm_pt_lock(mm);
+		arch_mmu_walk(mm->mmu, a, stop, swap_candidate_visit, &b, &tlb);
+		mm_pt_unlock(mm);
+		mm_tlb_finish(&tlb);    /* cleaned entries flushed: a write now sets the dirty bit again */
+		rs->scanned += b.scanned;
+		if (b.n) {
+			unsigned out = mm_swap_out_batch(mm, b.va, b.page, b.n);
+
+			rs->freed += out;
+			rs->swapped += out;
+		}
+		for (unsigned i = 0; i < b.n; i++)
+			user_page_put(b.page[i]);
+		a = stop;
+	}
+}
+
+void mm_pageout_swap(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	struct reclaim_scan rs = { .mm = mm, .want = ~0UL, .may_swap = true };
+
+	if (swap_free_pages())
+		swap_out_range(mm, start, end, &rs, true);
+}
+
 /* Scan the private anonymous VMAs in [from, to) until rs->want is met; where it stopped (to: went through). */
 static uintptr_t scan_range(struct mm *mm, uintptr_t from, uintptr_t to, struct reclaim_scan *rs)
 {
@@ -35,13 +115,17 @@ static uintptr_t scan_range(struct mm *mm, uintptr_t from, uintptr_t to, struct 
 		uintptr_t a = MAX(v->start, from), end = MIN(v->end, to);
 
 		if (v->file)
-			continue;               /* MADV_FREE marks anonymous memory only */
+			continue;               /* lazily freed and swappable pages are private anonymous ones */
 		while (a < end) {
 			uintptr_t stop = MIN(ALIGN_DOWN(a, RECLAIM_CHUNK) + RECLAIM_CHUNK, end);
 
-			mm_pt_lock(mm);
-			mm_reclaim_lazyfree_range(rs, a, stop);
-			mm_pt_unlock(mm);
+			if (vm_stat_read(VM_NR_LAZYFREE)) {     /* none anywhere: no walk for them */
+				mm_pt_lock(mm);
+				mm_reclaim_lazyfree_range(rs, a, stop);
+				mm_pt_unlock(mm);
+			}
+			if (rs->may_swap && rs->freed < rs->want)
+				swap_out_range(mm, a, stop, rs, false);
 			a = stop;
 			if (rs->freed >= rs->want || mm_exiting(mm))
 				return a;
@@ -99,15 +183,24 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
 		mm_put(mm);
 }
 
+/*
+ * Rounds 1 and 2 drop lazily freed pages only (they cost no I/O: Linux
+ * reclaims them first, from the file list); rounds 3 and 4, when a swap
+ * area has room, also write cold anonymous pages out. Two rounds each, so
+ * that a page's second chance is used up.
+ */
 unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
 {
 	struct reclaim_scan rs = { .want = want };
 
-	for (int round = 0; round < 2 && rs.freed < want && vm_stat_read(VM_NR_LAZYFREE); round++)
-		reclaim_round(&rs, who);
+	for (int round = 0; round < 4 && rs.freed < want; round++) {
+		rs.may_swap = round >= 2 && swap_free_pages() > 0;
+		if (rs.may_swap || (round < 2 && vm_stat_read(VM_NR_LAZYFREE)))
+			reclaim_round(&rs, who);
+	}
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSCAN_DIRECT : VM_PGSCAN_KSWAPD, rs.scanned);
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSTEAL_DIRECT : VM_PGSTEAL_KSWAPD, rs.freed);
-	count_vm_events(VM_PGLAZYFREED, rs.freed);
+	count_vm_events(VM_PGLAZYFREED, rs.freed - rs.swapped);
 	if (rs.freed)
 		__atomic_store_n(&kswapd_failed, false, __ATOMIC_RELAXED);
 	return rs.freed;

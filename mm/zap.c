@@ -6,8 +6,9 @@
  * page-cache pages stay in their object (an orphan that truncation took
  * out of its cache goes to the batch with its last mapping, like a private
  * page); the zero page is never counted. Page-table pages left empty wait
- * in the batch too (arch_mmu_walk). Guard markers (mm/guard.c) stay
- * through a zap (MADV_DONTNEED) and go with an unmap (mm_zap_piece).
+ * in the batch too (arch_mmu_walk). Swap entries go with their slots'
+ * references (mm/swap_pte.c). Guard markers (mm/guard.c) stay through a
+ * zap (MADV_DONTNEED) and go with an unmap (mm_zap_piece).
  */
 #include "internal.h"
 
@@ -58,9 +59,13 @@ unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start
 {
 	struct zap_ctx z = { mm, tlb };
 
+	unsigned long n;
+
 	BUG_ON(start < vma->start || end > vma->end);
 	assert_spin_held(&mm->pt_lock);
-	return arch_mmu_walk(mm->mmu, start, end, zap_visit, &z, tlb);
+	n = arch_mmu_walk(mm->mmu, start, end, zap_visit, &z, tlb);
+	mm_swap_clear(mm, start, end, true);    /* zap_pte_range frees swap entries too */
+	return n;
 }
 
 void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb)

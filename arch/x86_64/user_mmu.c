@@ -19,7 +19,9 @@
  * marker (MADV_GUARD_INSTALL) is the entry PTE_SW_GUARD alone: bit 10, no
  * frame, P clear, so every access faults (Linux's PTE_MARKER_GUARD, a
  * swap-format entry); walks of mappings skip it, arch_mmu_walk_guards
- * visits only markers.
+ * visits only markers. A swap entry (a page written to a swap slot) is
+ * PTE_SW_SWAP (bit 11) with the slot's value in bits 12..63, P clear
+ * (Linux's swap PTE); arch_mmu_walk_swap visits those.
  *
  * The same code builds for the hosted arch (arch/hosted/mmu.c includes this
  * file with HOSTED defined): there the tables live in simulated RAM, are
@@ -49,6 +51,8 @@
 
 #define PTE_SW_PROTNONE (1UL << 9)
 #define PTE_SW_GUARD    (1UL << 10)
+#define PTE_SW_SWAP     (1UL << 11)
+#define SWAP_VAL_SHIFT  12
 /*
  * Execute-only pages (MMU_EXEC alone) carry protection key 1, whose access
  * is disabled in every task's PKRU (Linux's execute_only_pkey): instruction
@@ -151,6 +155,14 @@ void tlb_batch_init(struct tlb_batch *b, struct arch_mmu *m, bool local_only)
 
 static bool leaf_exists(uint64_t e) { return (e & (PTE_P | PTE_SW_PROTNONE)) != 0; }
 static bool leaf_is_guard(uint64_t e) { return e == PTE_SW_GUARD; }
+static bool leaf_is_swap(uint64_t e) { return (e & (PTE_P | PTE_SW_PROTNONE | PTE_SW_SWAP)) == PTE_SW_SWAP; }
+static unsigned long swap_val(uint64_t e) { return (unsigned long)(e >> SWAP_VAL_SHIFT); }
+
+static uint64_t swap_leaf(unsigned long val)
+{
+	BUG_ON(val >> (64 - SWAP_VAL_SHIFT));
+	return PTE_SW_SWAP | ((uint64_t)val << SWAP_VAL_SHIFT);
+}
 
 static uint64_t *table_va(uint64_t e) { return phys_to_virt(e & PTE_ADDR_MASK); }
 
@@ -416,6 +428,21 @@ int arch_mmu_set_guard(struct arch_mmu *m, uintptr_t va)
 	return 0;
 }
 
+int arch_mmu_set_swap(struct arch_mmu *m, uintptr_t va, unsigned long val)
+{
+	uint64_t te, *pte = leaf_slot_alloc(m, va, &te);
+
+	if (!pte)
+		return -ENOMEM;
+	if (*pte && !leaf_is_swap(*pte))
+		panic("arch_mmu_set_swap: page 0x%lx has an entry (pte 0x%llx)", (unsigned long)va,
+		      (unsigned long long)*pte);
+	if (!*pte)
+		table_page(te)->mapcount++;
+	*pte = swap_leaf(val);
+	return 0;
+}
+
 /* The leaf slot of va, or NULL when a table on the way is missing. */
 static uint64_t *leaf_slot(struct arch_mmu *m, uintptr_t va)
 {
@@ -440,6 +467,11 @@ int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *
 	slot = leaf_slot(m, ALIGN_DOWN(va, PAGE_SIZE));
 	if (slot && leaf_is_guard(*slot))
 		return -EFAULT;
+	if (slot && leaf_is_swap(*slot)) {
+		if (pa)
+			*pa = swap_val(*slot);
+		return -EAGAIN;
+	}
 	if (!slot || !leaf_exists(*slot))
 		return -ENOENT;
 	if (pa)
@@ -453,7 +485,8 @@ struct walk_ctx {
 	struct arch_mmu *m;
 	uintptr_t start, end;
 	mmu_visit_fn visit;           /* entries with a frame, or */
-	mmu_guard_fn guard_visit;     /* guard markers (exactly one of the two is set) */
+	mmu_guard_fn guard_visit;     /* guard markers, or */
+	mmu_swap_fn swap_visit;       /* swap entries (exactly one of the three is set) */
 	void *ctx;
 	unsigned long visited;
 	struct tlb_batch *tlb;        /* where changes and emptied tables go */
@@ -505,6 +538,20 @@ static bool walk_guard(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 	return true;
 }
 
+/* Show the swap entry *pte (at va) to the visitor. True when cleared. */
+static bool walk_swap(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
+{
+	enum mmu_action act;
+
+	w->visited++;
+	act = w->swap_visit(w->ctx, va, swap_val(*pte));
+	BUG_ON(act == MMU_UPDATE);
+	if (act != MMU_CLEAR)
+		return false;
+	*pte = 0;
+	return true;
+}
+
 /* tp (the struct page of table t) lost entries: is t empty now? */
 static bool table_now_empty(const struct page *tp, const uint64_t *t)
 {
@@ -530,6 +577,8 @@ static bool walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 
 		if (w->guard_visit)
 			cleared += leaf_is_guard(t[i]) && walk_guard(w, &t[i], va);
+		else if (w->swap_visit)
+			cleared += leaf_is_swap(t[i]) && walk_swap(w, &t[i], va);
 		else if (leaf_exists(t[i]))
 			cleared += walk_leaf(w, &t[i], va);
 	}
@@ -625,6 +674,37 @@ unsigned long arch_mmu_walk_guards(struct arch_mmu *m, uintptr_t start, uintptr_
 	struct walk_ctx w = { .m = m, .start = start, .end = end, .guard_visit = visit, .ctx = ctx };
 
 	return walk_range(&w, NULL);
+}
+
+/* Swap entries are never cached by a TLB either. */
+unsigned long arch_mmu_walk_swap(struct arch_mmu *m, uintptr_t start, uintptr_t end,
+				 mmu_swap_fn visit, void *ctx)
+{
+	struct walk_ctx w = { .m = m, .start = start, .end = end, .swap_visit = visit, .ctx = ctx };
+
+	return walk_range(&w, NULL);
+}
+
+int arch_mmu_swap_out(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned long val,
+		      unsigned *state)
+{
+	uint64_t *slot, old;
+
+	check_user_va(__func__, va);
+	slot = leaf_slot(m, va);
+	if (!slot || !(*slot & PTE_P) || (*slot & PTE_ADDR_MASK) != pa)
+		return -ENOENT;
+	/* Atomically: a CPU may be setting the dirty bit right now. */
+	old = __atomic_exchange_n(slot, 0, __ATOMIC_SEQ_CST);
+	x86_tlb_flush(m, &va, 1, false, false, false);
+	if (old & PTE_D) {
+		*slot = old;            /* written since it was cleaned: the copy is stale */
+		return -EBUSY;
+	}
+	*slot = swap_leaf(val);
+	if (state)
+		*state = leaf_state(old);
+	return 0;
 }
 
 void arch_mmu_flush_all(struct arch_mmu *m)

@@ -39,7 +39,7 @@
 #define VIRTIO_BLK_T_OUT   1
 #define VIRTIO_BLK_S_OK    0
 #define VBLK_MAX_DISKS     4
-#define BOUNCE_ORDER       4                            /* 64 KiB */
+#define BOUNCE_ORDER       6                            /* 256 KiB: a swap run of 64 pages */
 #define BOUNCE_SECTORS     ((PAGE_SIZE << BOUNCE_ORDER) / SECTOR_SIZE)
 
 struct virtio_blk_outhdr {

@@ -16,6 +16,7 @@
 #include "pmm.h"
 #include "vmstat.h"
 #include "vmscan.h"
+#include "swap.h"
 #include "slab.h"
 #include "printk.h"
 #include "kstring.h"
@@ -128,7 +129,8 @@ static size_t meminfo_fill(char *buf, size_t size)
 		"Cached:         ", "SwapCached:     ", "SwapTotal:      ", "SwapFree:       ",
 		"AnonPages:      ", "Shmem:          ",
 	};
-	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, 0, 0, 0,
+	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, 0, swap_total_pages(),
+				 swap_free_pages(),
 				 vm_stat_read(VM_NR_ANON_PAGES), cached };
 	size_t len = 0;
 

@@ -30,10 +30,11 @@ struct oom_choice {
 	bool wait;                    /* a victim's memory is not back yet: kill nobody */
 };
 
-/* Linux oom_badness: resident pages + swap entries (none yet) + page-table pages. */
+/* Linux oom_badness: resident pages + swap entries + page-table pages. */
 static unsigned long oom_badness(struct mm *mm)
 {
-	return __atomic_load_n(&mm->rss, __ATOMIC_RELAXED) + arch_mmu_table_pages(mm->mmu);
+	return __atomic_load_n(&mm->rss, __ATOMIC_RELAXED) + __atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED) +
+	       arch_mmu_table_pages(mm->mmu);
 }
 
 /* Look at task t (sched_lock held): a candidate or not. */
@@ -62,9 +63,10 @@ static void oom_kill_locked(struct task *v, const struct task *faulting)
 	struct k_siginfo info;
 
 	printk("%soom-kill: a fault of pid %d (%s) found no page after reclaim\n"
-	       "Out of memory: Killed process %d (%s) anon-rss:%lukB, file-rss:%lukB, swap:0kB, "
+	       "Out of memory: Killed process %d (%s) anon-rss:%lukB, file-rss:%lukB, swap:%lukB, "
 	       "pgtables:%lukB\n%s", report_begin(v), faulting->pid, faulting->comm, v->pid, v->comm,
-	       anon * kb, file * kb, arch_mmu_table_pages(mm->mmu) * kb, report_end(v));
+	       anon * kb, file * kb, __atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED) * kb,
+	       arch_mmu_table_pages(mm->mmu) * kb, report_end(v));
 	memset(&info, 0, sizeof(info));
 	info.si_signo = SIGKILL;
 	info.si_code = SI_KERNEL;

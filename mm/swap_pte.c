@@ -1,0 +1,316 @@
+/*
+ * Anonymous pages in swap (Linux: try_to_unmap + pageout for the way out,
+ * do_swap_page for the way back, zap_pte_range / copy_pte_range /
+ * move_ptes for the swap entries in between). A private anonymous page
+ * that only one entry maps is written to a swap slot (include/swap.h) and
+ * its entry becomes a swap entry holding the slot (include/arch_mmu.h);
+ * the next access faults and reads it back into a new page (a major
+ * fault), with the entries after it that hold the next slots (swap
+ * readahead: Linux reads those into its swap cache, this kernel maps
+ * them, old and clean), and the slots are freed. Reclaim writes its
+ * candidates in runs of consecutive slots, one device request a run,
+ * through a staging buffer. Unmapping frees the slots of the range,
+ * fork gives the child a reference to each slot (the data is shared until
+ * one side reads it back into a page of its own), mremap moves the entries.
+ *
+ * There is no swap cache yet: a page is swapped out only while nothing
+ * but its one entry (and reclaim) holds it, and written before it is
+ * unmapped; arch_mmu_swap_out then refuses when the page was written
+ * meanwhile (its dirty bit, cleared before the write, is set again), so
+ * the slot always holds the page's last contents. Two faults on one swap
+ * entry both read it; the second finds the entry gone and drops its copy.
+ *
+ * Locking: swap entries change under pt_lock (a read mmap_lock held, or
+ * the write lock); slot references are counted under swap_lock, which
+ * nests inside pt_lock. Reads and writes of slots sleep: pt_lock is
+ * dropped around them, and the fault path then holds only the mmap_lock
+ * (never just a VMA lock: mm/fault.c falls back to the mmap_lock first).
+ * mm->swap_ents is atomic.
+ */
+#include "internal.h"
+#include "swap.h"
+#include "vmstat.h"
+#include "kerrno.h"
+#include "slab.h"
+#include "kstring.h"
+#include "rwsem.h"
+#include "lock_order.h"
+
+static swp_entry_t entry_of(unsigned long val)
+{
+	swp_entry_t e = { val };
+
+	return e;
+}
+
+struct swap_clear_ctx {
+	struct mm *mm;
+	bool drop;                    /* drop each slot's reference (else the caller keeps it) */
+};
+
+static enum mmu_action clear_swap_visit(void *arg, uintptr_t va, unsigned long val)
+{
+	struct swap_clear_ctx *c = arg;
+
+	(void)va;
+	if (c->drop)
+		swap_slot_free(entry_of(val));
+	mm_count(&c->mm->swap_ents, -1);
+	return MMU_CLEAR;
+}
+
+unsigned long mm_swap_clear(struct mm *mm, uintptr_t start, uintptr_t end, bool drop)
+{
+	struct swap_clear_ctx c = { mm, drop };
+
+	if (!__atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED))
+		return 0;
+	return arch_mmu_walk_swap(mm->mmu, start, end, clear_swap_visit, &c);
+}
+
+/* One page table's worth of swap entries, collected before they are set (dst may be src). */
+#define SWAP_WINDOW (512UL << PAGE_SHIFT)
+
+struct swap_window {
+	uintptr_t base;
+	unsigned n;
+	uintptr_t va[512];
+	unsigned long val[512];
+};
+
+static enum mmu_action collect_swap_visit(void *arg, uintptr_t va, unsigned long val)
+{
+	struct swap_window *w = arg;
+
+	w->va[w->n] = va;
+	w->val[w->n++] = val;
+	return MMU_KEEP;
+}
+
+/* Set the collected entries at dst_start + (va - start); fork (dup) takes a slot reference for each. */
+static int set_window(struct mm *dst, uintptr_t dst_start, uintptr_t start, const struct swap_window *w,
+		      bool dup)
+{
+	for (unsigned i = 0; i < w->n; i++) {
+		int err = dup ? swap_slot_dup(entry_of(w->val[i])) : 0;
+
+		if (!err)
+			err = arch_mmu_set_swap(dst->mmu, dst_start + (w->va[i] - start), w->val[i]);
+		if (err) {
+			if (dup)
+				swap_slot_free(entry_of(w->val[i]));
+			return -ENOMEM;
+		}
+		mm_count(&dst->swap_ents, 1);
+	}
+	return 0;
+}
+
+int mm_swap_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t start, uintptr_t end,
+		 bool dup)
+{
+	struct swap_window *w;
+	int err = 0;
+
+	if (!__atomic_load_n(&src->swap_ents, __ATOMIC_RELAXED))
+		return 0;
+	w = kmalloc(sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	for (uintptr_t va = start; va < end && !err;) {
+		uintptr_t wend = MIN(ALIGN_DOWN(va, SWAP_WINDOW) + SWAP_WINDOW, end);
+
+		w->n = 0;
+		arch_mmu_walk_swap(src->mmu, va, wend, collect_swap_visit, w);
+		err = set_window(dst, dst_start, start, w, dup);
+		va = wend;
+	}
+	kfree(w);
+	return err;
+}
+
+/* ---- the staging buffer: runs of slots go to the device in one request */
+
+#define SWAP_RUN 64                   /* pages in one run (the buffer's size) */
+
+static struct rwsem staging_lock;     /* class SWAP_IO: one user of the buffer at a time */
+static char *staging;                 /* [staging_lock] SWAP_RUN pages, contiguous; NULL: none */
+static int staging_ready;             /* [atomic] 0, 1 (being made), 2 (made) */
+
+void swap_io_init(void)
+{
+	int none = 0;
+	struct page *b;
+
+	if (!__atomic_compare_exchange_n(&staging_ready, &none, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	rwsem_init(&staging_lock, "swap_io", LOCK_CLASS_SWAP_IO);
+	b = pmm_alloc(6, 0);
+	staging = b ? page_address(b) : NULL;   /* without it, one request per page */
+	__atomic_store_n(&staging_ready, 2, __ATOMIC_RELEASE);
+}
+
+/* Run i..j-1 of pages <-> slots e[i]..: one request through the staging buffer (or one a page). */
+static int rw_run(const swp_entry_t *e, struct page **pages, unsigned n, bool write)
+{
+	int err = 0;
+
+	if (n == 1 || !staging || __atomic_load_n(&staging_ready, __ATOMIC_ACQUIRE) != 2) {
+		for (unsigned i = 0; i < n && !err; i++)
+			err = write ? swap_write_page(e[i], pages[i]) : swap_read_page(e[i], pages[i]);
+		return err;
+	}
+	down_write(&staging_lock);
+	if (write)
+		for (unsigned i = 0; i < n; i++)
+			memcpy(staging + i * PAGE_SIZE, page_address(pages[i]), PAGE_SIZE);
+	err = swap_rw_run(e[0], staging, n, write);
+	if (!write && !err)
+		for (unsigned i = 0; i < n; i++)
+			memcpy(page_address(pages[i]), staging + i * PAGE_SIZE, PAGE_SIZE);
+	up_write(&staging_lock);
+	return err;
+}
+
+/* ---- swap-out */
+
+/*
+ * p's copy is in slot e: replace its entry at va with the swap entry if p
+ * is still this entry's alone (its reference and the caller's) and was
+ * not written since it was cleaned. 0, -EBUSY, -ENOENT.
+ */
+static int swap_unmap(struct mm *mm, uintptr_t va, struct page *p, swp_entry_t e)
+{
+	int err;
+
+	mm_pt_lock(mm);
+	err = page_refs(p) == 2 && p->mapcount == 1 ?
+	      arch_mmu_swap_out(mm->mmu, va, page_to_phys(p), e.val, NULL) : -EBUSY;
+	if (!err) {
+		mm_unmap_page(mm, p, false, NULL);      /* the entry's reference; the caller's stays */
+		mm_count(&mm->swap_ents, 1);
+	}
+	mm_pt_unlock(mm);
+	return err;
+}
+
+int mm_swap_out_page(struct mm *mm, uintptr_t va, struct page *p)
+{
+	swp_entry_t e;
+	int err = swap_slot_alloc(&e);
+
+	if (err)
+		return err;
+	err = swap_write_page(e, p);
+	if (!err)
+		err = swap_unmap(mm, va, p, e);
+	if (err)
+		swap_slot_free(e);
+	else
+		count_vm_event(VM_PSWPOUT);
+	return err;
+}
+
+unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, unsigned n)
+{
+	swp_entry_t e[SWAP_RUN];
+	bool written[SWAP_RUN];
+	unsigned got, done = 0;
+
+	n = MIN(n, (unsigned)SWAP_RUN);
+	for (got = 0; got < n && swap_slot_alloc(&e[got]) == 0; got++)
+		;
+	for (unsigned i = 0, j; i < got; i = j) {
+		int err;
+
+		for (j = i + 1; j < got && e[j].val == e[j - 1].val + 1; j++)
+			;                       /* a run of consecutive slots */
+		err = rw_run(e + i, pages + i, j - i, true);
+		for (unsigned k = i; k < j; k++)
+			written[k] = !err;
+	}
+	for (unsigned i = 0; i < got; i++) {
+		if (written[i] && swap_unmap(mm, va[i], pages[i], e[i]) == 0)
+			done++;
+		else
+			swap_slot_free(e[i]);
+	}
+	count_vm_events(VM_PSWPOUT, done);
+	return done;
+}
+
+/*
+ * The swap entry val at va is still there: make it the present page p
+ * (writable only when the VMA is, as do_swap_page maps it), and free the
+ * slot. pt_lock held.
+ */
+static bool swap_in_install(struct mm *mm, struct vma *vma, uintptr_t va, unsigned long val,
+			    struct page *p, unsigned flags, bool accessed)
+{
+	phys_addr_t cur = 0;
+	unsigned prot = mm_vm_to_mmu(vma->flags) | (accessed ? MMU_ACCESSED : 0);
+
+	if (arch_mmu_query(mm->mmu, va, &cur, NULL) != -EAGAIN || cur != val)
+		return false;           /* read back, or unmapped, meanwhile */
+	if (flags & FAULT_WRITE)
+		prot |= MMU_DIRTY;
+	if (arch_mmu_map(mm->mmu, va, page_to_phys(p), prot))
+		return false;           /* cannot happen: the table holds the swap entry */
+	page_mapcount_add(p, 1);
+	mm_count(&mm->rss, 1);
+	mm_count(&mm->swap_ents, -1);
+	swap_slot_free(entry_of(val));
+	return true;
+}
+
+/* Swap-in reads ahead the entries that follow va in the same page table and hold the next slots. */
+#define SWAP_READAHEAD 16
+
+/* How many entries from va on (at most SWAP_READAHEAD, inside vma and va's page table) hold val, val + 1, ... pt_lock. */
+static unsigned readahead_count(struct mm *mm, const struct vma *vma, uintptr_t va, unsigned long val)
+{
+	uintptr_t end = MIN(vma->end, ALIGN_DOWN(va, 512 * PAGE_SIZE) + 512 * PAGE_SIZE);
+	unsigned k = 1;
+
+	while (k < SWAP_READAHEAD && va + k * PAGE_SIZE < end) {
+		phys_addr_t v = 0;
+
+		if (arch_mmu_query(mm->mmu, va + k * PAGE_SIZE, &v, NULL) != -EAGAIN || v != val + k)
+			break;
+		k++;
+	}
+	return k;
+}
+
+enum fault_result mm_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsigned long val,
+			     unsigned flags)
+{
+	struct page *p[SWAP_READAHEAD];
+	swp_entry_t e[SWAP_READAHEAD];
+	unsigned k, got;
+	int err;
+
+	if (vma_anon_prepare(mm, vma))
+		return FAULT_OOM;
+	k = readahead_count(mm, vma, va, val);
+	for (got = 0; got < k && (p[got] = anon_page_alloc(vma->anon, false)) != NULL; got++)
+		e[got] = entry_of(val + got);
+	if (!got)
+		return FAULT_OOM;
+	mm_pt_unlock(mm);
+	err = rw_run(e, p, got, false);
+	mm_pt_lock(mm);
+	for (unsigned i = 0; i < got; i++) {
+		/* The faulting page as the access wants it; the pages read ahead old and clean. */
+		unsigned f = i == 0 ? flags : 0;
+
+		if (err || !swap_in_install(mm, vma, va + i * PAGE_SIZE, e[i].val, p[i], f, i == 0))
+			user_page_put(p[i]);
+		else
+			count_vm_event(VM_PSWPIN);
+	}
+	if (err)
+		return FAULT_SIGBUS;            /* Linux: an I/O error is VM_FAULT_SIGBUS */
+	count_vm_event(VM_PGMAJFAULT);
+	return FAULT_OK;
+}

@@ -1,0 +1,272 @@
+/*
+ * Anonymous pages in swap (mm/swap_pte.c, the swap pass of mm/vmscan.c),
+ * on a RAM-disk swap area, host and kernel: MADV_PAGEOUT writes private
+ * pages out and a fault reads them back (a major fault); fork shares the
+ * slots, mremap moves the entries, mprotect keeps them, munmap and
+ * MADV_FREE free them; reclaim swaps cold pages out after the lazily
+ * freed ones; a page written while its copy was being made is kept.
+ *
+ * Expected values follow Linux's rules, written beside each check
+ * (do_swap_page, copy_nonpresent_pte, zap_pte_range,
+ * madvise_free_pte_range, shrink_folio_list), and the slot counts the
+ * contract of include/swap.h.
+ */
+#include "test_mm_util.h"
+#include "swap.h"
+#include "blockdev.h"
+#include "vmscan.h"
+#include "vmstat.h"
+#include "kerrno.h"
+
+#define B  0x40000000UL
+#define P(n) ((uintptr_t)(n) << PAGE_SHIFT)
+#define AREA_PAGES 64
+
+struct swap_env {
+	struct blockdev *dev;
+	int type;
+	unsigned long free0;          /* free slots of every area before the test */
+	unsigned long out0, in0, maj0;
+};
+
+static bool env_up(struct ktest *t, struct swap_env *e)
+{
+	e->dev = ramdisk_create((uint64_t)AREA_PAGES * SWAP_SECTORS_PER_SLOT);
+	EXPECT_TRUE(t, e->dev != NULL);
+	if (!e->dev)
+		return false;
+	e->type = swap_on(e->dev);
+	if (e->type < 0) {
+		ramdisk_destroy(e->dev);
+		EXPECT_GE(t, e->type, 0);
+		return false;
+	}
+	e->free0 = swap_free_pages();
+	e->out0 = vm_event_sum(VM_PSWPOUT);
+	e->in0 = vm_event_sum(VM_PSWPIN);
+	e->maj0 = vm_event_sum(VM_PGMAJFAULT);
+	return true;
+}
+
+static void env_down(struct ktest *t, struct swap_env *e)
+{
+	EXPECT_EQ(t, swap_free_pages(), e->free0);      /* every slot the test used is free again */
+	EXPECT_EQ(t, swap_off((unsigned)e->type), 0);
+	ramdisk_destroy(e->dev);
+}
+
+/* n private pages at B, page i holding 0x20 + i at offset 0 and at offset 100. */
+static struct mm *written_mm(struct ktest *t, unsigned n)
+{
+	struct mm *mm = mm_create();
+
+	if (!mm)
+		return NULL;
+	EXPECT_EQ(t, vm_mmap(mm, B, P(n), UT_RW, UT_PA | MAP_FIXED), (long)B);
+	for (unsigned i = 0; i < n; i++) {
+		EXPECT_EQ(t, ut_write8(mm, B + P(i), (uint8_t)(0x20 + i)), FAULT_OK);
+		EXPECT_EQ(t, ut_write8(mm, B + P(i) + 100, (uint8_t)(0x20 + i)), FAULT_OK);
+	}
+	return mm;
+}
+
+static bool data_ok(struct mm *mm, unsigned i)
+{
+	return ut_read8(mm, B + P(i)) == 0x20 + (int)i && ut_read8(mm, B + P(i) + 100) == 0x20 + (int)i;
+}
+
+/*
+ * MADV_PAGEOUT with a swap area writes every page only this mapping holds
+ * (references ignored), in consecutive slots; mincore says 0 (not in a
+ * swap cache: there is none); reading the first page back is one major
+ * fault that reads the seven after it too (readahead: their entries hold
+ * the next slots), and frees every slot.
+ */
+static void test_pageout_and_fault_back(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned char vec[8];
+	size_t frames;
+
+	ut_warm_up();
+	if (!env_up(t, &e))             /* (the first area on makes the staging buffer, for good) */
+		return;
+	env_down(t, &e);
+	frames = ut_free_frames();
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 8);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(8), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_EQ(t, mm->swap_ents, 8);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 8);
+	EXPECT_EQ(t, e.free0 - swap_free_pages(), 8);
+	EXPECT_EQ(t, vm_mincore(mm, B, P(8), vec), 0);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, vec[i], 0);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_TRUE(t, data_ok(mm, i));
+	EXPECT_EQ(t, mm->rss, 8);
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 8);
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 1);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+	env_down(t, &e);                /* (the RAM disk's own pages go with it) */
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
+/*
+ * fork copies the swap entries (copy_nonpresent_pte: each slot gains a
+ * reference); each side that reads the pages back gets copies of its own
+ * and drops its references (readahead goes forward: the child's write of
+ * page 1 reads pages 1..3, its read of page 0 page 0); munmap drops the
+ * rest (zap_pte_range).
+ */
+static void test_fork_shares_slots(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm, *child;
+	phys_addr_t val = 0;
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 4);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(4), MADV_PAGEOUT), 0);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_EQ(t, child->swap_ents, 4);
+	EXPECT_EQ(t, arch_mmu_query(child->mmu, B, &val, NULL), -EAGAIN);
+	EXPECT_EQ(t, swap_slot_count((swp_entry_t){ val }), 2);
+	EXPECT_EQ(t, ut_write8(child, B + P(1), 0x77), FAULT_OK);     /* a write reads it back too */
+	EXPECT_EQ(t, ut_read8(child, B + P(1)), 0x77);
+	EXPECT_EQ(t, child->swap_ents, 1);
+	EXPECT_EQ(t, swap_slot_count((swp_entry_t){ val }), 2);
+	EXPECT_TRUE(t, data_ok(child, 0));
+	EXPECT_EQ(t, child->swap_ents, 0);
+	EXPECT_EQ(t, swap_slot_count((swp_entry_t){ val }), 1);
+	EXPECT_EQ(t, mm->swap_ents, 4);
+	EXPECT_EQ(t, e.free0 - swap_free_pages(), 4);      /* the parent's still */
+	EXPECT_EQ(t, vm_munmap(mm, B + P(2), P(2)), 0);
+	EXPECT_EQ(t, mm->swap_ents, 2);
+	EXPECT_EQ(t, e.free0 - swap_free_pages(), 2);
+	EXPECT_TRUE(t, data_ok(mm, 0));
+	EXPECT_TRUE(t, data_ok(mm, 1));
+	EXPECT_EQ(t, swap_slot_count((swp_entry_t){ val }), 0);
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	mm_put(child);
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+/*
+ * mremap moves swap entries with the range (move_ptes), mprotect leaves
+ * them (the VMA's rights apply when the page comes back), MADV_FREE frees
+ * them (madvise_free_pte_range: the page then reads zero), munmap too.
+ */
+static void test_mremap_mprotect_free(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	const uintptr_t to = B + P(100);
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 4);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(4), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, vm_mremap(mm, B, P(4), P(4), MREMAP_MAYMOVE | MREMAP_FIXED, to), (long)to);
+	EXPECT_EQ(t, mm->swap_ents, 4);
+	EXPECT_EQ(t, e.free0 - swap_free_pages(), 4);
+	EXPECT_EQ(t, vm_mprotect(mm, to, P(4), PROT_READ), 0);
+	EXPECT_EQ(t, ut_read8(mm, to + P(2)), 0x22);        /* reads 2 and 3 */
+	EXPECT_EQ(t, mm->swap_ents, 2);
+	EXPECT_EQ(t, ut_write8(mm, to + P(3), 1), FAULT_SIGSEGV_ACCERR);
+	EXPECT_EQ(t, vm_mprotect(mm, to, P(4), UT_RW), 0);
+	EXPECT_EQ(t, vm_madvise(mm, to, P(2), MADV_FREE), 0);
+	EXPECT_EQ(t, mm->swap_ents, 0);                     /* pages 0 and 1 freed */
+	EXPECT_EQ(t, ut_read8(mm, to), 0);
+	EXPECT_EQ(t, ut_read8(mm, to + P(3) + 100), 0x23);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+/*
+ * Reclaim takes lazily freed pages first (no I/O), then, when a swap
+ * area has room, cold anonymous pages: written pages are referenced, so
+ * the first swap round only clears their accessed bits and the second
+ * writes them out.
+ */
+static void test_reclaim_swaps_cold_pages(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned long lazy0 = vm_event_sum(VM_PGLAZYFREED), steal0 = vm_event_sum(VM_PGSTEAL_KSWAPD);
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 16);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, B + P(12), P(4), MADV_FREE), 0);
+	EXPECT_EQ(t, mm_reclaim(10, RECLAIM_KSWAPD), 10);
+	EXPECT_EQ(t, vm_event_sum(VM_PGLAZYFREED) - lazy0, 4);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 6);
+	EXPECT_EQ(t, vm_event_sum(VM_PGSTEAL_KSWAPD) - steal0, 10);
+	EXPECT_EQ(t, mm->swap_ents, 6);
+	EXPECT_EQ(t, mm->rss, 6);
+	for (unsigned i = 0; i < 12; i++)
+		EXPECT_TRUE(t, data_ok(mm, i));
+	EXPECT_EQ(t, ut_read8(mm, B + P(12)), 0);           /* lazily freed: dropped */
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+/* A page dirtied after its entry was cleaned is not unmapped (its copy would be stale); an I/O error keeps the page. */
+static void test_swap_out_refusals(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	struct page *p;
+	phys_addr_t pa;
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 2);
+	ASSERT_TRUE(t, mm);
+	pa = ut_pa(mm, B);
+	ASSERT_NE(t, pa, 0);
+	p = phys_to_page(pa);
+	user_page_get(p);                       /* as reclaim holds it */
+	mmap_read_lock(mm);
+	EXPECT_EQ(t, mm_swap_out_page(mm, B, p), -EBUSY);   /* the entry is still dirty from the write */
+	mmap_read_unlock(mm);
+	user_page_put(p);
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	EXPECT_TRUE(t, data_ok(mm, 0));
+	ramdisk_fail_next(e.dev, 1);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(2), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, mm->swap_ents, 0);                     /* their one write failed: both stayed */
+	EXPECT_EQ(t, ut_pa(mm, B), pa);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(2), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, mm->swap_ents, 2);
+	ramdisk_fail_next(e.dev, 1);
+	EXPECT_EQ(t, ut_read8(mm, B + P(1)), UT_READ_FAULT(FAULT_SIGBUS));
+	EXPECT_TRUE(t, data_ok(mm, 1));                     /* the entry stays: a later read works */
+	EXPECT_TRUE(t, data_ok(mm, 0));
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+static const struct ktest_case mm_swap_cases[] = {
+	KTEST_CASE(test_pageout_and_fault_back),
+	KTEST_CASE(test_fork_shares_slots),
+	KTEST_CASE(test_mremap_mprotect_free),
+	KTEST_CASE(test_reclaim_swaps_cold_pages),
+	KTEST_CASE(test_swap_out_refusals),
+	{ 0 },
+};
+KTEST_SUITE(mm_swap, mm_swap_cases);
