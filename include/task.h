@@ -123,7 +123,7 @@ struct task {
 	struct list_head group_link;    /* [sched] in group->threads */
 	int cpu;                        /* [sched] CPU it runs or is queued on (-1: never ran) */
 	bool on_cpu;                    /* [sched] running on t->cpu now (until switched out) */
-	bool free_at_switch;            /* [sched] ended and unlinked: freed once switched out (kernel/sched.c) */
+	bool free_at_switch;            /* [sched] ended and unlinked: freed once switched out (kernel/sched/sched.c) */
 	bool is_idle;                   /* [self] a CPU's idle task */
 	unsigned long cpus_allowed;     /* [sched] CPUs it may run on (bit n: CPU n) */
 	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/sched/kthread.c) */
@@ -280,7 +280,7 @@ int thread_group_exec(void);
  * longer) its group's leader and that nobody waits for, is unlinked from
  * the task list and freed: at once when it is off its CPU (an old leader
  * replaced by an execve), else by the next task on its CPU right after the
- * switch away from it (the end of task_exit; kernel/sched.c). sched_lock held.
+ * switch away from it (the end of task_exit; kernel/sched/sched.c). sched_lock held.
  */
 bool thread_group_leave_locked(struct task *t, int *status);
 void thread_release_dead_locked(struct task *t);

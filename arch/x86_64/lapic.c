@@ -98,7 +98,7 @@ static void calibrate(void)
 /*
  * The timer fires profile_timer_mult() times per scheduler tick
  * (profile_hz=), on every CPU. The profiler's counters are plain, so only
- * the boot CPU samples (kernel/profile.c); it also keeps the tick count,
+ * the boot CPU samples (kernel/profile/profile.c); it also keeps the tick count,
  * the kernel timers and the console polling; every CPU counts down the
  * slice of the task it runs.
  */

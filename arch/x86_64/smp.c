@@ -7,7 +7,7 @@
  * own, which becomes its idle task's stack: it loads the kernel page
  * tables, its per-CPU area (GS base), GDT, TSS and IST stacks, the IDT,
  * the SYSCALL MSRs, protection keys, its LAPIC and timer, reports itself
- * online and enters the idle loop (kernel/sched.c).
+ * online and enters the idle loop (kernel/sched/sched.c).
  *
  * An AP that does not report in within AP_START_TIMEOUT_MS is given up
  * (and halts itself if it starts later). The low pages used are below

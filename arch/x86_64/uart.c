@@ -1,6 +1,6 @@
 /*
  * 16550 UART on COM1 (0x3f8), 115200 8N1, polled: the kernel log (output)
- * and tools/run's control messages (input, kernel/console_file.c).
+ * and tools/run's control messages (input, fs/console_file.c).
  *
  * Output waits for the transmitter to take each byte: QEMU keeps it busy
  * while the host side does not read, which is the back-pressure that

@@ -1,6 +1,6 @@
 /*
  * Wait queues (include/wait.h) on the scheduler's sleep and wake-up
- * (kernel/sched.c). The queue lists are protected by sched_lock, so a
+ * (kernel/sched/sched.c). The queue lists are protected by sched_lock, so a
  * wake-up from an interrupt handler is safe.
  */
 #include "wait.h"

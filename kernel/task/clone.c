@@ -15,7 +15,7 @@
  *     when the child ends;
  *   - CLONE_VFORK: the parent sleeps until the child execs or exits;
  *   - CLONE_SIGHAND shares the signal actions, CLONE_THREAD makes the child
- *     a thread of the parent's process (kernel/thread_group.c): the same
+ *     a thread of the parent's process (kernel/task/thread_group.c): the same
  *     process id, its own thread id, no parent of its own and no exit
  *     signal (pthread_create's flags: VM, FS, FILES, SIGHAND, THREAD,
  *     SYSVSEM, SETTLS, PARENT_SETTID, CHILD_CLEARTID).

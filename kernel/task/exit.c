@@ -2,7 +2,7 @@
  * The end of processes: exit and wait4 (Linux status encoding: exit code
  * << 8, or the number of the signal that killed it). A thread's children
  * go to another live thread of its process, the last thread's to init
- * (kernel/init.c); a zombie is freed by the wait4 that reaps it, which any
+ * (kernel/task/init.c); a zombie is freed by the wait4 that reaps it, which any
  * thread of the parent process may call.
  */
 #include "task.h"

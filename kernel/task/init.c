@@ -210,7 +210,7 @@ static int init_args(const char **path)
 		*path = init_argv[0];
 		return err;
 	}
-	/* GRUB's module2 lines: module 0 is the program, now the file /NAME (kernel/rootfs.c) */
+	/* GRUB's module2 lines: module 0 is the program, now the file /NAME (fs/rootfs.c) */
 	err = args_from_cmdline(m);
 	ksnprintf(legacy_path, sizeof(legacy_path), "/%s", m->name);
 	*path = legacy_path;

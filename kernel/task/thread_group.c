@@ -14,7 +14,7 @@
  * leader's parent, so that a wait4 that returns finds the memory free.
  * Threads other than the leader are reaped by the kernel at their end:
  * unlinked, and freed by the next task on their CPU right after the
- * switch away from them (thread_release_dead_locked, kernel/sched.c), so
+ * switch away from them (thread_release_dead_locked, kernel/sched/sched.c), so
  * nothing of a thread is left once wait4 has reported its process.
  *
  * exit_group (and a fatal signal, which ends the whole process) marks the
@@ -33,7 +33,7 @@
  * reset of handled signals to SIG_DFL does not touch the other process.
  *
  * The children of a thread are the process's: when the thread exits they
- * go to a live thread of its group (kernel/exit.c), and wait4 in any
+ * go to a live thread of its group (kernel/task/exit.c), and wait4 in any
  * thread reaps the children of every thread, so a child's end wakes every
  * thread of its parent's group (thread_group_wake_waiters_locked).
  * Everything here runs under sched_lock.
@@ -212,7 +212,7 @@ static void take_leader_place_locked(struct task *self, struct task *old)
 	self->sid = old->sid;
 	self->group->leader = self;
 	if (init_task == old)
-		init_task = self;       /* kernel/init.c waits for pid 1's leader */
+		init_task = self;       /* kernel/task/init.c waits for pid 1's leader */
 	thread_release_dead_locked(old);
 }
 

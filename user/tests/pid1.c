@@ -1,7 +1,7 @@
 /*
  * Helpers meant to run as pid 1 under tools/run (tools/run-check, and
  * tools/pid1-stress, which repeats them): the end of init is a path of its
- * own in the kernel (kernel/init.c), which no test in a forked child reaches.
+ * own in the kernel (kernel/task/init.c), which no test in a forked child reaches.
  *
  *   tests --orphans-at-exit [N] [MS]  start N children (default 16) that map and unmap memory
  *                           in a loop until their parent is gone, and a while after (each
@@ -9,7 +9,7 @@
  *                           are all running, start 3 threads that map and unmap too, and
  *                           exit 0 (exit_group) after MS milliseconds (default 200): the
  *                           orphans and threads are still exiting while the kernel checks
- *                           every address space at init's end (kernel/init.c)
+ *                           every address space at init's end (kernel/task/init.c)
  *   tests --exec-from-thread  a second thread execs "tests --exit 7" while the main thread
  *                           waits for it: the run must end with status 7 (Go's syscall.Exec)
  */
