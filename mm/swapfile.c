@@ -261,35 +261,26 @@ static struct blockdev *slot_device(swp_entry_t entry)
 	return dev;
 }
 
-int swap_write_page(swp_entry_t entry, struct page *page)
-{
-	struct blockdev *dev = slot_device(entry);
-
-	if (!dev || !page)
-		return -EINVAL;
-	return blockdev_write(dev, (uint64_t)swp_offset(entry) * SWAP_SECTORS_PER_SLOT, page_address(page),
-			      SWAP_SECTORS_PER_SLOT);
-}
-
 int swap_rw_run(swp_entry_t first, void *buf, unsigned n, bool write)
 {
 	struct blockdev *dev = slot_device(first);
+	swp_entry_t last = swp_entry(swp_type(first), swp_offset(first) + n - 1);
 	uint64_t sector = (uint64_t)swp_offset(first) * SWAP_SECTORS_PER_SLOT;
 
-	if (!dev || !n || slot_device(swp_entry(swp_type(first), swp_offset(first) + n - 1)) != dev)
+	if (!dev || !buf || !n || (n > 1 && slot_device(last) != dev))
 		return -EINVAL;
 	return write ? blockdev_write(dev, sector, buf, n * SWAP_SECTORS_PER_SLOT) :
 		       blockdev_read(dev, sector, buf, n * SWAP_SECTORS_PER_SLOT);
 }
 
+int swap_write_page(swp_entry_t entry, struct page *page)
+{
+	return page ? swap_rw_run(entry, page_address(page), 1, true) : -EINVAL;
+}
+
 int swap_read_page(swp_entry_t entry, struct page *page)
 {
-	struct blockdev *dev = slot_device(entry);
-
-	if (!dev || !page)
-		return -EINVAL;
-	return blockdev_read(dev, (uint64_t)swp_offset(entry) * SWAP_SECTORS_PER_SLOT, page_address(page),
-			     SWAP_SECTORS_PER_SLOT);
+	return page ? swap_rw_run(entry, page_address(page), 1, false) : -EINVAL;
 }
 
 /* Sum over the areas on of their slots (free_only: of their free slots). */
