@@ -533,7 +533,7 @@ static void reclaim_or_check(struct worker *w)
  * MADV_PAGEOUT here, and kswapd sleeps: memory is plentiful); nothing
  * leaks.
  */
-static void test_reclaim_races_faults(struct ktest *t)
+static void test_reclaim_races_faults_body(struct ktest *t)
 {
 	struct shared s = { 0 };
 	struct worker w[NR_CPUS];
@@ -566,6 +566,15 @@ static void test_reclaim_races_faults(struct ktest *t)
 	EXPECT_EQ(t, vm_event_sum(VM_PGLAZYFREED) - lazyfreed, reclaimed_total + mine);
 	check_and_put(t, s.mm);
 	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_reclaim_races_faults(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_reclaim_races_faults_body(t);
+	ut_swap_release(held);
 }
 
 static const struct ktest_case mm_smp_cases[] = {

@@ -258,7 +258,7 @@ static void test_stack_growth_limits(struct ktest *t)
 }
 
 /* Out of memory in a fault: FAULT_OOM, nothing mapped or counted; the same fault succeeds later. */
-static void test_fault_oom(struct ktest *t)
+static void test_fault_oom_body(struct ktest *t)
 {
 	struct mm *mm = mm_create();
 	struct list_head held;
@@ -290,6 +290,15 @@ static void test_fault_oom(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, A0 + PAGE_SIZE), 3);
 	EXPECT_EQ(t, mm->rss, rss + 2);
 	mm_put(mm);
+}
+
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_fault_oom(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_fault_oom_body(t);
+	ut_swap_release(held);
 }
 
 /* Everything an address space allocated comes back when it is destroyed. */

@@ -257,7 +257,7 @@ static void test_guard_oom(struct ktest *t)
  * written shared memory (Linux: "fill 4, free the last, pageout the last
  * two" gives mincore 1110).
  */
-static void test_pageout(struct ktest *t)
+static void test_pageout_body(struct ktest *t)
 {
 	struct mm *mm = mm_create(), *child;
 	unsigned char vec[4];
@@ -294,6 +294,15 @@ static void test_pageout(struct ktest *t)
 	EXPECT_EQ(t, vm_madvise(mm, G + P(8), P(1), MADV_PAGEOUT), 0);
 	EXPECT_EQ(t, ut_read8(mm, G + P(8)), 8);
 	mm_put(mm);
+}
+
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_pageout(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_pageout_body(t);
+	ut_swap_release(held);
 }
 
 /*

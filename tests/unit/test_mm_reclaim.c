@@ -54,7 +54,7 @@ static struct mm *lazyfree_mm(struct ktest *t, unsigned n)
  * the hand goes on: 4..7 dropped, then round again to page 0, whose
  * chance is used up: dropped. Everything reads zero afterwards.
  */
-static void test_clock_second_chance(struct ktest *t)
+static void test_clock_second_chance_body(struct ktest *t)
 {
 	struct counts c;
 	struct mm *mm;
@@ -90,11 +90,20 @@ static void test_clock_second_chance(struct ktest *t)
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_clock_second_chance(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_clock_second_chance_body(t);
+	ut_swap_release(held);
+}
+
 /*
  * A page written after MADV_FREE is data again: reclaim un-marks it and
  * keeps it (and a later reclaim does not look at it any more).
  */
-static void test_written_page_kept(struct ktest *t)
+static void test_written_page_kept_body(struct ktest *t)
 {
 	struct counts c;
 	struct mm *mm = lazyfree_mm(t, 4);
@@ -110,6 +119,15 @@ static void test_written_page_kept(struct ktest *t)
 	EXPECT_EQ(t, mm_reclaim(100, RECLAIM_KSWAPD), 0);
 	EXPECT_EQ(t, counts_delta(&c, VM_PGSCAN_KSWAPD), 4);
 	mm_put(mm);
+}
+
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_written_page_kept(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_written_page_kept_body(t);
+	ut_swap_release(held);
 }
 
 /* Hold free frames (plain allocations, which may use the reserve) until only n are left. */
@@ -152,7 +170,7 @@ static void test_watermarks_gfp_user(struct ktest *t)
  * left to reclaim it answers FAULT_OOM, and after memory comes back the
  * same fault works.
  */
-static void test_direct_reclaim_in_fault(struct ktest *t)
+static void test_direct_reclaim_in_fault_body(struct ktest *t)
 {
 	struct mm *lazy, *mm = mm_create();
 	struct list_head held;
@@ -184,6 +202,15 @@ static void test_direct_reclaim_in_fault(struct ktest *t)
 	EXPECT_EQ(t, pmm_check(), 0);
 	mm_put(lazy);
 	mm_put(mm);
+}
+
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_direct_reclaim_in_fault(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_direct_reclaim_in_fault_body(t);
+	ut_swap_release(held);
 }
 
 static const struct ktest_case mm_reclaim_cases[] = {

@@ -82,7 +82,7 @@ static bool data_ok(struct mm *mm, unsigned i)
  * fault that reads the seven after it too (readahead: their entries hold
  * the next slots), and frees every slot.
  */
-static void test_pageout_and_fault_back(struct ktest *t)
+static void test_pageout_and_fault_back_body(struct ktest *t)
 {
 	struct swap_env e;
 	struct mm *mm;
@@ -118,6 +118,15 @@ static void test_pageout_and_fault_back(struct ktest *t)
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_pageout_and_fault_back(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_pageout_and_fault_back_body(t);
+	ut_swap_release(held);
+}
+
 /*
  * fork copies the swap entries (copy_nonpresent_pte: each slot gains a
  * reference); each side that reads the pages back gets copies of its own
@@ -125,7 +134,7 @@ static void test_pageout_and_fault_back(struct ktest *t)
  * page 1 reads pages 1..3, its read of page 0 page 0); munmap drops the
  * rest (zap_pte_range).
  */
-static void test_fork_shares_slots(struct ktest *t)
+static void test_fork_shares_slots_body(struct ktest *t)
 {
 	struct swap_env e;
 	struct mm *mm, *child;
@@ -162,12 +171,21 @@ static void test_fork_shares_slots(struct ktest *t)
 	env_down(t, &e);
 }
 
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_fork_shares_slots(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_fork_shares_slots_body(t);
+	ut_swap_release(held);
+}
+
 /*
  * mremap moves swap entries with the range (move_ptes), mprotect leaves
  * them (the VMA's rights apply when the page comes back), MADV_FREE frees
  * them (madvise_free_pte_range: the page then reads zero), munmap too.
  */
-static void test_mremap_mprotect_free(struct ktest *t)
+static void test_mremap_mprotect_free_body(struct ktest *t)
 {
 	struct swap_env e;
 	struct mm *mm;
@@ -195,13 +213,22 @@ static void test_mremap_mprotect_free(struct ktest *t)
 	env_down(t, &e);
 }
 
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_mremap_mprotect_free(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_mremap_mprotect_free_body(t);
+	ut_swap_release(held);
+}
+
 /*
  * Reclaim takes lazily freed pages first (no I/O), then, when a swap
  * area has room, cold anonymous pages: written pages are referenced, so
  * the first swap round only clears their accessed bits and the second
  * writes them out.
  */
-static void test_reclaim_swaps_cold_pages(struct ktest *t)
+static void test_reclaim_swaps_cold_pages_body(struct ktest *t)
 {
 	struct swap_env e;
 	struct mm *mm;
@@ -225,8 +252,17 @@ static void test_reclaim_swaps_cold_pages(struct ktest *t)
 	env_down(t, &e);
 }
 
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_reclaim_swaps_cold_pages(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_reclaim_swaps_cold_pages_body(t);
+	ut_swap_release(held);
+}
+
 /* A page dirtied after its entry was cleaned is not unmapped (its copy would be stale); an I/O error keeps the page. */
-static void test_swap_out_refusals(struct ktest *t)
+static void test_swap_out_refusals_body(struct ktest *t)
 {
 	struct swap_env e;
 	struct mm *mm;
@@ -259,6 +295,15 @@ static void test_swap_out_refusals(struct ktest *t)
 	EXPECT_TRUE(t, data_ok(mm, 0));
 	mm_put(mm);
 	env_down(t, &e);
+}
+
+/* (without the kernel's own swap area: ut_swap_hold) */
+static void test_swap_out_refusals(struct ktest *t)
+{
+	struct blockdev *held = ut_swap_hold();
+
+	test_swap_out_refusals_body(t);
+	ut_swap_release(held);
 }
 
 static const struct ktest_case mm_swap_cases[] = {

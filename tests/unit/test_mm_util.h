@@ -18,6 +18,8 @@
 #include "slab.h"
 #include "kstring.h"
 #include "arch.h"
+#include "swap.h"
+#include "blockdev.h"
 #ifdef HOSTED
 #include "hosted.h"
 #endif
@@ -85,6 +87,27 @@ static inline void ut_release_frames(struct list_head *held)
 		list_del(&p->lru);
 		pmm_free(p, 0);
 	}
+}
+
+/*
+ * ut_swap_hold / ut_swap_release: switch off the swap area the kernel
+ * booted with (vda: make test's kernel stage attaches one) for a test
+ * whose expectations assume reclaim has no swap (or its own RAM-disk
+ * area), and on again. hold returns the disk, or NULL when none was on
+ * (the host) or its slots are in use (it then stays on).
+ */
+static inline struct blockdev *ut_swap_hold(void)
+{
+	struct blockdev *d = blockdev_find("vda");
+	int type = d ? swap_type_of(d) : -1;
+
+	return type >= 0 && swap_off((unsigned)type) == 0 ? d : NULL;
+}
+
+static inline void ut_swap_release(struct blockdev *d)
+{
+	if (d)
+		swap_on(d);
 }
 
 /* Create and destroy one address space so lazily made caches and the zero page exist. */
