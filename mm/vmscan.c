@@ -1,6 +1,7 @@
 /*
  * Reclaim under memory pressure (include/vmscan.h): the clock over every
- * address space's lazily freed pages, direct reclaim for a fault that
+ * address space's lazily freed pages and, with a swap area, its cold
+ * anonymous pages (swap_out_range), direct reclaim for a fault that
  * found no page, and kswapd's balancing loop (its thread is
  * kernel/mm/kswapd.c). The per-page decision is mm/madvise.c's
  * (mm_reclaim_lazyfree_range), shared with MADV_PAGEOUT.

@@ -292,14 +292,7 @@ static void test_fault_oom_body(struct ktest *t)
 	mm_put(mm);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_fault_oom(struct ktest *t)
-{
-	struct blockdev *held = ut_swap_hold();
-
-	test_fault_oom_body(t);
-	ut_swap_release(held);
-}
+UT_CASE_WITHOUT_SWAP(test_fault_oom)
 
 /* Everything an address space allocated comes back when it is destroyed. */
 static void test_teardown_frees_everything(struct ktest *t)

@@ -296,14 +296,7 @@ static void test_pageout_body(struct ktest *t)
 	mm_put(mm);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_pageout(struct ktest *t)
-{
-	struct blockdev *held = ut_swap_hold();
-
-	test_pageout_body(t);
-	ut_swap_release(held);
-}
+UT_CASE_WITHOUT_SWAP(test_pageout)
 
 /*
  * Shared memory and MADV_PAGEOUT (tests/mmscript/madvise_pageout_shared.mms

@@ -90,14 +90,7 @@ static void test_clock_second_chance_body(struct ktest *t)
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_clock_second_chance(struct ktest *t)
-{
-	struct blockdev *held = ut_swap_hold();
-
-	test_clock_second_chance_body(t);
-	ut_swap_release(held);
-}
+UT_CASE_WITHOUT_SWAP(test_clock_second_chance)
 
 /*
  * A page written after MADV_FREE is data again: reclaim un-marks it and
@@ -121,14 +114,7 @@ static void test_written_page_kept_body(struct ktest *t)
 	mm_put(mm);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_written_page_kept(struct ktest *t)
-{
-	struct blockdev *held = ut_swap_hold();
-
-	test_written_page_kept_body(t);
-	ut_swap_release(held);
-}
+UT_CASE_WITHOUT_SWAP(test_written_page_kept)
 
 /* Hold free frames (plain allocations, which may use the reserve) until only n are left. */
 static void hold_until(struct list_head *held, size_t n)
@@ -204,14 +190,7 @@ static void test_direct_reclaim_in_fault_body(struct ktest *t)
 	mm_put(mm);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_direct_reclaim_in_fault(struct ktest *t)
-{
-	struct blockdev *held = ut_swap_hold();
-
-	test_direct_reclaim_in_fault_body(t);
-	ut_swap_release(held);
-}
+UT_CASE_WITHOUT_SWAP(test_direct_reclaim_in_fault)
 
 static const struct ktest_case mm_reclaim_cases[] = {
 	KTEST_CASE(test_clock_second_chance),

@@ -128,14 +128,7 @@ static void test_pageout_and_fault_back_body(struct ktest *t)
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_pageout_and_fault_back(struct ktest *t)
-{
-	struct blockdev *held = ut_swap_hold();
-
-	test_pageout_and_fault_back_body(t);
-	ut_swap_release(held);
-}
+UT_CASE_WITHOUT_SWAP(test_pageout_and_fault_back)
 
 /*
  * fork copies the swap entries (copy_nonpresent_pte: each slot gains a
@@ -181,14 +174,7 @@ static void test_fork_shares_slots_body(struct ktest *t)
 	env_down(t, &e);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_fork_shares_slots(struct ktest *t)
-{
-	struct blockdev *held = ut_swap_hold();
-
-	test_fork_shares_slots_body(t);
-	ut_swap_release(held);
-}
+UT_CASE_WITHOUT_SWAP(test_fork_shares_slots)
 
 /*
  * mremap moves swap entries with the range (move_ptes), mprotect leaves
@@ -223,14 +209,7 @@ static void test_mremap_mprotect_free_body(struct ktest *t)
 	env_down(t, &e);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_mremap_mprotect_free(struct ktest *t)
-{
-	struct blockdev *held = ut_swap_hold();
-
-	test_mremap_mprotect_free_body(t);
-	ut_swap_release(held);
-}
+UT_CASE_WITHOUT_SWAP(test_mremap_mprotect_free)
 
 /*
  * Reclaim takes lazily freed pages first (no I/O), then, when a swap
@@ -262,14 +241,7 @@ static void test_reclaim_swaps_cold_pages_body(struct ktest *t)
 	env_down(t, &e);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_reclaim_swaps_cold_pages(struct ktest *t)
-{
-	struct blockdev *held = ut_swap_hold();
-
-	test_reclaim_swaps_cold_pages_body(t);
-	ut_swap_release(held);
-}
+UT_CASE_WITHOUT_SWAP(test_reclaim_swaps_cold_pages)
 
 /* A page dirtied after its entry was cleaned is not unmapped (its copy would be stale); an I/O error keeps the page. */
 static void test_swap_out_refusals_body(struct ktest *t)
@@ -307,14 +279,7 @@ static void test_swap_out_refusals_body(struct ktest *t)
 	env_down(t, &e);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_swap_out_refusals(struct ktest *t)
-{
-	struct blockdev *held = ut_swap_hold();
-
-	test_swap_out_refusals_body(t);
-	ut_swap_release(held);
-}
+UT_CASE_WITHOUT_SWAP(test_swap_out_refusals)
 
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),

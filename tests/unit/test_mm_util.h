@@ -110,6 +110,15 @@ static inline void ut_swap_release(struct blockdev *d)
 		swap_on(d);
 }
 
+/* UT_CASE_WITHOUT_SWAP(name): the case name runs name_body with the kernel's swap area held off. */
+#define UT_CASE_WITHOUT_SWAP(name)                                  \
+	static void name(struct ktest *t)                           \
+	{                                                           \
+		struct blockdev *held = ut_swap_hold();             \
+		name##_body(t);                                     \
+		ut_swap_release(held);                              \
+	}
+
 /* Create and destroy one address space so lazily made caches and the zero page exist. */
 static inline void ut_warm_up(void)
 {
