@@ -210,6 +210,16 @@ unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pag
 enum fault_result mm_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsigned long val,
 			     unsigned flags);
 
+/*
+ * mm_swap_willneed: MADV_WILLNEED of [start, end) of a private anonymous
+ * vma: its swap entries are read back (with readahead) and mapped old and
+ * clean, so the next access does not wait for the disk (Linux reads them
+ * into its swap cache; there is none here, see mm/swap_pte.c). Stops
+ * quietly when no page can be had or a read fails. Not a fault: counts
+ * pswpin, not pgmajfault. mmap_lock (read), no spinning lock.
+ */
+void mm_swap_willneed(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end);
+
 /* ---- page cache and files (mm/filemap.c, mm/truncate.c; include/vm_object.h) */
 
 /* The object a VMA maps, or NULL (anonymous private). */

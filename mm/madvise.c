@@ -232,11 +232,28 @@ static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t p
 }
 
 /*
+ * MADV_COLD of a page (madvise_cold_or_pageout_pte_range without pageout):
+ * one mapped only here loses its accessed bit, so the clock takes it on
+ * its next pass instead of giving it a second chance (Linux deactivates
+ * it: the inactive list's tail; the clock has no list, so "next" is when
+ * the hand comes by). A page mapped elsewhere too is left alone.
+ */
+static enum mmu_action cold_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	(void)arg;
+	(void)va;
+	if (mm_is_zero_pa(pa) || !(*state & MMU_ACCESSED) || phys_to_page(pa)->mapcount != 1)
+		return MMU_KEEP;
+	*state &= ~MMU_ACCESSED;
+	return MMU_UPDATE;
+}
+
+/*
  * MADV_COLD and MADV_PAGEOUT (can_madv_lru_vma: not on VM_LOCKED VMAs).
  * PAGEOUT drops what needs no writing out: clean lazily freed private
  * pages, and file pages never written (see the visitors above); with a
  * swap area, the other private anonymous pages only this entry maps are
- * written to swap (mm_pageout_swap). COLD has nothing to do (no LRU yet).
+ * written to swap (mm_pageout_swap). COLD ages the pages (cold_visit).
  */
 static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
 				bool pageout, struct tlb_batch *tlb)
@@ -245,9 +262,12 @@ static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start,
 
 	if (vma->flags & VM_LOCKED)
 		return -EINVAL;
-	if (!pageout)
-		return 0;
 	mm_pt_lock(mm);
+	if (!pageout) {
+		arch_mmu_walk(mm->mmu, start, end, cold_visit, NULL, tlb);
+		mm_pt_unlock(mm);
+		return 0;
+	}
 	if (vma->file) {
 		arch_mmu_walk(mm->mmu, start, end, pageout_file_visit, &c, tlb);
 	} else {
@@ -259,6 +279,19 @@ static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start,
 	mm_pt_unlock(mm);
 	if (!vma->file)
 		mm_pageout_swap(mm, start, end);        /* with a swap area: the other pages go there */
+	return 0;
+}
+
+/*
+ * MADV_WILLNEED (madvise_willneed): in private anonymous memory, the
+ * swapped pages are read back (mm/swap_pte.c); a file's pages are not read
+ * ahead (Linux's vfs_fadvise would start reading; the cache here fills on
+ * fault only). Linux returns 0 either way.
+ */
+static int madvise_willneed(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
+{
+	if (!vma->file)
+		mm_swap_willneed(mm, vma, start, end);
 	return 0;
 }
 
@@ -305,7 +338,7 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		*prev = NULL;
 		return madvise_remove(mm, vma, start, end, tlb);
 	case MADV_WILLNEED:
-		return 0;
+		return madvise_willneed(mm, vma, start, end);
 	case MADV_COLD:
 	case MADV_PAGEOUT:
 		return madvise_cold_pageout(mm, vma, start, end, advice == MADV_PAGEOUT, tlb);

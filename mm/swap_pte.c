@@ -266,10 +266,10 @@ static bool swap_in_install(struct mm *mm, struct vma *vma, uintptr_t va, unsign
 /* Swap-in reads ahead the entries that follow va in the same page table and hold the next slots. */
 #define SWAP_READAHEAD 16
 
-/* How many entries from va on (at most SWAP_READAHEAD, inside vma and va's page table) hold val, val + 1, ... pt_lock. */
-static unsigned readahead_count(struct mm *mm, const struct vma *vma, uintptr_t va, unsigned long val)
+/* How many entries from va on (at most SWAP_READAHEAD, below limit and inside va's page table) hold val, val + 1, ... pt_lock. */
+static unsigned readahead_count(struct mm *mm, uintptr_t limit, uintptr_t va, unsigned long val)
 {
-	uintptr_t end = MIN(vma->end, ALIGN_DOWN(va, 512 * PAGE_SIZE) + 512 * PAGE_SIZE);
+	uintptr_t end = MIN(limit, ALIGN_DOWN(va, 512 * PAGE_SIZE) + 512 * PAGE_SIZE);
 	unsigned k = 1;
 
 	while (k < SWAP_READAHEAD && va + k * PAGE_SIZE < end) {
@@ -282,17 +282,22 @@ static unsigned readahead_count(struct mm *mm, const struct vma *vma, uintptr_t 
 	return k;
 }
 
-enum fault_result mm_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsigned long val,
-			     unsigned flags)
+/*
+ * Read the swap entry val at va, and the entries after it below limit that
+ * hold the next slots, into new pages and map them (the page at va as flags asks,
+ * accessed when accessed; the others old and clean). pt_lock held,
+ * dropped around the read. FAULT_OK, FAULT_OOM (not one page to be had),
+ * FAULT_SIGBUS (I/O error: every entry stays).
+ */
+static enum fault_result swap_in_run(struct mm *mm, struct vma *vma, uintptr_t va, uintptr_t limit,
+				     unsigned long val, unsigned flags, bool accessed)
 {
 	struct page *p[SWAP_READAHEAD];
 	swp_entry_t e[SWAP_READAHEAD];
 	unsigned k, got;
 	int err;
 
-	if (vma_anon_prepare(mm, vma))
-		return FAULT_OOM;
-	k = readahead_count(mm, vma, va, val);
+	k = readahead_count(mm, limit, va, val);
 	for (got = 0; got < k && (p[got] = anon_page_alloc(vma->anon, false)) != NULL; got++)
 		e[got] = entry_of(val + got);
 	if (!got)
@@ -301,16 +306,42 @@ enum fault_result mm_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsig
 	err = rw_run(e, p, got, false);
 	mm_pt_lock(mm);
 	for (unsigned i = 0; i < got; i++) {
-		/* The faulting page as the access wants it; the pages read ahead old and clean. */
-		unsigned f = i == 0 ? flags : 0;
+		bool first = i == 0;
 
-		if (err || !swap_in_install(mm, vma, va + i * PAGE_SIZE, e[i].val, p[i], f, i == 0))
+		if (err || !swap_in_install(mm, vma, va + i * PAGE_SIZE, e[i].val, p[i],
+					    first ? flags : 0, first && accessed))
 			user_page_put(p[i]);
 		else
 			count_vm_event(VM_PSWPIN);
 	}
-	if (err)
-		return FAULT_SIGBUS;            /* Linux: an I/O error is VM_FAULT_SIGBUS */
-	count_vm_event(VM_PGMAJFAULT);
-	return FAULT_OK;
+	return err ? FAULT_SIGBUS : FAULT_OK;   /* Linux: an I/O error is VM_FAULT_SIGBUS */
+}
+
+enum fault_result mm_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsigned long val,
+			     unsigned flags)
+{
+	enum fault_result r;
+
+	if (vma_anon_prepare(mm, vma))
+		return FAULT_OOM;
+	r = swap_in_run(mm, vma, va, vma->end, val, flags, true);
+	if (r == FAULT_OK)
+		count_vm_event(VM_PGMAJFAULT);
+	return r;
+}
+
+void mm_swap_willneed(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
+{
+	if (!__atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED) || vma_anon_prepare(mm, vma))
+		return;
+	mm_pt_lock(mm);
+	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
+		phys_addr_t val = 0;
+
+		if (arch_mmu_query(mm->mmu, va, &val, NULL) != -EAGAIN)
+			continue;
+		if (swap_in_run(mm, vma, va, end, val, 0, false) != FAULT_OK)
+			break;          /* no memory to read into, or an I/O error: the rest stays in swap */
+	}
+	mm_pt_unlock(mm);
 }

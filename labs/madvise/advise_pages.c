@@ -22,7 +22,7 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		*prev = NULL;
 		return madvise_remove(mm, vma, start, end, tlb);
 	case MADV_WILLNEED:
-		return 0;
+		return madvise_willneed(mm, vma, start, end);
 	case MADV_COLD:
 	case MADV_PAGEOUT:
 		return madvise_cold_pageout(mm, vma, start, end, advice == MADV_PAGEOUT, tlb);

@@ -281,12 +281,95 @@ static void test_swap_out_refusals_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_swap_out_refusals)
 
+/* mincore of the n pages at B into vec. */
+static void residency(struct ktest *t, struct mm *mm, unsigned n, unsigned char *vec)
+{
+	EXPECT_EQ(t, vm_mincore(mm, B, P(n), vec), 0);
+}
+
+/*
+ * MADV_COLD takes the accessed bit off the pages only this mapping holds
+ * (madvise_cold_or_pageout_pte_range: pte_mkold, then deactivation), so
+ * reclaim's first swap pass takes them at once, while the pages used
+ * before it get their second chance: asked for 4 pages, reclaim swaps
+ * exactly the 4 cold ones (8..11). Without the advice, the first pass
+ * would only clear the bits of all 16 and the second would take 0..3
+ * (the hand starts at the mm's lowest address).
+ */
+static void test_cold_loses_second_chance_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned char vec[16];
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 16);
+	ASSERT_TRUE(t, mm);
+	for (unsigned i = 0; i < 16; i++)
+		EXPECT_TRUE(t, ut_state(mm, B + P(i)) & MMU_ACCESSED);     /* the writes used every page */
+	EXPECT_EQ(t, vm_madvise(mm, B + P(8), P(4), MADV_COLD), 0);
+	EXPECT_FALSE(t, ut_state(mm, B + P(8)) & MMU_ACCESSED);
+	EXPECT_TRUE(t, ut_state(mm, B + P(7)) & MMU_ACCESSED);
+	EXPECT_EQ(t, mm_reclaim(4, RECLAIM_KSWAPD), 4);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 4);
+	residency(t, mm, 16, vec);
+	for (unsigned i = 0; i < 16; i++)
+		EXPECT_EQ(t, vec[i], i >= 8 && i < 12 ? 0 : 1);
+	for (unsigned i = 0; i < 16; i++)
+		EXPECT_TRUE(t, data_ok(mm, i));
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_cold_loses_second_chance)
+
+/*
+ * MADV_WILLNEED on swapped pages reads them back before they are used
+ * (force_swapin_readahead: each swap entry in the range, and only those),
+ * without a fault: pswpin counts them, pgmajfault does not, and mincore
+ * says 1 (Linux: in its swap cache; here mapped). The pages outside the
+ * range stay in swap until touched (one major fault each run).
+ */
+static void test_willneed_reads_back_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned char vec[8];
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 8);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(8), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, mm->swap_ents, 8);
+	EXPECT_EQ(t, vm_madvise(mm, B + P(2), P(4), MADV_WILLNEED), 0);
+	EXPECT_EQ(t, mm->swap_ents, 4);
+	EXPECT_EQ(t, mm->rss, 4);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 4);
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 0);
+	residency(t, mm, 8, vec);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, vec[i], i >= 2 && i < 6 ? 1 : 0);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_TRUE(t, data_ok(mm, i));
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 2);  /* pages 0-1 in one read, 6-7 in another */
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_willneed_reads_back)
+
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),
 	KTEST_CASE(test_fork_shares_slots),
 	KTEST_CASE(test_mremap_mprotect_free),
 	KTEST_CASE(test_reclaim_swaps_cold_pages),
 	KTEST_CASE(test_swap_out_refusals),
+	KTEST_CASE(test_cold_loses_second_chance),
+	KTEST_CASE(test_willneed_reads_back),
 	{ 0 },
 };
 KTEST_SUITE(mm_swap, mm_swap_cases);
