@@ -25,6 +25,8 @@
  *   VM_OBJECT    spinning  a page cache: its tree, size, page count    mm/filemap.c
  *                (a fault looks its page up under pt_lock; truncation
  *                takes it before, not around, each mm's locks)
+ *   SWAP_CACHE   spinning  the swap cache: slot -> page of a shared    mm/swap_cache.c
+ *                page written out (looked up under pt_lock)
  *   SWAP         spinning  the swap areas and their slot counts      mm/swapfile.c
  *                (slots are freed where page tables are zapped)
  *   FUTEX        spinning  the futex waiter lists (wakes under it)     kernel/futex.c
@@ -59,6 +61,7 @@
 	X(VMA,         "vma_lock",    0) \
 	X(PT,          "pt_lock",     0) \
 	X(VM_OBJECT,   "vm_object",   0) \
+	X(SWAP_CACHE,  "swap_cache",  0) \
 	X(SWAP,        "swap",        0) \
 	X(FUTEX,       "futex",       0) \
 	X(DEFAULT,     "default",     0) \

@@ -487,4 +487,26 @@ unsigned long mm_reclaim_lazyfree(struct mm *mm);
  */
 int vm_mincore(struct mm *mm, uintptr_t addr, size_t len, unsigned char *vec);
 
+/*
+ * What the pages of VMAs use, as /proc/PID/smaps counts it (Linux
+ * smaps_account / smaps_pte_entry): sizes in bytes; the proportional
+ * figures (pss*, swap_pss) in bytes << VM_PSS_SHIFT, so that a page
+ * mapped by three processes adds a third of a page exactly and the total
+ * is rounded once, when printed. The zero page counts nowhere (Linux's
+ * vm_normal_page skips it).
+ */
+#define VM_PSS_SHIFT 12
+struct vm_usage {
+	unsigned long resident, referenced, anonymous, lazyfree, swap;
+	unsigned long shared_clean, shared_dirty, private_clean, private_dirty;
+	uint64_t pss, pss_dirty, pss_anon, pss_file, pss_shmem, pss_locked, swap_pss;
+};
+
+/*
+ * vm_usage_add: add what v's pages use to *u (not zeroed first, so a
+ * caller can total several VMAs, as smaps_rollup does). Caller holds mm's
+ * mmap_lock (read); takes pt_lock.
+ */
+void vm_usage_add(struct mm *mm, const struct vma *v, struct vm_usage *u);
+
 #endif

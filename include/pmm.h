@@ -30,6 +30,7 @@ struct page {
 	int32_t mapcount;             /* user page-table entries mapping it */
 	uint8_t order;                /* block order while PG_buddy, or while allocated as a head */
 	void *private;                /* owner's data (slab cache, anon identity, page-cache object) */
+	unsigned long swap;           /* in the swap cache: the slot holding its data (a swp_entry_t; 0: not) */
 };
 
 struct mem_range {

@@ -113,6 +113,16 @@ int swap_rw_run(swp_entry_t first, void *buf, unsigned n, bool write);
 /* swap_io_init (mm/swap_pte.c): the staging buffer of swap I/O, made once (swap_on calls it). */
 void swap_io_init(void);
 
+/*
+ * swap_cache_shrink (mm/swap_cache.c): let go of every page of the swap
+ * cache that no entry maps any more (a put that raced with reclaim's left
+ * one there), freeing its frame and its slot reference. The frames freed.
+ * No lock held. swap_off calls it first.
+ */
+unsigned long swap_cache_shrink(void);
+/* swap_cache_pages: pages in the swap cache now (/proc/meminfo's SwapCached). */
+unsigned long swap_cache_pages(void);
+
 /* Slots of every area on (slot 0 not counted), and those free now. */
 unsigned long swap_total_pages(void);
 unsigned long swap_free_pages(void);

@@ -12,6 +12,7 @@
 #include "arch_mmu.h"
 #include "arch.h"
 #include "vmstat.h"
+#include "swap.h"
 
 /* ---- the page-table lock (mm->pt_lock): a spinning lock that leaves interrupts on */
 static inline void mm_pt_lock(struct mm *mm)
@@ -195,10 +196,15 @@ int mm_swap_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t 
 int mm_swap_out_page(struct mm *mm, uintptr_t va, struct page *p);
 /*
  * mm_swap_out_batch: mm_swap_out_page for n (at most 64) pages at once,
- * written in runs of consecutive slots, one device request a run. Returns
- * how many were swapped out (the others stay mapped, their slots freed).
+ * written in runs of consecutive slots, one device request a run. A page
+ * marked shared (mapped by other entries too, read-only everywhere, when
+ * the caller looked; the caller holds a reference to each) goes through
+ * the swap cache instead: written once if not cached yet, then this
+ * entry becomes a swap entry of its slot. Returns how many entries were
+ * swapped out (the others stay mapped, their new slots freed).
  */
-unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, unsigned n);
+unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, const bool *shared,
+			   unsigned n);
 /*
  * mm_swap_in: a fault at va (page aligned) of a private anonymous vma
  * whose entry is the swap entry val (Linux do_swap_page): a new page
@@ -209,6 +215,29 @@ unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pag
  */
 enum fault_result mm_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsigned long val,
 			     unsigned flags);
+
+/* ---- the swap cache (mm/swap_cache.c): shared anonymous pages written out once */
+
+/*
+ * swap_cache_add: p (a private anonymous page every entry maps read-only,
+ * referenced by the caller) has its data in slot e: it enters the cache,
+ * which takes a reference to p and e's reference. Returns the slot p is
+ * cached with: e, or the one another reclaimer cached it with first (the
+ * caller then frees e). Any lock up to pt_lock may be held.
+ */
+swp_entry_t swap_cache_add(struct page *p, swp_entry_t e);
+/* swap_cache_dup: *e = p's cached slot, with one more reference taken (for a swap entry). 0, -ENOENT (not cached), swap_slot_dup's errors. */
+int swap_cache_dup(struct page *p, swp_entry_t *e);
+/* swap_cache_lookup: the page cached for slot e, with a reference for the caller, or NULL. */
+struct page *swap_cache_lookup(swp_entry_t e);
+/* swap_cache_has: is a page cached for slot e (mincore, smaps)? */
+bool swap_cache_has(swp_entry_t e);
+/*
+ * swap_cache_release: p has just lost a reference and only the cache's may
+ * be left: if no entry maps it, it leaves the cache and its frame is freed
+ * (through tlb when given, after its flush). Called by user_page_put*.
+ */
+void swap_cache_release(struct page *p, struct tlb_batch *tlb);
 
 /*
  * mm_swap_willneed: MADV_WILLNEED of [start, end) of a private anonymous

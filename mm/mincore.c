@@ -1,6 +1,7 @@
 /*
  * mincore (Linux do_mincore): 1 for each page whose PTE is present (the
- * zero page and PROT_NONE entries included), or, in a mapping of a file
+ * zero page and PROT_NONE entries included), or is a swap entry whose page
+ * is still in the swap cache (mincore_swap), or, in a mapping of a file
  * (shared anonymous memory included), whose page is in the file's cache
  * (mapped here or not: Linux's mincore_page).
  *
@@ -8,6 +9,7 @@
  */
 #include "internal.h"
 #include "kerrno.h"
+#include "swap.h"
 
 int vm_mincore(struct mm *mm, uintptr_t start, size_t len, unsigned char *vec)
 {
@@ -30,8 +32,15 @@ int vm_mincore(struct mm *mm, uintptr_t start, size_t len, unsigned char *vec)
 			err = -ENOMEM;
 			break;
 		}
-		if (arch_mmu_query(mm->mmu, va, NULL, NULL) == 0) {
+		phys_addr_t val = 0;
+		int q = arch_mmu_query(mm->mmu, va, &val, NULL);
+
+		if (q == 0) {
 			vec[i] = 1;
+			continue;
+		}
+		if (q == -EAGAIN) {             /* swapped: resident if its page is still in the swap cache */
+			vec[i] = swap_cache_has((swp_entry_t){ val });
 			continue;
 		}
 		vec[i] = vma->file && vm_object_has_page(vma_object(vma), vma_pgoff_at(vma, va));

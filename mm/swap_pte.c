@@ -13,12 +13,15 @@
  * fork gives the child a reference to each slot (the data is shared until
  * one side reads it back into a page of its own), mremap moves the entries.
  *
- * There is no swap cache yet: a page is swapped out only while nothing
- * but its one entry (and reclaim) holds it, and written before it is
- * unmapped; arch_mmu_swap_out then refuses when the page was written
+ * A page that only its one entry (and reclaim) holds is written before it
+ * is unmapped; arch_mmu_swap_out then refuses when the page was written
  * meanwhile (its dirty bit, cleared before the write, is set again), so
- * the slot always holds the page's last contents. Two faults on one swap
- * entry both read it; the second finds the entry gone and drops its copy.
+ * the slot always holds the page's last contents. A page fork left mapped
+ * by several entries (read-only in all) goes through the swap cache
+ * (mm/swap_cache.c): written once, then each entry swapped as reclaim
+ * meets it, and a fault on such an entry maps the cached page again. Two
+ * faults on one swap entry both read it; the second finds the entry gone
+ * and drops its copy.
  *
  * Locking: swap entries change under pt_lock (a read mmap_lock held, or
  * the write lock); slot references are counted under swap_lock, which
@@ -211,48 +214,103 @@ int mm_swap_out_page(struct mm *mm, uintptr_t va, struct page *p)
 	return err;
 }
 
-unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, unsigned n)
+/*
+ * p, which other entries map too (fork), is in the swap cache: this entry
+ * becomes a swap entry of its slot, at no I/O, if it still maps p (it is
+ * read-only: nothing can have written p). 0, -ENOENT, -EBUSY.
+ */
+static int swap_unmap_cached(struct mm *mm, uintptr_t va, struct page *p)
+{
+	swp_entry_t e;
+	int err;
+
+	mm_pt_lock(mm);
+	err = swap_cache_dup(p, &e);
+	if (!err) {
+		err = arch_mmu_swap_out(mm->mmu, va, page_to_phys(p), e.val, NULL);
+		if (err)
+			swap_slot_free(e);
+	}
+	if (!err) {
+		mm_unmap_page(mm, p, false, NULL);      /* the entry's reference; the cache's and the caller's stay */
+		mm_count(&mm->swap_ents, 1);
+	}
+	mm_pt_unlock(mm);
+	return err;
+}
+
+unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, const bool *shared,
+			    unsigned n)
 {
 	swp_entry_t e[SWAP_RUN];
-	bool written[SWAP_RUN];
-	unsigned got, done = 0;
+	struct page *io[SWAP_RUN];
+	unsigned idx[SWAP_RUN];
+	bool written[SWAP_RUN] = { false };
+	unsigned got = 0, done = 0, wrote = 0;
 
 	n = MIN(n, (unsigned)SWAP_RUN);
-	for (got = 0; got < n && swap_slot_alloc(&e[got]) == 0; got++)
-		;
+	/* Slots for the pages not in the swap cache yet; the others need no I/O. */
+	for (unsigned i = 0; i < n; i++) {
+		if (__atomic_load_n(&pages[i]->swap, __ATOMIC_ACQUIRE))
+			continue;
+		if (swap_slot_alloc(&e[got]))
+			break;
+		io[got] = pages[i];
+		idx[got++] = i;
+	}
 	for (unsigned i = 0, j; i < got; i = j) {
 		int err;
 
 		for (j = i + 1; j < got && e[j].val == e[j - 1].val + 1; j++)
 			;                       /* a run of consecutive slots */
-		err = rw_run(e + i, pages + i, j - i, true);
+		err = rw_run(e + i, io + i, j - i, true);
 		for (unsigned k = i; k < j; k++)
 			written[k] = !err;
 	}
-	for (unsigned i = 0; i < got; i++) {
-		if (written[i] && swap_unmap(mm, va[i], pages[i], e[i]) == 0)
-			done++;
-		else
-			swap_slot_free(e[i]);
+	for (unsigned k = 0; k < got; k++) {
+		struct page *p = io[k];
+
+		if (!written[k]) {
+			swap_slot_free(e[k]);
+		} else if (!shared[idx[k]]) {
+			if (swap_unmap(mm, va[idx[k]], p, e[k]) == 0) {
+				done++;
+				wrote++;
+			} else {
+				swap_slot_free(e[k]);
+			}
+		} else if (swap_cache_add(p, e[k]).val == e[k].val) {
+			wrote++;
+		} else {
+			swap_slot_free(e[k]);   /* cached meanwhile with another slot */
+		}
 	}
-	count_vm_events(VM_PSWPOUT, done);
+	/* The shared pages, now cached: each entry here becomes a swap entry of the page's slot. */
+	for (unsigned i = 0; i < n; i++)
+		if (shared[i] && swap_unmap_cached(mm, va[i], pages[i]) == 0)
+			done++;
+	count_vm_events(VM_PSWPOUT, wrote);
 	return done;
 }
 
 /*
  * The swap entry val at va is still there: make it the present page p
- * (writable only when the VMA is, as do_swap_page maps it), and free the
- * slot. pt_lock held.
+ * (writable only when the VMA is, as do_swap_page maps it; never when p
+ * is the swap cache's, which others may map: a write copies it), and
+ * free the slot. pt_lock held.
  */
 static bool swap_in_install(struct mm *mm, struct vma *vma, uintptr_t va, unsigned long val,
 			    struct page *p, unsigned flags, bool accessed)
 {
 	phys_addr_t cur = 0;
 	unsigned prot = mm_vm_to_mmu(vma->flags) | (accessed ? MMU_ACCESSED : 0);
+	bool cached = __atomic_load_n(&p->swap, __ATOMIC_ACQUIRE) != 0;
 
 	if (arch_mmu_query(mm->mmu, va, &cur, NULL) != -EAGAIN || cur != val)
 		return false;           /* read back, or unmapped, meanwhile */
-	if (flags & FAULT_WRITE)
+	if (cached)
+		prot &= ~MMU_WRITE;
+	else if (flags & FAULT_WRITE)
 		prot |= MMU_DIRTY;
 	if (arch_mmu_map(mm->mmu, va, page_to_phys(p), prot))
 		return false;           /* cannot happen: the table holds the swap entry */
@@ -290,13 +348,20 @@ static unsigned readahead_count(struct mm *mm, uintptr_t limit, uintptr_t va, un
  * FAULT_SIGBUS (I/O error: every entry stays).
  */
 static enum fault_result swap_in_run(struct mm *mm, struct vma *vma, uintptr_t va, uintptr_t limit,
-				     unsigned long val, unsigned flags, bool accessed)
+				     unsigned long val, unsigned flags, bool accessed, bool *io)
 {
 	struct page *p[SWAP_READAHEAD];
 	swp_entry_t e[SWAP_READAHEAD];
 	unsigned k, got;
 	int err;
 
+	p[0] = swap_cache_lookup(entry_of(val));
+	*io = p[0] == NULL;
+	if (p[0]) {                     /* still in memory: mapped again, read-only, no I/O */
+		if (!swap_in_install(mm, vma, va, val, p[0], flags, accessed))
+			user_page_put(p[0]);
+		return FAULT_OK;
+	}
 	k = readahead_count(mm, limit, va, val);
 	for (got = 0; got < k && (p[got] = anon_page_alloc(vma->anon, false)) != NULL; got++)
 		e[got] = entry_of(val + got);
@@ -321,12 +386,13 @@ enum fault_result mm_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsig
 			     unsigned flags)
 {
 	enum fault_result r;
+	bool io;
 
 	if (vma_anon_prepare(mm, vma))
 		return FAULT_OOM;
-	r = swap_in_run(mm, vma, va, vma->end, val, flags, true);
-	if (r == FAULT_OK)
-		count_vm_event(VM_PGMAJFAULT);
+	r = swap_in_run(mm, vma, va, vma->end, val, flags, true, &io);
+	if (r == FAULT_OK && io)
+		count_vm_event(VM_PGMAJFAULT);      /* (a swap-cache hit is a minor fault) */
 	return r;
 }
 
@@ -337,10 +403,11 @@ void mm_swap_willneed(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t
 	mm_pt_lock(mm);
 	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
 		phys_addr_t val = 0;
+		bool io;
 
 		if (arch_mmu_query(mm->mmu, va, &val, NULL) != -EAGAIN)
 			continue;
-		if (swap_in_run(mm, vma, va, end, val, 0, false) != FAULT_OK)
+		if (swap_in_run(mm, vma, va, end, val, 0, false, &io) != FAULT_OK)
 			break;          /* no memory to read into, or an I/O error: the rest stays in swap */
 	}
 	mm_pt_unlock(mm);

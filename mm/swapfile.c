@@ -125,6 +125,7 @@ int swap_off(unsigned type)
 	uint16_t *map = NULL;
 	int r = 0;
 
+	swap_cache_shrink();
 	spin_lock(&swap_lock);
 	a = area_locked(type);
 	if (!a)

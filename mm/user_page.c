@@ -71,8 +71,8 @@ void user_page_get(struct page *page)
 	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_RELAXED);
 }
 
-/* Drop a reference; true when it was the last (the page is then ready to be freed). */
-static bool put_last(struct page *page)
+/* Drop a reference; the references left (0: the page is then ready to be freed). */
+static int32_t put_ref(struct page *page)
 {
 	int32_t left;
 
@@ -80,7 +80,7 @@ static bool put_last(struct page *page)
 	left = __atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
 	BUG_ON(left < 0);
 	if (left)
-		return false;
+		return left;
 	BUG_ON(page->mapcount != 0);
 	if (page->flags & PG_anon) {
 		struct anon_vma *av = page->private;
@@ -91,17 +91,25 @@ static bool put_last(struct page *page)
 		mod_vm_stat(VM_NR_ANON_PAGES, -1);
 		anon_vma_put(av);
 	}
-	return true;
+	return 0;
 }
 
 void user_page_put(struct page *page)
 {
-	if (put_last(page))
+	int32_t left = put_ref(page);
+
+	if (!left)
 		pmm_free(page, 0);
+	else if (left == 1 && __atomic_load_n(&page->swap, __ATOMIC_ACQUIRE))
+		swap_cache_release(page, NULL);         /* perhaps the swap cache's alone now */
 }
 
 void user_page_put_tlb(struct page *page, struct tlb_batch *tlb)
 {
-	if (put_last(page))
+	int32_t left = put_ref(page);
+
+	if (!left)
 		list_add_tail(&page->lru, &tlb->free_pages);
+	else if (left == 1 && __atomic_load_n(&page->swap, __ATOMIC_ACQUIRE))
+		swap_cache_release(page, tlb);
 }

@@ -36,30 +36,38 @@ static bool mm_exiting(struct mm *mm)
 #define SWAP_BATCH 64
 
 struct swap_batch {
-	bool ignore_refs;             /* MADV_PAGEOUT: a referenced page goes too */
+	bool ignore_refs;             /* MADV_PAGEOUT: a referenced page goes too, a shared one does not */
 	unsigned long budget;         /* collect at most this many */
 	unsigned n;
 	unsigned long scanned;
 	uintptr_t va[SWAP_BATCH];
 	struct page *page[SWAP_BATCH];
+	bool shared[SWAP_BATCH];      /* mapped by other entries too (through the swap cache) */
 };
 
 /*
- * A private anonymous page that this entry alone maps and nobody has used
- * since its last scan (accessed bit clear; a used one gets a second
- * chance) is a candidate: referenced for the batch and its entry cleaned,
- * so that arch_mmu_swap_out can tell whether it was written meanwhile.
- * Lazily freed pages are the other visitor's.
+ * A private anonymous page that nobody has used since its last scan
+ * (accessed bit clear; a used one gets a second chance) is a candidate
+ * when this entry alone maps it, or, for reclaim proper, when it is
+ * shared (fork) and this entry is read-only (then so is every other: a
+ * shared private page is copied on write, so its data cannot change while
+ * it goes to the swap cache). Referenced for the batch and its entry
+ * cleaned, so that arch_mmu_swap_out can tell whether it was written
+ * meanwhile. Lazily freed pages are the other visitor's.
  */
 static enum mmu_action swap_candidate_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
 	struct swap_batch *b = arg;
 	struct page *p;
+	bool shared;
 
 	if (b->n == SWAP_BATCH || b->n >= b->budget || mm_is_zero_pa(pa) || !(*state & MMU_PROT_MASK))
 		return MMU_KEEP;
 	p = phys_to_page(pa);
-	if ((p->flags & (PG_anon | PG_lazyfree)) != PG_anon || page_refs(p) != 1 || p->mapcount != 1)
+	if ((p->flags & (PG_anon | PG_lazyfree)) != PG_anon)
+		return MMU_KEEP;
+	shared = page_refs(p) != 1 || p->mapcount != 1;
+	if (shared && (b->ignore_refs || (*state & MMU_WRITE)))
 		return MMU_KEEP;
 	b->scanned++;
 	if ((*state & MMU_ACCESSED) && !b->ignore_refs) {
@@ -68,6 +76,7 @@ static enum mmu_action swap_candidate_visit(void *arg, uintptr_t va, phys_addr_t
 	}
 	user_page_get(p);
 	b->va[b->n] = va;
+	b->shared[b->n] = shared;
 	b->page[b->n++] = p;
 	if (!(*state & (MMU_DIRTY | MMU_ACCESSED)))
 		return MMU_KEEP;
@@ -90,7 +99,7 @@ static void swap_out_range(struct mm *mm, uintptr_t a, uintptr_t end, struct rec
 		mm_tlb_finish(&tlb);    /* cleaned entries flushed: a write now sets the dirty bit again */
 		rs->scanned += b.scanned;
 		if (b.n) {
-			unsigned out = mm_swap_out_batch(mm, b.va, b.page, b.n);
+			unsigned out = mm_swap_out_batch(mm, b.va, b.page, b.shared, b.n);
 
 			rs->freed += out;
 			rs->swapped += out;

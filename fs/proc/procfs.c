@@ -21,11 +21,9 @@
 #include "printk.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "internal.h"
 
 #define PROC_DEV 0x16                   /* st_dev of /proc on the reference machine */
-/* Linux's seq_pad: the header is padded to 72 characters, then one space, then the name. */
-#define MAPS_PAD_WIDTH 72
-#define MAPS_HDR_MAX 96                 /* the fields before the name (at most 79 characters) */
 
 /* The name of a VMA without a file: "[heap]" (Linux's rule: start <= brk, end >= start_brk), "[stack]". */
 static const char *anon_name(struct mm *mm, const struct vma *v)
@@ -37,8 +35,7 @@ static const char *anon_name(struct mm *mm, const struct vma *v)
 	return NULL;
 }
 
-/* One line of maps for v into line (room bytes: MAPS_HDR_MAX + a path); its length. */
-static size_t maps_line(struct mm *mm, const struct vma *v, char *line, size_t room)
+size_t proc_maps_line(struct mm *mm, const struct vma *v, char *line, size_t room)
 {
 	uint64_t dev = 0, ino = 0, off = 0;
 	const char *name = NULL;
@@ -57,6 +54,11 @@ static size_t maps_line(struct mm *mm, const struct vma *v, char *line, size_t r
 		      (v->flags & VM_EXEC) ? 'x' : '-', (v->flags & VM_MAYSHARE) ? 's' : 'p',
 		      (unsigned long long)off, (unsigned long long)(dev >> 8),
 		      (unsigned long long)(dev & 0xff), (unsigned long long)ino);
+	return proc_maps_name(line, (size_t)n, name);
+}
+
+size_t proc_maps_name(char *line, size_t n, const char *name)
+{
 	if (name) {
 		size_t len = strlen(name);
 
@@ -64,10 +66,10 @@ static size_t maps_line(struct mm *mm, const struct vma *v, char *line, size_t r
 			line[n++] = ' ';
 		line[n++] = ' ';
 		memmove(line + n, name, len);
-		n += (int)len;
+		n += len;
 	}
 	line[n++] = '\n';
-	return (size_t)n;
+	return n;
 }
 
 size_t maps_format(struct task *t, char *buf, size_t size)
@@ -83,7 +85,7 @@ size_t maps_format(struct task *t, char *buf, size_t size)
 		return 0;
 	mmap_read_lock(mm);
 	for (struct vma *v = vma_first(mm); v; v = vma_next(mm, v)) {
-		size_t n = maps_line(mm, v, line, room);
+		size_t n = proc_maps_line(mm, v, line, room);
 
 		if (len + n <= size)
 			memcpy(buf + len, line, n);
@@ -129,7 +131,7 @@ static size_t meminfo_fill(char *buf, size_t size)
 		"Cached:         ", "SwapCached:     ", "SwapTotal:      ", "SwapFree:       ",
 		"AnonPages:      ", "Shmem:          ",
 	};
-	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, 0, swap_total_pages(),
+	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, swap_cache_pages(), swap_total_pages(),
 				 swap_free_pages(),
 				 vm_stat_read(VM_NR_ANON_PAGES), cached };
 	size_t len = 0;
@@ -166,7 +168,19 @@ static struct dentry *exe_follow(const struct inode *inode)
 	return current->exe;
 }
 
+static long proc_open_smaps(struct dentry *d, int flags, struct file **out)
+{
+	return (flags & O_ACCMODE) != O_RDONLY ? -EACCES : open_text(d, smaps_fill, out);
+}
+
+static long proc_open_smaps_rollup(struct dentry *d, int flags, struct file **out)
+{
+	return (flags & O_ACCMODE) != O_RDONLY ? -EACCES : open_text(d, smaps_rollup_fill, out);
+}
+
 static const struct kspecial proc_maps = { { 0, NULL }, NULL, proc_open_maps, PROC_DEV };
+static const struct kspecial proc_smaps = { { 0, NULL }, NULL, proc_open_smaps, PROC_DEV };
+static const struct kspecial proc_smaps_rollup = { { 0, NULL }, NULL, proc_open_smaps_rollup, PROC_DEV };
 static const struct kspecial proc_meminfo = { { 0, NULL }, NULL, proc_open_meminfo, PROC_DEV };
 static const struct kspecial proc_vmstat = { { 0, NULL }, NULL, proc_open_vmstat, PROC_DEV };
 static const struct kspecial proc_exe = { { 0, exe_follow }, NULL, NULL, PROC_DEV };
@@ -179,6 +193,10 @@ int procfs_populate(struct dentry *proc)
 	if (err)
 		return err;
 	err = fs_create(self, "maps", 4, S_IFREG | 0444, 0, &proc_maps.base, NULL);
+	if (!err)
+		err = fs_create(self, "smaps", 5, S_IFREG | 0444, 0, &proc_smaps.base, NULL);
+	if (!err)
+		err = fs_create(self, "smaps_rollup", 12, S_IFREG | 0444, 0, &proc_smaps_rollup.base, NULL);
 	if (!err)
 		err = fs_create(self, "exe", 3, S_IFLNK | 0777, 0, &proc_exe.base, NULL);
 	dput(self);

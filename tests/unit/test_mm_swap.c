@@ -87,8 +87,8 @@ static bool data_ok(struct mm *mm, unsigned i)
 
 /*
  * MADV_PAGEOUT with a swap area writes every page only this mapping holds
- * (references ignored), in consecutive slots; mincore says 0 (not in a
- * swap cache: there is none); reading the first page back is one major
+ * (references ignored), in consecutive slots; mincore says 0 (not in the
+ * swap cache: only shared pages go there); reading the first page back is one major
  * fault that reads the seven after it too (readahead: their entries hold
  * the next slots), and frees every slot.
  */
@@ -362,6 +362,74 @@ static void test_willneed_reads_back_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_willneed_reads_back)
 
+/*
+ * Pages fork left in two address spaces go to swap through the swap
+ * cache (mm/swap_cache.c): the first reclaim pass clears every accessed
+ * bit (second chance), the second reaches one address space's 8
+ * read-only entries first: each page is written once (8 pswpout), cached,
+ * and those entries become swap entries while the other still maps the
+ * pages (mincore says 1 in the first: in the swap cache, as Linux's
+ * mincore_swap). A read there maps the cached page again, with no I/O (no
+ * major fault, no pswpin). Reclaim then takes the other's entries (and
+ * that one again) with no more writes, and the frames go: every entry is
+ * a swap entry and the cache is empty. Both read their data
+ * back from the slots; every slot is free at the end.
+ */
+static void test_shared_pages_swap_cache_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm, *child, *first, *second;
+	unsigned char vec[8];
+	size_t frames;
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 8);
+	ASSERT_TRUE(t, mm);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	frames = ut_free_frames();
+	EXPECT_EQ(t, mm_reclaim(8, RECLAIM_KSWAPD), 8);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 8);
+	/* The clock visits the address spaces in mm_list order: whichever it reached first. */
+	first = mm->swap_ents ? mm : child;
+	second = first == mm ? child : mm;
+	EXPECT_EQ(t, first->swap_ents, 8);
+	EXPECT_EQ(t, second->swap_ents, 0);
+	EXPECT_EQ(t, second->rss, 8);
+	EXPECT_EQ(t, swap_cache_pages(), 8);
+	EXPECT_EQ(t, e.free0 - swap_free_pages(), 8);
+	/* Nothing freed yet (the second maps them); the RAM disk keeps the 8 written pages in frames of its own. */
+	EXPECT_EQ(t, frames - ut_free_frames(), 8);
+	residency(t, first, 8, vec);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, vec[i], 1);
+	EXPECT_TRUE(t, data_ok(first, 0));                 /* from the cache */
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 0);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 0);
+	EXPECT_EQ(t, first->swap_ents, 7);
+	mm_reclaim(16, RECLAIM_KSWAPD);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 8);
+	EXPECT_EQ(t, first->swap_ents, 8);
+	EXPECT_EQ(t, second->swap_ents, 8);
+	EXPECT_EQ(t, mm->rss + child->rss, 0);
+	EXPECT_EQ(t, swap_cache_pages(), 0);
+	EXPECT_EQ(t, ut_free_frames(), frames);            /* the 8 shared frames back, the disk's 8 still */
+	residency(t, second, 8, vec);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, vec[i], 0);
+	for (unsigned i = 0; i < 8; i++) {
+		EXPECT_TRUE(t, data_ok(second, i));
+		EXPECT_TRUE(t, data_ok(first, i));
+	}
+	EXPECT_EQ(t, mm->swap_ents + child->swap_ents, 0);
+	mm_put(child);
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_shared_pages_swap_cache)
+
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),
 	KTEST_CASE(test_fork_shares_slots),
@@ -370,6 +438,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_swap_out_refusals),
 	KTEST_CASE(test_cold_loses_second_chance),
 	KTEST_CASE(test_willneed_reads_back),
+	KTEST_CASE(test_shared_pages_swap_cache),
 	{ 0 },
 };
 KTEST_SUITE(mm_swap, mm_swap_cases);

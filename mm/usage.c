@@ -1,0 +1,92 @@
+/*
+ * What a VMA's pages use, for /proc/PID/smaps (include/mm.h struct
+ * vm_usage; Linux fs/proc/task_mmu.c smaps_pte_entry, smaps_account,
+ * smaps_page_accumulate). Each present entry of a normal page counts
+ * in Rss, and as private when one entry maps the page (mapcount < 2),
+ * else as shared with 1/mapcount of it in Pss; dirty when the entry's
+ * dirty bit or the page's is set; referenced when the accessed bit is;
+ * anonymous for private anonymous pages (COW copies in file mappings
+ * too), lazily free when such a page is MADV_FREE'd and still clean.
+ * Each swap entry counts a page of Swap, and 1/(slot references) of one
+ * in SwapPss. Locked is the Pss of a VM_LOCKED VMA.
+ *
+ * Locking: the caller holds the mmap_lock (read); the walks run under
+ * pt_lock and change nothing.
+ */
+#include "internal.h"
+#include "swap.h"
+
+struct usage_walk {
+	struct vm_usage *u;
+	bool locked;                  /* the VMA is VM_LOCKED */
+};
+
+static enum mmu_action usage_page_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct usage_walk *w = arg;
+	struct vm_usage *u = w->u;
+	struct page *p;
+	int32_t maps;
+	uint64_t pss = (uint64_t)PAGE_SIZE << VM_PSS_SHIFT;
+	bool dirty, private;
+
+	(void)va;
+	if (mm_is_zero_pa(pa))
+		return MMU_KEEP;
+	p = phys_to_page(pa);
+	if (!p)
+		return MMU_KEEP;
+	maps = __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED);
+	dirty = (*state & MMU_DIRTY) || (p->flags & PG_dirty);
+	private = maps < 2;
+	if (!private)
+		pss /= (uint64_t)maps;
+	u->resident += PAGE_SIZE;
+	if (*state & MMU_ACCESSED)
+		u->referenced += PAGE_SIZE;
+	if (p->flags & PG_anon) {
+		u->anonymous += PAGE_SIZE;
+		if ((p->flags & PG_lazyfree) && !dirty)
+			u->lazyfree += PAGE_SIZE;
+		u->pss_anon += pss;
+	} else if (p->flags & PG_cache) {
+		/* Every cached page here is memory-backed (tmpfs, memfd, shared anonymous): Linux's shmem. */
+		u->pss_shmem += pss;
+	} else {
+		u->pss_file += pss;
+	}
+	u->pss += pss;
+	if (w->locked)
+		u->pss_locked += pss;
+	if (dirty) {
+		u->pss_dirty += pss;
+		*(private ? &u->private_dirty : &u->shared_dirty) += PAGE_SIZE;
+	} else {
+		*(private ? &u->private_clean : &u->shared_clean) += PAGE_SIZE;
+	}
+	return MMU_KEEP;
+}
+
+static enum mmu_action usage_swap_visit(void *arg, uintptr_t va, unsigned long val)
+{
+	struct usage_walk *w = arg;
+	swp_entry_t e = { val };
+	int refs = swap_slot_count(e) - (swap_cache_has(e) ? 1 : 0);   /* Linux's swp_swapcount: entries only */
+	uint64_t pss = (uint64_t)PAGE_SIZE << VM_PSS_SHIFT;
+
+	(void)va;
+	w->u->swap += PAGE_SIZE;
+	w->u->swap_pss += refs >= 2 ? pss / (uint64_t)refs : pss;
+	return MMU_KEEP;
+}
+
+void vm_usage_add(struct mm *mm, const struct vma *v, struct vm_usage *u)
+{
+	struct usage_walk w = { u, (v->flags & VM_LOCKED) != 0 };
+
+	mm_pt_lock(mm);
+	arch_mmu_walk(mm->mmu, v->start, v->end, usage_page_visit, &w, NULL);
+	if (__atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED))
+		arch_mmu_walk_swap(mm->mmu, v->start, v->end, usage_swap_visit, &w);
+	mm_pt_unlock(mm);
+}
