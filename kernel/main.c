@@ -331,6 +331,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	x86_pku_init(kparams.pku);
 
 	memory_init(bi);
+	x86_smap_init();
 	slab_init();
 	modules_init(bi);
 	sched_init();

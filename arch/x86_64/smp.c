@@ -203,6 +203,7 @@ __attribute__((noreturn)) void ap_main(unsigned cpu)
 	idt_load();
 	syscall_init_cpu();
 	x86_pku_init_cpu();
+	x86_smap_init_cpu();
 	lapic_init_cpu();
 	sched_init_cpu(cpu, (void *)(ap_stacks[cpu].kstack - KSTACK_SIZE));
 	__atomic_fetch_or(&online_mask, 1UL << cpu, __ATOMIC_RELEASE);
