@@ -134,8 +134,9 @@ static bool start_ap(unsigned cpu)
 {
 	bool legacy = init_wait_needed();
 	uint64_t deadline;
+	char *k = arch_kstack_alloc();          /* the idle stack, with a guard below (kstack.c) */
 
-	ap_stacks[cpu].kstack = stack_alloc(KSTACK_ORDER);
+	ap_stacks[cpu].kstack = k ? (uint64_t)k + KSTACK_SIZE : 0;
 	ap_stacks[cpu].df = stack_alloc(1);
 	ap_stacks[cpu].nmi = stack_alloc(1);
 	if (!ap_stacks[cpu].kstack || !ap_stacks[cpu].df || !ap_stacks[cpu].nmi) {

@@ -282,6 +282,17 @@ __attribute__((noreturn)) void ap_main(unsigned cpu);
 #define VEC_RESCHED    0xf0     /* wake an idle CPU: work was queued for it */
 #define VEC_TLB        0xf1     /* TLB shootdown request (tlb.c) */
 #define VEC_STOP       0xf2     /* stop this CPU (panic) */
+#define VEC_KSTACK_FLUSH 0xf3   /* drop freed kernel-stack mappings from the TLB (kstack.c) */
+
+/*
+ * kstack_area_init: the kernel-stack area's page tables (one slot per
+ * KSTACK_SIZE of RAM) and its flush IPI; after the pmm is up, before the
+ * first address space. kstack_guard_hit: addr lies in the guard below a
+ * kernel stack (an area slot's, or the boot stack's): a kernel stack
+ * overflow.
+ */
+void kstack_area_init(void);
+bool kstack_guard_hit(uintptr_t addr);
 /* Reschedule IPIs each CPU has taken (only that CPU writes its counter). */
 extern unsigned long ipi_resched_received[NR_CPUS];
 /* ipi_init: install the IPI handlers (once, on the boot CPU). */
