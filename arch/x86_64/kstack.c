@@ -50,6 +50,7 @@ static bool flushing;                           /* a flush of stale slots is und
 static struct spinlock kstack_lock = SPINLOCK_INIT_CLASS("kstack", LOCK_CLASS_KSTACK);
 static uint64_t flush_gen;                      /* flushes requested so far */
 static uint64_t flush_done[NR_CPUS];            /* the latest request each CPU has served */
+static unsigned long flush_rounds;              /* completed reclaims of stale slots (tests) */
 
 static uintptr_t slot_stack(unsigned slot)
 {
@@ -111,6 +112,7 @@ static bool reclaim_stale(void)
 	spin_unlock_irqrestore(&kstack_lock, f);
 	ok = flush_all_cpus();
 	f = spin_lock_irqsave(&kstack_lock);
+	flush_rounds += ok;
 	for (unsigned i = 0; i < nslots; i++)
 		if (slot_state[i] == SLOT_FLUSHING)
 			slot_state[i] = ok ? SLOT_FREE : SLOT_STALE;
@@ -190,6 +192,16 @@ bool kstack_guard_hit(uintptr_t addr)
 	if (addr < KSTACK_AREA || addr >= KSTACK_AREA + (uintptr_t)nslots * KSTACK_SLOT)
 		return false;
 	return (addr - KSTACK_AREA) % KSTACK_SLOT < KSTACK_GUARD;
+}
+
+unsigned kstack_slot_count(void)
+{
+	return nslots;
+}
+
+unsigned long kstack_flush_count(void)
+{
+	return __atomic_load_n(&flush_rounds, __ATOMIC_RELAXED);
 }
 
 void kstack_area_init(void)

@@ -293,6 +293,9 @@ __attribute__((noreturn)) void ap_main(unsigned cpu);
  */
 void kstack_area_init(void);
 bool kstack_guard_hit(uintptr_t addr);
+/* For tests: the number of kernel-stack slots; how many times stale slots were flushed and freed. */
+unsigned kstack_slot_count(void);
+unsigned long kstack_flush_count(void);
 /* Reschedule IPIs each CPU has taken (only that CPU writes its counter). */
 extern unsigned long ipi_resched_received[NR_CPUS];
 /* ipi_init: install the IPI handlers (once, on the boot CPU). */
