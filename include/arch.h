@@ -43,6 +43,15 @@ phys_addr_t virt_to_phys(const void *va);
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
 bool arch_irqs_enabled(void);
+/*
+ * arch_kstack_alloc: a kernel stack of KSTACK_SIZE bytes (include/task.h),
+ * its lowest address, with an unmapped guard below it so that an overflow
+ * faults instead of overwriting memory (arch/x86_64/kstack.c); NULL when
+ * out of memory. arch_kstack_free gives it back. Either may be called with
+ * interrupts off; the allocation may wait for other CPUs when they are on.
+ */
+void *arch_kstack_alloc(void);
+void arch_kstack_free(void *stack);
 
 /* Hint inside spin loops. */
 void arch_cpu_relax(void);

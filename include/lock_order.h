@@ -34,6 +34,8 @@
  *   RWSEM        spinning  the wait queue inside a sleeping rwsem     lib/rwsem.c
  *   MM_LIST      spinning  the list of every mm (checks)              mm/mm.c
  *   SCHED        spinning  run queues, task states, the task tree     kernel/sched/sched.c
+ *   KSTACK       spinning  the kernel-stack slots (a stack is freed    arch/x86_64/kstack.c
+ *                under the sched lock)
  *   SLAB_LIST    spinning  the list of slab caches                     mm/slab.c
  *   SLAB_CACHE   spinning  one slab cache                              mm/slab.c
  *   PMM          spinning  the buddy allocator                         mm/pmm.c
@@ -68,6 +70,7 @@
 	X(RWSEM,       "rwsem_wait",  0) \
 	X(MM_LIST,     "mm_list",     0) \
 	X(SCHED,       "sched",       0) \
+	X(KSTACK,      "kstack",      0) \
 	X(SLAB_LIST,   "slab_list",   0) \
 	X(SLAB_CACHE,  "slab_cache",  0) \
 	X(PMM,         "pmm",         0) \

@@ -9,6 +9,9 @@
  * read/write) (demand paging, COW, stack growth, exactly as a user access
  * would, without FAULT_USER), and if that fails the copy stops and the
  * function returns -EFAULT. Never panics on a bad user pointer.
+ * These are the kernel's only way to user memory: with SMAP on
+ * (arch/x86_64/smap.c) the helpers alone open it (STAC/CLAC), and any
+ * other dereference of a user address faults as an SMAP violation.
  *
  * Callable from system calls (process context, interrupts on or off; the
  * fault path takes mmap_lock for read, so the caller must not hold it for

@@ -221,7 +221,12 @@ static unsigned profile_run(const char *suites)
 	return failed;
 }
 
-/* crash=stack: recurse until the stack runs out (a #DF on its IST stack). */
+/*
+ * crash=stack: recurse until the stack runs out, in a kernel thread
+ * ("crash-stack"): its stack's guard page (arch/x86_64/kstack.c) turns the
+ * overflow into a double fault on its IST stack, reported as a kernel
+ * stack overflow in that task.
+ */
 __attribute__((noinline)) static unsigned long crash_recurse(volatile unsigned long *depth)
 {
 	volatile char pad[256];
@@ -230,6 +235,21 @@ __attribute__((noinline)) static unsigned long crash_recurse(volatile unsigned l
 	if (++*depth == 0)              /* never: the stack ends long before */
 		return 0;
 	return crash_recurse(depth) + pad[0];
+}
+
+static void crash_stack_thread(void *arg)
+{
+	crash_recurse(arg);
+}
+
+static void crash_stack(volatile unsigned long *depth)
+{
+	struct task *t = kthread_create(crash_stack_thread, (void *)depth, 0, "crash-stack");
+
+	if (!t)
+		return;
+	kthread_start(t);
+	kthread_join(t);
 }
 
 /*
@@ -269,7 +289,7 @@ static void crash_on_request(const char *what)
 	else if (strcmp(what, "bug") == 0)
 		BUG_ON(depth == 0);
 	else if (strcmp(what, "stack") == 0)
-		crash_recurse(&depth);
+		crash_stack(&depth);
 	else if (strcmp(what, "lockorder") == 0)
 		crash_lock_order();
 	printk("crash: unknown crash=%s (null, panic, bug, stack, lockorder); continuing\n", what);
@@ -331,6 +351,8 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	x86_pku_init(kparams.pku);
 
 	memory_init(bi);
+	x86_smap_init();
+	kstack_area_init();
 	slab_init();
 	modules_init(bi);
 	sched_init();

@@ -46,6 +46,8 @@ void cpu_features_init(void)
 		cpuid(7, 0, &a, &b, &c, &d);
 		x86_cpu.pku = c & (1u << 3);
 		x86_cpu.erms = b & (1u << 9);
+		x86_cpu.smep = b & (1u << 7);
+		x86_cpu.smap = b & (1u << 20);
 	}
 
 	cpuid(0x80000000, 0, &max_ext, &b, &c, &d);

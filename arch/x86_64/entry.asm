@@ -7,12 +7,16 @@
 ; calls trap_dispatch(frame). isr_stub_table[v] is the stub for vector v.
 ; Coming from user mode (saved CS has RPL 3) the entry and the exit swap GS
 ; base (swapgs) so that the kernel always runs with GS = the per-CPU area.
+; With SMAP on, the entry clears RFLAGS.AC (CLAC): user mode may have set it
+; (POPF), and an interrupt inside a copy helper arrives with it set; the
+; handler must not reach user pages either way. IRET restores the saved AC.
 %include "arch/x86_64/trap_frame.inc"
 
 bits 64
 default rel
 
 extern trap_dispatch
+extern x86_smap_enabled
 
 %macro ISR_STUB 1
 isr_stub_%1:
@@ -33,6 +37,10 @@ trap_common:
 	swapgs                          ; GS base: the per-CPU area
 .kernel_gs:
 	cld
+	cmp byte [x86_smap_enabled], 0
+	je .ac_clear
+	clac
+.ac_clear:
 	mov rdi, rsp
 	call trap_dispatch
 ; Leave through the frame at rsp (also the first entry of a new task into user mode).

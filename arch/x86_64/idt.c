@@ -5,12 +5,18 @@
  * else the test-only recovery path (recover.c) or a fatal report. Other
  * vectors go to the handler registered with irq_register(). Anything that
  * interrupted user mode leaves through exit_to_user (signals, preemption). Double fault and NMI run on their own IST stacks.
+ * A kernel stack that runs into the guard below it (kstack.c) faults with
+ * no room for the page fault's frame: the CPU raises a double fault, which
+ * runs on its IST stack and reports a kernel stack overflow naming the task.
+ * The page fault itself stays on the task's stack: it may sleep (a fault in
+ * a user copy), which a per-CPU IST stack cannot allow.
  */
 #include "x86.h"
 #include "arch.h"
 #include "printk.h"
 #include "kernel.h"
 #include "kernel_hooks.h"
+#include "task.h"
 
 void user_exception(struct trap_frame *tf);
 int kernel_uaccess_fault(struct trap_frame *tf);
@@ -66,6 +72,25 @@ void irq_register(unsigned vector, irq_handler_t fn)
 	irq_handlers[vector] = fn;
 }
 
+/* The line naming a kernel stack overflow, when the fault (CR2) or rsp lies in a stack's guard. */
+static void stack_overflow_report(const struct trap_frame *tf)
+{
+	uint64_t cr2 = read_cr2();
+	struct task *t = current;
+
+	if (tf->vector != VEC_DF && tf->vector != VEC_PF)
+		return;
+	if (!kstack_guard_hit(cr2) && !kstack_guard_hit(tf->rsp))
+		return;
+	printk("x86: kernel stack overflow in task %s[%d] on cpu %u: guard page hit at 0x%016llx, rsp 0x%016llx",
+	       t ? t->comm : "?", t ? t->pid : -1, arch_cpu_id(), (unsigned long long)cr2,
+	       (unsigned long long)tf->rsp);
+	if (t && t->kstack)
+		printk(", stack [0x%016llx-0x%016llx)", (unsigned long long)(uintptr_t)t->kstack,
+		       (unsigned long long)(uintptr_t)t->kstack + KSTACK_SIZE);
+	printk("\n");
+}
+
 static void exception_fatal(struct trap_frame *tf)
 {
 	static volatile int in_fatal;
@@ -77,6 +102,7 @@ static void exception_fatal(struct trap_frame *tf)
 		qemu_exit(QEMU_EXIT_PANIC);
 	}
 	printk("\n");
+	stack_overflow_report(tf);
 	trap_report(tf);
 	printk("x86: unexpected exception, stopping the kernel\n");
 	qemu_exit(QEMU_EXIT_PANIC);

@@ -7,6 +7,7 @@
  *                               [__rodata_start, __rodata_end) R NX G
  *                               [__data_start, __kernel_end)   RW NX G
  *                               except the boot stack's guard page (not present)
+ *   0xffffc90000000000        kernel stacks with guard pages (kstack.c), 4 KiB pages
  *   everything else           not present (the NULL page, the boot identity map)
  */
 #include "x86_mmu.h"
@@ -157,6 +158,19 @@ void kpgtable_init(const struct mem_range *ram, size_t nram, phys_addr_t (*alloc
 		write_cr4(read_cr4() | (1UL << 7));     /* CR4.PGE */
 	printk("kpgtable: direct map %zu MiB (%s pages), kernel image W^X, NX %s\n",
 	       direct >> 20, max_level == 3 ? "1G/2M" : "2M", pte_nx ? "on" : "unavailable");
+}
+
+uint64_t *kpgtable_pte(uintptr_t va)
+{
+	uint64_t *pdpt = pt_next(&kernel_pml4[pt_index(va, 4)]), *pd, *pt;
+
+	if (!pdpt)
+		return NULL;
+	pd = pt_next(&pdpt[pt_index(va, 3)]);
+	if (!pd)
+		return NULL;
+	pt = pt_next(&pd[pt_index(va, 2)]);
+	return pt ? &pt[pt_index(va, 1)] : NULL;
 }
 
 void *kpgtable_map_mmio(phys_addr_t pa, size_t size)

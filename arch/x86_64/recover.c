@@ -36,6 +36,7 @@ int arch_fault_catch(void (*fn)(void *), void *arg, struct arch_fault_info *info
 	fc.info = info;
 	fc.outer = cpu->fault_catch;
 	info->vector = ~0u;
+	info->violation = NULL;
 	if (x86_setjmp(fc.jb)) {
 		this_cpu()->fault_catch = fc.outer;
 		if (irqs)
@@ -76,8 +77,14 @@ int fault_recover(struct trap_frame *tf)
 	fc->info->error = tf->error;
 	fc->info->cr2 = read_cr2();
 	fc->info->rip = tf->rip;
+	fc->info->violation = x86_fault_violation(tf, fc->info->cr2);
 	sym = ksyms_lookup(tf->rip, &off, NULL);
-	if (tf->vector == VEC_PF)
+	if (fc->info->violation) {
+		printk("# x86: caught %s: kernel access to user address 0x%llx at %016llx %s+0x%lx\n",
+		       fc->info->violation, (unsigned long long)fc->info->cr2,
+		       (unsigned long long)tf->rip, sym ? sym : "?", (unsigned long)off);
+		x86_backtrace_from(tf->rip, tf->rbp);
+	} else if (tf->vector == VEC_PF)
 		printk("# x86: caught page fault, error 0x%llx cr2 0x%llx at %016llx %s+0x%lx\n",
 		       (unsigned long long)tf->error, (unsigned long long)fc->info->cr2,
 		       (unsigned long long)tf->rip, sym ? sym : "?", (unsigned long)off);

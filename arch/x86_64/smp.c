@@ -134,8 +134,9 @@ static bool start_ap(unsigned cpu)
 {
 	bool legacy = init_wait_needed();
 	uint64_t deadline;
+	char *k = arch_kstack_alloc();          /* the idle stack, with a guard below (kstack.c) */
 
-	ap_stacks[cpu].kstack = stack_alloc(KSTACK_ORDER);
+	ap_stacks[cpu].kstack = k ? (uint64_t)k + KSTACK_SIZE : 0;
 	ap_stacks[cpu].df = stack_alloc(1);
 	ap_stacks[cpu].nmi = stack_alloc(1);
 	if (!ap_stacks[cpu].kstack || !ap_stacks[cpu].df || !ap_stacks[cpu].nmi) {
@@ -203,6 +204,7 @@ __attribute__((noreturn)) void ap_main(unsigned cpu)
 	idt_load();
 	syscall_init_cpu();
 	x86_pku_init_cpu();
+	x86_smap_init_cpu();
 	lapic_init_cpu();
 	sched_init_cpu(cpu, (void *)(ap_stacks[cpu].kstack - KSTACK_SIZE));
 	__atomic_fetch_or(&online_mask, 1UL << cpu, __ATOMIC_RELEASE);

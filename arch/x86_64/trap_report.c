@@ -37,6 +37,9 @@ void trap_report(const struct trap_frame *tf)
 		       (tf->error & PF_I) ? "instruction fetch" : (tf->error & PF_W) ? "write" : "read",
 		       (tf->error & PF_U) ? "user" : "kernel",
 		       (tf->error & PF_RSVD) ? " (reserved bit set)" : "");
+	if (x86_fault_violation(tf, read_cr2()))
+		printk("x86: %s: kernel access to user address 0x%016llx outside the copy helpers\n",
+		       x86_fault_violation(tf, read_cr2()), (unsigned long long)read_cr2());
 	printk("RIP: %04llx:%016llx %s+0x%lx\n", (unsigned long long)tf->cs,
 	       (unsigned long long)tf->rip, sym ? sym : "?", (unsigned long)off);
 	printk("RSP: %04llx:%016llx RFLAGS: %08llx\n", (unsigned long long)tf->ss,

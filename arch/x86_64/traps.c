@@ -144,7 +144,8 @@ void user_exception(struct trap_frame *tf)
  * signals are delivered: so a task with SIGKILL pending fails the copy
  * instead (-EFAULT, then it dies, as Linux's fault_signal_pending), and
  * the retry is a point where it yields the CPU when its slice is over
- * (else, on one CPU, the task that would kill it never runs).
+ * (else, on one CPU, the task that would kill it never runs). An SMAP or
+ * SMEP violation is not handled: retrying would fault again forever.
  */
 int kernel_uaccess_fault(struct trap_frame *tf);
 int kernel_uaccess_fault(struct trap_frame *tf)
@@ -153,6 +154,9 @@ int kernel_uaccess_fault(struct trap_frame *tf)
 	struct task *t = current;
 
 	if (!fixup)
+		return 0;
+	/* A helper that left user memory closed (no STAC) is a kernel bug: report it, never retry. */
+	if (x86_fault_violation(tf, read_cr2()))
 		return 0;
 	if (tf->vector == VEC_PF) {
 		uintptr_t addr = read_cr2();

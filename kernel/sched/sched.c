@@ -107,22 +107,20 @@ void sched_init_cpu(unsigned cpu, void *kstack)
 struct task *task_alloc(void)
 {
 	struct task *t = kzalloc(sizeof(*t));
-	struct page *stack;
 	unsigned long f;
 
 	if (!t)
 		return NULL;
-	stack = pmm_alloc(KSTACK_ORDER, 0);
-	if (!stack) {
+	t->kstack = arch_kstack_alloc();
+	if (!t->kstack) {
 		kfree(t);
 		return NULL;
 	}
-	t->kstack = page_address(stack);
 	t->tf = (struct trap_frame *)((char *)t->kstack + KSTACK_SIZE) - 1;
 	memset(t->tf, 0, sizeof(*t->tf));
 	task_links_init(t);
 	if (thread_group_init(t)) {
-		pmm_free(stack, KSTACK_ORDER);
+		arch_kstack_free(t->kstack);
 		kfree(t);
 		return NULL;
 	}
@@ -139,7 +137,7 @@ void task_free(struct task *t)
 {
 	BUG_ON(t->is_idle || t->on_cpu);
 	thread_group_put(t);
-	pmm_free(virt_to_page(t->kstack), KSTACK_ORDER);
+	arch_kstack_free(t->kstack);
 	kfree(t);
 }
 
@@ -148,7 +146,7 @@ void task_free_locked(struct task *t)
 	assert_spin_held(&sched_lock);
 	BUG_ON(t->is_idle || t->on_cpu);
 	thread_group_put_locked(t);
-	pmm_free(virt_to_page(t->kstack), KSTACK_ORDER);
+	arch_kstack_free(t->kstack);
 	kfree(t);
 }
 

@@ -6,6 +6,7 @@
 #include "ktest.h"
 #include "x86.h"
 #include "x86_mmu.h"
+#include "task.h"
 
 static const int ro_value = 42;                 /* .rodata */
 static uint8_t data_code[16] = { 0xC3 };        /* "ret", in .data (NX) */
@@ -160,6 +161,29 @@ static void test_panic_and_nesting(struct ktest *t)
 	EXPECT_EQ(t, fi.cr2, 0);
 }
 
+/*
+ * The running task's kernel stack has its guard below it
+ * (arch/x86_64/kstack.c): a read just under the stack's lowest byte is a
+ * not-present fault, not a read of whatever lies next in memory, and the
+ * overflow report recognises the whole guard, and nothing of the stack.
+ */
+static void test_kstack_guard(struct ktest *t)
+{
+	struct arch_fault_info fi;
+	uintptr_t lo = (uintptr_t)current->kstack, here = (uintptr_t)&fi;
+
+	ASSERT_TRUE(t, lo != 0);                        /* the test thread's own stack */
+	EXPECT_TRUE(t, here >= lo && here < lo + KSTACK_SIZE);
+	ASSERT_EQ(t, arch_fault_catch(read_at, (void *)(lo - 8), &fi), 1);
+	EXPECT_EQ(t, fi.vector, (unsigned)VEC_PF);
+	EXPECT_EQ(t, fi.cr2, lo - 8);
+	EXPECT_EQ(t, fi.error & (PF_P | PF_W | PF_U | PF_I), 0);   /* not present, read, kernel */
+	EXPECT_TRUE(t, kstack_guard_hit(lo - 8));
+	EXPECT_TRUE(t, kstack_guard_hit(lo - KSTACK_SIZE));
+	EXPECT_FALSE(t, kstack_guard_hit(lo));
+	EXPECT_FALSE(t, kstack_guard_hit(lo + KSTACK_SIZE - 1));
+}
+
 static const struct ktest_case x86_fault_cases[] = {
 	KTEST_CASE(test_null_read),
 	KTEST_CASE(test_null_write),
@@ -172,6 +196,7 @@ static const struct ktest_case x86_fault_cases[] = {
 	KTEST_CASE(test_no_fault_returns_zero),
 	KTEST_CASE(test_recovery_disarmed_after_catch),
 	KTEST_CASE(test_panic_and_nesting),
+	KTEST_CASE(test_kstack_guard),
 	{ NULL, NULL },
 };
 

@@ -15,6 +15,7 @@
 #include "x86_mmu.h"
 #include "pmm.h"
 #include "kerrno.h"
+#include "uaccess.h"
 
 #define U0 0x40000000UL
 
@@ -78,16 +79,19 @@ static void test_user_leaf_bits(struct ktest *t)
 		EXPECT_FALSE(t, ueff & PTE_U);
 	}
 
-	/* With the mm active, the kernel reads the user page at its user address. */
+	/*
+	 * With the mm active, the kernel reads the user page at its user
+	 * address, through the copy helper (the only way in with SMAP on).
+	 */
 	{
 		unsigned long irq = arch_irq_save();
-		const volatile char *p = (const volatile char *)(rw + 8);
-		char c0, c4;
+		const char *p = (const char *)(rw + 8);
+		char c0 = 0, c4 = 0;
 
 		mm_activate(mm);
 		EXPECT_EQ(t, read_cr3() & PTE_ADDR_MASK, arch_mmu_root(mm->mmu));
-		c0 = p[0];
-		c4 = p[4];
+		EXPECT_EQ(t, copy_from_user(&c0, p, 1), 0);
+		EXPECT_EQ(t, copy_from_user(&c4, p + 4, 1), 0);
 		mm_activate(NULL);
 		arch_irq_restore(irq);
 		EXPECT_EQ(t, c0, 'h');

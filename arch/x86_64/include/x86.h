@@ -135,6 +135,8 @@ struct x86_features {
 	bool invariant_tsc;
 	bool pku;               /* protection keys for user pages (CPUID 7.0 ECX bit 3) */
 	bool erms;              /* enhanced rep movsb/stosb (CPUID 7.0 EBX bit 9) */
+	bool smep;              /* supervisor-mode execution prevention (CPUID 7.0 EBX bit 7) */
+	bool smap;              /* supervisor-mode access prevention (CPUID 7.0 EBX bit 20) */
 	bool hypervisor;        /* running under one (CPUID 1 ECX bit 31) */
 	unsigned family;        /* CPUID 1 EAX: the family, extended family added */
 	char vendor[13];
@@ -149,6 +151,27 @@ void cpu_features_init(void);
 void x86_pku_init(bool allow);
 /* x86_pku_init_cpu: the same on another CPU once x86_pku_init decided (CR4.PKE, PKRU). */
 void x86_pku_init_cpu(void);
+/*
+ * x86_smap_init: turn SMEP and SMAP on (CR4 bits 20, 21) when the CPU has
+ * them, once the kernel page tables are loaded; sets x86_smap_enabled,
+ * which the entry path (CLAC) and the copy helpers (STAC/CLAC,
+ * arch/x86_64/uaccess.asm) read: those instructions fault as undefined on
+ * a CPU without SMAP. From then on the kernel reaches user pages only
+ * inside the copy helpers; any other access faults (reported as an SMAP
+ * or SMEP violation, trap_report.c). x86_smap_init_cpu: the same on an
+ * application processor once the boot CPU decided.
+ */
+void x86_smap_init(void);
+void x86_smap_init_cpu(void);
+extern uint8_t x86_smap_enabled, x86_smep_enabled;
+/*
+ * x86_fault_violation: "SMAP violation" when the kernel-mode page fault in
+ * tf touched a user page outside the copy helpers with SMAP on, "SMEP
+ * violation" when it fetched an instruction from one with SMEP on, else NULL.
+ */
+struct trap_frame;
+const char *x86_fault_violation(const struct trap_frame *tf, uint64_t cr2);
+
 /* Linux's init_pkru_value: key 0 open, keys 1..15 access-disabled. */
 #define PKRU_INIT 0x55555554u
 
@@ -259,6 +282,20 @@ __attribute__((noreturn)) void ap_main(unsigned cpu);
 #define VEC_RESCHED    0xf0     /* wake an idle CPU: work was queued for it */
 #define VEC_TLB        0xf1     /* TLB shootdown request (tlb.c) */
 #define VEC_STOP       0xf2     /* stop this CPU (panic) */
+#define VEC_KSTACK_FLUSH 0xf3   /* drop freed kernel-stack mappings from the TLB (kstack.c) */
+
+/*
+ * kstack_area_init: the kernel-stack area's page tables (one slot per
+ * KSTACK_SIZE of RAM) and its flush IPI; after the pmm is up, before the
+ * first address space. kstack_guard_hit: addr lies in the guard below a
+ * kernel stack (an area slot's, or the boot stack's): a kernel stack
+ * overflow.
+ */
+void kstack_area_init(void);
+bool kstack_guard_hit(uintptr_t addr);
+/* For tests: the number of kernel-stack slots; how many times stale slots were flushed and freed. */
+unsigned kstack_slot_count(void);
+unsigned long kstack_flush_count(void);
 /* Reschedule IPIs each CPU has taken (only that CPU writes its counter). */
 extern unsigned long ipi_resched_received[NR_CPUS];
 /* ipi_init: install the IPI handlers (once, on the boot CPU). */
@@ -302,6 +339,7 @@ struct arch_fault_info {
 	uint64_t error;
 	uint64_t cr2;
 	uint64_t rip;
+	const char *violation;  /* x86_fault_violation's verdict (backtrace printed), or NULL */
 };
 int arch_fault_catch(void (*fn)(void *), void *arg, struct arch_fault_info *info);
 #define ARCH_FAULT_PANIC 256          /* info->vector of a panic taken by arch_fault_catch */

@@ -99,6 +99,14 @@ void kpgtable_init(const struct mem_range *ram, size_t nram, phys_addr_t (*alloc
  */
 void *kpgtable_map_mmio(phys_addr_t pa, size_t size);
 
+/*
+ * kpgtable_pte: the 4 KiB page-table entry of va in the kernel tables,
+ * allocating the tables above it when absent (va must not lie in a large
+ * page). NULL when out of memory. The caller owns the entry: changing it is
+ * the caller's business, flushing it from TLBs too.
+ */
+uint64_t *kpgtable_pte(uintptr_t va);
+
 /* Switch the page-table allocator to pmm once it is up. */
 void kpgtable_use_pmm(void);
 
