@@ -43,8 +43,11 @@ void file_put(struct file *f)
 
 struct wait_queue file_io_wait = WAIT_QUEUE_INIT(file_io_wait);
 
+unsigned long file_io_events;
+
 void file_io_event(void)
 {
+	__atomic_add_fetch(&file_io_events, 1, __ATOMIC_RELEASE);
 	wake_up(&file_io_wait);
 }
 

@@ -183,6 +183,8 @@ unsigned file_poll(struct file *f);
  */
 extern struct wait_queue file_io_wait;
 void file_io_event(void);
+/* file_io_events: how many file_io_event calls so far (epoll's edge-triggered entries, fs/epoll.c). */
+extern unsigned long file_io_events;
 
 /* maps_format: write t's /proc/self/maps text into buf (size bytes); returns the length it needs. */
 size_t maps_format(struct task *t, char *buf, size_t size);
