@@ -2,13 +2,16 @@
 // program, not by the scheduling: goroutines feeding a channel, a worker
 // pool summing under a mutex, a map filled from several goroutines, a
 // select with a timer, runtime.GC() with a finalizer-free allocation burst,
-// and a buffered-channel pipeline. tools/test-programs runs it on Linux and
-// on the kernel and compares the bytes.
+// a buffered-channel pipeline, itself run as a child through os/exec
+// (fork and exec from a Go thread, its output read through a pipe) and an
+// os.Pipe read through the runtime's poller (epoll). tools/test-programs
+// runs it on Linux and on the kernel and compares the bytes.
 package main
 
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"sort"
 	"strings"
@@ -160,7 +163,42 @@ func pipeline() []int {
 	return r
 }
 
+// child: run this program again as "godemo child ARGS": its output and exit status.
+func child() string {
+	out, err := exec.Command("/proc/self/exe", "child", "x", "y").Output()
+	return fmt.Sprintf("child: %q, %v", out, err)
+}
+
+// pipe: a goroutine writes into an os.Pipe (non-blocking, on the poller), main reads it all.
+func pipe() string {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err.Error()
+	}
+	go func() {
+		for i := 0; i < 3; i++ {
+			fmt.Fprintf(w, "part %d;", i)
+		}
+		w.Close()
+	}()
+	var b strings.Builder
+	buf := make([]byte, 4)
+	for {
+		n, err := r.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	r.Close()
+	return "pipe: " + b.String()
+}
+
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "child" {
+		fmt.Println("child says", strings.Join(os.Args[2:], "+"))
+		os.Exit(4)
+	}
 	fmt.Println("squares:", squares(100))
 	total, done := pool(8, 1000)
 	fmt.Println("pool:", total, done)
@@ -169,6 +207,8 @@ func main() {
 	fmt.Println("gc:", kept, sum)
 	fmt.Println(timer())
 	fmt.Println("pipeline:", pipeline())
+	fmt.Println(child())
+	fmt.Println(pipe())
 	fmt.Fprintln(os.Stderr, "args:", len(os.Args)-1, strings.Join(os.Args[1:], ","))
 	os.Exit(3)
 }
