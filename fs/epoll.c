@@ -5,8 +5,11 @@
  *
  * An epoll file holds its interest list: (fd, file, events, data). As on
  * Linux an entry does not keep its file open: it is matched by the fd and
- * the file it named at EPOLL_CTL_ADD, and one whose fd no longer holds that
- * file is skipped (Linux removes it when the file's last reference goes).
+ * the file it named at EPOLL_CTL_ADD (its address and serial number), and
+ * one whose fd no longer holds that file is dropped when seen (Linux drops
+ * it when the file's last reference goes). An epoll file cannot be added
+ * to an epoll file here (-EINVAL; Linux allows nesting): so no cycle can
+ * make a wait lock itself.
  *
  * Level-triggered entries are reported while ready. EPOLLONESHOT entries
  * are disabled after one report until EPOLL_CTL_MOD. EPOLLET entries are
@@ -51,7 +54,8 @@ struct epoll_event_k {
 struct ep_item {
 	struct list_head link;
 	int fd;
-	struct file *file;              /* not a reference: compared with fd's file */
+	struct file *file;              /* not a reference: compared with fd's file, with serial */
+	uint64_t serial;
 	uint32_t events;                /* asked for, with EPOLLET/EPOLLONESHOT; 0: a disarmed one-shot */
 	uint64_t data;
 	unsigned long reported_gen;     /* EPOLLET: file_io_events at its last report */
@@ -73,17 +77,39 @@ static void ep_release(struct file *f)
 	kfree(ep);
 }
 
-/* What it reports now: the file's readiness within what it asks for (0: nothing or a stale entry). */
+/* The entry's fd still holds the file it was added with (in the caller's fd table). */
+static bool ep_item_live(const struct ep_item *it)
+{
+	struct file *f = fd_get((uint64_t)it->fd);
+
+	return f == it->file && f->serial == it->serial;
+}
+
+/* What a live entry reports now: the file's readiness within what it asks for. */
 static uint32_t ep_item_ready(const struct ep_item *it)
 {
-	struct file *f = it->fd >= 0 ? fd_get((uint64_t)it->fd) : NULL;
-	uint32_t r, want = (it->events & ~(EPOLLET | EPOLLONESHOT | EPOLLEXCLUSIVE | EPOLLWAKEUP)) |
-			   EPOLLERR | EPOLLHUP;
+	uint32_t want = (it->events & ~(EPOLLET | EPOLLONESHOT | EPOLLEXCLUSIVE | EPOLLWAKEUP)) |
+			EPOLLERR | EPOLLHUP;
 
-	if (!f || f != it->file || !(it->events & ~(EPOLLET | EPOLLONESHOT)))
-		return 0;
-	r = file_poll(f);               /* EPOLLRDHUP: sockets only, of which there are none */
-	return r & want;
+	if (!(it->events & ~(EPOLLET | EPOLLONESHOT)))
+		return 0;               /* a disarmed one-shot entry */
+	return file_poll(it->file) & want;      /* EPOLLRDHUP: sockets only, of which there are none */
+}
+
+/* Drop the entries whose fd no longer holds their file. ep->lock held. */
+static void ep_drop_stale_locked(struct eventpoll *ep)
+{
+	struct list_head *p, *tmp;
+
+	list_for_each_safe(p, tmp, &ep->items) {
+		struct ep_item *it = list_entry(p, struct ep_item, link);
+
+		if (!ep_item_live(it)) {
+			list_del(p);
+			ep->nitems--;
+			kfree(it);
+		}
+	}
 }
 
 static unsigned ep_poll_file(struct file *f);
@@ -110,9 +136,12 @@ static unsigned ep_poll_file(struct file *f)
 	struct list_head *p;
 	unsigned r = 0;
 
-	list_for_each(p, &ep->items)
-		if (list_entry(p, struct ep_item, link)->file != f && ep_item_ready(list_entry(p, struct ep_item, link)))
+	list_for_each(p, &ep->items) {
+		struct ep_item *it = list_entry(p, struct ep_item, link);
+
+		if (ep_item_live(it) && ep_item_ready(it))
 			r = POLLIN;
+	}
 	spin_unlock_irqrestore(&ep->lock, fl);
 	return r;
 }
@@ -157,7 +186,7 @@ static struct ep_item *ep_find_locked(struct eventpoll *ep, int fd, struct file 
 	list_for_each(p, &ep->items) {
 		struct ep_item *it = list_entry(p, struct ep_item, link);
 
-		if (it->fd == fd && it->file == f)
+		if (it->fd == fd && it->file == f && it->serial == f->serial)
 			return it;
 	}
 	return NULL;
@@ -167,8 +196,10 @@ static struct ep_item *ep_find_locked(struct eventpoll *ep, int fd, struct file 
 static long ep_ctl_locked(struct eventpoll *ep, int op, int fd, struct file *f,
 			  const struct epoll_event_k *ev, struct ep_item **new)
 {
-	struct ep_item *it = ep_find_locked(ep, fd, f);
+	struct ep_item *it;
 
+	ep_drop_stale_locked(ep);
+	it = ep_find_locked(ep, fd, f);
 	if (op == EPOLL_CTL_ADD) {
 		if (it)
 			return -EEXIST;
@@ -178,6 +209,7 @@ static long ep_ctl_locked(struct eventpoll *ep, int op, int fd, struct file *f,
 		*new = NULL;
 		it->fd = fd;
 		it->file = f;
+		it->serial = f->serial;
 		list_add_tail(&it->link, &ep->items);
 		ep->nitems++;
 	} else if (!it) {
@@ -196,8 +228,9 @@ static long ep_ctl_locked(struct eventpoll *ep, int op, int fd, struct file *f,
 
 /*
  * epoll_ctl(epfd, op, fd, event): add, change or remove fd's entry.
- * -EBADF epfd or fd not open; -EINVAL epfd not an epoll file, fd == epfd,
- * a bad op, or EPOLLEXCLUSIVE with MOD; -EEXIST / -ENOENT; -EFAULT.
+ * -EBADF epfd or fd not open; -EINVAL epfd not an epoll file, fd == epfd
+ * or another epoll file, a bad op, or EPOLLEXCLUSIVE with MOD; -EEXIST /
+ * -ENOENT; -ENOSPC 4096 entries; -EFAULT.
  */
 long sys_epoll_ctl(SYSCALL_ARGS)
 {
@@ -213,7 +246,7 @@ long sys_epoll_ctl(SYSCALL_ARGS)
 		return -EFAULT;
 	if (!epf || !f)
 		return -EBADF;
-	if (!ep || f == epf || (op != EPOLL_CTL_ADD && op != EPOLL_CTL_DEL && op != EPOLL_CTL_MOD))
+	if (!ep || ep_of(f) || (op != EPOLL_CTL_ADD && op != EPOLL_CTL_DEL && op != EPOLL_CTL_MOD))
 		return -EINVAL;
 	if (op == EPOLL_CTL_MOD && (ev.events & EPOLLEXCLUSIVE))
 		return -EINVAL;
@@ -241,6 +274,7 @@ static bool ep_scan(void *arg)
 	struct list_head *p;
 
 	w->count = 0;
+	ep_drop_stale_locked(w->ep);
 	list_for_each(p, &w->ep->items) {
 		struct ep_item *it = list_entry(p, struct ep_item, link);
 		uint32_t r;

@@ -13,10 +13,12 @@
 
 struct file *file_alloc(const struct file_ops *ops, unsigned flags)
 {
+	static uint64_t serials;
 	struct file *f = kzalloc(sizeof(*f));
 
 	if (!f)
 		return NULL;
+	f->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	f->refs = 1;
 	f->ops = ops;
 	f->flags = flags;

@@ -66,6 +66,7 @@ struct file_ops {
 
 struct file {
 	int refs;                       /* [atomic] fds in all tasks, VMAs mapping it, holders */
+	uint64_t serial;                /* unique since boot (epoll tells a file from a later one at its address) */
 	const struct file_ops *ops;
 	unsigned flags;                 /* O_ACCMODE | O_APPEND | O_NONBLOCK | O_LARGEFILE (F_GETFL) */
 	uint64_t pos;                   /* shared offset (memory and regular files) */

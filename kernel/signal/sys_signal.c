@@ -285,7 +285,7 @@ long signal_temp_mask_user(uint64_t umask, uint64_t size)
 		return -EFAULT;
 	current->sig.saved_mask = current->sig.blocked;
 	current->sig.restore_mask = true;
-	current->sig.blocked = set & ~(sig_bit(SIGKILL) | sig_bit(SIGSTOP));
+	current->sig.blocked = set & ~UNBLOCKABLE;
 	return 0;
 }
 

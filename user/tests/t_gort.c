@@ -468,6 +468,36 @@ static void t_epoll_pipe(void)
 	close(ep);
 }
 
+/*
+ * An entry goes with its file: a pipe registered and then closed without
+ * EPOLL_CTL_DEL leaves nothing behind, so a new pipe that gets the same fd
+ * number is added afresh (not -EEXIST) and reports its own data word.
+ */
+static void t_epoll_closed_fd(void)
+{
+	struct epoll_event_u ev = { EPOLLIN, 1 }, out[4];
+	int p[2], q[2], ep = (int)usys1(__NR_epoll_create1, 0);
+
+	CHECK(ep >= 0);
+	CHECK_EQ(pipe(p), 0);
+	CHECK_EQ(write(p[1], "x", 1), 1);
+	CHECK_EQ(usys4(__NR_epoll_ctl, ep, EPOLL_CTL_ADD, p[0], (long)&ev), 0);
+	CHECK_EQ(close(p[0]), 0);
+	CHECK_EQ(close(p[1]), 0);
+	CHECK_EQ(usys4(__NR_epoll_wait, ep, (long)out, 4, 0), 0);
+	CHECK_EQ(pipe(q), 0);
+	CHECK_EQ(q[0], p[0]);                   /* the lowest free fds again */
+	ev.data = 2;
+	CHECK_EQ(usys4(__NR_epoll_ctl, ep, EPOLL_CTL_ADD, q[0], (long)&ev), 0);
+	CHECK_EQ(usys4(__NR_epoll_wait, ep, (long)out, 4, 0), 0);
+	CHECK_EQ(write(q[1], "y", 1), 1);
+	CHECK_EQ(usys4(__NR_epoll_wait, ep, (long)out, 4, 0), 1);
+	CHECK_EQ(out[0].data, 2);
+	close(q[0]);
+	close(q[1]);
+	close(ep);
+}
+
 const struct utest ut_gort_tests[] = {
 	{ "rt_sigaction_range", t_rt_sigaction_range },
 	{ "rt_queue_order", t_rt_queue_order },
@@ -478,5 +508,6 @@ const struct utest ut_gort_tests[] = {
 	{ "futex_abs_timeouts", t_futex_abs_timeouts },
 	{ "sched_affinity", t_sched_affinity },
 	{ "epoll_pipe", t_epoll_pipe },
+	{ "epoll_closed_fd", t_epoll_closed_fd },
 	{ NULL, NULL },
 };
