@@ -13,10 +13,12 @@
 
 struct file *file_alloc(const struct file_ops *ops, unsigned flags)
 {
+	static uint64_t serials;
 	struct file *f = kzalloc(sizeof(*f));
 
 	if (!f)
 		return NULL;
+	f->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
 	f->refs = 1;
 	f->ops = ops;
 	f->flags = flags;
@@ -43,8 +45,11 @@ void file_put(struct file *f)
 
 struct wait_queue file_io_wait = WAIT_QUEUE_INIT(file_io_wait);
 
+unsigned long file_io_events;
+
 void file_io_event(void)
 {
+	__atomic_add_fetch(&file_io_events, 1, __ATOMIC_RELEASE);
 	wake_up(&file_io_wait);
 }
 

@@ -121,23 +121,6 @@ long sys_poll(SYSCALL_ARGS)
 	return do_poll(a0, a1, ms < 0 ? UINT64_MAX : ms == 0 ? 0 : deadline_after((uint64_t)ms * 1000000));
 }
 
-/* Install a temporary signal mask for ppoll/pselect6 (restored as for sigsuspend). 0, -EINVAL, -EFAULT. */
-static long temp_sigmask(uint64_t umask, uint64_t size)
-{
-	ksigset_t set;
-
-	if (!umask)
-		return 0;
-	if (size != sizeof(ksigset_t))
-		return -EINVAL;
-	if (copy_from_user(&set, (const void *)umask, sizeof(set)))
-		return -EFAULT;
-	current->sig.saved_mask = current->sig.blocked;
-	current->sig.restore_mask = true;
-	current->sig.blocked = set & ~(sig_bit(SIGKILL) | sig_bit(SIGSTOP)) & ((1ULL << NSIG_STD) - 1);
-	return 0;
-}
-
 /* ppoll(fds, nfds, timeout, sigmask, sigsetsize): poll with a timespec and a temporary mask. */
 long sys_ppoll(SYSCALL_ARGS)
 {
@@ -145,7 +128,7 @@ long sys_ppoll(SYSCALL_ARGS)
 	long r = timespec_deadline(a2, &deadline);
 
 	if (!r)
-		r = temp_sigmask(a3, a4);
+		r = signal_temp_mask_user(a3, a4);
 	return r ? r : do_poll(a0, a1, deadline);
 }
 
@@ -287,7 +270,7 @@ long sys_pselect6(SYSCALL_ARGS)
 	if (!r && a5 && copy_from_user(sm, (const void *)a5, sizeof(sm)))
 		r = -EFAULT;
 	if (!r)
-		r = temp_sigmask(sm[0], sm[1]);
+		r = signal_temp_mask_user(sm[0], sm[1]);
 	if (r)
 		return r;
 	r = do_select((int64_t)a0, a1, a2, a3, deadline);

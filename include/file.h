@@ -66,6 +66,7 @@ struct file_ops {
 
 struct file {
 	int refs;                       /* [atomic] fds in all tasks, VMAs mapping it, holders */
+	uint64_t serial;                /* unique since boot (epoll tells a file from a later one at its address) */
 	const struct file_ops *ops;
 	unsigned flags;                 /* O_ACCMODE | O_APPEND | O_NONBLOCK | O_LARGEFILE (F_GETFL) */
 	uint64_t pos;                   /* shared offset (memory and regular files) */
@@ -183,6 +184,8 @@ unsigned file_poll(struct file *f);
  */
 extern struct wait_queue file_io_wait;
 void file_io_event(void);
+/* file_io_events: how many file_io_event calls so far (epoll's edge-triggered entries, fs/epoll.c). */
+extern unsigned long file_io_events;
 
 /* maps_format: write t's /proc/self/maps text into buf (size bytes); returns the length it needs. */
 size_t maps_format(struct task *t, char *buf, size_t size);

@@ -6,17 +6,23 @@
  * signal gets Linux's rt_sigframe on the user stack (return address =
  * sa_restorer, ucontext, siginfo, FXSAVE state), SIG_DFL terminates (or is
  * ignored for SIGCHLD, SIGURG, SIGWINCH, SIGCONT; stop signals are ignored:
- * there is no job control), SIG_IGN discards. Only standard signals 1..31
- * exist (no real-time queueing: one pending instance each).
+ * there is no job control), SIG_IGN discards. Signals 1..64 exist, as on
+ * Linux: a standard signal (1..31) is pending at most once (a second one
+ * sent meanwhile is merged into it), a real-time one (32..64) queues every
+ * instance with its own siginfo, delivered oldest first
+ * (kernel/signal/sigqueue.c).
  */
 #ifndef SIGNAL_H
 #define SIGNAL_H
 
 #include "types.h"
+#include "list.h"
 #include "uapi/linux_signal.h"
 
-#define NSIG_STD 31             /* signals 1..31 are supported */
-#define KNSIG    64             /* the ABI's sigset has 64 bits */
+#define NSIG_STD 31             /* standard signals 1..31: one pending instance each */
+#define SIGRTMIN_K 32           /* real-time signals 32..64: queued */
+#define KNSIG    64             /* the ABI's sigset has 64 bits: signals 1..64 */
+#define SIGQUEUE_MAX 1024       /* queued real-time signals per pending set (Linux: RLIMIT_SIGPENDING) */
 
 #define SIG_DFL 0UL
 #define SIG_IGN 1UL
@@ -53,11 +59,30 @@ struct k_siginfo {
 	};
 };
 
+/* One queued real-time signal (kernel/signal/sigqueue.c). */
+struct sigqueue_k {
+	struct list_head link;
+	struct k_siginfo info;
+};
+
+/*
+ * A set of pending signals, a thread's own or its process's [sched]: bit
+ * sig - 1 of set while sig is pending; a standard signal's siginfo in
+ * info[sig], a real-time signal's instances in rt (oldest first, nqueued
+ * of them). A real-time bit without an entry: an instance whose siginfo
+ * was lost (queue full on a kill), delivered as SI_USER with no sender.
+ */
+struct sigpending_k {
+	ksigset_t set;
+	struct k_siginfo info[NSIG_STD + 1];
+	struct list_head rt;
+	int nqueued;
+};
+
 /* A task's own signal state (actions: struct sighand; process-directed pending: struct thread_group). */
 struct task_signals {
 	ksigset_t blocked;
-	ksigset_t pending;
-	struct k_siginfo info[NSIG_STD + 1];            /* of the pending instance */
+	struct sigpending_k pending;                    /* thread-directed (tkill, tgkill, faults) */
 	uint64_t sas_sp, sas_size;                      /* sigaltstack; size 0: none */
 	uint32_t sas_flags;                             /* SS_AUTODISARM or 0 */
 	ksigset_t saved_mask;                           /* rt_sigsuspend: the set to restore */
@@ -66,6 +91,23 @@ struct task_signals {
 
 struct task;
 struct trap_frame;
+
+/* sigpending_init: an empty set (list heads linked). */
+void sigpending_init(struct sigpending_k *p);
+/* sigpending_flush: drop every pending signal, freeing the queued entries. sched_lock held or p unshared. */
+void sigpending_flush(struct sigpending_k *p);
+/*
+ * sigpending_add_locked: make info->si_signo pending in p: a standard
+ * signal already pending is merged (its first siginfo kept), a real-time
+ * one queued. 0, or -EAGAIN when a real-time signal finds the queue full
+ * (or no memory) and is not from kill (SI_USER: then it is still made
+ * pending, without its siginfo, as Linux). sched_lock held.
+ */
+int sigpending_add_locked(struct sigpending_k *p, const struct k_siginfo *info);
+/* sigpending_take_locked: take the oldest instance of sig (pending in p) into *info. sched_lock held. */
+void sigpending_take_locked(struct sigpending_k *p, int sig, struct k_siginfo *info);
+/* sigpending_discard_locked: drop every pending instance of sig (its action became "ignore"). */
+void sigpending_discard_locked(struct sigpending_k *p, int sig);
 
 /* signal_init_task: default actions, nothing blocked or pending (exec keeps blocked; see signal_exec). */
 void signal_init_task(struct task *t);
@@ -138,6 +180,14 @@ int sas_flags(const struct task *t, uint64_t sp);
  * it; -EINVAL bad flags; -ENOMEM smaller than MINSIGSTKSZ (2048).
  */
 int sigaltstack_set(struct task *t, uint64_t ss_sp, int32_t ss_flags, uint64_t ss_size, uint64_t sp);
+
+/*
+ * signal_temp_mask_user: install the user's sigset at umask (size bytes; 0:
+ * none) as the blocked set until the system call ends or a handler runs
+ * (ppoll, pselect6, epoll_pwait; restored as for sigsuspend). 0, -EINVAL
+ * size != 8, -EFAULT.
+ */
+long signal_temp_mask_user(uint64_t umask, uint64_t size);
 
 /* tf->error of a SYSCALL frame that must not be restarted (after rt_sigreturn, or a restart). */
 #define SYSCALL_NO_RESTART (~0ULL)

@@ -63,7 +63,7 @@ struct arch_task {
  */
 struct sighand {
 	int refs;
-	struct k_sigaction action[NSIG_STD + 1];        /* index = signal number */
+	struct k_sigaction action[KNSIG + 1];           /* index = signal number */
 };
 
 /*
@@ -82,8 +82,7 @@ struct thread_group {
 	struct list_head threads;       /* its tasks, through task.group_link */
 	bool exiting;                   /* exit_group or a fatal signal: every thread goes */
 	int exit_status;                /* the status the process reports (group exit, or the last thread's) */
-	ksigset_t pending;              /* process-directed signals */
-	struct k_siginfo info[NSIG_STD + 1];
+	struct sigpending_k pending;    /* process-directed signals (kill, sigqueue) */
 	struct task *exec_task;         /* a thread in execve waiting for the others to end (de_thread) */
 	bool notified;                  /* the parent has been told (exit signal) that the process ended */
 };
@@ -179,6 +178,8 @@ void sched_wakeup(struct task *t);
  * one online); a queued t moves now, a running one at its next schedule.
  */
 void sched_set_affinity(struct task *t, unsigned long cpus);
+/* sched_set_affinity_locked: the same with sched_lock held (t found under it: sched_setaffinity). */
+void sched_set_affinity_locked(struct task *t, unsigned long cpus);
 /* sched_stats: context switches and tasks pulled from other CPUs by cpu since boot. */
 void sched_stats(unsigned cpu, unsigned long *switches, unsigned long *pulls);
 

@@ -104,12 +104,16 @@
 #define __NR_time              201
 #define __NR_futex             202
 #define __NR_sched_setaffinity 203
+#define __NR_sched_getaffinity 204
+#define __NR_epoll_create      213
 #define __NR_getdents64        217
 #define __NR_set_tid_address   218
 #define __NR_clock_gettime     228
 #define __NR_clock_getres      229
 #define __NR_clock_nanosleep   230
 #define __NR_exit_group        231
+#define __NR_epoll_wait        232
+#define __NR_epoll_ctl         233
 #define __NR_tgkill            234
 #define __NR_openat            257
 #define __NR_mkdirat           258
@@ -125,6 +129,8 @@
 #define __NR_ppoll             271
 #define __NR_set_robust_list   273
 #define __NR_get_robust_list   274
+#define __NR_epoll_pwait       281
+#define __NR_epoll_create1     291
 #define __NR_dup3              292
 #define __NR_pipe2             293
 #define __NR_prlimit64         302

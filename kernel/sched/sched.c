@@ -589,15 +589,21 @@ struct mm *task_set_mm(struct task *t, struct mm *mm)
 	return old;
 }
 
-void sched_set_affinity(struct task *t, unsigned long cpus)
+void sched_set_affinity_locked(struct task *t, unsigned long cpus)
 {
-	unsigned long f = spin_lock_irqsave(&sched_lock);
-
+	assert_spin_held(&sched_lock);
 	t->cpus_allowed = cpus;
 	if (t->state == TASK_RUNNABLE && !t->on_cpu && t->cpu >= 0 && !cpu_may_run(t, (unsigned)t->cpu)) {
 		dequeue(t);
 		make_runnable(t);
 	}
+}
+
+void sched_set_affinity(struct task *t, unsigned long cpus)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	sched_set_affinity_locked(t, cpus);
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 

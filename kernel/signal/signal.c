@@ -74,6 +74,8 @@ static const char *const sig_names[NSIG_STD + 1] = {
 
 const char *signal_name(int sig)
 {
+	if (sig >= SIGRTMIN_K && sig <= KNSIG)
+		return "a real-time signal";
 	return sig > 0 && sig <= NSIG_STD ? sig_names[sig] : "SIG?";
 }
 
@@ -92,13 +94,14 @@ static bool default_ignored(int sig)
 void signal_init_task(struct task *t)
 {
 	memset(&t->sig, 0, sizeof(t->sig));
+	sigpending_init(&t->sig.pending);
 }
 
 void signal_fork(struct task *child, const struct task *parent)
 {
 	memcpy(child->sighand->action, parent->sighand->action, sizeof(child->sighand->action));
 	child->sig.blocked = parent->sig.blocked;
-	child->sig.pending = 0;
+	sigpending_flush(&child->sig.pending);
 	child->sig.sas_sp = parent->sig.sas_sp;
 	child->sig.sas_size = parent->sig.sas_size;
 	child->sig.sas_flags = parent->sig.sas_flags;
@@ -106,7 +109,7 @@ void signal_fork(struct task *child, const struct task *parent)
 
 void signal_reset_handlers(struct task *t)
 {
-	for (int s = 1; s <= NSIG_STD; s++) {
+	for (int s = 1; s <= KNSIG; s++) {
 		struct k_sigaction *a = &t->sighand->action[s];
 		uint64_t handler = a->handler == SIG_IGN ? SIG_IGN : SIG_DFL;
 
@@ -126,7 +129,7 @@ void signal_exec(struct task *t)
 /* Signals pending for t: its own and its thread group's. */
 static ksigset_t pending_set(const struct task *t)
 {
-	return t->sig.pending | (t->group ? t->group->pending : 0);
+	return t->sig.pending.set | (t->group ? t->group->pending.set : 0);
 }
 
 bool signal_pending(const struct task *t)
@@ -137,8 +140,8 @@ bool signal_pending(const struct task *t)
 bool fatal_signal_pending(const struct task *t)
 {
 	/* Lockless read (sched_lock guards the sets): a signal sent meanwhile is seen by the next call. */
-	ksigset_t own = __atomic_load_n(&t->sig.pending, __ATOMIC_RELAXED);
-	ksigset_t group = t->group ? __atomic_load_n(&t->group->pending, __ATOMIC_RELAXED) : 0;
+	ksigset_t own = __atomic_load_n(&t->sig.pending.set, __ATOMIC_RELAXED);
+	ksigset_t group = t->group ? __atomic_load_n(&t->group->pending.set, __ATOMIC_RELAXED) : 0;
 
 	return ((own | group) & sig_bit(SIGKILL)) != 0;
 }
@@ -156,23 +159,21 @@ static void signal_wake_locked(struct task *t)
 int send_signal_info_locked(struct task *t, const struct k_siginfo *info, bool group)
 {
 	int sig = info->si_signo;
-	ksigset_t *pending = group && t->group ? &t->group->pending : &t->sig.pending;
-	struct k_siginfo *slot = group && t->group ? t->group->info : t->sig.info;
+	struct sigpending_k *pending = group && t->group ? &t->group->pending : &t->sig.pending;
 	struct list_head *p;
 	uint64_t h;
+	int r;
 
 	assert_spin_held(&sched_lock);
-	if (sig < 0 || sig > NSIG_STD)
+	if (sig < 0 || sig > KNSIG)
 		return -EINVAL;
 	if (sig == 0)
 		return 0;
 	h = t->sighand->action[sig].handler;
 	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig))))
 		return 0;               /* discarded, as Linux does for ignored signals */
-	if (!(*pending & sig_bit(sig))) {
-		slot[sig] = *info;
-		*pending |= sig_bit(sig);
-	}
+	if ((r = sigpending_add_locked(pending, info)))
+		return r;
 	if (!group || !t->group) {
 		signal_wake_locked(t);
 		return 0;
@@ -214,7 +215,7 @@ bool signal_fatal(const struct task *t, int sig)
 void force_sig_fault(int sig, int code, uintptr_t addr)
 {
 	struct task *t = current;
-	struct k_siginfo *info = &t->sig.info[sig];
+	struct k_siginfo *info = &t->sig.pending.info[sig];
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
 	if ((t->sig.blocked & sig_bit(sig)) || t->sighand->action[sig].handler == SIG_IGN) {
@@ -225,7 +226,7 @@ void force_sig_fault(int sig, int code, uintptr_t addr)
 	info->si_signo = sig;
 	info->si_code = code;
 	info->addr = addr;
-	t->sig.pending |= sig_bit(sig);
+	t->sig.pending.set |= sig_bit(sig);
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
@@ -378,12 +379,11 @@ static int setup_rt_frame(struct trap_frame *tf, int sig, const struct k_sigacti
 /* Take sig off t's own pending set, else its group's; its siginfo. sched_lock held. */
 static struct k_siginfo dequeue_locked(struct task *t, int sig)
 {
-	if (t->sig.pending & sig_bit(sig)) {
-		t->sig.pending &= ~sig_bit(sig);
-		return t->sig.info[sig];
-	}
-	t->group->pending &= ~sig_bit(sig);
-	return t->group->info[sig];
+	struct k_siginfo info;
+
+	sigpending_take_locked(t->sig.pending.set & sig_bit(sig) ? &t->sig.pending : &t->group->pending,
+			       sig, &info);
+	return info;
 }
 
 void signal_deliver(struct trap_frame *tf)

@@ -26,12 +26,12 @@ long sys_rt_sigqueueinfo(SYSCALL_ARGS);
 /* Drop a pending sig of t and of its thread group (its action became "ignore"). sched_lock held. */
 static void discard_pending_locked(struct task *t, int sig)
 {
-	t->sig.pending &= ~sig_bit(sig);
-	t->group->pending &= ~sig_bit(sig);
+	sigpending_discard_locked(&t->sig.pending, sig);
+	sigpending_discard_locked(&t->group->pending, sig);
 }
 
 /*
- * rt_sigaction(sig, act, oact, sigsetsize): -EINVAL bad sig (1..31 only),
+ * rt_sigaction(sig, act, oact, sigsetsize): -EINVAL bad sig (1..64),
  * SIGKILL/SIGSTOP with act, or sigsetsize != 8; -EFAULT bad pointers.
  */
 long sys_rt_sigaction(SYSCALL_ARGS)
@@ -41,7 +41,7 @@ long sys_rt_sigaction(SYSCALL_ARGS)
 	struct task *t = current;
 	unsigned long f;
 
-	if (a3 != sizeof(ksigset_t) || sig < 1 || sig > NSIG_STD)
+	if (a3 != sizeof(ksigset_t) || sig < 1 || sig > KNSIG)
 		return -EINVAL;
 	if (a1) {
 		if (sig == SIGKILL || sig == SIGSTOP)
@@ -91,7 +91,6 @@ long sys_rt_sigprocmask(SYSCALL_ARGS)
 		else
 			t->sig.blocked = set;
 		t->sig.blocked &= ~UNBLOCKABLE;
-		t->sig.blocked &= (1ULL << NSIG_STD) - 1;
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
 	if (a2 && copy_to_user((void *)a2, &old, sizeof(old)))
@@ -134,7 +133,7 @@ static long kill_one(int tid, int tgid, int sig, int code)
 	t = task_find_any_locked(tid);
 	if (!t || (tgid > 0 && t->pid != tgid))
 		r = -ESRCH;
-	else if (sig < 0 || sig > NSIG_STD)
+	else if (sig < 0 || sig > KNSIG)
 		r = -EINVAL;
 	else if (code == SI_TKILL ? t->state != TASK_ZOMBIE : process_alive_locked(t))
 		r = send_signal_info_locked(t, &info, code != SI_TKILL);
@@ -153,7 +152,7 @@ static long kill_group(int pgid, int sig, bool all)
 	long r = -ESRCH;
 	unsigned long f;
 
-	if (sig < 0 || sig > NSIG_STD)
+	if (sig < 0 || sig > KNSIG)
 		return -EINVAL;
 	memset(&info, 0, sizeof(info));
 	info.si_signo = sig;
@@ -232,7 +231,7 @@ long sys_rt_sigsuspend(SYSCALL_ARGS)
 	f = spin_lock_irqsave(&sched_lock);
 	t->sig.saved_mask = t->sig.blocked;
 	t->sig.restore_mask = true;
-	t->sig.blocked = set & ~UNBLOCKABLE & ((1ULL << NSIG_STD) - 1);
+	t->sig.blocked = set & ~UNBLOCKABLE;
 	spin_unlock_irqrestore(&sched_lock, f);
 	wait_event_interruptible(&never, false);
 	return -ERESTARTNOHAND;
@@ -245,14 +244,14 @@ long sys_rt_sigpending(SYSCALL_ARGS)
 
 	if (a1 > sizeof(ksigset_t))
 		return -EINVAL;
-	p = (current->sig.pending | current->group->pending) & current->sig.blocked;
+	p = (current->sig.pending.set | current->group->pending.set) & current->sig.blocked;
 	return copy_to_user((void *)a0, &p, a1) ? -EFAULT : 0;
 }
 
 /*
  * rt_sigqueueinfo(pid, sig, info): send sig with the caller's siginfo.
  * Linux's rule: a non-negative si_code (or SI_TKILL) may only be sent to
- * oneself (-EPERM). Signals 1..31 only (no real-time queues): -EINVAL.
+ * oneself (-EPERM). -EINVAL sig not in 0..64; -EAGAIN its queue is full.
  */
 long sys_rt_sigqueueinfo(SYSCALL_ARGS)
 {
@@ -266,12 +265,28 @@ long sys_rt_sigqueueinfo(SYSCALL_ARGS)
 		return -EPERM;
 	if ((int)a0 <= 0 || !t)
 		return -ESRCH;
-	if ((int)a1 < 0 || (int)a1 > NSIG_STD)
+	if ((int)a1 < 0 || (int)a1 > KNSIG)
 		return -EINVAL;
 	if (!a1 || t->state == TASK_ZOMBIE)
 		return 0;
 	info.si_signo = (int)a1;
 	return send_signal_info(t, &info, true);
+}
+
+long signal_temp_mask_user(uint64_t umask, uint64_t size)
+{
+	ksigset_t set;
+
+	if (!umask)
+		return 0;
+	if (size != sizeof(ksigset_t))
+		return -EINVAL;
+	if (copy_from_user(&set, (const void *)umask, sizeof(set)))
+		return -EFAULT;
+	current->sig.saved_mask = current->sig.blocked;
+	current->sig.restore_mask = true;
+	current->sig.blocked = set & ~UNBLOCKABLE;
+	return 0;
 }
 
 /*

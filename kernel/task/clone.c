@@ -120,6 +120,8 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 	child->arch.fs_base = (r->flags & CLONE_SETTLS) ? r->tls : parent->arch.fs_base;
 	child->arch.gs_base = parent->arch.gs_base;
 	signal_fork(child, parent);
+	if ((r->flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
+		sigaltstack_set(child, 0, SS_DISABLE, 0, 0);   /* a new thread starts without one (Linux) */
 	if (r->flags & CLONE_CLEAR_SIGHAND)
 		signal_reset_handlers(child);
 	memcpy(child->comm, parent->comm, sizeof(child->comm));
@@ -130,6 +132,7 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 	if (child->cwd)
 		dget(child->cwd);
 	child->umask = parent->umask;
+	child->cpus_allowed = parent->cpus_allowed;    /* sched_setaffinity's mask is inherited */
 	child->exit_signal = (r->flags & CLONE_THREAD) ? 0 : r->exit_signal;
 	child->pgid = parent->pgid;
 	child->sid = parent->sid;

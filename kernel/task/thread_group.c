@@ -61,6 +61,7 @@ int thread_group_init(struct task *t)
 	t->group->live = 1;
 	t->group->unreleased = 1;
 	t->group->leader = t;
+	sigpending_init(&t->group->pending);
 	list_init(&t->group->threads);
 	list_add_tail(&t->group_link, &t->group->threads);
 	return 0;
@@ -96,12 +97,15 @@ int thread_group_share(struct task *child, struct task *parent, bool sighand, bo
 void thread_group_put_locked(struct task *t)
 {
 	assert_spin_held(&sched_lock);
+	sigpending_flush(&t->sig.pending);     /* the task goes: its queued signals with it */
 	if (t->sighand && --t->sighand->refs == 0)
 		kfree(t->sighand);
 	if (t->group) {
 		list_del(&t->group_link);
-		if (--t->group->refs == 0)
+		if (--t->group->refs == 0) {
+			sigpending_flush(&t->group->pending);
 			kfree(t->group);
+		}
 	}
 	t->sighand = NULL;
 	t->group = NULL;
