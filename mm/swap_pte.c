@@ -363,8 +363,21 @@ static enum fault_result swap_in_run(struct mm *mm, struct vma *vma, uintptr_t v
 		return FAULT_OK;
 	}
 	k = readahead_count(mm, limit, va, val);
-	for (got = 0; got < k && (p[got] = anon_page_alloc(vma->anon, false)) != NULL; got++)
+	/*
+	 * Each slot read gets a reference of its own first: pt_lock is
+	 * dropped for the read, and an entry unmapped meanwhile must not
+	 * free its slot (and let it be written again) under the read.
+	 */
+	for (got = 0; got < k; got++) {
 		e[got] = entry_of(val + got);
+		if (swap_slot_dup(e[got]))
+			break;
+		p[got] = anon_page_alloc(vma->anon, false);
+		if (!p[got]) {
+			swap_slot_free(e[got]);
+			break;
+		}
+	}
 	if (!got)
 		return FAULT_OOM;
 	mm_pt_unlock(mm);
@@ -378,6 +391,7 @@ static enum fault_result swap_in_run(struct mm *mm, struct vma *vma, uintptr_t v
 			user_page_put(p[i]);
 		else
 			count_vm_event(VM_PSWPIN);
+		swap_slot_free(e[i]);
 	}
 	return err ? FAULT_SIGBUS : FAULT_OK;   /* Linux: an I/O error is VM_FAULT_SIGBUS */
 }
