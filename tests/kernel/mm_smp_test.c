@@ -574,27 +574,32 @@ static void test_reclaim_races_faults_body(struct ktest *t)
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
-/* (without the kernel's own swap area: ut_swap_hold) */
-static void test_reclaim_races_faults(struct ktest *t)
-{
-	struct blockdev *held;
-
-	if (!arch_tlb_flush_reaches_all()) {
-		/* The smp lab's skeleton: reclaim's unmaps would leave the workers' CPUs stale entries. */
-		ktest_skip(t, "TLB flushes stay on their CPU (the smp lab's skeleton)");
-		return;
+/*
+ * RACE_CASE_WITHOUT_SWAP(name): the case name runs name_body with the
+ * kernel's own swap area held off (ut_swap_hold). Skipped where TLB
+ * flushes stay on their CPU (the smp lab's skeleton: reclaim's unmaps
+ * would leave the workers' CPUs stale entries), and where an area a
+ * failed mm_swap test left (a lab skeleton's) is still on: the reclaim
+ * race counts assume no swap, the swap race makes an area of its own.
+ */
+#define RACE_CASE_WITHOUT_SWAP(name)                                                    \
+	static void name(struct ktest *t)                                               \
+	{                                                                               \
+		struct blockdev *held;                                                  \
+											\
+		if (!arch_tlb_flush_reaches_all()) {                                    \
+			ktest_skip(t, "TLB flushes stay on their CPU (the smp lab's skeleton)"); \
+			return;                                                         \
+		}                                                                       \
+		held = ut_swap_hold();                                                  \
+		if (swap_total_pages())                                                 \
+			ktest_skip(t, "a swap area a failed test left is still on");    \
+		else                                                                    \
+			name##_body(t);                                                 \
+		ut_swap_release(held);                                                  \
 	}
-	held = ut_swap_hold();
-	if (swap_total_pages()) {
-		/* An area a failed mm_swap test left on (a lab skeleton's): reclaim would swap, not only drop. */
-		ut_swap_release(held);
-		ktest_skip(t, "a swap area is still on: the counts below assume none");
-		return;
-	}
 
-	test_reclaim_races_faults_body(t);
-	ut_swap_release(held);
-}
+RACE_CASE_WITHOUT_SWAP(test_reclaim_races_faults)
 
 /* ---- swap-out and the swap cache racing writes, fork and munmap */
 
@@ -701,23 +706,7 @@ static void test_swap_races_writes_fork_body(struct ktest *t)
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
-static void test_swap_races_writes_fork(struct ktest *t)
-{
-	struct blockdev *held;
-
-	if (!arch_tlb_flush_reaches_all()) {
-		ktest_skip(t, "TLB flushes stay on their CPU (the smp lab's skeleton)");
-		return;
-	}
-	held = ut_swap_hold();
-	if (swap_total_pages()) {
-		ut_swap_release(held);
-		ktest_skip(t, "a swap area a failed test left is still on");
-		return;
-	}
-	test_swap_races_writes_fork_body(t);
-	ut_swap_release(held);
-}
+RACE_CASE_WITHOUT_SWAP(test_swap_races_writes_fork)
 
 static const struct ktest_case mm_smp_cases[] = {
 	KTEST_CASE(test_same_and_different_pages),

@@ -440,6 +440,29 @@ static bool smaps_vmflags(const void *va, char *line, size_t size)
 }
 
 /*
+ * A forked child that holds the parent's pages (its copy of the address
+ * space) until *go, the write end of a pipe the parent keeps, is closed;
+ * it then exits 0. Its pid.
+ */
+static int holding_child(int *go)
+{
+	int fds[2], pid;
+
+	CHECK_EQ(pipe(fds), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		char c;
+
+		close(fds[1]);
+		_exit(read(fds[0], &c, 1) == 0 ? 0 : 1);
+	}
+	close(fds[0]);
+	*go = fds[1];
+	return pid;
+}
+
+/*
  * /proc/self/smaps counts a VMA's pages as Linux 6.18's smaps_account
  * does, checked here on the host Linux too: 16 pages mapped, 8 written
  * and one read (the zero page, which counts nowhere): Rss, Pss,
@@ -456,7 +479,7 @@ static void t_smaps_counts(void)
 	char *p = mmap(NULL, 16 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char flags[128];
 	volatile char sink;
-	int pid, st, go[2];
+	int pid, st, go;
 
 	CHECK(p != MAP_FAILED);
 	CHECK(pin_to_this_cpu() == 0 || errno == ENOSYS);     /* (the batch below is per CPU) */
@@ -501,21 +524,12 @@ static void t_smaps_counts(void)
 	CHECK_EQ(smaps_kb(p, "LazyFree:"), 12);
 	CHECK_EQ(smaps_kb(p, "Private_Dirty:"), 20);
 
-	CHECK_EQ(pipe(go), 0);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		char c;
-
-		close(go[1]);
-		_exit(read(go[0], &c, 1) == 0 ? 0 : 1);        /* hold the pages until the parent is done */
-	}
-	close(go[0]);
+	pid = holding_child(&go);
 	CHECK_EQ(smaps_kb(p, "Rss:"), 32);
 	CHECK_EQ(smaps_kb(p, "Pss:"), 16);
 	CHECK_EQ(smaps_kb(p, "Private_Dirty:") + smaps_kb(p, "Private_Clean:"), 0);
 	CHECK_EQ(smaps_kb(p, "Shared_Dirty:") + smaps_kb(p, "Shared_Clean:"), 32);
-	close(go[1]);
+	close(go);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK_EQ(st, 0);
 
@@ -540,7 +554,7 @@ static void t_smaps_counts(void)
 static void t_smaps_swap(void)
 {
 	char *p;
-	int pid, st, go[2];
+	int pid, st, go;
 
 	if (!swap_ready())
 		return;
@@ -552,19 +566,10 @@ static void t_smaps_swap(void)
 	CHECK_EQ(smaps_kb(p, "Rss:"), 0);
 	CHECK_EQ(smaps_kb(p, "Swap:"), 32);
 	CHECK_EQ(smaps_kb(p, "SwapPss:"), 32);
-	CHECK_EQ(pipe(go), 0);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		char c;
-
-		close(go[1]);
-		_exit(read(go[0], &c, 1) == 0 ? 0 : 1);
-	}
-	close(go[0]);
+	pid = holding_child(&go);
 	CHECK_EQ(smaps_kb(p, "Swap:"), 32);
 	CHECK_EQ(smaps_kb(p, "SwapPss:"), 16);
-	close(go[1]);
+	close(go);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK_EQ(st, 0);
 	CHECK_EQ(smaps_kb(p, "SwapPss:"), 32);
