@@ -196,10 +196,15 @@ static int mmap_vm_flags(struct mmap_req *r)
 	return 0;
 }
 
-/* __mmap_region: MAP_FIXED replaces what was there; shared anonymous memory gets a file of its own. */
+/*
+ * __mmap_region: MAP_FIXED replaces what was there (everything allocated
+ * first: a failure leaves it); shared anonymous memory gets a file of its
+ * own.
+ */
 static int mmap_region(struct mm *mm, const struct mmap_req *r)
 {
 	struct vm_file *anon = NULL;
+	struct tlb_batch tlb;
 	struct vma *v;
 	int err;
 
@@ -209,10 +214,15 @@ static int mmap_region(struct mm *mm, const struct mmap_req *r)
 			return -ENOMEM;
 	}
 	vma_write_lock_range(mm, r->addr, r->addr + r->len);
-	err = mm_unmap_range(mm, r->addr, r->addr + r->len);
-	if (!err)
+	if (vma_find_intersection(mm, r->addr, r->addr + r->len)) {
+		mm_tlb_init(&tlb, mm, false);
+		err = vma_map_replace(mm, r->addr, r->addr + r->len, r->vf, anon ? anon : r->file, r->pgoff,
+				      mm_zap_piece, &tlb, &v);
+		mm_tlb_finish(&tlb);
+	} else {
 		err = vma_map_new_range(mm, r->addr, r->addr + r->len, r->vf, anon ? anon : r->file,
 					r->pgoff, &v);
+	}
 	if (!err)
 		v->flags |= VM_SOFTDIRTY;     /* __mmap_complete; merging ignores it */
 	if (anon)

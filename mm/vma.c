@@ -39,6 +39,10 @@
  *    the map_count limit, leaving the VMA split. Here the limit is checked
  *    up front with the same comparisons, so -ENOMEM is returned in exactly
  *    the same situations but nothing is split.
+ *    MAP_FIXED over mappings (vma_map_replace) allocates the new VMA and
+ *    the index operations of both steps before it unmaps, so running out
+ *    leaves the old mappings and their pages (Linux 6.12+ restores the
+ *    VMAs it gathered: vms_abort_munmap_vmas).
  *  - munmap of the middle of one VMA shrinks it and allocates one VMA for
  *    the tail (Linux splits twice and frees the middle); the VMAs that
  *    remain are the same.
@@ -457,13 +461,16 @@ static int new_range_merge(struct mm *mm, struct vma *prev, struct vma *next,
 }
 
 /* __mmap_region's new VMA for d's range, with no anon identity yet. */
-static int new_range_insert(struct mm *mm, const struct merge_desc *d, struct vma **out)
+/* Insert d's range as a new VMA: *spare when given (taken: set to NULL), else a new one. */
+static int new_range_insert(struct mm *mm, const struct merge_desc *d, struct vma **spare, struct vma **out)
 {
-	struct vma *v;
-	int err = vma_alloc_reserved(mm, 1, &v);
+	struct vma *v = spare ? *spare : NULL;
+	int err = v ? index_reserve(mm, 1) : vma_alloc_reserved(mm, 1, &v);
 
 	if (err)
 		return err;
+	if (spare)
+		*spare = NULL;
 	v->start = d->start;
 	v->end = d->end;
 	v->flags = d->flags;
@@ -486,7 +493,7 @@ static int new_range_insert(struct mm *mm, const struct merge_desc *d, struct vm
  * that ends up covering the range inherits it when it has none (Linux's
  * dup_anon_vma from vmg->copied_from). Map-count limit checked by callers.
  */
-static int map_new_range(struct mm *mm, const struct merge_desc *d, struct vma **out)
+static int map_new_range(struct mm *mm, const struct merge_desc *d, struct vma **spare, struct vma **out)
 {
 	struct vma_index *idx = &mm->index;
 	struct vma *prev, *next, *v;
@@ -503,7 +510,7 @@ static int map_new_range(struct mm *mm, const struct merge_desc *d, struct vma *
 	if (left || right)
 		err = new_range_merge(mm, prev, next, d, left, right, &v);
 	else
-		err = new_range_insert(mm, d, &v);
+		err = new_range_insert(mm, d, spare, &v);
 	if (err)
 		return err;
 	if (d->anon && !v->anon) {
@@ -528,7 +535,35 @@ int vma_map_new_range(struct mm *mm, uintptr_t start, uintptr_t end, unsigned lo
 	err = vma_map_count_check(mm);
 	if (err)
 		return err;
-	return map_new_range(mm, &d, out);
+	return map_new_range(mm, &d, NULL, out);
+}
+
+int vma_map_replace(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags,
+		    struct vm_file *file, unsigned long pgoff, vma_unmap_cb cb, void *arg, struct vma **out)
+{
+	struct merge_desc d = { start, end, flags, pgoff, file, NULL, false };
+	struct vma *spare;
+	int err;
+
+	mmap_assert_write_locked(mm);
+	if (!range_ok(start, end))
+		return -EINVAL;
+	/*
+	 * Allocate first: the new VMA, and index operations for the unmap's
+	 * split and trims (2) and for the map (2). Nothing after the unmap
+	 * allocates then: a reserve only tops the pool up, and what this one
+	 * set aside covers what the later, smaller ones ask for (the B-tree
+	 * keeps BT_SPARE_KEEP nodes beyond any request).
+	 */
+	err = vma_alloc_reserved(mm, 4, &spare);
+	if (err)
+		return err;
+	err = vma_unmap_range(mm, start, end, cb, arg);
+	if (!err)
+		err = map_new_range(mm, &d, &spare, out);
+	if (spare)
+		vma_release(mm, spare);
+	return err;
 }
 
 int vma_copy_range(struct mm *mm, const struct vma *src, uintptr_t addr, uintptr_t len,
@@ -543,7 +578,7 @@ int vma_copy_range(struct mm *mm, const struct vma *src, uintptr_t addr, uintptr
 	/* copy_vma: an anonymous private VMA never faulted takes the pgoff of its new place. */
 	if (!src->file && !src->anon)
 		d.pgoff = addr >> PAGE_SHIFT;
-	return map_new_range(mm, &d, out);
+	return map_new_range(mm, &d, NULL, out);
 }
 
 int vma_expand_end(struct mm *mm, struct vma *vma, uintptr_t delta, struct vma **out)

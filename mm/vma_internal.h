@@ -148,6 +148,17 @@ typedef void (*vma_unmap_cb)(struct mm *mm, const struct vma *piece, void *arg);
 int vma_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end, vma_unmap_cb cb, void *arg);
 
 /*
+ * vma_map_replace: MAP_FIXED over whatever is in [start, end): unmap it
+ * (vma_unmap_range with cb and arg), then map it as vma_map_new_range
+ * does, allocating everything first, so that a failure (-ENOMEM) leaves
+ * the old mappings as they were (Linux 6.12+ gets the same by restoring
+ * the gathered VMAs: vms_abort_munmap_vmas). The map-count limit is the
+ * caller's to check first, as do_mmap does. Returns 0, -EINVAL, -ENOMEM.
+ */
+int vma_map_replace(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags,
+		    struct vm_file *file, unsigned long pgoff, vma_unmap_cb cb, void *arg, struct vma **out);
+
+/*
  * vma_anon_prepare: give vma an anon identity if it has none (Linux
  * anon_vma_prepare): the next VMA's, else the previous VMA's, when that
  * neighbour is adjacent with the same file, flags differing only in

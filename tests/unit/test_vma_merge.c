@@ -1439,6 +1439,15 @@ static int fi_anon_new(struct mm *mm)    { return vma_anon_prepare(mm, vma_looku
 static int fi_unmap_mid(struct mm *mm)   { return vma_unmap_range(mm, PG(2), PG(4), NULL, NULL); }
 static int fi_unmap_span(struct mm *mm)  { return vma_unmap_range(mm, PG(1), PG(11), NULL, NULL); }
 static int fi_unmap_all(struct mm *mm)   { return vma_unmap_range(mm, PG(0), PG(20), NULL, NULL); }
+/* MAP_FIXED over mappings (vma_map_replace): a failure must leave the old ones as they were. */
+static int fi_fixed(struct mm *mm, unsigned a, unsigned b, unsigned long flags)
+{
+	return vma_map_replace(mm, PG(a), PG(b), flags, NULL, PGOFF(a), NULL, NULL, NULL);
+}
+static int fi_fixed_mid(struct mm *mm)   { return fi_fixed(mm, 2, 4, RO); }
+static int fi_fixed_same(struct mm *mm)  { return fi_fixed(mm, 2, 4, F); }
+static int fi_fixed_span(struct mm *mm)  { return fi_fixed(mm, 1, 11, F); }
+static int fi_fixed_all(struct mm *mm)   { return fi_fixed(mm, 0, 6, RO); }
 
 static int fi_modify(struct mm *mm, unsigned a, unsigned b, unsigned long flags)
 {
@@ -1476,6 +1485,10 @@ static void test_failure_injection(struct ktest *t)
 		{ "unmap middle", fi_setup_one, fi_unmap_mid, false, true },
 		{ "unmap spanning", fi_setup_spread, fi_unmap_span, false, false },
 		{ "unmap all", fi_setup_spread, fi_unmap_all, false, false },
+		{ "map fixed over the middle", fi_setup_one, fi_fixed_mid, false, true },
+		{ "map fixed, merging back", fi_setup_one, fi_fixed_same, false, true },
+		{ "map fixed over several", fi_setup_spread, fi_fixed_span, false, true },
+		{ "map fixed over all", fi_setup_one, fi_fixed_all, false, true },
 	};
 
 	for (unsigned c = 0; c < ARRAY_SIZE(cases); c++) {
