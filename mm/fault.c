@@ -82,7 +82,6 @@ static int expand_stack_locked(struct mm *mm, uintptr_t addr)
 {
 	uintptr_t new_start = ALIGN_DOWN(addr, PAGE_SIZE);
 	struct vma *prev, *vma = vma_find_prev(mm, addr, &prev);
-	unsigned long grow;
 	int err;
 
 	if (!vma || !(vma->flags & VM_GROWSDOWN))
@@ -97,16 +96,10 @@ static int expand_stack_locked(struct mm *mm, uintptr_t addr)
 	if (prev && !(prev->flags & VM_GROWSDOWN) && (prev->flags & VM_ACCESS_FLAGS) &&
 	    new_start - prev->end < STACK_GUARD_GAP)
 		return -ENOMEM;
-	grow = (vma->start - new_start) >> PAGE_SHIFT;
-	if (grow > vma->pgoff)
-		return -ENOMEM;
-	err = mm->index.ops->reserve(&mm->index, 1);
-	if (err)
-		return err;
-	mm->index.ops->update(&mm->index, vma, new_start, vma->end);
-	vma->pgoff -= grow;
-	mm_count(&mm->stack_grows, 1);
-	return 0;
+	err = vma_expand_start(mm, vma, new_start);
+	if (!err)
+		mm_count(&mm->stack_grows, 1);
+	return err;
 }
 
 /*
@@ -436,6 +429,39 @@ static bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, 
 }
 
 /* One try at the fault: the per-VMA lock first where enabled, else under the mmap_lock. */
+/*
+ * lock_mm_and_find_vma (Linux's, 6.5+): the mmap_lock for reading and the
+ * VMA holding addr, growing a stack down to it first (under the write
+ * lock, then back to the read lock); NULL with the lock dropped when no
+ * VMA holds addr or the stack cannot grow there.
+ */
+static struct vma *lock_mm_and_find_vma(struct mm *mm, uintptr_t addr)
+{
+	struct vma *vma;
+	int err;
+
+	mmap_read_lock(mm);
+	vma = vma_find(mm, addr);
+	if (vma && vma->start <= addr)
+		return vma;
+	mmap_read_unlock(mm);
+	if (!vma || !(vma->flags & VM_GROWSDOWN))
+		return NULL;
+	mmap_write_lock(mm);
+	vma = vma_find(mm, addr);
+	if (vma)
+		vma_start_write(mm, vma);
+	err = expand_stack_locked(mm, addr);
+	mmap_write_unlock(mm);
+	if (err)
+		return NULL;
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, addr);
+	if (!vma)
+		mmap_read_unlock(mm);
+	return vma;
+}
+
 static enum fault_result fault_once(struct mm *mm, uintptr_t addr, unsigned flags)
 {
 	struct vma *vma;
@@ -445,36 +471,9 @@ static enum fault_result fault_once(struct mm *mm, uintptr_t addr, unsigned flag
 		return FAULT_SIGSEGV_MAPERR;
 	if (mm->vma_lockless && fault_under_vma_lock(mm, addr, flags, &r))
 		return r;
-	mmap_read_lock(mm);
-	vma = vma_find(mm, addr);
-	if (!vma) {
-		mmap_read_unlock(mm);
+	vma = lock_mm_and_find_vma(mm, addr);
+	if (!vma)
 		return FAULT_SIGSEGV_MAPERR;
-	}
-	if (vma->start > addr) {
-		int err;
-
-		if (!(vma->flags & VM_GROWSDOWN)) {
-			mmap_read_unlock(mm);
-			return FAULT_SIGSEGV_MAPERR;
-		}
-		/* lock_mm_and_find_vma: grow under the write lock, then fault under the read lock. */
-		mmap_read_unlock(mm);
-		mmap_write_lock(mm);
-		vma = vma_find(mm, addr);
-		if (vma)
-			vma_start_write(mm, vma);
-		err = expand_stack_locked(mm, addr);
-		mmap_write_unlock(mm);
-		if (err)
-			return FAULT_SIGSEGV_MAPERR;
-		mmap_read_lock(mm);
-		vma = vma_lookup(mm, addr);
-		if (!vma) {
-			mmap_read_unlock(mm);
-			return FAULT_SIGSEGV_MAPERR;
-		}
-	}
 	r = access_check(vma, flags);
 	if (r == FAULT_OK)
 		r = fault_locked(mm, vma, addr, flags);

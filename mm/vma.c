@@ -619,6 +619,30 @@ int vma_map_anon(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long fl
 	return vma_map_new_range(mm, start, end, flags, NULL, start >> PAGE_SHIFT, out);
 }
 
+int vma_expand_start(struct mm *mm, struct vma *vma, uintptr_t new_start)
+{
+	struct vma_index *idx = &mm->index;
+	struct vma *prev;
+	unsigned long grow;
+	int err;
+
+	mmap_assert_write_locked(mm);
+	if (new_start >= vma->start || !IS_ALIGNED(new_start, PAGE_SIZE) || new_start > TASK_SIZE)
+		return -EINVAL;
+	prev = idx->ops->prev(idx, vma);
+	if (prev && prev->end > new_start)
+		return -EEXIST;
+	grow = (vma->start - new_start) >> PAGE_SHIFT;
+	if (grow > vma->pgoff)
+		return -ENOMEM;
+	err = index_reserve(mm, 1);
+	if (err)
+		return err;
+	idx->ops->update(idx, vma, new_start, vma->end);
+	vma->pgoff -= grow;
+	return 0;
+}
+
 /* ---------------------------------------------------------------- split */
 
 /*

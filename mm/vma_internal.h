@@ -121,6 +121,16 @@ int vma_copy_range(struct mm *mm, const struct vma *src, uintptr_t addr, uintptr
 int vma_expand_end(struct mm *mm, struct vma *vma, uintptr_t delta, struct vma **out);
 
 /*
+ * vma_expand_start: grow vma down to new_start (page aligned, below
+ * vma->start), a stack's growth (Linux expand_downwards, whose policy
+ * checks, rlimit and guard gap, are the caller's); [new_start, vma->start)
+ * must be free. Never merges, as Linux's stack growth does not. 0;
+ * -EINVAL bad new_start; -EEXIST range not free; -ENOMEM the pgoff would
+ * go below 0, or no index memory (nothing changed).
+ */
+int vma_expand_start(struct mm *mm, struct vma *vma, uintptr_t new_start);
+
+/*
  * vma_split: split vma at addr (vma->start < addr < vma->end, page
  * aligned), Linux split_vma. The new VMA takes [vma->start, addr) when
  * new_below, else [addr, vma->end); *new_out (may be NULL) = the new VMA.

@@ -1448,6 +1448,13 @@ static int fi_fixed_mid(struct mm *mm)   { return fi_fixed(mm, 2, 4, RO); }
 static int fi_fixed_same(struct mm *mm)  { return fi_fixed(mm, 2, 4, F); }
 static int fi_fixed_span(struct mm *mm)  { return fi_fixed(mm, 1, 11, F); }
 static int fi_fixed_all(struct mm *mm)   { return fi_fixed(mm, 0, 6, RO); }
+/* A stack's growth (vma_expand_start, the fault path's expand_stack): AA  SS grows down to page 3. */
+static void fi_setup_stack(struct ktest *t, struct mm *mm)   /* AA  SS, SS grows down */
+{
+	map(mm, 0, 2, F);
+	map(mm, 4, 6, F | VM_GROWSDOWN);
+}
+static int fi_grow_stack(struct mm *mm)  { return vma_expand_start(mm, vma_lookup(mm, PG(4)), PG(3)); }
 
 static int fi_modify(struct mm *mm, unsigned a, unsigned b, unsigned long flags)
 {
@@ -1489,6 +1496,7 @@ static void test_failure_injection(struct ktest *t)
 		{ "map fixed, merging back", fi_setup_one, fi_fixed_same, false, true },
 		{ "map fixed over several", fi_setup_spread, fi_fixed_span, false, true },
 		{ "map fixed over all", fi_setup_one, fi_fixed_all, false, true },
+		{ "stack growth", fi_setup_stack, fi_grow_stack, false, false },
 	};
 
 	for (unsigned c = 0; c < ARRAY_SIZE(cases); c++) {
@@ -1530,6 +1538,38 @@ static void test_failure_injection(struct ktest *t)
 		if (cases[c].allocates && !failures)
 			ktest_fail(t, __FILE__, __LINE__, "%s: injection never hit", cases[c].name);
 	}
+}
+
+/*
+ * vma_expand_start's contract: the range below must be free (-EEXIST when
+ * the VMA below reaches into it), new_start below the VMA and page
+ * aligned (-EINVAL), the page offset may not go below 0 (-ENOMEM); a
+ * growth changes start and pgoff only, and never merges with the VMA
+ * below even when it would be mergeable (Linux's expand_downwards).
+ */
+static void test_expand_start(struct ktest *t)
+{
+	struct mm *mm = fx_init(t);
+	struct vma *s;
+
+	if (!mm)
+		return;
+	map(mm, 0, 2, F);
+	map(mm, 4, 6, F | VM_GROWSDOWN);
+	s = vma_lookup(mm, PG(4));
+	EXPECT_EQ(t, vma_expand_start(mm, s, PG(4)), -EINVAL);
+	EXPECT_EQ(t, vma_expand_start(mm, s, PG(3) + 1), -EINVAL);
+	EXPECT_EQ(t, vma_expand_start(mm, s, PG(1)), -EEXIST);
+	s->pgoff = 1;                           /* (as if mapped at offset 1: 2 pages lower is offset -1) */
+	EXPECT_EQ(t, vma_expand_start(mm, s, PG(2)), -ENOMEM);
+	EXPECT_EQ(t, s->start, PG(4));
+	s->pgoff = PGOFF(4);
+	EXPECT_EQ(t, vma_expand_start(mm, s, PG(2)), 0);
+	EXPECT_EQ(t, s->start, PG(2));
+	EXPECT_EQ(t, s->pgoff, PGOFF(2));
+	EXPECT_EQ(t, mm->map_count, 2);         /* touching AA now, not merged with it */
+	EXPECT_EQ(t, vma_check(mm), 0);
+	fx_done(t);
 }
 
 /* -------------------------------------------------------------- free area */
@@ -1808,6 +1848,7 @@ static const struct ktest_case vma_merge_cases[] = {
 	KTEST_CASE(test_limit_split),
 	KTEST_CASE(test_limit_unmap),
 	KTEST_CASE(test_failure_injection),
+	KTEST_CASE(test_expand_start),
 	KTEST_CASE(test_free_area_topdown),
 	KTEST_CASE(test_free_area_hint),
 	KTEST_CASE(test_free_area_guard_and_fallback),
