@@ -507,6 +507,20 @@ static void test_cpio(struct ktest *t)
 	/* unpacking again replaces the file and keeps the directories */
 	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n), 0);
 	EXPECT_EQ(t, resolves("bin/x", LOOKUP_FOLLOW), 0);
+	/* a name under a linked directory (Debian's lib -> usr/lib) lands where the link leads */
+	n = cpio_put(a, 0, "lib", S_IFLNK | 0777, "usr/lib", 7);
+	n = cpio_put(a, n, "lib/y.so", S_IFREG | 0644, "Y", 1);
+	n = cpio_put(a, n, "TRAILER!!!", 0, "", 0);
+	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n), 0);
+	EXPECT_EQ(t, resolves("usr/lib/y.so", 0), 0);
+	ASSERT_EQ(t, lookup("lib", 0, &d), 0);
+	EXPECT_EQ(t, d->inode->mode & S_IFMT, S_IFLNK);   /* still the link */
+	dput(d);
+	/* a dangling link on the way: the lookup's -ENOENT */
+	n = cpio_put(a, 0, "gone", S_IFLNK | 0777, "nowhere", 7);
+	n = cpio_put(a, n, "gone/z", S_IFREG | 0644, "Z", 1);
+	n = cpio_put(a, n, "TRAILER!!!", 0, "", 0);
+	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, n), -ENOENT);
 	/* malformed: a bad magic, a cut archive, no trailer */
 	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, "070709", 6), -EINVAL);
 	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, 100), -EINVAL);
