@@ -1,7 +1,8 @@
 /*
  * The files of /proc about the whole system, in Linux's formats:
  *
- *   meminfo  the fields free(1) and friends read (show_val_kb's layout)
+ *   meminfo  the fields free(1) and friends read (show_val_kb's layout;
+ *            SReclaimable is 0: no slab is reclaimable here)
  *   vmstat   the VM's counters (include/vmstat.h)
  *   cpuinfo  one paragraph per online CPU, from CPUID (arch_cpu_identity)
  *   stat     "cpu" lines (the total, then each online CPU: glibc's
@@ -40,10 +41,10 @@ static long meminfo_fill(int pid, char *buf, size_t size)
 	static const char *const names[] = {
 		"MemTotal:       ", "MemFree:        ", "MemAvailable:   ", "Buffers:        ",
 		"Cached:         ", "SwapCached:     ", "SwapTotal:      ", "SwapFree:       ",
-		"AnonPages:      ", "Shmem:          ",
+		"AnonPages:      ", "Shmem:          ", "SReclaimable:   ",
 	};
 	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, 0, swap_total_pages(),
-				 swap_free_pages(), vm_stat_read(VM_NR_ANON_PAGES), cached };
+				 swap_free_pages(), vm_stat_read(VM_NR_ANON_PAGES), cached, 0 };
 	long n = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
