@@ -56,7 +56,7 @@ static void own_comm(char *comm)
 	comm[strnlen(b, 15)] = 0;
 }
 
-/* readlink of fd links: "pipe:[INO]" with the pipe's st_ino, a file's path, " (deleted)" once removed. */
+/* readlink of fd links: "pipe:[INO]" with the pipe's st_ino, a file's path, " (deleted)" once removed, a memfd's name. */
 static void t_procfs_fd_links(void)
 {
 	char path[64], want[96], buf[256];
@@ -100,6 +100,13 @@ static void t_procfs_fd_links(void)
 	CHECK_EQ(close(fd), 0);
 	CHECK_EQ(readlink_str(path, buf, sizeof(buf)), -ENOENT);
 	CHECK_EQ(usys2(__NR_lstat, (long)path, (long)&st), -ENOENT);
+	/* a memfd: the name Linux gives it, never in a directory */
+	fd = (int)usys2(__NR_memfd_create, (long)"vmk", 0);
+	CHECK(fd >= 0);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	CHECK(readlink_str(path, buf, sizeof(buf)) > 0);
+	CHECK_EQ(strcmp(buf, "/memfd:vmk (deleted)"), 0);
+	close(fd);
 	close(p[0]);
 	close(p[1]);
 }
