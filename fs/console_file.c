@@ -14,6 +14,7 @@
 #include "uaccess.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "printk.h"
 
 #define CHUNK 2048
 
@@ -103,8 +104,15 @@ static unsigned console_poll_file(struct file *f)
 	return arch_stream_readable() ? POLLIN : 0;
 }
 
+/* What /proc/PID/fd/N of a console stream reads as: the console, as Linux's init sees it. */
+static size_t console_dname(struct file *f, char *buf, size_t size)
+{
+	return (size_t)ksnprintf(buf, size, "/dev/console");
+}
+
 static const struct file_ops console_ops = {
 	.read = console_read_file, .write = console_write_file, .poll = console_poll_file,
+	.dname = console_dname,
 };
 
 struct file *console_open(enum console_stream stream)

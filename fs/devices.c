@@ -1,9 +1,10 @@
 /*
  * /dev: the character devices a program expects (Linux's drivers/char/mem.c
- * and random.c as they look from user space) and /dev/stdin, stdout,
- * stderr, which open what fds 0, 1 and 2 refer to (as Linux's
- * /proc/self/fd links do for pipes). Each is a special inode of the file
- * system (include/file.h, struct kspecial) made by devices_populate.
+ * and random.c as they look from user space), and the links udev makes:
+ * /dev/fd -> /proc/self/fd, /dev/stdin, stdout, stderr -> /proc/self/fd/0,
+ * 1, 2 (fs/proc/fd.c says what opening them does). The devices are special
+ * inodes of the file system (include/file.h, struct kspecial) made by
+ * devices_populate.
  *
  *   null     1:3  reads end at once, writes vanish
  *   zero     1:5  reads give zeros, writes vanish
@@ -66,28 +67,9 @@ static const struct file_ops null_ops = { .read = null_read, .write = sink_write
 static const struct file_ops zero_ops = { .read = zero_read, .write = sink_write, .seekable = true };
 static const struct file_ops random_ops = { .read = random_read, .write = sink_write, .seekable = true };
 
-static const struct kspecial dev_null = { { 0, NULL }, &null_ops, NULL, DEVTMPFS_DEV };
-static const struct kspecial dev_zero = { { 0, NULL }, &zero_ops, NULL, DEVTMPFS_DEV };
-static const struct kspecial dev_random = { { 0, NULL }, &random_ops, NULL, DEVTMPFS_DEV };
-
-/* /dev/stdin, stdout, stderr: the file fd 0, 1 or 2 refers to now. */
-static long stdfd_open(struct dentry *d, int flags, struct file **out)
-{
-	struct file *f = fd_get((uint64_t)inode_kspecial(d->inode)->base.kind);
-
-	if (!f)
-		return -ENOENT;
-	file_get_ref(f);
-	*out = f;
-	dput(d);                        /* the new file does not keep the name */
-	return 0;
-}
-
-static const struct kspecial dev_std[3] = {
-	{ { 0, NULL }, NULL, stdfd_open, DEVTMPFS_DEV },
-	{ { 1, NULL }, NULL, stdfd_open, DEVTMPFS_DEV },
-	{ { 2, NULL }, NULL, stdfd_open, DEVTMPFS_DEV },
-};
+static const struct kspecial dev_null = { .ops = &null_ops, .dev = DEVTMPFS_DEV };
+static const struct kspecial dev_zero = { .ops = &zero_ops, .dev = DEVTMPFS_DEV };
+static const struct kspecial dev_random = { .ops = &random_ops, .dev = DEVTMPFS_DEV };
 
 static int make_dev(struct dentry *dev, const char *name, uint32_t mode, uint64_t rdev,
 		    const struct kspecial *ks)
@@ -98,6 +80,7 @@ static int make_dev(struct dentry *dev, const char *name, uint32_t mode, uint64_
 int devices_populate(struct dentry *dev)
 {
 	static const char *const std_names[3] = { "stdin", "stdout", "stderr" };
+	static const char *const std_targets[3] = { "/proc/self/fd/0", "/proc/self/fd/1", "/proc/self/fd/2" };
 	int err = make_dev(dev, "null", S_IFCHR | 0666, 1 << 8 | 3, &dev_null);
 
 	if (!err)
@@ -107,6 +90,8 @@ int devices_populate(struct dentry *dev)
 	if (!err)
 		err = make_dev(dev, "urandom", S_IFCHR | 0666, 1 << 8 | 9, &dev_random);
 	for (int i = 0; i < 3 && !err; i++)
-		err = make_dev(dev, std_names[i], S_IFCHR | 0620, 0, &dev_std[i]);
+		err = fs_symlink(dev, std_names[i], strlen(std_names[i]), std_targets[i], NULL);
+	if (!err)
+		err = fs_symlink(dev, "fd", 2, "/proc/self/fd", NULL);
 	return err;
 }

@@ -2,7 +2,8 @@
  * Open files of the file system (include/fs.h): regular files, read and
  * written through their page cache at the file's offset (O_APPEND writes
  * at the end, pwrite too, as Linux does), mappable through the vm_file
- * each one carries; directories, listed by getdents64; memfd_create's
+ * each one carries; directories, listed by getdents64 (dynamic ones by
+ * their special's readdir: /proc); memfd_create's
  * files; the stat of a dentry.
  *
  * A file's vm_file shares the file's reference count, so a mapping keeps
@@ -138,7 +139,7 @@ long file_open_dentry(struct dentry *d, int flags, struct file **out)
 
 	if (ks && ks->open)
 		return ks->open(d, flags, out);
-	f = file_from_dentry(d, ks ? ks->ops : S_ISDIR(d->inode->mode) ? &dir_ops : &reg_ops, fflags);
+	f = file_from_dentry(d, ks && ks->ops ? ks->ops : S_ISDIR(d->inode->mode) ? &dir_ops : &reg_ops, fflags);
 	if (!f)
 		return -ENOMEM;
 	if (!ks && S_ISREG(d->inode->mode)) {
@@ -205,6 +206,7 @@ static bool emit_dirent(void *arg, const char *name, size_t len, uint64_t ino, u
 long file_getdents64(struct file *f, uint64_t ubuf, size_t size)
 {
 	struct dents_buf b = { NULL, 0, 0, false };
+	const struct kspecial *ks;
 	size_t done = 0;
 	long r = 0;
 
@@ -212,6 +214,7 @@ long file_getdents64(struct file *f, uint64_t ubuf, size_t size)
 		return -ENOTDIR;
 	if (f->dentry->unlinked && f->dentry != fs_root())
 		return -ENOENT;         /* a removed directory (Linux: IS_DEADDIR) */
+	ks = inode_kspecial(f->dentry->inode);
 	b.buf = kmalloc(PAGE_SIZE);
 	if (!b.buf)
 		return -ENOMEM;
@@ -221,7 +224,10 @@ long file_getdents64(struct file *f, uint64_t ubuf, size_t size)
 		b.used = 0;
 		b.full = false;
 		b.room = MIN(size - done, (size_t)PAGE_SIZE);
-		fs_readdir(f->dentry, &pos, emit_dirent, &b);
+		if (ks && ks->readdir)
+			ks->readdir(f->dentry, &pos, emit_dirent, &b);
+		else
+			fs_readdir(f->dentry, &pos, emit_dirent, &b);
 		if (!b.used) {
 			r = done ? (long)done : b.full ? -EINVAL : 0;
 			break;

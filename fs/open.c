@@ -99,8 +99,8 @@ static long open_checks(struct dentry *d, int flags)
 	uint32_t mode = d->inode->mode;
 	int acc = flags & O_ACCMODE;
 
-	if (S_ISLNK(mode))
-		return -ELOOP;                  /* O_NOFOLLOW on a link */
+	if (S_ISLNK(mode) && ((flags & O_NOFOLLOW) || !d->inode->special || !d->inode->special->follow))
+		return -ELOOP;                  /* O_NOFOLLOW on a link; a magic link that led to itself opens */
 	if ((flags & O_DIRECTORY) && !S_ISDIR(mode))
 		return -ENOTDIR;
 	if (S_ISDIR(mode) && (acc != O_RDONLY || (flags & (O_TRUNC | O_CREAT))))
@@ -193,7 +193,11 @@ long path_stat_at(int dirfd, const char *path, unsigned lookup_flags, struct kst
 	if (err)
 		return err;
 	memset(st, 0, sizeof(*st));
-	dentry_stat(d, st);
+	if ((lookup_flags & LOOKUP_FOLLOW) && S_ISLNK(d->inode->mode) && inode_kspecial(d->inode) &&
+	    inode_kspecial(d->inode)->stat_target)
+		inode_kspecial(d->inode)->stat_target(d, st);   /* a magic link that led to itself */
+	else
+		dentry_stat(d, st);
 	dput(d);
 	return 0;
 }

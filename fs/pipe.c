@@ -11,6 +11,9 @@
  *     one when it does not fit whole), a larger one writes what fits.
  *   - a blocked read or write returns -EINTR for a signal (or what it has
  *     transferred so far).
+ * A pipe opened again through /proc/PID/fd/N (pipe_reopen) gets a new
+ * end of the mode asked for, O_RDWR counting as both, as Linux's
+ * fifo_open; unlike fifo_open it never waits for the other end.
  * Blocking goes through the wait queues of include/wait.h. The ring and
  * the end counts are changed under the pipe's lock, a sleeping lock held
  * across the user copies (which may fault): the reader and the writer may
@@ -28,6 +31,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "rwsem.h"
+#include "printk.h"
 
 #define PIPE_ORDER 4                    /* 64 KiB */
 #define PIPE_SIZE (PAGE_SIZE << PIPE_ORDER)
@@ -190,9 +194,9 @@ static void pipe_release(struct file *f)
 	bool last;
 
 	down_write(&p->lock);
-	if ((f->flags & O_ACCMODE) == O_RDONLY)
+	if ((f->flags & O_ACCMODE) != O_WRONLY)
 		p->readers--;
-	else
+	if ((f->flags & O_ACCMODE) != O_RDONLY)
 		p->writers--;
 	last = p->readers == 0 && p->writers == 0;
 	/*
@@ -214,15 +218,53 @@ static unsigned pipe_poll(struct file *f)
 {
 	struct pipe *p = f->priv;
 
-	if ((f->flags & O_ACCMODE) == O_RDONLY)
-		return (p->len ? POLLIN : 0) | (p->writers ? 0 : POLLHUP);
-	return (PIPE_SIZE - p->len >= PIPE_BUF ? POLLOUT : 0) | (p->readers ? 0 : POLLERR);
+	unsigned r = 0;
+
+	if ((f->flags & O_ACCMODE) != O_WRONLY)
+		r |= (p->len ? POLLIN : 0) | (p->writers ? 0 : POLLHUP);
+	if ((f->flags & O_ACCMODE) != O_RDONLY)
+		r |= (PIPE_SIZE - p->len >= PIPE_BUF ? POLLOUT : 0) | (p->readers ? 0 : POLLERR);
+	return r;
+}
+
+/* What /proc/PID/fd/N of a pipe reads as (Linux's pipefs_dname). */
+static size_t pipe_dname(struct file *f, char *buf, size_t size)
+{
+	return (size_t)ksnprintf(buf, size, "pipe:[%llu]", (unsigned long long)((struct pipe *)f->priv)->ino);
 }
 
 static const struct file_ops pipe_ops = {
 	.read = pipe_read, .write = pipe_write, .stat = pipe_stat, .release = pipe_release,
-	.poll = pipe_poll,
+	.poll = pipe_poll, .dname = pipe_dname,
 };
+
+bool file_is_pipe(const struct file *f)
+{
+	return f->ops == &pipe_ops;
+}
+
+long pipe_reopen(struct file *f, int flags, struct file **out)
+{
+	struct pipe *p = f->priv;
+	int acc = flags & O_ACCMODE;
+	struct file *nf;
+
+	if (acc == O_ACCMODE)
+		return -EINVAL;
+	nf = file_alloc(&pipe_ops, (unsigned)acc | (flags & O_NONBLOCK) | O_LARGEFILE);
+	if (!nf)
+		return -ENOMEM;
+	down_write(&p->lock);
+	if (acc != O_WRONLY)
+		p->readers++;
+	if (acc != O_RDONLY)
+		p->writers++;
+	up_write(&p->lock);
+	nf->priv = p;
+	nf->ino = p->ino;
+	*out = nf;
+	return 0;
+}
 
 int pipe_create(unsigned flags, struct file **rd, struct file **wr)
 {

@@ -95,7 +95,7 @@ static int make_dir(const char *name, uint32_t mode, struct dentry **out)
 
 int rootfs_init(void)
 {
-	struct dentry *dev, *proc;
+	struct dentry *dev;
 	int err = fs_init();
 
 	if (err)
@@ -110,11 +110,7 @@ int rootfs_init(void)
 		dput(dev);
 	}
 	if (!err)
-		err = make_dir("proc", 0555, &proc);
-	if (!err) {
-		err = procfs_populate(proc);
-		dput(proc);
-	}
+		err = procfs_mount(fs_root());
 	if (!err)
 		err = make_dir("tmp", 01777, NULL);
 	if (!err)

@@ -266,8 +266,10 @@ static long link_text(struct dentry *d, char *buf, size_t size)
 
 	if (!S_ISLNK(inode->mode))
 		return -EINVAL;
+	if (inode_kspecial(inode) && inode_kspecial(inode)->readlink)
+		return inode_kspecial(inode)->readlink(d, buf, size);
 	if (inode->special && inode->special->follow) {
-		struct dentry *to = inode->special->follow(inode);
+		struct dentry *to = inode->special->follow(d);
 
 		return to ? (long)MIN(fs_path(to, buf, size), size - 1) : -ENOENT;
 	}

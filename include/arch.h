@@ -90,6 +90,14 @@ void arch_panic_recover(void);
 /* CPUs that are up (bit n: CPU n), and how many; CPU 0 boots first. Hosted: one CPU per thread. */
 unsigned long arch_cpu_online_mask(void);
 unsigned arch_nr_cpus(void);
+/* What /proc/cpuinfo shows of the CPU (arch/x86_64/cpuinfo.c; the kernel only). */
+struct cpu_identity {
+	char vendor[13];
+	char model_name[49];            /* the brand string, or empty */
+	unsigned family, model, stepping, cpuid_level, clflush, phys_bits, virt_bits;
+	char flags[512];                /* Linux's names of the features it has, space-separated */
+};
+void arch_cpu_identity(struct cpu_identity *id);
 /* arch_send_reschedule: make CPU cpu look at its run queue soon (an IPI; nothing for the running CPU). */
 void arch_send_reschedule(unsigned cpu);
 /* arch_stop_other_cpus: halt every other CPU (panic), best effort. */

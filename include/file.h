@@ -34,6 +34,7 @@
 struct task;
 struct file;
 struct kstat;
+struct mm;
 
 #include "uapi/linux_fcntl.h"
 
@@ -61,6 +62,8 @@ struct file_ops {
 	void (*release)(struct file *f);
 	/* readiness now: POLLIN, POLLOUT, POLLHUP, POLLERR (NULL: always readable and writable) */
 	unsigned (*poll)(struct file *f);
+	/* a file without a name: what /proc/PID/fd/N reads as ("pipe:[ino]"), into buf; its length */
+	size_t (*dname)(struct file *f, char *buf, size_t size);
 	bool seekable;                  /* lseek works (memory and regular files), else -ESPIPE */
 };
 
@@ -155,6 +158,12 @@ struct kspecial {
 	/* open: make the file for d (NULL: file_from_dentry with ops). 0 and *out, or -errno. */
 	long (*open)(struct dentry *d, int flags, struct file **out);
 	uint64_t dev;                   /* st_dev */
+	/* dynamic directories: list dir from *pos as fs_readdir does (NULL: fs_readdir). No lock held. */
+	void (*readdir)(struct dentry *dir, uint64_t *pos, fs_emit_fn emit, void *arg);
+	/* magic links: readlink's text into buf (size bytes, NUL-terminated); its length or -errno. */
+	long (*readlink)(struct dentry *link, char *buf, size_t size);
+	/* magic links that lead to themselves (a pipe's fd): stat of what they lead to. */
+	void (*stat_target)(struct dentry *link, struct kstat *st);
 };
 /* The kernel's special behind an inode, or NULL. */
 static inline const struct kspecial *inode_kspecial(const struct inode *i)
@@ -163,9 +172,11 @@ static inline const struct kspecial *inode_kspecial(const struct inode *i)
 }
 /* rootfs_init (fs/rootfs.c): the file system, /dev, /proc, /tmp, the boot modules unpacked. 0 or -errno. */
 int rootfs_init(void);
-/* devices_populate / procfs_populate: make /dev's and /proc's entries (fs/devices.c, fs/proc/procfs.c). */
+/* devices_populate: make /dev's entries (fs/devices.c). procfs_mount: make /proc in root (fs/proc/). */
 int devices_populate(struct dentry *dev);
-int procfs_populate(struct dentry *proc);
+int procfs_mount(struct dentry *root);
+/* procfs_forget: process pid was reaped: drop what /proc cached for it (no lock held). */
+void procfs_forget(int pid);
 
 /* poll(2) bits (Linux values). */
 #define POLLIN   0x001
@@ -187,8 +198,8 @@ void file_io_event(void);
 /* file_io_events: how many file_io_event calls so far (epoll's edge-triggered entries, fs/epoll.c). */
 extern unsigned long file_io_events;
 
-/* maps_format: write t's /proc/self/maps text into buf (size bytes); returns the length it needs. */
-size_t maps_format(struct task *t, char *buf, size_t size);
+/* maps_format: write mm's /proc/PID/maps text into buf (size bytes); returns the length it needs. */
+size_t maps_format(struct mm *mm, char *buf, size_t size);
 /* memfd_file: memfd_create's file: a new unlinked file "memfd:NAME" opened O_RDWR. NULL on -ENOMEM. */
 struct file *memfd_file(const char *name);
 

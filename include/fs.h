@@ -81,18 +81,36 @@ struct fs_time {
 
 /*
  * What the kernel makes of a special inode (a device, a /proc file): fs
- * keeps the pointer and calls follow, the rest is the kernel's. A special
- * inode of type S_IFLNK with follow is a "magic link" (/proc/self/exe):
- * lookups go where follow says, not by a stored text.
+ * keeps the pointer and calls follow, lookup and revalidate, the rest is
+ * the kernel's. A special inode of type S_IFLNK with follow is a "magic
+ * link" (/proc/self/exe): lookups go where follow says, not by a stored
+ * text. A directory with lookup is a dynamic directory (/proc,
+ * /proc/PID/fd): its entries are made as they are looked up and kept
+ * while revalidate says they still exist (Linux's proc dcache); nothing
+ * can be created, removed or renamed in it (open O_CREAT: -EACCES,
+ * mkdir, unlink, rename...: -EPERM); the kernel lists it (fs_readdir
+ * lists only what is cached).
  */
 struct inode_special {
 	int kind;                                /* the kernel's own code */
 	/*
-	 * magic links: the dentry it leads to now, or NULL (-ENOENT). No
-	 * reference is taken: its holder (the task) keeps it alive while the
-	 * caller, under fs_lock, uses it. Must not take fs_lock.
+	 * magic links, called with fs_lock held: the dentry the link leads
+	 * to now; link itself when it leads to something without a name (a
+	 * pipe: the walk ends at the link, which the kernel opens); NULL:
+	 * -ENOENT. No reference is taken: its holder (the task, the
+	 * directory that caches it) keeps it alive while the caller, under
+	 * fs_lock, uses it. Must not take fs_lock (fs_dyn_lookup_locked may
+	 * be called).
 	 */
-	struct dentry *(*follow)(const struct inode *inode);
+	struct dentry *(*follow)(struct dentry *link);
+	/*
+	 * dynamic directories, fs_lock held: the special and mode (into
+	 * *mode) of dir's entry name (len bytes), or NULL: no such entry.
+	 */
+	const struct inode_special *(*lookup)(struct dentry *dir, const char *name, size_t len,
+					      uint32_t *mode);
+	/* entries of dynamic directories, fs_lock held: does d still exist? (NULL: always) */
+	bool (*revalidate)(struct dentry *d);
 };
 
 struct inode {
@@ -177,7 +195,20 @@ struct fs_last {
  */
 int fs_lookup_parent(struct dentry *base, const char *path, struct fs_last *last);
 void fs_last_done(struct fs_last *last);
-/* fs_lookup_child: dir's entry name (len bytes), with a reference, or NULL. */
+/* fs_lookup_child: dir's entry name (len bytes), with a reference, or NULL (dynamic ones made). */
+/*
+ * fs_dyn_lookup_locked: dir's entry name with fs_lock held (for a follow
+ * hook): cached, or made by a dynamic directory's lookup; a stale one
+ * (revalidate) is dropped first. 0 and *out (no reference: the directory
+ * keeps it), -ENOENT, -ENOMEM.
+ */
+int fs_dyn_lookup_locked(struct dentry *dir, const char *name, size_t len, struct dentry **out);
+/*
+ * fs_dyn_forget: drop dir's cached entry name (and what it cached below
+ * it) if revalidate says it no longer exists (a reaped process's /proc/PID):
+ * what was cached for a process does not outlive it.
+ */
+void fs_dyn_forget(struct dentry *dir, const char *name, size_t len);
 struct dentry *fs_lookup_child(struct dentry *dir, const char *name, size_t len);
 /*
  * fs_path: d's absolute path into buf (size bytes, NUL-terminated, cut
@@ -198,6 +229,9 @@ int fs_create(struct dentry *dir, const char *name, size_t len, uint32_t mode, u
 	      const struct inode_special *special, struct dentry **out);
 /* fs_mkdir: a new directory; as fs_create (dir's nlink + 1). */
 int fs_mkdir(struct dentry *dir, const char *name, size_t len, uint32_t mode, struct dentry **out);
+/* fs_mkdir_special: a new directory whose special says what it is (a dynamic directory: /proc). */
+int fs_mkdir_special(struct dentry *dir, const char *name, size_t len, uint32_t mode,
+		     const struct inode_special *special, struct dentry **out);
 /* fs_symlink: a symbolic link to target (not empty); as fs_create. */
 int fs_symlink(struct dentry *dir, const char *name, size_t len, const char *target, struct dentry **out);
 /* fs_link: a second name for old's inode (not a directory: -EPERM); -EEXIST, -ENOENT. */

@@ -92,6 +92,8 @@ struct mm {
 	uintptr_t start_brk;          /* [mmap_lock] heap start (set by exec; brk never goes below) */
 	uintptr_t brk;                /* [mmap_lock] current program break (may be unaligned) */
 	uintptr_t start_stack;        /* [mmap_lock] initial stack pointer region (set by exec) */
+	uintptr_t arg_start, arg_end; /* [mmap_lock] the argv strings on the stack (set by exec;
+	                               *   /proc/PID/cmdline reads them) */
 	/* Counters, [atomic] (changed with __atomic builtins; read them plainly in tests). */
 	unsigned long rss;            /* present PTEs mapping a frame other than the zero page
 	                               *   (private anonymous pages + page-cache pages) */

@@ -114,6 +114,7 @@ struct task {
 	struct dentry *cwd;             /* [self] the working directory, a reference */
 	uint32_t umask;                 /* [self] file-creation mask (Linux's init: 022) */
 	char comm[TASK_COMM_LEN];       /* [self] program name (basename), for reports */
+	uint64_t start_ns;              /* [init] when it started (monotonic_ns; /proc/PID/stat) */
 	struct fdtable *fdt;            /* [self] file descriptors (fs/fdtable.c) */
 	struct wait_queue child_wait;   /* where this task waits for its children (wait4, vfork) */
 	struct task_signals sig;        /* [sig] this thread's blocked and pending sets */
@@ -218,6 +219,28 @@ struct task *task_find(int pid);
  */
 struct mm *task_get_mm(int pid, char comm[TASK_COMM_LEN]);
 struct mm *task_set_mm(struct task *t, struct mm *mm);
+
+/* What /proc shows of a process (kernel/task/task_info.c): a snapshot. */
+struct task_info {
+	int pid, tid, ppid, pgid, sid;
+	char state;                     /* 'R' (a thread runs or is runnable), 'S', 'Z' */
+	char comm[TASK_COMM_LEN];
+	int threads;                    /* live threads of its process */
+	int cpu;                        /* where it last ran */
+	int exit_signal;
+	uint32_t umask;
+	uint64_t start_ns;              /* monotonic_ns at its start */
+	unsigned long cpus_allowed;
+	ksigset_t pending, shared_pending, blocked, ignored, caught;
+};
+/*
+ * task_info_get: the snapshot of task pid (a thread id finds its thread,
+ * as /proc/TID does; zombies included). 0, or -ESRCH. task_pids: the
+ * process ids (thread-group leaders, kernel threads included) in
+ * ascending order, at most max into pids; returns how many there are.
+ */
+int task_info_get(int pid, struct task_info *out);
+size_t task_pids(int *pids, size_t max);
 
 /*
  * task_exit: end the current task with wait status `status` (Linux

@@ -121,6 +121,8 @@ struct mm *mm_dup(struct mm *parent)
 	child->start_brk = parent->start_brk;
 	child->brk = parent->brk;
 	child->start_stack = parent->start_stack;
+	child->arg_start = parent->arg_start;
+	child->arg_end = parent->arg_end;
 	/* An exact copy of the VMA set: no merging while copying (dup_mmap never merges). */
 	child->merge = false;
 	mmap_write_lock_nested(child);

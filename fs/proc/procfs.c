@@ -1,208 +1,222 @@
 /*
- * /proc, as far as programs here look: /proc/self/maps (the caller's VMAs
- * in Linux's format, names included: files by path, "[heap]", "[stack]"),
- * /proc/self/exe (a magic link to the program, as Linux's),
- * /proc/meminfo (the fields free(1) and friends read) and /proc/vmstat
- * (the VM's counters, include/vmstat.h). /proc/self is a directory here,
- * where Linux has a link to /proc/PID.
+ * /proc itself (Linux's fs/proc/root.c and base.c's pid lookup): a
+ * dynamic directory (include/fs.h) whose names are its table below, one
+ * directory per process id (/proc/PID, pid.c; a thread id is found too, as
+ * on Linux, but not listed) and /proc/self, a magic link to the caller's
+ * /proc/PID whose text is the pid. readdir lists ".", "..", the table,
+ * then the process ids in ascending order. What was made for a process
+ * is dropped when its parent reaps it (procfs_forget), or at the next
+ * lookup of its name once it is gone.
  *
- * The text of maps, meminfo and vmstat is made when the file is opened (a memory
- * file, include/file.h); Linux makes it as it is read, which only differs
- * for a program that reads maps while changing its mappings.
+ * Also here: what the other files of fs/proc share (fs/proc/internal.h):
+ * memory files made at open, table directories, names as numbers.
  */
-#include "file.h"
+#include "internal.h"
 #include "task.h"
-#include "mm.h"
-#include "pmm.h"
-#include "vmstat.h"
-#include "vmscan.h"
-#include "swap.h"
 #include "slab.h"
 #include "printk.h"
 #include "kstring.h"
 #include "kerrno.h"
-#include "internal.h"
 
-#define PROC_DEV 0x16                   /* st_dev of /proc on the reference machine */
+#define PID_POS 0x100000                /* readdir positions of the pids: PID_POS + pid */
+#define PIDS_MAX (TASK_MAX * 2)         /* more than there can be (TASK_MAX live tasks) */
 
-/* The name of a VMA without a file: "[heap]" (Linux's rule: start <= brk, end >= start_brk), "[stack]". */
-static const char *anon_name(struct mm *mm, const struct vma *v)
+static struct dentry *proc_root;        /* /proc (no reference: it is never removed) */
+
+long proc_open_text(struct dentry *d, int flags, proc_fill_fn fill, struct file **out)
 {
-	if (v->start <= mm->brk && v->end >= mm->start_brk && mm->start_brk)
-		return "[heap]";
-	if (v->start <= mm->start_stack && v->end >= mm->start_stack)
-		return "[stack]";
-	return NULL;
-}
+	int pid = proc_pid_of(d);
+	long need = fill(pid, NULL, 0), got;
+	struct file *f;
 
-size_t proc_maps_line(struct mm *mm, const struct vma *v, char *line, size_t room)
-{
-	uint64_t dev = 0, ino = 0, off = 0;
-	const char *name = NULL;
-	int n;
-
-	if (v->file) {
-		v->file->ops->describe(v->file, line + MAPS_HDR_MAX, room - MAPS_HDR_MAX - 1, &dev, &ino);
-		name = line + MAPS_HDR_MAX;
-		off = (uint64_t)v->pgoff << PAGE_SHIFT;
-	} else {
-		name = anon_name(mm, v);
-	}
-	n = ksnprintf(line, MAPS_HDR_MAX, "%08lx-%08lx %c%c%c%c %08llx %02llx:%02llx %llu ",
-		      (unsigned long)v->start, (unsigned long)v->end,
-		      (v->flags & VM_READ) ? 'r' : '-', (v->flags & VM_WRITE) ? 'w' : '-',
-		      (v->flags & VM_EXEC) ? 'x' : '-', (v->flags & VM_MAYSHARE) ? 's' : 'p',
-		      (unsigned long long)off, (unsigned long long)(dev >> 8),
-		      (unsigned long long)(dev & 0xff), (unsigned long long)ino);
-	return proc_maps_name(line, (size_t)n, name);
-}
-
-size_t proc_maps_name(char *line, size_t n, const char *name)
-{
-	if (name) {
-		size_t len = strlen(name);
-
-		while (n < MAPS_PAD_WIDTH)
-			line[n++] = ' ';
-		line[n++] = ' ';
-		memmove(line + n, name, len);
-		n += len;
-	}
-	line[n++] = '\n';
-	return n;
-}
-
-size_t maps_format(struct task *t, char *buf, size_t size)
-{
-	size_t room = MAPS_HDR_MAX + PATH_MAX + 16, len = 0;
-	struct mm *mm = t->mm;
-	char *line;
-
-	if (!mm)
-		return 0;
-	line = kmalloc(room);
-	if (!line)
-		return 0;
-	mmap_read_lock(mm);
-	for (struct vma *v = vma_first(mm); v; v = vma_next(mm, v)) {
-		size_t n = proc_maps_line(mm, v, line, room);
-
-		if (len + n <= size)
-			memcpy(buf + len, line, n);
-		len += n;
-	}
-	mmap_read_unlock(mm);
-	kfree(line);
-	return len;
-}
-
-/* A memory file holding text made by fill(buf, size) -> length needed. */
-static long open_text(struct dentry *d, size_t (*fill)(char *buf, size_t size), struct file **out)
-{
-	size_t need = fill(NULL, 0), got;
-	struct file *f = file_from_dentry(d, &mem_file_ops, O_RDONLY | O_LARGEFILE);
-
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		return -EACCES;
+	if (need < 0)
+		return need;
+	f = file_from_dentry(d, &mem_file_ops, O_RDONLY | O_LARGEFILE);
 	if (!f)
 		return -ENOMEM;
-	f->owned = kmalloc(need + 1);
-	if (!f->owned) {
+	need += 256;                    /* room for what changed between the two calls */
+	f->owned = kmalloc((size_t)need);
+	got = f->owned ? fill(pid, f->owned, (size_t)need) : -ENOMEM;
+	if (got < 0) {
 		f->dentry = NULL;       /* the caller keeps its reference on failure */
 		file_put(f);
-		return -ENOMEM;
+		return got;
 	}
-	got = fill(f->owned, need + 1);
 	f->data = f->owned;
-	f->size = MIN(got, need + 1);
+	f->size = MIN((size_t)got, (size_t)need - 1);
 	*out = f;
 	return 0;
 }
 
-static size_t maps_fill(char *buf, size_t size)
+long proc_number(const char *name, size_t len)
 {
-	return maps_format(current, buf, size);
-}
+	long v = 0;
 
-/* The fields of /proc/meminfo that matter here, in Linux's order and layout (show_val_kb). */
-static size_t meminfo_fill(char *buf, size_t size)
-{
-	unsigned long total = pmm_total_frames(), free = pmm_free_frames(), cached = fs_pages_used();
-	static const char *const names[] = {
-		"MemTotal:       ", "MemFree:        ", "MemAvailable:   ", "Buffers:        ",
-		"Cached:         ", "SwapCached:     ", "SwapTotal:      ", "SwapFree:       ",
-		"AnonPages:      ", "Shmem:          ",
-	};
-	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, swap_cache_pages(), swap_total_pages(),
-				 swap_free_pages(),
-				 vm_stat_read(VM_NR_ANON_PAGES), cached };
-	size_t len = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		char line[48];
-		int n = ksnprintf(line, sizeof(line), "%s%8lu kB\n", names[i], vals[i] * (PAGE_SIZE >> 10));
-
-		if (len + n <= size)
-			memcpy(buf + len, line, n);
-		len += n;
+	if (!len || len > 9 || (name[0] == '0' && len > 1))
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		v = v * 10 + (name[i] - '0');
 	}
-	return len;
+	return v;
 }
 
-static long proc_open_maps(struct dentry *d, int flags, struct file **out)
+int proc_pid_of(const struct dentry *d)
 {
-	return (flags & O_ACCMODE) != O_RDONLY ? -EACCES : open_text(d, maps_fill, out);
+	while (d && d->parent != proc_root)
+		d = d->parent;
+	return d ? (int)proc_number(d->name, d->len) : 0;
 }
 
-static long proc_open_meminfo(struct dentry *d, int flags, struct file **out)
+const struct inode_special *proc_table_lookup(const struct proc_entry *tab, size_t n, const char *name,
+					      size_t len, uint32_t *mode)
 {
-	return (flags & O_ACCMODE) != O_RDONLY ? -EACCES : open_text(d, meminfo_fill, out);
+	for (size_t i = 0; i < n; i++)
+		if (strlen(tab[i].name) == len && !memcmp(tab[i].name, name, len)) {
+			*mode = tab[i].mode;
+			return &tab[i].ks->base;
+		}
+	return NULL;
 }
 
-static long proc_open_vmstat(struct dentry *d, int flags, struct file **out)
+static unsigned mode_dtype(uint32_t mode)
 {
-	return (flags & O_ACCMODE) != O_RDONLY ? -EACCES : open_text(d, vmstat_format, out);
+	return S_ISDIR(mode) ? DT_DIR : S_ISLNK(mode) ? DT_LNK : DT_REG;
 }
 
-/* /proc/self/exe leads to the running program. */
-static struct dentry *exe_follow(const struct inode *inode)
+bool proc_dots(struct dentry *dir, uint64_t *pos, fs_emit_fn emit, void *arg)
 {
-	return current->exe;
+	if (*pos == 0) {
+		if (!emit(arg, ".", 1, dir->inode->ino, DT_DIR, 1))
+			return false;
+		*pos = 1;
+	}
+	if (*pos == 1) {
+		if (!emit(arg, "..", 2, dir->parent ? dir->parent->inode->ino : dir->inode->ino, DT_DIR, 2))
+			return false;
+		*pos = 2;
+	}
+	return true;
 }
 
-static long proc_open_smaps(struct dentry *d, int flags, struct file **out)
+bool proc_table_readdir(struct dentry *dir, const struct proc_entry *tab, size_t n, uint64_t *pos,
+			fs_emit_fn emit, void *arg)
 {
-	return (flags & O_ACCMODE) != O_RDONLY ? -EACCES : open_text(d, smaps_fill, out);
+	for (; *pos >= 2 && *pos - 2 < n; (*pos)++) {
+		const struct proc_entry *e = &tab[*pos - 2];
+
+		/* names not looked up yet have no inode: a number of their own (Linux's are made up too) */
+		if (!emit(arg, e->name, strlen(e->name), dir->inode->ino * 64 + *pos, mode_dtype(e->mode),
+			  *pos + 1))
+			return false;
+	}
+	return true;
 }
 
-static long proc_open_smaps_rollup(struct dentry *d, int flags, struct file **out)
+/* ---- /proc/self */
+
+static int self_pid(void)
 {
-	return (flags & O_ACCMODE) != O_RDONLY ? -EACCES : open_text(d, smaps_rollup_fill, out);
+	return current->pid;
 }
 
-static const struct kspecial proc_maps = { { 0, NULL }, NULL, proc_open_maps, PROC_DEV };
-static const struct kspecial proc_smaps = { { 0, NULL }, NULL, proc_open_smaps, PROC_DEV };
-static const struct kspecial proc_smaps_rollup = { { 0, NULL }, NULL, proc_open_smaps_rollup, PROC_DEV };
-static const struct kspecial proc_meminfo = { { 0, NULL }, NULL, proc_open_meminfo, PROC_DEV };
-static const struct kspecial proc_vmstat = { { 0, NULL }, NULL, proc_open_vmstat, PROC_DEV };
-static const struct kspecial proc_exe = { { 0, exe_follow }, NULL, NULL, PROC_DEV };
-
-int procfs_populate(struct dentry *proc)
+/* fs_lock held: the caller's /proc/PID, made if it was not yet. */
+static struct dentry *self_follow(struct dentry *link)
 {
-	struct dentry *self;
-	int err = fs_mkdir(proc, "self", 4, 0555, &self);
+	char name[16];
+	struct dentry *d;
+	int n = ksnprintf(name, sizeof(name), "%d", self_pid());
+
+	return fs_dyn_lookup_locked(proc_root, name, (size_t)n, &d) ? NULL : d;
+}
+
+static long self_readlink(struct dentry *link, char *buf, size_t size)
+{
+	return MIN((long)ksnprintf(buf, size, "%d", self_pid()), (long)size - 1);
+}
+
+static const struct kspecial proc_self = {
+	.base = { .follow = self_follow }, .readlink = self_readlink, .dev = PROC_DEV,
+};
+
+/* ---- /proc */
+
+static const struct proc_entry root_table[] = {
+	{ "cpuinfo", S_IFREG | 0444, &proc_cpuinfo },
+	{ "loadavg", S_IFREG | 0444, &proc_loadavg },
+	{ "meminfo", S_IFREG | 0444, &proc_meminfo },
+	{ "self", S_IFLNK | 0777, &proc_self },
+	{ "stat", S_IFREG | 0444, &proc_sysstat },
+	{ "uptime", S_IFREG | 0444, &proc_uptime },
+	{ "vmstat", S_IFREG | 0444, &proc_vmstat },
+};
+
+static const struct inode_special *root_lookup(struct dentry *dir, const char *name, size_t len,
+					       uint32_t *mode)
+{
+	long pid = proc_number(name, len);
+	struct task_info ti;
+
+	if (pid > 0) {
+		if (task_info_get((int)pid, &ti))
+			return NULL;
+		*mode = S_IFDIR | 0555;
+		return &proc_pid_dir.base;
+	}
+	return proc_table_lookup(root_table, ARRAY_SIZE(root_table), name, len, mode);
+}
+
+static void root_readdir(struct dentry *dir, uint64_t *pos, fs_emit_fn emit, void *arg)
+{
+	int *pids;
+	size_t n;
+
+	if (!proc_dots(dir, pos, emit, arg) ||
+	    !proc_table_readdir(dir, root_table, ARRAY_SIZE(root_table), pos, emit, arg))
+		return;
+	pids = kmalloc(PIDS_MAX * sizeof(int));
+	if (!pids)
+		return;
+	n = MIN(task_pids(pids, PIDS_MAX), (size_t)PIDS_MAX);
+	for (size_t i = 0; i < n; i++) {
+		char name[16];
+		uint64_t p = PID_POS + (uint64_t)pids[i];
+		int len;
+
+		if (p < *pos)
+			continue;
+		len = ksnprintf(name, sizeof(name), "%d", pids[i]);
+		if (!emit(arg, name, (size_t)len, dir->inode->ino * 64 + p, DT_DIR, p + 1))
+			break;
+		*pos = p + 1;
+	}
+	kfree(pids);
+}
+
+static const struct kspecial proc_root_dir = {
+	.base = { .lookup = root_lookup }, .readdir = root_readdir, .dev = PROC_DEV,
+};
+
+void procfs_forget(int pid)
+{
+	char name[16];
+	int n = ksnprintf(name, sizeof(name), "%d", pid);
+
+	if (proc_root)
+		fs_dyn_forget(proc_root, name, (size_t)n);
+}
+
+int procfs_mount(struct dentry *root)
+{
+	struct dentry *proc;
+	int err = fs_mkdir_special(root, "proc", 4, 0555, &proc_root_dir.base, &proc);
 
 	if (err)
 		return err;
-	err = fs_create(self, "maps", 4, S_IFREG | 0444, 0, &proc_maps.base, NULL);
-	if (!err)
-		err = fs_create(self, "smaps", 5, S_IFREG | 0444, 0, &proc_smaps.base, NULL);
-	if (!err)
-		err = fs_create(self, "smaps_rollup", 12, S_IFREG | 0444, 0, &proc_smaps_rollup.base, NULL);
-	if (!err)
-		err = fs_create(self, "exe", 3, S_IFLNK | 0777, 0, &proc_exe.base, NULL);
-	dput(self);
-	if (!err)
-		err = fs_create(proc, "meminfo", 7, S_IFREG | 0444, 0, &proc_meminfo.base, NULL);
-	if (!err)
-		err = fs_create(proc, "vmstat", 6, S_IFREG | 0444, 0, &proc_vmstat.base, NULL);
-	return err;
+	proc_root = proc;
+	dput(proc);                     /* the root directory keeps it */
+	return 0;
 }

@@ -8,7 +8,8 @@
  * THPeligible is 0 (no VMA can hold a huge page); ProtectionKey appears
  * when protection keys are on (arch_mmu_exec_only: this kernel turns them
  * on exactly when it can use them), always key 0. The rollup totals every
- * VMA, from the first's start to the last's end.
+ * VMA, from the first's start to the last's end. Any process's: the
+ * files are in /proc/PID (pid.c's table).
  *
  * Locking: the mm's mmap_lock (read) while the text is made.
  */
@@ -16,6 +17,7 @@
 #include "file.h"
 #include "task.h"
 #include "arch_mmu.h"
+#include "mm.h"
 #include "kstring.h"
 #include "slab.h"
 #include "printk.h"
@@ -109,19 +111,15 @@ static void put_vma(struct text *t, struct mm *mm, const struct vma *v, char *li
 	put(t, "\n", 1);
 }
 
-/* The text of smaps (or, rollup, smaps_rollup) of the calling task into buf; the length needed. */
-static size_t smaps_text(char *buf, size_t size, bool rollup)
+/* The text of smaps (or, rollup, smaps_rollup) of mm into buf; the length needed. */
+static size_t smaps_text(struct mm *mm, char *buf, size_t size, bool rollup)
 {
 	struct text t = { buf, size, 0 };
 	size_t room = MAPS_HDR_MAX + PATH_MAX + 16;
-	struct mm *mm = current->mm;
 	struct vm_usage total = { 0 };
 	uintptr_t first = 0, last = 0;
-	char *line;
+	char *line = kmalloc(room);
 
-	if (!mm)
-		return 0;
-	line = kmalloc(room);
 	if (!line)
 		return 0;
 	mmap_read_lock(mm);
@@ -147,12 +145,29 @@ static size_t smaps_text(char *buf, size_t size, bool rollup)
 	return t.len;
 }
 
-size_t smaps_fill(char *buf, size_t size)
+/* The text for process pid: empty for a zombie or a kernel thread, as Linux's. */
+static long smaps_of(int pid, char *buf, size_t size, bool rollup)
 {
-	return smaps_text(buf, size, false);
+	char comm[TASK_COMM_LEN];
+	struct mm *mm = task_get_mm(pid, comm);
+	size_t n;
+
+	if (!mm)
+		return 0;
+	n = smaps_text(mm, buf, size, rollup);
+	mm_put(mm);
+	return (long)n;
 }
 
-size_t smaps_rollup_fill(char *buf, size_t size)
+static long smaps_fill(int pid, char *buf, size_t size)
 {
-	return smaps_text(buf, size, true);
+	return smaps_of(pid, buf, size, false);
 }
+
+static long smaps_rollup_fill(int pid, char *buf, size_t size)
+{
+	return smaps_of(pid, buf, size, true);
+}
+
+PROC_TEXT_FILE(, proc_smaps, smaps_fill);
+PROC_TEXT_FILE(, proc_smaps_rollup, smaps_rollup_fill);

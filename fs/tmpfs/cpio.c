@@ -7,7 +7,8 @@
  * (padded to 4 bytes); "TRAILER!!!" ends the archive.
  *
  * Directories, regular files and symbolic links are made, with their mode
- * and mtime; missing parent directories are made 0755; a name that exists
+ * and mtime; missing parent directories are made 0755; a symbolic link on
+ * the way to a name is followed (lib/x under lib -> usr/lib: usr/lib/x); a name that exists
  * is replaced unless both are directories (then the mode is updated).
  * Hard links (nlink > 1 sharing an inode number) and device, FIFO and
  * socket entries are not recreated: tools/run writes none.
@@ -78,7 +79,28 @@ static int next_entry(const char *data, size_t size, size_t *off, struct cpio_en
 	return 0;
 }
 
-/* The directory that holds path's last component under dir, made (0755) where missing. A reference. */
+/*
+ * The symbolic link named by the component c (n bytes) of directory d,
+ * followed as a path lookup follows a link on the way (Linux's unpacker
+ * opens each name by path: "lib/x.so" under "lib -> usr/lib" lands in
+ * usr/lib). A reference, or the lookup's error (-ENOENT for a dangling
+ * link).
+ */
+static int follow_component(struct dentry *d, const char *c, size_t n, struct dentry **out)
+{
+	char name[NAME_MAX + 1];
+
+	if (n > NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(name, c, n);
+	name[n] = 0;
+	return fs_lookup(d, name, LOOKUP_FOLLOW, out);
+}
+
+/*
+ * The directory that holds path's last component under dir, made (0755)
+ * where missing; symbolic links on the way are followed. A reference.
+ */
 static int parent_dir(struct dentry *dir, const char *path, size_t len, struct dentry **out,
 		      size_t *last)
 {
@@ -98,7 +120,14 @@ static int parent_dir(struct dentry *dir, const char *path, size_t len, struct d
 			return 0;
 		}
 		next = fs_lookup_child(d, path + b, i - b);
-		if (!next) {
+		if (next && S_ISLNK(next->inode->mode)) {
+			dput(next);
+			err = follow_component(d, path + b, i - b, &next);
+			if (err) {
+				dput(d);
+				return err;
+			}
+		} else if (!next) {
 			err = fs_mkdir(d, path + b, i - b, 0755, &next);
 			if (err) {
 				dput(d);

@@ -102,10 +102,12 @@ struct dentry *d_find_locked(struct dentry *dir, const char *name, size_t len)
 struct dentry *fs_lookup_child(struct dentry *dir, const char *name, size_t len)
 {
 	unsigned long fl = spin_lock_irqsave(&fs_lock);
-	struct dentry *d = d_find_locked(dir, name, len);
+	struct dentry *d;
 
-	if (d)
+	if (!fs_dyn_lookup_locked(dir, name, len, &d))
 		dget(d);
+	else
+		d = NULL;
 	spin_unlock_irqrestore(&fs_lock, fl);
 	return d;
 }

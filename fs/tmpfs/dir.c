@@ -27,7 +27,9 @@ static int dir_usable(struct dentry *dir)
 {
 	if (!d_is_dir(dir))
 		return -ENOTDIR;
-	return dir->unlinked && dir != fs_root() ? -ENOENT : 0;
+	if (dir->unlinked && dir != fs_root())
+		return -ENOENT;
+	return d_is_dynamic(dir) ? -EPERM : 0;      /* no mkdir, link, symlink, rename (Linux's procfs) */
 }
 
 /* Link d (a new dentry, one reference) into dir; *out gets it or it is dropped. */
@@ -71,12 +73,20 @@ static int make_node(struct dentry *dir, const char *name, size_t len, struct in
 int fs_create(struct dentry *dir, const char *name, size_t len, uint32_t mode, uint64_t rdev,
 	      const struct inode_special *special, struct dentry **out)
 {
+	if (d_is_dynamic(dir))
+		return -EACCES;                 /* Linux's lookup_open without ->create */
 	return make_node(dir, name, len, inode_alloc(mode, rdev, special), out);
 }
 
 int fs_mkdir(struct dentry *dir, const char *name, size_t len, uint32_t mode, struct dentry **out)
 {
-	return make_node(dir, name, len, inode_alloc(S_IFDIR | (mode & 07777), 0, NULL), out);
+	return fs_mkdir_special(dir, name, len, mode, NULL, out);
+}
+
+int fs_mkdir_special(struct dentry *dir, const char *name, size_t len, uint32_t mode,
+		     const struct inode_special *special, struct dentry **out)
+{
+	return make_node(dir, name, len, inode_alloc(S_IFDIR | (mode & 07777), 0, special), out);
 }
 
 int fs_symlink(struct dentry *dir, const char *name, size_t len, const char *target,
@@ -144,7 +154,9 @@ int fs_unlink(struct dentry *dir, const char *name, size_t len)
 	struct dentry *d = d_find_locked(dir, name, len);
 	int err = 0;
 
-	if (!d)
+	if (d_is_dynamic(dir))
+		err = -EPERM;
+	else if (!d)
 		err = -ENOENT;
 	else if (d_is_dir(d))
 		err = -EISDIR;
@@ -160,7 +172,9 @@ int fs_rmdir(struct dentry *dir, const char *name, size_t len)
 	struct dentry *d = d_find_locked(dir, name, len);
 	int err = 0;
 
-	if (!d)
+	if (d_is_dynamic(dir))
+		err = -EPERM;
+	else if (!d)
 		err = -ENOENT;
 	else if (!d_is_dir(d))
 		err = -ENOTDIR;
@@ -245,7 +259,7 @@ int fs_rename(struct dentry *odir, const char *oname, size_t olen, struct dentry
 	fl = spin_lock_irqsave(&fs_lock);
 	old = d_find_locked(odir, oname, olen);
 	new = d_find_locked(ndir, nname, nlen);
-	err = !old ? -ENOENT : dir_usable(ndir);
+	err = d_is_dynamic(odir) ? -EPERM : !old ? -ENOENT : dir_usable(ndir);
 	if (!err)
 		err = rename_checks(old, ndir, new, flags, slash);
 	if (!err && new)

@@ -26,5 +26,10 @@ void d_unlink_locked(struct dentry *d);
 struct dentry *d_find_locked(struct dentry *dir, const char *name, size_t len);
 
 static inline bool d_is_dir(const struct dentry *d) { return S_ISDIR(d->inode->mode); }
+/* d_is_dynamic: d is a dynamic directory (include/fs.h, inode_special.lookup). */
+static inline bool d_is_dynamic(const struct dentry *d)
+{
+	return d->inode->special && d->inode->special->lookup;
+}
 
 #endif

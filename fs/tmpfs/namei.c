@@ -3,7 +3,9 @@
  * components between slashes, "." and ".." (the root's parent is the
  * root), symbolic links followed up to MAXSYMLINKS times per lookup (a
  * link's text is looked up from the directory holding the link), magic
- * links through their inode_special, and Linux's errors: ENOENT, ENOTDIR,
+ * links through their inode_special (one that leads to itself ends the
+ * walk there: a pipe's /proc/self/fd/N), entries of dynamic directories
+ * (fs/tmpfs/dynamic.c), and Linux's errors: ENOENT, ENOTDIR,
  * ENAMETOOLONG, ELOOP.
  *
  * Locking: the whole walk runs under fs_lock, so no dentry it passes can
@@ -51,7 +53,7 @@ static int follow_link(struct walk *w, struct dentry *dir, struct dentry *d, str
 	if (++w->links > MAXSYMLINKS)
 		return -ELOOP;
 	if (inode->special && inode->special->follow) {
-		*out = inode->special->follow(inode);
+		*out = inode->special->follow(d);
 		return *out ? 0 : -ENOENT;
 	}
 	return resolve(w, dir, inode->link, strlen(inode->link), LOOKUP_FOLLOW, out);
@@ -69,8 +71,8 @@ static int step(struct dentry *d, const char *c, size_t n, struct dentry **next)
 	else if (n == 2 && c[0] == '.' && c[1] == '.')
 		*next = d->parent && d != fs_root() ? d->parent : d;
 	else
-		*next = d_find_locked(d, c, n);
-	return *next ? 0 : -ENOENT;
+		return fs_dyn_lookup_locked(d, c, n, next);
+	return 0;
 }
 
 /* Is there anything but slashes in path[i, plen)? */

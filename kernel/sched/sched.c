@@ -267,6 +267,7 @@ void sched_start_task(struct task *t)
 		arch_task_setup_kthread(t);
 	else
 		arch_task_setup_stack(t);
+	t->start_ns = monotonic_ns();
 	f = spin_lock_irqsave(&sched_lock);
 	t->state = TASK_RUNNABLE;
 	t->slice = SCHED_SLICE_TICKS;

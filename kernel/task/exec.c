@@ -599,6 +599,11 @@ static int exec_layout(struct file *f, const struct elf_file *ef, struct interp 
 		err = build_stack_image(&sb, ef, &a, execfn, argv, argc, envp, envc, &strs, &sp);
 	if (!err)
 		err = map_stack(mm, ef, &sb, strs.low, sp, brk);
+	if (!err) {                     /* for /proc/PID/cmdline: the argv strings, lowest first */
+		mm->arg_start = mm->arg_end = strs.low;
+		for (size_t i = 0; i < argc; i++)
+			mm->arg_end += strlen(argv[i]) + 1;
+	}
 	pmm_free(bufpage, EXEC_BUF_ORDER);
 	if (err) {
 		mm_put(mm);

@@ -238,6 +238,7 @@ long sys_wait4(SYSCALL_ARGS)
 		long ret = zombie->pid;
 
 		task_free(zombie);
+		procfs_forget((int)ret);
 		if (a1 && copy_to_user((void *)a1, &status, sizeof(status)))
 			ret = -EFAULT;
 		if (a3 && clear_user((void *)a3, RUSAGE_SIZE))

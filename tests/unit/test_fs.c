@@ -507,11 +507,104 @@ static void test_cpio(struct ktest *t)
 	/* unpacking again replaces the file and keeps the directories */
 	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n), 0);
 	EXPECT_EQ(t, resolves("bin/x", LOOKUP_FOLLOW), 0);
+	/* a name under a linked directory (Debian's lib -> usr/lib) lands where the link leads */
+	n = cpio_put(a, 0, "lib", S_IFLNK | 0777, "usr/lib", 7);
+	n = cpio_put(a, n, "lib/y.so", S_IFREG | 0644, "Y", 1);
+	n = cpio_put(a, n, "TRAILER!!!", 0, "", 0);
+	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n), 0);
+	EXPECT_EQ(t, resolves("usr/lib/y.so", 0), 0);
+	ASSERT_EQ(t, lookup("lib", 0, &d), 0);
+	EXPECT_EQ(t, d->inode->mode & S_IFMT, S_IFLNK);   /* still the link */
+	dput(d);
+	/* a dangling link on the way: the lookup's -ENOENT */
+	n = cpio_put(a, 0, "gone", S_IFLNK | 0777, "nowhere", 7);
+	n = cpio_put(a, n, "gone/z", S_IFREG | 0644, "Z", 1);
+	n = cpio_put(a, n, "TRAILER!!!", 0, "", 0);
+	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, n), -ENOENT);
 	/* malformed: a bad magic, a cut archive, no trailer */
 	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, "070709", 6), -EINVAL);
 	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, 100), -EINVAL);
 	n = cpio_put(a, 0, "z", S_IFREG | 0644, "q", 1);
 	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, n), -EINVAL);
+	fx_done(t);
+}
+
+/* ---------------------------------------------------------------- dynamic directories */
+
+static bool dyn_alive = true;           /* what the entries' revalidate says */
+
+static bool dyn_revalidate(struct dentry *d)
+{
+	return dyn_alive;
+}
+
+/* A magic link that leads to itself (what /proc/self/fd/N of a pipe does). */
+static struct dentry *dyn_follow_self(struct dentry *link)
+{
+	return link;
+}
+
+static const struct inode_special *dyn_lookup(struct dentry *dir, const char *name, size_t len,
+					      uint32_t *mode);
+static const struct inode_special dyn_file = { .revalidate = dyn_revalidate };
+static const struct inode_special dyn_link = { .follow = dyn_follow_self, .revalidate = dyn_revalidate };
+static const struct inode_special dyn_dir = { .lookup = dyn_lookup, .revalidate = dyn_revalidate };
+static const struct inode_special dyn_top = { .lookup = dyn_lookup };      /* as /proc: always there */
+
+/* While dyn_alive: "a" (a file), "l" (the link), "d" (a dynamic directory with the same entries). */
+static const struct inode_special *dyn_lookup(struct dentry *dir, const char *name, size_t len,
+					      uint32_t *mode)
+{
+	if (len != 1 || !dyn_alive)
+		return NULL;
+	*mode = name[0] == 'a' ? S_IFREG | 0444 : name[0] == 'l' ? S_IFLNK | 0777 : S_IFDIR | 0555;
+	return name[0] == 'a' ? &dyn_file : name[0] == 'l' ? &dyn_link : name[0] == 'd' ? &dyn_dir : NULL;
+}
+
+/* Entries made at lookup and kept while they exist; nothing made, removed or renamed in them. */
+static void test_dynamic_dir(struct ktest *t)
+{
+	struct dentry *dyn, *d;
+	size_t before;
+
+	if (!fx_init(t))
+		return;
+	dyn_alive = true;
+	ASSERT_EQ(t, fs_mkdir_special(fx.dir, "dyn", 3, 0555, &dyn_top, &dyn), 0);
+	before = fs_dentries_inuse();
+	EXPECT_EQ(t, resolves("dyn/a", 0), 0);
+	EXPECT_EQ(t, fs_dentries_inuse(), before + 1);          /* made, and kept by the directory */
+	EXPECT_EQ(t, resolves("dyn/a", 0), 0);
+	EXPECT_EQ(t, fs_dentries_inuse(), before + 1);          /* found again, not made twice */
+	EXPECT_EQ(t, resolves("dyn/b", 0), -ENOENT);
+	EXPECT_EQ(t, resolves("dyn/d/d/a", 0), 0);               /* nested dynamic directories */
+	EXPECT_EQ(t, fs_dentries_inuse(), before + 4);
+	/* a link that leads to itself ends the walk there; nothing goes below it */
+	ASSERT_EQ(t, lookup("dyn/l", LOOKUP_FOLLOW, &d), 0);
+	EXPECT_EQ(t, d->inode->mode & S_IFMT, S_IFLNK);
+	dput(d);
+	EXPECT_EQ(t, resolves("dyn/l/a", LOOKUP_FOLLOW), -ENOTDIR);
+	/* Linux's procfs errors for changes */
+	EXPECT_EQ(t, fs_create(dyn, "n", 1, S_IFREG | 0644, 0, NULL, NULL), -EACCES);
+	EXPECT_EQ(t, fs_mkdir(dyn, "n", 1, 0755, NULL), -EPERM);
+	EXPECT_EQ(t, fs_symlink(dyn, "n", 1, "a", NULL), -EPERM);
+	EXPECT_EQ(t, fs_unlink(dyn, "a", 1), -EPERM);
+	EXPECT_EQ(t, fs_rmdir(dyn, "d", 1), -EPERM);
+	EXPECT_EQ(t, fs_rename(dyn, "a", 1, fx.dir, "z", 1, 0, false), -EPERM);
+	EXPECT_EQ(t, resolves("z", 0), -ENOENT);
+	/* still there: forget keeps it; gone: the next lookup prunes it */
+	fs_dyn_forget(dyn, "a", 1);
+	EXPECT_EQ(t, fs_dentries_inuse(), before + 5);          /* a, d, d/d, d/d/a, l */
+	dyn_alive = false;
+	EXPECT_EQ(t, resolves("dyn/a", 0), -ENOENT);
+	EXPECT_EQ(t, fs_dentries_inuse(), before + 4);
+	/* forget prunes a name and what it cached below it */
+	fs_dyn_forget(dyn, "d", 1);
+	EXPECT_EQ(t, fs_dentries_inuse(), before + 1);
+	fs_dyn_forget(dyn, "l", 1);
+	EXPECT_EQ(t, fs_dentries_inuse(), before);
+	EXPECT_TRUE(t, list_empty(&dyn->children));
+	dput(dyn);
 	fx_done(t);
 }
 
@@ -526,6 +619,7 @@ static const struct ktest_case fs_cases[] = {
 	KTEST_CASE(test_symlinks),
 	KTEST_CASE(test_paths),
 	KTEST_CASE(test_cpio),
+	KTEST_CASE(test_dynamic_dir),
 	{ 0 }
 };
 
