@@ -64,6 +64,8 @@ struct arch_mmu;
  */
 #include "rwsem.h"
 
+#define MM_SAVED_AUXV 52            /* words: Linux's AT_VECTOR_SIZE on x86-64 */
+
 struct mm {
 	struct vma_index index;       /* [mmap_lock] the VMAs of this address space */
 	int map_count;                /* [mmap_lock] VMAs in the index (Linux mm->map_count) */
@@ -94,6 +96,9 @@ struct mm {
 	uintptr_t start_stack;        /* [mmap_lock] initial stack pointer region (set by exec) */
 	uintptr_t arg_start, arg_end; /* [mmap_lock] the argv strings on the stack (set by exec;
 	                               *   /proc/PID/cmdline reads them) */
+	uint64_t saved_auxv[MM_SAVED_AUXV];   /* [mmap_lock] exec's auxiliary vector, AT_NULL pair
+	                                       *   included (Linux's saved_auxv: /proc/PID/auxv) */
+	unsigned saved_auxv_words;    /* [mmap_lock] words of it in use (0: none, a kernel mm) */
 	/* Counters, [atomic] (changed with __atomic builtins; read them plainly in tests). */
 	unsigned long rss;            /* present PTEs mapping a frame other than the zero page
 	                               *   (private anonymous pages + page-cache pages) */

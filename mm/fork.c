@@ -123,6 +123,8 @@ struct mm *mm_dup(struct mm *parent)
 	child->start_stack = parent->start_stack;
 	child->arg_start = parent->arg_start;
 	child->arg_end = parent->arg_end;
+	memcpy(child->saved_auxv, parent->saved_auxv, sizeof(child->saved_auxv));
+	child->saved_auxv_words = parent->saved_auxv_words;
 	/* An exact copy of the VMA set: no merging while copying (dup_mmap never merges). */
 	child->merge = false;
 	mmap_write_lock_nested(child);

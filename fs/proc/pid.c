@@ -4,6 +4,8 @@
  * process does (a zombie included), and is pruned at the next lookup of
  * its name once the process has been reaped.
  *
+ *   auxv     exec's auxiliary vector, binary (type, value) pairs through
+ *            AT_NULL, from the copy exec kept (Linux's saved_auxv)
  *   cmdline  the argv strings, each NUL-terminated, read from the
  *            process's memory (empty for a zombie or a kernel thread)
  *   comm     the program name and a newline
@@ -41,6 +43,22 @@ static long cmdline_fill(int pid, char *buf, size_t size)
 	return err ? 0 : (long)len;     /* unreadable argv (unmapped by the program): empty, as Linux */
 }
 
+/* /proc/PID/auxv: exec's auxiliary vector as it was (Linux's saved_auxv), binary pairs through AT_NULL. */
+static long auxv_fill(int pid, char *buf, size_t size)
+{
+	char comm[TASK_COMM_LEN];
+	struct mm *mm = task_get_mm(pid, comm);
+	size_t len = 0;
+
+	if (mm) {
+		len = mm->saved_auxv_words * sizeof(uint64_t);
+		if (buf)
+			memcpy(buf, mm->saved_auxv, MIN(len, size));
+		mm_put(mm);
+	}
+	return (long)len;
+}
+
 static long comm_fill(int pid, char *buf, size_t size)
 {
 	struct task_info ti;
@@ -51,6 +69,7 @@ static long comm_fill(int pid, char *buf, size_t size)
 }
 
 PROC_TEXT_FILE(static, proc_cmdline, cmdline_fill);
+PROC_TEXT_FILE(static, proc_auxv, auxv_fill);
 PROC_TEXT_FILE(static, proc_comm, comm_fill);
 PROC_TEXT_FILE(, proc_stat_file, proc_pid_stat_fill);
 PROC_TEXT_FILE(, proc_statm, proc_pid_statm_fill);
@@ -100,6 +119,7 @@ static const struct kspecial proc_cwd = {
 /* ---- the directory */
 
 static const struct proc_entry pid_table[] = {
+	{ "auxv", S_IFREG | 0400, &proc_auxv },
 	{ "cmdline", S_IFREG | 0444, &proc_cmdline },
 	{ "comm", S_IFREG | 0644, &proc_comm },
 	{ "cwd", S_IFLNK | 0777, &proc_cwd },

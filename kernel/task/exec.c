@@ -519,9 +519,9 @@ static size_t fill_auxv(uint64_t *auxv, const struct elf_file *ef, const struct 
  * strings, then argc, argv, envp and auxv at the 16-byte aligned *sp.
  * 0 or -ENOMEM.
  */
-static int build_stack_image(struct stack_builder *b, const struct elf_file *ef, const struct exec_addrs *a,
-			     const char *execfn, const char *const *argv, size_t argc,
-			     const char *const *envp, size_t envc, struct stack_strings *s,
+static int build_stack_image(struct mm *mm, struct stack_builder *b, const struct elf_file *ef,
+			     const struct exec_addrs *a, const char *execfn, const char *const *argv,
+			     size_t argc, const char *const *envp, size_t envc, struct stack_strings *s,
 			     uintptr_t *sp)
 {
 	size_t nptrs = argc + envc + 2, nauxv;
@@ -540,6 +540,9 @@ static int build_stack_image(struct stack_builder *b, const struct elf_file *ef,
 	for (size_t i = 0; i < nptrs; i++)
 		*tbl++ = ptrs[i];
 	memcpy(tbl, auxv, nauxv * 8);
+	/* (fill_auxv's 48 words at most fit MM_SAVED_AUXV) */
+	memcpy(mm->saved_auxv, auxv, nauxv * 8);
+	mm->saved_auxv_words = (unsigned)nauxv;
 	kfree(ptrs);
 	return 0;
 }
@@ -596,7 +599,7 @@ static int exec_layout(struct file *f, const struct elf_file *ef, struct interp 
 		err = load_interp(mm, in, &a.base);
 	a.entry = in ? in->ef.eh.e_entry + a.base : ef->eh.e_entry + a.bias;
 	if (!err)
-		err = build_stack_image(&sb, ef, &a, execfn, argv, argc, envp, envc, &strs, &sp);
+		err = build_stack_image(mm, &sb, ef, &a, execfn, argv, argc, envp, envc, &strs, &sp);
 	if (!err)
 		err = map_stack(mm, ef, &sb, strs.low, sp, brk);
 	if (!err) {                     /* for /proc/PID/cmdline: the argv strings, lowest first */

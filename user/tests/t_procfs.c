@@ -307,6 +307,45 @@ static void t_procfs_readdir(void)
 	CHECK_EQ(waitpid(pid, NULL, 0), pid);
 }
 
+/*
+ * /proc/self/auxv: the auxiliary vector exec gave this program, as binary
+ * (type, value) pairs ending with AT_NULL (Linux's saved_auxv): the same
+ * values the start-up code read from the stack (getauxval: AT_PAGESZ,
+ * AT_ENTRY, AT_RANDOM's address), and in a forked child too (fork copies
+ * it with the address space).
+ */
+static void auxv_check(void)
+{
+	static uint64_t v[128];
+	long n = read_path("/proc/self/auxv", (char *)v, sizeof(v));
+	int found = 0;
+
+	CHECK(n >= 16 && n % 16 == 0);
+	CHECK(v[n / 8 - 2] == 0 && v[n / 8 - 1] == 0);          /* AT_NULL last */
+	for (long i = 0; i + 1 < n / 8; i += 2) {
+		if (v[i] == 6)                                  /* AT_PAGESZ */
+			found += v[i + 1] == 4096;
+		if (v[i] == 9 || v[i] == 25)                    /* AT_ENTRY, AT_RANDOM */
+			found += v[i + 1] == getauxval(v[i]) && v[i + 1] != 0;
+	}
+	CHECK_EQ(found, 3);
+}
+
+static void t_procfs_auxv(void)
+{
+	int pid, st;
+
+	auxv_check();
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		auxv_check();
+		_exit(0);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+}
+
 const struct utest ut_procfs_tests[] = {
 	{ "procfs_fd_links", t_procfs_fd_links },
 	{ "procfs_fd_reopen", t_procfs_fd_reopen },
@@ -314,5 +353,6 @@ const struct utest ut_procfs_tests[] = {
 	{ "procfs_status_child", t_procfs_status_child },
 	{ "procfs_cmdline_cwd", t_procfs_cmdline_cwd },
 	{ "procfs_readdir", t_procfs_readdir },
+	{ "procfs_auxv", t_procfs_auxv },
 	{ NULL, NULL },
 };
