@@ -38,6 +38,50 @@ void fs_chmod(struct inode *inode, uint32_t mode)
 	spin_unlock_irqrestore(&fs_lock, fl);
 }
 
+void fs_set_times(struct inode *inode, const struct fs_time *atime, const struct fs_time *mtime)
+{
+	unsigned long fl = spin_lock_irqsave(&fs_lock);
+
+	if (atime)
+		inode->atime = *atime;
+	if (mtime)
+		inode->mtime = *mtime;
+	fs_now(&inode->ctime);
+	spin_unlock_irqrestore(&fs_lock, fl);
+}
+
+void fs_chown(struct inode *inode, uint32_t uid, uint32_t gid)
+{
+	unsigned long fl = spin_lock_irqsave(&fs_lock);
+
+	if (uid != (uint32_t)-1)
+		inode->uid = uid;
+	if (gid != (uint32_t)-1)
+		inode->gid = gid;
+	fs_now(&inode->ctime);
+	spin_unlock_irqrestore(&fs_lock, fl);
+}
+
+/* a is not later than b */
+static bool time_not_after(const struct fs_time *a, const struct fs_time *b)
+{
+	return a->sec < b->sec || (a->sec == b->sec && a->nsec <= b->nsec);
+}
+
+#define RELATIME_SECONDS (24 * 60 * 60)
+
+void fs_accessed(struct inode *inode)
+{
+	unsigned long fl = spin_lock_irqsave(&fs_lock);
+	struct fs_time now;
+
+	fs_now(&now);
+	if (time_not_after(&inode->atime, &inode->mtime) || time_not_after(&inode->atime, &inode->ctime) ||
+	    now.sec - inode->atime.sec >= RELATIME_SECONDS)
+		inode->atime = now;
+	spin_unlock_irqrestore(&fs_lock, fl);
+}
+
 long fs_read(struct inode *inode, uint64_t pos, size_t n, fs_copy_fn copy, void *arg)
 {
 	uint64_t size = fs_size(inode);

@@ -499,6 +499,10 @@ static void test_cpio(struct ktest *t)
 	dput(d);
 	ASSERT_EQ(t, lookup("bin", 0, &d), 0);
 	EXPECT_EQ(t, d->inode->mode, S_IFDIR | 0700);
+	/* the archive's time, though bin/x was made in it later (Linux sets directories' last) */
+	EXPECT_EQ(t, d->inode->mtime.sec, 1000);
+	EXPECT_EQ(t, d->inode->atime.sec, 1000);
+	EXPECT_EQ(t, d->inode->ctime.sec, 0);                /* the unpacking's: the host's clock reads 0 */
 	dput(d);
 	ASSERT_EQ(t, lookup("usr", 0, &d), 0);
 	EXPECT_EQ(t, d->inode->mode, S_IFDIR | 0755);        /* made for the file below it */
