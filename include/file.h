@@ -153,6 +153,19 @@ long file_open_path(struct dentry *d, int flags, struct file **out);
 /* file_is_path: f was opened with O_PATH. */
 bool file_is_path(const struct file *f);
 
+/* ---- file locks (fs/locks.c) */
+
+/*
+ * file_lock_fcntl: fcntl's F_GETLK, F_SETLK, F_SETLKW and F_OFD_* on f
+ * with the struct flock at uarg. 0; -EAGAIN (held by another), -EDEADLK,
+ * -EINVAL, -EBADF (lock type against the access mode), -EOVERFLOW,
+ * -EFAULT, -ERESTARTSYS.
+ */
+long file_lock_fcntl(struct file *f, unsigned cmd, uint64_t uarg);
+/* file_locks_close: the process whose fd table is fdt closes an fd of f: its POSIX locks on f's file go. */
+void file_locks_close(struct file *f, const void *fdt);
+/* file_locks_release: f's last reference goes: its OFD and flock locks go. */
+void file_locks_release(struct file *f);
 
 /*
  * Special inodes (devices, /proc): the kernel's struct behind

@@ -140,7 +140,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_statx] = sys_statx,
 	[__NR_faccessat2] = sys_faccessat2,
 	[__NR_getcpu] = sys_getcpu,
-	/* file attributes, credentials (root only: the *gid calls are the *uid ones), resource use */
+	/* file attributes, credentials (root only: the *gid calls are the *uid ones), resource use, file locks */
 	[__NR_utimensat] = sys_utimensat,
 	[__NR_chown] = sys_chown,
 	[__NR_fchown] = sys_fchown,
@@ -158,6 +158,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_setfsgid] = sys_setfsuid,
 	[__NR_setgroups] = sys_setgroups,
 	[__NR_getrusage] = sys_getrusage,
+	[__NR_flock] = sys_flock,
 };
 
 static const char *syscall_name(uint64_t nr)

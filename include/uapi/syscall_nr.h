@@ -136,7 +136,8 @@
 #define __NR_rseq              334
 #define __NR_clone3            435
 #define __NR_faccessat2        439
-/* file attributes, credentials, resource use */
+/* file attributes, credentials, resource use, file locks */
+#define __NR_flock             73
 #define __NR_chown             92
 #define __NR_fchown            93
 #define __NR_lchown            94
