@@ -144,7 +144,7 @@ static struct statx_ts_k statx_time(struct fs_time t)
 	return (struct statx_ts_k){ .sec = t.sec, .nsec = (uint32_t)t.nsec };
 }
 
-/* statx(dirfd, path, flags, mask, buf): the basic stats and the birth time where known; -EINVAL bad flags or reserved mask bit. */
+/* statx(dirfd, path, flags, mask, buf): the basic stats, the birth time where known and asked for; -EINVAL bad flags or reserved mask bit. */
 long sys_statx(SYSCALL_ARGS)
 {
 	struct kstat st;
@@ -159,7 +159,7 @@ long sys_statx(SYSCALL_ARGS)
 	if (r)
 		return r;
 	memset(&x, 0, sizeof(x));
-	x.mask = STATX_BASIC_STATS | (st.has_btime ? STATX_BTIME : 0);
+	x.mask = STATX_BASIC_STATS | (st.has_btime && (a3 & STATX_BTIME) ? STATX_BTIME : 0);
 	x.blksize = st.blksize;
 	x.nlink = st.nlink;
 	x.uid = st.uid;
@@ -167,7 +167,7 @@ long sys_statx(SYSCALL_ARGS)
 	x.atime = statx_time(st.atime);
 	x.mtime = statx_time(st.mtime);
 	x.ctime = statx_time(st.ctime);
-	if (st.has_btime)
+	if (x.mask & STATX_BTIME)       /* asked for (as tmpfs's shmem_getattr) */
 		x.btime = statx_time(st.btime);
 	x.mode = (uint16_t)st.mode;
 	x.ino = st.ino;

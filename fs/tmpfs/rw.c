@@ -62,22 +62,34 @@ void fs_chown(struct inode *inode, uint32_t uid, uint32_t gid)
 	spin_unlock_irqrestore(&fs_lock, fl);
 }
 
-/* a is not later than b */
+/* a is not later than b (read without fs_lock, a field at a time: a torn pair only costs a lock) */
 static bool time_not_after(const struct fs_time *a, const struct fs_time *b)
 {
-	return a->sec < b->sec || (a->sec == b->sec && a->nsec <= b->nsec);
+	int64_t as = __atomic_load_n(&a->sec, __ATOMIC_RELAXED), bs = __atomic_load_n(&b->sec, __ATOMIC_RELAXED);
+
+	return as < bs || (as == bs && __atomic_load_n(&a->nsec, __ATOMIC_RELAXED) <=
+				       __atomic_load_n(&b->nsec, __ATOMIC_RELAXED));
 }
 
 #define RELATIME_SECONDS (24 * 60 * 60)
 
+/* Linux's relatime_need_update: atime not after mtime or ctime, or a day old. */
+static bool atime_needs_update(const struct inode *inode, const struct fs_time *now)
+{
+	return time_not_after(&inode->atime, &inode->mtime) || time_not_after(&inode->atime, &inode->ctime) ||
+	       now->sec - __atomic_load_n(&inode->atime.sec, __ATOMIC_RELAXED) >= RELATIME_SECONDS;
+}
+
 void fs_accessed(struct inode *inode)
 {
-	unsigned long fl = spin_lock_irqsave(&fs_lock);
 	struct fs_time now;
+	unsigned long fl;
 
 	fs_now(&now);
-	if (time_not_after(&inode->atime, &inode->mtime) || time_not_after(&inode->atime, &inode->ctime) ||
-	    now.sec - inode->atime.sec >= RELATIME_SECONDS)
+	if (!atime_needs_update(inode, &now))
+		return;                 /* the common case: no lock taken */
+	fl = spin_lock_irqsave(&fs_lock);
+	if (atime_needs_update(inode, &now))
 		inode->atime = now;
 	spin_unlock_irqrestore(&fs_lock, fl);
 }
