@@ -365,7 +365,7 @@ long file_lock_fcntl(struct file *f, unsigned cmd, uint64_t uarg)
 /*
  * flock(fd, op): LOCK_SH, LOCK_EX (a held lock is converted: dropped, then
  * taken again, as Linux does), LOCK_UN, each | LOCK_NB (-EWOULDBLOCK
- * instead of waiting). -EBADF; -EINVAL op; -EINTR.
+ * instead of waiting). -EINVAL op (checked first); -EBADF; -EINTR.
  */
 long sys_flock(SYSCALL_ARGS)
 {
@@ -373,10 +373,10 @@ long sys_flock(SYSCALL_ARGS)
 	unsigned op = (unsigned)a1 & ~(unsigned)LOCK_NB;
 	struct file_lock *rec;
 
+	if (op != LOCK_SH && op != LOCK_EX && op != LOCK_UN)
+		return -EINVAL;                 /* before the fd, as Linux */
 	if (!f || file_is_path(f))
 		return -EBADF;
-	if (op != LOCK_SH && op != LOCK_EX && op != LOCK_UN)
-		return -EINVAL;
 	if (!f->dentry)
 		return 0;                       /* a pipe or console: no one else can lock it here */
 	locks_drop(f->dentry->inode, (uintptr_t)f, KIND(LK_FLOCK));

@@ -265,6 +265,7 @@ static void t_lock_flock(void)
 	CHECK_EQ(usys2(__NR_flock, b, LOCK_SH | LOCK_EX), -EINVAL);
 	close(b);
 	CHECK_EQ(usys2(__NR_flock, b, LOCK_UN), -EBADF);
+	CHECK_EQ(usys2(__NR_flock, b, 0), -EINVAL);             /* the operation is checked before the fd */
 	usys1(__NR_unlink, (long)lpath);
 }
 
