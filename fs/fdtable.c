@@ -56,6 +56,13 @@ static int fdtable_grow(struct fdtable *t, unsigned need)
 	return 0;
 }
 
+/* t lets go of f (close, dup2 over it, exec, exit): the process's POSIX locks on its file go. */
+static void close_file(struct fdtable *t, struct file *f)
+{
+	file_locks_close(f, t);
+	file_put(f);
+}
+
 struct fdtable *fdtable_new(void)
 {
 	struct fdtable *t = kzalloc(sizeof(*t));
@@ -95,7 +102,7 @@ void fdtable_put(struct fdtable *t)
 		return;
 	for (unsigned i = 0; i < t->size; i++)
 		if (t->fd[i])
-			file_put(t->fd[i]);
+			close_file(t, t->fd[i]);
 	kfree(t->fd);
 	kfree(t->cloexec);
 	kfree(t);
@@ -105,7 +112,7 @@ void fdtable_exec(struct fdtable *t)
 {
 	for (unsigned i = 0; i < t->size; i++)
 		if (t->fd[i] && cloexec_bit(t, i)) {
-			file_put(t->fd[i]);
+			close_file(t, t->fd[i]);
 			t->fd[i] = NULL;
 			set_cloexec_bit(t, i, false);
 		}
@@ -151,7 +158,7 @@ int fd_close(uint64_t fd)
 		return -EBADF;
 	t->fd[fd] = NULL;
 	set_cloexec_bit(t, (unsigned)fd, false);
-	file_put(f);
+	close_file(t, f);
 	return 0;
 }
 
@@ -169,7 +176,7 @@ int fd_dup_to(uint64_t oldfd, uint64_t newfd, bool cloexec)
 	t->fd[newfd] = f;
 	set_cloexec_bit(t, (unsigned)newfd, cloexec);
 	if (old)
-		file_put(old);
+		close_file(t, old);
 	return (int)newfd;
 }
 

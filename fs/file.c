@@ -37,6 +37,7 @@ void file_put(struct file *f)
 		return;
 	if (f->ops->release)
 		f->ops->release(f);
+	file_locks_release(f);
 	if (f->dentry)
 		dput(f->dentry);
 	kfree(f->owned);

@@ -34,6 +34,8 @@ static long reg_read(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 
 	if (r > 0)
 		*pos += (uint64_t)r;
+	if (!(f->flags & O_NOATIME))
+		fs_accessed(f->dentry->inode);   /* as shmem_file_read_iter, even for 0 bytes */
 	return r;
 }
 
@@ -68,6 +70,30 @@ bool file_is_dir(const struct file *f)
 	return f->ops == &dir_ops;
 }
 
+static long path_rw(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
+{
+	return -EBADF;                  /* Linux's O_PATH files have no f_op read or write */
+}
+
+static const struct file_ops path_ops = {
+	.read = path_rw, .write = path_rw,
+};
+
+bool file_is_path(const struct file *f)
+{
+	return f->ops == &path_ops;
+}
+
+long file_open_path(struct dentry *d, int flags, struct file **out)
+{
+	struct file *f = file_from_dentry(d, &path_ops, O_PATH | (flags & (O_DIRECTORY | O_NOFOLLOW)));
+
+	if (!f)
+		return -ENOMEM;
+	*out = f;
+	return 0;
+}
+
 void dentry_stat(struct dentry *d, struct kstat *st)
 {
 	struct inode *inode = d->inode;
@@ -82,6 +108,10 @@ void dentry_stat(struct dentry *d, struct kstat *st)
 	st->atime = inode->atime;
 	st->mtime = inode->mtime;
 	st->ctime = inode->ctime;
+	st->btime = inode->btime;
+	st->has_btime = true;
+	st->uid = inode->uid;
+	st->gid = inode->gid;
 	if (S_ISREG(inode->mode)) {
 		st->size = fs_size(inode);
 		st->blocks = vm_object_pages(&inode->data) * (PAGE_SIZE / 512);

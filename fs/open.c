@@ -5,6 +5,8 @@
  * parent directory, then the name made or opened; then the checks of
  * do_open and may_open (directories only for reading, O_TRUNC empties a
  * regular file). As root there are no permission checks beyond those.
+ * O_PATH opens only a name (include/file.h, file_open_path), a symbolic
+ * link itself with O_NOFOLLOW.
  */
 #include "file.h"
 #include "task.h"
@@ -164,6 +166,8 @@ long file_open_at(int dirfd, const char *path, int flags, uint32_t mode, struct 
 	struct dentry *d;
 	long err;
 
+	if (flags & O_PATH)                     /* the other flags are ignored (build_open_flags) */
+		flags &= O_DIRECTORY | O_NOFOLLOW | O_PATH | O_CLOEXEC;
 	if (flags & O_TMPFILE_K)
 		return -EOPNOTSUPP;             /* libcs fall back to a named file */
 	if ((flags & (O_CREAT | O_DIRECTORY)) == (O_CREAT | O_DIRECTORY))
@@ -171,6 +175,12 @@ long file_open_at(int dirfd, const char *path, int flags, uint32_t mode, struct 
 	err = open_lookup(dirfd, path, flags, mode, &d);
 	if (err)
 		return err;
+	if (flags & O_PATH) {                   /* a symbolic link too (O_NOFOLLOW) */
+		err = (flags & O_DIRECTORY) && !S_ISDIR(d->inode->mode) ? -ENOTDIR : file_open_path(d, flags, out);
+		if (err)
+			dput(d);
+		return err;
+	}
 	err = open_checks(d, flags);
 	if (!err && (flags & O_TRUNC) && S_ISREG(d->inode->mode) && !d->inode->special)
 		err = fs_truncate(d->inode, 0);

@@ -134,7 +134,8 @@ long sys_dup2(SYSCALL_ARGS)
 /*
  * fcntl(fd, cmd, arg): F_DUPFD / F_DUPFD_CLOEXEC (lowest free >= arg;
  * -EINVAL arg >= the limit), F_GETFD / F_SETFD (FD_CLOEXEC), F_GETFL,
- * F_SETFL (O_APPEND, O_NONBLOCK and the other changeable flags). -EBADF;
+ * F_SETFL (O_APPEND, O_NONBLOCK and the other changeable flags), the
+ * record locks (fs/locks.c). -EBADF;
  * -EINVAL unknown cmd.
  */
 long sys_fcntl(SYSCALL_ARGS)
@@ -164,6 +165,9 @@ long sys_fcntl(SYSCALL_ARGS)
 	case F_SETFL:
 		f->flags = (f->flags & ~SETFL_MASK) | ((unsigned)a2 & SETFL_MASK);
 		return 0;
+	case 5: case 6: case 7:                 /* F_GETLK, F_SETLK, F_SETLKW */
+	case 36: case 37: case 38:              /* F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW */
+		return file_lock_fcntl(f, (uint32_t)a1, a2);
 	default:
 		return -EINVAL;
 	}

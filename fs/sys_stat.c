@@ -15,6 +15,7 @@
 
 #define AT_STATX_SYNC_TYPE  0x6000
 #define STATX_BASIC_STATS   0x7ffU
+#define STATX_BTIME         0x800U
 #define STATX__RESERVED     0x80000000U
 #define W_OK 2
 #define X_OK 1
@@ -58,6 +59,8 @@ static int copy_stat(uint64_t ubuf, const struct kstat *st)
 	s.ino = st->ino;
 	s.nlink = st->nlink;
 	s.mode = st->mode;
+	s.uid = st->uid;
+	s.gid = st->gid;
 	s.rdev = st->rdev;
 	s.size = (int64_t)st->size;
 	s.blksize = st->blksize;
@@ -136,7 +139,12 @@ long sys_newfstatat(SYSCALL_ARGS)
 	return r ? r : copy_stat(a2, &st);
 }
 
-/* statx(dirfd, path, flags, mask, buf): the basic stats; -EINVAL bad flags or reserved mask bit. */
+static struct statx_ts_k statx_time(struct fs_time t)
+{
+	return (struct statx_ts_k){ .sec = t.sec, .nsec = (uint32_t)t.nsec };
+}
+
+/* statx(dirfd, path, flags, mask, buf): the basic stats, the birth time where known and asked for; -EINVAL bad flags or reserved mask bit. */
 long sys_statx(SYSCALL_ARGS)
 {
 	struct kstat st;
@@ -151,9 +159,16 @@ long sys_statx(SYSCALL_ARGS)
 	if (r)
 		return r;
 	memset(&x, 0, sizeof(x));
-	x.mask = STATX_BASIC_STATS;
+	x.mask = STATX_BASIC_STATS | (st.has_btime && (a3 & STATX_BTIME) ? STATX_BTIME : 0);
 	x.blksize = st.blksize;
 	x.nlink = st.nlink;
+	x.uid = st.uid;
+	x.gid = st.gid;
+	x.atime = statx_time(st.atime);
+	x.mtime = statx_time(st.mtime);
+	x.ctime = statx_time(st.ctime);
+	if (x.mask & STATX_BTIME)       /* asked for (as tmpfs's shmem_getattr) */
+		x.btime = statx_time(st.btime);
 	x.mode = (uint16_t)st.mode;
 	x.ino = st.ino;
 	x.size = st.size;
@@ -357,12 +372,12 @@ long sys_fchmodat(SYSCALL_ARGS)
 	return chmod_at((int)a0, a1, a2);
 }
 
-/* fchmod(fd, mode): -EBADF; files outside the file system (pipes, the console): nothing to change. */
+/* fchmod(fd, mode): -EBADF (O_PATH too); files outside the file system (pipes, the console): nothing to change. */
 long sys_fchmod(SYSCALL_ARGS)
 {
 	struct file *f = fd_get(a0);
 
-	if (!f)
+	if (!f || file_is_path(f))
 		return -EBADF;
 	if (f->dentry)
 		set_mode(f->dentry, a1);

@@ -85,8 +85,9 @@ struct file {
 /* What the stat family reports (fs/sys_stat.c turns it into Linux's layouts). */
 struct kstat {
 	uint64_t dev, ino, rdev, size, blocks;
-	uint32_t mode, nlink, blksize;
-	struct fs_time atime, mtime, ctime;
+	uint32_t mode, nlink, blksize, uid, gid;
+	struct fs_time atime, mtime, ctime, btime;
+	bool has_btime;                 /* btime is known (statx's STATX_BTIME) */
 };
 
 /* st_dev of the file system's files (Linux shows tmpfs as an anonymous device 0:N). */
@@ -147,6 +148,28 @@ void file_stat(struct file *f, struct kstat *st);
 void dentry_stat(struct dentry *d, struct kstat *st);
 /* file_is_dir: f is an open directory. */
 bool file_is_dir(const struct file *f);
+/*
+ * file_open_path: an O_PATH file for d (a reference moves in): it names d
+ * (fstat, fchdir, a dirfd, *at with AT_EMPTY_PATH) but cannot be read or
+ * written (-EBADF). 0 and *out, or -ENOMEM.
+ */
+long file_open_path(struct dentry *d, int flags, struct file **out);
+/* file_is_path: f was opened with O_PATH. */
+bool file_is_path(const struct file *f);
+
+/* ---- file locks (fs/locks.c) */
+
+/*
+ * file_lock_fcntl: fcntl's F_GETLK, F_SETLK, F_SETLKW and F_OFD_* on f
+ * with the struct flock at uarg. 0; -EAGAIN (held by another), -EDEADLK,
+ * -EINVAL, -EBADF (lock type against the access mode), -EOVERFLOW,
+ * -EFAULT, -ERESTARTSYS.
+ */
+long file_lock_fcntl(struct file *f, unsigned cmd, uint64_t uarg);
+/* file_locks_close: the process whose fd table is fdt closes an fd of f: its POSIX locks on f's file go. */
+void file_locks_close(struct file *f, const void *fdt);
+/* file_locks_release: f's last reference goes: its OFD and flock locks go. */
+void file_locks_release(struct file *f);
 
 /*
  * Special inodes (devices, /proc): the kernel's struct behind

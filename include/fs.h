@@ -123,6 +123,8 @@ struct inode {
 	char *link;                      /* [init] symbolic links: the target text */
 	const struct inode_special *special; /* [init] NULL for plain files, directories, links */
 	struct fs_time atime, mtime, ctime;  /* [fs_lock] */
+	struct fs_time btime;            /* [init] birth time (statx's stx_btime) */
+	uint32_t uid, gid;               /* [fs_lock] owner (chown); 0 unless changed */
 	bool charged;                    /* [init] its pages count against the tmpfs limit */
 };
 
@@ -150,6 +152,8 @@ void fs_set_page_limit(unsigned long pages);
 unsigned long fs_pages_used(void);
 /* fs_set_clock: where file times come from (the host build leaves them 0). */
 void fs_set_clock(void (*now)(struct fs_time *t));
+/* fs_now: the time file times take now (0 without a clock). */
+void fs_now(struct fs_time *t);
 /* Inodes and dentries alive now (leak checks). */
 size_t fs_inodes_inuse(void);
 size_t fs_dentries_inuse(void);
@@ -301,6 +305,18 @@ void fs_chmod(struct inode *inode, uint32_t mode);
 /* fs_size: a regular file's size; fs_touch: mark it modified now (mtime and ctime). */
 uint64_t fs_size(struct inode *inode);
 void fs_touch(struct inode *inode);
+/*
+ * fs_set_times: utimensat's change: atime and mtime become *atime and
+ * *mtime (NULL: left as they are); ctime now.
+ */
+void fs_set_times(struct inode *inode, const struct fs_time *atime, const struct fs_time *mtime);
+/* fs_chown: owner uid and gid ((uint32_t)-1: left as they are); ctime now. */
+void fs_chown(struct inode *inode, uint32_t uid, uint32_t gid);
+/*
+ * fs_accessed: a read of inode happened: its atime becomes now when it is
+ * not newer than mtime or ctime, or a day old (Linux's default "relatime").
+ */
+void fs_accessed(struct inode *inode);
 
 /*
  * fs_unpack_cpio: create in dir what an initramfs archive (Linux's "newc"

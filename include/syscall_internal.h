@@ -149,4 +149,19 @@ DECLARE_SYSCALL(getcpu);
 /* random_to_user (fs/devices.c): len pseudo-random bytes to user ubuf; bytes, or -EFAULT. */
 long random_to_user(uint64_t ubuf, uint64_t len);
 
+/* file attributes, credentials, resource use, file locks */
+DECLARE_SYSCALL(utimensat);
+DECLARE_SYSCALL(chown);
+DECLARE_SYSCALL(fchown);
+DECLARE_SYSCALL(lchown);
+DECLARE_SYSCALL(fchownat);
+DECLARE_SYSCALL(setuid);
+DECLARE_SYSCALL(setreuid);
+DECLARE_SYSCALL(setresuid);
+DECLARE_SYSCALL(getresuid);
+DECLARE_SYSCALL(setfsuid);
+DECLARE_SYSCALL(setgroups);
+DECLARE_SYSCALL(getrusage);
+DECLARE_SYSCALL(flock);
+
 #endif

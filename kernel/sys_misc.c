@@ -399,18 +399,29 @@ long sys_getrlimit(SYSCALL_ARGS)
 	return copy_to_user((void *)a1, r, sizeof(r)) ? -EFAULT : 0;
 }
 
-/* prlimit64(pid, res, new, old): pid 0 or self only (-ESRCH); limits cannot be changed (-EPERM). */
+/*
+ * prlimit64(pid, res, new, old): pid 0 or self only (-ESRCH); -EINVAL res
+ * >= 16 or a new soft limit over its hard one; the limits are fixed, so a
+ * new pair that is not the current one is refused (-EPERM; root could on
+ * Linux), and the current one again is accepted; -EFAULT.
+ */
 long sys_prlimit64(SYSCALL_ARGS)
 {
-	uint64_t r[2];
+	uint64_t r[2], n[2];
 
 	if (a0 && (int)a0 != current->pid)
 		return -ESRCH;
 	if (a1 >= 16)
 		return -EINVAL;
-	if (a2)
-		return -EPERM;
 	rlimit_of(a1, r);
+	if (a2) {
+		if (copy_from_user(n, (const void *)a2, sizeof(n)))
+			return -EFAULT;
+		if (n[0] > n[1])
+			return -EINVAL;
+		if (n[0] != r[0] || n[1] != r[1])
+			return -EPERM;
+	}
 	return a3 && copy_to_user((void *)a3, r, sizeof(r)) ? -EFAULT : 0;
 }
 

@@ -147,6 +147,25 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_statx] = sys_statx,
 	[__NR_faccessat2] = sys_faccessat2,
 	[__NR_getcpu] = sys_getcpu,
+	/* file attributes, credentials (root only: the *gid calls are the *uid ones), resource use, file locks */
+	[__NR_utimensat] = sys_utimensat,
+	[__NR_chown] = sys_chown,
+	[__NR_fchown] = sys_fchown,
+	[__NR_lchown] = sys_lchown,
+	[__NR_fchownat] = sys_fchownat,
+	[__NR_setuid] = sys_setuid,
+	[__NR_setgid] = sys_setuid,
+	[__NR_setreuid] = sys_setreuid,
+	[__NR_setregid] = sys_setreuid,
+	[__NR_setresuid] = sys_setresuid,
+	[__NR_setresgid] = sys_setresuid,
+	[__NR_getresuid] = sys_getresuid,
+	[__NR_getresgid] = sys_getresuid,
+	[__NR_setfsuid] = sys_setfsuid,
+	[__NR_setfsgid] = sys_setfsuid,
+	[__NR_setgroups] = sys_setgroups,
+	[__NR_getrusage] = sys_getrusage,
+	[__NR_flock] = sys_flock,
 };
 
 static const char *syscall_name(uint64_t nr)

@@ -7,8 +7,10 @@
  * (padded to 4 bytes); "TRAILER!!!" ends the archive.
  *
  * Directories, regular files and symbolic links are made, with their mode
- * and mtime; missing parent directories are made 0755; a symbolic link on
- * the way to a name is followed (lib/x under lib -> usr/lib: usr/lib/x); a name that exists
+ * and mtime (atime too; ctime and the birth time are the unpacking's, as
+ * Linux's; directories get theirs after the last entry); missing parent
+ * directories are made 0755; a symbolic link on the way to a name is
+ * followed (lib/x under lib -> usr/lib: usr/lib/x); a name that exists
  * is replaced unless both are directories (then the mode is updated).
  * Hard links (nlink > 1 sharing an inode number) and device, FIFO and
  * socket entries are not recreated: tools/run writes none.
@@ -151,17 +153,26 @@ static size_t copy_in(void *arg, size_t done, void *kaddr, size_t n)
 	return 0;
 }
 
-/* Set the mode bits and times of a new or existing entry. */
-static void set_attrs(struct dentry *d, const struct cpio_entry *e)
+/* atime and mtime become the entry's mtime (Linux's do_utime); ctime stays the time of unpacking. */
+static void set_times(struct dentry *d, const struct cpio_entry *e)
 {
 	unsigned long fl = spin_lock_irqsave(&fs_lock);
 	struct inode *inode = d->inode;
 
-	inode->mode = (inode->mode & S_IFMT) | (e->mode & 07777);
 	inode->mtime.sec = e->mtime;
 	inode->mtime.nsec = 0;
-	inode->atime = inode->ctime = inode->mtime;
+	inode->atime = inode->mtime;
 	spin_unlock_irqrestore(&fs_lock, fl);
+}
+
+/* Set the mode bits and times of a new or existing entry. */
+static void set_attrs(struct dentry *d, const struct cpio_entry *e)
+{
+	unsigned long fl = spin_lock_irqsave(&fs_lock);
+
+	d->inode->mode = (d->inode->mode & S_IFMT) | (e->mode & 07777);
+	spin_unlock_irqrestore(&fs_lock, fl);
+	set_times(d, e);
 }
 
 /* A symbolic link whose target is the entry's data (not NUL-terminated in the archive). */
@@ -272,6 +283,36 @@ static bool entry_name(const struct cpio_entry *e, const char **name, size_t *le
 	return n && !(n == 1 && s[0] == '.');
 }
 
+/*
+ * The directories' times once every entry is in (Linux's dir_utime): the
+ * entries made inside a directory changed its mtime meanwhile.
+ */
+static void restore_dir_times(struct dentry *dir, const void *data, size_t size)
+{
+	char *path = kmalloc(PATH_MAX);
+	size_t off = 0;
+	struct cpio_entry e;
+
+	while (path && off < size && !next_entry(data, size, &off, &e)) {
+		const char *name;
+		size_t len;
+		struct dentry *d;
+
+		if (e.namelen == 10 && memcmp(e.name, "TRAILER!!!", 10) == 0)
+			break;
+		if ((e.mode & S_IFMT) != S_IFDIR || !entry_name(&e, &name, &len) || len >= PATH_MAX)
+			continue;
+		memcpy(path, name, len);
+		path[len] = 0;
+		if (fs_lookup(dir, path, 0, &d))
+			continue;
+		if (d_is_dir(d))
+			set_times(d, &e);
+		dput(d);
+	}
+	kfree(path);
+}
+
 int fs_unpack_cpio(struct dentry *dir, const void *data, size_t size)
 {
 	size_t off = 0;
@@ -284,8 +325,10 @@ int fs_unpack_cpio(struct dentry *dir, const void *data, size_t size)
 
 		if (err)
 			return err;
-		if (e.namelen == 10 && memcmp(e.name, "TRAILER!!!", 10) == 0)
+		if (e.namelen == 10 && memcmp(e.name, "TRAILER!!!", 10) == 0) {
+			restore_dir_times(dir, data, size);
 			return 0;
+		}
 		if (!entry_name(&e, &name, &len))
 			continue;
 		err = make_entry(dir, &e, name, len);

@@ -13,8 +13,6 @@ extern struct spinlock fs_lock;
 
 /* inode_alloc: a new inode (nlink 1, or 2 for a directory), one reference; NULL on -ENOMEM. */
 struct inode *inode_alloc(uint32_t mode, uint64_t rdev, const struct inode_special *special);
-/* fs_now: the time for file times (0 without a clock). */
-void fs_now(struct fs_time *t);
 
 /* d_alloc: a dentry named name (len bytes) for inode (whose reference it takes over), one reference; NULL on -ENOMEM. */
 struct dentry *d_alloc(const char *name, size_t len, struct inode *inode);

@@ -93,7 +93,7 @@ struct inode *inode_alloc(uint32_t mode, uint64_t rdev, const struct inode_speci
 	inode->special = special;
 	inode->charged = true;
 	fs_now(&inode->mtime);
-	inode->atime = inode->ctime = inode->mtime;
+	inode->atime = inode->ctime = inode->btime = inode->mtime;
 	__atomic_add_fetch(&inodes_alive, 1, __ATOMIC_RELAXED);
 	return inode;
 }

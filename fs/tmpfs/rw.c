@@ -38,6 +38,62 @@ void fs_chmod(struct inode *inode, uint32_t mode)
 	spin_unlock_irqrestore(&fs_lock, fl);
 }
 
+void fs_set_times(struct inode *inode, const struct fs_time *atime, const struct fs_time *mtime)
+{
+	unsigned long fl = spin_lock_irqsave(&fs_lock);
+
+	if (atime)
+		inode->atime = *atime;
+	if (mtime)
+		inode->mtime = *mtime;
+	fs_now(&inode->ctime);
+	spin_unlock_irqrestore(&fs_lock, fl);
+}
+
+void fs_chown(struct inode *inode, uint32_t uid, uint32_t gid)
+{
+	unsigned long fl = spin_lock_irqsave(&fs_lock);
+
+	if (uid != (uint32_t)-1)
+		inode->uid = uid;
+	if (gid != (uint32_t)-1)
+		inode->gid = gid;
+	fs_now(&inode->ctime);
+	spin_unlock_irqrestore(&fs_lock, fl);
+}
+
+/* a is not later than b (read without fs_lock, a field at a time: a torn pair only costs a lock) */
+static bool time_not_after(const struct fs_time *a, const struct fs_time *b)
+{
+	int64_t as = __atomic_load_n(&a->sec, __ATOMIC_RELAXED), bs = __atomic_load_n(&b->sec, __ATOMIC_RELAXED);
+
+	return as < bs || (as == bs && __atomic_load_n(&a->nsec, __ATOMIC_RELAXED) <=
+				       __atomic_load_n(&b->nsec, __ATOMIC_RELAXED));
+}
+
+#define RELATIME_SECONDS (24 * 60 * 60)
+
+/* Linux's relatime_need_update: atime not after mtime or ctime, or a day old. */
+static bool atime_needs_update(const struct inode *inode, const struct fs_time *now)
+{
+	return time_not_after(&inode->atime, &inode->mtime) || time_not_after(&inode->atime, &inode->ctime) ||
+	       now->sec - __atomic_load_n(&inode->atime.sec, __ATOMIC_RELAXED) >= RELATIME_SECONDS;
+}
+
+void fs_accessed(struct inode *inode)
+{
+	struct fs_time now;
+	unsigned long fl;
+
+	fs_now(&now);
+	if (!atime_needs_update(inode, &now))
+		return;                 /* the common case: no lock taken */
+	fl = spin_lock_irqsave(&fs_lock);
+	if (atime_needs_update(inode, &now))
+		inode->atime = now;
+	spin_unlock_irqrestore(&fs_lock, fl);
+}
+
 long fs_read(struct inode *inode, uint64_t pos, size_t n, fs_copy_fn copy, void *arg)
 {
 	uint64_t size = fs_size(inode);

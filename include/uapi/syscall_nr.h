@@ -142,5 +142,24 @@
 #define __NR_rseq              334
 #define __NR_clone3            435
 #define __NR_faccessat2        439
+/* file attributes, credentials, resource use, file locks */
+#define __NR_flock             73
+#define __NR_chown             92
+#define __NR_fchown            93
+#define __NR_lchown            94
+#define __NR_getrusage         98
+#define __NR_setuid            105
+#define __NR_setgid            106
+#define __NR_setreuid          113
+#define __NR_setregid          114
+#define __NR_setgroups         116
+#define __NR_setresuid         117
+#define __NR_getresuid         118
+#define __NR_setresgid         119
+#define __NR_getresgid         120
+#define __NR_setfsuid          122
+#define __NR_setfsgid          123
+#define __NR_fchownat          260
+#define __NR_utimensat         280
 
 #endif

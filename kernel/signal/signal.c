@@ -91,6 +91,33 @@ static bool default_ignored(int sig)
 	}
 }
 
+/*
+ * Linux's SIGNAL_UNKILLABLE: init (pid 1) does not get a signal it left at
+ * SIG_DFL, except SIGKILL and SIGSTOP the kernel itself sends (si_code
+ * SI_KERNEL: the OOM killer, a thread group's exit). Sent from user space,
+ * even by init itself, they are dropped, whatever their default action.
+ */
+static bool init_drops(const struct task *t, const struct k_siginfo *info)
+{
+	int sig = info->si_signo;
+
+	return t->pid == 1 && t->sighand->action[sig].handler == SIG_DFL &&
+	       !(info->si_code == SI_KERNEL && (sig == SIGKILL || sig == SIGSTOP));
+}
+
+/* The synchronous fault signals: they end init too (force_sig_fault drops SIGNAL_UNKILLABLE). */
+static bool fault_signal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGTRAP || sig == SIGFPE ||
+	       sig == SIGSYS;
+}
+
+/* At delivery, SIG_DFL does nothing: an ignored default, or init (queued while it had a handler). */
+static bool default_action_ignores(const struct task *t, int sig)
+{
+	return sig != SIGKILL && (default_ignored(sig) || (t->pid == 1 && !fault_signal(sig)));
+}
+
 void signal_init_task(struct task *t)
 {
 	memset(&t->sig, 0, sizeof(t->sig));
@@ -172,6 +199,8 @@ int send_signal_info_locked(struct task *t, const struct k_siginfo *info, bool g
 	h = t->sighand->action[sig].handler;
 	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig))))
 		return 0;               /* discarded, as Linux does for ignored signals */
+	if (init_drops(t, info))
+		return 0;
 	if ((r = sigpending_add_locked(pending, info)))
 		return r;
 	if (!group || !t->group) {
@@ -428,7 +457,7 @@ void signal_deliver(struct trap_frame *tf)
 	spin_unlock_irqrestore(&sched_lock, f);
 
 	if (sig == SIGKILL || ka.handler == SIG_DFL) {
-		if (sig != SIGKILL && default_ignored(sig))
+		if (default_action_ignores(t, sig))
 			return;
 		kill_current(sig);
 	}

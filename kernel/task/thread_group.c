@@ -150,7 +150,8 @@ static void kill_other_threads_locked(struct thread_group *g, struct task *self)
 		struct task *u = list_entry(p, struct task, group_link);
 
 		if (u != self && u->state != TASK_ZOMBIE)
-			send_signal_info_locked(u, &(struct k_siginfo){ .si_signo = SIGKILL }, false);
+			send_signal_info_locked(u, &(struct k_siginfo){ .si_signo = SIGKILL, .si_code = SI_KERNEL },
+						false);
 	}
 }
 

@@ -499,6 +499,16 @@ static void test_cpio(struct ktest *t)
 	dput(d);
 	ASSERT_EQ(t, lookup("bin", 0, &d), 0);
 	EXPECT_EQ(t, d->inode->mode, S_IFDIR | 0700);
+	/* the archive's time, though bin/x was made in it later (Linux sets directories' last) */
+	EXPECT_EQ(t, d->inode->mtime.sec, 1000);
+	EXPECT_EQ(t, d->inode->atime.sec, 1000);
+	{
+		struct fs_time now;
+
+		fs_now(&now);                           /* ctime is the unpacking's (0 on the host: no clock) */
+		EXPECT_NE(t, d->inode->ctime.sec, 1000);
+		EXPECT_LE(t, d->inode->ctime.sec, now.sec);
+	}
 	dput(d);
 	ASSERT_EQ(t, lookup("usr", 0, &d), 0);
 	EXPECT_EQ(t, d->inode->mode, S_IFDIR | 0755);        /* made for the file below it */

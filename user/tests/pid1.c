@@ -12,6 +12,11 @@
  *                           every address space at init's end (kernel/task/init.c)
  *   tests --exec-from-thread  a second thread execs "tests --exit 7" while the main thread
  *                           waits for it: the run must end with status 7 (Go's syscall.Exec)
+ *   tests --init-signals    as pid 1, send itself SIGTERM, SIGKILL, SIGUSR1 (kill(1), kill(0),
+ *                           tgkill, from a child too, one while blocked) and exit 0: kill(2):
+ *                           "the only signals that can be sent to process ID 1, the init
+ *                           process, are those for which init has explicitly installed signal
+ *                           handlers"; a handler it installed runs (status 4 if not)
  */
 #include "uthread.h"
 
@@ -137,8 +142,50 @@ static int exec_from_thread(void)
 	return 98;              /* the execve failed: the join returned */
 }
 
+static volatile int usr2_seen;
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	usr2_seen++;
+}
+
+/* Status 0: every signal init left at SIG_DFL was dropped; the handled one ran. */
+static int init_signals(void)
+{
+	struct sigaction sa;
+	sigset_t term = sigmask_of(SIGTERM), none = 0;
+	int pid, st;
+
+	if (getpid() != 1)
+		return 2;
+	kill(1, SIGTERM);
+	kill(0, SIGTERM);
+	kill(1, SIGKILL);
+	kill(0, SIGQUIT);
+	usys3(__NR_tgkill, 1, 1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &term, NULL);
+	kill(1, SIGTERM);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	pid = fork();
+	if (pid == 0) {
+		kill(1, SIGTERM);
+		kill(1, SIGKILL);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
+		return 3;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr2;
+	sigaction(SIGUSR2, &sa, NULL);
+	kill(1, SIGUSR2);
+	return usr2_seen == 1 ? 0 : 4;
+}
+
 int pid1_helper(int argc, char **argv)
 {
+	if (strcmp(argv[1], "--init-signals") == 0)
+		return init_signals();
 	if (strcmp(argv[1], "--orphans-at-exit") == 0)
 		return orphans_at_exit(argc, argv);
 	if (strcmp(argv[1], "--exec-from-thread") == 0)

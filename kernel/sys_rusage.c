@@ -1,0 +1,44 @@
+/*
+ * getrusage: what this kernel counts of a process's use of the machine.
+ * It keeps no CPU-time accounting, so the times are 0; the page faults of
+ * the address space (handle_mm_fault calls, Linux's minor faults: there is
+ * no disk to make one major) and its resident set now (a lower bound of
+ * the peak Linux reports as ru_maxrss) are real. A thread reports its
+ * process's address space (Linux counts the thread's own faults); reaped
+ * children are not summed (RUSAGE_CHILDREN: all 0). docs/abi.md.
+ */
+#include "syscall_internal.h"
+#include "task.h"
+#include "mm.h"
+#include "uaccess.h"
+#include "kstring.h"
+#include "kerrno.h"
+
+#define RUSAGE_SELF      0
+#define RUSAGE_CHILDREN  (-1)
+#define RUSAGE_THREAD    1
+
+/* Linux's struct rusage on x86-64 (144 bytes). */
+struct rusage_k {
+	int64_t utime[2], stime[2];
+	int64_t maxrss, ixrss, idrss, isrss, minflt, majflt, nswap, inblock, oublock;
+	int64_t msgsnd, msgrcv, nsignals, nvcsw, nivcsw;
+};
+_Static_assert(sizeof(struct rusage_k) == 144, "struct rusage is 144 bytes on x86-64");
+
+/* getrusage(who, usage): RUSAGE_SELF, RUSAGE_THREAD, RUSAGE_CHILDREN; else -EINVAL; -EFAULT. */
+long sys_getrusage(SYSCALL_ARGS)
+{
+	struct rusage_k ru;
+	int who = (int)a0;
+	struct mm *mm = current->mm;
+
+	if (who != RUSAGE_SELF && who != RUSAGE_THREAD && who != RUSAGE_CHILDREN)
+		return -EINVAL;
+	memset(&ru, 0, sizeof(ru));
+	if (who != RUSAGE_CHILDREN && mm) {
+		ru.maxrss = (int64_t)(__atomic_load_n(&mm->rss, __ATOMIC_RELAXED) * (PAGE_SIZE / 1024));
+		ru.minflt = (int64_t)__atomic_load_n(&mm->faults, __ATOMIC_RELAXED);
+	}
+	return copy_to_user((void *)a1, &ru, sizeof(ru)) ? -EFAULT : 0;
+}
