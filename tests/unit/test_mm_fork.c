@@ -2,7 +2,9 @@
  * fork (mm_dup): copy-on-write in both directions with refcount/mapcount,
  * MADV_DONTFORK / MADV_WIPEONFORK, shared anonymous memory across fork,
  * and mprotect keeping COW pages write-protected. Expected values follow
- * Linux's fork semantics (dup_mmap, do_wp_page's reuse rule).
+ * Linux's fork semantics (dup_mmap, do_wp_page's reuse rule). Layouts are
+ * drawn (UT_EXPECT_DRAWING, tests/unit/test_mm_util.h): VMAs as letter
+ * runs, then each page's permissions and page-table entry.
  */
 #include "test_mm_util.h"
 #include "kerrno.h"
@@ -21,13 +23,13 @@ static void test_fork_cow_both_directions(struct ktest *t)
 	pa = ut_pa(p, B0);
 	c = mm_dup(p);
 	ASSERT_TRUE(t, c);
-	/* Shared, read-only in both, counted twice. */
+	/* Shared, read-only in both, counted twice; the unwritten page is in neither. */
 	pg = phys_to_page(pa);
 	EXPECT_EQ(t, ut_pa(c, B0), pa);
 	EXPECT_EQ(t, pg->refcount, 2);
 	EXPECT_EQ(t, pg->mapcount, 2);
-	EXPECT_FALSE(t, ut_state(p, B0) & MMU_WRITE);
-	EXPECT_FALSE(t, ut_state(c, B0) & MMU_WRITE);
+	UT_EXPECT_DRAWING(p, B0, "AA", "ww", "r.");
+	UT_EXPECT_DRAWING(c, B0, "AA", "ww", "r.");
 	EXPECT_EQ(t, c->rss, 1);
 	/* The child's VMA has an identity of its own; the page keeps the parent's. */
 	EXPECT_NE(t, ut_vma(c, B0)->anon, ut_vma(p, B0)->anon);
@@ -41,6 +43,8 @@ static void test_fork_cow_both_directions(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(c, B0), 2);
 	EXPECT_EQ(t, pg->refcount, 1);
 	EXPECT_EQ(t, pg->mapcount, 1);
+	UT_EXPECT_DRAWING(c, B0, "AA", "ww", "w.");
+	UT_EXPECT_DRAWING(p, B0, "AA", "ww", "r.");    /* write-protected until its next write */
 	/* Parent writes: the only mapping now, so it is reused in place. */
 	EXPECT_EQ(t, ut_write8(p, B0, 3), FAULT_OK);
 	EXPECT_EQ(t, ut_pa(p, B0), pa);
@@ -202,10 +206,8 @@ static void test_fork_child_new_range_next_to_faulted(struct ktest *t)
 	 */
 	ASSERT_EQ(t, vm_mmap(c, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
 	ASSERT_EQ(t, vm_mmap(c, B0 - 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 - 2 * P));
-	EXPECT_EQ(t, ut_vmas_in(c, B0 - 2 * P, B0 + 4 * P), 3);
+	UT_EXPECT_DRAWING(c, B0 - 2 * P, "AABBCC", "wwwwww", "..r...");
 	a = ut_vma(c, B0);
-	EXPECT_EQ(t, a->start, B0);
-	EXPECT_EQ(t, a->end, B0 + 2 * P);
 	/*
 	 * anon_vma_prepare of the new range above A: find_mergeable_anon_vma ->
 	 * reusable_anon_vma(A) needs a singular chain -> a new anon_vma.
@@ -219,16 +221,13 @@ static void test_fork_child_new_range_next_to_faulted(struct ktest *t)
 	 */
 	ASSERT_EQ(t, vm_mmap(c, B0 + 4 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 4 * P));
 	EXPECT_EQ(t, ut_vma(c, B0 + 4 * P), n);
-	EXPECT_EQ(t, n->start, B0 + 2 * P);
-	EXPECT_EQ(t, n->end, B0 + 6 * P);
+	UT_EXPECT_DRAWING(c, B0 - 2 * P, "AABBCCCC", "wwwwwwww", "..r.w...");
 	EXPECT_EQ(t, ut_vma_check(c), 0);
 	EXPECT_EQ(t, ut_vma_check_merged(c), 0);
 	/* Parent: A's chain is singular: case 2 allowed on both sides -> one VMA. */
 	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
 	ASSERT_EQ(t, vm_mmap(p, B0 - 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 - 2 * P));
-	EXPECT_EQ(t, ut_vmas_in(p, B0 - 2 * P, B0 + 4 * P), 1);
-	EXPECT_EQ(t, ut_vma(p, B0)->start, B0 - 2 * P);
-	EXPECT_EQ(t, ut_vma(p, B0)->end, B0 + 4 * P);
+	UT_EXPECT_DRAWING(p, B0 - 2 * P, "AAAAAA", "wwwwww", "..r...");
 	EXPECT_EQ(t, ut_vma_check(p), 0);
 	mm_put(c);
 	mm_put(p);
@@ -246,18 +245,16 @@ static void test_fork_child_new_range_next_to_unfaulted(struct ktest *t)
 	EXPECT_EQ(t, ut_vma(c, B0)->anon, NULL);
 	/* anon_vma_fork returns early when the parent VMA has no anon_vma: both NULL, case 3 -> merge. */
 	ASSERT_EQ(t, vm_mmap(c, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
-	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 1);
-	EXPECT_EQ(t, ut_vma(c, B0)->end, B0 + 4 * P);
+	UT_EXPECT_DRAWING(c, B0, "AAAA", "wwww", "....");
 	/* First write in the child: __anon_vma_prepare links one entry (singular), so case 2 allows the next merge. */
 	EXPECT_EQ(t, ut_write8(c, B0, 1), FAULT_OK);
 	ASSERT_EQ(t, vm_mmap(c, B0 + 4 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 4 * P));
-	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 6 * P), 1);
-	EXPECT_EQ(t, ut_vma(c, B0)->end, B0 + 6 * P);
+	UT_EXPECT_DRAWING(c, B0, "AAAAAA", "wwwwww", "w.....");
 	EXPECT_EQ(t, ut_vma_check(c), 0);
 	EXPECT_EQ(t, ut_vma_check_merged(c), 0);
 	/* Parent: the same mapping merges as well. */
 	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
-	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);
+	UT_EXPECT_DRAWING(p, B0, "AAAA", "wwww", "....");
 	mm_put(c);
 	mm_put(p);
 }
@@ -277,16 +274,16 @@ static void test_fork_child_mprotect_case2(struct ktest *t)
 	ASSERT_EQ(t, vm_mmap(p, B0, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)B0);
 	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, PROT_READ, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
 	ASSERT_EQ(t, ut_write8(p, B0, 1), FAULT_OK);
-	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 2);     /* flags differ */
+	UT_EXPECT_DRAWING(p, B0, "AABB", "wwrr", "w...");   /* flags differ */
 	c = mm_dup(p);
 	ASSERT_TRUE(t, c);
 	EXPECT_EQ(t, vm_mprotect(c, B0 + 2 * P, 2 * P, UT_RW), 0);
 	EXPECT_EQ(t, ut_vma(c, B0 + 2 * P)->flags, ut_vma(c, B0)->flags);
-	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 2);     /* case 2, tgt fork child */
+	UT_EXPECT_DRAWING(c, B0, "AABB", "wwww", "r...");   /* case 2, tgt fork child */
 	EXPECT_EQ(t, ut_vma_check(c), 0);
 	EXPECT_EQ(t, ut_vma_check_merged(c), 0);
 	EXPECT_EQ(t, vm_mprotect(p, B0 + 2 * P, 2 * P, UT_RW), 0);
-	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);     /* case 2, singular chain */
+	UT_EXPECT_DRAWING(p, B0, "AAAA", "wwww", "r...");   /* case 2, singular chain */
 	EXPECT_EQ(t, ut_vma_check(p), 0);
 	mm_put(c);
 	mm_put(p);
@@ -309,20 +306,19 @@ static void test_fork_child_mprotect_case1(struct ktest *t)
 	ASSERT_EQ(t, ut_write8(p, B0, 1), FAULT_OK);
 	ASSERT_EQ(t, vm_mprotect(p, B0, 2 * P, PROT_READ), 0);
 	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
-	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 2);
+	UT_EXPECT_DRAWING(p, B0, "AABB", "rrww", "r...");
 	c = mm_dup(p);
 	ASSERT_TRUE(t, c);
 	EXPECT_EQ(t, ut_vma(c, B0 + 2 * P)->anon, NULL);
 	EXPECT_EQ(t, vm_mprotect(c, B0, 2 * P, UT_RW), 0);
 	EXPECT_EQ(t, ut_vma(c, B0 + 2 * P)->flags, ut_vma(c, B0)->flags);
-	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 2);     /* case 1, src fork child */
+	UT_EXPECT_DRAWING(c, B0, "AABB", "wwww", "r...");   /* case 1, src fork child */
 	EXPECT_EQ(t, ut_vma(c, B0 + 2 * P)->anon, NULL);
 	EXPECT_EQ(t, ut_vma_check(c), 0);
 	EXPECT_EQ(t, ut_vma_check_merged(c), 0);
 	EXPECT_EQ(t, vm_mprotect(p, B0, 2 * P, UT_RW), 0);
-	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);     /* case 1, singular chain */
+	UT_EXPECT_DRAWING(p, B0, "AAAA", "wwww", "r...");   /* case 1, singular chain */
 	v = ut_vma(p, B0);
-	EXPECT_EQ(t, v->end, B0 + 4 * P);
 	EXPECT_TRUE(t, v->anon != NULL);
 	EXPECT_EQ(t, ut_vma_check(p), 0);
 	mm_put(c);
@@ -348,9 +344,9 @@ static void test_fork_child_split_keeps_fork_child(struct ktest *t)
 	ASSERT_TRUE(t, av != NULL);
 	/* Middle page to READ and back: split twice, then prev/middle/next share av: case 3 -> one VMA again. */
 	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, PROT_READ), 0);
-	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 3);
+	UT_EXPECT_DRAWING(c, B0, "ABCC", "wrww", "r...");
 	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, UT_RW), 0);
-	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 1);
+	UT_EXPECT_DRAWING(c, B0, "AAAA", "wwww", "r...");
 	EXPECT_EQ(t, ut_vma(c, B0)->anon, av);
 	/*
 	 *   munmap [B0+2P, B0+4P)          -> |B0 RW av, 2 pages|
@@ -365,10 +361,9 @@ static void test_fork_child_split_keeps_fork_child(struct ktest *t)
 	EXPECT_EQ(t, vm_munmap(c, B0 + 2 * P, 2 * P), 0);
 	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, PROT_READ), 0);
 	ASSERT_EQ(t, vm_mmap(c, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
-	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 3);
+	UT_EXPECT_DRAWING(c, B0, "ABCC", "wrww", "r...");
 	EXPECT_EQ(t, vm_mprotect(c, B0 + P, P, UT_RW), 0);
-	EXPECT_EQ(t, ut_vmas_in(c, B0, B0 + 4 * P), 2);
-	EXPECT_EQ(t, ut_vma(c, B0)->end, B0 + 2 * P);
+	UT_EXPECT_DRAWING(c, B0, "AABB", "wwww", "r...");
 	EXPECT_EQ(t, ut_vma_check(c), 0);
 	EXPECT_EQ(t, ut_vma_check_merged(c), 0);
 	/*
@@ -381,9 +376,9 @@ static void test_fork_child_split_keeps_fork_child(struct ktest *t)
 	EXPECT_EQ(t, vm_munmap(p, B0 + 2 * P, 2 * P), 0);
 	EXPECT_EQ(t, vm_mprotect(p, B0 + P, P, PROT_READ), 0);
 	ASSERT_EQ(t, vm_mmap(p, B0 + 2 * P, 2 * P, UT_RW, UT_PA | MAP_FIXED), (long)(B0 + 2 * P));
-	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 3);     /* |RW|READ|RW new|: flags differ */
+	UT_EXPECT_DRAWING(p, B0, "ABCC", "wrww", "r...");   /* |RW|READ|RW new|: flags differ */
 	EXPECT_EQ(t, vm_mprotect(p, B0 + P, P, UT_RW), 0);
-	EXPECT_EQ(t, ut_vmas_in(p, B0, B0 + 4 * P), 1);
+	UT_EXPECT_DRAWING(p, B0, "AAAA", "wwww", "r...");
 	EXPECT_EQ(t, ut_vma_check(p), 0);
 	mm_put(c);
 	mm_put(p);

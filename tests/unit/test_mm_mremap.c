@@ -8,7 +8,9 @@
  * expand_vma, move_vma; mm/vma.c: copy_vma, vma_merge_extend; mm/madvise.c
  * madvise_free_pte_range; mm/vmscan.c: lazyfree folios are dropped while
  * clean), and from the corpus tests/mmscript/mremap_*.mms and
- * madvise_free.mms, whose outputs Linux produced.
+ * madvise_free.mms, whose outputs Linux produced. Layouts are drawn
+ * (UT_EXPECT_DRAWING, tests/unit/test_mm_util.h): VMAs as letter runs,
+ * then each page's permissions and page-table entry.
  */
 #include "test_mm_util.h"
 #include "kerrno.h"
@@ -41,18 +43,17 @@ static void test_mremap_grow_shrink(struct ktest *t)
 	EXPECT_EQ(t, vm_mmap(mm, B, P(2), UT_RW, UT_PA | MAP_FIXED), (long)B);
 	EXPECT_EQ(t, vm_mmap(mm, B + P(3), P(2), UT_RW, UT_PA | MAP_FIXED), (long)(B + P(3)));
 	EXPECT_EQ(t, ut_write8(mm, B + P(1), 0x5a), FAULT_OK);
-	EXPECT_EQ(t, mm->map_count, 2);
+	UT_EXPECT_DRAWING(mm, B, "AA BB", "ww ww", ".w ..");
 	EXPECT_EQ(t, vm_mremap(mm, B, P(2), P(3), 0, 0), (long)B);
+	UT_EXPECT_DRAWING(mm, B, "AAAAA", "wwwww", ".w...");
 	EXPECT_EQ(t, mm->map_count, 1);
-	ASSERT_TRUE(t, at(mm, B) != NULL);
-	EXPECT_EQ(t, at(mm, B)->end, B + P(5));
 	EXPECT_EQ(t, ut_read8(mm, B + P(1)), 0x5a);
 	/* Without MAYMOVE, growth that does not fit in place is -ENOMEM. */
 	EXPECT_EQ(t, vm_mmap(mm, B + P(5), P(1), PROT_READ, UT_PA | MAP_FIXED), (long)(B + P(5)));
 	EXPECT_EQ(t, vm_mremap(mm, B, P(5), P(6), 0, 0), -ENOMEM);
 	/* Shrink: pages 1..4 unmapped, the written page 1 freed. */
 	EXPECT_EQ(t, vm_mremap(mm, B, P(5), P(1), 0, 0), (long)B);
-	EXPECT_EQ(t, at(mm, B)->end, B + P(1));
+	UT_EXPECT_DRAWING(mm, B, "A    B", "w    r", ".    .");
 	EXPECT_EQ(t, ut_read8(mm, B + P(1)), UT_READ_FAULT(FAULT_SIGSEGV_MAPERR));
 	EXPECT_EQ(t, mm->rss, 0);
 	EXPECT_EQ(t, ut_vma_check(mm), 0);
@@ -150,7 +151,7 @@ static void test_mremap_errors(struct ktest *t)
 		  -EFAULT);
 	/* No resize, no move: the address, whatever lies past the VMA (no check). */
 	EXPECT_EQ(t, vm_mremap(mm, B, P(6), P(6), 0, 0), (long)B);
-	EXPECT_EQ(t, mm->map_count, 2);
+	UT_EXPECT_DRAWING(mm, B, "AAAABB", "wwwwrr", "......");
 	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
@@ -170,11 +171,7 @@ static void test_mremap_multi(struct ktest *t)
 	EXPECT_EQ(t, ut_write8(mm, B + P(1), 7), FAULT_OK);
 	EXPECT_EQ(t, vm_mremap(mm, B, P(4), P(4), MREMAP_MAYMOVE | MREMAP_FIXED, B + P(10)),
 		  (long)(B + P(10)));
-	EXPECT_EQ(t, ut_vmas_in(mm, B, B + P(4)), 0);
-	ASSERT_TRUE(t, at(mm, B + P(10)) && at(mm, B + P(13)));
-	EXPECT_EQ(t, at(mm, B + P(10))->end, B + P(12));
-	EXPECT_TRUE(t, at(mm, B + P(12)) == NULL);
-	EXPECT_EQ(t, at(mm, B + P(13))->flags & VM_ACCESS_FLAGS, VM_READ);
+	UT_EXPECT_DRAWING(mm, B, "          AA B", "          ww r", "          .w .");
 	EXPECT_EQ(t, ut_read8(mm, B + P(11)), 7);
 	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
@@ -199,9 +196,9 @@ static void test_mremap_dontunmap(struct ktest *t)
 	EXPECT_EQ(t, ut_write8(mm, B, 0x33), FAULT_OK);
 	EXPECT_EQ(t, vm_mremap(mm, B, P(2), P(2), MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP,
 			       B + P(10)), (long)(B + P(10)));
+	UT_EXPECT_DRAWING(mm, B, "AA        BB", "ww        ww", "..        w.");
 	old = at(mm, B);
 	ASSERT_TRUE(t, old != NULL);
-	EXPECT_EQ(t, old->end, B + P(2));
 	EXPECT_TRUE(t, old->anon == NULL);
 	EXPECT_TRUE(t, (old->flags & VM_ACCOUNT) != 0);
 	EXPECT_EQ(t, ut_read8(mm, B + P(10)), 0x33);
@@ -269,6 +266,7 @@ static void test_madv_free(struct ktest *t)
 	/* Reclaim: pages 0 and 2 are clean and lazily free (a read does not dirty). */
 	EXPECT_EQ(t, mm_reclaim_lazyfree(mm), 2);
 	EXPECT_EQ(t, mm->rss, 2);
+	UT_EXPECT_DRAWING(mm, B, "AAAA", "wwww", ".w.w");
 	EXPECT_EQ(t, vm_mincore(mm, B, P(4), vec), 0);
 	EXPECT_EQ(t, vec[0], 0);
 	EXPECT_EQ(t, vec[1], 1);

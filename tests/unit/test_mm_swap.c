@@ -111,6 +111,7 @@ static void test_pageout_and_fault_back_body(struct ktest *t)
 	EXPECT_EQ(t, vm_madvise(mm, B, P(8), MADV_PAGEOUT), 0);
 	EXPECT_EQ(t, mm->rss, 0);
 	EXPECT_EQ(t, mm->swap_ents, 8);
+	UT_EXPECT_DRAWING(mm, B, "AAAAAAAA", "wwwwwwww", "ssssssss");   /* every entry a swap entry */
 	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 8);
 	EXPECT_EQ(t, e.free0 - swap_free_pages(), 8);
 	EXPECT_EQ(t, vm_mincore(mm, B, P(8), vec), 0);

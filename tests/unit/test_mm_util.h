@@ -20,6 +20,7 @@
 #include "arch.h"
 #include "swap.h"
 #include "blockdev.h"
+#include "kerrno.h"
 #ifdef HOSTED
 #include "hosted.h"
 #endif
@@ -185,6 +186,157 @@ static inline unsigned ut_vmas_in(struct mm *mm, uintptr_t start, uintptr_t end)
 	mmap_read_unlock(mm);
 	return n;
 }
+
+/*
+ * Drawings of an address space, one character per page from a base page,
+ * at most UT_DRAW_PAGES pages (tests describe layouts with them instead of
+ * prose). Three rows, each compared only when the test gives it (NULL
+ * skips it); trailing spaces are cut:
+ *   vmas   each VMA a run of one letter, holes spaces: "AA BB" is two VMAs
+ *          of two pages with a one-page hole; letters are renamed in order
+ *          on both sides, so only the run boundaries matter ("XXYY" ==
+ *          "AABB").
+ *   prot   each page its VMA's permissions: '-' none, 'r' read, 'w' read
+ *          and write, 'x' read and exec, 'X' all three, '?' any other mix.
+ *   pages  each page's page-table entry: 'w' a frame mapped writable, 'r'
+ *          a frame mapped without write, 'n' a frame mapped with no access
+ *          (PROT_NONE), 's' a swap entry, 'g' a guard marker, '.' no entry
+ *          inside a VMA, ' ' no entry outside any.
+ * Every VMA must lie in the drawn pages (one outside is a failure). The
+ * drawing is made under the mmap_lock: the running task's, if it holds
+ * it for writing (a fixture running a case as one long system call), else
+ * taken for reading here.
+ */
+#define UT_DRAW_PAGES 64
+
+enum ut_row { UT_ROW_VMAS, UT_ROW_PROT, UT_ROW_PAGES };
+
+static inline char ut_prot_char(unsigned long flags)
+{
+	switch (flags & (VM_READ | VM_WRITE | VM_EXEC)) {
+	case 0:                            return '-';
+	case VM_READ:                      return 'r';
+	case VM_READ | VM_WRITE:           return 'w';
+	case VM_READ | VM_EXEC:            return 'x';
+	case VM_READ | VM_WRITE | VM_EXEC: return 'X';
+	default:                           return '?';
+	}
+}
+
+static inline char ut_page_char(struct mm *mm, uintptr_t va, bool in_vma)
+{
+	unsigned st = 0;
+
+	switch (arch_mmu_query(mm->mmu, va, NULL, &st)) {
+	case 0:
+		if (st & MMU_WRITE)
+			return 'w';
+		return st & (MMU_READ | MMU_EXEC) ? 'r' : 'n';
+	case -EAGAIN:
+		return 's';
+	case -EFAULT:
+		return 'g';
+	default:
+		return in_vma ? '.' : ' ';
+	}
+}
+
+/*
+ * ut_draw: row `row` of mm's pages [base, base + size - 1 pages) into buf
+ * (size bytes, NUL-terminated, trailing spaces cut). The caller holds the
+ * mmap_lock. false when a VMA lies outside the drawn pages.
+ */
+static inline bool ut_draw(struct mm *mm, uintptr_t base, enum ut_row row, char *buf, size_t size)
+{
+	uintptr_t end = base + (uintptr_t)(size - 1) * PAGE_SIZE;
+	size_t i, n = 0, len = 0;
+	struct vma *v;
+	bool fits = true;
+
+	memset(buf, ' ', size - 1);
+	buf[size - 1] = 0;
+	for (v = vma_first(mm); v; v = vma_next(mm, v), n++) {
+		if (v->start < base || v->end > end) {
+			fits = false;
+			continue;
+		}
+		for (uintptr_t a = v->start; a < v->end; a += PAGE_SIZE)
+			buf[(a - base) >> PAGE_SHIFT] = row == UT_ROW_VMAS ? (char)('A' + n % 26) :
+							row == UT_ROW_PROT ? ut_prot_char(v->flags) : '.';
+	}
+	if (row == UT_ROW_PAGES)
+		for (i = 0; i < size - 1; i++)
+			buf[i] = ut_page_char(mm, base + i * PAGE_SIZE, buf[i] == '.');
+	for (i = 0; i < size - 1; i++)
+		if (buf[i] != ' ')
+			len = i + 1;
+	buf[len] = 0;
+	return fits;
+}
+
+/* Rename the runs of a VMA drawing to A, B, C... in order (the other rows are copied). */
+static inline void ut_draw_normalize(const char *in, char *buf, size_t size)
+{
+	size_t i, n = 0, len = 0;
+
+	for (i = 0; in[i] && i < size - 1; i++) {
+		if (in[i] == ' ') {
+			buf[i] = ' ';
+			continue;
+		}
+		if (i == 0 || in[i - 1] != in[i])
+			n++;
+		buf[i] = (char)('A' + (n - 1) % 26);
+		len = i + 1;
+	}
+	buf[len] = 0;
+}
+
+static inline void ut_expect_row(struct ktest *t, struct mm *mm, uintptr_t base, enum ut_row row,
+				 const char *want, const char *file, int line)
+{
+	static const char *const names[] = { "vmas", "prot", "pages" };
+	char got[UT_DRAW_PAGES + 1], norm[UT_DRAW_PAGES + 1];
+	size_t len;
+
+	if (!want)
+		return;
+	t->checks++;
+	if (row == UT_ROW_VMAS) {
+		ut_draw_normalize(want, norm, sizeof(norm));
+	} else {
+		for (len = 0; want[len] && len < sizeof(norm) - 1; len++)
+			norm[len] = want[len];
+		while (len && norm[len - 1] == ' ')
+			len--;
+		norm[len] = 0;
+	}
+	if (!ut_draw(mm, base, row, got, sizeof(got))) {
+		ktest_fail(t, file, line, "layout: a VMA lies outside the %d drawn pages", UT_DRAW_PAGES);
+		vma_dump(mm);
+	} else if (strcmp(got, norm) != 0) {
+		ktest_fail(t, file, line, "layout %s: want \"%s\" got \"%s\"", names[row], norm, got);
+		vma_dump(mm);
+	}
+}
+
+static inline void ut_expect_drawing(struct ktest *t, struct mm *mm, uintptr_t base, const char *vmas,
+				     const char *prot, const char *pages, const char *file, int line)
+{
+	bool held = mmap_is_write_locked(mm);
+
+	if (!held)
+		mmap_read_lock(mm);
+	ut_expect_row(t, mm, base, UT_ROW_VMAS, vmas, file, line);
+	ut_expect_row(t, mm, base, UT_ROW_PROT, prot, file, line);
+	ut_expect_row(t, mm, base, UT_ROW_PAGES, pages, file, line);
+	if (!held)
+		mmap_read_unlock(mm);
+}
+
+/* UT_EXPECT_DRAWING(mm, base, vmas, prot, pages): the rows above (NULL: not compared). */
+#define UT_EXPECT_DRAWING(mm, base, vmas, prot, pages) \
+	ut_expect_drawing(t, mm, base, vmas, prot, pages, __FILE__, __LINE__)
 
 #define UT_RW  (PROT_READ | PROT_WRITE)
 #define UT_PA  (MAP_PRIVATE | MAP_ANONYMOUS)

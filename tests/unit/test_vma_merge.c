@@ -7,16 +7,15 @@
  *   "AABB"   two adjacent VMAs (distinct letters = distinct VMAs);
  *   '*' in a comment marks the range an operation works on.
  * expect_layout() compares the real VMAs with such a drawing (letters are
- * renamed in order, so only the run boundaries matter).
+ * renamed in order, so only the run boundaries matter; the drawing helpers
+ * are tests/unit/test_mm_util.h's, with rows for permissions and pages).
  *
  * Expected values are reasoned from Linux 6.18 (mm/vma.c, mm/mmap.c,
  * mm/mprotect.c) in the comments next to them, not taken from the code under
  * test. vma_check() runs after every operation; vma_check_merged() too
  * wherever merging is on (the histories here never leave a mergeable pair).
  */
-#include "ktest.h"
-#include "mm.h"
-#include "mm/internal.h"
+#include "test_mm_util.h"
 #include "slab.h"
 #include "kerrno.h"
 #include "kstring.h"
@@ -103,60 +102,8 @@ static void fx_done(struct ktest *t)
 	EXPECT_EQ(t, vma_check_merged(mm), 0); \
 } while (0)
 
-/* Render pages [0, 64) of mm: each VMA a new letter, holes spaces, trailing spaces cut. */
-static bool render(struct mm *mm, char *buf, size_t size)
-{
-	size_t n = 0, len = 0;
-	struct vma *v;
-
-	memset(buf, ' ', size - 1);
-	buf[size - 1] = 0;
-	for (v = vma_first(mm); v; v = vma_next(mm, v), n++) {
-		if (v->start < BASE || v->end > PG(size - 1))
-			return false;
-		for (uintptr_t a = v->start; a < v->end; a += PAGE_SIZE)
-			buf[(a - BASE) >> PAGE_SHIFT] = (char)('A' + n % 26);
-		len = (v->end - BASE) >> PAGE_SHIFT;
-	}
-	buf[len] = 0;
-	return true;
-}
-
-/* Rename the runs of a drawing to A, B, C... in order. */
-static void normalize(const char *in, char *buf, size_t size)
-{
-	size_t i, n = 0, len = 0;
-
-	for (i = 0; in[i] && i < size - 1; i++) {
-		if (in[i] == ' ') {
-			buf[i] = ' ';
-			continue;
-		}
-		if (i == 0 || in[i - 1] != in[i])
-			n++;
-		buf[i] = (char)('A' + (n - 1) % 26);
-		len = i + 1;
-	}
-	buf[len] = 0;
-}
-
-static void __expect_layout(struct ktest *t, struct mm *mm, const char *want, int line)
-{
-	char got[65], norm[65];
-
-	t->checks++;
-	normalize(want, norm, sizeof(norm));
-	if (!render(mm, got, sizeof(got))) {
-		ktest_fail(t, __FILE__, line, "layout: a VMA lies outside the drawn pages");
-		vma_dump(mm);
-		return;
-	}
-	if (strcmp(got, norm) != 0) {
-		ktest_fail(t, __FILE__, line, "layout: want \"%s\" got \"%s\"", norm, got);
-		vma_dump(mm);
-	}
-}
-#define expect_layout(mm, want) __expect_layout(t, mm, want, __LINE__)
+/* The VMA row of a drawing from BASE (tests/unit/test_mm_util.h). */
+#define expect_layout(mm, want) UT_EXPECT_DRAWING(mm, BASE, want, NULL, NULL)
 
 /* Map pages [a, b) private anonymous with flags; expect success. */
 static struct vma *__map(struct ktest *t, struct mm *mm, unsigned a, unsigned b, unsigned long flags, int line)
