@@ -11,6 +11,7 @@
  *   profile=user                              profile the user program (init) instead
  *   profile_hz=N                              profiler samples per second (include/profile.h)
  *   profile_stacks=on|off                     also record and print folded kernel stacks
+ *   profile_dither=on|off                     vary each sampling period within +-1/8 (default on)
  *   vmastat=on|off                            count VMA index operations and their node
  *                                             accesses by kind (include/profile_vma.h)
  *   vma=list|avl|hash|rbtree|btree            VMA index backend for new address spaces
@@ -54,6 +55,7 @@ struct kernel_params {
 	char profile[CMDLINE_VALUE_MAX];        /* empty: no profile run */
 	unsigned profile_hz;                    /* default TIMER_HZ */
 	bool profile_stacks;                    /* default false */
+	bool profile_dither;                    /* default true */
 	bool vmastat;                           /* default false */
 	char vma[CMDLINE_VALUE_MAX];            /* empty: the default backend */
 	bool merge;                             /* default true */

@@ -41,6 +41,16 @@ unsigned profile_timer_mult(void);
  * and frame pointer (RBP), and whether it interrupted user mode.
  */
 void profile_tick(uintptr_t rip, uintptr_t sp, uintptr_t fp, bool user);
+/*
+ * Dithering (profile_dither=on, the default): while sampling, the boot
+ * CPU's next timer period is the mean period moved by a pseudo-random
+ * amount within +-1/8 of it, so samples cannot lock onto a loop whose
+ * length divides the period (aliasing). The sequence is fixed (a seeded
+ * xorshift), so runs under QEMU's -icount repeat exactly; the mean rate
+ * stays profile_hz. profile_period returns the count for the next period
+ * given the mean count; with dithering off or the profiler stopped, mean.
+ */
+uint32_t profile_period(uint32_t mean);
 
 /* --- the way back to user mode (arch/x86_64/idt.c, process.c) --- */
 

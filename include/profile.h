@@ -18,6 +18,8 @@
  *                    default TIMER_HZ): the timer interrupt then fires N times
  *                    a second and the scheduler still ticks at TIMER_HZ
  *   profile_stacks=on   also print the folded stacks after the table
+ *   profile_dither=off  sample at exactly profile_hz (default on: each
+ *                    period moves within +-1/8 of the mean, see below)
  *
  * profile_print() output (docs/profiling.md explains it in full):
  *     # profile-table begin
@@ -33,6 +35,8 @@
  * profile_print_folded() prints "# profile-folded begin", one line per
  * distinct sampled stack, "COMM;ROOT;...;LEAF COUNT" (COMM the task's name,
  * user-mode samples as "COMM;[user]"), and "# profile-folded end".
+ * profile=user also prints the user-mode samples by RIP ("# profile-user
+ * begin" .. "end", profile_user_print below).
  *
  * Cycle counters: struct cycle_counter accumulates rdtsc deltas per CPU
  * between cycles_begin() and cycles_end() (no locks: each CPU writes its own
@@ -58,6 +62,8 @@ struct vmk_prof_counts;
  * [TIMER_HZ, 100000] with a warning when it was not one.
  */
 void profile_configure(unsigned hz, bool stacks);
+/* Dither the sampling period (see profile_period); from the command line, default on. */
+void profile_set_dither(bool on);
 /* Samples per second of guest time. */
 unsigned profile_hz(void);
 
@@ -102,6 +108,21 @@ void profile_stacks_record(uintptr_t rip, uintptr_t sp, uintptr_t fp, bool user)
 void profile_stacks_print(void);
 /* Kernel samples whose leaf function contains leaf and whose next frame contains caller. */
 uint64_t profile_stacks_samples(uintptr_t leaf, uintptr_t caller);
+
+/*
+ * User-mode samples by (task name, RIP) (kernel/profile/profile_user.c),
+ * for naming the program's own functions on the host.
+ */
+/* Allocate (first call) and empty the table. 0 or -ENOMEM. */
+int profile_user_reset(void);
+/* Count a user-mode sample at rip of the current task. Boot CPU's timer interrupt only. */
+void profile_user_record(uintptr_t rip);
+/* Print "# profile-user begin", one "COMM 0xRIP COUNT" line per pair, "# profile-user end". */
+void profile_user_print(void);
+/* User samples (any task) whose RIP lies in [start, end). */
+uint64_t profile_user_samples_in(uintptr_t start, uintptr_t end);
+
+/* profile_period (dithering of the sampling period): include/kernel_hooks.h. */
 
 struct cycle_counter {
 	const char *name;

@@ -123,6 +123,8 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_uint(&p->profile_hz, v, vlen, "profile_hz");
 	} else if (word_is(w, klen, "profile_stacks")) {
 		return set_bool(&p->profile_stacks, v, vlen, "profile_stacks");
+	} else if (word_is(w, klen, "profile_dither")) {
+		return set_bool(&p->profile_dither, v, vlen, "profile_dither");
 	} else if (word_is(w, klen, "vmastat")) {
 		return set_bool(&p->vmastat, v, vlen, "vmastat");
 	} else {
@@ -143,6 +145,7 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	p->pku = true;
 	p->acpi = true;
 	p->profile_hz = 1000;           /* TIMER_HZ */
+	p->profile_dither = true;
 	while (line && *line) {
 		const char *w;
 

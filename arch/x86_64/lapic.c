@@ -103,13 +103,26 @@ static void calibrate(void)
  * slice of the task it runs.
  */
 static unsigned timer_subticks[NR_CPUS];
+/* The timer's initial count for one period at the configured rate (lapic_start). */
+static uint32_t timer_period;
+/* The boot CPU's current period: timer_period, or a dithered one while profiling. */
+static uint32_t cpu0_period;
 
 static void timer_interrupt(struct trap_frame *tf)
 {
 	unsigned cpu = arch_cpu_id();
 
-	if (cpu == 0)
+	if (cpu == 0) {
+		uint32_t next;
+
 		profile_tick(tf->rip, tf->rsp, tf->rbp, (tf->cs & 3) != 0);
+		next = profile_period(timer_period);
+		if (next != cpu0_period) {
+			/* (re)starts the periodic count with the new period */
+			lapic_write(LAPIC_TIMER_INIT, next);
+			cpu0_period = next;
+		}
+	}
 	lapic_eoi();
 	if (++timer_subticks[cpu] < profile_timer_mult())
 		return;
@@ -130,7 +143,9 @@ static void lapic_start(void)
 	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
 	lapic_write(LAPIC_TIMER_DIV, 0x3);
 	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | VEC_TIMER);
-	lapic_write(LAPIC_TIMER_INIT, lapic_timer_khz * 1000 / (TIMER_HZ * profile_timer_mult()));
+	timer_period = lapic_timer_khz * 1000 / (TIMER_HZ * profile_timer_mult());
+	cpu0_period = timer_period;
+	lapic_write(LAPIC_TIMER_INIT, timer_period);
 }
 
 /* lapic_init_cpu: an application processor's LAPIC and timer, as timer_init set up the boot CPU's. */

@@ -21,6 +21,9 @@ static volatile bool prof_on;
 static uint64_t prof_total, prof_user, prof_unknown;
 static unsigned prof_hz = TIMER_HZ;
 static bool prof_stacks;
+static bool prof_dither = true;
+#define DITHER_SEED 0x2545f4914f6cdd1dULL      /* any nonzero value */
+static uint64_t prof_dither_state = DITHER_SEED;
 
 void profile_configure(unsigned hz, bool stacks)
 {
@@ -38,6 +41,25 @@ void profile_configure(unsigned hz, bool stacks)
 	prof_stacks = stacks;
 }
 
+void profile_set_dither(bool on)
+{
+	prof_dither = on;
+}
+
+uint32_t profile_period(uint32_t mean)
+{
+	uint64_t x = prof_dither_state;
+	uint32_t span = mean / 4;
+
+	if (!prof_on || !prof_dither || span == 0)
+		return mean;
+	x ^= x << 13;                   /* xorshift64 */
+	x ^= x >> 7;
+	x ^= x << 17;
+	prof_dither_state = x;
+	return mean - span / 2 + (uint32_t)((x >> 11) % span);
+}
+
 unsigned profile_hz(void) { return prof_hz; }
 bool profile_stacks_enabled(void) { return prof_stacks; }
 unsigned profile_timer_mult(void) { return prof_hz / TIMER_HZ; }
@@ -52,7 +74,10 @@ int profile_start(void)
 	prof_on = false;
 	if (prof_stacks && profile_stacks_reset())
 		return -ENOMEM;
+	if (profile_user_reset())
+		return -ENOMEM;
 	memset(prof_hits, 0, ksyms_count * sizeof(*prof_hits));
+	prof_dither_state = DITHER_SEED;        /* each run draws the same periods */
 	prof_total = prof_user = prof_unknown = 0;
 	__asm__ volatile("" : : : "memory");
 	prof_on = true;
@@ -82,9 +107,10 @@ void profile_tick(uintptr_t rip, uintptr_t sp, uintptr_t fp, bool user)
 		return;
 	count(&prof_total);
 	i = user ? -1 : ksyms_index(rip);
-	if (user)
+	if (user) {
 		count(&prof_user);
-	else if (i < 0)
+		profile_user_record(rip);
+	} else if (i < 0)
 		count(&prof_unknown);
 	else
 		__atomic_fetch_add(&prof_hits[i], 1, __ATOMIC_RELAXED);
@@ -234,6 +260,7 @@ void profile_user_end(void)
 	profile_stop();
 	printk(REPORT_BEGIN);
 	profile_print(0);
+	profile_user_print();
 	if (prof_stacks)
 		profile_print_folded();
 	printk(REPORT_END);

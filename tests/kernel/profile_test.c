@@ -98,6 +98,60 @@ static void test_profiler_stacks(struct ktest *t)
 }
 
 /*
+ * Dithering (include/kernel_hooks.h: profile_period): stopped, the period
+ * is the mean; sampling, every period lies within +-1/8 of the mean, they
+ * are not all equal, and their average is the mean (uniform draws: the
+ * average of 4096 lies within 1% of it unless the generator is broken).
+ */
+static void test_profiler_dither(struct ktest *t)
+{
+	const uint32_t mean = 100000;
+	uint32_t lo = UINT32_MAX, hi = 0, p;
+	uint64_t sum = 0;
+
+	if (profile_active()) {
+		ktest_skip(t, "the profiler is already running (profile= run)");
+		return;
+	}
+	EXPECT_EQ(t, profile_period(mean), mean);
+	ASSERT_EQ(t, profile_start(), 0);
+	for (int i = 0; i < 4096; i++) {
+		p = profile_period(mean);
+		sum += p;
+		lo = p < lo ? p : lo;
+		hi = p > hi ? p : hi;
+	}
+	profile_set_dither(false);
+	EXPECT_EQ(t, profile_period(mean), mean);
+	profile_set_dither(true);
+	profile_stop();
+	EXPECT_EQ(t, profile_period(mean), mean);
+	EXPECT_GE(t, lo, mean - mean / 8);
+	EXPECT_LT(t, hi, mean + mean / 8);
+	EXPECT_LT(t, lo + mean / 16, hi);               /* spread over most of the range */
+	EXPECT_GE(t, sum / 4096, mean - mean / 100);
+	EXPECT_LE(t, sum / 4096, mean + mean / 100);
+}
+
+/*
+ * The user-sample table (kernel/profile/profile_user.c): counts by RIP
+ * (and task name), found again by range, emptied by a reset.
+ */
+static void test_profiler_user_samples(struct ktest *t)
+{
+	ASSERT_EQ(t, profile_user_reset(), 0);
+	for (int i = 0; i < 3; i++)
+		profile_user_record(0x401000);
+	profile_user_record(0x401ff0);
+	profile_user_record(0x402000);
+	EXPECT_EQ(t, profile_user_samples_in(0x401000, 0x402000), 4);
+	EXPECT_EQ(t, profile_user_samples_in(0x402000, 0x403000), 1);
+	EXPECT_EQ(t, profile_user_samples_in(0, 0x401000), 0);
+	ASSERT_EQ(t, profile_user_reset(), 0);
+	EXPECT_EQ(t, profile_user_samples_in(0, UINTPTR_MAX), 0);
+}
+
+/*
  * vmastat's counting wrapper around the list backend. Expected values come
  * from the list's cost model (mm/vma_index/list.c): find(addr) touches
  * r + 1 elements, r = the VMAs wholly below addr; erase touches v and its
@@ -177,6 +231,8 @@ static const struct ktest_case profile_cases[] = {
 	KTEST_CASE(test_ksyms_sorted),
 	KTEST_CASE(test_profiler_samples),
 	KTEST_CASE(test_profiler_stacks),
+	KTEST_CASE(test_profiler_dither),
+	KTEST_CASE(test_profiler_user_samples),
 	KTEST_CASE(test_vma_counted),
 	KTEST_CASE(test_cycle_counter),
 	{ NULL, NULL },

@@ -11,6 +11,7 @@ lines ("# profile-table begin" ... "# profile-table end", the same for
 "profile-folded") wherever they arrive, so only find_blocks() depends on
 the console protocol, and not even on which stream carries what.
 """
+import bisect
 import os
 import re
 import subprocess
@@ -32,16 +33,19 @@ class RunResult:
         blocks, rest = find_blocks(stdout + "\n" + stderr)
         self.table_text = blocks.get("profile-table", "")
         self.folded_text = blocks.get("profile-folded", "")
+        self.user_text = blocks.get("profile-user", "")
         self.other = rest
         self.results = parse_results(stdout)
         self.table = parse_table(self.table_text) if self.table_text else None
 
 
 def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icount=True,
-                 profile=True, timeout=900, mem=None, smp=None):
+                 profile=True, timeout=900, mem=None, smp=None, release=False):
     """Boot the kernel with elf as init (tools/run) under profile=user; returns a RunResult.
     smp: QEMU's -smp (guest CPUs); it goes after the caller's RUN_QEMU_ARGS, so it wins over
-    tools/run's -smp $QEMU_SMP (default 4). None: whatever RUN_QEMU_ARGS and QEMU_SMP say."""
+    tools/run's -smp $QEMU_SMP (default 4). None: whatever RUN_QEMU_ARGS and QEMU_SMP say.
+    release: boot the release kernel (LOCKDEP=0, tools/run --release) instead of the
+    lock-checking one."""
     opts = []
     if profile:
         opts += ["profile=user", "profile_hz=%d" % hz]
@@ -58,7 +62,7 @@ def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icoun
     if mem:
         env["QEMU_MEM"] = mem
     env.setdefault("QEMU_MEM", "128M")  # the memory the stored results were measured with
-    cmd = [os.path.join(ROOT, "tools", "run")]
+    cmd = [os.path.join(ROOT, "tools", "run")] + (["--release"] if release else [])
     for m in modules:
         cmd += ["--module", in_tree(m)]
     cmd += [in_tree(elf)] + list(args)
@@ -179,6 +183,71 @@ def check_table(t):
             problems.append("%s: %%kernel %.2f, expected %.2f" % (r["function"], r["pct_kernel"], want))
             break
     return problems
+
+
+def parse_user(text):
+    """The kernel's user-sample block (kernel/profile/profile_user.c) as ([(comm, rip, count)],
+    dropped); raises ValueError on a malformed line."""
+    samples, dropped = [], 0
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        m = re.match(r"^\[dropped\] (\d+)$", line)
+        if m:
+            dropped += int(m.group(1))
+            continue
+        m = re.match(r"^(\S+) 0x([0-9a-f]+) (\d+)$", line)
+        if not m:
+            raise ValueError("malformed user-sample line: %r" % line)
+        samples.append((m.group(1), int(m.group(2), 16), int(m.group(3))))
+    return samples, dropped
+
+
+def elf_functions(elf):
+    """The function symbols of a non-PIE ELF as a sorted [(start, end, name)]; [] for a
+    position-independent one (its load address is not known here) or when nm fails."""
+    with open(elf, "rb") as f:
+        head = f.read(18)
+    if head[:4] != b"\x7fELF" or int.from_bytes(head[16:18], "little") != 2:   # ET_EXEC
+        return []
+    p = subprocess.run(["nm", "-S", "--defined-only", elf], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL)
+    funcs = []
+    for line in p.stdout.decode("utf-8", "replace").splitlines():
+        w = line.split()
+        if len(w) == 4 and w[2] in "TtWw":
+            start = int(w[0], 16)
+            funcs.append((start, start + int(w[1], 16), w[3]))
+    return sorted(funcs)
+
+
+def resolve_user(samples, elf):
+    """User samples by function: {name: count}. Samples of the program itself (task name =
+    the ELF's file name, cut to 15 characters as the kernel keeps it) are named from its
+    symbols ("[unknown]" outside every function); other programs' are "[COMM]"."""
+    comm = os.path.basename(elf)[:15]
+    funcs = elf_functions(elf)
+    starts = [f[0] for f in funcs]
+    out = {}
+    for c, rip, n in samples:
+        if c != comm:
+            name = "[%s]" % c
+        else:
+            i = bisect.bisect_right(starts, rip) - 1
+            name = funcs[i][2] if i >= 0 and rip < funcs[i][1] else "[unknown]"
+        out[name] = out.get(name, 0) + n
+    return out
+
+
+def user_table_text(by_function, user_total):
+    """The user samples by function as a table like the kernel's: ticks, % of user samples."""
+    lines = ["# user samples by function (the program's ELF symbols; [COMM]: another program)",
+             "%-40s %7s %8s" % ("function", "ticks", "%user")]
+    for name, n in sorted(by_function.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append("%-40s %7d %7.2f%%" % (name, n, 100.0 * n / user_total if user_total else 0))
+    lines.append("%-40s %7d %7.2f%%" % ("total", sum(by_function.values()),
+                                        100.0 if user_total else 0))
+    return "\n".join(lines) + "\n"
 
 
 def parse_folded(text):
