@@ -438,14 +438,17 @@ static bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, 
 static struct vma *lock_mm_and_find_vma(struct mm *mm, uintptr_t addr)
 {
 	struct vma *vma;
+	bool stack_below;
 	int err;
 
 	mmap_read_lock(mm);
 	vma = vma_find(mm, addr);
 	if (vma && vma->start <= addr)
 		return vma;
+	/* (read before the unlock: once it is dropped, vma may be freed by an munmap) */
+	stack_below = vma && (vma->flags & VM_GROWSDOWN);
 	mmap_read_unlock(mm);
-	if (!vma || !(vma->flags & VM_GROWSDOWN))
+	if (!stack_below)
 		return NULL;
 	mmap_write_lock(mm);
 	vma = vma_find(mm, addr);
