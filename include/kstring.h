@@ -10,6 +10,10 @@
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
+#ifdef KASAN
+/* memset without the sanitizer's range check, for the allocators' work on poisoned memory. */
+void *__memset(void *dst, int c, size_t n);
+#endif
 int memcmp(const void *a, const void *b, size_t n);
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t max);

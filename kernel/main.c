@@ -24,6 +24,7 @@
 #include "x86_mmu.h"
 #include "multiboot.h"
 #include "memblock.h"
+#include "kasan.h"
 #include "cmdline.h"
 #include "blockdev.h"
 #include "swap.h"
@@ -135,6 +136,16 @@ static void memory_init(const struct boot_info *bi)
 	memblock_set_limit(~0UL);
 
 	max_pfn = memblock_end_of_ram() >> PAGE_SHIFT;
+#ifdef KASAN
+	{
+		size_t shadow_bytes = kasan_shadow_bytes(memblock_end_of_ram());
+		phys_addr_t shadow_pa = memblock_alloc(shadow_bytes, PAGE_SIZE);
+
+		if (!shadow_pa)
+			boot_fail_nomem("the KASAN shadow", shadow_bytes);
+		kasan_init(phys_to_virt(shadow_pa), memblock_end_of_ram());
+	}
+#endif
 	page_bytes = ALIGN_UP(max_pfn * sizeof(struct page), PAGE_SIZE);
 	pages_pa = memblock_alloc(page_bytes, PAGE_SIZE);
 	if (!pages_pa)

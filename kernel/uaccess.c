@@ -10,6 +10,7 @@
 #include "kerrno.h"
 #include "kernel.h"
 #include "task.h"
+#include "kasan.h"
 
 extern const uint64_t x86_extable[], x86_extable_end[];
 
@@ -22,6 +23,7 @@ int copy_from_user(void *dst, const void *usrc, size_t n)
 {
 	if (!access_ok((uintptr_t)usrc, n))
 		return -EFAULT;
+	kasan_check_range(dst, n, true);
 	return x86_copy_user(dst, usrc, n) ? -EFAULT : 0;
 }
 
@@ -32,6 +34,7 @@ int copy_from_user_nofault(void *dst, const void *usrc, size_t n)
 
 	if (!access_ok((uintptr_t)usrc, n))
 		return -EFAULT;
+	kasan_check_range(dst, n, true);
 	t->uaccess_nofault = true;
 	left = x86_copy_user(dst, usrc, n);
 	t->uaccess_nofault = false;
@@ -42,6 +45,7 @@ int copy_to_user(void *udst, const void *src, size_t n)
 {
 	if (!access_ok((uintptr_t)udst, n))
 		return -EFAULT;
+	kasan_check_range(src, n, false);
 	return x86_copy_user(udst, src, n) ? -EFAULT : 0;
 }
 
@@ -63,6 +67,7 @@ long strncpy_from_user(char *dst, const char *usrc, size_t max)
 		/* up to the end of the page: if its first byte is readable, all of it is */
 		size_t chunk = MIN(max - done, PAGE_SIZE - ((u + done) & (PAGE_SIZE - 1)));
 
+		kasan_check_range(dst + done, chunk, true);
 		if (!access_ok(u + done, chunk) || x86_copy_user(dst + done, (const void *)(u + done), chunk))
 			return -EFAULT;
 		for (size_t i = 0; i < chunk; i++)

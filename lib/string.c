@@ -8,12 +8,15 @@
  * arch_clear_page / arch_copy_page, which follow the CPU's features).
  */
 #include "kstring.h"
+#include "kasan.h"
 
 void *memcpy(void *dst, const void *src, size_t n)
 {
 	void *ret = dst;
 	size_t words = n / 8, tail = n % 8;
 
+	kasan_check_range(src, n, false);       /* (not instrumented: the copy is one instruction) */
+	kasan_check_range(dst, n, true);
 	__asm__ volatile("rep movsq\n\tmov %3, %%rcx\n\trep movsb"
 			 : "+D"(dst), "+S"(src), "+c"(words) : "r"(tail) : "memory");
 	return ret;
@@ -26,6 +29,8 @@ void *memmove(void *dst, const void *src, size_t n)
 
 	if (d == s || n == 0)
 		return dst;
+	kasan_check_range(src, n, false);
+	kasan_check_range(dst, n, true);
 	if (d < s || d >= s + n)
 		return memcpy(dst, src, n);
 	/* overlapping with dst above src: copy backwards */
@@ -34,7 +39,7 @@ void *memmove(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-void *memset(void *dst, int c, size_t n)
+static void *fill(void *dst, int c, size_t n)
 {
 	void *ret = dst;
 	size_t words = n / 8, tail = n % 8;
@@ -44,6 +49,19 @@ void *memset(void *dst, int c, size_t n)
 			 : "+D"(dst), "+c"(words) : "a"(pattern), "r"(tail) : "memory");
 	return ret;
 }
+
+void *memset(void *dst, int c, size_t n)
+{
+	kasan_check_range(dst, n, true);
+	return fill(dst, c, n);
+}
+
+#ifdef KASAN
+void *__memset(void *dst, int c, size_t n)
+{
+	return fill(dst, c, n);
+}
+#endif
 
 int memcmp(const void *a, const void *b, size_t n)
 {

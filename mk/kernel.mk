@@ -32,11 +32,24 @@ KERNEL_OPT := -Og -g3 -DKDEBUG
 else
 KERNEL_OPT := -O2 -g
 endif
+# KASAN=1: the kernel address sanitizer (include/kasan.h): gcc instruments
+# every load and store to call kernel/mm/kasan.c first (outline mode: no
+# fixed shadow offset, so only the direct map is checked), except in the
+# files that keep the shadow or run the allocators underneath it
+# (KASAN_NOINSTR). make kasan builds it in $(BUILD)/kasan (make test's
+# kernel-kasan stage boots it); -DKASAN is in KERNEL_CFLAGS, so the flags
+# stamp rebuilds everything when KASAN changes.
+ifeq ($(KASAN),1)
+KASAN_DEFS := -DKASAN
+KASAN_CFLAGS := -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0 \
+	--param asan-stack=0 --param asan-globals=0
+KASAN_NOINSTR := kernel/mm/kasan.c kernel/mm/kasan_quarantine.c mm/slab.c mm/pmm.c lib/string.c
+endif
 KERNEL_CFLAGS := -std=gnu11 -ffreestanding -fno-stack-protector -mno-red-zone \
 	-mcmodel=kernel -fno-pic -fno-pie -mno-sse -mno-mmx -mno-sse2 \
 	-fno-omit-frame-pointer $(KERNEL_OPT) -fno-asynchronous-unwind-tables \
 	-fno-tree-loop-distribute-patterns -fno-delete-null-pointer-checks -DKERNEL -DSLAB_DEBUG \
-	$(LOCKDEP_FLAGS) \
+	$(LOCKDEP_FLAGS) $(KASAN_DEFS) \
 	$(WARNINGS)
 KERNEL_LDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack -T linker.ld
 NASMFLAGS := -f elf64 -g -F dwarf -w+all
@@ -58,7 +71,11 @@ SWAP_OPT = $(if $(SWAP),--swap $(SWAP))
 # LIST=1: list the tests KTEST selects instead of running them (make test-kernel, make test-host).
 KTEST_LIST_OPT = $(if $(filter 1 yes on,$(LIST)), ktest_list=on)
 
-.PHONY: kernel iso run test-kernel qemu-gdb gdb bench-boot
+.PHONY: kernel iso run test-kernel qemu-gdb gdb bench-boot kasan
+
+# The sanitizer build (KASAN=1 above) in its own directory, beside the normal one.
+kasan:
+	@$(MAKE) -s --no-print-directory BUILD=$(BUILD)/kasan KASAN=1 $(BUILD)/kasan/kernel32.elf
 
 kernel: $(KERNEL_ELF) $(KERNEL32)
 
@@ -70,7 +87,8 @@ $(KERNEL_FLAGS_STAMP): FORCE
 $(KBUILD)/%.o: %.c $(KERNEL_FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
-	$(Q)$(CC) $(KERNEL_CFLAGS) $(call layer_includes,$<) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(KERNEL_CFLAGS) $(if $(filter $<,$(KASAN_NOINSTR)),,$(KASAN_CFLAGS)) \
+		$(call layer_includes,$<) -MMD -MP -c $< -o $@
 
 $(KBUILD)/%.asm.o: %.asm
 	@mkdir -p $(dir $@)

@@ -15,6 +15,7 @@
 #include "kstring.h"
 #include "printk.h"
 #include "spinlock.h"
+#include "kasan.h"
 
 struct free_area {
 	struct list_head blocks;     /* head pages of free blocks of this order */
@@ -91,6 +92,9 @@ static void del_block_locked(struct page *head, unsigned order)
 static void free_block_locked(pfn_t pfn, unsigned order)
 {
 	assert_spin_held(&pmm_lock);
+#ifdef KASAN
+	kasan_poison(phys_to_virt((phys_addr_t)pfn << PAGE_SHIFT), PAGE_SIZE << order, KASAN_PAGE_FREE);
+#endif
 	while (order < PMM_MAX_ORDER) {
 		pfn_t buddy = pfn ^ (1UL << order);
 		if (buddy + (1UL << order) > max_pfn)
@@ -184,6 +188,9 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 	head->mapcount = 0;
 	head->private = NULL;
 	spin_unlock_irqrestore(&pmm_lock, flags);
+#ifdef KASAN
+	kasan_unpoison(page_address(head), PAGE_SIZE << order);
+#endif
 
 	if (gfp & GFP_ZERO)
 		for (size_t i = 0; i < (1UL << order); i++)

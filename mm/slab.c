@@ -11,6 +11,13 @@
  * of a free object (double free) is reported and counted in
  * slab_debug_errors; the damaged object is then left out of circulation.
  *
+ * KASAN builds (include/kasan.h) add the sanitizer's metadata after the
+ * red zone ([object][red zone][struct kasan_slot_meta][pad]), tell the
+ * sanitizer which bytes of a slot are allocated, and send a freed object
+ * through its quarantine before the slot goes back on the freelist
+ * (slab_release_object). A quarantined object no longer counts in the
+ * cache's inuse but still in its slab's.
+ *
  * Locking: kmem_cache.lock protects the cache's slab lists and counters and
  * each slab's freelist. Lock order: a cache lock, then pmm_lock.
  */
@@ -21,6 +28,15 @@
 #include "kstring.h"
 #include "printk.h"
 #include "spinlock.h"
+#include "kasan.h"
+
+#if defined(KASAN) && !defined(SLAB_DEBUG)
+#error "KASAN keeps its metadata after SLAB_DEBUG's red zone"
+#endif
+#ifdef KASAN
+/* The allocator fills poisoned memory (free slots): not a bad access. */
+#define memset __memset
+#endif
 
 #define POISON     0x6b
 #define RZ_ACTIVE  0xa11ca7edbeefa11cULL
@@ -74,6 +90,19 @@ static inline uint64_t *redzone(const struct kmem_cache *c, void *obj)
 	return (uint64_t *)((char *)obj + ALIGN_UP(c->object_size, 8));
 }
 
+/* The object's room: its size rounded up to the red zone's alignment. */
+static inline size_t room(const struct kmem_cache *c)
+{
+	return ALIGN_UP(c->object_size, 8);
+}
+
+#ifdef KASAN
+static inline struct kasan_slot_meta *kasan_meta(const struct kmem_cache *c, void *obj)
+{
+	return (struct kasan_slot_meta *)((char *)redzone(c, obj) + RZ_SIZE);
+}
+#endif
+
 static inline void *slot(const struct kmem_cache *c, struct slab *s, unsigned i)
 {
 	return (char *)s + c->first + (size_t)i * c->stride;
@@ -119,7 +148,7 @@ static void cache_setup(struct kmem_cache *c, const char *name, size_t size, siz
 	c->align = align;
 	size_t s = ALIGN_UP(size < sizeof(void *) ? sizeof(void *) : size, 8);
 	if (debug)
-		s += RZ_SIZE;
+		s += RZ_SIZE + kasan_meta_size();
 	c->stride = ALIGN_UP(s, align);
 	c->first = ALIGN_UP(sizeof(struct slab), align);
 	/* Smallest order that holds at least 8 slots (or 1 for huge objects). */
@@ -159,6 +188,9 @@ static struct slab *slab_grow_locked(struct kmem_cache *c)
 		pg[i].flags |= PG_slab;
 		pg[i].private = s;
 	}
+#ifdef KASAN
+	kasan_slab_new(s, PAGE_SIZE << c->order);
+#endif
 	list_add(&s->list, &c->empty);
 	c->slabs++;
 	return s;
@@ -194,6 +226,9 @@ void kmem_cache_destroy(struct kmem_cache *c)
 {
 	if (!c)
 		return;
+#ifdef KASAN
+	kasan_quarantine_drain();
+#endif
 	unsigned long flags = spin_lock_irqsave(&c->lock);
 	if (c->inuse) {
 		printk("slab: destroying %s with %zu objects still allocated; its pages leak\n",
@@ -211,7 +246,8 @@ void kmem_cache_destroy(struct kmem_cache *c)
 	kmem_cache_free(&cache_cache, c);
 }
 
-void *kmem_cache_alloc(struct kmem_cache *c)
+/* An object of c of which size bytes are the caller's (the sanitizer's view; the rest is red zone). */
+static void *cache_alloc(struct kmem_cache *c, size_t size)
 {
 	if (injected_failure())
 		return NULL;
@@ -241,8 +277,18 @@ void *kmem_cache_alloc(struct kmem_cache *c)
 			*redzone(c, obj) = RZ_ACTIVE;
 		c->inuse++;
 		spin_unlock_irqrestore(&c->lock, flags);
+#ifdef KASAN
+		kasan_slab_alloc(obj, size, room(c), kasan_meta(c, obj));
+#else
+		(void)size;
+#endif
 		return obj;
 	}
+}
+
+void *kmem_cache_alloc(struct kmem_cache *c)
+{
+	return cache_alloc(c, c->object_size);
 }
 
 void *kmem_cache_zalloc(struct kmem_cache *c)
@@ -251,6 +297,24 @@ void *kmem_cache_zalloc(struct kmem_cache *c)
 	if (p)
 		memset(p, 0, c->object_size);
 	return p;
+}
+
+/* Put obj back on its slab's freelist; the slab moves lists (an extra empty one is released). */
+static void slab_put_locked(struct kmem_cache *c, struct slab *s, void *obj)
+{
+	*(void **)obj = s->freelist;
+	s->freelist = obj;
+	poison_free_slot(c, obj);
+	s->inuse--;
+	list_del(&s->list);
+	if (s->inuse == 0) {
+		list_add(&s->list, &c->empty);
+		/* Keep one empty slab cached; give the rest back. */
+		if (c->empty.next->next != &c->empty)
+			slab_release_locked(c, s);
+	} else {
+		list_add(&s->list, &c->partial);
+	}
 }
 
 void kmem_cache_free(struct kmem_cache *c, void *obj)
@@ -276,22 +340,57 @@ void kmem_cache_free(struct kmem_cache *c, void *obj)
 		if (rz != RZ_ACTIVE)
 			report(c, obj, "red zone overwritten (buffer overflow)");
 	}
-	*(void **)obj = s->freelist;
-	s->freelist = obj;
-	poison_free_slot(c, obj);
-	s->inuse--;
 	c->inuse--;
-	list_del(&s->list);
-	if (s->inuse == 0) {
-		list_add(&s->list, &c->empty);
-		/* Keep one empty slab cached; give the rest back. */
-		if (c->empty.next->next != &c->empty)
-			slab_release_locked(c, s);
-	} else {
-		list_add(&s->list, &c->partial);
-	}
+#ifdef KASAN
+	*redzone(c, obj) = RZ_FREE;             /* a second free is a double free */
+	spin_unlock_irqrestore(&c->lock, flags);
+	kasan_slab_free(obj, room(c), kasan_meta(c, obj));
+	kasan_quarantine_put(obj);
+#else
+	slab_put_locked(c, s, obj);
+	spin_unlock_irqrestore(&c->lock, flags);
+#endif
+}
+
+#ifdef KASAN
+void slab_release_object(void *obj)
+{
+	struct slab *s = virt_to_page(obj)->private;
+	struct kmem_cache *c = s->cache;
+	unsigned long flags = spin_lock_irqsave(&c->lock);
+
+	slab_put_locked(c, s, obj);
 	spin_unlock_irqrestore(&c->lock, flags);
 }
+
+size_t slab_object_room(const void *obj)
+{
+	const struct slab *s = virt_to_page(obj)->private;
+
+	return room(s->cache);
+}
+
+bool slab_object_of(const void *addr, void **obj, struct kasan_slot_meta **meta)
+{
+	struct page *pg = virt_to_page(addr);
+	struct slab *s = pg ? pg->private : NULL;
+	struct kmem_cache *c;
+	size_t off;
+
+	if (!pg || !(pg->flags & PG_slab) || !s)
+		return false;
+	c = s->cache;
+	if ((const char *)addr < (char *)s + c->first)
+		return false;
+	off = (size_t)((const char *)addr - ((char *)s + c->first)) / c->stride;
+	if (off >= c->per_slab)
+		return false;
+	*obj = slot(c, s, (unsigned)off);
+	*meta = kasan_meta(c, *obj);
+	return true;
+}
+#endif
+
 
 size_t kmem_cache_inuse(const struct kmem_cache *c) { return c->inuse; }
 
@@ -305,6 +404,9 @@ void kmem_cache_shrink(struct kmem_cache *c)
 
 void slab_shrink_all(void)
 {
+#ifdef KASAN
+	kasan_quarantine_drain();               /* quarantined objects hold their slabs */
+#endif
 	/* Lock order: all_caches_lock, then a cache's lock, then pmm_lock. */
 	unsigned long flags = spin_lock_irqsave(&all_caches_lock);
 	struct list_head *pos;
@@ -400,7 +502,7 @@ void *kmalloc(size_t size)
 		unsigned shift = KMALLOC_MIN_SHIFT;
 		while ((1UL << shift) < size)
 			shift++;
-		return kmem_cache_alloc(&kmalloc_caches[shift - KMALLOC_MIN_SHIFT]);
+		return cache_alloc(&kmalloc_caches[shift - KMALLOC_MIN_SHIFT], size);
 	}
 	/* Big: a whole buddy block; its head page remembers the order. */
 	unsigned order = 0;
