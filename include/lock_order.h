@@ -37,6 +37,8 @@
  *   KSTACK       spinning  the kernel-stack slots (a stack is freed    arch/x86_64/kstack.c
  *                under the sched lock)
  *   SLAB_LIST    spinning  the list of slab caches                     mm/slab.c
+ *   KASAN_QUARANTINE spinning  the sanitizer's freed objects (taken by  kernel/mm/kasan_quarantine.c
+ *                a free under any lock; KASAN builds)
  *   SLAB_CACHE   spinning  one slab cache                              mm/slab.c
  *   PMM          spinning  the buddy allocator                         mm/pmm.c
  *   STREAMS      spinning  the programs' console streams (virtio)     arch/x86_64/virtio_console.c
@@ -72,6 +74,7 @@
 	X(SCHED,       "sched",       0) \
 	X(KSTACK,      "kstack",      0) \
 	X(SLAB_LIST,   "slab_list",   0) \
+	X(KASAN_QUARANTINE, "kasan_quarantine", 0) \
 	X(SLAB_CACHE,  "slab_cache",  0) \
 	X(PMM,         "pmm",         0) \
 	X(STREAMS,     "streams",     0) \

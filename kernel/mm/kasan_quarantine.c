@@ -20,7 +20,7 @@
 #include "slab.h"
 #include "spinlock.h"
 
-static struct spinlock quarantine_lock = SPINLOCK_INIT("kasan_quarantine");
+static struct spinlock quarantine_lock = SPINLOCK_INIT_CLASS("kasan_quarantine", LOCK_CLASS_KASAN_QUARANTINE);
 static void *head, *tail;               /* oldest, newest */
 static size_t bytes;
 
