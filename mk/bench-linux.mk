@@ -5,7 +5,9 @@
 #                       build/linux/ with apt-get download) and on this kernel,
 #                       in the same QEMU under -icount shift=0; prints Linux,
 #                       ours and the ratio per benchmark and writes the table
-#                       into docs/bench-linux.md
+#                       into docs/bench-linux.md; then the swap benchmarks
+#                       (swap_in swap_out thrash: mmbench --swap) on both,
+#                       each machine with a virtio-blk swap disk (SWAP=1G)
 
 .PHONY: bench-linux
 bench-linux: deps-check

@@ -15,15 +15,17 @@
  * round): it ignores the first round's one-time costs (page tables, slab
  * growth) and a round that a timer interrupt happened to hit.
  *
- * Arguments: benchmark names to run (default: all). As pid 1 (the init of
+ * Arguments: benchmark names to run (default: all); or `--swap MEM_MIB
+ * [NAME...]`: turn swap on and run the swap benchmarks instead (swap.c).
+ * As pid 1 (the init of
  * the Linux initramfs) it powers the machine off at the end; where reboot
  * is not implemented (this kernel), the call fails and it just exits.
  */
 #include "ulib.h"
 #include "ubench.h"
+#include "mmbench.h"
 
 #define ROUNDS 9
-#define PAGE UPAGE_SIZE
 #define PF_PAGES 256                 /* page_fault1: 1 MiB per round */
 #define ADV_PAGES 64                 /* madvise and fork: touched pages */
 #define MANY_VMAS 5000               /* the crowded address space */
@@ -39,13 +41,13 @@ struct bench {
 	void (*teardown)(void);
 };
 
-static void die(const char *what, long r)
+void die(const char *what, long r)
 {
 	printf("mmbench: %s failed: %ld\n", what, r);
 	exit(1);
 }
 
-static char *map_anon(unsigned long len)
+char *map_anon(unsigned long len)
 {
 	long p = sys_mmap(0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -54,7 +56,7 @@ static char *map_anon(unsigned long len)
 	return (char *)p;
 }
 
-static void check(long r, const char *what)
+void check(long r, const char *what)
 {
 	if (usys_is_err(r))
 		die(what, r);
@@ -66,7 +68,7 @@ static void touch(char *p, unsigned long pages)
 		((volatile char *)p)[i * PAGE] = 1;
 }
 
-static void read_pages(char *p, unsigned long pages)
+void read_pages(char *p, unsigned long pages)
 {
 	for (unsigned long i = 0; i < pages; i++)
 		(void)((volatile char *)p)[i * PAGE];
@@ -361,7 +363,7 @@ static void run(const struct bench *b)
 	       (unsigned long long)((v[0] + b->ops / 2) / b->ops), b->ops);
 }
 
-static bool wanted(const char *name, int argc, char **argv)
+bool wanted(const char *name, int argc, char **argv)
 {
 	if (argc < 2)
 		return true;
@@ -380,9 +382,14 @@ int main(int argc, char **argv)
 	}
 	/* 4 KiB pages on both kernels: no transparent huge pages. */
 	sys_prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
-	for (unsigned i = 0; i < NBENCH; i++)
-		if (wanted(benches[i].name, argc, argv))
-			run(&benches[i]);
+	if (argc >= 3 && !strcmp(argv[1], "--swap")) {
+		swap_enable();
+		swap_benches(strtoul(argv[2], NULL, 10), argc - 2, argv + 2);
+	} else {
+		for (unsigned i = 0; i < NBENCH; i++)
+			if (wanted(benches[i].name, argc, argv))
+				run(&benches[i]);
+	}
 	printf("mmbench done\n");
 	if (getpid() == 1)
 		sys_reboot(0x4321fedc);           /* Linux as init: power off */
