@@ -123,14 +123,11 @@ static enum mmu_action clear_accessed(void *arg, uintptr_t va, phys_addr_t pa, u
 static bool referenced_visit(struct page *page, struct mm *mm, uintptr_t va, unsigned state, void *arg)
 {
 	struct referenced_ctx *c = arg;
-	struct tlb_batch tlb;
 
 	(void)page;
 	if (mm == c->skip || !(state & MMU_ACCESSED))
 		return true;
-	mm_tlb_init(&tlb, mm, false);
-	arch_mmu_walk(mm->mmu, va, va + PAGE_SIZE, clear_accessed, NULL, &tlb);
-	mm_tlb_finish(&tlb);
+	arch_mmu_walk(mm->mmu, va, va + PAGE_SIZE, clear_accessed, NULL, NULL);  /* flushed on return */
 	c->referenced++;
 	return true;
 }
@@ -144,10 +141,29 @@ unsigned rmap_referenced(struct page *page, struct mm *skip, struct mm *locked)
 	return c.referenced;
 }
 
+static enum mmu_action clear_dirty(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	(void)arg;
+	(void)va;
+	(void)pa;
+	*state &= ~MMU_DIRTY;
+	return MMU_UPDATE;
+}
+
+/*
+ * Every entry of a page in the swap cache is read-only (fork made it so;
+ * nobody takes a cached page over in place), so its data cannot have
+ * changed since it was written to the slot. A dirty bit left from before
+ * fork write-protected the entry is stale: cleared first (and flushed),
+ * since arch_mmu_swap_out refuses a dirty entry.
+ */
 static bool unmap_swapcache_visit(struct page *page, struct mm *mm, uintptr_t va, unsigned state, void *arg)
 {
-	(void)state;
 	(void)arg;
+	if (state & MMU_WRITE)
+		return true;            /* cannot happen (see above); such an entry would stay */
+	if (state & MMU_DIRTY)
+		arch_mmu_walk(mm->mmu, va, va + PAGE_SIZE, clear_dirty, NULL, NULL);     /* flushed on return */
 	mm_swap_unmap_cached_locked(mm, va, page);
 	return true;
 }

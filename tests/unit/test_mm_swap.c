@@ -12,6 +12,7 @@
  * contract of include/swap.h.
  */
 #include "test_mm_util.h"
+#include "rmap.h"
 #include "swap.h"
 #include "blockdev.h"
 #include "vmscan.h"
@@ -417,6 +418,53 @@ static void test_shared_pages_swap_cache_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_shared_pages_swap_cache)
 
+/*
+ * try_to_unmap_swapcache (mm/rmap.c) from the child's side: the parent
+ * wrote its pages before fork, so its entries are read-only but still
+ * dirty (fork clears the bit only in the child's copies); the page's data
+ * cannot have changed since (every entry is read-only), so that stale bit
+ * must not keep the parent's entry. Page 0, written to a slot and put in
+ * the swap cache by hand, loses both entries at once (one swap entry in
+ * each address space); page 1 is untouched. Both read page 0 back.
+ */
+static void test_unmap_swapcache_dirty_parent_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm, *child;
+	struct page *p;
+	swp_entry_t slot;
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 2);
+	ASSERT_TRUE(t, mm);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_TRUE(t, ut_state(mm, B) & MMU_DIRTY);
+	EXPECT_FALSE(t, ut_state(mm, B) & MMU_WRITE);
+	p = phys_to_page(ut_pa(child, B));
+	user_page_get(p);
+	ASSERT_EQ(t, swap_slot_alloc(&slot), 0);
+	EXPECT_EQ(t, swap_write_page(slot, p), 0);
+	EXPECT_EQ(t, swap_cache_add(p, slot).val, slot.val);
+	EXPECT_TRUE(t, try_to_unmap_swapcache(p, NULL));
+	EXPECT_EQ(t, mm->swap_ents, 1);
+	EXPECT_EQ(t, child->swap_ents, 1);
+	EXPECT_EQ(t, mm->rss, 1);
+	EXPECT_EQ(t, child->rss, 1);
+	user_page_put(p);                          /* the cache lets it go with it */
+	EXPECT_EQ(t, swap_cache_pages(), 0);
+	for (unsigned i = 0; i < 2; i++) {
+		EXPECT_TRUE(t, data_ok(mm, i));
+		EXPECT_TRUE(t, data_ok(child, i));
+	}
+	mm_put(child);
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_unmap_swapcache_dirty_parent)
+
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),
 	KTEST_CASE(test_fork_shares_slots),
@@ -426,6 +474,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_cold_loses_second_chance),
 	KTEST_CASE(test_willneed_reads_back),
 	KTEST_CASE(test_shared_pages_swap_cache),
+	KTEST_CASE(test_unmap_swapcache_dirty_parent),
 	{ 0 },
 };
 KTEST_SUITE(mm_swap, mm_swap_cases);
