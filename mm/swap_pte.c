@@ -233,24 +233,38 @@ int mm_swap_unmap_cached_locked(struct mm *mm, uintptr_t va, struct page *p)
 	return err;
 }
 
+/*
+ * The shared pages, now cached: every entry that maps one, in any address
+ * space (the reverse map), becomes a swap entry of its slot. Returns how
+ * many no entry maps any more (they leave memory with the caller's put).
+ */
+static unsigned unmap_cached(struct mm *mm, struct page **pages, const bool *take, unsigned n)
+{
+	unsigned done = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (take[i] && __atomic_load_n(&pages[i]->swap, __ATOMIC_ACQUIRE) &&
+		    try_to_unmap_swapcache(pages[i], mm))
+			done++;
+	return done;
+}
+
 unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, const bool *shared,
 			    unsigned n)
 {
 	swp_entry_t e[SWAP_RUN];
 	struct page *io[SWAP_RUN];
 	unsigned idx[SWAP_RUN];
-	bool written[SWAP_RUN] = { false };
+	bool written[SWAP_RUN] = { false }, take[SWAP_RUN];
 	unsigned got = 0, done = 0, wrote = 0;
-
-	bool used[SWAP_RUN] = { false };
 
 	n = MIN(n, (unsigned)SWAP_RUN);
 	/* A shared page another address space used since its last look keeps its place (second chance). */
 	for (unsigned i = 0; i < n; i++)
-		used[i] = shared[i] && rmap_referenced(pages[i], mm, mm);
+		take[i] = shared[i] && !rmap_referenced(pages[i], mm, mm);
 	/* Slots for the pages not in the swap cache yet; the others need no I/O. */
 	for (unsigned i = 0; i < n; i++) {
-		if (used[i] || __atomic_load_n(&pages[i]->swap, __ATOMIC_ACQUIRE))
+		if ((shared[i] && !take[i]) || __atomic_load_n(&pages[i]->swap, __ATOMIC_ACQUIRE))
 			continue;
 		if (swap_slot_alloc(&e[got]))
 			break;
@@ -284,15 +298,7 @@ unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pag
 			swap_slot_free(e[k]);   /* cached meanwhile with another slot */
 		}
 	}
-	/*
-	 * The shared pages, now cached: every entry that maps one, in any
-	 * address space (the reverse map), becomes a swap entry of its slot;
-	 * a page no entry maps any more leaves memory with the caller's put.
-	 */
-	for (unsigned i = 0; i < n; i++)
-		if (shared[i] && !used[i] && __atomic_load_n(&pages[i]->swap, __ATOMIC_ACQUIRE) &&
-		    try_to_unmap_swapcache(pages[i], mm))
-			done++;
+	done += unmap_cached(mm, pages, take, n);
 	count_vm_events(VM_PSWPOUT, wrote);
 	return done;
 }
