@@ -22,6 +22,10 @@
  *   FS           spinning  the file system's names and directories    fs/tmpfs/dcache.c
  *   VMA          spinning  one VMA against lock-free faults          mm/vma_lock.c
  *   PT           spinning  an mm's page tables (and anon_vma_prepare) mm/mm.c
+ *   ANON_VMA     spinning  an anon identity's list of VMAs (linked     mm/anon_vma.c
+ *                under pt_lock by a fault; rmap_walk takes it alone,
+ *                copies (mm, address) pairs and drops it before any
+ *                mmap_lock or pt_lock: mm/rmap.c)
  *   VM_OBJECT    spinning  a page cache: its tree, size, page count    mm/filemap.c
  *                (a fault looks its page up under pt_lock; truncation
  *                takes it before, not around, each mm's locks)
@@ -64,6 +68,7 @@
 	X(FS,          "fs_lock",     0) \
 	X(VMA,         "vma_lock",    0) \
 	X(PT,          "pt_lock",     0) \
+	X(ANON_VMA,    "anon_vma",    0) \
 	X(VM_OBJECT,   "vm_object",   0) \
 	X(SWAP_CACHE,  "swap_cache",  0) \
 	X(SWAP,        "swap",        0) \

@@ -124,6 +124,7 @@ struct mm {
 	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm (mm_check_all,
 	                               *   truncation's walk: mm/truncate.c, reclaim: mm/vmscan.c) */
 	uintptr_t reclaim_hand;       /* [pt_lock] where reclaim's clock stopped last in this mm */
+	struct mm *put_next;          /* on the deferred-teardown stack (mm_put_deferred) */
 	bool oom_victim;              /* [atomic] the OOM killer chose its process (mm_mark_oom_victim) */
 };
 
@@ -245,6 +246,21 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend);
 
 /* mm_get: one more reference (a thread sharing mm). Returns mm. */
 struct mm *mm_get(struct mm *mm);
+/*
+ * mm_get_unless_zero: a reference to mm unless its last one is gone (it is
+ * being torn down). The caller keeps mm's memory alive otherwise: the
+ * list lock (mm_list_lock, a listed mm) or an anon identity's lock (the
+ * mm of a VMA still on its list: teardown unlinks VMAs before freeing mm).
+ */
+bool mm_get_unless_zero(struct mm *mm);
+/*
+ * mm_put_deferred: mm_put for a caller that holds another address space's
+ * mmap_lock (the reverse map, for reclaim): a last reference leaves mm on
+ * a stack that mm_put_deferred_flush tears down, from a caller that holds
+ * no lock (mm_reclaim, at its end). Any context that may call mm_put.
+ */
+void mm_put_deferred(struct mm *mm);
+void mm_put_deferred_flush(void);
 /*
  * mm_put: drop a reference; the last one unmaps everything, frees every
  * frame, page-table page, VMA, shared object and anon identity that only

@@ -30,6 +30,9 @@ struct page {
 	int32_t mapcount;             /* user page-table entries mapping it */
 	uint8_t order;                /* block order while PG_buddy, or while allocated as a head */
 	void *private;                /* owner's data (slab cache, anon identity, page-cache object) */
+	unsigned long index;          /* PG_anon: page offset in its identity (Linux's folio->index:
+	                               *   at va of a VMA v of that identity, v->pgoff + (va - v->start) /
+	                               *   PAGE_SIZE), the reverse map's key (mm/rmap.c) */
 	unsigned long swap;           /* in the swap cache: the slot holding its data (a swp_entry_t; 0: not) */
 };
 

@@ -15,6 +15,7 @@
 #define VMA_H
 
 #include "kernel.h"
+#include "list.h"
 
 /* VMA flags: the values of Linux's VM_* so that merge rules read the same. */
 #define VM_NONE        0x00000000UL
@@ -98,10 +99,34 @@ struct vma {
 };
 _Static_assert(sizeof(struct vma) == 64, "struct vma is one cache line (the per-VMA lock fits in padding)");
 
-/* The index backend's link in v (ops->link_size bytes, after struct vma; owned by the backend). */
+/*
+ * The reverse-map link of a VMA (mm/rmap.c): its entry on the list of
+ * VMAs of its anon identity's fork family (kept by the family's root
+ * identity: mm/anon_vma.c; Linux's anon_vma_chain entries, one per VMA
+ * here).
+ * It lives right after struct vma in the VMA object, so that struct vma
+ * stays one cache line, and the index backend's link follows it.
+ * [the identity's lock]; meaningful while v->anon is set.
+ */
+struct vma_rmap_link {
+	struct list_head anon_node;
+};
+
+static inline struct vma_rmap_link *vma_rmap(const struct vma *v)
+{
+	return (struct vma_rmap_link *)(uintptr_t)(v + 1);
+}
+
+/* The VMA whose rmap link l is. */
+static inline struct vma *vma_of_rmap(const struct vma_rmap_link *l)
+{
+	return (struct vma *)(uintptr_t)l - 1;
+}
+
+/* The index backend's link in v (ops->link_size bytes, after the rmap link; owned by the backend). */
 static inline void *vma_link(const struct vma *v)
 {
-	return (void *)(uintptr_t)(v + 1);
+	return (void *)(vma_rmap(v) + 1);
 }
 
 static inline uintptr_t vma_pages(const struct vma *v) { return (v->end - v->start) >> PAGE_SHIFT; }
@@ -203,10 +228,10 @@ extern const struct vma_index_ops vma_list_ops, vma_avl_ops, vma_hash_ops, vma_r
 /* The sorted list with its one-entry last-lookup cache switched on ("list+cache"). */
 extern const struct vma_index_ops vma_list_cache_ops;
 
-/* Bytes of one VMA object in an address space whose index is ops: struct vma and the backend's link. */
+/* Bytes of one VMA object in an address space whose index is ops: struct vma, its rmap link, the backend's link. */
 static inline size_t vma_alloc_size(const struct vma_index_ops *ops)
 {
-	return sizeof(struct vma) + ops->link_size;
+	return sizeof(struct vma) + sizeof(struct vma_rmap_link) + ops->link_size;
 }
 
 /* All backends in a fixed order (list, avl, hash, rbtree, btree, list+cache), NULL-terminated. */

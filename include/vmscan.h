@@ -9,7 +9,10 @@
  * every address space (mm/mm.c's list), each from where its clock hand
  * stopped last, and gives a page whose accessed bit is set a second
  * chance (the bit is cleared; the next round takes the page if nobody
- * touched it meanwhile). It stops once it has freed what was asked.
+ * touched it meanwhile). It stops once it has freed what was asked. A
+ * page that fork shares is unmapped from every address space at once
+ * through the reverse map (include/rmap.h), after the accessed bits of
+ * its other entries say nobody used it since the last look.
  *
  * Who reclaims (the pmm.h watermarks):
  *   - kswapd, a kernel thread (kernel/mm/kswapd.c), woken when a fault leaves

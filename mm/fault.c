@@ -246,14 +246,14 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		/* A file's page is never taken over: the private copy is a new page (wp_page_copy). */
 		if ((old->flags & PG_anon) && page_refs(old) == 1 && old->mapcount == 1) {
 			/* Nobody else maps it: reuse (do_wp_page's wp_page_reuse). */
-			anon_page_move(old, vma->anon);
+			anon_page_move(old, vma, va);
 			page_clear_lazyfree(old);
 			mm_set_pte_state(mm, va, want);
 			mm_count(&mm->cow_reuses, 1);
 			return FAULT_OK;
 		}
 	}
-	np = anon_page_alloc(vma->anon, old == NULL);
+	np = anon_page_alloc(vma, va, old == NULL);
 	if (!np)
 		return FAULT_OOM;
 	if (old)
@@ -288,7 +288,7 @@ static enum fault_result cow_fault(struct mm *mm, struct vma *vma, uintptr_t va)
 	err = vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), VMO_ALLOC, &src);
 	if (err)
 		return object_error(err);
-	np = anon_page_alloc(vma->anon, false);
+	np = anon_page_alloc(vma, va, false);
 	if (np)
 		arch_copy_page(page_address(np), page_address(src));
 	user_page_put(src);
@@ -334,7 +334,7 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 	 */
 	if (vma_anon_prepare(mm, vma))
 		return FAULT_OOM;
-	p = anon_page_alloc(vma->anon, true);
+	p = anon_page_alloc(vma, va, true);
 	if (!p)
 		return FAULT_OOM;
 	if (install_page(mm, va, p, want | MMU_ACCESSED | ((want & MMU_WRITE) ? MMU_DIRTY : 0), false)) {

@@ -78,8 +78,8 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv, st
 	if (pv->flags & VM_WIPEONFORK)
 		return 0;
 	if (pv->anon) {
-		/* anon_vma_fork: the child's VMA gets an identity of its own. */
-		struct anon_vma *av = anon_identity_alloc();
+		/* anon_vma_fork: the child's VMA gets an identity of its own, in the parent's family. */
+		struct anon_vma *av = anon_identity_alloc(pv->anon);
 
 		if (!av)
 			return -ENOMEM;

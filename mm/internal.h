@@ -96,13 +96,17 @@ extern phys_addr_t mm_zero_pa;
 static inline bool mm_is_zero_pa(phys_addr_t pa) { return mm_zero_pa && pa == mm_zero_pa; }
 
 /*
- * anon_page_alloc: a private anonymous page for the VMA identity av
- * (non-NULL): PG_anon, private = av (referenced), refcount 1, mapcount 0,
+ * anon_page_alloc: a private anonymous page to be mapped at va of vma
+ * (whose identity is set): PG_anon, private = vma->anon (referenced),
+ * index = its page offset there (vma_pgoff_at), refcount 1, mapcount 0,
  * zeroed when zero. NULL on -ENOMEM.
  */
-struct page *anon_page_alloc(struct anon_vma *av, bool zero);
-/* anon_page_move: re-tag an exclusively owned anonymous page with av (Linux page_move_anon_rmap). */
-void anon_page_move(struct page *page, struct anon_vma *av);
+struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero);
+/*
+ * anon_page_move: re-tag an exclusively owned anonymous page, mapped at
+ * va of vma, with vma's identity and offset (Linux page_move_anon_rmap).
+ */
+void anon_page_move(struct page *page, const struct vma *vma, uintptr_t va);
 /* user_page_get/put: refcount +1 / -1; the last put frees the frame (and its identity reference). */
 void user_page_get(struct page *page);
 void user_page_put(struct page *page);
@@ -199,10 +203,20 @@ int mm_swap_out_page(struct mm *mm, uintptr_t va, struct page *p);
  * written in runs of consecutive slots, one device request a run. A page
  * marked shared (mapped by other entries too, read-only everywhere, when
  * the caller looked; the caller holds a reference to each) goes through
- * the swap cache instead: written once if not cached yet, then this
- * entry becomes a swap entry of its slot. Returns how many entries were
- * swapped out (the others stay mapped, their new slots freed).
+ * the swap cache instead, unless another address space's entry of it
+ * was used since its last look (rmap_referenced): written once if not
+ * cached yet, then every entry that maps it becomes a swap entry of its
+ * slot (try_to_unmap_swapcache). Returns how many pages no entry maps
+ * any more (freed with the caller's put; the others stay mapped, their
+ * new slots freed).
  */
+/*
+ * mm_swap_unmap_cached_locked: p, which other entries may map too, is in
+ * the swap cache: its entry at va becomes a swap entry of its slot, at no
+ * I/O, if it still maps p (read-only: nothing can have written p). pt_lock
+ * held. 0, -ENOENT, -EBUSY.
+ */
+int mm_swap_unmap_cached_locked(struct mm *mm, uintptr_t va, struct page *p);
 unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, const bool *shared,
 			   unsigned n);
 /*

@@ -121,8 +121,35 @@ void mm_put(struct mm *mm)
 		mm_teardown(mm);
 }
 
-/* A reference to mm unless its last one is gone (it is being torn down). mm_list_lock held. */
-static bool mm_get_unless_zero(struct mm *mm)
+static struct mm *deferred_puts;       /* [atomic] stack of address spaces left to tear down */
+
+void mm_put_deferred(struct mm *mm)
+{
+	int left = __atomic_sub_fetch(&mm->users, 1, __ATOMIC_ACQ_REL);
+	struct mm *head = __atomic_load_n(&deferred_puts, __ATOMIC_RELAXED);
+
+	BUG_ON(left < 0);
+	if (left)
+		return;
+	do
+		mm->put_next = head;
+	while (!__atomic_compare_exchange_n(&deferred_puts, &head, mm, false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_RELAXED));
+}
+
+void mm_put_deferred_flush(void)
+{
+	struct mm *mm = __atomic_exchange_n(&deferred_puts, NULL, __ATOMIC_ACQ_REL);
+
+	while (mm) {
+		struct mm *next = mm->put_next;
+
+		mm_teardown(mm);
+		mm = next;
+	}
+}
+
+bool mm_get_unless_zero(struct mm *mm)
 {
 	int users = __atomic_load_n(&mm->users, __ATOMIC_RELAXED);
 

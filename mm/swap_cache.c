@@ -3,10 +3,10 @@
  * pages that fork left mapped by more than one entry, written once to a
  * swap slot and kept in memory while any entry still maps them.
  *
- * Reclaim has no reverse map: it meets such a page once per address
- * space, in that space's page tables. The first time, the page is written
- * to a new slot and enters the cache (mm/swap_pte.c); every time, that
- * entry becomes a swap entry of the slot, at no I/O. The page cannot
+ * Reclaim meets such a page in one address space's page tables: the page
+ * is written to a new slot and enters the cache (mm/swap_pte.c), then
+ * every entry that maps it, found through the reverse map (mm/rmap.c),
+ * becomes a swap entry of the slot, at no I/O. The page cannot
  * change meanwhile: every entry maps it read-only (fork made them so), and
  * a write fault never takes a cached page over in place (the cache's
  * reference makes it look shared: do_wp_page copies). When the last entry

@@ -18,8 +18,9 @@
  * meanwhile (its dirty bit, cleared before the write, is set again), so
  * the slot always holds the page's last contents. A page fork left mapped
  * by several entries (read-only in all) goes through the swap cache
- * (mm/swap_cache.c): written once, then each entry swapped as reclaim
- * meets it, and a fault on such an entry maps the cached page again. Two
+ * (mm/swap_cache.c): written once, then every entry that maps it swapped
+ * (the reverse map, mm/rmap.c), and a fault on such an entry while it is
+ * cached maps the cached page again. Two
  * faults on one swap entry both read it; the second finds the entry gone
  * and drops its copy.
  *
@@ -38,6 +39,7 @@
 #include "kstring.h"
 #include "rwsem.h"
 #include "lock_order.h"
+#include "rmap.h"
 
 static swp_entry_t entry_of(unsigned long val)
 {
@@ -214,18 +216,11 @@ int mm_swap_out_page(struct mm *mm, uintptr_t va, struct page *p)
 	return err;
 }
 
-/*
- * p, which other entries map too (fork), is in the swap cache: this entry
- * becomes a swap entry of its slot, at no I/O, if it still maps p (it is
- * read-only: nothing can have written p). 0, -ENOENT, -EBUSY.
- */
-static int swap_unmap_cached(struct mm *mm, uintptr_t va, struct page *p)
+int mm_swap_unmap_cached_locked(struct mm *mm, uintptr_t va, struct page *p)
 {
 	swp_entry_t e;
-	int err;
+	int err = swap_cache_dup(p, &e);
 
-	mm_pt_lock(mm);
-	err = swap_cache_dup(p, &e);
 	if (!err) {
 		err = arch_mmu_swap_out(mm->mmu, va, page_to_phys(p), e.val, NULL);
 		if (err)
@@ -235,8 +230,23 @@ static int swap_unmap_cached(struct mm *mm, uintptr_t va, struct page *p)
 		mm_unmap_page(mm, p, false, NULL);      /* the entry's reference; the cache's and the caller's stay */
 		mm_count(&mm->swap_ents, 1);
 	}
-	mm_pt_unlock(mm);
 	return err;
+}
+
+/*
+ * The shared pages, now cached: every entry that maps one, in any address
+ * space (the reverse map), becomes a swap entry of its slot. Returns how
+ * many no entry maps any more (they leave memory with the caller's put).
+ */
+static unsigned unmap_cached(struct mm *mm, struct page **pages, const bool *take, unsigned n)
+{
+	unsigned done = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (take[i] && __atomic_load_n(&pages[i]->swap, __ATOMIC_ACQUIRE) &&
+		    try_to_unmap_swapcache(pages[i], mm))
+			done++;
+	return done;
 }
 
 unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, const bool *shared,
@@ -245,13 +255,16 @@ unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pag
 	swp_entry_t e[SWAP_RUN];
 	struct page *io[SWAP_RUN];
 	unsigned idx[SWAP_RUN];
-	bool written[SWAP_RUN] = { false };
+	bool written[SWAP_RUN] = { false }, take[SWAP_RUN];
 	unsigned got = 0, done = 0, wrote = 0;
 
 	n = MIN(n, (unsigned)SWAP_RUN);
+	/* A shared page another address space used since its last look keeps its place (second chance). */
+	for (unsigned i = 0; i < n; i++)
+		take[i] = shared[i] && !rmap_referenced(pages[i], mm, mm);
 	/* Slots for the pages not in the swap cache yet; the others need no I/O. */
 	for (unsigned i = 0; i < n; i++) {
-		if (__atomic_load_n(&pages[i]->swap, __ATOMIC_ACQUIRE))
+		if ((shared[i] && !take[i]) || __atomic_load_n(&pages[i]->swap, __ATOMIC_ACQUIRE))
 			continue;
 		if (swap_slot_alloc(&e[got]))
 			break;
@@ -285,10 +298,7 @@ unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pag
 			swap_slot_free(e[k]);   /* cached meanwhile with another slot */
 		}
 	}
-	/* The shared pages, now cached: each entry here becomes a swap entry of the page's slot. */
-	for (unsigned i = 0; i < n; i++)
-		if (shared[i] && swap_unmap_cached(mm, va[i], pages[i]) == 0)
-			done++;
+	done += unmap_cached(mm, pages, take, n);
 	count_vm_events(VM_PSWPOUT, wrote);
 	return done;
 }
@@ -372,7 +382,7 @@ static enum fault_result swap_in_run(struct mm *mm, struct vma *vma, uintptr_t v
 		e[got] = entry_of(val + got);
 		if (swap_slot_dup(e[got]))
 			break;
-		p[got] = anon_page_alloc(vma->anon, false);
+		p[got] = anon_page_alloc(vma, va + got * PAGE_SIZE, false);
 		if (!p[got]) {
 			swap_slot_free(e[got]);
 			break;

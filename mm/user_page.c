@@ -39,25 +39,27 @@ phys_addr_t mm_zero_page_phys(void)
 	return mm_zero_pa;
 }
 
-struct page *anon_page_alloc(struct anon_vma *av, bool zero)
+struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero)
 {
 	struct page *p = pmm_alloc(0, GFP_USER | (zero ? GFP_ZERO : 0));
 
-	BUG_ON(!av);
+	BUG_ON(!vma->anon);
 	if (!p)
 		return NULL;
 	mod_vm_stat(VM_NR_ANON_PAGES, 1);
 	p->flags |= PG_anon;
-	p->private = av;
-	anon_vma_get(av);
+	p->private = vma->anon;
+	p->index = vma_pgoff_at(vma, va);
+	anon_vma_get(vma->anon);
 	return p;
 }
 
-void anon_page_move(struct page *page, struct anon_vma *av)
+void anon_page_move(struct page *page, const struct vma *vma, uintptr_t va)
 {
-	struct anon_vma *old = page->private;
+	struct anon_vma *old = page->private, *av = vma->anon;
 
 	BUG_ON(!(page->flags & PG_anon) || !av);
+	page->index = vma_pgoff_at(vma, va);
 	if (old == av)
 		return;
 	anon_vma_get(av);

@@ -993,7 +993,7 @@ int vma_anon_prepare(struct mm *mm, struct vma *vma)
 			av = n->anon;
 	}
 	if (!av) {
-		av = anon_identity_alloc();
+		av = anon_identity_alloc(NULL);
 		if (!av)
 			return -ENOMEM;
 	}

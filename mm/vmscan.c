@@ -213,6 +213,7 @@ unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
 	count_vm_events(VM_PGLAZYFREED, rs.freed - rs.swapped);
 	if (rs.freed)
 		__atomic_store_n(&kswapd_failed, false, __ATOMIC_RELAXED);
+	mm_put_deferred_flush();        /* address spaces whose last user left during a reverse-map walk */
 	return rs.freed;
 }
 

@@ -37,7 +37,7 @@ static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 	}
 	/* A private page: a new frame for the child, owned by its VMA's anon identity. */
 	cv = vma_lookup(c->child, va);
-	np = cv && cv->anon ? anon_page_alloc(cv->anon, false) : NULL;
+	np = cv && cv->anon ? anon_page_alloc(cv, va, false) : NULL;
 	if (!np) {
 		c->err = -ENOMEM;
 		return MMU_KEEP;

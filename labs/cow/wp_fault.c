@@ -22,7 +22,7 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		return FAULT_SIGSEGV_ACCERR;    /* TODO: copy-on-write of a shared anonymous page */
 	if (vma_anon_prepare(mm, vma))
 		return FAULT_OOM;
-	np = anon_page_alloc(vma->anon, old == NULL);
+	np = anon_page_alloc(vma, va, old == NULL);
 	if (!np)
 		return FAULT_OOM;
 	if (old)

@@ -37,7 +37,7 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 
 		if (arch_mmu_query(mm->mmu, a, NULL, NULL) != -ENOENT)
 			continue;               /* mapped already, or a guard marker */
-		p = anon_page_alloc(vma->anon, true);
+		p = anon_page_alloc(vma, a, true);
 		if (!p)
 			return a == va ? FAULT_OOM : FAULT_OK;  /* the faulting page is there */
 		if (a == va && (want & MMU_WRITE))

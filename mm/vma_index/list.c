@@ -81,7 +81,7 @@ static void list_init_common(struct vma_index *idx, bool use_cache)
 	LS(idx)->use_cache = use_cache;
 }
 
-static void list_init(struct vma_index *idx)
+static void list_index_init(struct vma_index *idx)
 {
 	idx->ops = &vma_list_ops;
 	list_init_common(idx, false);
@@ -398,7 +398,7 @@ static size_t list_bytes(struct vma_index *idx)
 const struct vma_index_ops vma_list_ops = {
 	.name = "list",
 	.link_size = sizeof(struct list_link),
-	.init = list_init,
+	.init = list_index_init,
 	.destroy = list_destroy,
 	.find = list_find,
 	.find_prev = list_find_prev,

@@ -12,6 +12,7 @@
  * contract of include/swap.h.
  */
 #include "test_mm_util.h"
+#include "rmap.h"
 #include "swap.h"
 #include "blockdev.h"
 #include "vmscan.h"
@@ -365,21 +366,22 @@ UT_CASE_WITHOUT_SWAP(test_willneed_reads_back)
 
 /*
  * Pages fork left in two address spaces go to swap through the swap
- * cache (mm/swap_cache.c): the first reclaim pass clears every accessed
- * bit (second chance), the second reaches one address space's 8
- * read-only entries first: each page is written once (8 pswpout), cached,
- * and those entries become swap entries while the other still maps the
- * pages (mincore says 1 in the first: in the swap cache, as Linux's
- * mincore_swap). A read there maps the cached page again, with no I/O (no
- * major fault, no pswpin). Reclaim then takes the other's entries (and
- * that one again) with no more writes, and the frames go: every entry is
- * a swap entry and the cache is empty. Both read their data
- * back from the slots; every slot is free at the end.
+ * cache (mm/swap_cache.c) and the reverse map (mm/rmap.c): the first
+ * reclaim rounds clear every accessed bit (second chance), then whichever
+ * address space the clock reaches first offers its 8 read-only entries:
+ * each page is written once (8 pswpout), cached, and every entry that maps
+ * it, in both address spaces, becomes a swap entry of its slot (Linux's
+ * try_to_unmap walks the anon_vma of the parent, whose family holds the
+ * child's VMA). No entry maps the pages then: the cache lets them go and
+ * the 8 frames are free at once (the RAM disk keeps the 8 written pages in
+ * frames of its own), mincore says 0 in both. Both read their data back
+ * from the slots (major faults, 16 pswpin: each reads its own copy), and
+ * every slot is free at the end.
  */
 static void test_shared_pages_swap_cache_body(struct ktest *t)
 {
 	struct swap_env e;
-	struct mm *mm, *child, *first, *second;
+	struct mm *mm, *child;
 	unsigned char vec[8];
 	size_t frames;
 
@@ -392,37 +394,23 @@ static void test_shared_pages_swap_cache_body(struct ktest *t)
 	frames = ut_free_frames();
 	EXPECT_EQ(t, mm_reclaim(8, RECLAIM_KSWAPD), 8);
 	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 8);
-	/* The clock visits the address spaces in mm_list order: whichever it reached first. */
-	first = mm->swap_ents ? mm : child;
-	second = first == mm ? child : mm;
-	EXPECT_EQ(t, first->swap_ents, 8);
-	EXPECT_EQ(t, second->swap_ents, 0);
-	EXPECT_EQ(t, second->rss, 8);
-	EXPECT_EQ(t, swap_cache_pages(), 8);
-	EXPECT_EQ(t, e.free0 - swap_free_pages(), 8);
-	/* Nothing freed yet (the second maps them); the RAM disk keeps the 8 written pages in frames of its own. */
-	EXPECT_EQ(t, frames - ut_free_frames(), 8);
-	residency(t, first, 8, vec);
-	for (unsigned i = 0; i < 8; i++)
-		EXPECT_EQ(t, vec[i], 1);
-	EXPECT_TRUE(t, data_ok(first, 0));                 /* from the cache */
-	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 0);
-	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 0);
-	EXPECT_EQ(t, first->swap_ents, 7);
-	mm_reclaim(16, RECLAIM_KSWAPD);
-	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 8);
-	EXPECT_EQ(t, first->swap_ents, 8);
-	EXPECT_EQ(t, second->swap_ents, 8);
+	EXPECT_EQ(t, mm->swap_ents, 8);
+	EXPECT_EQ(t, child->swap_ents, 8);
 	EXPECT_EQ(t, mm->rss + child->rss, 0);
 	EXPECT_EQ(t, swap_cache_pages(), 0);
-	EXPECT_EQ(t, ut_free_frames(), frames);            /* the 8 shared frames back, the disk's 8 still */
-	residency(t, second, 8, vec);
+	EXPECT_EQ(t, e.free0 - swap_free_pages(), 8);
+	EXPECT_EQ(t, ut_free_frames(), frames);            /* the 8 shared frames back, the disk's 8 taken */
+	residency(t, mm, 8, vec);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, vec[i], 0);
+	residency(t, child, 8, vec);
 	for (unsigned i = 0; i < 8; i++)
 		EXPECT_EQ(t, vec[i], 0);
 	for (unsigned i = 0; i < 8; i++) {
-		EXPECT_TRUE(t, data_ok(second, i));
-		EXPECT_TRUE(t, data_ok(first, i));
+		EXPECT_TRUE(t, data_ok(child, i));
+		EXPECT_TRUE(t, data_ok(mm, i));
 	}
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 16);
 	EXPECT_EQ(t, mm->swap_ents + child->swap_ents, 0);
 	mm_put(child);
 	mm_put(mm);
@@ -430,6 +418,53 @@ static void test_shared_pages_swap_cache_body(struct ktest *t)
 }
 
 UT_CASE_WITHOUT_SWAP(test_shared_pages_swap_cache)
+
+/*
+ * try_to_unmap_swapcache (mm/rmap.c) from the child's side: the parent
+ * wrote its pages before fork, so its entries are read-only but still
+ * dirty (fork clears the bit only in the child's copies); the page's data
+ * cannot have changed since (every entry is read-only), so that stale bit
+ * must not keep the parent's entry. Page 0, written to a slot and put in
+ * the swap cache by hand, loses both entries at once (one swap entry in
+ * each address space); page 1 is untouched. Both read page 0 back.
+ */
+static void test_unmap_swapcache_dirty_parent_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm, *child;
+	struct page *p;
+	swp_entry_t slot;
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 2);
+	ASSERT_TRUE(t, mm);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_TRUE(t, ut_state(mm, B) & MMU_DIRTY);
+	EXPECT_FALSE(t, ut_state(mm, B) & MMU_WRITE);
+	p = phys_to_page(ut_pa(child, B));
+	user_page_get(p);
+	ASSERT_EQ(t, swap_slot_alloc(&slot), 0);
+	EXPECT_EQ(t, swap_write_page(slot, p), 0);
+	EXPECT_EQ(t, swap_cache_add(p, slot).val, slot.val);
+	EXPECT_TRUE(t, try_to_unmap_swapcache(p, NULL));
+	EXPECT_EQ(t, mm->swap_ents, 1);
+	EXPECT_EQ(t, child->swap_ents, 1);
+	EXPECT_EQ(t, mm->rss, 1);
+	EXPECT_EQ(t, child->rss, 1);
+	user_page_put(p);                          /* the cache lets it go with it */
+	EXPECT_EQ(t, swap_cache_pages(), 0);
+	for (unsigned i = 0; i < 2; i++) {
+		EXPECT_TRUE(t, data_ok(mm, i));
+		EXPECT_TRUE(t, data_ok(child, i));
+	}
+	mm_put(child);
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_unmap_swapcache_dirty_parent)
 
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),
@@ -440,6 +475,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_cold_loses_second_chance),
 	KTEST_CASE(test_willneed_reads_back),
 	KTEST_CASE(test_shared_pages_swap_cache),
+	KTEST_CASE(test_unmap_swapcache_dirty_parent),
 	{ 0 },
 };
 KTEST_SUITE(mm_swap, mm_swap_cases);

@@ -1,0 +1,150 @@
+/*
+ * The reverse map (mm/rmap.c, include/rmap.h): from a private anonymous
+ * page to every entry that maps it, after fork, mremap, a split and COW,
+ * and none left over after munmap and exit.
+ *
+ * Expected mappings come from what each test did (an entry maps a page
+ * when fork copied it read-only and nobody wrote it since; a write copies
+ * the page for the writer, Linux's do_wp_page), checked against the page
+ * tables themselves (ut_pa).
+ */
+#include "test_mm_util.h"
+#include "rmap.h"
+
+#define B  0x40000000UL                    /* the parent's range */
+#define C  0x50000000UL                    /* where the child moves its copy */
+#define P(n) ((uintptr_t)(n) << PAGE_SHIFT)
+
+#define MAX_SEEN 8
+
+struct seen {
+	unsigned n;
+	struct mm *mm[MAX_SEEN];
+	uintptr_t va[MAX_SEEN];
+};
+
+static bool record_visit(struct page *page, struct mm *mm, uintptr_t va, unsigned state, void *arg)
+{
+	struct seen *s = arg;
+
+	(void)page;
+	(void)state;
+	if (s->n < MAX_SEEN) {
+		s->mm[s->n] = mm;
+		s->va[s->n] = va;
+	}
+	s->n++;
+	return true;
+}
+
+/* Walk the page mapped at va of mm (a reference held meanwhile); the mappings found in s. */
+static unsigned walk_at(struct mm *mm, uintptr_t va, struct seen *s)
+{
+	struct page *p = phys_to_page(ut_pa(mm, va));
+	struct rmap_walk_control rwc = { .visit = record_visit, .arg = s };
+	unsigned n;
+
+	s->n = 0;
+	user_page_get(p);
+	n = rmap_walk(p, &rwc);
+	user_page_put(p);
+	return rwc.skipped ? ~0u : n;
+}
+
+static bool seen_has(const struct seen *s, struct mm *mm, uintptr_t va)
+{
+	for (unsigned i = 0; i < s->n && i < MAX_SEEN; i++)
+		if (s->mm[i] == mm && s->va[i] == va)
+			return true;
+	return false;
+}
+
+/*
+ * Four pages written in the parent at B; fork; the child moves its copy
+ * to C (mremap), the parent makes page 1 read-only (mprotect: its VMA is
+ * split in three). Every page is then mapped twice, at B + i in the
+ * parent and C + i in the child, and the walk from either side finds
+ * exactly those two entries. The child then writes page 2 (COW): its new
+ * page is mapped once, at C + 2 in the child, and the parent's page 2 is
+ * left with its one entry.
+ */
+static void test_fork_mremap_split_cow(struct ktest *t)
+{
+	struct mm *mm = mm_create(), *child;
+	struct seen s;
+
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_mmap(mm, B, P(4), UT_RW, UT_PA | MAP_FIXED), (long)B);
+	for (unsigned i = 0; i < 4; i++)
+		EXPECT_EQ(t, ut_write8(mm, B + P(i), (uint8_t)(0x30 + i)), FAULT_OK);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_EQ(t, vm_mremap(child, B, P(4), P(4), MREMAP_MAYMOVE | MREMAP_FIXED, C), (long)C);
+	EXPECT_EQ(t, vm_mprotect(mm, B + P(1), P(1), PROT_READ), 0);
+	EXPECT_EQ(t, ut_vmas_in(mm, B, B + P(4)), 3);
+	for (unsigned i = 0; i < 4; i++) {
+		EXPECT_EQ(t, ut_pa(mm, B + P(i)), ut_pa(child, C + P(i)));
+		EXPECT_EQ(t, walk_at(mm, B + P(i), &s), 2);
+		EXPECT_TRUE(t, seen_has(&s, mm, B + P(i)));
+		EXPECT_TRUE(t, seen_has(&s, child, C + P(i)));
+		EXPECT_EQ(t, walk_at(child, C + P(i), &s), 2);
+	}
+	EXPECT_EQ(t, ut_write8(child, C + P(2), 0x77), FAULT_OK);
+	EXPECT_NE(t, ut_pa(mm, B + P(2)), ut_pa(child, C + P(2)));
+	EXPECT_EQ(t, walk_at(child, C + P(2), &s), 1);
+	EXPECT_TRUE(t, seen_has(&s, child, C + P(2)));
+	EXPECT_EQ(t, walk_at(mm, B + P(2), &s), 1);
+	EXPECT_TRUE(t, seen_has(&s, mm, B + P(2)));
+	EXPECT_EQ(t, ut_read8(mm, B + P(2)), 0x32);
+	mm_put(child);
+	mm_put(mm);
+}
+
+/*
+ * No stale entries: the walk from a page (held by the test, so it stays)
+ * finds the child's entry until the child unmaps it, the parent's until
+ * the parent exits, and then nothing; a grandchild (fork of the child)
+ * is found too while it lives, and nothing of it after it exits. Every
+ * identity is gone at the end.
+ */
+static void test_none_stale_after_munmap_exit(struct ktest *t)
+{
+	size_t identities = anon_identity_inuse();
+	struct rmap_walk_control rwc = { .visit = record_visit };
+	struct mm *mm = mm_create(), *child, *grandchild;
+	struct page *p;
+	struct seen s;
+
+	ASSERT_TRUE(t, mm);
+	rwc.arg = &s;
+	EXPECT_EQ(t, vm_mmap(mm, B, P(2), UT_RW, UT_PA | MAP_FIXED), (long)B);
+	EXPECT_EQ(t, ut_write8(mm, B, 1), FAULT_OK);
+	EXPECT_EQ(t, ut_write8(mm, B + P(1), 2), FAULT_OK);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	grandchild = mm_dup(child);
+	ASSERT_TRUE(t, grandchild);
+	p = phys_to_page(ut_pa(mm, B));
+	user_page_get(p);
+	EXPECT_EQ(t, (s.n = 0, rmap_walk(p, &rwc)), 3);
+	EXPECT_TRUE(t, seen_has(&s, grandchild, B));
+	EXPECT_EQ(t, vm_munmap(child, B, P(1)), 0);
+	EXPECT_EQ(t, (s.n = 0, rmap_walk(p, &rwc)), 2);
+	EXPECT_FALSE(t, seen_has(&s, child, B));
+	mm_put(grandchild);
+	EXPECT_EQ(t, (s.n = 0, rmap_walk(p, &rwc)), 1);
+	EXPECT_TRUE(t, seen_has(&s, mm, B));
+	mm_put(child);
+	mm_put(mm);
+	EXPECT_EQ(t, (s.n = 0, rmap_walk(p, &rwc)), 0);
+	EXPECT_EQ(t, p->mapcount, 0);
+	user_page_put(p);
+	EXPECT_EQ(t, anon_identity_inuse(), identities);
+}
+
+static const struct ktest_case mm_rmap_cases[] = {
+	KTEST_CASE(test_fork_mremap_split_cow),
+	KTEST_CASE(test_none_stale_after_munmap_exit),
+	{ 0 },
+};
+KTEST_SUITE(mm_rmap, mm_rmap_cases);
