@@ -408,9 +408,15 @@ class Runner:
             ids += [i for i in self._listed(out, "kernel", status) if i not in ids]
         return ids
 
+    # Boots of one suite after the one that crashed, to run the cases after the crash.
+    KERNEL_RETRIES = 3
+
     def kernel_run(self, patterns, listed, one_boot=False):
         """Run the listed kernel tests: one boot per suite, or one boot for everything
-        (one_boot) with per-suite boots for what a crash left unreported."""
+        (one_boot) with per-suite boots for what a crash left unreported. A suite's cases
+        run in listed order, so the first without a result is the one the kernel hung or
+        died in: it fails, and the cases after it run again in a fresh boot (KERNEL_RETRIES
+        boots at most)."""
         suites = []
         for i in listed:
             s = i.split(":", 1)[1].split(".", 1)[0]
@@ -422,20 +428,25 @@ class Runner:
                 results.update(self._kernel_boot(chunk, "kernel-all%s" % (n or "")))
         for s in suites:
             mine = [i for i in listed if i.split(":", 1)[1].startswith(s + ".")]
-            if all(i in results for i in mine):
-                continue
-            pats = sorted({self._pattern_in_suite(p, s) for p in patterns} - {None})
-            got = self._kernel_boot(",".join(pats), "kernel-" + s)
-            results.update(got)
-            lost = [i for i in mine if i not in results]
-            if lost:
-                # The suite's cases run in listed order: the first without a result is the one
-                # the kernel hung or died in; the ones after it never ran.
-                why = self.BOOT_END.get(self.last_boot_status, "the kernel stopped (tools/qemu-run "
-                                        "status %d)" % self.last_boot_status)
-                results[lost[0]] = Result(False, self.last_boot_crash, why + " in this test")
-                for i in lost[1:]:
-                    results[i] = Result(False, "", "not run: %s in %s" % (why, lost[0].split(":", 1)[1]))
+            flt = ",".join(sorted({self._pattern_in_suite(p, s) for p in patterns} - {None}))
+            ran = mine                       # the cases the boot's filter names
+            for boot in range(self.KERNEL_RETRIES + 1):
+                if all(i in results for i in mine):
+                    break
+                results.update(self._kernel_boot(flt, "kernel-%s%s" % (s, "-%d" % boot if boot else "")))
+                lost = [i for i in ran if i not in results]
+                if lost:
+                    why = self.BOOT_END.get(self.last_boot_status, "the kernel stopped (tools/qemu-run "
+                                            "status %d)" % self.last_boot_status)
+                    results[lost[0]] = Result(False, self.last_boot_crash, why + " in this test")
+                rest = [i for i in mine if i not in results]
+                if rest and boot == self.KERNEL_RETRIES:
+                    for i in rest:
+                        results[i] = Result(False, "", "not run: the kernel stopped in %d boots of suite %s"
+                                            % (boot + 1, s))
+                elif rest:
+                    flt = filter_chunks([i.split(":", 1)[1] for i in rest])[0]
+                    ran = [i for i in rest if i.split(":", 1)[1] in flt.split(",")]
         for i in listed:
             if i not in results:
                 results[i] = Result(False, "", "no result from the kernel")

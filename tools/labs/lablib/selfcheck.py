@@ -62,6 +62,47 @@ def ktap_cases():
     return problems
 
 
+class FakeBoots(grading.Runner):
+    """A Runner whose boots print canned KTAP: suite s (cases a b c d) panics in b whenever
+    b runs; suite h (case x) hangs."""
+
+    def __init__(self, root):
+        super().__init__(root)
+        self.filters = []
+
+    def boot(self, append, timeout=300, env=None):
+        flt = append.split("=", 1)[1]
+        self.filters.append(flt)
+        if flt == "h.*":
+            return 4, "    # Subtest: h\nqemu-run: TIMEOUT"
+        run = ["a", "b", "c", "d"] if flt == "s.*" else [p.split(".")[1] for p in flt.split(",")]
+        out = ["    # Subtest: s"]
+        for n, case in enumerate(run, 1):
+            if case == "b":
+                return 2, "\n".join(out + ["KERNEL PANIC: mm/x.c:1 f: BUG_ON(b)", "KERNEL PANIC: stopping"])
+            out.append("    ok %d %s" % (n, case))
+        return 0, "\n".join(out + ["ok 1 s"])
+
+
+def kernel_crash_cases():
+    """kernel_run after a panic and a hang: the case that crashed fails with the panic, the
+    cases after it run in a fresh boot, a hang is "hung"."""
+    with tempfile.TemporaryDirectory() as tmp:
+        r = FakeBoots(tmp)
+        listed = ["kernel:s.a", "kernel:s.b", "kernel:s.c", "kernel:s.d", "kernel:h.x"]
+        res = r.kernel_run(["s", "h"], listed)
+    problems = []
+    got = {i: res[i].ok for i in listed}
+    if got != {"kernel:s.a": True, "kernel:s.b": False, "kernel:s.c": True, "kernel:s.d": True,
+               "kernel:h.x": False}:
+        problems.append("results %r (boots with ktest=%s)" % (got, " then ".join(r.filters)))
+    if "BUG_ON(b)" not in res["kernel:s.b"].output or "panicked" not in res["kernel:s.b"].note:
+        problems.append("the panicking case: %r, %r" % (res["kernel:s.b"].note, res["kernel:s.b"].output))
+    if not res["kernel:h.x"].note.startswith("hung"):
+        problems.append("the hanging case: %r" % res["kernel:h.x"].note)
+    return problems
+
+
 def scoring_cases():
     """Line.score and line_ids: a regression line excludes the graded tests and loses a fifth
     of its points per failing test; a graded line scores its fraction."""
@@ -141,6 +182,7 @@ def check_all():
     """[(what, problems)] of the cases above."""
     return [("the grader's KTAP parsing shows assertions, BUG_ON texts and hangs", ktap_cases()),
             ("scores: graded lines, regression lines, hidden lines, pins", scoring_cases()),
+            ("the kernel tests after a panic run in a fresh boot; a hang is 'hung'", kernel_crash_cases()),
             ("a submission's regions go into the reference, tampering is flagged", submission_cases())]
 
 
