@@ -13,8 +13,10 @@
 #                                            a directory of submissions)
 #   make check-labs [LABS="x y"]             every lab: full marks on the real tree; the
 #                                            skeleton builds, fails every graded test and
-#                                            passes the rest of the fast stages
-#                                            (tools/check-labs; .ci/run runs it)
+#                                            passes the rest of the fast stages; and
+#                                            tools/grade-batch on generated submissions
+#                                            (LABS=grade-batch: that alone; tools/check-labs;
+#                                            .ci/run runs it)
 
 .PHONY: lab grade check-labs autograder
 
