@@ -4,14 +4,21 @@
 #   make lab LAB=x [BRANCH=name | OUT=dir]   the skeleton of lab x (tools/mklab):
 #                                            a directory (default build/labs/x)
 #                                            or a git branch on top of HEAD
-#   make grade LAB=x                         grade lab x in this tree (tools/grade):
-#                                            points per test, a total, build/grade/x.json
+#   make grade LAB=x [SUBMISSION=dir|ref]    grade lab x in this tree (tools/grade):
+#                                            points per test, a total, build/grade/x.json;
+#                                            with SUBMISSION, only its lab regions, in a
+#                                            clean copy of HEAD (build/grade-sub/x)
+#   make autograder LAB=x                    Gradescope bundle build/autograder/x.zip
+#                                            (tools/autograder; tools/grade-batch grades
+#                                            a directory of submissions)
 #   make check-labs [LABS="x y"]             every lab: full marks on the real tree; the
 #                                            skeleton builds, fails every graded test and
-#                                            passes the rest of the fast stages
-#                                            (tools/check-labs; .ci/run runs it)
+#                                            passes the rest of the fast stages; and
+#                                            tools/grade-batch on generated submissions
+#                                            (LABS=grade-batch: that alone; tools/check-labs;
+#                                            .ci/run runs it)
 
-.PHONY: lab grade check-labs
+.PHONY: lab grade check-labs autograder
 
 lab:
 	@test -n '$(LAB)' || { echo "make lab: name a lab: make lab LAB=x (tools/mklab --list)" >&2; exit 2; }
@@ -19,7 +26,11 @@ lab:
 
 grade: deps-check
 	@test -n '$(LAB)' || { echo "make grade: name a lab: make grade LAB=x (tools/mklab --list)" >&2; exit 2; }
-	@tools/grade '$(LAB)'
+	@tools/grade '$(LAB)' $(if $(SUBMISSION),--submission '$(SUBMISSION)')
+
+autograder:
+	@test -n '$(LAB)' || { echo "make autograder: name a lab: make autograder LAB=x (tools/mklab --list)" >&2; exit 2; }
+	@tools/autograder '$(LAB)'
 
 check-labs: deps-check
 	@tools/check-labs $(LABS)

@@ -11,9 +11,15 @@ A manifest (labs/LAB/manifest) lists the lab's tests with points:
     5  mmscript-host mprotect_*          the same scripts on mm/ on the host (ASan)
     5  vmabench avl 4096 mixed           tools/vmabench --backend avl on a generated
                                          trace of 4096 VMAs, checked against the model
+    15 regression host:default user:*    the rest of the kernel: KIND:SELECTOR items,
+                                         less the tests the other lines grade
+    hidden 5 user fork_cow_extra         "hidden": Gradescope shows it after publishing
 
 A line's score is its points times the fraction of the tests it selects
-that pass. ktest selectors use the runners' language (include/ktest.h).
+that pass; a regression line loses a fifth of its points per failing test
+(REGRESSION_STEPS). ktest selectors use the runners' language
+(include/ktest.h). labs/LAB/pins records how many tests each graded line
+selects (tools/grade LAB --pin writes it); grading stops on a mismatch.
 
 Every test has an id, "KIND:NAME" ("host:mm_fork.test_cow/avl",
 "user:fork_cow", "mmscript:mprotect_merge"). The runners below return
@@ -29,7 +35,11 @@ import re
 import shutil
 import subprocess
 
-KINDS = ("host", "kernel", "user", "mmscript", "mmscript-host", "vmabench")
+KINDS = ("host", "kernel", "user", "mmscript", "mmscript-host", "vmabench", "regression")
+# The kinds a regression line may name (KIND:SELECTOR items).
+REGRESSION_KINDS = ("host", "kernel", "user", "mmscript", "mmscript-host")
+# A regression line loses points/REGRESSION_STEPS per failing test (none left after that many).
+REGRESSION_STEPS = 5
 
 
 class GradeError(Exception):
@@ -37,12 +47,43 @@ class GradeError(Exception):
 
 
 class Line:
-    def __init__(self, points, kind, selector, lineno):
+    def __init__(self, points, kind, selector, lineno, hidden=False):
         self.points, self.kind, self.selector, self.lineno = points, kind, selector, lineno
+        self.hidden = hidden
 
     @property
     def label(self):
         return "%s %s" % (self.kind, self.selector)
+
+    @property
+    def items(self):
+        """[(kind, selector)] this line lists tests with: a regression line's KIND:SELECTOR
+        items, else the line itself."""
+        if self.kind != "regression":
+            return [(self.kind, self.selector)]
+        return [tuple(it.split(":", 1)) for it in self.selector.split()]
+
+    @property
+    def short_name(self):
+        """A short name for the line (Gradescope's test names): the kind and the suites or
+        names it selects, three at most."""
+        names = []
+        for kind, sel in self.items:
+            for p in re.split(r"[,\s]+", sel):
+                n = p.split(".")[0] if kind in ("host", "kernel") else p
+                n = n if self.kind != "regression" else "%s:%s" % (kind, n)
+                if n and n not in names:
+                    names.append(n)
+        more = " +%d" % (len(names) - 3) if len(names) > 3 else ""
+        return "%s %s%s" % (self.kind, " ".join(names[:3]), more)
+
+    def score(self, passed, total):
+        """The line's points for passed of total tests passing."""
+        if not total:
+            return 0.0
+        if self.kind == "regression":
+            return round(max(0.0, self.points * (1 - (total - passed) / REGRESSION_STEPS)), 2)
+        return round(self.points * passed / total, 2)
 
 
 class Result:
@@ -72,18 +113,69 @@ def parse_manifest(root, lab):
                 continue
             if not text:
                 continue
-            parts = text.split(None, 2)
+            hidden = text.split(None, 1)[0] == "hidden"
+            parts = text.split(None, 3 if hidden else 2)[1 if hidden else 0:]
             if len(parts) != 3 or parts[1] not in KINDS:
-                raise GradeError("%s:%d: want 'POINTS KIND SELECTOR' with KIND one of %s"
+                raise GradeError("%s:%d: want '[hidden] POINTS KIND SELECTOR' with KIND one of %s"
                                  % (path, n, ", ".join(KINDS)))
             try:
                 points = float(parts[0])
             except ValueError:
                 raise GradeError("%s:%d: points '%s' is not a number" % (path, n, parts[0]))
-            lines.append(Line(points, parts[1], parts[2].strip(), n))
+            line = Line(points, parts[1], parts[2].strip(), n, hidden)
+            bad = [k for k, _ in line.items if k not in REGRESSION_KINDS] if line.kind == "regression" else []
+            if bad or any(len(it) != 2 or not it[1] for it in line.items):
+                raise GradeError("%s:%d: a regression line lists KIND:SELECTOR items, KIND one of %s"
+                                 % (path, n, ", ".join(REGRESSION_KINDS)))
+            lines.append(line)
     if not lines:
         raise GradeError("%s: no tests" % path)
     return title, lines
+
+
+def pins_path(root, lab):
+    return os.path.join(root, "labs", lab, "pins")
+
+
+def read_pins(root, lab):
+    """{line label: number of tests} from labs/LAB/pins; GradeError when there is none."""
+    path = pins_path(root, lab)
+    if not os.path.isfile(path):
+        raise GradeError("labs/%s/pins is missing (tools/grade %s --pin writes it)" % (lab, lab))
+    pins = {}
+    with open(path) as f:
+        for raw in f:
+            if raw.strip() and not raw.startswith("#"):
+                count, label = raw.strip().split(None, 1)
+                pins[label] = int(count)
+    return pins
+
+
+def write_pins(root, lab, lines, ids):
+    """Write labs/LAB/pins: the number of tests each graded line selects."""
+    with open(pins_path(root, lab), "w") as f:
+        f.write("# tools/grade %s --pin: how many tests each line of the manifest selects;\n"
+                "# grading stops when a line selects another number (docs/labs/README.md).\n" % lab)
+        for line, got in zip(lines, ids):
+            if line.kind != "regression":
+                f.write("%d %s\n" % (len(got), line.label))
+
+
+def pin_problems(lab, lines, ids, pins):
+    """The graded lines whose number of tests differs from labs/LAB/pins (regression lines
+    are not pinned: the rest of the kernel grows)."""
+    problems = []
+    for line, got in zip(lines, ids):
+        if line.kind == "regression":
+            continue
+        want = pins.get(line.label)
+        if want is None:
+            problems.append("labs/%s/manifest:%d: no pin for '%s' (tools/grade %s --pin)"
+                            % (lab, line.lineno, line.label, lab))
+        elif want != len(got):
+            problems.append("labs/%s/manifest:%d: '%s' selects %d tests, pinned %d (tools/grade %s --pin)"
+                            % (lab, line.lineno, line.label, len(got), want, lab))
+    return problems
 
 
 # ----------------------------------------------------------------- selection
@@ -130,6 +222,23 @@ def ktest_id_matches(pattern, name):
     return bool(tparam) and fnmatch.fnmatchcase(tparam, param)
 
 
+def line_ids(lines, listed):
+    """[ids of each line] for the lines of one manifest, listed {kind: [ids]}: a regression
+    line selects its items' tests less those the other lines grade."""
+    graded = [] if not lines else [ids_of_line(l, listed[l.kind]) if l.kind != "regression" else None
+                                   for l in lines]
+    taken = {i for ids in graded if ids for i in ids}
+    out = []
+    for line, ids in zip(lines, graded):
+        if ids is None:
+            ids = []
+            for kind, sel in line.items:
+                ids += [i for i in ids_of_line(Line(0, kind, sel, 0), listed[kind])
+                        if i not in taken and i not in ids]
+        out.append(ids)
+    return out
+
+
 def ids_of_line(line, listed):
     """The ids a manifest line selects among the listed ones of its kind (in listed order)."""
     if line.kind in ("host", "kernel"):
@@ -157,8 +266,14 @@ def run(cmd, cwd, timeout=None, env=None):
         return 124, out
 
 
+# Not a case's diagnostics: KTAP's own lines around the cases.
+KTAP_FRAME = re.compile(r"^(    )?(KTAP version \d+|1\.\.\d+|(ok|not ok) \d+ \S+.*|\d+ passed, .*)$")
+
+
 def parse_ktap(text, kind):
-    """{id: Result} from a KTAP stream of ktest (suites as subtests, cases inside)."""
+    """{id: Result} from a KTAP stream of ktest (suites as subtests, cases inside). A case's
+    output is every line between the previous case's result and its own: the "#" lines,
+    and what a crashing host case printed bare (hosted panic()'s "PANIC: ... BUG_ON(...)")."""
     results, suite, diag = {}, None, []
     for line in text.splitlines():
         m = re.match(r"^    # Subtest: (\S+)", line)
@@ -169,20 +284,58 @@ def parse_ktap(text, kind):
         if m and suite:
             ok = m.group(1) == "ok"
             note = "skipped" if "# SKIP" in m.group(3) else ""
-            results["%s:%s.%s" % (kind, suite, m.group(2))] = Result(ok, "\n".join(diag), note)
+            out = "\n".join(diag)
+            if not ok and "case timed out" in out:
+                note = "hung: " + re.search(r"case timed out[^\n]*", out).group(0)
+            results["%s:%s.%s" % (kind, suite, m.group(2))] = Result(ok, out, note)
             diag = []
             continue
-        if line.lstrip().startswith("#") and line.startswith("    ") and suite:
+        if re.match(r"^(ok|not ok) \d+ ", line):
+            suite, diag = None, []
+        elif suite and line.strip() and not KTAP_FRAME.match(line):
             diag.append(line.strip())
     return results
+
+
+# The first line of a crash report: the kernel's panic or exception, a hosted panic (BUG_ON),
+# a sanitizer's report.
+CRASH = re.compile(r"KERNEL PANIC:|panic in a test case|x86: EXCEPTION|nested panic|^#? ?PANIC: |"
+                   r"ERROR: AddressSanitizer|runtime error:|case crashed|case timed out")
+# A failed assertion (ktest_fail: "file:line: message").
+ASSERTION = re.compile(r"^#? ?[\w./-]+\.[ch]:\d+: ")
+
+
+def crash_excerpt(text, lines=20):
+    """The crash report in a boot's output (from its first line, at most lines of it), or
+    the output's last lines when there is none."""
+    all_lines = [l for l in text.splitlines() if l.strip()]
+    start = next((n for n, l in enumerate(all_lines) if CRASH.search(l)), None)
+    if start is None:
+        return "\n".join(all_lines[-12:])
+    return "\n".join(all_lines[start:start + lines])
+
+
+def key_lines(output, limit=14):
+    """The lines of a failed test's output worth showing: the failed assertions and the
+    crash report first (in their order), the first lines when there is neither."""
+    all_lines = [l for l in output.splitlines() if l.strip()]
+    keep = [n for n, l in enumerate(all_lines) if ASSERTION.match(l)]
+    start = next((n for n, l in enumerate(all_lines) if CRASH.search(l)), None)
+    if start is not None:
+        keep += range(start, min(len(all_lines), start + limit))
+    if not keep:
+        return all_lines[:limit]
+    picked = [all_lines[n] for n in sorted(set(keep))]
+    return picked[:limit] + (["(%d more lines)" % (len(picked) - limit)] if len(picked) > limit else [])
 
 
 class Runner:
     """Builds and runs the tests of the tree at root; logs under root/build/grade/."""
 
-    def __init__(self, root, jobs=2, verbose=False):
+    def __init__(self, root, jobs=2, verbose=False, case_timeout=120):
         self.root = os.path.abspath(root)
         self.jobs, self.verbose = jobs, verbose
+        self.case_timeout = case_timeout        # seconds a host case may run (then: "hung")
         self.log_dir = os.path.join(self.root, "build", "grade")
         shutil.rmtree(self.log_dir, ignore_errors=True)      # this run's logs only
         os.makedirs(self.log_dir, exist_ok=True)
@@ -232,12 +385,12 @@ class Runner:
                 return ["%s:%s" % (kind, x.strip()) for x in lines[i + 1:i + 1 + n]]
         raise GradeError("%s: cannot list the tests (status %d):\n%s" % (kind, status, out[-2000:]))
 
-    def host_run(self, patterns, timeout=120):
+    def host_run(self, patterns):
         results = {}
         for n, chunk in enumerate(filter_chunks(patterns)):
             self.say("host: %s" % chunk)
-            status, out = run(["build/host/ktest-host", "--fork", "--timeout", str(timeout), chunk],
-                              self.root)
+            status, out = run(["build/host/ktest-host", "--fork", "--timeout", str(self.case_timeout),
+                               chunk], self.root)
             self.log("host%s.log" % (n or ""), out)
             results.update(parse_ktap(out, "host"))
         return results
@@ -255,9 +408,15 @@ class Runner:
             ids += [i for i in self._listed(out, "kernel", status) if i not in ids]
         return ids
 
+    # Boots of one suite after the one that crashed, to run the cases after the crash.
+    KERNEL_RETRIES = 3
+
     def kernel_run(self, patterns, listed, one_boot=False):
         """Run the listed kernel tests: one boot per suite, or one boot for everything
-        (one_boot) with per-suite boots for what a crash left unreported."""
+        (one_boot) with per-suite boots for what a crash left unreported. A suite's cases
+        run in listed order, so the first without a result is the one the kernel hung or
+        died in: it fails, and the cases after it run again in a fresh boot (KERNEL_RETRIES
+        boots at most)."""
         suites = []
         for i in listed:
             s = i.split(":", 1)[1].split(".", 1)[0]
@@ -269,15 +428,35 @@ class Runner:
                 results.update(self._kernel_boot(chunk, "kernel-all%s" % (n or "")))
         for s in suites:
             mine = [i for i in listed if i.split(":", 1)[1].startswith(s + ".")]
-            if all(i in results for i in mine):
-                continue
-            pats = sorted({self._pattern_in_suite(p, s) for p in patterns} - {None})
-            got = self._kernel_boot(",".join(pats), "kernel-" + s)
-            results.update(got)
+            flt = ",".join(sorted({self._pattern_in_suite(p, s) for p in patterns} - {None}))
+            ran = mine                       # the cases the boot's filter names
+            for boot in range(self.KERNEL_RETRIES + 1):
+                if all(i in results for i in mine):
+                    break
+                results.update(self._kernel_boot(flt, "kernel-%s%s" % (s, "-%d" % boot if boot else "")))
+                lost = [i for i in ran if i not in results]
+                if lost:
+                    why = self.BOOT_END.get(self.last_boot_status, "the kernel stopped (tools/qemu-run "
+                                            "status %d)" % self.last_boot_status)
+                    results[lost[0]] = Result(False, self.last_boot_crash, why + " in this test")
+                rest = [i for i in mine if i not in results]
+                if rest and boot == self.KERNEL_RETRIES:
+                    for i in rest:
+                        results[i] = Result(False, "", "not run: the kernel stopped in %d boots of suite %s"
+                                            % (boot + 1, s))
+                elif rest:
+                    flt = filter_chunks([i.split(":", 1)[1] for i in rest])[0]
+                    ran = [i for i in rest if i.split(":", 1)[1] in flt.split(",")]
         for i in listed:
             if i not in results:
-                results[i] = Result(False, self.last_boot_tail, "the kernel died before it reported")
+                results[i] = Result(False, "", "no result from the kernel")
         return results
+
+    # tools/qemu-run's exit status -> what happened to the kernel
+    BOOT_END = {2: "the kernel panicked", 3: "the kernel triple-faulted (QEMU reset)",
+                4: "hung: the boot ran past its time limit",
+                124: "hung: the boot ran past its time limit", 0: "the kernel stopped early",
+                1: "the kernel stopped early"}
 
     @staticmethod
     def _pattern_in_suite(p, suite):
@@ -292,7 +471,7 @@ class Runner:
         self.say("kernel: ktest=%s" % flt)
         status, out = self.boot("ktest=" + flt)
         self.log(logname + ".log", out)
-        self.last_boot_tail = "\n".join(out.splitlines()[-25:])
+        self.last_boot_status, self.last_boot_crash = status, crash_excerpt(out)
         return parse_ktap(out, "kernel")
 
     # -- user tests
@@ -330,7 +509,7 @@ class Runner:
                 # as hung, even when SIGKILL cannot end it; a boot past its time with no
                 # result at all is reported as hung in its first test.)
                 results["user:" + left[0]] = Result(
-                    False, "\n".join(out.splitlines()[-25:]),
+                    False, crash_excerpt(out),
                     ("hung: the boot ran past its time limit in this test (tools/run status %d)"
                      if status == 124 else "the kernel died while this test ran (tools/run status %d)")
                     % status)
@@ -462,43 +641,61 @@ def run_selection(runner, sel, listed, one_boot=False):
 
 
 def selection_of(lines):
+    """{kind: [selectors]} of manifest lines (a regression line's items under their kinds)."""
     sel = {}
     for l in lines:
-        sel.setdefault(l.kind, []).append(l.selector)
+        for kind, selector in l.items:
+            if selector not in sel.setdefault(kind, []):
+                sel[kind].append(selector)
     return sel
 
 
-def grade_lines(runner, lines):
-    """[(line, ids, results, note)] with every selected test run."""
+def grade_lines(runner, lines, pins=None, lab=None):
+    """[(line, ids, results, note)] with every selected test run; with pins ({label: count},
+    read_pins), GradeError before anything runs when a line selects another number."""
     sel = selection_of(lines)
     listed = list_selection(runner, sel)
-    results = run_selection(runner, sel, listed)
-    return [(l, ids_of_line(l, listed[l.kind]), results, "") for l in lines]
+    ids = line_ids(lines, listed)
+    if pins is not None:
+        problems = pin_problems(lab, lines, ids, pins)
+        if problems:
+            raise GradeError("the manifest does not select the pinned tests:\n  " + "\n  ".join(problems))
+    # One boot for all the kernel tests (a regression line lists whole suites), per-suite
+    # boots only for what a crash left unreported.
+    results = run_selection(runner, sel, listed, one_boot=True)
+    return [(l, got, results, "") for l, got in zip(lines, ids)]
 
 
-def report(scored, out, detail_lines=8):
-    """Print each line's score and the failures; returns (total, max, tests for the JSON)."""
+# Failed tests a line's report details (their key lines), and names after that.
+DETAILED_FAILURES, NAMED_FAILURES = 10, 40
+
+
+def report(scored, out):
+    """Print each line's score and the failures; returns (total, max, tests for the JSON:
+    Gradescope's "tests", named by Line.short_name, hidden lines visible after publishing)."""
     total = max_total = 0.0
     tests = []
     for line, ids, results, note in scored:
         passed = [i for i in ids if results[i].ok]
-        score = round(line.points * len(passed) / len(ids), 2) if ids else 0.0
+        failed = [i for i in ids if not results[i].ok]
+        score = line.score(len(passed), len(ids))
         total += score
         max_total += line.points
-        text = []
-        if note:
-            text.append(note)
-        for i in ids:
+        text = [note] if note else []
+        for n, i in enumerate(failed[:NAMED_FAILURES]):
             r = results[i]
-            if r.ok:
-                continue
             text.append("FAIL %s%s" % (i, ": " + r.note if r.note else ""))
-            detail = [d for d in r.output.splitlines() if d.strip()][:detail_lines]
-            text += ["    " + d for d in detail]
+            if n < DETAILED_FAILURES:
+                text += ["    " + d for d in key_lines(r.output)]
+        if len(failed) > NAMED_FAILURES:
+            text.append("(%d more failed tests: build/grade/ has the logs)" % (len(failed) - NAMED_FAILURES))
         out.write("  %6.2f/%-6g %-46s %d/%d passed\n" % (score, line.points, line.label, len(passed), len(ids)))
         for t in text:
             out.write("      %s\n" % t)
-        tests.append({"name": line.label, "score": score, "max_score": line.points,
-                      "output": "%d of %d tests passed\n%s" % (len(passed), len(ids), "\n".join(text))})
+        test = {"name": line.short_name, "score": score, "max_score": line.points,
+                "output": "%s\n%d of %d tests passed\n%s" % (line.label, len(passed), len(ids), "\n".join(text))}
+        if line.hidden:
+            test["visibility"] = "after_published"
+        tests.append(test)
     out.flush()
     return round(total, 2), max_total, tests

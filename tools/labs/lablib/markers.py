@@ -77,10 +77,11 @@ def read_lines(root, path):
         return f.read().splitlines(keepends=True)
 
 
-def scan_tree(root):
-    """All regions of the tree at root, by file: {path: [Region...]}."""
+def scan_tree(root, paths=None):
+    """All regions of the tree at root (of its files paths; default: tree_files), by file:
+    {path: [Region...]}."""
     found = {}
-    for path in tree_files(root):
+    for path in tree_files(root) if paths is None else paths:
         if not path.endswith((".c", ".h")):
             continue
         lines = read_lines(root, path)
@@ -123,26 +124,53 @@ def check_tree(root, labs):
     return problems
 
 
+def fill_regions(lines, regions, texts):
+    """The text of a file (its lines) with the content of each region (between its marker
+    lines; regions in file order) replaced by texts[tag]; a tag not in texts keeps its content."""
+    out, pos = [], 0
+    for r in regions:
+        if r.tag not in texts:
+            continue
+        text = texts[r.tag]
+        out += lines[pos:r.begin + 1]
+        out.append(text if not text or text.endswith("\n") else text + "\n")
+        pos = r.end
+    return "".join(out + lines[pos:])
+
+
+def region_texts(lines, regions):
+    """{tag: the content of the region} for the regions of one file."""
+    return {r.tag: "".join(lines[r.begin + 1:r.end]) for r in regions}
+
+
+def outside_regions(lines, regions):
+    """The file without the content of its regions, the marker lines in a canonical form:
+    what must stay as it is for the regions' contents to be the only change."""
+    out, pos = [], 0
+    for r in regions:
+        out += lines[pos:r.begin] + ["LAB %s: BEGIN %s\n" % (r.lab, r.tag), "LAB %s: END %s\n" % (r.lab, r.tag)]
+        pos = r.end + 1
+    return "".join(out + lines[pos:])
+
+
+def skeleton_texts(root, lab, regions):
+    """{tag: skeleton code} of the lab's regions among regions (labs/LAB/TAG.c)."""
+    texts = {}
+    for r in regions:
+        if r.lab == lab:
+            with open(snippet_path(root, lab, r.tag), encoding="utf-8") as f:
+                texts[r.tag] = f.read()
+    return texts
+
+
 def skeleton_files(root, lab):
     """{path: new text} for the files the lab changes: each of its regions' content replaced
     by its skeleton file (the marker lines kept)."""
     changed = {}
     for path, regions in scan_tree(root).items():
         mine = [r for r in regions if r.lab == lab]
-        if not mine:
-            continue
-        lines = read_lines(root, path)
-        out, pos = [], 0
-        for r in mine:
-            with open(snippet_path(root, lab, r.tag), encoding="utf-8") as f:
-                snippet = f.read()
-            if snippet and not snippet.endswith("\n"):
-                snippet += "\n"
-            out += lines[pos:r.begin + 1]
-            out.append(snippet)
-            pos = r.end
-        out += lines[pos:]
-        changed[path] = "".join(out)
+        if mine:
+            changed[path] = fill_regions(read_lines(root, path), mine, skeleton_texts(root, lab, mine))
     if not changed:
         raise MarkerError("lab %s marks no region in this tree" % lab)
     return changed

@@ -1,0 +1,202 @@
+"""The grader's own cases, in pure Python and in seconds (tools/selftest runs them).
+
+Each function returns the problems found (empty: fine). The expected
+answers are written here with the reasoning next to them; the KTAP text is
+what the runners print (lib/ktest.c, tests/host/isolate.c, hosted panic()
+in arch/hosted/hosted.c, kernel/panic.c).
+"""
+
+import os
+import tempfile
+
+from . import grading, submission
+
+# A host run (ktest-host --fork) where one case fails an assertion after some chatter, one
+# dies in a BUG_ON (hosted panic() prints "PANIC: ..." bare, then its backtrace through
+# printk), and one runs past the per-case timeout.
+HOST_KTAP = """KTAP version 1
+1..1
+    KTAP version 1
+    # Subtest: mm_x
+    1..4
+    # some chatter of the case
+    # more chatter
+        # tests/unit/test_x.c:42: got == want: 0x1 vs 0x2
+    not ok 1 test_assert
+PANIC: mm/vma.c:120 vma_split: BUG_ON(addr <= vma->start)
+    #  ./build/host/ktest-host(+0x1234)
+    # case crashed: killed by signal 6 (Aborted)
+    not ok 2 test_bug_on
+    # case timed out after 3 s: killed
+    not ok 3 test_hangs
+    ok 4 test_fine
+not ok 1 mm_x
+"""
+
+# A kernel boot that panicked in a case: the case never reports.
+BOOT_LOG = "\n".join(["boot line %d" % i for i in range(30)] + [
+    "    # Subtest: mm_y", "    ok 1 test_before",
+    "KERNEL PANIC: mm/fault.c:99 handle_fault: BUG_ON(!vma)", " [<ffff8000>] handle_fault+0x10",
+    "KERNEL PANIC: stopping the kernel", "qemu-run: PANIC: the kernel panicked"])
+
+
+def ktap_cases():
+    problems = []
+    r = grading.parse_ktap(HOST_KTAP, "host")
+    want = {"host:mm_x.test_assert": False, "host:mm_x.test_bug_on": False,
+            "host:mm_x.test_hangs": False, "host:mm_x.test_fine": True}
+    got = {i: x.ok for i, x in r.items()}
+    if got != want:
+        return ["parse_ktap: %r, want %r" % (got, want)]
+    shown = grading.key_lines(r["host:mm_x.test_assert"].output)
+    if not shown or "test_x.c:42: got == want" not in shown[0]:
+        problems.append("a failed assertion is not the first line shown: %r" % shown)
+    shown = "\n".join(grading.key_lines(r["host:mm_x.test_bug_on"].output))
+    if "BUG_ON(addr <= vma->start)" not in shown:
+        problems.append("a host case killed by a signal does not show its BUG_ON: %r" % shown)
+    if not r["host:mm_x.test_hangs"].note.startswith("hung"):
+        problems.append("a host case past its timeout is not reported as hung: %r" % r["host:mm_x.test_hangs"].note)
+    crash = grading.crash_excerpt(BOOT_LOG)
+    if not crash.startswith("KERNEL PANIC: mm/fault.c:99") or "boot line" in crash:
+        problems.append("crash_excerpt does not start at the panic: %r" % crash)
+    return problems
+
+
+class FakeBoots(grading.Runner):
+    """A Runner whose boots print canned KTAP: suite s (cases a b c d) panics in b whenever
+    b runs; suite h (case x) hangs."""
+
+    def __init__(self, root):
+        super().__init__(root)
+        self.filters = []
+
+    def boot(self, append, timeout=300, env=None):
+        flt = append.split("=", 1)[1]
+        self.filters.append(flt)
+        if flt == "h.*":
+            return 4, "    # Subtest: h\nqemu-run: TIMEOUT"
+        run = ["a", "b", "c", "d"] if flt == "s.*" else [p.split(".")[1] for p in flt.split(",")]
+        out = ["    # Subtest: s"]
+        for n, case in enumerate(run, 1):
+            if case == "b":
+                return 2, "\n".join(out + ["KERNEL PANIC: mm/x.c:1 f: BUG_ON(b)", "KERNEL PANIC: stopping"])
+            out.append("    ok %d %s" % (n, case))
+        return 0, "\n".join(out + ["ok 1 s"])
+
+
+def kernel_crash_cases():
+    """kernel_run after a panic and a hang: the case that crashed fails with the panic, the
+    cases after it run in a fresh boot, a hang is "hung"."""
+    with tempfile.TemporaryDirectory() as tmp:
+        r = FakeBoots(tmp)
+        listed = ["kernel:s.a", "kernel:s.b", "kernel:s.c", "kernel:s.d", "kernel:h.x"]
+        res = r.kernel_run(["s", "h"], listed)
+    problems = []
+    got = {i: res[i].ok for i in listed}
+    if got != {"kernel:s.a": True, "kernel:s.b": False, "kernel:s.c": True, "kernel:s.d": True,
+               "kernel:h.x": False}:
+        problems.append("results %r (boots with ktest=%s)" % (got, " then ".join(r.filters)))
+    if "BUG_ON(b)" not in res["kernel:s.b"].output or "panicked" not in res["kernel:s.b"].note:
+        problems.append("the panicking case: %r, %r" % (res["kernel:s.b"].note, res["kernel:s.b"].output))
+    if not res["kernel:h.x"].note.startswith("hung"):
+        problems.append("the hanging case: %r" % res["kernel:h.x"].note)
+    return problems
+
+
+def scoring_cases():
+    """Line.score and line_ids: a regression line excludes the graded tests and loses a fifth
+    of its points per failing test; a graded line scores its fraction."""
+    problems = []
+    graded = grading.Line(20, "host", "a.t1,a.t2", 1)
+    reg = grading.Line(15, "regression", "host:default user:*", 2)
+    listed = {"host": ["host:a.t1", "host:a.t2", "host:b.t3"], "user": ["user:u1", "user:u2"]}
+    ids = grading.line_ids([graded, reg], listed)
+    if ids != [["host:a.t1", "host:a.t2"], ["host:b.t3", "user:u1", "user:u2"]]:
+        problems.append("line_ids: %r" % ids)
+    # 1 of 2 passing: half of 20. Regression: 0 failing 15, 1 failing 15*4/5 = 12, 5 failing 0.
+    for line, passed, total, want in ((graded, 1, 2, 10.0), (reg, 3, 3, 15.0), (reg, 2, 3, 12.0),
+                                      (reg, 5, 10, 0.0), (reg, 0, 0, 0.0)):
+        if line.score(passed, total) != want:
+            problems.append("%s: %d of %d passing scores %r, want %r"
+                            % (line.kind, passed, total, line.score(passed, total), want))
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "labs", "x"))
+        with open(os.path.join(tmp, "labs", "x", "manifest"), "w") as f:
+            f.write("# X\n10 host a.t1\nhidden 5 user u1 u2\n15 regression host:default user:*\n")
+        _, lines = grading.parse_manifest(tmp, "x")
+        got = [(l.points, l.kind, l.selector, l.hidden) for l in lines]
+        if got != [(10, "host", "a.t1", False), (5, "user", "u1 u2", True),
+                   (15, "regression", "host:default user:*", False)]:
+            problems.append("parse_manifest: %r" % got)
+        grading.write_pins(tmp, "x", lines, [["host:a.t1"], ["user:u1", "user:u2"], []])
+        pins = grading.read_pins(tmp, "x")
+        if grading.pin_problems("x", lines, [["host:a.t1"], ["user:u1", "user:u2"], []], pins):
+            problems.append("the pins just written do not match")
+        if not grading.pin_problems("x", lines, [["host:a.t1"], ["user:u1"], []], pins):
+            problems.append("a line selecting one test fewer than pinned is not reported")
+    return problems
+
+
+REF_FILE = ["int before;\n", "/* LAB x: BEGIN r */\n", "int solved;\n", "/* LAB x: END r */\n",
+            "int middle;\n", "/* LAB y: BEGIN s */\n", "int other_lab;\n", "/* LAB y: END s */\n",
+            "int after;\n"]
+
+
+def submission_cases():
+    """take_regions on a one-file tree: the region's text comes from the submission, the
+    rest from the reference, and each kind of tampering is flagged."""
+    problems = []
+    cases = {
+        # name: (the submission's file or None, the text graded, a flag expected or None)
+        "solved": (REF_FILE[:2] + ["int mine;\n"] + REF_FILE[3:], "int mine;\n", None),
+        "outside": (["int cheat;\n"] + REF_FILE[1:2] + ["int mine;\n"] + REF_FILE[3:], "int mine;\n",
+                    "changed outside the lab's regions: f.c"),
+        "other lab's region": (REF_FILE[:6] + ["int stub;\n"] + REF_FILE[7:], "int solved;\n", None),
+        "missing": (None, "int skeleton;\n", "missing: f.c"),
+        "no marker": (REF_FILE[:3] + REF_FILE[4:], "int skeleton;\n", "broken markers"),
+    }
+    for name, (theirs, region, flag) in cases.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            ref, sub = os.path.join(tmp, "ref"), os.path.join(tmp, "sub")
+            os.makedirs(os.path.join(ref, "labs", "x"))
+            os.makedirs(sub)
+            with open(os.path.join(ref, "f.c"), "w") as f:
+                f.write("".join(REF_FILE))
+            with open(os.path.join(ref, "labs", "x", "r.c"), "w") as f:
+                f.write("int skeleton;\n")
+            if theirs is not None:
+                with open(os.path.join(sub, "f.c"), "w") as f:
+                    f.write("".join(theirs))
+            files, flags = submission.take_regions(ref, ["f.c"], sub, "x")
+            with open(os.path.join(ref, "f.c")) as f:
+                got = f.read()
+            want = "".join(REF_FILE[:2] + [region] + REF_FILE[3:])
+            if files != ["f.c"] or got != want:
+                problems.append("%s: graded text %r, want %r" % (name, got, want))
+            if flag is None and flags or flag is not None and not any(flag in x for x in flags):
+                problems.append("%s: flags %r, want %s" % (name, flags, flag or "none"))
+    return problems
+
+
+def check_all():
+    """[(what, problems)] of the cases above."""
+    return [("the grader's KTAP parsing shows assertions, BUG_ON texts and hangs", ktap_cases()),
+            ("scores: graded lines, regression lines, hidden lines, pins", scoring_cases()),
+            ("the kernel tests after a panic run in a fresh boot; a hang is 'hung'", kernel_crash_cases()),
+            ("a submission's regions go into the reference, tampering is flagged", submission_cases())]
+
+
+def pin_cases(root, runner):
+    """Every lab's pins hold for its lines that list without a boot (host, user, mmscript)."""
+    problems = []
+    for lab in grading.lab_names(root):
+        _, lines = grading.parse_manifest(root, lab)
+        lines = [l for l in lines if l.kind in ("host", "user", "mmscript", "mmscript-host")]
+        try:
+            listed = grading.list_selection(runner, grading.selection_of(lines))
+            problems += grading.pin_problems(lab, lines, grading.line_ids(lines, listed),
+                                             grading.read_pins(root, lab))
+        except grading.GradeError as e:
+            problems.append("lab %s: %s" % (lab, e))
+    return problems
+
