@@ -3,13 +3,12 @@
  *
  * LAB cow: this is an eager-copy fork (Unix before copy-on-write): every
  * private page is copied into a new frame for the child, right now. Make
- * it share them instead: map the parent's frame in the child, take a
- * reference and a mapping for it (user_page_get, page_mapcount_add, the
- * child's rss), and make the entry read-only in both (in the parent by
- * clearing MMU_WRITE in *state and returning MMU_UPDATE), so that the first
- * write faults into wp_fault (mm/fault.c). Pages of shared mappings, a
- * file's pages (read-only already in a private mapping) and the zero page
- * are mapped as they are already. docs/labs/cow.md.
+ * it share them instead, read-only in the child and in the parent, so that
+ * the first write faults into wp_fault (mm/fault.c); the counts of a
+ * shared page are those of the first branch below. Pages of shared
+ * mappings, a file's pages (read-only already in a private mapping) and
+ * the zero page are mapped as they are already. docs/labs/cow.md (its
+ * appendix, when stuck).
  */
 static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {

@@ -3,13 +3,12 @@
  *
  * LAB cow: with an eager-copy fork the only such anonymous page is the
  * shared zero page (a read fault mapped it), which gets a zeroed page of
- * the VMA's own; a file's page in a private mapping is copied too (that
- * part is done). Once fork shares pages, a write finds an anonymous page
- * other processes (or other entries) map too: copy it into a new page of
- * this VMA's anon identity and drop this entry's reference to the old one,
- * or, when this entry is the page's only user (page_refs() == 1, mapcount
- * 1), reuse it in place: make it writable, move it to this VMA's identity
- * (anon_page_move) and count a cow_reuses. docs/labs/cow.md.
+ * the VMA's own; a file's page in a private mapping is copied too. The
+ * copy below is finished, for any kind of old page. Once fork shares
+ * pages, a write finds an anonymous page that others may map too: copy it,
+ * or, when this entry is its only user, reuse it in place (Linux's
+ * do_wp_page: wp_page_copy or wp_page_reuse). docs/labs/cow.md (its
+ * appendix, when stuck).
  */
 static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr_t pa,
 				  unsigned state)
@@ -32,7 +31,7 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		return FAULT_OOM;
 	}
 	if (old)
-		mm_unmap_page(mm, old, true, NULL);     /* replace flushed it */
+		mm_unmap_page(mm, old, !(old->flags & PG_anon), NULL);     /* replace flushed it */
 	mm_count(&mm->rss, 1);
 	mm_count(&mm->cow_copies, 1);
 	return FAULT_OK;

@@ -45,11 +45,23 @@ static void test_fork_cow_both_directions(struct ktest *t)
 	EXPECT_EQ(t, pg->mapcount, 1);
 	UT_EXPECT_DRAWING(c, B0, "AA", "ww", "w.");
 	UT_EXPECT_DRAWING(p, B0, "AA", "ww", "r.");    /* write-protected until its next write */
+	/*
+	 * The copy replaced one anonymous page by another: the child's rss stays
+	 * 1 and none of it is a file's (rss_file counts page-cache pages only,
+	 * include/mm.h; Linux's MM_ANONPAGES/MM_FILEPAGES: RssAnon 4 kB, RssFile
+	 * 0). Dropping the old page as a file's would take rss_file below zero.
+	 */
+	EXPECT_EQ(t, c->rss, 1);
+	EXPECT_EQ(t, c->rss_file, 0);
+	EXPECT_EQ(t, p->rss, 1);
+	EXPECT_EQ(t, p->rss_file, 0);
 	/* Parent writes: the only mapping now, so it is reused in place. */
 	EXPECT_EQ(t, ut_write8(p, B0, 3), FAULT_OK);
 	EXPECT_EQ(t, ut_pa(p, B0), pa);
 	EXPECT_EQ(t, p->cow_reuses, 1);
 	EXPECT_EQ(t, p->cow_copies, 0);
+	EXPECT_EQ(t, p->rss, 1);
+	EXPECT_EQ(t, p->rss_file, 0);
 	EXPECT_EQ(t, ut_read8(c, B0), 2);
 	EXPECT_EQ(t, ut_read8(p, B0), 3);
 	/* Parent-first direction on the second page. */

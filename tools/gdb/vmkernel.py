@@ -25,8 +25,13 @@ import gdb
 DIRECT_MAP = 0xFFFF888000000000
 PTE_ADDR = 0x000FFFFFFFFFF000
 MASK64 = (1 << 64) - 1
-PTE_BITS = [(0, "P"), (1, "W"), (2, "U"), (3, "PWT"), (4, "PCD"), (5, "A"), (6, "D"), (7, "PS"),
-            (8, "G"), (9, "PROTNONE"), (10, "GUARD"), (63, "NX")]
+# Masks, as names() takes them: arch/x86_64/include/x86_mmu.h (the hardware's bits) and the
+# software bits of a not-present leaf in arch/x86_64/user_mmu.c (PTE_SW_*).
+PTE_HW_BITS = [(1 << 0, "P"), (1 << 1, "W"), (1 << 2, "U"), (1 << 3, "PWT"), (1 << 4, "PCD"),
+               (1 << 5, "A"), (1 << 6, "D"), (1 << 7, "PS"), (1 << 8, "G"), (1 << 63, "NX")]
+PTE_SW_PROTNONE, PTE_SW_GUARD, PTE_SW_SWAP = 1 << 9, 1 << 10, 1 << 11
+PTE_PKEY_SHIFT, PTE_PKEY_MASK = 59, 0xF << 59
+SWAP_VAL_SHIFT = 12
 # mm/dump.c's names, in the same order.
 VM_FLAGS = [(0x1, "read"), (0x2, "write"), (0x4, "exec"), (0x8, "shared"), (0x10, "mayread"),
             (0x20, "maywrite"), (0x40, "mayexec"), (0x80, "mayshare"), (0x100, "growsdown"),
@@ -36,7 +41,7 @@ VM_FLAGS = [(0x1, "read"), (0x2, "write"), (0x4, "exec"), (0x8, "shared"), (0x10
             (0x8000000, "softdirty"), (0x20000000, "hugepage"), (0x40000000, "nohugepage"),
             (0x80000000, "mergeable")]
 PG_FLAGS = [(0x1, "reserved"), (0x2, "buddy"), (0x4, "slab"), (0x8, "pgtable"), (0x10, "anon"),
-            (0x20, "dirty"), (0x40, "lazyfree")]
+            (0x20, "dirty"), (0x40, "lazyfree"), (0x80, "cache")]     # include/pmm.h
 
 
 def u64(v):
@@ -52,6 +57,23 @@ def phys_u64(pa):
     return read_u64(DIRECT_MAP + pa)
 
 
+def pte_bits(e):
+    """An entry's bits by name, as the kernel reads them: a present entry's hardware bits and
+    protection key; a not-present one's software meaning (user_mmu.c: PROT_NONE keeps the
+    frame, a swap entry holds the slot's value in bits 12..63, a guard marker is bit 10 alone)."""
+    if e & 1:
+        out = names(e & ~PTE_ADDR & ~PTE_PKEY_MASK, PTE_HW_BITS)
+        pkey = (e & PTE_PKEY_MASK) >> PTE_PKEY_SHIFT
+        return out + (" pkey=%d" % pkey if pkey else "")
+    if e & PTE_SW_PROTNONE:
+        return "PROTNONE " + names(e & ~PTE_ADDR & ~PTE_SW_PROTNONE, PTE_HW_BITS)
+    if e == PTE_SW_GUARD:
+        return "GUARD"
+    if e & PTE_SW_SWAP:
+        return "SWAP val=0x%x" % (e >> SWAP_VAL_SHIFT)
+    return "not present " + hex(e)
+
+
 def names(value, table):
     out = [n for bit, n in table if value & bit]
     rest = value & ~sum(bit for bit, _ in table)
@@ -62,8 +84,24 @@ def names(value, table):
 
 # ------------------------------------------------------------------ tasks
 
+def current_cpu():
+    """The struct percpu * of the CPU gdb has selected (QEMU: one thread per CPU): its GS base
+    in the kernel, its saved kernel GS base (swapgs) in user mode; else the thread's number."""
+    area = gdb.parse_and_eval("percpu_area")
+    lo, size = u64(area.address), area.type.sizeof
+    ptype = area[0].type.pointer()
+    for reg in ("$gs_base", "$k_gs_base"):
+        try:
+            base = u64(gdb.parse_and_eval(reg))
+        except gdb.error:
+            continue
+        if lo <= base < lo + size:
+            return gdb.Value(base).cast(ptype)
+    return area[gdb.selected_thread().ptid[1] - 1].address
+
+
 def current_task():
-    return gdb.parse_and_eval("(struct task *)percpu_area[0].cur_task")
+    return current_cpu()["cur_task"].cast(gdb.lookup_type("struct task").pointer())
 
 
 def tasks():
@@ -103,23 +141,35 @@ def mm_from_arg(arg):
 
 # ------------------------------------------------------------------- VMAs
 
-def _inorder(node, side):
+# Each backend keeps its state in the opaque idx->state.bytes and its link in the bytes
+# after each struct vma (include/vma.h: VMA_INDEX_STATE, vma_link); the types are the
+# backends' own (mm/vma_index/*.c), in the kernel's debug information.
+
+def _state(idx, tname):
+    return idx["state"]["bytes"].address.cast(gdb.lookup_type(tname).pointer()).dereference()
+
+
+def _link(v, tname):
+    return (v + 1).cast(gdb.lookup_type(tname).pointer()).dereference()
+
+
+def _inorder(node, tname):
     out, stack = [], []
     while stack or u64(node):
         while u64(node):
             stack.append(node)
-            node = node["link"][side]["left"]
+            node = _link(node, tname)["left"]
         node = stack.pop()
         out.append(node)
-        node = node["link"][side]["right"]
+        node = _link(node, tname)["right"]
     return out
 
 
-def _chain(v):
+def _chain(v, tname):
     out = []
     while u64(v):
         out.append(v)
-        v = v["link"]["list"]["next"]
+        v = _link(v, tname)["next"]
     return out
 
 
@@ -150,22 +200,21 @@ def backend_name(idx):
 
 def vma_list(mm):
     idx = mm["index"]
-    u = idx["u"]
     name = backend_name(idx)
     if name in ("list", "list+cache"):
-        return name, _chain(u["list"]["head"])
+        return name, _chain(_state(idx, "struct list_state")["head"], "struct list_link")
     if name == "hash":
-        n = u["hash"]["head"].type.range()[1] + 1
+        heads = _state(idx, "struct hash_state")["head"]
         vs = []
-        for i in range(n):
-            vs += _chain(u["hash"]["head"][i])
+        for i in range(heads.type.range()[1] + 1):
+            vs += _chain(heads[i], "struct hash_link")
         return name, sorted(vs, key=lambda v: u64(v["start"]))
     if name == "avl":
-        return name, _inorder(u["avl"]["root"], "avl")
+        return name, _inorder(_state(idx, "struct avl_state")["root"], "struct avl_link")
     if name == "rbtree":
-        return name, _inorder(u["rb"]["root"], "rb")
+        return name, _inorder(_state(idx, "struct rb_state")["root"], "struct rb_link")
     if name == "btree":
-        return name, _btree(u["bt"]["root"])
+        return name, _btree(_state(idx, "struct bt_state")["root"])
     raise gdb.GdbError("vmas: no walker for the index backend '%s'" % name)
 
 
@@ -242,7 +291,7 @@ class Ptwalk(gdb.Command):
         root = root_of(who)
         print("va 0x%x: PML4 at 0x%x" % (va, root))
         for lvl, i, table, e in walk(va, root):
-            what = "empty" if not e else names(e, PTE_BITS)
+            what = "empty" if not e else pte_bits(e)
             nxt = " -> %s 0x%x" % ("page" if lvl == 1 or e & 0x80 else "table", e & PTE_ADDR) if e else ""
             print("  L%d[%3d] @0x%x = 0x%016x  %s%s" % (lvl, i, table + 8 * i, e, what, nxt))
 
@@ -259,8 +308,11 @@ class Pte(gdb.Command):
         if lvl != 1 or not e:
             print("va 0x%x: not mapped (L%d entry %d is %s)" % (va, lvl, i, "empty" if not e else hex(e)))
             return
-        if e == 0x400:                   # PTE_SW_GUARD alone (arch/x86_64/user_mmu.c)
+        if e == PTE_SW_GUARD:
             print("va 0x%x: guard marker (MADV_GUARD_INSTALL; pte 0x%016x)" % (va, e))
+            return
+        if not e & 1 and not e & PTE_SW_PROTNONE and e & PTE_SW_SWAP:
+            print("va 0x%x: swapped out (swap value 0x%x; pte 0x%016x)" % (va, e >> SWAP_VAL_SHIFT, e))
             return
         gdb.set_convenience_variable("pa", e & PTE_ADDR)     # for `frames $pa`
         present = e & 1
@@ -268,7 +320,7 @@ class Pte(gdb.Command):
             ("x" if present and not e >> 63 else "-")
         print("va 0x%x -> page 0x%x %s %s%s (pte 0x%016x%s)" % (
             va, e & PTE_ADDR, perm, "a" if e & 0x20 else "-", "d" if e & 0x40 else "-", e,
-            ", PROT_NONE" if e & 0x200 and not present else ""))
+            ", PROT_NONE" if e & PTE_SW_PROTNONE and not present else ""))
 
 
 # ------------------------------------------------------------------ frames
