@@ -262,7 +262,8 @@ struct cpu_enum {
 	uint32_t apic_id[NR_CPUS];
 	const char *source;             /* "ACPI MADT", "MP tables", ... */
 };
-void cpu_enumerate(struct cpu_enum *e, uint32_t boot_apic_id, bool use_acpi);
+void cpu_enumerate(struct cpu_enum *e, uint32_t boot_apic_id, bool use_acpi,
+		   const void *rsdp, size_t rsdp_len);
 
 /* The APIC id of each CPU index (valid for online CPUs). */
 extern uint32_t cpu_apic_id[NR_CPUS];
