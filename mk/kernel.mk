@@ -3,9 +3,12 @@
 # and the QEMU targets. Included by the top Makefile after mk/common.mk.
 #
 #   make kernel        build/kernel.elf + build/kernel32.elf
-#   make iso           build/kernel.iso (GRUB, timeout 0: test suite, profile suite)
+#   make iso           build/kernel.iso (GRUB, timeout 0: test suite, profile suite):
+#                      a hybrid image that boots from the BIOS and from UEFI, as a CD
+#                      or written raw to a USB stick (docs/baremetal.md)
 #   make run           boot the ISO in QEMU, suites ktest=$(KTEST) (default: default),
 #                      exit with its status
+#   make run UEFI=1    the same with OVMF (UEFI firmware) on the q35 machine
 #   make test-kernel   fast -kernel boot with ktest=$(KTEST) (default: default);
 #                      LIST=1 lists the selected tests instead
 #   make test-kernel SWAP=64M   the same with a virtio disk of that size (sparse,
@@ -127,10 +130,11 @@ $(KERNEL_ISO): $(KERNEL_ELF) boot/grub.cfg $(ISO_KTEST_STAMP)
 	$(Q)sed 's|ktest=default|ktest=$(KTEST_KERNEL)|g' boot/grub.cfg > $(KBUILD)/iso/boot/grub/grub.cfg
 	@grub-mkrescue -o $@ $(KBUILD)/iso >$(KBUILD)/grub-mkrescue.log 2>&1 || \
 		{ cat $(KBUILD)/grub-mkrescue.log >&2; echo "grub-mkrescue failed (missing grub-pc-bin, xorriso or mtools? run 'make deps')" >&2; exit 1; }
+	@tools/check-image $@ || { rm -f $@; exit 1; }
 
 run: deps-check
 	@$(MAKE) -s --no-print-directory iso
-	@$(QEMU_RUN) --iso $(KERNEL_ISO)
+	@$(QEMU_RUN) --iso $(KERNEL_ISO) $(if $(filter 1 yes on,$(UEFI)),--uefi)
 
 test-kernel: $(KERNEL32)
 	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)$(KTEST_LIST_OPT)" $(SWAP_OPT)
