@@ -13,6 +13,8 @@
 #                      LIST=1 lists the selected tests instead
 #   make test-kernel SWAP=64M   the same with a virtio disk of that size (sparse,
 #                      removed afterwards) and swap=vda (tools/qemu-run --swap)
+#   make test-cpus     the default suite on QEMU's CPU models qemu64, max,
+#                      Skylake-Server, EPYC (tools/test-cpus; slow: not in make test)
 #   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234
 #   make gdb           gdb connected to it, with tools/gdb/vmkernel.gdb (kernel symbols,
 #                      the vmas/ptwalk/pte/frames commands)
@@ -61,7 +63,7 @@ SWAP_OPT = $(if $(SWAP),--swap $(SWAP))
 # LIST=1: list the tests KTEST selects instead of running them (make test-kernel, make test-host).
 KTEST_LIST_OPT = $(if $(filter 1 yes on,$(LIST)), ktest_list=on)
 
-.PHONY: kernel iso run test-kernel qemu-gdb gdb bench-boot
+.PHONY: kernel iso run test-kernel test-cpus qemu-gdb gdb bench-boot
 
 kernel: $(KERNEL_ELF) $(KERNEL32)
 
@@ -138,6 +140,9 @@ run: deps-check
 
 test-kernel: $(KERNEL32)
 	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)$(KTEST_LIST_OPT)" $(SWAP_OPT)
+
+test-cpus: $(KERNEL32)
+	@tools/test-cpus
 
 qemu-gdb: $(KERNEL_ELF) $(KERNEL32)
 	@echo "QEMU waits for gdb on localhost:1234; in another terminal: make gdb"
