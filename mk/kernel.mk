@@ -13,7 +13,7 @@
 #                      LIST=1 lists the selected tests instead
 #   make test-kernel SWAP=64M   the same with a virtio disk of that size (sparse,
 #                      removed afterwards) and swap=vda (tools/qemu-run --swap)
-#   make test-cpus     the default suite on QEMU's CPU models qemu64, max,
+#   make test-cpus     ktest=$(KTEST) (default: default) on QEMU's CPU models qemu64, max,
 #                      Skylake-Server, EPYC (tools/test-cpus; slow: not in make test)
 #   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234
 #   make gdb           gdb connected to it, with tools/gdb/vmkernel.gdb (kernel symbols,
@@ -142,7 +142,7 @@ test-kernel: $(KERNEL32)
 	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)$(KTEST_LIST_OPT)" $(SWAP_OPT)
 
 test-cpus: $(KERNEL32)
-	@tools/test-cpus
+	@KTEST=$(KTEST_KERNEL) tools/test-cpus
 
 qemu-gdb: $(KERNEL_ELF) $(KERNEL32)
 	@echo "QEMU waits for gdb on localhost:1234; in another terminal: make gdb"
