@@ -38,6 +38,7 @@ define HELP_TEXT
 Build and run
   make [all]                 build/kernel.elf, build/kernel32.elf, build/kernel.iso
   make run [KTEST=suites]    boot the GRUB ISO in QEMU, run the ktest suites (default: default)
+  make run UEFI=1            the same image (hybrid BIOS/UEFI) with OVMF on QEMU's q35 machine
   make kernel | iso | user   only the kernel / the ISO / the user programs
   make run-user PROG=elf [ARGS="..."]   a static program as the first process (tools/run)
   tools/run [--release] ELF [ARGS]  a program on the kernel (--release: the LOCKDEP=0 build, to measure)
@@ -48,6 +49,7 @@ Tests
   make test                  every stage below; a summary with durations, logs in build/test-logs/
   make test-host [KTEST=..]  the shared unit tests on the host (ASan+UBSan); LIST=1 lists them
   make test-kernel [KTEST=..]  the ktest tests in the kernel (-kernel boot); LIST=1 lists them
+  make test-cpus             the default suite on -cpu qemu64, max, Skylake-Server, EPYC
                              SWAP=64M: with a virtio disk of that size as swap (also test-user, run-user)
   make test-user [UTESTS="a b*"]  the user-mode tests (or the named ones) in QEMU; LIST=1
   make test-user-linux [UTESTS=..]  the same binary on the host Linux

@@ -14,6 +14,8 @@ static const char *mmap_type_name(uint32_t type)
 	case 3: return "ACPI reclaimable";
 	case 4: return "ACPI NVS";
 	case 5: return "bad memory";
+	case 7: return "persistent memory";
+	case 20: return "firmware code";        /* GRUB's type for EFI runtime services code */
 	default: return "unknown";
 	}
 }
@@ -112,6 +114,19 @@ static int parse_mb1(uint32_t info_phys, struct boot_info *bi)
 	return 0;
 }
 
+/* Keep the RSDP of an ACPI tag; the ACPI 2.0 one wins over the 1.0 one. */
+static void set_rsdp(struct boot_info *bi, const struct mb2_tag *tag)
+{
+	size_t n = MIN((size_t)tag->size - sizeof(*tag), sizeof(bi->rsdp));
+
+	if (tag->type == MB2_TAG_ACPI_OLD && bi->rsdp_len && bi->rsdp[15] >= 2)
+		return;
+	memcpy(bi->rsdp, tag + 1, n);
+	bi->rsdp_len = n;
+	printk("bootinfo: ACPI RSDP revision %u from the loader (multiboot2 tag %u)\n",
+	       n > 15 ? bi->rsdp[15] : 0, tag->type);
+}
+
 static int parse_mb2(uint32_t info_phys, struct boot_info *bi)
 {
 	const uint8_t *base = phys_to_virt(info_phys);
@@ -147,6 +162,10 @@ static int parse_mb2(uint32_t info_phys, struct boot_info *bi)
 			have_mmap = true;
 			break;
 		}
+		case MB2_TAG_ACPI_OLD:
+		case MB2_TAG_ACPI_NEW:
+			set_rsdp(bi, tag);
+			break;
 		default:
 			break;
 		}

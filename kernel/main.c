@@ -363,6 +363,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 
 	memory_init(bi);
 	x86_smap_init();
+	cpu_features_report();
 	kstack_area_init();
 	slab_init();
 	modules_init(bi);

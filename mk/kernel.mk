@@ -3,13 +3,18 @@
 # and the QEMU targets. Included by the top Makefile after mk/common.mk.
 #
 #   make kernel        build/kernel.elf + build/kernel32.elf
-#   make iso           build/kernel.iso (GRUB, timeout 0: test suite, profile suite)
+#   make iso           build/kernel.iso (GRUB, timeout 0: test suite, profile suite):
+#                      a hybrid image that boots from the BIOS and from UEFI, as a CD
+#                      or written raw to a USB stick (docs/baremetal.md)
 #   make run           boot the ISO in QEMU, suites ktest=$(KTEST) (default: default),
 #                      exit with its status
+#   make run UEFI=1    the same with OVMF (UEFI firmware) on the q35 machine
 #   make test-kernel   fast -kernel boot with ktest=$(KTEST) (default: default);
 #                      LIST=1 lists the selected tests instead
 #   make test-kernel SWAP=64M   the same with a virtio disk of that size (sparse,
 #                      removed afterwards) and swap=vda (tools/qemu-run --swap)
+#   make test-cpus     ktest=$(KTEST) (default: default) on QEMU's CPU models qemu64, max,
+#                      Skylake-Server, EPYC (tools/test-cpus; slow: not in make test)
 #   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234
 #   make gdb           gdb connected to it, with tools/gdb/vmkernel.gdb (kernel symbols,
 #                      the vmas/ptwalk/pte/frames commands)
@@ -71,7 +76,7 @@ SWAP_OPT = $(if $(SWAP),--swap $(SWAP))
 # LIST=1: list the tests KTEST selects instead of running them (make test-kernel, make test-host).
 KTEST_LIST_OPT = $(if $(filter 1 yes on,$(LIST)), ktest_list=on)
 
-.PHONY: kernel iso run test-kernel qemu-gdb gdb bench-boot kasan
+.PHONY: kernel iso run test-kernel test-cpus qemu-gdb gdb bench-boot kasan
 
 # The sanitizer build (KASAN=1 above) in its own directory, beside the normal one.
 kasan:
@@ -145,13 +150,17 @@ $(KERNEL_ISO): $(KERNEL_ELF) boot/grub.cfg $(ISO_KTEST_STAMP)
 	$(Q)sed 's|ktest=default|ktest=$(KTEST_KERNEL)|g' boot/grub.cfg > $(KBUILD)/iso/boot/grub/grub.cfg
 	@grub-mkrescue -o $@ $(KBUILD)/iso >$(KBUILD)/grub-mkrescue.log 2>&1 || \
 		{ cat $(KBUILD)/grub-mkrescue.log >&2; echo "grub-mkrescue failed (missing grub-pc-bin, xorriso or mtools? run 'make deps')" >&2; exit 1; }
+	@tools/check-image $@ || { rm -f $@; exit 1; }
 
 run: deps-check
 	@$(MAKE) -s --no-print-directory iso
-	@$(QEMU_RUN) --iso $(KERNEL_ISO)
+	@$(QEMU_RUN) --iso $(KERNEL_ISO) $(if $(filter 1 yes on,$(UEFI)),--uefi)
 
 test-kernel: $(KERNEL32)
 	@$(QEMU_RUN) --kernel $(KERNEL32) --append "ktest=$(KTEST_KERNEL)$(KTEST_LIST_OPT)" $(SWAP_OPT)
+
+test-cpus: $(KERNEL32)
+	@KTEST=$(KTEST_KERNEL) tools/test-cpus
 
 qemu-gdb: $(KERNEL_ELF) $(KERNEL32)
 	@echo "QEMU waits for gdb on localhost:1234; in another terminal: make gdb"

@@ -2,6 +2,8 @@
 #include "x86.h"
 #include "arch.h"
 #include "kstring.h"
+#include "printk.h"
+#include "x86_mmu.h"
 
 struct x86_features x86_cpu;
 struct percpu percpu_area[NR_CPUS];
@@ -38,6 +40,8 @@ void cpu_features_init(void)
 	cpuid(1, 0, &a, &b, &c, &d);
 	x86_cpu.pge = d & (1u << 13);
 	x86_cpu.hypervisor = c & (1u << 31);
+	x86_cpu.pcid = c & (1u << 17);
+	x86_cpu.x2apic = c & (1u << 21);
 	x86_cpu.family = (a >> 8) & 0xf;
 	if (x86_cpu.family == 0xf)
 		x86_cpu.family += (a >> 20) & 0xff;
@@ -48,6 +52,7 @@ void cpu_features_init(void)
 		x86_cpu.erms = b & (1u << 9);
 		x86_cpu.smep = b & (1u << 7);
 		x86_cpu.smap = b & (1u << 20);
+		x86_cpu.invpcid = b & (1u << 10);
 	}
 
 	cpuid(0x80000000, 0, &max_ext, &b, &c, &d);
@@ -60,6 +65,35 @@ void cpu_features_init(void)
 		cpuid(0x80000007, 0, &a, &b, &c, &d);
 		x86_cpu.invariant_tsc = d & (1u << 8);
 	}
+}
+
+void cpu_features_report(void)
+{
+	const struct { const char *name; bool found, used; } f[] = {
+		{ "NX", x86_cpu.nx, x86_cpu.nx },               /* nx: found and EFER.NXE set */
+		{ "1G-pages", x86_cpu.pdpe1gb, x86_cpu.pdpe1gb },       /* the direct map's */
+		{ "PGE", x86_cpu.pge, x86_cpu.pge },
+		{ "PCID", x86_cpu.pcid, false },
+		{ "INVPCID", x86_cpu.invpcid, false },
+		{ "PKU", x86_cpu.pku, x86_pku_enabled },
+		{ "SMEP", x86_cpu.smep, x86_smep_enabled },
+		{ "SMAP", x86_cpu.smap, x86_smap_enabled },
+		{ "ERMS", x86_cpu.erms, x86_cpu.erms },         /* page copy/clear (page_ops.c) */
+		{ "x2APIC", x86_cpu.x2apic, false },
+		{ "invariant-TSC", x86_cpu.invariant_tsc, false },
+	};
+	char found[128], used[128];
+	size_t nf = 0, nu = 0;
+
+	found[0] = used[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++) {
+		if (f[i].found && nf < sizeof(found))
+			nf += ksnprintf(found + nf, sizeof(found) - nf, " %s", f[i].name);
+		if (f[i].used && nu < sizeof(used))
+			nu += ksnprintf(used + nu, sizeof(used) - nu, " %s", f[i].name);
+	}
+	printk("cpu: features found:%s\n", nf ? found : " none");
+	printk("cpu: features used:%s\n", nu ? used : " none");
 }
 
 struct lockdep_held *lockdep_cpu_held(void)

@@ -3,7 +3,9 @@
  * ACPI MADT ("APIC" table: processor local APIC and x2APIC entries), or,
  * without ACPI (or with acpi=off), from the Intel MultiProcessor
  * Specification tables ("_MP_" floating pointer, "PCMP" configuration
- * table, processor entries). Both are found by scanning the BIOS areas the
+ * table, processor entries). The ACPI RSDP is the loader's copy when it
+ * gave one (multiboot2 ACPI tags: the only way on UEFI); otherwise it and
+ * the MP floating pointer are found by scanning the BIOS areas the
  * specifications name: the first KiB of the EBDA and 0xE0000-0xFFFFF.
  *
  * Firmware tables are read through the direct map; a table outside it
@@ -115,16 +117,16 @@ static const struct sdt_header *sdt_at(phys_addr_t pa)
 	return h && sum_ok(h, h->length) ? h : NULL;
 }
 
-/* The MADT, through the XSDT (ACPI 2+) or the RSDT. */
-static const struct sdt_header *find_madt(void)
+/* The MADT, through the XSDT (ACPI 2+) or the RSDT; rsdp_copy (len bytes) or a BIOS scan. */
+static const struct sdt_header *find_madt(const void *rsdp_copy, size_t len)
 {
-	const struct rsdp *r = scan_bios("RSD PTR ", 8, 20);
+	const struct rsdp *r = len >= 20 ? rsdp_copy : scan_bios("RSD PTR ", 8, 20);
 	const struct sdt_header *root;
 	bool x;
 
-	if (!r)
+	if (!r || memcmp(r->sig, "RSD PTR ", 8) || !sum_ok(r, 20))
 		return NULL;
-	x = r->revision >= 2 && r->xsdt;
+	x = r->revision >= 2 && (len == 0 || len >= sizeof(*r)) && r->xsdt;
 	root = sdt_at(x ? r->xsdt : r->rsdt);
 	if (!root)
 		return NULL;
@@ -151,9 +153,9 @@ static void add_cpu(struct cpu_enum *e, uint32_t apic_id)
 		e->ignored++;
 }
 
-static bool from_madt(struct cpu_enum *e)
+static bool from_madt(struct cpu_enum *e, const void *rsdp, size_t rsdp_len)
 {
-	const struct sdt_header *m = find_madt();
+	const struct sdt_header *m = find_madt(rsdp, rsdp_len);
 	const uint8_t *p, *end;
 
 	if (!m)
@@ -212,13 +214,16 @@ static bool from_mp_tables(struct cpu_enum *e)
  * cpu_enumerate: fill e with the APIC ids of the enabled CPUs, the boot
  * CPU's (boot_apic_id) first; from the MADT unless use_acpi is false or
  * there is none, then from the MP tables; with neither, the boot CPU
- * alone. Ids beyond NR_CPUS CPUs are counted in e->ignored.
+ * alone. Ids beyond NR_CPUS CPUs are counted in e->ignored. rsdp: the
+ * loader's copy of the ACPI RSDP (rsdp_len bytes), or rsdp_len 0 to scan
+ * the BIOS areas for it.
  */
-void cpu_enumerate(struct cpu_enum *e, uint32_t boot_apic_id, bool use_acpi)
+void cpu_enumerate(struct cpu_enum *e, uint32_t boot_apic_id, bool use_acpi,
+		   const void *rsdp, size_t rsdp_len)
 {
 	memset(e, 0, sizeof(*e));
 	add_cpu(e, boot_apic_id);
-	if ((use_acpi && from_madt(e)) || from_mp_tables(e))
+	if ((use_acpi && from_madt(e, rsdp, rsdp_len)) || from_mp_tables(e))
 		return;
 	e->n = 1;
 	e->source = "no ACPI or MP table: boot CPU only";

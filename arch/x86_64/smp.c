@@ -171,7 +171,7 @@ void smp_init(const struct boot_info *bi, bool use_acpi, unsigned max_cpus)
 	struct cpu_enum e;
 	unsigned up = 1;
 
-	cpu_enumerate(&e, lapic_id(), use_acpi);
+	cpu_enumerate(&e, lapic_id(), use_acpi, bi->rsdp, bi->rsdp_len);
 	cpu_apic_id[0] = e.apic_id[0];
 	if (max_cpus && e.n > max_cpus)
 		e.n = max_cpus;

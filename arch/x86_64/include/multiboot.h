@@ -44,6 +44,8 @@ struct mb1_module {
 #define MB2_TAG_MODULE  3
 #define MB2_TAG_BASIC_MEMINFO 4
 #define MB2_TAG_MMAP    6
+#define MB2_TAG_ACPI_OLD 14     /* a copy of the ACPI 1.0 RSDP */
+#define MB2_TAG_ACPI_NEW 15     /* a copy of the ACPI 2.0+ RSDP (with the XSDT) */
 
 struct mb2_tag {
 	uint32_t type, size;
@@ -73,6 +75,7 @@ struct mb2_tag_module {
 #define BOOT_MAX_MODULES  8
 #define BOOT_CMDLINE_MAX  4096       /* long ktest= filters (the grader's) fit */
 #define BOOT_MODSTR_MAX   1024
+#define BOOT_RSDP_MAX     36         /* an ACPI 2.0 RSDP */
 
 struct boot_info {
 	const char *loader;                     /* "multiboot1" / "multiboot2" */
@@ -87,6 +90,13 @@ struct boot_info {
 	struct mem_range info;                  /* the info structure itself */
 	struct mem_range extra[4];              /* other loader memory we read (mb1 mmap, module list) */
 	size_t nextra;
+	/*
+	 * The ACPI RSDP the loader copied into its information (multiboot2
+	 * ACPI tags; the only way to find ACPI on UEFI, which has no BIOS
+	 * area to scan). rsdp_len 0: none given, scan the BIOS areas.
+	 */
+	uint8_t rsdp[BOOT_RSDP_MAX];
+	size_t rsdp_len;
 };
 
 /*

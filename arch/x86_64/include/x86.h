@@ -138,11 +138,20 @@ struct x86_features {
 	bool smep;              /* supervisor-mode execution prevention (CPUID 7.0 EBX bit 7) */
 	bool smap;              /* supervisor-mode access prevention (CPUID 7.0 EBX bit 20) */
 	bool hypervisor;        /* running under one (CPUID 1 ECX bit 31) */
+	bool pcid;              /* process-context ids (CPUID 1 ECX bit 17); not used */
+	bool invpcid;           /* INVPCID (CPUID 7.0 EBX bit 10); not used */
+	bool x2apic;            /* x2APIC mode (CPUID 1 ECX bit 21); not used: xAPIC MMIO */
 	unsigned family;        /* CPUID 1 EAX: the family, extended family added */
 	char vendor[13];
 };
 extern struct x86_features x86_cpu;
 void cpu_features_init(void);
+/*
+ * cpu_features_report: print the CPU features the kernel looks for, as
+ * found (CPUID) and as used (turned on by this kernel); call once the
+ * page tables, PKU and SMEP/SMAP are set up.
+ */
+void cpu_features_report(void);
 /*
  * Turn protection keys on when the CPU has them and allow is true (kernel
  * option pku=on): CR4.PKE, and PKRU_INIT in this CPU's PKRU. Sets
@@ -262,7 +271,8 @@ struct cpu_enum {
 	uint32_t apic_id[NR_CPUS];
 	const char *source;             /* "ACPI MADT", "MP tables", ... */
 };
-void cpu_enumerate(struct cpu_enum *e, uint32_t boot_apic_id, bool use_acpi);
+void cpu_enumerate(struct cpu_enum *e, uint32_t boot_apic_id, bool use_acpi,
+		   const void *rsdp, size_t rsdp_len);
 
 /* The APIC id of each CPU index (valid for online CPUs). */
 extern uint32_t cpu_apic_id[NR_CPUS];
