@@ -39,7 +39,7 @@ struct dentry;
 #define KSTACK_SIZE  (PAGE_SIZE << KSTACK_ORDER)
 #define TASK_COMM_LEN 16
 #define SCHED_SLICE_TICKS 10                    /* 10 ms at TIMER_HZ 1000 */
-#define TASK_MAX 2048                           /* live tasks (zombies included): fork's limit */
+#define TASK_MAX 64                             /* live tasks (zombies included): fork's limit */
 
 enum task_state {
 	TASK_RUNNABLE,          /* on the run queue, or running */
