@@ -71,6 +71,7 @@ static int unpack_modules(void)
 {
 	for (unsigned i = 0; i < module_count(); i++) {
 		const struct boot_module *m = module_get(i);
+		uint64_t t0 = monotonic_ns();
 		int err;
 
 		if (is_args_module(m))
@@ -80,8 +81,9 @@ static int unpack_modules(void)
 			printk("rootfs: module %u (%s): %s\n", i, m->name, errno_name(err));
 			return err;
 		}
-		printk("rootfs: module %u (%s, %zu KiB) %s\n", i, m->name, m->size >> 10,
-		       is_cpio(m) ? "unpacked" : "copied");
+		/* the time: what a big --root tree costs at boot (issue 22, item 9) */
+		printk("rootfs: module %u (%s, %zu KiB) %s in %llu ms\n", i, m->name, m->size >> 10,
+		       is_cpio(m) ? "unpacked" : "copied", (unsigned long long)((monotonic_ns() - t0) / 1000000));
 		pmm_release_reserved(virt_to_phys(m->data), virt_to_phys(m->data) + m->size);
 	}
 	return 0;

@@ -87,32 +87,6 @@ static long do_poll(uint64_t ufds, uint64_t nfds, uint64_t deadline)
 	return r ? r : a.count;
 }
 
-/* A relative timeout in ns -> the deadline (UINT64_MAX for none). */
-static uint64_t deadline_after(uint64_t ns)
-{
-	uint64_t now = monotonic_ns();
-
-	return ns >= UINT64_MAX - now ? UINT64_MAX : now + ns;
-}
-
-/* Read a timespec (NULL: no timeout); -EFAULT, -EINVAL. */
-static long timespec_deadline(uint64_t uts, uint64_t *deadline)
-{
-	struct { int64_t sec, nsec; } ts;
-
-	if (!uts) {
-		*deadline = UINT64_MAX;
-		return 0;
-	}
-	if (copy_from_user(&ts, (const void *)uts, sizeof(ts)))
-		return -EFAULT;
-	if (ts.sec < 0 || ts.nsec < 0 || (uint64_t)ts.nsec >= NSEC)
-		return -EINVAL;
-	*deadline = (uint64_t)ts.sec > UINT64_MAX / NSEC / 2 ? UINT64_MAX :
-		    (ts.sec == 0 && ts.nsec == 0) ? 0 : deadline_after((uint64_t)ts.sec * NSEC + (uint64_t)ts.nsec);
-	return 0;
-}
-
 /* poll(fds, nfds, timeout_ms): the number of ready entries; -EINVAL nfds > RLIMIT_NOFILE; -EFAULT; -EINTR. */
 long sys_poll(SYSCALL_ARGS)
 {
@@ -125,7 +99,7 @@ long sys_poll(SYSCALL_ARGS)
 long sys_ppoll(SYSCALL_ARGS)
 {
 	uint64_t deadline;
-	long r = timespec_deadline(a2, &deadline);
+	long r = user_timeout_deadline(a2, &deadline);
 
 	if (!r)
 		r = signal_temp_mask_user(a3, a4);
@@ -265,7 +239,7 @@ long sys_select(SYSCALL_ARGS)
 long sys_pselect6(SYSCALL_ARGS)
 {
 	uint64_t deadline, sm[2] = { 0, 0 };
-	long r = timespec_deadline(a4, &deadline);
+	long r = user_timeout_deadline(a4, &deadline);
 
 	if (!r && a5 && copy_from_user(sm, (const void *)a5, sizeof(sm)))
 		r = -EFAULT;

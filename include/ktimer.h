@@ -43,4 +43,13 @@ void ktimer_cancel(struct ktimer *t);
  */
 long sleep_until_ns(uint64_t deadline_ns, struct wait_queue *wq, bool (*cond)(void *), void *arg);
 
+/* deadline_after: the CLOCK_MONOTONIC deadline ns from now (UINT64_MAX when it would overflow). */
+uint64_t deadline_after(uint64_t ns);
+/*
+ * user_timeout_deadline: the deadline of the relative struct timespec at
+ * user address uts: UINT64_MAX for uts 0 (no timeout), 0 for a zero time
+ * (do not wait). -EFAULT; -EINVAL a negative time or tv_nsec >= 10^9.
+ */
+long user_timeout_deadline(uint64_t uts, uint64_t *deadline);
+
 #endif

@@ -87,6 +87,7 @@ struct task_signals {
 	uint32_t sas_flags;                             /* SS_AUTODISARM or 0 */
 	ksigset_t saved_mask;                           /* rt_sigsuspend: the set to restore */
 	bool restore_mask;                              /* ... after the next handler (or syscall exit) */
+	ksigset_t waiting;                              /* rt_sigtimedwait: its set wakes it, blocked or not */
 };
 
 struct task;
@@ -162,7 +163,14 @@ const char *report_end(const struct task *t);
 
 /* signal_deliver: called on return to user mode: deliver one pending unblocked signal (or terminate). */
 void signal_deliver(struct trap_frame *tf);
-/* signal_pending: some unblocked signal is pending for t. */
+/*
+ * signal_dequeue_locked: take a pending signal of set (blocked or not) off
+ * t, its own pending signals before its process's, synchronous fault
+ * signals first, else the lowest number; its siginfo in *info. The signal,
+ * or 0 when none of set is pending. sched_lock held.
+ */
+int signal_dequeue_locked(struct task *t, ksigset_t set, struct k_siginfo *info);
+/* signal_pending: some unblocked signal (or one rt_sigtimedwait waits for) is pending for t. */
 bool signal_pending(const struct task *t);
 /*
  * fatal_signal_pending: SIGKILL is pending for t (its own or its process's):

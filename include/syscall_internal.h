@@ -99,6 +99,7 @@ DECLARE_SYSCALL(setitimer);
 DECLARE_SYSCALL(pause);
 DECLARE_SYSCALL(sysinfo);
 DECLARE_SYSCALL(rt_sigsuspend);
+DECLARE_SYSCALL(rt_sigtimedwait);
 DECLARE_SYSCALL(rt_sigqueueinfo);
 DECLARE_SYSCALL(rt_sigpending);
 DECLARE_SYSCALL(clone3);

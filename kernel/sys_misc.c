@@ -117,11 +117,16 @@ long sys_prctl(SYSCALL_ARGS)
 	}
 }
 
-/* uname(buf): sysname "vmkernel", release "6.18.0-vmkernel" (Linux-like, for libcs that parse it), machine "x86_64". */
+/*
+ * uname(buf): sysname "Linux" (the ABI programs check for: configure
+ * scripts, uname -s), nodename "vmkernel", release "6.18.0-vmkernel"
+ * (Linux-like, for libcs that parse it; the name says which kernel this
+ * is), machine "x86_64".
+ */
 long sys_uname(SYSCALL_ARGS)
 {
 	static const char *const fields[6] = {
-		"vmkernel", "vmkernel", "6.18.0-vmkernel", "#1 SMP vmkernel", "x86_64", "(none)",
+		"Linux", "vmkernel", "6.18.0-vmkernel", "#1 SMP vmkernel", "x86_64", "(none)",
 	};
 	char u[6][65];
 

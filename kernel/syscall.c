@@ -102,6 +102,7 @@ static const syscall_fn syscall_table[NR_SYSCALLS] = {
 	[__NR_pause] = sys_pause,
 	[__NR_sysinfo] = sys_sysinfo,
 	[__NR_rt_sigsuspend] = sys_rt_sigsuspend,
+	[__NR_rt_sigtimedwait] = sys_rt_sigtimedwait,
 	[__NR_rt_sigqueueinfo] = sys_rt_sigqueueinfo,
 	[__NR_rt_sigpending] = sys_rt_sigpending,
 	[__NR_clone3] = sys_clone3,

@@ -1,10 +1,15 @@
 /*
  * GDT and TSS, one of each per CPU. Layout (selectors in
- * arch/x86_64/include/x86.h):
- *   0x00 null, 0x08 kernel code, 0x10 kernel data, 0x18 user data,
- *   0x20 user code, 0x28 TSS (16-byte descriptor).
- * User data sits just below user code so that SYSRET's fixed offsets work
- * (STAR[63:48] = 0x10: SS = 0x18|3, CS = 0x20|3; arch/x86_64/process.c).
+ * arch/x86_64/include/x86.h), Linux's order, so that user code sees the
+ * selectors it sees on Linux (cs 0x33, ss 0x2b):
+ *   0x00 null, 0x08 unused (Linux: 32-bit kernel code), 0x10 kernel code,
+ *   0x18 kernel data, 0x20 unused (Linux: 32-bit user code), 0x28 user
+ *   data, 0x30 user code, 0x38 unused, 0x40 TSS (16-byte descriptor).
+ * Kernel data follows kernel code (SYSCALL: SS = STAR[47:32] + 8) and user
+ * data and code follow the 0x20 slot (SYSRET: SS = STAR[63:48] + 8,
+ * CS = STAR[63:48] + 16; arch/x86_64/process.c). The unused slots stay
+ * zero: there is no 32-bit compatibility mode, so a far jump or an
+ * rt_sigreturn to 0x23 faults (SIGSEGV) where Linux would run 32-bit code.
  * TSS.rsp0 is the running task's kernel-stack top (tss_set_rsp0, on every
  * context switch, in the TSS of the CPU switching). The TSS gives the
  * double-fault handler (IST1) and the NMI handler (IST2) stacks of their
@@ -25,7 +30,7 @@ struct tss {
 	uint16_t iomap_base;
 } __attribute__((packed));
 
-static uint64_t gdt[NR_CPUS][7] __attribute__((aligned(16)));
+static uint64_t gdt[NR_CPUS][GDT_ENTRIES] __attribute__((aligned(16)));
 static struct tss tss[NR_CPUS] __attribute__((aligned(16)));
 static uint8_t boot_df_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
 static uint8_t boot_nmi_stack[IST_STACK_SIZE] __attribute__((aligned(16)));
@@ -48,15 +53,15 @@ static void gdt_fill(unsigned cpu)
 	uint64_t limit = sizeof(tss[cpu]) - 1;
 	uint64_t *g = gdt[cpu];
 
-	g[0] = 0;
-	g[1] = 0x00209A0000000000UL;            /* kernel code: P, DPL0, L */
-	g[2] = 0x0000920000000000UL;            /* kernel data: P, DPL0, W */
-	g[3] = 0x0000F20000000000UL;            /* user data: P, DPL3, W */
-	g[4] = 0x0020FA0000000000UL;            /* user code: P, DPL3, L */
+	memset(g, 0, sizeof(gdt[cpu]));
+	g[KERNEL_CS / 8] = 0x00209A0000000000UL;        /* kernel code: P, DPL0, L */
+	g[KERNEL_DS / 8] = 0x0000920000000000UL;        /* kernel data: P, DPL0, W */
+	g[USER_DS / 8] = 0x0000F20000000000UL;          /* user data: P, DPL3, W */
+	g[USER_CS / 8] = 0x0020FA0000000000UL;          /* user code: P, DPL3, L */
 	/* 64-bit available TSS (type 9), present */
-	g[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89UL << 40) |
-	       (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
-	g[6] = base >> 32;
+	g[TSS_SEL / 8] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89UL << 40) |
+			 (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
+	g[TSS_SEL / 8 + 1] = base >> 32;
 }
 
 /*

@@ -36,8 +36,9 @@ static uint8_t fpu_initial[512] __attribute__((aligned(16)));
 void syscall_init_cpu(void)
 {
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
-	/* SYSRET: CS = 0x10 + 16 | 3 = USER_CS, SS = 0x10 + 8 | 3 = USER_DS; SYSCALL: CS = KERNEL_CS */
-	wrmsr(MSR_STAR, (0x10UL << 48) | ((uint64_t)KERNEL_CS << 32));
+	/* SYSRET: CS = 0x20 + 16 | 3 = USER_CS, SS = 0x20 + 8 | 3 = USER_DS (as Linux's STAR);
+	 * SYSCALL: CS = KERNEL_CS, SS = KERNEL_CS + 8 = KERNEL_DS */
+	wrmsr(MSR_STAR, ((uint64_t)USER32_CS << 48) | ((uint64_t)KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (uint64_t)syscall_entry);
 	wrmsr(MSR_FMASK, SYSCALL_FMASK);
 	wrmsr(MSR_KERNEL_GS_BASE, 0);           /* the user's GS base until a task sets one */

@@ -18,8 +18,8 @@
 bits 64
 default rel
 
-%define USER_DS 0x1b
-%define USER_CS 0x23
+%define USER_DS 0x2b                ; as arch/x86_64/include/x86.h
+%define USER_CS 0x33
 %define VEC_SYSCALL 0x100
 %define PCPU_USER_RSP 24
 %define PCPU_KSTACK_TOP 32

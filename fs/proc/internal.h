@@ -23,6 +23,7 @@
 
 #define PROC_DEV 0x16                   /* st_dev of /proc on the reference machine */
 #define PROC_USER_HZ 100                /* the clock ticks of /proc's times (AT_CLKTCK) */
+#define PIDS_MAX (TASK_MAX * 2)         /* room for more pids than there can be (TASK_MAX live tasks) */
 
 /* One name of a table directory: its mode and special. */
 struct proc_entry {

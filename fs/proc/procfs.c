@@ -19,7 +19,6 @@
 #include "kerrno.h"
 
 #define PID_POS 0x100000                /* readdir positions of the pids: PID_POS + pid */
-#define PIDS_MAX (TASK_MAX * 2)         /* more than there can be (TASK_MAX live tasks) */
 
 static struct dentry *proc_root;        /* /proc (no reference: it is never removed) */
 

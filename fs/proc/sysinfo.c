@@ -86,8 +86,8 @@ static long cpuinfo_fill(int pid, char *buf, size_t size)
 /* The newest process id and the runnable and all tasks (for stat and loadavg). */
 static void task_counts(int *newest, int *running, int *all)
 {
-	int pids[TASK_MAX * 2];
-	size_t np = MIN(task_pids(pids, ARRAY_SIZE(pids)), ARRAY_SIZE(pids));
+	int *pids = kmalloc(PIDS_MAX * sizeof(int));
+	size_t np = pids ? MIN(task_pids(pids, PIDS_MAX), (size_t)PIDS_MAX) : 0;
 	struct task_info ti;
 
 	*newest = 0;
@@ -100,6 +100,7 @@ static void task_counts(int *newest, int *running, int *all)
 		*all += ti.threads ? ti.threads : 1;
 		*running += ti.state == 'R';
 	}
+	kfree(pids);
 }
 
 static long sysstat_fill(int pid, char *buf, size_t size)

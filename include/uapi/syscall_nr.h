@@ -87,6 +87,7 @@
 #define __NR_getpgid           121
 #define __NR_getsid            124
 #define __NR_rt_sigpending     127
+#define __NR_rt_sigtimedwait   128
 #define __NR_rt_sigqueueinfo   129
 #define __NR_rt_sigsuspend     130
 #define __NR_sigaltstack       131

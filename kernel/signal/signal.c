@@ -161,7 +161,7 @@ static ksigset_t pending_set(const struct task *t)
 
 bool signal_pending(const struct task *t)
 {
-	return (pending_set(t) & ~t->sig.blocked) != 0;
+	return (pending_set(t) & (~t->sig.blocked | t->sig.waiting)) != 0;
 }
 
 bool fatal_signal_pending(const struct task *t)
@@ -197,8 +197,10 @@ int send_signal_info_locked(struct task *t, const struct k_siginfo *info, bool g
 	if (sig == 0)
 		return 0;
 	h = t->sighand->action[sig].handler;
-	if (sig != SIGKILL && (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig))))
-		return 0;               /* discarded, as Linux does for ignored signals */
+	/* an ignored signal is discarded, as Linux does, unless blocked (it may be waited for) */
+	if (sig != SIGKILL && !(t->sig.blocked & sig_bit(sig)) &&
+	    (h == SIG_IGN || (h == SIG_DFL && default_ignored(sig))))
+		return 0;
 	if (init_drops(t, info))
 		return 0;
 	if ((r = sigpending_add_locked(pending, info)))
@@ -415,6 +417,29 @@ static struct k_siginfo dequeue_locked(struct task *t, int sig)
 	return info;
 }
 
+#define SYNCHRONOUS_SIGNALS (sig_bit(SIGSEGV) | sig_bit(SIGBUS) | sig_bit(SIGILL) | sig_bit(SIGTRAP) | \
+			     sig_bit(SIGFPE) | sig_bit(SIGSYS))
+
+/* The signal of ready (non-empty) to take first: synchronous fault signals, then the lowest (Linux's order). */
+static int next_signal(ksigset_t ready)
+{
+	if (ready & SYNCHRONOUS_SIGNALS)
+		ready &= SYNCHRONOUS_SIGNALS;
+	return __builtin_ctzll(ready) + 1;
+}
+
+int signal_dequeue_locked(struct task *t, ksigset_t set, struct k_siginfo *info)
+{
+	ksigset_t own = t->sig.pending.set & set, group = t->group->pending.set & set;
+	int sig;
+
+	if (!own && !group)
+		return 0;
+	sig = next_signal(own ? own : group);   /* the thread's own first, as Linux */
+	*info = dequeue_locked(t, sig);
+	return sig;
+}
+
 void signal_deliver(struct trap_frame *tf)
 {
 	struct task *t = current;
@@ -430,15 +455,7 @@ void signal_deliver(struct trap_frame *tf)
 		spin_unlock_irqrestore(&sched_lock, f);
 		return;
 	}
-	/* synchronous fault signals first, then the lowest number (Linux's order) */
-	if (ready & sig_bit(SIGKILL))
-		sig = SIGKILL;
-	else if (ready & (sig_bit(SIGSEGV) | sig_bit(SIGBUS) | sig_bit(SIGILL) | sig_bit(SIGTRAP) |
-			  sig_bit(SIGFPE) | sig_bit(SIGSYS)))
-		sig = __builtin_ctzll(ready & (sig_bit(SIGSEGV) | sig_bit(SIGBUS) | sig_bit(SIGILL) |
-					      sig_bit(SIGTRAP) | sig_bit(SIGFPE) | sig_bit(SIGSYS))) + 1;
-	else
-		sig = __builtin_ctzll(ready) + 1;
+	sig = ready & sig_bit(SIGKILL) ? SIGKILL : next_signal(ready);
 	info = dequeue_locked(t, sig);
 	ka = t->sighand->action[sig];
 	oldmask = t->sig.blocked;

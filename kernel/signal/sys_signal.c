@@ -1,4 +1,4 @@
-/* Signal system calls: rt_sigaction, rt_sigprocmask, kill, tkill, tgkill, sigaltstack. */
+/* Signal system calls: rt_sigaction, rt_sigprocmask, kill, tkill, tgkill, sigaltstack, rt_sigsuspend, rt_sigtimedwait. */
 #include "syscall.h"
 #include "signal.h"
 #include "task.h"
@@ -8,6 +8,7 @@
 #include "kstring.h"
 #include "wait.h"
 #include "x86.h"
+#include "ktimer.h"
 
 #define SYSCALL_ARGS struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, \
 	uint64_t a4, uint64_t a5
@@ -20,6 +21,7 @@ long sys_tkill(SYSCALL_ARGS);
 long sys_tgkill(SYSCALL_ARGS);
 long sys_sigaltstack(SYSCALL_ARGS);
 long sys_rt_sigsuspend(SYSCALL_ARGS);
+long sys_rt_sigtimedwait(SYSCALL_ARGS);
 long sys_rt_sigpending(SYSCALL_ARGS);
 long sys_rt_sigqueueinfo(SYSCALL_ARGS);
 
@@ -235,6 +237,50 @@ long sys_rt_sigsuspend(SYSCALL_ARGS)
 	spin_unlock_irqrestore(&sched_lock, f);
 	wait_event_interruptible(&never, false);
 	return -ERESTARTNOHAND;
+}
+
+/*
+ * rt_sigtimedwait(set, info, timeout, sigsetsize): take a pending signal of
+ * set (SIGKILL and SIGSTOP left out; normally blocked by the caller) and
+ * return its number, its siginfo copied to info (unless NULL). Without one,
+ * wait for one (or another signal's handler), up to the relative timeout (NULL: no limit; zero:
+ * do not wait). -EAGAIN the time ran out; -EINTR another signal's handler
+ * is to run (never restarted, as Linux); -EINVAL sigsetsize != 8 or a bad
+ * timeout; -EFAULT.
+ */
+long sys_rt_sigtimedwait(SYSCALL_ARGS)
+{
+	struct task *t = current;
+	struct k_siginfo info;
+	uint64_t deadline;
+	ksigset_t set;
+	unsigned long f;
+	long r = 0;
+	int sig;
+
+	if (a3 != sizeof(ksigset_t))
+		return -EINVAL;
+	if (copy_from_user(&set, (const void *)a0, sizeof(set)))
+		return -EFAULT;
+	if ((r = user_timeout_deadline(a2, &deadline)))
+		return r;
+	set &= ~UNBLOCKABLE;
+	f = spin_lock_irqsave(&sched_lock);
+	sig = signal_dequeue_locked(t, set, &info);
+	if (!sig && deadline) {
+		t->sig.waiting = set;           /* a signal of set now wakes the sleep below */
+		spin_unlock_irqrestore(&sched_lock, f);
+		r = sleep_until_ns(deadline, NULL, NULL, NULL);
+		f = spin_lock_irqsave(&sched_lock);
+		t->sig.waiting = 0;
+		sig = signal_dequeue_locked(t, set, &info);
+	}
+	spin_unlock_irqrestore(&sched_lock, f);
+	if (!sig)
+		return r == -EINTR ? -EINTR : -EAGAIN;
+	if (a1 && copy_to_user((void *)a1, &info, sizeof(info)))
+		return -EFAULT;
+	return sig;
 }
 
 /* rt_sigpending(set, size): the pending signals that are blocked. -EINVAL size > 8; -EFAULT. */

@@ -10,6 +10,7 @@
 #include "spinlock.h"
 #include "x86.h"
 #include "kerrno.h"
+#include "uaccess.h"
 
 #define NSEC 1000000000ULL
 
@@ -137,4 +138,30 @@ long sleep_until_ns(uint64_t deadline_ns, struct wait_queue *wq, bool (*cond)(vo
 	wait_finish(wq, &w);
 	ktimer_cancel(&st.kt);
 	return r;
+}
+
+/* deadline_after: see include/ktimer.h. */
+uint64_t deadline_after(uint64_t ns)
+{
+	uint64_t now = monotonic_ns();
+
+	return ns >= UINT64_MAX - now ? UINT64_MAX : now + ns;
+}
+
+/* user_timeout_deadline: see include/ktimer.h. */
+long user_timeout_deadline(uint64_t uts, uint64_t *deadline)
+{
+	struct { int64_t sec, nsec; } ts;
+
+	if (!uts) {
+		*deadline = UINT64_MAX;
+		return 0;
+	}
+	if (copy_from_user(&ts, (const void *)uts, sizeof(ts)))
+		return -EFAULT;
+	if (ts.sec < 0 || ts.nsec < 0 || (uint64_t)ts.nsec >= NSEC)
+		return -EINVAL;
+	*deadline = (uint64_t)ts.sec > UINT64_MAX / NSEC / 2 ? UINT64_MAX :
+		    (ts.sec == 0 && ts.nsec == 0) ? 0 : deadline_after((uint64_t)ts.sec * NSEC + (uint64_t)ts.nsec);
+	return 0;
 }

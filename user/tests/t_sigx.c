@@ -2,8 +2,9 @@
  * Signal features that real programs need, as Linux 6.18 does them:
  * sigaltstack with SA_ONSTACK (the Go runtime), alarm / setitimer /
  * getitimer / pause, SA_RESTART for a read blocked on a pipe, sigsuspend,
- * sysinfo; and regressions from fuzzing (issue 13, section 4), each with
- * the value Linux gives.
+ * sysinfo; rt_sigtimedwait; SS_AUTODISARM; the segment selectors user code
+ * runs with (issue 22, item 8); and regressions from fuzzing (issue 13,
+ * section 4), each with the value Linux gives.
  */
 #include "utests.h"
 
@@ -12,6 +13,12 @@
 #define EPERM 1
 #define ENOMEM 12
 #define EINTR 4
+#define EAGAIN 11
+#define EINVAL 22
+#define EFAULT 14
+#define SS_AUTODISARM (1U << 31)
+#define SI_USER 0
+#define CLD_EXITED 1
 #define PR_SET_NAME 15
 #define PR_GET_NAME 16
 
@@ -399,6 +406,215 @@ static void t_sigreturn_bad_context(void)
 	CHECK_EQ(WTERMSIG(st), SIGSEGV);
 }
 
+/* The segment selectors of user code now: cs, ss, ds, es, fs, gs (in that order). */
+static void read_selectors(unsigned short sel[6])
+{
+	__asm__ volatile("mov %%cs, %0\n\tmov %%ss, %1\n\tmov %%ds, %2\n\t"
+			 "mov %%es, %3\n\tmov %%fs, %4\n\tmov %%gs, %5"
+			 : "=r"(sel[0]), "=r"(sel[1]), "=r"(sel[2]), "=r"(sel[3]), "=r"(sel[4]), "=r"(sel[5]));
+}
+
+static unsigned short handler_sel[6], frame_cs, frame_ss;
+
+static void on_usr1_selectors(int sig, siginfo_t *si, void *ucv)
+{
+	unsigned short *csgsfs = (unsigned short *)((char *)ucv + 40 + 18 * 8);    /* uc_mcontext.cs */
+
+	(void)sig;
+	(void)si;
+	read_selectors(handler_sel);
+	frame_cs = csgsfs[0];
+	frame_ss = csgsfs[3];
+}
+
+/* Check Linux's user selectors: cs __USER_CS (0x33), ss __USER_DS (0x2b), ds = es = fs = gs = 0. */
+static void check_linux_selectors(const unsigned short sel[6])
+{
+	CHECK_EQ(sel[0], 0x33);
+	CHECK_EQ(sel[1], 0x2b);
+	for (int i = 2; i < 6; i++)
+		CHECK_EQ(sel[i], 0);
+}
+
+/*
+ * Item 8: user code runs with Linux's selectors, from exec (IRET), after a
+ * system call (SYSRET), in a signal handler and after rt_sigreturn; the
+ * signal frame records cs and ss as Linux does. Linux: GDT entries 5 and 6
+ * (__USER_DS = 0x2b, __USER_CS = 0x33); start_thread loads 0 into ds, es,
+ * fs and gs of a 64-bit program and arch_prctl(ARCH_SET_FS) changes the fs
+ * base only.
+ */
+static void t_user_selectors(void)
+{
+	unsigned short sel[6];
+
+	read_selectors(sel);
+	check_linux_selectors(sel);
+	CHECK(getpid() > 0);
+	read_selectors(sel);
+	check_linux_selectors(sel);
+	ut_catch_signal(SIGUSR1, on_usr1_selectors);
+	CHECK_EQ(kill(getpid(), SIGUSR1), 0);
+	check_linux_selectors(handler_sel);
+	CHECK_EQ(frame_cs, 0x33);
+	CHECK_EQ(frame_ss, 0x2b);
+	read_selectors(sel);
+	check_linux_selectors(sel);
+}
+
+static long sigtimedwait_k(sigset_t set, siginfo_t *info, long sec, long nsec, bool timeout)
+{
+	struct { long sec, nsec; } ts = { sec, nsec };
+
+	return usys4(__NR_rt_sigtimedwait, (long)&set, (long)info, timeout ? (long)&ts : 0, 8);
+}
+
+static volatile int usr2_seen;
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	usr2_seen++;
+}
+
+/*
+ * rt_sigtimedwait, as sigwait/sigtimedwait/sigwaitinfo use it: the pending
+ * signal of the set comes back with its siginfo (lowest number first),
+ * a blocked SIGCHLD left at SIG_DFL is queued for it (Linux never discards
+ * a blocked signal), a zero timeout polls (EAGAIN), another signal's
+ * handler ends the wait (EINTR), bad arguments get Linux's errno.
+ */
+static void t_sigtimedwait(void)
+{
+	sigset_t set = sigmask_of(SIGUSR1) | sigmask_of(SIGUSR2) | sigmask_of(SIGCHLD), pend;
+	struct sigaction sa;
+	siginfo_t info;
+	int pid, st, *ints = (int *)&info, self = getpid();
+
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &set, NULL), 0);
+	CHECK_EQ(sigtimedwait_k(set, &info, 0, 0, true), -EAGAIN);
+	CHECK_EQ(sigtimedwait_k(set, &info, 0, 1000000000, true), -EINVAL);
+	CHECK_EQ(sigtimedwait_k(set, &info, -1, 0, true), -EINVAL);
+	CHECK_EQ(usys4(__NR_rt_sigtimedwait, (long)&set, 0, 0, 4), -EINVAL);
+	CHECK_EQ(usys4(__NR_rt_sigtimedwait, 0x10, 0, 0, 8), -EFAULT);
+	CHECK_EQ(sigtimedwait_k(set, &info, 0, 10000000, true), -EAGAIN);       /* 10 ms, nothing comes */
+
+	CHECK_EQ(kill(getpid(), SIGUSR2), 0);
+	CHECK_EQ(kill(getpid(), SIGUSR1), 0);
+	memset(&info, 0, sizeof(info));
+	CHECK_EQ(sigtimedwait_k(set, &info, 0, 0, false), SIGUSR1);
+	CHECK_EQ(info.si_signo, SIGUSR1);
+	CHECK_EQ(info.si_code, SI_USER);
+	CHECK_EQ(ints[4], getpid());                                           /* si_pid */
+	CHECK_EQ(sigtimedwait_k(set, NULL, 0, 0, true), SIGUSR2);
+	CHECK_EQ(usys2(__NR_rt_sigpending, (long)&pend, 8), 0);
+	CHECK_EQ(pend, 0);
+
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		_exit(7);
+	memset(&info, 0, sizeof(info));
+	CHECK_EQ(sigtimedwait_k(sigmask_of(SIGCHLD), &info, 0, 0, false), SIGCHLD);
+	CHECK_EQ(info.si_code, CLD_EXITED);
+	CHECK_EQ(ints[4], pid);                                                /* si_pid */
+	CHECK_EQ(ints[6], 7);                                                  /* si_status */
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+
+	/* a child keeps sending SIGUSR2 (unblocked, with a handler) while we wait for SIGUSR1 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr2;
+	CHECK_EQ(sigaction(SIGUSR2, &sa, NULL), 0);
+	pend = sigmask_of(SIGUSR2);
+	CHECK_EQ(sigprocmask(SIG_UNBLOCK, &pend, NULL), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		for (;;) {
+			kill(self, SIGUSR2);
+			msleep(2);
+		}
+	}
+	for (int i = 0; i < 100; i++) {
+		long r = sigtimedwait_k(sigmask_of(SIGUSR1), NULL, 5, 0, true);
+
+		CHECK(r == -EINTR || r == -EAGAIN);
+		if (r == -EINTR)
+			break;
+		CHECK(i < 99);
+	}
+	CHECK(usr2_seen > 0);
+	kill(pid, SIGKILL);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+}
+
+static char disarm_stack[65536] __attribute__((aligned(16)));
+static char other_stack[65536] __attribute__((aligned(16)));
+static volatile long disarm_sp, nested_sp;
+static volatile int disarm_inside_flags, disarm_frame_flags, disarm_set_err;
+static volatile long disarm_frame_sp;
+
+static void on_usr2_nested(int sig)
+{
+	volatile char here;
+
+	(void)sig;
+	nested_sp = (long)&here;
+}
+
+static void on_usr1_disarm(int sig, siginfo_t *si, void *ucv)
+{
+	struct stack_u cur, other = { other_stack, 0, sizeof(other_stack) };
+	struct stack_u *uc_stack = (struct stack_u *)((char *)ucv + 16);         /* uc_stack */
+	volatile char here;
+
+	(void)sig;
+	(void)si;
+	disarm_sp = (long)&here;
+	disarm_frame_sp = (long)uc_stack->ss_sp;
+	disarm_frame_flags = uc_stack->ss_flags;
+	usys2(__NR_sigaltstack, 0, (long)&cur);
+	disarm_inside_flags = cur.ss_flags;
+	kill(getpid(), SIGUSR2);                        /* SA_ONSTACK, but the stack is disarmed */
+	disarm_set_err = (int)usys2(__NR_sigaltstack, (long)&other, 0);
+}
+
+/*
+ * SS_AUTODISARM (Linux 4.7): the alternate stack is switched off while a
+ * handler runs on it, so sigaltstack reports SS_DISABLE there, a nested
+ * SA_ONSTACK handler runs further down the same stack (not from its top
+ * again), a new stack may be installed; rt_sigreturn puts back the stack of
+ * the frame (uc_stack: the old one, flags SS_AUTODISARM).
+ */
+static void t_sigaltstack_autodisarm(void)
+{
+	struct stack_u ss = { disarm_stack, (int)SS_AUTODISARM, sizeof(disarm_stack) }, cur;
+	struct sigaction sa;
+
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), 0);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, (long)&cur), 0);
+	CHECK_EQ(cur.ss_flags, (int)SS_AUTODISARM);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr2_nested;
+	sa.sa_flags = SA_ONSTACK;
+	CHECK_EQ(sigaction(SIGUSR2, &sa, NULL), 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_usr1_disarm;
+	sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
+	CHECK_EQ(sigaction(SIGUSR1, &sa, NULL), 0);
+	CHECK_EQ(kill(getpid(), SIGUSR1), 0);
+	CHECK(disarm_sp > (long)disarm_stack && disarm_sp < (long)disarm_stack + (long)sizeof(disarm_stack));
+	CHECK_EQ(disarm_frame_sp, (long)disarm_stack);
+	CHECK_EQ(disarm_frame_flags, (int)SS_AUTODISARM);
+	CHECK_EQ(disarm_inside_flags, SS_DISABLE);
+	CHECK(nested_sp > (long)disarm_stack && nested_sp < disarm_sp);
+	CHECK_EQ(disarm_set_err, 0);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, (long)&cur), 0);
+	CHECK_EQ((long)cur.ss_sp, (long)disarm_stack);
+	CHECK_EQ(cur.ss_size, sizeof(disarm_stack));
+	CHECK_EQ(cur.ss_flags, (int)SS_AUTODISARM);
+}
+
 const struct utest ut_sigx_tests[] = {
 	{ "sigaltstack", t_sigaltstack },
 	{ "itimer_pause", t_itimer_pause },
@@ -413,5 +629,8 @@ const struct utest ut_sigx_tests[] = {
 	{ "getrandom_range", t_getrandom_range },
 	{ "kernel_address_maperr", t_kernel_address_maperr },
 	{ "sigreturn_bad_context", t_sigreturn_bad_context },
+	{ "user_selectors", t_user_selectors },
+	{ "sigtimedwait", t_sigtimedwait },
+	{ "sigaltstack_autodisarm", t_sigaltstack_autodisarm },
 	{ NULL, NULL },
 };

@@ -14,12 +14,14 @@
 #define KERNEL_VMA      0xffffffff80000000UL
 #define DIRECT_MAP_BASE 0xffff888000000000UL
 
-/* GDT selectors (arch/x86_64/gdt.c). */
-#define KERNEL_CS 0x08
-#define KERNEL_DS 0x10
-#define USER_DS   0x1b          /* ring 3 data (RPL 3) */
-#define USER_CS   0x23
-#define TSS_SEL   0x28
+/* GDT selectors (arch/x86_64/gdt.c): Linux's __KERNEL_CS, __KERNEL_DS, __USER_DS, __USER_CS. */
+#define KERNEL_CS 0x10
+#define KERNEL_DS 0x18
+#define USER32_CS 0x23          /* an empty slot here: SYSRET's base (STAR[63:48]) */
+#define USER_DS   0x2b          /* ring 3 data (RPL 3) */
+#define USER_CS   0x33
+#define TSS_SEL   0x40
+#define GDT_ENTRIES 10          /* through the TSS's two slots */
 
 /* Interrupt vectors. */
 #define VEC_DE   0
