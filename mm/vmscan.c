@@ -4,7 +4,9 @@
  * anonymous pages (swap_out_range), direct reclaim for a fault that
  * found no page, and kswapd's balancing loop (its thread is
  * kernel/mm/kswapd.c). The per-page decision is mm/madvise.c's
- * (mm_reclaim_lazyfree_range), shared with MADV_PAGEOUT.
+ * (mm_reclaim_lazyfree_range), shared with MADV_PAGEOUT. When the rounds
+ * fall short, the page caches' unmapped pages (tmpfs, memfd) are next:
+ * mm/shmem_swap.c.
  *
  * Locking: see include/vmscan.h. An mm's clock hand is [pt_lock].
  */
@@ -197,7 +199,8 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
  * Rounds 1 and 2 drop lazily freed pages only (they cost no I/O: Linux
  * reclaims them first, from the file list); rounds 3 and 4, when a swap
  * area has room, also write cold anonymous pages out. Two rounds each, so
- * that a page's second chance is used up.
+ * that a page's second chance is used up. Then, if that was not enough,
+ * the page caches: clean unmapped pages dropped, dirty ones swapped.
  */
 unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
 {
@@ -208,9 +211,11 @@ unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
 		if (rs.may_swap || (round < 2 && vm_stat_read(VM_NR_LAZYFREE)))
 			reclaim_round(&rs, who);
 	}
+	if (rs.freed < want)
+		shmem_reclaim(&rs);             /* tmpfs/memfd pages nothing maps (mm/shmem_swap.c) */
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSCAN_DIRECT : VM_PGSCAN_KSWAPD, rs.scanned);
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSTEAL_DIRECT : VM_PGSTEAL_KSWAPD, rs.freed);
-	count_vm_events(VM_PGLAZYFREED, rs.freed - rs.swapped);
+	count_vm_events(VM_PGLAZYFREED, rs.freed - rs.swapped - rs.shmem);
 	if (rs.freed)
 		__atomic_store_n(&kswapd_failed, false, __ATOMIC_RELAXED);
 	return rs.freed;
