@@ -110,6 +110,13 @@ int swap_read_page(swp_entry_t entry, struct page *page);
  */
 int swap_rw_run(swp_entry_t first, void *buf, unsigned n, bool write);
 
+/*
+ * swap_rw_batch (mm/swap_pte.c): pages[i] written to / read from slot
+ * e[i] for i < n (n <= 64), each run of consecutive slots in one device
+ * request; ok[i] says whether page i's request succeeded. Sleeps.
+ */
+void swap_rw_batch(const swp_entry_t *e, struct page **pages, unsigned n, bool write, bool *ok);
+
 /* swap_io_init (mm/swap_pte.c): the staging buffer of swap I/O, made once (swap_on calls it). */
 void swap_io_init(void);
 

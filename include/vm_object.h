@@ -25,6 +25,15 @@
  * (mapcount) + transient holders. Removed from the cache (truncate, punch,
  * the object's end), it lives on while still mapped, as an orphan.
  *
+ * Swap (Linux's shmem_writeout / shmem_swapin_folio; mm/shmem_swap.c):
+ * under memory pressure a page that nothing maps or holds is written to
+ * a swap slot and its tree slot then holds the swap entry instead (tagged
+ * with bit 0, Linux's xa_value), until a lookup reads it back (a major
+ * fault for a mapping) or the page is truncated away (the slot is freed).
+ * A swapped page still counts in nrpages and against the charge, as
+ * Linux's shmem keeps it in i_blocks and the size limit; nrswapped says
+ * how many of nrpages are in swap.
+ *
  * Locking: o->lock (a spinlock, taken with interrupts off) protects the
  * tree, size and counters. Order: mmap_lock -> pt_lock -> o->lock ->
  * pmm/slab (class VM_OBJECT of include/lock_order.h, checked by lockdep). No page is copied under it: callers take a reference
@@ -34,6 +43,7 @@
 #define VM_OBJECT_H
 
 #include "spinlock.h"
+#include "list.h"
 
 struct vm_object;
 struct vm_file;
@@ -58,12 +68,17 @@ struct vm_object {
 	uint64_t size;                   /* [lock] bytes; pages from ceil(size) on are past the end */
 	unsigned depth;                  /* [lock] tree levels (0: no tree yet) */
 	void **root;                     /* [lock] top node, NULL while empty */
-	unsigned long nrpages;           /* [lock] pages in the cache */
+	unsigned long nrpages;           /* [lock] pages in the cache, in memory or in swap */
+	unsigned long nrswapped;         /* [lock] of which in swap (a swap entry in the slot) */
+	unsigned long reclaim_pgoff;     /* [lock] where reclaim's next scan of it starts */
+	struct list_head all;            /* [objects_lock, mm/filemap.c] every object: reclaim's clock */
 };
 
 /* Flags of vm_object_page. */
 #define VMO_ALLOC      0x1   /* allocate a zeroed page when there is none */
 #define VMO_PAST_EOF   0x2   /* also beyond the end (a write that extends the file) */
+#define VMO_NOWAIT     0x4   /* never sleep: a page in swap answers -EAGAIN (callers under pt_lock) */
+#define VMO_RECLAIM    0x8   /* the caller holds no lock at all: short of memory, reclaim first */
 
 /* vm_object_init: o empty, size bytes, one reference (the caller's). Cannot fail. */
 void vm_object_init(struct vm_object *o, const struct vm_object_ops *ops, uint64_t size);
@@ -75,6 +90,12 @@ void vm_object_put(struct vm_object *o);
  * (vm_object_page_put when done), allocated (zeroed) when absent and VMO_ALLOC.
  * 0 and *out (NULL: absent, without VMO_ALLOC); -ENXIO pgoff past the end
  * (unless VMO_PAST_EOF); -ENOMEM no memory; -ENOSPC over the charge limit.
+ * A page in swap is read back first (sleeps: no spinning lock held; -EIO
+ * when the device fails), or with VMO_NOWAIT the answer is -EAGAIN: drop
+ * the locks and call vm_object_swap_in. With VMO_RECLAIM (read(),
+ * write()), memory short of the min watermark is reclaimed first (direct
+ * reclaim, as Linux's allocator does), and a swap-in that finds no frame
+ * reclaims and tries again.
  */
 int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, struct page **out);
 /* vm_object_page_put: drop the reference vm_object_page gave with a page. */
@@ -95,7 +116,7 @@ void vm_object_page_dirty(struct page *p);
  * pt_lock.
  */
 bool vm_object_drop_clean(struct vm_object *o, unsigned long pgoff, struct page *p, unsigned held);
-/* vm_object_has_page: is pgoff in the cache (mincore)? */
+/* vm_object_has_page: is pgoff in the cache, in memory (mincore; a page in swap is not)? */
 bool vm_object_has_page(struct vm_object *o, unsigned long pgoff);
 /* vm_object_size / vm_object_pages: the size in bytes; the pages in the cache. */
 uint64_t vm_object_size(struct vm_object *o);
@@ -119,6 +140,15 @@ void vm_object_truncate(struct vm_object *o, uint64_t size);
  * the cache; private copies stay. The size does not change. No mmap_lock held.
  */
 void vm_object_punch(struct vm_object *o, unsigned long pgoff, unsigned long n);
+/*
+ * vm_object_swap_in (mm/shmem_swap.c): if page pgoff of o is in swap,
+ * read it back into the cache. 1 when it was read (a major fault for a
+ * fault), 0 when it was not in swap (any more), -ENOMEM, -EIO. Sleeps:
+ * no spinning lock held.
+ */
+int vm_object_swap_in(struct vm_object *o, unsigned long pgoff);
+/* vm_object_swapped: o's pages in [first, last) that are in swap (smaps' Swap:). */
+unsigned long vm_object_swapped(struct vm_object *o, unsigned long first, unsigned long last);
 /* Objects now alive (leak checks). */
 size_t vm_object_inuse(void);
 

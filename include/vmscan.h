@@ -1,8 +1,9 @@
 /*
  * Page reclaim under memory pressure (Linux mm/vmscan.c, for what can be
  * reclaimed here: clean lazily freed anonymous pages, MADV_FREE's, then,
- * with a swap area on, cold private anonymous pages written to swap,
- * mm/swap_pte.c).
+ * with a swap area on, unmapped tmpfs/memfd pages (dropped when clean,
+ * swapped when dirty, mm/shmem_swap.c) and cold private anonymous pages
+ * written to swap, mm/swap_pte.c).
  *
  * Without a reverse map, reclaim finds pages the way Linux 2.4's swap_out
  * and Linux 6.1's multi-gen LRU aging do: it walks the page tables of

@@ -52,7 +52,9 @@ unsigned long vm_event_sum(enum vm_event e);
 #define VM_STAT_TABLE(X) \
 	X(NR_ANON_PAGES,    "nr_anon_pages")    /* private anonymous pages allocated */ \
 	X(NR_LAZYFREE,      NULL)               /* of which marked lazily free (Linux keeps them \
-	                                         *   on the inactive file LRU: no line of its own) */
+	                                         *   on the inactive file LRU: no line of its own) */ \
+	X(NR_SHMEM,         "nr_shmem")         /* page-cache pages in memory (all shmem here: \
+	                                         *   tmpfs, memfd, shared anonymous; not those in swap) */
 
 #define VM_STAT_ENUM(id, name) VM_##id,
 enum vm_stat { VM_STAT_TABLE(VM_STAT_ENUM) NR_VM_STATS };

@@ -5,7 +5,8 @@
  * files and shared anonymous memory from their page cache (shared
  * mappings map them, private ones map them read-only and copy them on
  * write; past the end of the file: SIGBUS; a read fault maps the cached
- * pages around it too: fault-around), and stack growth. A guard marker
+ * pages around it too: fault-around; a page of theirs in swap is read back
+ * with pt_lock dropped, a major fault), and stack growth. A guard marker
  * (mm/guard.c) refuses the access with SIGSEGV (SEGV_MAPERR), after the
  * VMA's permission check as on Linux.
  *
@@ -139,6 +140,17 @@ static int install_page(struct mm *mm, uintptr_t va, struct page *p, unsigned pr
 	return 0;
 }
 
+/*
+ * Inside this file only: a fault under a VMA's lock alone (which must not
+ * sleep) that needs to sleep (swap-in) answers FAULT_RETRY, and is taken
+ * again under the mmap_lock. FAULT_SWAPIN: the object's page is in swap
+ * (a tmpfs/memfd page, mm/shmem_swap.c): fault_locked reads it back with
+ * pt_lock dropped and looks again.
+ */
+#define FAULT_VMA_LOCKED 0x100
+#define FAULT_RETRY ((enum fault_result)0x100)
+#define FAULT_SWAPIN ((enum fault_result)0x101)
+
 /* A cache error as the fault's result: past the end or over a limit is SIGBUS (Linux vmf_error). */
 static enum fault_result object_error(int err)
 {
@@ -177,7 +189,7 @@ static void object_fault_around(struct mm *mm, struct vma *vma, uintptr_t va, un
 		if (a == va || arch_mmu_query(mm->mmu, a, NULL, NULL) != -ENOENT)
 			continue;
 		/* past the end (-ENXIO) or absent: nothing to map; the reference becomes the PTE's */
-		if (vm_object_page(vma_object(vma), vma_pgoff_at(vma, a), 0, &p) || !p)
+		if (vm_object_page(vma_object(vma), vma_pgoff_at(vma, a), VMO_NOWAIT, &p) || !p)
 			continue;
 		if (install_page(mm, a, p, want | MMU_ACCESSED, false)) {
 			vm_object_page_put(p);
@@ -204,7 +216,9 @@ static enum fault_result object_fault(struct mm *mm, struct vma *vma, uintptr_t 
 		want &= ~MMU_WRITE;
 	if (!(flags & FAULT_WRITE))
 		object_fault_around(mm, vma, va, want);
-	err = vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), VMO_ALLOC, &p);
+	err = vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), VMO_ALLOC | VMO_NOWAIT, &p);
+	if (err == -EAGAIN)
+		return FAULT_SWAPIN;
 	if (err)
 		return object_error(err);
 	/* the cache's reference for this PTE was taken by vm_object_page */
@@ -285,7 +299,9 @@ static enum fault_result cow_fault(struct mm *mm, struct vma *vma, uintptr_t va)
 
 	if (vma_anon_prepare(mm, vma))
 		return FAULT_OOM;
-	err = vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), VMO_ALLOC, &src);
+	err = vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), VMO_ALLOC | VMO_NOWAIT, &src);
+	if (err == -EAGAIN)
+		return FAULT_SWAPIN;
 	if (err)
 		return object_error(err);
 	np = anon_page_alloc(vma, va, false);
@@ -347,24 +363,37 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 /* LAB pgtbl: END private_fault */
 
 /*
- * Inside this file only: a fault under a VMA's lock alone (which must not
- * sleep) that needs to sleep (swap-in) answers FAULT_RETRY, and is taken
- * again under the mmap_lock.
+ * shmem_fault's swap-in: the object's page at va is in swap: read it back
+ * (a major fault) with pt_lock dropped, under the mmap_lock (a fault
+ * under the VMA lock alone retries under it first). FAULT_SWAPIN when it
+ * is back (look again), or the error. pt_lock held.
  */
-#define FAULT_VMA_LOCKED 0x100
-#define FAULT_RETRY ((enum fault_result)0x100)
+static enum fault_result object_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags)
+{
+	int r;
+
+	if (flags & FAULT_VMA_LOCKED)
+		return FAULT_RETRY;
+	mm_pt_unlock(mm);
+	r = vm_object_swap_in(vma_object(vma), vma_pgoff_at(vma, va));
+	mm_pt_lock(mm);
+	if (r > 0)
+		count_vm_event(VM_PGMAJFAULT);
+	return r < 0 ? object_error(r) : FAULT_SWAPIN;
+}
 
 /* The fault proper, with mmap_lock held for reading and vma containing addr. */
 static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t addr, unsigned flags)
 {
 	uintptr_t va = ALIGN_DOWN(addr, PAGE_SIZE);
 	phys_addr_t pa = 0;
-	unsigned state = 0;
+	unsigned state = 0, tries = 0;
 	bool present;
 	enum fault_result r;
 	int q;
 
 	mm_pt_lock(mm);
+again:
 	q = arch_mmu_query(mm->mmu, va, &pa, &state);
 	present = q == 0;
 	if (q == -EFAULT)
@@ -377,6 +406,12 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 		r = object_fault(mm, vma, va, flags);
 	else
 		r = private_fault(mm, vma, va, flags, present, pa, state);
+	if (r == FAULT_SWAPIN)
+		r = object_swap_in(mm, vma, va, flags);
+	if (r == FAULT_SWAPIN && ++tries < 4)
+		goto again;
+	if (r == FAULT_SWAPIN)
+		r = FAULT_OK;           /* swapped out again each time: the access faults once more */
 	mm_pt_unlock(mm);
 	return r;
 }

@@ -7,16 +7,23 @@
  * object's owner (tmpfs's size limit).
  *
  * Mirrors Linux's filemap/shmem lookup as far as an in-memory file system
- * needs it: no readahead, no writeback, no LRU (nothing is ever evicted).
+ * needs it: no readahead, no writeback, no LRU. Under memory pressure a
+ * page nothing maps goes to swap and its slot holds the swap entry
+ * (mm/shmem_swap.c); a lookup reads it back. Every object is on one list,
+ * the clock reclaim goes round.
  *
  * Locking: o->lock around every tree change and lookup; a page handed out
  * carries a reference taken under the lock, so truncation cannot free it
- * while its user copies or maps it.
+ * while its user copies or maps it. objects_lock (class DEFAULT) around
+ * the list alone, never with o->lock.
  */
 #include "internal.h"
 #include "slab.h"
 #include "kerrno.h"
 #include "kstring.h"
+#include "swap.h"
+#include "vmstat.h"
+#include "vmscan.h"
 
 #define VMO_SHIFT 9
 #define VMO_SLOTS (1UL << VMO_SHIFT)
@@ -24,6 +31,9 @@
 #define VMO_MAX_PGOFF (1UL << (VMO_SHIFT * VMO_MAX_DEPTH))
 
 static size_t objects_alive;
+static struct list_head objects = { &objects, &objects };     /* [objects_lock] */
+static unsigned long objects_listed;                           /* [objects_lock] */
+static struct spinlock objects_lock = SPINLOCK_INIT_CLASS("vm_objects", LOCK_CLASS_DEFAULT);
 
 size_t vm_object_inuse(void)
 {
@@ -32,12 +42,44 @@ size_t vm_object_inuse(void)
 
 void vm_object_init(struct vm_object *o, const struct vm_object_ops *ops, uint64_t size)
 {
+	unsigned long fl;
+
 	memset(o, 0, sizeof(*o));
 	o->ops = ops;
 	o->refcount = 1;
 	o->size = size;
 	spin_init_class(&o->lock, "vm_object", LOCK_CLASS_VM_OBJECT);
 	__atomic_add_fetch(&objects_alive, 1, __ATOMIC_RELAXED);
+	fl = spin_lock_irqsave(&objects_lock);
+	list_add_tail(&o->all, &objects);
+	objects_listed++;
+	spin_unlock_irqrestore(&objects_lock, fl);
+}
+
+struct vm_object *vm_object_next_to_scan(void)
+{
+	unsigned long fl = spin_lock_irqsave(&objects_lock);
+	struct vm_object *found = NULL;
+
+	for (unsigned long i = 0; i < objects_listed && !found; i++) {
+		struct vm_object *o = list_first_entry(&objects, struct vm_object, all);
+		int refs = __atomic_load_n(&o->refcount, __ATOMIC_RELAXED);
+
+		list_del(&o->all);
+		list_add_tail(&o->all, &objects);
+		/* a reference unless the last one is gone (the object is on its way out) */
+		while (refs > 0 && !found)
+			if (__atomic_compare_exchange_n(&o->refcount, &refs, refs + 1, false, __ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED))
+				found = o;
+	}
+	spin_unlock_irqrestore(&objects_lock, fl);
+	return found;
+}
+
+unsigned long vm_object_count(void)
+{
+	return __atomic_load_n(&objects_listed, __ATOMIC_RELAXED);
 }
 
 void vm_object_get(struct vm_object *o)
@@ -51,16 +93,41 @@ static unsigned long tree_capacity(unsigned depth)
 	return 1UL << (VMO_SHIFT * depth);
 }
 
-/* Take p out of the cache (its slot already cleared): it keeps only its mappings' references. */
-static void page_leave_cache(struct vm_object *o, struct page *p)
+/* p stops being a cache page (its slot already changed); the cache's reference is the caller's to drop. */
+static void page_unset_cache(struct page *p)
 {
 	/* atomic: a zap in another address space may be setting PG_dirty (vm_object_page_dirty) */
 	__atomic_fetch_and(&p->flags, ~PG_cache, __ATOMIC_RELAXED);
 	p->private = NULL;
+	mod_vm_stat(VM_NR_SHMEM, -1);
+}
+
+/* p becomes o's cache page, dirty when dirty (its slot set by the caller, who gives the cache its reference). */
+static void page_set_cache(struct vm_object *o, struct page *p, bool dirty)
+{
+	p->flags |= PG_cache | (dirty ? PG_dirty : 0);
+	p->private = o;
+	mod_vm_stat(VM_NR_SHMEM, 1);
+}
+
+/*
+ * Take the entry of a slot out of the cache (the slot already cleared): a
+ * page keeps only its mappings' references; a swap entry's slot is freed.
+ */
+static void entry_leave_cache(struct vm_object *o, void *entry)
+{
 	o->nrpages--;
 	if (o->ops->charge)
 		o->ops->charge(o, -1);
-	user_page_put(p);
+	if (vmo_slot_is_swap(entry)) {
+		swp_entry_t e = { vmo_slot_swap_val(entry) };
+
+		o->nrswapped--;
+		swap_slot_free(e);
+		return;
+	}
+	page_unset_cache(entry);
+	user_page_put(entry);
 }
 
 /*
@@ -84,10 +151,10 @@ static bool tree_remove(struct vm_object *o, void **node, unsigned lvl, unsigned
 			continue;
 		}
 		if (lvl == 1) {
-			struct page *p = node[i];
+			void *entry = node[i];
 
 			node[i] = NULL;
-			page_leave_cache(o, p);
+			entry_leave_cache(o, entry);
 		} else if (!tree_remove(o, node[i], lvl - 1, lo, first, last, false)) {
 			empty = false;
 			continue;
@@ -119,10 +186,14 @@ void vm_object_put(struct vm_object *o)
 
 	if (__atomic_sub_fetch(&o->refcount, 1, __ATOMIC_ACQ_REL))
 		return;
+	fl = spin_lock_irqsave(&objects_lock);
+	list_del(&o->all);
+	objects_listed--;
+	spin_unlock_irqrestore(&objects_lock, fl);
 	fl = spin_lock_irqsave(&o->lock);
 	vm_object_remove_locked(o, 0, ~0UL);
 	spin_unlock_irqrestore(&o->lock, fl);
-	BUG_ON(o->nrpages != 0 || o->nr_vmas != 0);
+	BUG_ON(o->nrpages != 0 || o->nrswapped != 0 || o->nr_vmas != 0);
 	__atomic_sub_fetch(&objects_alive, 1, __ATOMIC_RELAXED);
 	o->ops->release(o);
 }
@@ -190,15 +261,22 @@ static int cache_fill(struct vm_object *o, void **slot)
 			o->ops->charge(o, -1);
 		return -ENOMEM;
 	}
-	p->flags |= PG_cache;
-	p->private = o;
+	page_set_cache(o, p, false);
 	*slot = p;
 	o->nrpages++;
 	return 0;
 }
 
+void vm_object_make_room(void)
+{
+	if (pmm_free_frames() < pmm_watermark(WMARK_MIN))
+		mm_reclaim_direct();
+	vmscan_check_low();
+}
+
 int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, struct page **out)
 {
+	unsigned reclaims = 0;
 	bool nomem = false;
 	unsigned long fl;
 	void **slot;
@@ -207,6 +285,10 @@ int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, str
 	*out = NULL;
 	if (pgoff >= VMO_MAX_PGOFF)
 		return -ENXIO;
+	if (flags & VMO_RECLAIM)
+		vm_object_make_room();
+again:
+	err = 0;
 	fl = spin_lock_irqsave(&o->lock);
 	if (!(flags & VMO_PAST_EOF) && pgoff >= size_pages(o->size)) {
 		spin_unlock_irqrestore(&o->lock, fl);
@@ -217,6 +299,17 @@ int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, str
 		err = nomem ? -ENOMEM : 0;
 	else if (!*slot && (flags & VMO_ALLOC))
 		err = cache_fill(o, slot);
+	else if (vmo_slot_is_swap(*slot) && (flags & VMO_NOWAIT))
+		err = -EAGAIN;
+	else if (vmo_slot_is_swap(*slot)) {
+		spin_unlock_irqrestore(&o->lock, fl);
+		err = vm_object_swap_in(o, pgoff);
+		if (err == -ENOMEM && (flags & VMO_RECLAIM) && reclaims++ < 3 && mm_reclaim_direct())
+			goto again;
+		if (err < 0)
+			return err;
+		goto again;
+	}
 	if (!err && slot && *slot) {
 		*out = *slot;
 		user_page_get(*out);
@@ -255,7 +348,7 @@ bool vm_object_has_page(struct vm_object *o, unsigned long pgoff)
 	unsigned long fl = spin_lock_irqsave(&o->lock);
 	void **slot = tree_slot(o, pgoff, false, &nomem);
 
-	there = slot && *slot;
+	there = slot && *slot && !vmo_slot_is_swap(*slot);
 	spin_unlock_irqrestore(&o->lock, fl);
 	return there;
 }
@@ -294,8 +387,80 @@ void vm_object_zero_tail_locked(struct vm_object *o, unsigned long pgoff, size_t
 	void **slot = tree_slot(o, pgoff, false, &nomem);
 
 	assert_spin_held(&o->lock);
-	if (slot && *slot)
+	if (slot && *slot && !vmo_slot_is_swap(*slot)) {
 		memset((char *)page_address(*slot) + off, 0, PAGE_SIZE - off);
+		vm_object_page_dirty(*slot);    /* a write: a swap-out under way must not keep the old tail */
+	}
+}
+
+/* Collect the occupied slots below node (level lvl, first offset base) from first on into g. */
+struct gang {
+	unsigned n, max;
+	unsigned long *pgoffs;
+	void **slots;
+};
+
+static void gang_collect(void **node, unsigned lvl, unsigned long base, unsigned long first, struct gang *g)
+{
+	unsigned long span = 1UL << (VMO_SHIFT * (lvl - 1));
+
+	for (unsigned long i = 0; i < VMO_SLOTS && g->n < g->max; i++) {
+		unsigned long lo = base + i * span;
+
+		if (!node[i] || lo + span <= first)
+			continue;
+		if (lvl > 1) {
+			gang_collect(node[i], lvl - 1, lo, first, g);
+			continue;
+		}
+		g->pgoffs[g->n] = lo;
+		g->slots[g->n++] = node[i];
+	}
+}
+
+unsigned vm_object_gang_locked(struct vm_object *o, unsigned long first, unsigned n,
+			       unsigned long *pgoffs, void **slots)
+{
+	struct gang g = { 0, n, pgoffs, slots };
+
+	assert_spin_held(&o->lock);
+	if (o->root && first < tree_capacity(o->depth))
+		gang_collect(o->root, o->depth, 0, first, &g);
+	return g.n;
+}
+
+bool vm_object_to_swap_locked(struct vm_object *o, unsigned long pgoff, struct page *p, unsigned held,
+			      unsigned long swap_val)
+{
+	bool nomem = false;
+	void **slot = tree_slot(o, pgoff, false, &nomem);
+
+	assert_spin_held(&o->lock);
+	if (!slot || *slot != p || (__atomic_load_n(&p->flags, __ATOMIC_RELAXED) & PG_dirty) ||
+	    __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED) || page_refs(p) != 1 + (int)held)
+		return false;
+	*slot = vmo_swap_slot(swap_val);
+	o->nrswapped++;
+	page_unset_cache(p);
+	user_page_put(p);               /* the cache's: the caller's keeps the frame until it lets go */
+	return true;
+}
+
+bool vm_object_from_swap_locked(struct vm_object *o, unsigned long pgoff, unsigned long swap_val,
+				struct page *p)
+{
+	bool nomem = false;
+	void **slot = tree_slot(o, pgoff, false, &nomem);
+	swp_entry_t e = { swap_val };
+
+	assert_spin_held(&o->lock);
+	if (!slot || *slot != vmo_swap_slot(swap_val))
+		return false;
+	page_set_cache(o, p, true);     /* only the slot held its data: it must not be dropped as clean */
+	*slot = p;
+	o->nrswapped--;
+	swap_slot_free(e);
+	return true;
 }
 
 void vma_file_get(struct vm_file *f)

@@ -153,8 +153,21 @@ struct reclaim_scan {
 	unsigned long freed;          /* pages dropped (or swapped out) */
 	unsigned long scanned;        /* lazily freed pages looked at (and swap candidates) */
 	bool may_swap;                /* mm/vmscan.c: also write cold anonymous pages to swap */
-	unsigned long swapped;        /* of freed: pages swapped out */
+	unsigned long swapped;        /* of freed: anonymous pages swapped out */
+	unsigned long shmem;          /* of freed: page-cache pages dropped or swapped (mm/shmem_swap.c) */
 };
+/*
+ * shmem_reclaim (mm/shmem_swap.c): reclaim from the page caches (tmpfs,
+ * memfd, shared anonymous memory), object after object round the list's
+ * clock, each from where its last scan stopped: a page nothing maps or
+ * holds leaves, dropped when clean (never written: it reads back as
+ * zeros), written to swap when dirty and rs->may_swap. Mapped pages stay
+ * (no reverse map yet). Until rs->freed reaches rs->want; adds to freed,
+ * shmem and scanned. No lock held; sleeps (swap I/O).
+ */
+void shmem_reclaim(struct reclaim_scan *rs);
+/* shmem_reclaim_object: the same for o alone, from where its last scan stopped to the end of its tree. */
+void shmem_reclaim_object(struct vm_object *o, struct reclaim_scan *rs);
 /*
  * mm_reclaim_lazyfree_range: the clock over the present pages of
  * [start, end), part of one private anonymous VMA of rs->mm: drop the
@@ -279,6 +292,63 @@ static inline unsigned long vma_pgoff_at(const struct vma *v, uintptr_t va)
 void vm_object_remove_locked(struct vm_object *o, unsigned long first, unsigned long last);
 /* Zero [off, PAGE_SIZE) of the cache page at pgoff if there is one (o->lock held). */
 void vm_object_zero_tail_locked(struct vm_object *o, unsigned long pgoff, size_t off);
+/*
+ * A tree slot holds a struct page * or, for a page in swap, its swap entry
+ * shifted left by one with bit 0 set (pages are aligned: bit 0 is never
+ * set in a page pointer).
+ */
+static inline bool vmo_slot_is_swap(const void *slot)
+{
+	return ((uintptr_t)slot & 1) != 0;
+}
+static inline void *vmo_swap_slot(unsigned long swap_val)
+{
+	return (void *)((swap_val << 1) | 1);
+}
+static inline unsigned long vmo_slot_swap_val(const void *slot)
+{
+	return (uintptr_t)slot >> 1;
+}
+/*
+ * vm_object_gang_locked: up to n occupied slots of o from pgoff first on,
+ * in order: their offsets in pgoffs, their contents (a page or a swap
+ * slot) in slots. Returns how many. o->lock held.
+ */
+unsigned vm_object_gang_locked(struct vm_object *o, unsigned long first, unsigned n,
+			       unsigned long *pgoffs, void **slots);
+/*
+ * vm_object_to_swap_locked: reclaim's commit (mm/shmem_swap.c): page p,
+ * still at pgoff, mapped nowhere, held by the cache and the caller's held
+ * references alone and not written since the caller cleared PG_dirty,
+ * leaves the cache; the slot holds swap_val (the slot reference passes to
+ * the tree). false, nothing changed, when any of that is not so. o->lock.
+ */
+bool vm_object_to_swap_locked(struct vm_object *o, unsigned long pgoff, struct page *p, unsigned held,
+			      unsigned long swap_val);
+/*
+ * vm_object_from_swap_locked: swap-in's commit: if pgoff still holds
+ * swap_val, p (read from it, one reference for the cache) takes its
+ * place, dirty, and the tree's slot reference is dropped. false
+ * otherwise (p untouched). o->lock.
+ */
+bool vm_object_from_swap_locked(struct vm_object *o, unsigned long pgoff, unsigned long swap_val,
+				struct page *p);
+/*
+ * vm_object_next_to_scan: reclaim's clock over every object: the one at
+ * the head of the list, moved to the tail, with a reference for the
+ * caller (vm_object_put), skipping objects already being freed. NULL
+ * when there are none. No spinning lock held.
+ */
+struct vm_object *vm_object_next_to_scan(void);
+/* vm_object_count: the objects on that list now. */
+unsigned long vm_object_count(void);
+/*
+ * vm_object_make_room: before a cache page is allocated where the caller
+ * may sleep (write(), read() of a page in swap): below the min watermark,
+ * reclaim first (direct reclaim, as Linux's allocator slow path does);
+ * below low, wake kswapd. No lock held.
+ */
+void vm_object_make_room(void);
 /* Linux unmap_mapping_range over every address space (mm/truncate.c); no mmap_lock held. */
 void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned long last, bool even_cows);
 /*

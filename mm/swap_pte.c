@@ -177,6 +177,19 @@ static int rw_run(const swp_entry_t *e, struct page **pages, unsigned n, bool wr
 	return err;
 }
 
+void swap_rw_batch(const swp_entry_t *e, struct page **pages, unsigned n, bool write, bool *ok)
+{
+	for (unsigned i = 0, j; i < n; i = j) {
+		int err;
+
+		for (j = i + 1; j < n && e[j].val == e[j - 1].val + 1 && j - i < SWAP_RUN; j++)
+			;                       /* a run of consecutive slots */
+		err = rw_run(e + i, pages + i, j - i, write);
+		for (unsigned k = i; k < j; k++)
+			ok[k] = !err;
+	}
+}
+
 /* ---- swap-out */
 
 /*
@@ -252,7 +265,7 @@ static unsigned unmap_cached(struct mm *mm, struct page **pages, const bool *tak
 unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pages, const bool *shared,
 			    unsigned n)
 {
-	swp_entry_t e[SWAP_RUN];
+	swp_entry_t e[SWAP_RUN] = { { 0 } };
 	struct page *io[SWAP_RUN];
 	unsigned idx[SWAP_RUN];
 	bool written[SWAP_RUN] = { false }, take[SWAP_RUN];
@@ -271,15 +284,7 @@ unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pag
 		io[got] = pages[i];
 		idx[got++] = i;
 	}
-	for (unsigned i = 0, j; i < got; i = j) {
-		int err;
-
-		for (j = i + 1; j < got && e[j].val == e[j - 1].val + 1; j++)
-			;                       /* a run of consecutive slots */
-		err = rw_run(e + i, io + i, j - i, true);
-		for (unsigned k = i; k < j; k++)
-			written[k] = !err;
-	}
+	swap_rw_batch(e, io, got, true, written);
 	for (unsigned k = 0; k < got; k++) {
 		struct page *p = io[k];
 

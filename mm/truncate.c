@@ -17,6 +17,9 @@
  * space (and is zapped) or sees the new size (SIGBUS) or the hole (a new
  * zero page).
  *
+ * Pages in swap (mm/shmem_swap.c) leave the same way, their slots freed;
+ * a partial last page in swap is read back first, for its tail to be zeroed.
+ *
  * Locking: called with no mmap_lock held (MADV_REMOVE drops its own first,
  * as Linux does); takes o->lock, then each mm's mmap_lock (read) and
  * pt_lock, never two of them at once.
@@ -102,8 +105,13 @@ void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned long las
 void vm_object_truncate(struct vm_object *o, uint64_t size)
 {
 	unsigned long keep = (unsigned long)((size + PAGE_SIZE - 1) >> PAGE_SHIFT), fl;
+	struct page *tail = NULL;
 	uint64_t old;
 
+	/* A partial last page in swap is read back to have its tail zeroed, and held meanwhile. */
+	if ((size & (PAGE_SIZE - 1)) && size < vm_object_size(o) &&
+	    vm_object_page(o, keep - 1, VMO_RECLAIM, &tail))
+		tail = NULL;            /* (not read back: its tail keeps what it had, as after an I/O error) */
 	fl = spin_lock_irqsave(&o->lock);
 	old = o->size;
 	o->size = size;
@@ -113,6 +121,8 @@ void vm_object_truncate(struct vm_object *o, uint64_t size)
 			vm_object_zero_tail_locked(o, keep - 1, size & (PAGE_SIZE - 1));
 	}
 	spin_unlock_irqrestore(&o->lock, fl);
+	if (tail)
+		vm_object_page_put(tail);
 	if (size < old && ((old + PAGE_SIZE - 1) >> PAGE_SHIFT) > keep)
 		mm_unmap_object(o, keep, ~0UL, true);
 }

@@ -8,13 +8,16 @@
  * anonymous for private anonymous pages (COW copies in file mappings
  * too), lazily free when such a page is MADV_FREE'd and still clean.
  * Each swap entry counts a page of Swap, and 1/(slot references) of one
- * in SwapPss. Locked is the Pss of a VM_LOCKED VMA.
+ * in SwapPss; so does each page of a file (tmpfs, memfd, shared
+ * anonymous) that the VMA maps and that is in swap, in Swap only. Locked
+ * is the Pss of a VM_LOCKED VMA.
  *
  * Locking: the caller holds the mmap_lock (read); the walks run under
  * pt_lock and change nothing.
  */
 #include "internal.h"
 #include "swap.h"
+#include "kerrno.h"
 
 struct usage_walk {
 	struct vm_usage *u;
@@ -80,6 +83,28 @@ static enum mmu_action usage_swap_visit(void *arg, uintptr_t va, unsigned long v
 	return MMU_KEEP;
 }
 
+/*
+ * The object's pages that v maps and that are in swap (Linux's
+ * shmem_swap_usage, smaps_pte_hole): all of them in v's range when v is
+ * shared or read-only; in a private writable mapping only where no entry
+ * is (a private copy hides the object's page). No SwapPss: Linux adds
+ * none for them. pt_lock held when private.
+ */
+static unsigned long object_swap_usage(struct mm *mm, const struct vma *v)
+{
+	struct vm_object *o = vma_object(v);
+	unsigned long n = 0;
+
+	if (!o || !__atomic_load_n(&o->nrswapped, __ATOMIC_RELAXED))
+		return 0;
+	if ((v->flags & VM_SHARED) || !(v->flags & VM_WRITE))
+		return vm_object_swapped(o, v->pgoff, v->pgoff + vma_pages(v));
+	for (uintptr_t va = v->start; va < v->end; va += PAGE_SIZE)
+		if (arch_mmu_query(mm->mmu, va, NULL, NULL) == -ENOENT)
+			n += vm_object_swapped(o, vma_pgoff_at(v, va), vma_pgoff_at(v, va) + 1);
+	return n;
+}
+
 void vm_usage_add(struct mm *mm, const struct vma *v, struct vm_usage *u)
 {
 	struct usage_walk w = { u, (v->flags & VM_LOCKED) != 0 };
@@ -88,5 +113,6 @@ void vm_usage_add(struct mm *mm, const struct vma *v, struct vm_usage *u)
 	arch_mmu_walk(mm->mmu, v->start, v->end, usage_page_visit, &w, NULL);
 	if (__atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED))
 		arch_mmu_walk_swap(mm->mmu, v->start, v->end, usage_swap_visit, &w);
+	u->swap += object_swap_usage(mm, v) * PAGE_SIZE;
 	mm_pt_unlock(mm);
 }

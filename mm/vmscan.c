@@ -4,7 +4,8 @@
  * anonymous pages (swap_out_range), direct reclaim for a fault that
  * found no page, and kswapd's balancing loop (its thread is
  * kernel/mm/kswapd.c). The per-page decision is mm/madvise.c's
- * (mm_reclaim_lazyfree_range), shared with MADV_PAGEOUT.
+ * (mm_reclaim_lazyfree_range), shared with MADV_PAGEOUT. Before the swap
+ * rounds, the page caches' unmapped pages (tmpfs, memfd): mm/shmem_swap.c.
  *
  * Locking: see include/vmscan.h. An mm's clock hand is [pt_lock].
  */
@@ -197,7 +198,12 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
  * Rounds 1 and 2 drop lazily freed pages only (they cost no I/O: Linux
  * reclaims them first, from the file list); rounds 3 and 4, when a swap
  * area has room, also write cold anonymous pages out. Two rounds each, so
- * that a page's second chance is used up.
+ * that a page's second chance is used up. Before round 3, the page
+ * caches' pages nothing maps: clean ones dropped, dirty ones swapped
+ * (Linux keeps shmem on the anonymous LRU, where pages written once and
+ * not touched since are older than anonymous pages in use: swapping hot
+ * anonymous pages first made a program reading a large file back
+ * thrash its own buffer).
  */
 unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
 {
@@ -205,12 +211,14 @@ unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
 
 	for (int round = 0; round < 4 && rs.freed < want; round++) {
 		rs.may_swap = round >= 2 && swap_free_pages() > 0;
-		if (rs.may_swap || (round < 2 && vm_stat_read(VM_NR_LAZYFREE)))
+		if (round == 2)
+			shmem_reclaim(&rs);     /* unmapped tmpfs/memfd pages (mm/shmem_swap.c) before hot anon */
+		if (rs.freed < want && (rs.may_swap || (round < 2 && vm_stat_read(VM_NR_LAZYFREE))))
 			reclaim_round(&rs, who);
 	}
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSCAN_DIRECT : VM_PGSCAN_KSWAPD, rs.scanned);
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSTEAL_DIRECT : VM_PGSTEAL_KSWAPD, rs.freed);
-	count_vm_events(VM_PGLAZYFREED, rs.freed - rs.swapped);
+	count_vm_events(VM_PGLAZYFREED, rs.freed - rs.swapped - rs.shmem);
 	if (rs.freed)
 		__atomic_store_n(&kswapd_failed, false, __ATOMIC_RELAXED);
 	mm_put_deferred_flush();        /* address spaces whose last user left during a reverse-map walk */

@@ -37,7 +37,8 @@ uint64_t proc_uptime_ticks(void)
 
 static long meminfo_fill(int pid, char *buf, size_t size)
 {
-	unsigned long total = pmm_total_frames(), free = pmm_free_frames(), cached = fs_pages_used();
+	/* every page cache is shmem here: Cached and Shmem are its pages in memory (not those in swap) */
+	unsigned long total = pmm_total_frames(), free = pmm_free_frames(), cached = vm_stat_read(VM_NR_SHMEM);
 	static const char *const names[] = {
 		"MemTotal:       ", "MemFree:        ", "MemAvailable:   ", "Buffers:        ",
 		"Cached:         ", "SwapCached:     ", "SwapTotal:      ", "SwapFree:       ",

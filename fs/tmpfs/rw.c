@@ -4,7 +4,8 @@
  * generic_perform_write over shmem, without the inode lock: each page is
  * looked up (or allocated) with a reference, copied with no lock held (the
  * copy may fault on a user buffer that maps this very file), then
- * released; a write grows the size to what it wrote.
+ * released; a write grows the size to what it wrote. A page in swap is
+ * read back by the lookup; short of memory, the lookup reclaims first.
  *
  * Locking: the page cache's own; times under fs_lock.
  */
@@ -105,10 +106,12 @@ long fs_read(struct inode *inode, uint64_t pos, size_t n, fs_copy_fn copy, void 
 	while (done < n) {
 		size_t off = (pos + done) & (PAGE_SIZE - 1), chunk = MIN(n - done, PAGE_SIZE - off), left;
 		struct page *p;
-		int err = vm_object_page(&inode->data, (pos + done) >> PAGE_SHIFT, 0, &p);
+		int err = vm_object_page(&inode->data, (pos + done) >> PAGE_SHIFT, VMO_RECLAIM, &p);
 
-		if (err)
+		if (err == -ENXIO)
 			break;          /* truncated meanwhile */
+		if (err)
+			return done ? (long)done : err;   /* a page in swap not read back: -EIO, -ENOMEM */
 		left = copy(arg, done, p ? (char *)page_address(p) + off : (void *)(zero_page_data + off),
 			    chunk);
 		if (p)
@@ -126,7 +129,7 @@ static int write_page(struct inode *inode, uint64_t pos, size_t chunk, size_t do
 {
 	struct page *p;
 	size_t left;
-	int err = vm_object_page(&inode->data, pos >> PAGE_SHIFT, VMO_ALLOC | VMO_PAST_EOF, &p);
+	int err = vm_object_page(&inode->data, pos >> PAGE_SHIFT, VMO_ALLOC | VMO_PAST_EOF | VMO_RECLAIM, &p);
 
 	*copied = 0;
 	if (err)

@@ -466,6 +466,96 @@ static void test_unmap_swapcache_dirty_parent_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_unmap_swapcache_dirty_parent)
 
+/* Page i of the object holds 0x40 + i at offsets 0 and 4000. */
+static bool object_page_ok(struct vm_object *o, unsigned long i)
+{
+	struct page *p = NULL;
+	bool ok = vm_object_page(o, i, 0, &p) == 0 && p && ((uint8_t *)page_address(p))[0] == 0x40 + i &&
+		  ((uint8_t *)page_address(p))[4000] == 0x40 + i;
+
+	if (p)
+		vm_object_page_put(p);
+	return ok;
+}
+
+/*
+ * Pages of a shared memory object (tmpfs, memfd, MAP_SHARED|MAP_ANONYMOUS:
+ * mm/shmem_swap.c) in swap, as Linux's shmem_writeout and
+ * shmem_swapin_folio do it: of 8 pages nothing maps, the 6 written ones
+ * go to consecutive slots and the index keeps the entries (still counted
+ * in nrpages, no longer in nr_shmem or mincore), the clean one is
+ * dropped (a hole again), the one held (a read() copying it) stays. A
+ * lookup without sleeping says -EAGAIN; a lookup reads the entry back
+ * with the next ones (readahead: 6 slots, freed). Truncation inside the
+ * swapped pages frees their slots and reads the partial last page back
+ * to zero its tail; the object's end frees the rest.
+ */
+static void test_shmem_swap_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct vm_file *f;
+	struct vm_object *o;
+	struct page *held = NULL, *p = NULL;
+	struct reclaim_scan rs = { .want = ~0UL, .may_swap = true };
+	unsigned long shmem0;
+
+	if (!env_up(t, &e))
+		return;
+	f = shared_anon_file(P(8));
+	ASSERT_TRUE(t, f);
+	o = f->obj;
+	for (unsigned long i = 0; i < 8; i++) {
+		ASSERT_EQ(t, vm_object_page(o, i, VMO_ALLOC, &p), 0);
+		if (i != 7) {
+			((uint8_t *)page_address(p))[0] = (uint8_t)(0x40 + i);
+			((uint8_t *)page_address(p))[4000] = (uint8_t)(0x40 + i);
+			vm_object_page_dirty(p);
+		}
+		vm_object_page_put(p);
+	}
+	ASSERT_EQ(t, vm_object_page(o, 6, 0, &held), 0);
+	shmem0 = vm_stat_read(VM_NR_SHMEM);
+	shmem_reclaim_object(o, &rs);
+	EXPECT_EQ(t, rs.freed, 7);
+	EXPECT_EQ(t, rs.shmem, 7);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 6);
+	EXPECT_EQ(t, o->nrswapped, 6);
+	EXPECT_EQ(t, o->nrpages, 7);                            /* the dropped clean page is a hole again */
+	EXPECT_EQ(t, shmem0 - vm_stat_read(VM_NR_SHMEM), 7);
+	EXPECT_EQ(t, e.free0 - swap_free_pages(), 6);
+	EXPECT_EQ(t, vm_object_swapped(o, 0, 8), 6);
+	EXPECT_EQ(t, vm_object_swapped(o, 2, 4), 2);
+	EXPECT_FALSE(t, vm_object_has_page(o, 0));
+	EXPECT_TRUE(t, vm_object_has_page(o, 6));              /* held: not written out */
+	vm_object_page_put(held);
+	EXPECT_EQ(t, vm_object_page(o, 0, VMO_NOWAIT, &p), -EAGAIN);
+	EXPECT_TRUE(t, object_page_ok(o, 0));
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 6);      /* one read, with the 5 after it */
+	EXPECT_EQ(t, o->nrswapped, 0);
+	EXPECT_EQ(t, swap_free_pages(), e.free0);
+	for (unsigned long i = 0; i < 7; i++)
+		EXPECT_TRUE(t, object_page_ok(o, i));
+	EXPECT_EQ(t, vm_object_page(o, 7, 0, &p), 0);
+	EXPECT_TRUE(t, p == NULL);                              /* dropped clean: reads as zeros */
+	/* Out again (read back, the pages are dirty: only they hold the data), then truncated to 3 pages + 8 bytes. */
+	rs.freed = 0;
+	o->reclaim_pgoff = 0;
+	shmem_reclaim_object(o, &rs);
+	EXPECT_EQ(t, o->nrswapped, 7);
+	vm_object_truncate(o, P(3) + 8);
+	EXPECT_EQ(t, o->nrswapped, 3);                          /* 0-2; 3 read back for its tail; 4-6 freed */
+	EXPECT_EQ(t, e.free0 - swap_free_pages(), 3);
+	EXPECT_EQ(t, vm_object_page(o, 3, 0, &p), 0);
+	ASSERT_TRUE(t, p != NULL);
+	EXPECT_EQ(t, ((uint8_t *)page_address(p))[0], 0x43);
+	EXPECT_EQ(t, ((uint8_t *)page_address(p))[4000], 0);
+	vm_object_page_put(p);
+	f->ops->put(f);                                         /* the object's end frees slots 0-2 */
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_shmem_swap)
+
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),
 	KTEST_CASE(test_fork_shares_slots),
@@ -476,6 +566,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_willneed_reads_back),
 	KTEST_CASE(test_shared_pages_swap_cache),
 	KTEST_CASE(test_unmap_swapcache_dirty_parent),
+	KTEST_CASE(test_shmem_swap),
 	{ 0 },
 };
 KTEST_SUITE(mm_swap, mm_swap_cases);

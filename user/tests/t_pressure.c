@@ -580,6 +580,198 @@ static void t_smaps_swap(void)
 	slots_all_free();
 }
 
+/* ---- tmpfs and memfd pages in swap */
+
+#define SHM_CHUNK 16                    /* pages a read() or write() moves */
+static unsigned long shm_buf[SHM_CHUNK * PG / 8];
+
+/* The check word of page i, word k, of the file salted with salt (pages of two files differ too). */
+static unsigned long shm_word(size_t i, unsigned k, unsigned long salt)
+{
+	return pattern(i, k) ^ salt;
+}
+
+/* Write n pages of check words to fd through write(), SHM_CHUNK at a time. */
+static void shm_write(int fd, size_t n, unsigned long salt)
+{
+	for (size_t i = 0; i < n; i += SHM_CHUNK) {
+		for (size_t j = 0; j < SHM_CHUNK; j++)
+			for (unsigned k = 0; k < 4; k++)
+				shm_buf[j * (PG / 8) + k * 128] = shm_word(i + j, k, salt);
+		CHECK_EQ(write_all(fd, shm_buf, SHM_CHUNK * PG), 0);
+	}
+}
+
+/* Page i's check words at q, the first `first' pages' word 0 rewritten to ~ (through a mapping). */
+static bool shm_page_ok(const unsigned long *q, size_t i, unsigned long salt, size_t first)
+{
+	for (unsigned k = 0; k < 4; k++) {
+		unsigned long want = shm_word(i, k, salt);
+
+		if (q[k * 128] != (i < first && k == 0 ? ~want : want))
+			return false;
+	}
+	return true;
+}
+
+/* Pages of fd (n, from offset 0) with wrong check words, read through read(). */
+static size_t shm_bad_read(int fd, size_t n, unsigned long salt, size_t first)
+{
+	size_t bad = 0;
+
+	CHECK_EQ(lseek(fd, 0, 0), 0);
+	for (size_t i = 0; i < n; i += SHM_CHUNK) {
+		CHECK_EQ(read(fd, shm_buf, SHM_CHUNK * PG), (long)(SHM_CHUNK * PG));
+		for (size_t j = 0; j < SHM_CHUNK; j++)
+			bad += !shm_page_ok(shm_buf + j * (PG / 8), i + j, salt, first);
+	}
+	return bad;
+}
+
+/*
+ * The same through shared read-only mappings of 256 pages at a time
+ * (each unmapped before the next: pages this kernel's reclaim cannot
+ * take while they are mapped, it has no reverse map yet).
+ */
+static size_t shm_bad_mapped(int fd, size_t n, unsigned long salt, size_t first)
+{
+	const size_t win = 256;
+	size_t bad = 0;
+
+	for (size_t i = 0; i < n; i += win) {
+		const unsigned long *q = mmap(NULL, win * PG, PROT_READ, MAP_SHARED, fd, (long)(i * PG));
+
+		CHECK(q != MAP_FAILED);
+		for (size_t j = 0; j < win && i + j < n; j++)
+			bad += !shm_page_ok(q + j * (PG / 8), i + j, salt, first);
+		CHECK_EQ(munmap((void *)q, win * PG), 0);
+	}
+	return bad;
+}
+
+/*
+ * Shared memory files in swap, as Linux's shmem swaps them: a memfd as
+ * large as the machine's memory and a tmpfs file (/dev/shm) of a quarter
+ * of it, written with check words through write(). They cannot both be in
+ * memory: Linux (and this kernel, mm/shmem_swap.c) writes the dirty pages
+ * of files nobody maps to swap and keeps the swap entry in the file's
+ * page index. Then: the first 256 pages of the memfd rewritten through a
+ * shared mapping (each faulted back from swap, the writes kept when the
+ * mapping goes), a private mapping of the tmpfs file written (a copy:
+ * the file unchanged); every page read back through read() and through
+ * mappings; smaps' Swap: for an untouched shared mapping of the memfd,
+ * which Linux counts from the file's swap entries (since 4.5,
+ * shmem_swap_usage); the last page truncated mid-way and the file grown
+ * again (its tail reads zeros); and once both files are gone, every slot
+ * free again.
+ *
+ * Expected counts, with swap: the data is 1.25 x MemTotal, at least
+ * D = data - MemFree (before) pages cannot be in memory, so pswpout grows
+ * by at least D / 2 (the other half: room reclaim may have made by
+ * taking other processes' pages instead, a few MiB at most, and
+ * MemFree's slack); a pass over every page then reads back at least as
+ * many (pswpin), by major faults for the mapped pass. Without swap
+ * (the host, or no UTEST_SWAP) the files are 8 MiB and 2 MiB and only the
+ * data is checked.
+ */
+static void t_swap_shmem(void)
+{
+	const unsigned long salt_m = 0x1111111111111111UL, salt_t = 0x2222222222222222UL;
+	bool swap = swap_ready();
+	size_t total = (size_t)meminfo_kb("MemTotal") * 1024 / PG;
+	size_t nm = swap ? total : 2048, nt = swap ? total / 4 : 512, first = 256;
+	long free0 = meminfo_kb("MemFree") / 4, out0 = vmstat("pswpout"), in0, maj0;
+	long want = (long)(nm + nt) - free0;
+	char path[64];
+	int mfd, tfd;
+	unsigned long *q;
+	unsigned char *vec;
+	long swap_kb;
+	size_t resident = 0;
+
+	nm = (nm + SHM_CHUNK - 1) / SHM_CHUNK * SHM_CHUNK;
+	nt = (nt + SHM_CHUNK - 1) / SHM_CHUNK * SHM_CHUNK;
+	snprintf(path, sizeof(path), "/dev/shm/vmk-swap-shmem-%d", getpid());
+	mfd = (int)usys2(__NR_memfd_create, (long)"swap_shmem", 0);
+	CHECK(mfd >= 0);
+	tfd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
+	CHECK(tfd >= 0);
+	shm_write(mfd, nm, salt_m);
+	shm_write(tfd, nt, salt_t);
+	if (swap) {
+		CHECK(vmstat("pswpout") - out0 >= want / 2);
+		CHECK(meminfo_kb("Shmem") < (long)((nm + nt) * PG / 1024));   /* not all in memory */
+	}
+	/* Rewrite through a shared mapping: a write fault on each page (in swap or not). */
+	q = mmap(NULL, first * PG, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	CHECK(q != MAP_FAILED);
+	for (size_t i = 0; i < first; i++)
+		q[i * (PG / 8)] = ~shm_word(i, 0, salt_m);
+	CHECK_EQ(munmap(q, first * PG), 0);
+	/* A private mapping's writes are its own copies (the file keeps its data). */
+	q = mmap(NULL, first * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, tfd, 0);
+	CHECK(q != MAP_FAILED);
+	for (size_t i = 0; i < first; i++)
+		q[i * (PG / 8)] = 0;
+	CHECK_EQ(munmap(q, first * PG), 0);
+	in0 = vmstat("pswpin");
+	CHECK_EQ(shm_bad_read(mfd, nm, salt_m, first), 0);
+	CHECK_EQ(shm_bad_read(tfd, nt, salt_t, 0), 0);
+	if (swap)
+		CHECK(vmstat("pswpin") - in0 >= want / 2);
+	in0 = vmstat("pswpin");
+	maj0 = vmstat("pgmajfault");
+	CHECK_EQ(shm_bad_mapped(mfd, nm, salt_m, first), 0);
+	CHECK_EQ(shm_bad_mapped(tfd, nt, salt_t, 0), 0);
+	if (swap) {
+		CHECK(vmstat("pswpin") - in0 >= want / 2);
+		CHECK(vmstat("pgmajfault") - maj0 > 0);
+	}
+	/*
+	 * An untouched shared mapping of the whole memfd: no page mapped
+	 * (Rss 0); every page is in memory (mincore) or in swap (Swap:),
+	 * and here never both (shmem pages skip the swap cache; Linux could
+	 * count a page under writeback in both).
+	 */
+	q = mmap(NULL, nm * PG, PROT_READ, MAP_SHARED, mfd, 0);
+	CHECK(q != MAP_FAILED);
+	vec = mmap(NULL, nm, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(vec != MAP_FAILED);
+	/*
+	 * Reclaim may be moving pages out meanwhile (kswapd): counted again
+	 * until Swap: did not change around the mincore (nothing touches the
+	 * file, so nothing comes back in).
+	 */
+	do {
+		swap_kb = smaps_kb(q, "Swap:");
+		CHECK_EQ(mincore(q, nm * PG, vec), 0);
+		resident = 0;
+		for (size_t i = 0; i < nm; i++)
+			resident += vec[i] & 1;
+	} while (smaps_kb(q, "Swap:") != swap_kb);
+	CHECK_EQ(smaps_kb(q, "Rss:"), 0);
+	if (swap) {
+		CHECK(swap_kb > 0);
+		CHECK_EQ(swap_kb / 4 + (long)resident, (long)nm);
+	}
+	CHECK_EQ(munmap(vec, nm), 0);
+	CHECK_EQ(munmap(q, nm * PG), 0);
+	/* Truncated inside the last page, then grown: its tail reads zeros, its head is kept. */
+	CHECK_EQ(usys2(__NR_ftruncate, mfd, (long)((nm - 1) * PG + 8)), 0);
+	CHECK_EQ(usys2(__NR_ftruncate, mfd, (long)(nm * PG)), 0);
+	CHECK_EQ(lseek(mfd, (long)((nm - 1) * PG), 0), (long)((nm - 1) * PG));
+	CHECK_EQ(read(mfd, shm_buf, PG), (long)PG);
+	CHECK_EQ(shm_buf[0], shm_word(nm - 1, 0, salt_m));
+	CHECK_EQ(shm_buf[128], 0);
+	/* Both files gone (truncated, unlinked and closed): their slots are free. */
+	CHECK_EQ(usys2(__NR_ftruncate, mfd, 0), 0);
+	CHECK_EQ(usys1(__NR_unlink, (long)path), 0);
+	CHECK_EQ(close(tfd), 0);
+	CHECK_EQ(close(mfd), 0);
+	if (swap)
+		slots_all_free();
+}
+
 const struct utest ut_pressure_tests[] = {
 	{ "vmstat_counts", t_vmstat_counts },
 	{ "pressure_madv_free", t_pressure_madv_free },
@@ -588,5 +780,6 @@ const struct utest ut_pressure_tests[] = {
 	{ "swap_fork_cow_mremap", t_swap_fork_cow_mremap },
 	{ "smaps_counts", t_smaps_counts },
 	{ "smaps_swap", t_smaps_swap },
+	{ "swap_shmem", t_swap_shmem },
 	{ NULL, NULL },
 };
