@@ -76,6 +76,13 @@ struct pool {
 };
 
 extern struct fz_stats *fz_stats;
+/*
+ * Whether threads share the fd table (CLONE_FILES, default). --private-fds
+ * clears it: the kernel's shared fd tables have no locking yet (a close in
+ * one thread frees a file another thread's mmap is using; docs/fuzz.md,
+ * "Bugs found"), and make test's stage must not fail on that known bug.
+ */
+extern bool fz_share_fds;
 extern struct pool *fz_pool;
 
 /* Count one fuzz system call and pass its result through. */

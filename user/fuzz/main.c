@@ -1,7 +1,7 @@
 /*
  * fuzz: the syscall fuzzer's driver (docs/fuzz.md).
  *
- *   fuzz [--seeds A,B,..] [--seconds N] [--ops N] [--threads N] [--dir D]
+ *   fuzz [--seeds A,B,..] [--seconds N] [--ops N] [--threads N] [--dir D] [--private-fds]
  *
  * Runs each listed seed (default 1), then, with --seconds, the seeds after
  * the last one until N seconds have passed. A seed runs in a forked child
@@ -33,6 +33,7 @@
 #define WARMUP_OPS 500
 
 struct fz_stats *fz_stats;
+bool fz_share_fds = true;
 
 static long now_ms(void)
 {
@@ -61,6 +62,10 @@ static int parse(int argc, char **argv, struct options *o)
 	for (int i = 1; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (strcmp(argv[i], "--private-fds") == 0) {
+			fz_share_fds = false;
+			continue;
+		}
 		if (!v)
 			return -1;
 		if (strcmp(argv[i], "--seeds") == 0)
@@ -203,7 +208,8 @@ int main(int argc, char **argv)
 	int failed = 0;
 
 	if (parse(argc, argv, &o) < 0) {
-		printf("usage: fuzz [--seeds A,B,..] [--seconds N] [--ops N] [--threads 1-%d] [--dir D]\n", FZ_MAX_ACTORS);
+		printf("usage: fuzz [--seeds A,B,..] [--seconds N] [--ops N] [--threads 1-%d] [--dir D] [--private-fds]\n",
+		       FZ_MAX_ACTORS);
 		return 2;
 	}
 	fz_stats = mmap(NULL, UPAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -213,7 +219,8 @@ int main(int argc, char **argv)
 	}
 	usys2(__NR_mkdir, (long)o.dir, 0700);
 	sys_prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	printf("fuzz: %ld operations per seed over %d threads%s\n", o.ops, o.threads,
+	printf("fuzz: %ld operations per seed over %d threads%s%s\n", o.ops, o.threads,
+	       fz_share_fds ? "" : " (each with its own fd table)",
 	       o.seconds ? ", then further seeds until the time is up" : "");
 	t0 = now_ms();
 	{

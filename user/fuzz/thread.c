@@ -76,6 +76,9 @@ void fz_op_thread(struct actor *a)
 {
 	struct actor *t = claim_slot();
 	long flags = fz_chance(a, 85) ? THREAD_FLAGS : SHARED_MM_FLAGS;
+
+	if (!fz_share_fds)
+		flags &= ~(long)CLONE_FILES;            /* each thread a copy of the fd table */
 	long r;
 
 	if (!t)
