@@ -44,8 +44,11 @@ static bool rw_range_ok(struct file *f, uint64_t pos, size_t n)
 	return !f->ops->seekable || ((int64_t)pos >= 0 && (int64_t)(pos + n) >= (int64_t)pos);
 }
 
+/* A file without a read (write) method (epoll) refuses with -EINVAL, before the buffer is looked at (Linux). */
 static long file_read(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 {
+	if (!f->ops->read)
+		return -EINVAL;
 	if (!access_ok(ubuf, n))
 		return -EFAULT;
 	if ((int64_t)n < 0 || !rw_range_ok(f, *pos, n))
@@ -55,6 +58,8 @@ static long file_read(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 
 static long file_write(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 {
+	if (!f->ops->write)
+		return -EINVAL;
 	if (!access_ok(ubuf, n))
 		return -EFAULT;
 	if ((int64_t)n < 0 || !rw_range_ok(f, *pos, n))

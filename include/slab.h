@@ -40,6 +40,8 @@ void slab_shrink_all(void);
 size_t kmem_cache_inuse(const struct kmem_cache *c);
 /* Verify a cache's invariants (and, in debug builds, every free object's poison). 0 or -EINVAL. */
 int kmem_cache_check(struct kmem_cache *c);
+/* kmem_cache_check on every cache; *checked (may be NULL) = how many. 0 or -EINVAL (one failed). */
+int slab_check_all(unsigned *checked);
 
 void *kmalloc(size_t size);
 void *kzalloc(size_t size);

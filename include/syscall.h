@@ -17,12 +17,12 @@ struct trap_frame;
 typedef long (*syscall_fn)(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2,
 			   uint64_t a3, uint64_t a4, uint64_t a5);
 
-/* The numbers: Linux's, and this kernel's own (vmk_memstat, vmk_profile, vmk_vmdump). */
+/* The numbers: Linux's, and this kernel's own (vmk_memstat, vmk_profile, vmk_vmdump, vmk_check). */
 #include "uapi/syscall_nr.h"
 #include "uapi/vmk.h"
 
 #define NR_SYSCALLS          512                 /* table size for Linux's numbers */
-#define NR_SYSCALLS_VMK      (__NR_vmk_vmdump + 1)
+#define NR_SYSCALLS_VMK      (__NR_vmk_check + 1)
 
 /* Linux's system-call names by number (kernel/syscall_names.c); NULL where there is none. */
 #define SYSCALL_NAMES_MAX 462

@@ -67,6 +67,7 @@ DECLARE_SYSCALL(getrandom);
 DECLARE_SYSCALL(vmk_memstat);
 DECLARE_SYSCALL(vmk_profile);
 DECLARE_SYSCALL(vmk_vmdump);
+DECLARE_SYSCALL(vmk_check);
 DECLARE_SYSCALL(getrlimit);
 DECLARE_SYSCALL(lseek);
 DECLARE_SYSCALL(openat);

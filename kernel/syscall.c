@@ -173,6 +173,8 @@ static const char *syscall_name(uint64_t nr)
 {
 	if (nr == __NR_vmk_memstat)
 		return "vmk_memstat";
+	if (nr == __NR_vmk_check)
+		return "vmk_check";
 	return nr <= SYSCALL_NAMES_MAX && syscall_names[nr] ? syscall_names[nr] : "unknown";
 }
 
@@ -217,6 +219,8 @@ int syscall_dispatch(struct trap_frame *tf)
 		fn = sys_vmk_profile;
 	else if (nr == __NR_vmk_vmdump)
 		fn = sys_vmk_vmdump;
+	else if (nr == __NR_vmk_check)
+		fn = sys_vmk_check;
 	if (!fn)
 		report_unimplemented(nr);
 	if (kparams.strace && (nr == __NR_exit || nr == __NR_exit_group))

@@ -478,6 +478,25 @@ int kmem_cache_check(struct kmem_cache *c)
 	return err;
 }
 
+int slab_check_all(unsigned *checked)
+{
+	/* Lock order: all_caches_lock, then a cache's lock (as slab_shrink_all). */
+	unsigned long flags = spin_lock_irqsave(&all_caches_lock);
+	struct list_head *pos;
+	unsigned n = 0;
+	int err = 0;
+
+	list_for_each(pos, &all_caches) {
+		n++;
+		if (kmem_cache_check(list_entry(pos, struct kmem_cache, all)))
+			err = -EINVAL;
+	}
+	spin_unlock_irqrestore(&all_caches_lock, flags);
+	if (checked)
+		*checked = n;
+	return err;
+}
+
 /* kmalloc size classes: 8, 16, ..., 2048 bytes. */
 #define KMALLOC_MIN_SHIFT 3
 #define KMALLOC_MAX_SHIFT 11

@@ -22,6 +22,21 @@
 #define __NR_vmk_vmdump      1002
 #define VMDUMP_VMAS          0x1
 #define VMDUMP_PAGES         0x2
+/*
+ * vmk_check(struct vmk_check *out, size_t size): run the kernel's
+ * consistency checks on the live system: vma_check of every address space
+ * (mm_check_all), the buddy allocator (pmm_check), every slab cache
+ * (slab_check_all) and the slab debug checks' corruption count; then fill
+ * out (a prefix of size bytes; free_frames after empty slabs are given
+ * back, as vmk_memstat). 0 when every check passed; -EINVAL when one
+ * failed (out->failed says which, the kernel log says what); -EFAULT.
+ * The syscall fuzzer (user/fuzz) calls it after each seed.
+ */
+#define __NR_vmk_check       1003
+#define VMK_CHECK_MM         0x1        /* a vma_check failed */
+#define VMK_CHECK_PMM        0x2        /* pmm_check failed */
+#define VMK_CHECK_SLAB       0x4        /* a kmem_cache_check failed */
+#define VMK_CHECK_SLAB_DEBUG 0x8        /* slab debug checks found corruption (ever since boot) */
 
 /* What vmk_memstat fills in (a prefix if size is smaller). */
 struct vmk_memstat {
@@ -45,6 +60,15 @@ struct vmk_memstat {
 	uint64_t tlb_ipis;
 	uint64_t tlb_pages;
 	uint64_t tlb_full_flushes;
+};
+
+/* What vmk_check fills in (a prefix if size is smaller). */
+struct vmk_check {
+	uint64_t failed;                /* VMK_CHECK_* bits of the checks that failed */
+	uint64_t free_frames;           /* free physical frames, after slab_shrink_all */
+	uint64_t mms_checked;           /* address spaces vma_check ran on */
+	uint64_t caches_checked;        /* slab caches checked */
+	uint64_t slab_debug_errors;     /* corruptions the slab debug checks found since boot */
 };
 
 #endif

@@ -163,6 +163,15 @@ static int more_helpers(int argc, char **argv)
 		out_flush();
 		return 0;
 	}
+	if (strcmp(argv[1], "--tick") == 0 && argc > 2) {        /* a line a second, n times (tools/run-check) */
+		long n = strtol(argv[2], NULL, 0);
+
+		for (long i = 1; i <= n; i++) {
+			dprintf(1, "tick %ld\n", i);
+			msleep(1000);
+		}
+		return 0;
+	}
 	if (strcmp(argv[1], "--head") == 0 || strcmp(argv[1], "--cat") == 0 ||
 	    strcmp(argv[1], "--wc") == 0)
 		return stream_helper(argv[1], argc > 2 ? strtol(argv[2], NULL, 0) : 10);

@@ -469,6 +469,23 @@ static void t_epoll_pipe(void)
 }
 
 /*
+ * An epoll fd has no read or write: both are -EINVAL, as on Linux (the
+ * file has no read/write methods; pread is -ESPIPE, it has no offset).
+ * Found by the syscall fuzzer: the kernel called a NULL method.
+ */
+static void t_epoll_read_write(void)
+{
+	char buf[16] = { 0 };
+	int ep = (int)usys1(__NR_epoll_create1, 0);
+
+	CHECK(ep >= 0);
+	CHECK_EQ(sys_read(ep, buf, sizeof(buf)), -EINVAL);
+	CHECK_EQ(sys_write(ep, buf, sizeof(buf)), -EINVAL);
+	CHECK_EQ(sys_pread(ep, buf, sizeof(buf), 0), -ESPIPE);
+	close(ep);
+}
+
+/*
  * An entry goes with its file: a pipe registered and then closed without
  * EPOLL_CTL_DEL leaves nothing behind, so a new pipe that gets the same fd
  * number is added afresh (not -EEXIST) and reports its own data word.
@@ -509,5 +526,6 @@ const struct utest ut_gort_tests[] = {
 	{ "sched_affinity", t_sched_affinity },
 	{ "epoll_pipe", t_epoll_pipe },
 	{ "epoll_closed_fd", t_epoll_closed_fd },
+	{ "epoll_read_write", t_epoll_read_write },
 	{ NULL, NULL },
 };

@@ -1,0 +1,35 @@
+/*
+ * vmk_check: the kernel's consistency checks on demand, for a user program
+ * that provokes the kernel and wants to know that nothing broke (the
+ * syscall fuzzer, user/fuzz). include/uapi/vmk.h has the contract.
+ */
+#include "syscall_internal.h"
+#include "uaccess.h"
+#include "mm.h"
+#include "pmm.h"
+#include "slab.h"
+#include "kerrno.h"
+
+/* vmk_check(out, size): mm, buddy and slab checks; struct vmk_check (a prefix of size bytes). */
+long sys_vmk_check(SYSCALL_ARGS)
+{
+	struct vmk_check r = { 0 };
+	unsigned mms = 0, caches = 0;
+
+	if (mm_check_all(&mms))
+		r.failed |= VMK_CHECK_MM;
+	if (pmm_check())
+		r.failed |= VMK_CHECK_PMM;
+	if (slab_check_all(&caches))
+		r.failed |= VMK_CHECK_SLAB;
+	r.slab_debug_errors = slab_debug_errors;
+	if (slab_debug_errors)
+		r.failed |= VMK_CHECK_SLAB_DEBUG;
+	slab_shrink_all();              /* empty slabs do not count as used memory */
+	r.free_frames = pmm_free_frames();
+	r.mms_checked = mms;
+	r.caches_checked = caches;
+	if (copy_to_user((void *)a0, &r, MIN(a1, sizeof(r))))
+		return -EFAULT;
+	return r.failed ? -EINVAL : 0;
+}

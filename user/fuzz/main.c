@@ -1,0 +1,253 @@
+/*
+ * fuzz: the syscall fuzzer's driver (docs/fuzz.md).
+ *
+ *   fuzz [--seeds A,B,..] [--seconds N] [--ops N] [--threads N] [--dir D] [--private-fds]
+ *
+ * Runs each listed seed (default 1), then, with --seconds, the seeds after
+ * the last one until N seconds have passed. A seed runs in a forked child
+ * in its own process group (seed.c): --ops operations spread over
+ * --threads threads (default 20000 over 4), plus what its forks and
+ * late threads do. After the seed's first process has exited, the driver
+ * kills what is left of the group, reaps every process (it is pid 1, or a
+ * subreaper on Linux), removes the seed's files, and asks the kernel to
+ * check itself (vmk_check): every address space, the buddy allocator, the
+ * slab caches, and the free-frame count, which must be what it was before
+ * the seed, exactly (from the second seed on: a warm-up seed runs first).
+ * One line per seed; the first failure ends the run
+ * with "seed N: FAILED: why" and status 1; the last line is "N passed, N failed"
+ * (seeds). On Linux (no vmk_check) only the
+ * fuzzer's own promises are checked.
+ */
+#include "fuzz.h"
+
+#define WALL 0x40000000
+#define HANG_S 60               /* no fuzz syscall anywhere in the seed for this long: hung */
+#define PR_SET_CHILD_SUBREAPER 36
+/*
+ * Before the listed seeds, a short warm-up seed: the first fork, thread,
+ * pipe, epoll, memfd and file of a boot grow kernel caches that stay (a
+ * frame or a few), so the exact frame count is checked from the next seed
+ * on; the warm-up's kernel checks count as any seed's.
+ */
+#define WARMUP_SEED 0x5eed
+#define WARMUP_OPS 500
+
+struct fz_stats *fz_stats;
+bool fz_share_fds = true;
+
+static long now_ms(void)
+{
+	long ts[2];
+
+	usys2(__NR_clock_gettime, 1, (long)ts);
+	return ts[0] * 1000 + ts[1] / 1000000;
+}
+
+static void nap_ms(long ms)
+{
+	long ts[2] = { 0, ms * 1000000 };
+
+	usys2(__NR_nanosleep, (long)ts, 0);
+}
+
+struct options {
+	const char *seeds, *dir;
+	long seconds, ops;
+	int threads;
+};
+
+static int parse(int argc, char **argv, struct options *o)
+{
+	*o = (struct options){ "1", "/fuzz", 0, 20000, 4 };
+	for (int i = 1; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(argv[i], "--private-fds") == 0) {
+			fz_share_fds = false;
+			continue;
+		}
+		if (!v)
+			return -1;
+		if (strcmp(argv[i], "--seeds") == 0)
+			o->seeds = v;
+		else if (strcmp(argv[i], "--dir") == 0)
+			o->dir = v;
+		else if (strcmp(argv[i], "--seconds") == 0)
+			o->seconds = strtol(v, NULL, 10);
+		else if (strcmp(argv[i], "--ops") == 0)
+			o->ops = strtol(v, NULL, 10);
+		else if (strcmp(argv[i], "--threads") == 0)
+			o->threads = (int)strtol(v, NULL, 10);
+		else
+			return -1;
+		i++;
+	}
+	return o->ops > 0 && o->threads > 0 && o->threads <= FZ_MAX_ACTORS ? 0 : -1;
+}
+
+/* Wait for the seed's first process; 0 with its status, or -1 when the seed made no progress for HANG_S. */
+static int wait_root(int pid, int *st)
+{
+	uint64_t seen = fz_stats->syscalls;
+	long last = now_ms();
+
+	for (;;) {
+		long r = sys_wait4(pid, st, 1 /* WNOHANG */, NULL);
+
+		if (r == pid)
+			return 0;
+		if (r < 0)
+			return -1;
+		if (fz_stats->syscalls != seen) {
+			seen = fz_stats->syscalls;
+			last = now_ms();
+		} else if (now_ms() - last > HANG_S * 1000) {
+			return -1;
+		}
+		nap_ms(2);
+	}
+}
+
+/* Kill what is left of the seed's group and reap every child (orphans come to us). */
+static void reap_all(int pgid)
+{
+	int st;
+
+	sys_kill(-pgid, SIGKILL);
+	while (sys_wait4(-1, &st, WALL, NULL) > 0)
+		;
+}
+
+static void remove_files(const char *dir)
+{
+	char path[96];
+
+	for (int i = 0; i < FZ_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		usys1(__NR_unlink, (long)path);
+	}
+}
+
+/* vmk_check: 1 on Linux (not there), 0 passed, -1 failed. */
+static int kernel_check(struct vmk_check *r)
+{
+	long e = usys2(__NR_vmk_check, (long)r, sizeof(*r));
+
+	return e == -38 ? 1 : e == 0 ? 0 : -1;
+}
+
+/*
+ * One seed. 0 when clean; else prints "seed N: FAILED: why" and returns -1.
+ * frames: whether the free-frame count must come back exactly (not for the
+ * warm-up seed, whose first uses grow kernel caches for good).
+ */
+static int run_seed(uint64_t seed, const struct options *o, bool frames)
+{
+	struct vmk_check before, after;
+	struct fz_stats s0 = *fz_stats;
+	int on_vmk = kernel_check(&before), st = 0, pid;
+	char why[160] = "";
+
+	printf("seed %lu: ", (unsigned long)seed);     /* the rest when it ends: a crash still names it */
+	if (on_vmk < 0) {
+		printf("FAILED: kernel checks failed before the seed (failed %#lx)\n", (unsigned long)before.failed);
+		return -1;
+	}
+	fz_stats->ops_left = o->ops;
+	pid = fork();
+	if (pid == 0)
+		fz_seed_main(seed, o->ops, o->threads, o->dir);
+	if (pid < 0) {
+		printf("FAILED: fork: errno %d\n", errno);
+		return -1;
+	}
+	usys2(__NR_setpgid, pid, pid);
+	if (wait_root(pid, &st) < 0)
+		snprintf(why, sizeof(why), "hung: no system call for %d s", HANG_S);
+	else if (WIFSIGNALED(st))
+		snprintf(why, sizeof(why), "the seed's first process was killed by signal %d", WTERMSIG(st));
+	reap_all(pid);
+	remove_files(o->dir);
+	if (!why[0] && fz_stats->unexpected)
+		snprintf(why, sizeof(why), "%s", fz_stats->what);
+	else if (!why[0] && WEXITSTATUS(st) != 0)
+		snprintf(why, sizeof(why), "the seed's first process exited with %d", WEXITSTATUS(st));
+	if (!why[0] && on_vmk == 0) {
+		if (kernel_check(&after) < 0)
+			snprintf(why, sizeof(why), "kernel checks failed after the seed (failed %#lx: the kernel log says what)",
+				 (unsigned long)after.failed);
+		else if (frames && after.free_frames != before.free_frames)
+			snprintf(why, sizeof(why), "frames leaked: %lu free before the seed, %lu after",
+				 (unsigned long)before.free_frames, (unsigned long)after.free_frames);
+	}
+	if (why[0]) {
+		printf("FAILED: %s\n", why);
+		return -1;
+	}
+	printf("%lu syscalls, %lu forks, %lu threads, %lu signals, %lu faults caught; ",
+	       (unsigned long)(fz_stats->syscalls - s0.syscalls), (unsigned long)(fz_stats->forks - s0.forks),
+	       (unsigned long)(fz_stats->threads - s0.threads), (unsigned long)(fz_stats->signals - s0.signals),
+	       (unsigned long)(fz_stats->faults - s0.faults));
+	if (on_vmk == 0 && frames)
+		printf("checks passed (%lu address spaces), %lu free frames before and after\n",
+		       (unsigned long)after.mms_checked, (unsigned long)after.free_frames);
+	else if (on_vmk == 0)
+		printf("checks passed; warm-up: %ld frames for caches first used\n",
+		       (long)before.free_frames - (long)after.free_frames);
+	else
+		printf("no kernel checks (not vmkernel)\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	const char *p;
+	uint64_t seed = 0, seeds = 0;
+	long t0, ms;
+	int failed = 0;
+
+	if (parse(argc, argv, &o) < 0) {
+		printf("usage: fuzz [--seeds A,B,..] [--seconds N] [--ops N] [--threads 1-%d] [--dir D] [--private-fds]\n",
+		       FZ_MAX_ACTORS);
+		return 2;
+	}
+	fz_stats = mmap(NULL, UPAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fz_stats == MAP_FAILED) {
+		printf("fuzz: no memory for the counters\n");
+		return 2;
+	}
+	usys2(__NR_mkdir, (long)o.dir, 0700);
+	sys_prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	printf("fuzz: %ld operations per seed over %d threads%s%s\n", o.ops, o.threads,
+	       fz_share_fds ? "" : " (each with its own fd table)",
+	       o.seconds ? ", then further seeds until the time is up" : "");
+	t0 = now_ms();
+	{
+		struct options warm = o;
+
+		warm.ops = o.ops < WARMUP_OPS ? o.ops : WARMUP_OPS;
+		failed = run_seed(WARMUP_SEED, &warm, false) < 0;
+	}
+	for (p = o.seeds; *p && !failed; seeds++) {
+		char *end;
+
+		seed = strtoul(p, &end, 0);
+		if (end == p) {
+			printf("fuzz: bad seed list '%s'\n", o.seeds);
+			return 2;
+		}
+		p = *end == ',' ? end + 1 : end;
+		failed = run_seed(seed, &o, true) < 0;
+	}
+	while (!failed && o.seconds && now_ms() - t0 < o.seconds * 1000) {
+		failed = run_seed(++seed, &o, true) < 0;
+		seeds++;
+	}
+	ms = now_ms() - t0;
+	printf("fuzz: %lu seeds, %lu syscalls in %ld.%01ld s (%lu syscalls/s): %s\n", (unsigned long)seeds,
+	       (unsigned long)fz_stats->syscalls, ms / 1000, ms % 1000 / 100,
+	       (unsigned long)(fz_stats->syscalls * 1000 / (ms ? ms : 1)), failed ? "FAILED" : "clean");
+	printf("%lu passed, %d failed\n", (unsigned long)(seeds - (uint64_t)failed), failed);
+	return failed;
+}
