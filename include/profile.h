@@ -62,7 +62,7 @@ struct vmk_prof_counts;
  * [TIMER_HZ, 100000] with a warning when it was not one.
  */
 void profile_configure(unsigned hz, bool stacks);
-/* Dither the sampling period (see profile_period); from the command line, default on. */
+/* Dither the sampling period or not (see profile_period); profile_start takes profile_dither= from the command line. */
 void profile_set_dither(bool on);
 /* Samples per second of guest time. */
 unsigned profile_hz(void);

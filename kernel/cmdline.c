@@ -70,6 +70,22 @@ static unsigned set_choice(bool *dst, const char *v, size_t vlen, const char *ke
 	return 0;
 }
 
+/* The on|off options: key=on|off sets the field at offset. */
+static const struct {
+	const char *key;
+	size_t offset;
+} bool_options[] = {
+	{ "merge", offsetof(struct kernel_params, merge) },
+	{ "zero_page", offsetof(struct kernel_params, zero_page) },
+	{ "ktest_list", offsetof(struct kernel_params, ktest_list) },
+	{ "pku", offsetof(struct kernel_params, pku) },
+	{ "acpi", offsetof(struct kernel_params, acpi) },
+	{ "strace", offsetof(struct kernel_params, strace) },
+	{ "profile_stacks", offsetof(struct kernel_params, profile_stacks) },
+	{ "profile_dither", offsetof(struct kernel_params, profile_dither) },
+	{ "vmastat", offsetof(struct kernel_params, vmastat) },
+};
+
 /* Apply one word [w, w+len); returns 1 if it produced a warning. */
 static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, bool first)
 {
@@ -91,6 +107,9 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 	klen = eq - w;
 	v = eq + 1;
 	vlen = len - klen - 1;
+	for (size_t i = 0; i < ARRAY_SIZE(bool_options); i++)
+		if (word_is(w, klen, bool_options[i].key))
+			return set_bool((bool *)((char *)p + bool_options[i].offset), v, vlen, bool_options[i].key);
 	if (word_is(w, klen, "ktest")) {
 		set_str(p->ktest, sizeof(p->ktest), v, vlen, "ktest");
 	} else if (word_is(w, klen, "profile")) {
@@ -101,32 +120,14 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		set_str(p->crash, sizeof(p->crash), v, vlen, "crash");
 	} else if (word_is(w, klen, "swap")) {
 		set_str(p->swap, sizeof(p->swap), v, vlen, "swap");
-	} else if (word_is(w, klen, "merge")) {
-		return set_bool(&p->merge, v, vlen, "merge");
-	} else if (word_is(w, klen, "zero_page")) {
-		return set_bool(&p->zero_page, v, vlen, "zero_page");
-	} else if (word_is(w, klen, "ktest_list")) {
-		return set_bool(&p->ktest_list, v, vlen, "ktest_list");
-	} else if (word_is(w, klen, "pku")) {
-		return set_bool(&p->pku, v, vlen, "pku");
-	} else if (word_is(w, klen, "acpi")) {
-		return set_bool(&p->acpi, v, vlen, "acpi");
 	} else if (word_is(w, klen, "smp")) {
 		return set_uint(&p->smp, v, vlen, "smp");
 	} else if (word_is(w, klen, "fault_lock")) {
 		return set_choice(&p->fault_lock_vma, v, vlen, "fault_lock", "vma", "mmap");
 	} else if (word_is(w, klen, "madv_lock")) {
 		return set_choice(&p->madv_lock_write, v, vlen, "madv_lock", "write", "read");
-	} else if (word_is(w, klen, "strace")) {
-		return set_bool(&p->strace, v, vlen, "strace");
 	} else if (word_is(w, klen, "profile_hz")) {
 		return set_uint(&p->profile_hz, v, vlen, "profile_hz");
-	} else if (word_is(w, klen, "profile_stacks")) {
-		return set_bool(&p->profile_stacks, v, vlen, "profile_stacks");
-	} else if (word_is(w, klen, "profile_dither")) {
-		return set_bool(&p->profile_dither, v, vlen, "profile_dither");
-	} else if (word_is(w, klen, "vmastat")) {
-		return set_bool(&p->vmastat, v, vlen, "vmastat");
 	} else {
 		printk("cmdline: warning: unknown option '%.*s' ignored\n", (int)len, w);
 		return 1;

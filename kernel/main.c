@@ -370,7 +370,6 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	sched_init();
 	failed += apply_vm_params(&kparams);
 	profile_configure(kparams.profile_hz, kparams.profile_stacks);
-	profile_set_dither(kparams.profile_dither);
 	tsc_memory = rdtsc();
 	timer_init();
 	ipi_init();

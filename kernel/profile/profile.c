@@ -78,6 +78,7 @@ int profile_start(void)
 		return -ENOMEM;
 	memset(prof_hits, 0, ksyms_count * sizeof(*prof_hits));
 	prof_dither_state = DITHER_SEED;        /* each run draws the same periods */
+	prof_dither = kparams.profile_dither;
 	prof_total = prof_user = prof_unknown = 0;
 	__asm__ volatile("" : : : "memory");
 	prof_on = true;
