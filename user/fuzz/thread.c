@@ -7,16 +7,9 @@
  */
 #include "fuzz.h"
 
-#define CLONE_VM 0x100
-#define CLONE_FS 0x200
-#define CLONE_FILES 0x400
-#define CLONE_SIGHAND 0x800
-#define CLONE_THREAD 0x10000
-#define CLONE_SYSVSEM 0x40000
-#define CLONE_PARENT_SETTID 0x100000
-#define CLONE_CHILD_CLEARTID 0x200000
-#define THREAD_FLAGS (CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
-		      CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID)
+#include "uclone.h"
+
+#define THREAD_FLAGS CLONE_PTHREAD_FLAGS
 #define SHARED_MM_FLAGS (CLONE_VM | CLONE_FILES | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID)
 
 /* The new thread's first code: its slot is the argument; returns into exit(2). */
@@ -32,28 +25,7 @@ static int thread_main(void *arg)
 /* clone(flags) onto a's stack; the child calls thread_main(a), then exit(2). Returns clone's result. */
 static long clone_on(struct actor *a, long flags)
 {
-	uint64_t *sp = (uint64_t *)(a->stack + FZ_STACK_SIZE) - 2;
-	long ret;
-
-	sp[0] = (uint64_t)thread_main;
-	sp[1] = (uint64_t)a;
-	register long r10 __asm__("r10") = (long)&a->tid;
-	register long r8 __asm__("r8") = 0;
-	__asm__ volatile("syscall\n\t"
-			 "test %%rax, %%rax\n\t"
-			 "jnz 1f\n\t"
-			 "pop %%rax\n\t"
-			 "pop %%rdi\n\t"
-			 "call *%%rax\n\t"
-			 "mov %%eax, %%edi\n\t"
-			 "mov $60, %%eax\n\t"
-			 "syscall\n\t"
-			 "ud2\n"
-			 "1:"
-			 : "=a"(ret)
-			 : "0"((long)__NR_clone), "D"(flags), "S"(sp), "d"(&a->tid), "r"(r10), "r"(r8)
-			 : "rcx", "r11", "memory");
-	return ret;
+	return clone_on_stack(flags, a->stack + FZ_STACK_SIZE, thread_main, a, &a->tid);
 }
 
 /* A slot no thread uses: never started, or its thread gone (tid cleared by the kernel). Claimed. */

@@ -6,15 +6,8 @@
  */
 #include "utests.h"
 #include "uthread.h"
+#include "uclone.h"
 
-#define CLONE_VM 0x100
-#define CLONE_SIGHAND 0x800
-#define CLONE_THREAD 0x10000
-#define CLONE_PARENT_SETTID 0x100000
-#define CLONE_CHILD_CLEARTID 0x200000
-#define CLONE_CHILD_SETTID 0x1000000
-#define CLONE_DETACHED 0x400000
-#define CLONE_CLEAR_SIGHAND 0x100000000UL
 #define FUTEX_WAIT 0
 #define FUTEX_WAKE 1
 #define FUTEX_PRIVATE 128

@@ -6,6 +6,7 @@
  * machine with fewer CPUs than children they still finish because user
  * code is preempted).
  */
+#include "uclone.h"
 #include "utests.h"
 
 #define NCHILD 4
@@ -169,7 +170,6 @@ static void t_smp_fault_fork_storm(void)
  * new process starts on an idle CPU, so parent and child run on two CPUs
  * when there are two. On Linux the same holds.
  */
-#define CLONE_VM_FLAG 0x100
 #define SIGCHLD_NR 17
 #define SIGSEGV_NR 11
 #define CHILD_STACK (16 * 4096)
@@ -217,7 +217,7 @@ static long clone_vm(int (*fn)(void *), void *arg, void *stack_top)
 			 "ud2\n"
 			 "1:"
 			 : "=a"(ret)
-			 : "0"((long)__NR_clone), "D"((long)(CLONE_VM_FLAG | SIGCHLD_NR)), "S"(stack_top),
+			 : "0"((long)__NR_clone), "D"((long)(CLONE_VM | SIGCHLD_NR)), "S"(stack_top),
 			   "d"(0L), "r"(r10), "r"(r8), [fn] "r"(fn), [arg] "r"(arg)
 			 : "rcx", "r11", "memory");
 	return ret;

@@ -9,6 +9,7 @@
  * (the same binary runs there); waits are on futexes, pipes and wait4,
  * never on time.
  */
+#include "uclone.h"
 #include "utests.h"
 #include "uthread.h"
 
@@ -172,9 +173,6 @@ static void t_tgroup_exec_while_cloning(void)
 
 /* --------------------------------------------------- shared signal actions */
 
-#define CLONE_VM_ 0x100
-#define CLONE_SIGHAND_ 0x800
-#define CLONE_VFORK_ 0x4000
 
 /* 0 SIG_DFL, 1 SIG_IGN, 2 a handler, 9 sigaction failed. */
 static int action_kind(int sig)
@@ -225,7 +223,7 @@ static void t_tgroup_exec_unshares_sighand(void)
 		if (sigaction(SIGUSR2, &sa, NULL))
 			_exit(81);
 		/* As vfork: the child runs on this stack until its execve, while this thread waits. */
-		child = usys5(__NR_clone, CLONE_VM_ | CLONE_VFORK_ | CLONE_SIGHAND_ | SIGCHLD, 0, 0, 0, 0);
+		child = usys5(__NR_clone, CLONE_VM | CLONE_VFORK | CLONE_SIGHAND | SIGCHLD, 0, 0, 0, 0);
 		if (child == 0) {
 			usys3(__NR_execve, (long)argv[0], (long)argv, (long)envp);
 			usys1(__NR_exit, 127);
