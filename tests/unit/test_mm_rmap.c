@@ -79,7 +79,7 @@ static void test_fork_mremap_split_cow(struct ktest *t)
 		EXPECT_EQ(t, ut_write8(mm, B + P(i), (uint8_t)(0x30 + i)), FAULT_OK);
 	child = mm_dup(mm);
 	ASSERT_TRUE(t, child);
-	EXPECT_EQ(t, vm_mremap(child, B, P(4), P(4), MREMAP_MAYMOVE | MREMAP_FIXED, C), (long)C);
+	ASSERT_EQ(t, vm_mremap(child, B, P(4), P(4), MREMAP_MAYMOVE | MREMAP_FIXED, C), (long)C);
 	EXPECT_EQ(t, vm_mprotect(mm, B + P(1), P(1), PROT_READ), 0);
 	EXPECT_EQ(t, ut_vmas_in(mm, B, B + P(4)), 3);
 	for (unsigned i = 0; i < 4; i++) {
