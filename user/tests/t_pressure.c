@@ -698,6 +698,8 @@ static void t_swap_shmem(void)
 	CHECK(tfd >= 0);
 	shm_write(mfd, nm, salt_m);
 	shm_write(tfd, nt, salt_t);
+	/* Progress lines: on a loaded host each phase takes minutes, and tools/run's hang limit is silence. */
+	printf("# swap_shmem: %zu + %zu pages written\n", nm, nt);
 	if (swap) {
 		CHECK(vmstat("pswpout") - out0 >= want / 2);
 		CHECK(meminfo_kb("Shmem") < (long)((nm + nt) * PG / 1024));   /* not all in memory */
@@ -719,6 +721,7 @@ static void t_swap_shmem(void)
 	CHECK_EQ(shm_bad_read(tfd, nt, salt_t, 0), 0);
 	if (swap)
 		CHECK(vmstat("pswpin") - in0 >= want / 2);
+	printf("# swap_shmem: read back through read()\n");
 	in0 = vmstat("pswpin");
 	maj0 = vmstat("pgmajfault");
 	CHECK_EQ(shm_bad_mapped(mfd, nm, salt_m, first), 0);
@@ -733,6 +736,7 @@ static void t_swap_shmem(void)
 	 * and here never both (shmem pages skip the swap cache; Linux could
 	 * count a page under writeback in both).
 	 */
+	printf("# swap_shmem: read back through mmap\n");
 	q = mmap(NULL, nm * PG, PROT_READ, MAP_SHARED, mfd, 0);
 	CHECK(q != MAP_FAILED);
 	vec = mmap(NULL, nm, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
