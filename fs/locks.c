@@ -29,19 +29,6 @@
 #include "kerrno.h"
 #include "spinlock.h"
 
-#define F_GETLK      5
-#define F_SETLK      6
-#define F_SETLKW     7
-#define F_OFD_GETLK  36
-#define F_OFD_SETLK  37
-#define F_OFD_SETLKW 38
-#define F_RDLCK      0
-#define F_WRLCK      1
-#define F_UNLCK      2
-#define LOCK_SH      1
-#define LOCK_EX      2
-#define LOCK_NB      4
-#define LOCK_UN      8
 #define OFFSET_MAX   0x7fffffffffffffffLL
 #define DEADLOCK_DEPTH 10               /* Linux's MAX_DEADLK_ITERATIONS */
 

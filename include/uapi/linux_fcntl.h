@@ -31,6 +31,21 @@
 #define F_DUPFD_CLOEXEC 1030
 #define FD_CLOEXEC      1
 
+/* Record locks (fcntl F_*LK) and flock(2) (fs/locks.c). */
+#define F_GETLK      5
+#define F_SETLK      6
+#define F_SETLKW     7
+#define F_OFD_GETLK  36
+#define F_OFD_SETLK  37
+#define F_OFD_SETLKW 38
+#define F_RDLCK      0
+#define F_WRLCK      1
+#define F_UNLCK      2
+#define LOCK_SH      1
+#define LOCK_EX      2
+#define LOCK_NB      4
+#define LOCK_UN      8
+
 /* lseek(2)'s whence. */
 #define SEEK_SET 0
 #define SEEK_CUR 1

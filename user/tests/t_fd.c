@@ -19,14 +19,6 @@
 #define EPIPE 32
 #define EMFILE 24
 
-struct kstat_u {
-	unsigned long dev, ino, nlink;
-	unsigned mode, uid, gid, pad0;
-	unsigned long rdev;
-	long size, blksize, blocks;
-	long times[6];
-	long reserved[3];
-};
 
 /* close(0) frees 0: the next open gets it (busybox relies on this to redirect stdin). */
 static void t_fd_lowest(void)

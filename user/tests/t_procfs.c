@@ -14,14 +14,6 @@
 #define S_IFREG 0100000
 #define ELOOP 40
 
-struct kstat_u {
-	unsigned long dev, ino, nlink;
-	unsigned mode, uid, gid, pad0;
-	unsigned long rdev;
-	long size, blksize, blocks;
-	long times[6];
-	long reserved[3];
-};
 
 static long readlink_str(const char *path, char *buf, size_t size)
 {

@@ -58,4 +58,14 @@ int tgroup_sigactions(void);
 /* The pid 1 helpers of pid1.c (tests --orphans-at-exit, --exec-from-thread): their status, or -1 for another name. */
 int pid1_helper(int argc, char **argv);
 
+/* struct stat as x86-64 Linux's fstat/stat fill it (the times as sec/nsec pairs). */
+struct kstat_u {
+	unsigned long dev, ino, nlink;
+	unsigned mode, uid, gid, pad0;
+	unsigned long rdev;
+	long size, blksize, blocks;
+	long times[6];
+	long reserved[3];
+};
+
 #endif
