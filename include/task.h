@@ -39,7 +39,6 @@ struct dentry;
 #define KSTACK_SIZE  (PAGE_SIZE << KSTACK_ORDER)
 #define TASK_COMM_LEN 16
 #define SCHED_SLICE_TICKS 10                    /* 10 ms at TIMER_HZ 1000 */
-#define TASK_MAX 64                             /* live tasks (zombies included): fork's limit */
 
 enum task_state {
 	TASK_RUNNABLE,          /* on the run queue, or running */
@@ -195,6 +194,15 @@ void futex_exit_robust_list(struct task *t);
 
 /* Live tasks (zombies included), for fork's limit and leak checks. */
 unsigned sched_task_count(void);
+/*
+ * kernel/task/task_limit.c: task_max_threads, how many tasks may be alive
+ * at once (zombies included; Linux's threads-max, from RAM by default);
+ * task_set_max_threads changes it (0, or -EINVAL outside 1..0x3fffffff);
+ * task_nproc_rlimit, what getrlimit(RLIMIT_NPROC) reads.
+ */
+unsigned long task_max_threads(void);
+long task_set_max_threads(long n);
+unsigned long task_nproc_rlimit(void);
 /*
  * task_find_any: as task_find, zombies included (kill of a zombie succeeds,
  * as Linux). task_find_any_locked: the same with sched_lock held, which

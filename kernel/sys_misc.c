@@ -390,10 +390,10 @@ static void rlimit_of(uint64_t res, uint64_t r[2])
 		r[1] = FD_LIMIT_HARD;
 	}
 	else if (res == RLIMIT_NPROC)
-		r[0] = r[1] = TASK_MAX;
+		r[0] = r[1] = task_nproc_rlimit();
 }
 
-/* getrlimit(res, rlim): the fixed limits (stack 8 MiB soft, tasks TASK_MAX, fds 1024/4096 as Linux, else infinite). -EINVAL res >= 16; -EFAULT. */
+/* getrlimit(res, rlim): the fixed limits (stack 8 MiB soft, tasks task_nproc_rlimit(), fds 1024/4096 as Linux, else infinite). -EINVAL res >= 16; -EFAULT. */
 long sys_getrlimit(SYSCALL_ARGS)
 {
 	uint64_t r[2];

@@ -12,6 +12,7 @@
  *   sysinfo.c   /proc/meminfo, vmstat, cpuinfo, stat, uptime, loadavg
  *   maps.c      /proc/PID/maps
  *   smaps.c     /proc/PID/smaps and smaps_rollup
+ *   sysctl.c    /proc/sys: the tunables
  */
 #ifndef FS_PROC_INTERNAL_H
 #define FS_PROC_INTERNAL_H
@@ -23,7 +24,6 @@
 
 #define PROC_DEV 0x16                   /* st_dev of /proc on the reference machine */
 #define PROC_USER_HZ 100                /* the clock ticks of /proc's times (AT_CLKTCK) */
-#define PIDS_MAX (TASK_MAX * 2)         /* room for more pids than there can be (TASK_MAX live tasks) */
 
 /* One name of a table directory: its mode and special. */
 struct proc_entry {
@@ -61,6 +61,8 @@ bool proc_table_readdir(struct dentry *dir, const struct proc_entry *tab, size_t
 /* proc_dots: emit "." and ".." of dir from *pos; false when emit had no room. */
 bool proc_dots(struct dentry *dir, uint64_t *pos, fs_emit_fn emit, void *arg);
 
+/* proc_pids: every process id, ascending, in a new array (kfree it), their count in *n; NULL: no memory. */
+int *proc_pids(size_t *n);
 /* proc_number: the decimal number name (len bytes) is, or -1 (not one, or leading zeros). */
 long proc_number(const char *name, size_t len);
 /* proc_pid_of: the process id of the /proc/PID directory d is in (or is). */
@@ -69,6 +71,7 @@ int proc_pid_of(const struct dentry *d);
 /* the specials of the directories, for the tables */
 extern const struct kspecial proc_pid_dir;      /* /proc/PID (pid.c) */
 extern const struct kspecial proc_fd_dir;       /* /proc/PID/fd (fd.c) */
+extern const struct kspecial proc_sys_dir, proc_sys_kernel_dir; /* /proc/sys, /proc/sys/kernel (sysctl.c) */
 extern const struct kspecial proc_maps, proc_smaps, proc_smaps_rollup, proc_stat_file, proc_statm, proc_status;
 extern const struct kspecial proc_meminfo, proc_vmstat, proc_cpuinfo, proc_sysstat, proc_uptime,
 			     proc_loadavg;

@@ -49,6 +49,23 @@ long proc_open_text(struct dentry *d, int flags, proc_fill_fn fill, struct file 
 	return 0;
 }
 
+int *proc_pids(size_t *n)
+{
+	for (;;) {
+		size_t room = sched_task_count() + 16, got;
+		int *pids = kmalloc(room * sizeof(int));
+
+		if (!pids)
+			return NULL;
+		got = task_pids(pids, room);
+		if (got <= room) {
+			*n = got;
+			return pids;
+		}
+		kfree(pids);            /* more processes than a moment ago: again */
+	}
+}
+
 long proc_number(const char *name, size_t len)
 {
 	long v = 0;
@@ -149,6 +166,7 @@ static const struct proc_entry root_table[] = {
 	{ "meminfo", S_IFREG | 0444, &proc_meminfo },
 	{ "self", S_IFLNK | 0777, &proc_self },
 	{ "stat", S_IFREG | 0444, &proc_sysstat },
+	{ "sys", S_IFDIR | 0555, &proc_sys_dir },
 	{ "uptime", S_IFREG | 0444, &proc_uptime },
 	{ "vmstat", S_IFREG | 0444, &proc_vmstat },
 };
@@ -176,10 +194,9 @@ static void root_readdir(struct dentry *dir, uint64_t *pos, fs_emit_fn emit, voi
 	if (!proc_dots(dir, pos, emit, arg) ||
 	    !proc_table_readdir(dir, root_table, ARRAY_SIZE(root_table), pos, emit, arg))
 		return;
-	pids = kmalloc(PIDS_MAX * sizeof(int));
+	pids = proc_pids(&n);
 	if (!pids)
 		return;
-	n = MIN(task_pids(pids, PIDS_MAX), (size_t)PIDS_MAX);
 	for (size_t i = 0; i < n; i++) {
 		char name[16];
 		uint64_t p = PID_POS + (uint64_t)pids[i];

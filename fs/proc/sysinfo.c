@@ -87,8 +87,8 @@ static long cpuinfo_fill(int pid, char *buf, size_t size)
 /* The newest process id and the runnable and all tasks (for stat and loadavg). */
 static void task_counts(int *newest, int *running, int *all)
 {
-	int *pids = kmalloc(PIDS_MAX * sizeof(int));
-	size_t np = pids ? MIN(task_pids(pids, PIDS_MAX), (size_t)PIDS_MAX) : 0;
+	size_t np = 0;
+	int *pids = proc_pids(&np);
 	struct task_info ti;
 
 	*newest = 0;

@@ -24,7 +24,7 @@
  * clone3 takes the same request as a struct clone_args, with the exit
  * signal in a field of its own, the stack as a base and a size, and
  * CLONE_CLEAR_SIGHAND (the child's handlers back to SIG_DFL).
- * The number of live tasks (zombies included) is limited to TASK_MAX.
+ * The number of live tasks (zombies included) is limited by task_max_threads.
  */
 #include "task.h"
 #include "fs.h"
@@ -75,7 +75,7 @@ static long clone_check(uint64_t flags)
 		return -EINVAL;
 	if (flags & ~CLONE_SUPPORTED)
 		return -EINVAL;         /* namespaces, pidfd: not here */
-	if (sched_task_count() >= TASK_MAX)
+	if (sched_task_count() >= task_max_threads())
 		return -EAGAIN;
 	return 0;
 }

@@ -84,13 +84,14 @@ size_t task_pids(int *pids, size_t max)
 		n++;
 	}
 	spin_unlock_irqrestore(&sched_lock, f);
-	/* ascending, as Linux lists them (a handful: insertion sort) */
-	for (size_t i = 1; i < MIN(n, max); i++)
-		for (size_t j = i; j > 0 && pids[j - 1] > pids[j]; j--) {
-			int x = pids[j];
+	/* ascending, as Linux lists them (thousands at most: Shell sort) */
+	for (size_t gap = MIN(n, max) / 2; gap > 0; gap /= 2)
+		for (size_t i = gap; i < MIN(n, max); i++)
+			for (size_t j = i; j >= gap && pids[j - gap] > pids[j]; j -= gap) {
+				int x = pids[j];
 
-			pids[j] = pids[j - 1];
-			pids[j - 1] = x;
-		}
+				pids[j] = pids[j - gap];
+				pids[j - gap] = x;
+			}
 	return n;
 }

@@ -181,31 +181,6 @@ static void t_uname_clock(void)
 }
 
 /* A fork bomb stops at the process limit with EAGAIN, and everything is reaped (our kernel only). */
-static void t_fork_bomb(void)
-{
-	int n = 0, pid, st;
-
-	if (!on_vmkernel()) {
-		printf("    (skipped on Linux: no small process limit for root)\n");
-		return;
-	}
-	for (;;) {
-		pid = fork();
-		if (pid == 0)
-			_exit(0);
-		if (pid < 0)
-			break;
-		n++;
-		CHECK(n < 10000);
-	}
-	CHECK_EQ(errno, EAGAIN);
-	CHECK(n >= 10);
-	while (waitpid(-1, &st, 0) > 0)
-		n--;
-	CHECK_EQ(n, 0);
-	CHECK_EQ(errno, ECHILD);
-}
-
 static long read_file(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY);
@@ -218,6 +193,122 @@ static long read_file(const char *path, char *buf, size_t size)
 	close(fd);
 	buf[total] = 0;
 	return n < 0 ? -1 : total;
+}
+
+#define THREADS_MAX "/proc/sys/kernel/threads-max"
+
+/* The number in file path (a number and a newline), or -1. */
+static long read_number(const char *path)
+{
+	char buf[64];
+	long v = 0;
+
+	if (read_file(path, buf, sizeof(buf)) <= 0 || buf[strlen(buf) - 1] != '\n')
+		return -1;
+	for (const char *p = buf; *p != '\n'; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	return v;
+}
+
+/* pwrite(fd, text) at offset off: what it returns (-errno on failure). */
+static long write_text(int fd, const char *text, unsigned long off)
+{
+	return sys_pwrite(fd, text, strlen(text), off);
+}
+
+/*
+ * /proc/sys/kernel/threads-max, Linux's limit on live tasks. Its default
+ * is the RAM counted at boot over eight task stacks (16 KiB each on
+ * x86-64): MemTotal / 128 KiB, where MemTotal, read later, may have grown
+ * a little since (Linux 6.18 on the host: 192730 against 192844, 0.06%):
+ * within 2% below. Writes as Linux's integer sysctls: text that is not a
+ * number, 0 and -5 are EINVAL (the range is 1..0x3fffffff); the value
+ * itself, with spaces and a newline, is accepted, all bytes counted;
+ * followed by " 8", only the number and its space are used.
+ */
+static void t_threads_max(void)
+{
+	char text[4096], *m;
+	long tmax = read_number(THREADS_MAX), mem_kb = -1;
+	int fd;
+
+	if (read_file("/proc/meminfo", text, sizeof(text)) > 0 && (m = strstr_simple(text, "MemTotal:")))
+		mem_kb = strtol(m + 9, NULL, 10);
+
+	CHECK(tmax > 0);
+	CHECK(mem_kb > 0);
+	CHECK(tmax <= mem_kb / 128 && tmax >= mem_kb / 128 * 98 / 100);
+	fd = open(THREADS_MAX, O_WRONLY);
+	if (fd < 0 && !on_vmkernel() && (errno == EROFS || errno == EACCES)) {
+		printf("    (writes not checked: this Linux's /proc/sys is read-only here)\n");
+		return;
+	}
+	CHECK(fd >= 0);
+	CHECK_EQ(write_text(fd, "abc", 0), -EINVAL);
+	CHECK_EQ(write_text(fd, "0\n", 0), -EINVAL);
+	CHECK_EQ(write_text(fd, "-5", 0), -EINVAL);
+	CHECK_EQ(write_text(fd, "12x", 0), -EINVAL);
+	CHECK_EQ(write_text(fd, "abc", 3), 3);           /* not at the start: ignored, counted */
+	CHECK_EQ(write_text(fd, "5", 3), 1);
+	CHECK_EQ(read_number(THREADS_MAX), tmax);
+	snprintf(text, sizeof(text), " %ld \n", tmax);
+	CHECK_EQ(write_text(fd, text, 0), (long)strlen(text));
+	CHECK_EQ(read_number(THREADS_MAX), tmax);
+	snprintf(text, sizeof(text), "%ld 8", tmax);
+	CHECK_EQ(write_text(fd, text, 0), (long)strlen(text) - 1);
+	CHECK_EQ(read_number(THREADS_MAX), tmax);
+	close(fd);
+	if (on_vmkernel()) {
+		/* Linux's first process starts with RLIMIT_NPROC at half the default (a container may change it) */
+		unsigned long rl[2];
+
+		CHECK_EQ(usys4(__NR_prlimit64, 0, 6, 0, (long)rl), 0);         /* RLIMIT_NPROC */
+		CHECK_EQ((long)rl[0], tmax / 2);
+		CHECK_EQ((long)rl[1], tmax / 2);
+	}
+}
+
+/*
+ * fork until it fails: EAGAIN at threads-max live tasks, set to 100 here
+ * (the machine's default is thousands), zombies included; all reaped
+ * after. Not on Linux: root's processes are limited only by threads-max,
+ * and lowering the host's would hit everything else running there.
+ */
+static void t_fork_bomb(void)
+{
+	long tmax = read_number(THREADS_MAX);
+	int n = 0, pid, st, fd;
+	char text[32];
+
+	if (!on_vmkernel()) {
+		printf("    (skipped on Linux: it would lower the host's threads-max)\n");
+		return;
+	}
+	fd = open(THREADS_MAX, O_WRONLY);
+	CHECK(fd >= 0 && tmax > 100);
+	CHECK_EQ(write_text(fd, "100", 0), 3);
+	for (;;) {
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
+		if (pid < 0)
+			break;
+		n++;
+		CHECK(n < 100);
+	}
+	CHECK_EQ(errno, EAGAIN);
+	CHECK(n >= 10);
+	while (waitpid(-1, &st, 0) > 0)
+		n--;
+	CHECK_EQ(n, 0);
+	CHECK_EQ(errno, ECHILD);
+	snprintf(text, sizeof(text), "%ld", tmax);
+	CHECK_EQ(write_text(fd, text, 0), (long)strlen(text));
+	close(fd);
+	CHECK_EQ(read_number(THREADS_MAX), tmax);
 }
 
 /*
@@ -363,6 +454,7 @@ const struct utest ut_proc_tests[] = {
 	{ "bad_pointers", t_bad_pointers },
 	{ "console_io", t_console_io },
 	{ "uname_clock", t_uname_clock },
+	{ "threads_max", t_threads_max },
 	{ "fork_bomb", t_fork_bomb },
 	{ NULL, NULL },
 };
