@@ -127,7 +127,6 @@ uint64_t profile_hits_at(uintptr_t addr)
 }
 
 uint64_t profile_total(void) { return prof_total; }
-uint64_t profile_outside(void) { return prof_user + prof_unknown; }
 
 void profile_counts(struct vmk_prof_counts *out)
 {
@@ -227,7 +226,8 @@ out:
 	prof_on = was_on;
 }
 
-void profile_print_folded(void)
+/* Print the folded stacks (include/profile.h); only a header saying so when stacks are off. */
+static void profile_print_folded(void)
 {
 	bool was_on = prof_on;
 

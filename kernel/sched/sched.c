@@ -426,25 +426,8 @@ void cpu_idle(void)
 	}
 }
 
-void sched_set_sleeping(void)
-{
-	unsigned long f = spin_lock_irqsave(&sched_lock);
-
-	current->state = TASK_SLEEPING;
-	spin_unlock_irqrestore(&sched_lock, f);
-}
-
-void sched_set_running(void)
-{
-	unsigned long f = spin_lock_irqsave(&sched_lock);
-
-	if (current->state == TASK_SLEEPING)
-		current->state = TASK_RUNNABLE;
-	spin_unlock_irqrestore(&sched_lock, f);
-}
-
 /*
- * A task woken between sched_set_sleeping and here is runnable again (and,
+ * A task woken between its wait_prepare and here is runnable again (and,
  * still on its CPU, was not queued): it goes on. An idle task never leaves
  * its CPU: it waits for an interrupt instead.
  */
@@ -464,7 +447,7 @@ void sched_sleep_if_sleeping(void)
 }
 
 /*
- * A task woken while it still runs on its CPU (between sched_set_sleeping
+ * A task woken while it still runs on its CPU (between wait_prepare
  * and its switch) only becomes runnable again: it is not queued (on_cpu),
  * and __schedule keeps running it, or queues it when it switches away.
  */
