@@ -220,9 +220,6 @@ void arch_tlb_flush(struct tlb_batch *b);
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 			    mmu_visit_fn visit, void *ctx, struct tlb_batch *tlb);
 
-/* Invalidate every user TLB entry of m wherever m is loaded. */
-void arch_mmu_flush_all(struct arch_mmu *m);
-
 /* TLB statistics since boot, all CPUs (counted where the flush is asked for). */
 struct tlb_stats {
 	unsigned long flushes;            /* batches flushed that took rights away (not local_only) */

@@ -707,11 +707,6 @@ int arch_mmu_swap_out(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
 	return 0;
 }
 
-void arch_mmu_flush_all(struct arch_mmu *m)
-{
-	x86_tlb_flush(m, NULL, 0, true, false, false);
-}
-
 size_t arch_mmu_table_pages(const struct arch_mmu *m)
 {
 	return __atomic_load_n(&m->tables, __ATOMIC_RELAXED);
