@@ -21,7 +21,8 @@ uint64_t fs_size(struct inode *inode)
 	return vm_object_size(&inode->data);
 }
 
-void fs_touch(struct inode *inode)
+/* Mark inode modified now (mtime and ctime). */
+static void fs_touch(struct inode *inode)
 {
 	unsigned long fl = spin_lock_irqsave(&fs_lock);
 
