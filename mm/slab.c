@@ -394,7 +394,8 @@ bool slab_object_of(const void *addr, void **obj, struct kasan_slot_meta **meta)
 
 size_t kmem_cache_inuse(const struct kmem_cache *c) { return c->inuse; }
 
-void kmem_cache_shrink(struct kmem_cache *c)
+/* Give back c's empty slabs (a cache keeps one empty slab to avoid churn). */
+static void kmem_cache_shrink(struct kmem_cache *c)
 {
 	unsigned long flags = spin_lock_irqsave(&c->lock);
 	while (!list_empty(&c->empty))

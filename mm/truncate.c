@@ -92,7 +92,7 @@ static void unmap_object_in(struct mm *mm, struct vm_object *o, unsigned long fi
  * last) of o go, and with even_cows also the private copies made of them.
  * No mmap_lock held.
  */
-void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned long last, bool even_cows)
+static void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned long last, bool even_cows)
 {
 	struct mm *mm = NULL;
 
