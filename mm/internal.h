@@ -447,12 +447,4 @@ unsigned long mm_guard_clear(struct mm *mm, uintptr_t start, uintptr_t end);
  */
 int mm_guard_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t start, uintptr_t end);
 
-/* ---- faults (mm/fault.c) */
-/*
- * The PTE update of one page's permissions: rewrite the entry at va with
- * state, which only adds rights (no other CPU needs a flush; a stale entry
- * there only faults again). pt_lock held.
- */
-void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state);
-
 #endif
