@@ -18,8 +18,8 @@
 #include "sleep.h"
 #include <sched.h>
 
-unsigned char *hosted_ram;
-size_t hosted_ram_size;
+static unsigned char *hosted_ram;     /* physical address 0 lives here */
+static size_t hosted_ram_size;
 
 void hosted_ram_init(size_t bytes)
 {

@@ -37,6 +37,8 @@ extern uint64_t ap_tramp_stack, ap_tramp_entry;
 uint32_t cpu_apic_id[NR_CPUS];
 static volatile unsigned long online_mask = 1;
 static volatile bool ap_given_up[NR_CPUS];
+/* An application processor's first C code, on its idle stack (the trampoline jumps here). */
+static __attribute__((noreturn)) void ap_main(unsigned cpu);
 
 unsigned long arch_cpu_online_mask(void)
 {
@@ -53,7 +55,8 @@ unsigned arch_nr_cpus(void)
 	return n;
 }
 
-void tsc_delay_us(unsigned us)
+/* Busy-wait us microseconds by the TSC (AP start-up delays; not for tests or I/O). */
+static void tsc_delay_us(unsigned us)
 {
 	uint64_t end = rdtsc() + (uint64_t)us * (tsc_khz ? tsc_khz : 1000000) / 1000;
 
@@ -191,7 +194,7 @@ void smp_init(const struct boot_info *bi, bool use_acpi, unsigned max_cpus)
 }
 
 /* ap_main: an application processor's first C code (boot/ap_trampoline.asm). */
-__attribute__((noreturn)) void ap_main(unsigned cpu)
+static __attribute__((noreturn)) void ap_main(unsigned cpu)
 {
 	write_cr3(kernel_cr3);
 	if (ap_given_up[cpu])

@@ -286,7 +286,8 @@ __attribute__((noreturn)) static void kill_current(int sig)
 	group_exit(sig);
 }
 
-bool on_sig_stack(const struct task *t, uint64_t sp)
+/* sp lies on t's alternate signal stack. */
+static bool on_sig_stack(const struct task *t, uint64_t sp)
 {
 	return sp > t->sig.sas_sp && sp - t->sig.sas_sp <= t->sig.sas_size;
 }
