@@ -38,6 +38,7 @@
  * Locking: none here; see arch_mmu.h.
  */
 #include "arch_mmu.h"
+#include "arch_mmu_debug.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "pmm.h"
