@@ -12,6 +12,7 @@
 #include <execinfo.h>
 
 #include "arch.h"
+#include "lockless.h"
 #include "hosted.h"
 #include "lockdep.h"
 #include "printk.h"
@@ -110,13 +111,13 @@ struct task *current_task(void)
 
 void sched_wait_flag(volatile int *flag)
 {
-	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+	while (!smp_load_acquire(flag))
 		sched_yield();
 }
 
 void sched_wake_flag(struct task *t, volatile int *flag)
 {
-	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+	smp_store_release(flag, 1);
 }
 
 /* Lock-order records: each host thread plays one CPU and one task. */

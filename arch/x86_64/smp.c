@@ -15,6 +15,7 @@
  * hold a boot module.
  */
 #include "x86.h"
+#include "lockless.h"
 #include "x86_mmu.h"
 #include "multiboot.h"
 #include "arch.h"
@@ -42,7 +43,7 @@ static __attribute__((noreturn)) void ap_main(unsigned cpu);
 
 unsigned long arch_cpu_online_mask(void)
 {
-	return __atomic_load_n(&online_mask, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&online_mask);
 }
 
 unsigned arch_nr_cpus(void)
