@@ -21,6 +21,7 @@
  * most, one lock held for a few hundred instructions per switch is enough.)
  */
 #include "sched_internal.h"
+#include "lockless.h"
 #include "x86.h"
 #include "mm.h"
 #include "pmm.h"
@@ -481,7 +482,7 @@ void sched_wait_flag(volatile int *flag)
 	for (;;) {
 		unsigned long f = spin_lock_irqsave(&sched_lock);
 
-		if (__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		if (smp_load_acquire(flag)) {
 			self->state = TASK_RUNNABLE;
 			spin_unlock_irqrestore(&sched_lock, f);
 			return;
@@ -498,7 +499,7 @@ void sched_wake_flag(struct task *t, volatile int *flag)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
-	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+	smp_store_release(flag, 1);
 	sched_wakeup_locked(t);
 	spin_unlock_irqrestore(&sched_lock, f);
 }

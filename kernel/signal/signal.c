@@ -14,6 +14,7 @@
  * plus sa_mask plus sig (unless SA_NODEFER).
  */
 #include "signal.h"
+#include "lockless.h"
 #include "task.h"
 #include "sched_internal.h"
 #include "uaccess.h"
@@ -167,8 +168,8 @@ bool signal_pending(const struct task *t)
 bool fatal_signal_pending(const struct task *t)
 {
 	/* Lockless read (sched_lock guards the sets): a signal sent meanwhile is seen by the next call. */
-	ksigset_t own = __atomic_load_n(&t->sig.pending.set, __ATOMIC_RELAXED);
-	ksigset_t group = t->group ? __atomic_load_n(&t->group->pending.set, __ATOMIC_RELAXED) : 0;
+	ksigset_t own = READ_ONCE(t->sig.pending.set);
+	ksigset_t group = t->group ? READ_ONCE(t->group->pending.set) : 0;
 
 	return ((own | group) & sig_bit(SIGKILL)) != 0;
 }
