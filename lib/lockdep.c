@@ -8,6 +8,7 @@
  * takes a lock (printk) pushes and pops on the same CPU record.
  */
 #include "lockdep.h"
+#include "lockless.h"
 #include "kernel.h"
 #include "printk.h"
 #include "arch.h"
@@ -56,11 +57,11 @@ static void record_edge(unsigned from, unsigned to)
 	struct edge *e = &edges[from][to];
 	int expected = 0;
 
-	if (__atomic_load_n(&e->seen, __ATOMIC_ACQUIRE) ||
+	if (smp_load_acquire(&e->seen) ||
 	    !__atomic_compare_exchange_n(&e->seen, &expected, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return;
 	e->n = arch_stack_trace(e->stack, EDGE_FRAMES);
-	__atomic_store_n(&e->seen, 2, __ATOMIC_RELEASE);
+	smp_store_release(&e->seen, 2);
 }
 
 static void print_site(const struct held_lock *h)
@@ -89,7 +90,7 @@ static void report(const void *lock, unsigned lclass, const struct held_lock *h,
 		printk("lockdep: while holding %p (class %s), taken at:\n", h->lock,
 		       lock_class_name(h->lclass));
 		print_site(h);
-		if (e && __atomic_load_n(&e->seen, __ATOMIC_ACQUIRE) == 2) {
+		if (e && smp_load_acquire(&e->seen) == 2) {
 			printk("lockdep: the table's order, %s then %s, was first taken at:\n",
 			       lock_class_name(lclass), lock_class_name(h->lclass));
 			arch_print_stack(e->stack, e->n);
