@@ -25,6 +25,7 @@
  * pt_lock, never two of them at once.
  */
 #include "internal.h"
+#include "lockless.h"
 
 struct unmap_ctx {
 	struct mm *mm;
@@ -96,7 +97,7 @@ static void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned l
 {
 	struct mm *mm = NULL;
 
-	if (!__atomic_load_n(&o->nr_vmas, __ATOMIC_ACQUIRE))
+	if (!smp_load_acquire(&o->nr_vmas))
 		return;
 	while ((mm = mm_list_next(mm)) != NULL)
 		unmap_object_in(mm, o, first, last, even_cows);
