@@ -45,7 +45,7 @@ struct edge {
 };
 static struct edge edges[LOCK_CLASS_COUNT][LOCK_CLASS_COUNT];
 /* The CPU printing a report: its own acquisitions (printk's) are recorded unchecked meanwhile. */
-static volatile int reporting_cpu = -1;
+static int reporting_cpu = -1;
 
 static struct lockdep_held *held_for(unsigned lclass)
 {
@@ -81,7 +81,7 @@ static void report(const void *lock, unsigned lclass, const struct held_lock *h,
 	unsigned n = arch_stack_trace(now, EDGE_FRAMES);
 
 	__atomic_add_fetch(&lockdep_reports, 1, __ATOMIC_RELAXED);
-	reporting_cpu = (int)arch_cpu_id();
+	WRITE_ONCE(reporting_cpu, (int)arch_cpu_id());
 	printk("\nlockdep: lock order violation on cpu %u: %s\n", arch_cpu_id(), why);
 	printk("lockdep: acquiring %s %p (class %s) here:\n", lock_class_name(lclass), lock,
 	       lock_class_name(lclass));
@@ -97,7 +97,7 @@ static void report(const void *lock, unsigned lclass, const struct held_lock *h,
 		}
 	}
 	printk("lockdep: the order is include/lock_order.h\n");
-	reporting_cpu = -1;
+	WRITE_ONCE(reporting_cpu, -1);
 	if (!lockdep_report_only)
 		panic("lockdep: lock order violation (%s)", lock_class_name(lclass));
 }
@@ -148,7 +148,7 @@ void lockdep_acquire(const void *lock, unsigned lclass, unsigned flags)
 	bool ok = true;
 
 	BUG_ON(lclass >= LOCK_CLASS_COUNT);
-	if (reporting_cpu == (int)arch_cpu_id()) {
+	if (READ_ONCE(reporting_cpu) == (int)arch_cpu_id()) {   /* vs. a report on another CPU */
 		ok = false;
 	} else if (!(flags & LOCKDEP_TRY)) {
 		if (lock_class_sleeping(lclass) && cpu->depth)

@@ -33,7 +33,7 @@ static bool ready;
  * context, with any lock held, and the lock checker would see a new order.
  */
 static int report_busy;
-static volatile int report_cpu = -1;
+static int report_cpu = -1;
 static unsigned long nreports;
 static unsigned expected;
 static struct kasan_report_info last;
@@ -179,7 +179,7 @@ static __attribute__((noinline)) void report(uintptr_t a, size_t size, bool writ
 	const struct task *t = current;
 	bool fatal;
 
-	report_cpu = (int)arch_cpu_id();
+	WRITE_ONCE(report_cpu, (int)arch_cpu_id());
 	nreports++;
 	last = (struct kasan_report_info){ .addr = a, .size = size, .write = write, .shadow = code };
 	printk("==================================================================\n");
@@ -193,7 +193,7 @@ static __attribute__((noinline)) void report(uintptr_t a, size_t size, bool writ
 	fatal = expected == 0;
 	if (!fatal)
 		expected--;
-	report_cpu = -1;
+	WRITE_ONCE(report_cpu, -1);
 	report_unlock(flags);
 	if (fatal)
 		panic("KASAN: bad memory access (see the report above)");
@@ -203,7 +203,7 @@ static inline void check(uintptr_t a, size_t size, bool write, uintptr_t ip)
 {
 	uint8_t code;
 
-	if (!ready || size == 0 || !covered(a, size) || report_cpu == (int)arch_cpu_id())
+	if (!ready || size == 0 || !covered(a, size) || READ_ONCE(report_cpu) == (int)arch_cpu_id())
 		return;
 	code = first_bad(a, size);
 	if (code)
