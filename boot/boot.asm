@@ -142,7 +142,6 @@ long_mode_low:
 
 ; ---------------------------------------------------------------- data (low, identity mapped)
 section .boot.data progbits alloc noexec write align=16
-global boot_magic, boot_info
 boot_magic:   dd 0
 boot_info:    dd 0
 boot_has_nx:  dd 0
@@ -159,7 +158,6 @@ early_gdt_ptr:
 	dd early_gdt
 
 section .boot.bss nobits alloc noexec write align=4096
-global early_pml4
 early_pml4:      resb 4096
 early_pdpt_low:  resb 4096
 early_pdpt_high: resb 4096

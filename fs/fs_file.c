@@ -65,7 +65,8 @@ static const struct file_ops dir_ops = {
 	.read = dir_read, .write = dir_read, .seekable = true,
 };
 
-bool file_is_dir(const struct file *f)
+/* f is an open directory. */
+static bool file_is_dir(const struct file *f)
 {
 	return f->ops == &dir_ops;
 }

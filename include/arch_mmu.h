@@ -24,6 +24,11 @@
  * batch and is freed after the flush: page-table pages the walk emptied
  * (freed by arch_tlb_flush) and user frames whose last mapping went (freed
  * by mm/, mm_tlb_finish). docs/guide.md describes the protocol.
+ *
+ * This header is the porting contract, what mm/ needs to run; the
+ * statistics and debugging views of the same tables (TLB counters, the
+ * CPUs an address space is loaded on, table counts, text dumps) are in
+ * include/arch_mmu_debug.h.
  */
 #ifndef ARCH_MMU_H
 #define ARCH_MMU_H
@@ -220,20 +225,6 @@ void arch_tlb_flush(struct tlb_batch *b);
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 			    mmu_visit_fn visit, void *ctx, struct tlb_batch *tlb);
 
-/* Invalidate every user TLB entry of m wherever m is loaded. */
-void arch_mmu_flush_all(struct arch_mmu *m);
-
-/* TLB statistics since boot, all CPUs (counted where the flush is asked for). */
-struct tlb_stats {
-	unsigned long flushes;            /* batches flushed that took rights away (not local_only) */
-	unsigned long shootdowns;         /* of which reached other CPUs: one IPI round each */
-	unsigned long ipis;               /* CPUs interrupted by those rounds */
-	unsigned long pages;              /* pages invalidated one by one, summed over CPUs */
-	unsigned long full_flushes;       /* whole-TLB flushes instead, summed over CPUs */
-	unsigned long lazy_leaves;        /* lazy CPUs that switched away instead of flushing */
-};
-void arch_tlb_stats(struct tlb_stats *out);
-
 /*
  * arch_mmu_enter_lazy: the running CPU goes on with no user address space
  * of its own (a kernel thread or idle) but keeps the last one loaded (lazy
@@ -241,8 +232,6 @@ void arch_tlb_stats(struct tlb_stats *out);
  * shootdown for it makes the CPU switch to the kernel tables instead.
  */
 void arch_mmu_enter_lazy(void);
-/* CPUs where m is loaded, active or lazy (bit n: CPU n). */
-unsigned long arch_mmu_cpus(const struct arch_mmu *m);
 /*
  * arch_tlb_flush_reaches_all: true when arch_tlb_flush reaches every CPU
  * where the address space is loaded (the TLB shootdown). False in the smp
@@ -251,24 +240,5 @@ unsigned long arch_mmu_cpus(const struct arch_mmu *m);
  * user programs stay correct there.
  */
 bool arch_tlb_flush_reaches_all(void);
-
-/* Page-table pages m now uses (the root included): for leak checks and statistics. */
-size_t arch_mmu_table_pages(const struct arch_mmu *m);
-
-/* Physical address of m's root table (x86: the CR3 value), for tests and debugging. */
-phys_addr_t arch_mmu_root(const struct arch_mmu *m);
-
-/* Receives one line of a dump (no newline; the buffer is reused after the call). */
-typedef void (*mmu_dump_fn)(void *arg, const char *line);
-
-/*
- * arch_mmu_dump: describe m's page-table tree over [start, end) as text,
- * one line per present entry (the format: arch/x86_64/ptdump.c, and the
- * page-table lab, docs/labs/pgtbl.md), each passed to emit. Returns the
- * number of leaf entries described. For debugging (vmk_vmdump, the gdb
- * kit) and tests; the caller keeps the tables from changing.
- */
-unsigned long arch_mmu_dump(struct arch_mmu *m, uintptr_t start, uintptr_t end, mmu_dump_fn emit,
-			    void *arg);
 
 #endif

@@ -57,8 +57,6 @@ int blockdev_register(struct blockdev *dev);
 void blockdev_unregister(struct blockdev *dev);
 /* blockdev_find: the registered device named name, or NULL. */
 struct blockdev *blockdev_find(const char *name);
-/* blockdev_first: the first registered device whose name starts with prefix ("vd"), or NULL. */
-struct blockdev *blockdev_first(const char *prefix);
 
 /*
  * blockdev_read / blockdev_write: nsect sectors from sector on, into / from

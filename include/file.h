@@ -146,8 +146,6 @@ long file_getdents64(struct file *f, uint64_t ubuf, size_t size);
 void file_stat(struct file *f, struct kstat *st);
 /* inode_stat: stat of what a dentry names (its special kind decides dev). */
 void dentry_stat(struct dentry *d, struct kstat *st);
-/* file_is_dir: f is an open directory. */
-bool file_is_dir(const struct file *f);
 /*
  * file_open_path: an O_PATH file for d (a reference moves in): it names d
  * (fstat, fchdir, a dirfd, *at with AT_EMPTY_PATH) but cannot be read or
@@ -221,8 +219,6 @@ void file_io_event(void);
 /* file_io_events: how many file_io_event calls so far (epoll's edge-triggered entries, fs/epoll.c). */
 extern unsigned long file_io_events;
 
-/* maps_format: write mm's /proc/PID/maps text into buf (size bytes); returns the length it needs. */
-size_t maps_format(struct mm *mm, char *buf, size_t size);
 /* memfd_file: memfd_create's file: a new unlinked file "memfd:NAME" opened O_RDWR. NULL on -ENOMEM. */
 struct file *memfd_file(const char *name);
 

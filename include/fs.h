@@ -302,9 +302,8 @@ long fs_write(struct inode *inode, uint64_t pos, size_t n, fs_copy_fn copy, void
 int fs_truncate(struct inode *inode, uint64_t size);
 /* fs_chmod: the permission bits of inode become mode (& 07777); ctime now. */
 void fs_chmod(struct inode *inode, uint32_t mode);
-/* fs_size: a regular file's size; fs_touch: mark it modified now (mtime and ctime). */
+/* fs_size: a regular file's size. */
 uint64_t fs_size(struct inode *inode);
-void fs_touch(struct inode *inode);
 /*
  * fs_set_times: utimensat's change: atime and mtime become *atime and
  * *mtime (NULL: left as they are); ctime now.

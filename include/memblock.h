@@ -35,9 +35,6 @@ phys_addr_t memblock_end_of_ram(void);          /* end of the highest RAM range 
 size_t memblock_total_ram(void);                /* bytes of RAM */
 size_t memblock_reserved_bytes(void);           /* bytes reserved inside RAM */
 
-/* Reset to empty (tests). */
-void memblock_reset(void);
-
 /* Print both lists. */
 void memblock_dump(void);
 

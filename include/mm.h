@@ -24,6 +24,7 @@
 #include "list.h"
 #include "vm_object.h"
 #include "arch_mmu.h"
+#include "arch_mmu_debug.h"      /* mmu_dump_fn (mm_dump) */
 
 struct arch_mmu;
 
@@ -418,7 +419,7 @@ int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len);
  * mm_dump: describe mm as text for debugging (mm/dump.c), one line at a
  * time to emit: with MM_DUMP_VMAS a header and each VMA (range, rwxp,
  * pgoff, anon identity, decoded flags), with MM_DUMP_PAGES the page-table
- * tree (arch_mmu_dump, include/arch_mmu.h). Takes the mmap_lock for reading
+ * tree (arch_mmu_dump, include/arch_mmu_debug.h). Takes the mmap_lock for reading
  * and pt_lock; the caller holds neither.
  */
 void mm_dump(struct mm *mm, unsigned what, mmu_dump_fn emit, void *arg);

@@ -104,7 +104,5 @@ size_t pmm_free_blocks(unsigned order);          /* free blocks on the order lis
  */
 int pmm_check(void);
 
-/* pmm_dump: print the free-block count per order. */
-void pmm_dump(void);
 
 #endif

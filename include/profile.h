@@ -32,9 +32,10 @@
  *     # profile-table end
  * sorted by ticks, descending; load = ticks / function size in bytes, as
  * readprofile -v prints it; the total line sums the kernel lines.
- * profile_print_folded() prints "# profile-folded begin", one line per
- * distinct sampled stack, "COMM;ROOT;...;LEAF COUNT" (COMM the task's name,
- * user-mode samples as "COMM;[user]"), and "# profile-folded end".
+ * The folded stacks (profile_user_end, with profile_stacks=on) are
+ * "# profile-folded begin", one line per distinct sampled stack,
+ * "COMM;ROOT;...;LEAF COUNT" (COMM the task's name, user-mode samples as
+ * "COMM;[user]"), and "# profile-folded end".
  * profile=user also prints the user-mode samples by RIP ("# profile-user
  * begin" .. "end", profile_user_print below).
  *
@@ -75,13 +76,10 @@ void profile_stop(void);
 bool profile_active(void);
 /* Print the table (see above). max_lines limits the function lines (0: all). */
 void profile_print(unsigned max_lines);
-/* Print the folded stacks (see above); only a header saying so when stacks are off. */
-void profile_print_folded(void);
 /* Samples recorded for the function containing addr, since profile_start. */
 uint64_t profile_hits_at(uintptr_t addr);
-/* All samples / samples outside kernel text (user mode or unknown) since profile_start. */
+/* All samples since profile_start. */
 uint64_t profile_total(void);
-uint64_t profile_outside(void);
 /* The totals as vmk_profile(VMK_PROF_COUNTS) reports them (zero when never started). */
 void profile_counts(struct vmk_prof_counts *out);
 /* profile_tick, profile_timer_mult: the timer's hooks, include/kernel_hooks.h. */

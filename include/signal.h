@@ -179,8 +179,7 @@ bool signal_pending(const struct task *t);
  */
 bool fatal_signal_pending(const struct task *t);
 
-/* on_sig_stack: sp lies on t's alternate signal stack. sas_flags: SS_DISABLE, SS_ONSTACK or 0 for sp. */
-bool on_sig_stack(const struct task *t, uint64_t sp);
+/* sas_flags: SS_DISABLE, SS_ONSTACK (sp lies on t's alternate signal stack) or 0 for sp. */
 int sas_flags(const struct task *t, uint64_t sp);
 /*
  * sigaltstack_set: install (or with SS_DISABLE remove) t's alternate

@@ -32,9 +32,7 @@ void *kmem_cache_alloc(struct kmem_cache *c);
 void *kmem_cache_zalloc(struct kmem_cache *c);
 /* Free an object from kmem_cache_alloc of the same cache. NULL is ignored. */
 void kmem_cache_free(struct kmem_cache *c, void *obj);
-/* Give back c's empty slabs (a cache keeps one empty slab to avoid churn). */
-void kmem_cache_shrink(struct kmem_cache *c);
-/* kmem_cache_shrink on every cache: afterwards only slabs with live objects hold pages (leak checks). */
+/* Every cache gives back its empty slabs (a cache keeps one to avoid churn): afterwards only slabs with live objects hold pages (leak checks). */
 void slab_shrink_all(void);
 /* Objects now allocated from c. */
 size_t kmem_cache_inuse(const struct kmem_cache *c);

@@ -161,15 +161,12 @@ void schedule(void);
 /* sched_yield: end the current slice and schedule. */
 void sched_yield(void);
 /*
- * sched_set_sleeping / sched_sleep_if_sleeping: the two halves of a sleep
- * (include/wait.h builds on them): mark current sleeping, then, after the
- * caller re-checked its condition, switch away unless a sched_wakeup came
- * in between (which made it runnable again).
+ * sched_sleep_if_sleeping: the second half of a sleep (include/wait.h
+ * builds on it): once the caller has marked current TASK_SLEEPING under
+ * sched_lock and re-checked its condition, switch away unless a
+ * sched_wakeup came in between (which made it runnable again).
  */
-void sched_set_sleeping(void);
 void sched_sleep_if_sleeping(void);
-/* sched_set_running: current is runnable (ends a sleep that did not switch). */
-void sched_set_running(void);
 /* sched_wakeup: make a sleeping t runnable again, on a CPU chosen by the balancing rules (callable from interrupts). */
 void sched_wakeup(struct task *t);
 /* sched_wait_flag / sched_wake_flag: include/sleep.h. */

@@ -57,8 +57,6 @@ void wait_finish(struct wait_queue *wq, struct waiter *w);
 void wake_up(struct wait_queue *wq);
 /* wake_up_locked: wake_up for the scheduler's own code, which holds sched_lock. */
 void wake_up_locked(struct wait_queue *wq);
-/* wait_queue_active: some task waits on wq. */
-bool wait_queue_active(struct wait_queue *wq);
 
 /*
  * wait_event_interruptible: sleep on wq until cond holds (0) or a signal is

@@ -25,6 +25,7 @@
  * Linux's other operations (WAKE_OP, the PI family, WAITV) are -ENOSYS.
  */
 #include "syscall_internal.h"
+#include "lockless.h"
 #include "task.h"
 #include "signal.h"
 #include "wait.h"
@@ -115,7 +116,7 @@ static int futex_wake_move_locked(const struct futex_key *k, int nwake, uint32_t
 			continue;
 		if (woken < nwake) {
 			list_del(&w->link);
-			__atomic_store_n(&w->woken, true, __ATOMIC_RELEASE);
+			smp_store_release(&w->woken, true);
 			wake_up(&w->wq);        /* under the lock: the waiter cannot return meanwhile */
 			woken++;
 		} else if (to && moved < nmove) {
@@ -152,7 +153,7 @@ int futex_wake_address(uintptr_t addr, int n)
 
 static bool futex_woken(void *arg)
 {
-	return __atomic_load_n(&((struct futex_waiter *)arg)->woken, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&((struct futex_waiter *)arg)->woken);
 }
 
 /* Read a timespec: relative (FUTEX_WAIT) or absolute (WAIT_BITSET); *deadline in monotonic ns. */

@@ -15,12 +15,6 @@ struct mb_list {
 static struct mb_list memory, reserved;
 static phys_addr_t alloc_limit = ~0UL;
 
-void memblock_reset(void)
-{
-	memory.n = reserved.n = 0;
-	alloc_limit = ~0UL;
-}
-
 /* Insert [start, end) keeping the list sorted and merging touching/overlapping ranges. */
 static int mb_insert(struct mb_list *l, phys_addr_t start, phys_addr_t end)
 {

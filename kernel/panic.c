@@ -1,15 +1,16 @@
 /* panic(): report and stop the kernel with a failure exit (include/kernel.h). */
 #include "kernel.h"
+#include "lockless.h"
 #include "printk.h"
 #include "arch.h"
 
 void panic(const char *fmt, ...)
 {
-	static volatile int panicking;
+	static int panicking;
 	va_list ap;
 
 	arch_irq_save();
-	if (!panicking && arch_fault_catch_armed()) {
+	if (!READ_ONCE(panicking) && arch_fault_catch_armed()) {     /* vs. a panic on another CPU */
 		/* In a test case (kernel/ktest_catch.c): the case fails, the run goes on. */
 		printk("panic in a test case: ");
 		va_start(ap, fmt);

@@ -8,6 +8,7 @@
  * children are not summed (RUSAGE_CHILDREN: all 0). docs/abi.md.
  */
 #include "syscall_internal.h"
+#include "lockless.h"
 #include "task.h"
 #include "mm.h"
 #include "uaccess.h"
@@ -37,8 +38,8 @@ long sys_getrusage(SYSCALL_ARGS)
 		return -EINVAL;
 	memset(&ru, 0, sizeof(ru));
 	if (who != RUSAGE_CHILDREN && mm) {
-		ru.maxrss = (int64_t)(__atomic_load_n(&mm->rss, __ATOMIC_RELAXED) * (PAGE_SIZE / 1024));
-		ru.minflt = (int64_t)__atomic_load_n(&mm->faults, __ATOMIC_RELAXED);
+		ru.maxrss = (int64_t)(READ_ONCE(mm->rss) * (PAGE_SIZE / 1024));
+		ru.minflt = (int64_t)READ_ONCE(mm->faults);
 	}
 	return copy_to_user((void *)a1, &ru, sizeof(ru)) ? -EFAULT : 0;
 }

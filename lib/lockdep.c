@@ -8,6 +8,7 @@
  * takes a lock (printk) pushes and pops on the same CPU record.
  */
 #include "lockdep.h"
+#include "lockless.h"
 #include "kernel.h"
 #include "printk.h"
 #include "arch.h"
@@ -44,7 +45,7 @@ struct edge {
 };
 static struct edge edges[LOCK_CLASS_COUNT][LOCK_CLASS_COUNT];
 /* The CPU printing a report: its own acquisitions (printk's) are recorded unchecked meanwhile. */
-static volatile int reporting_cpu = -1;
+static int reporting_cpu = -1;
 
 static struct lockdep_held *held_for(unsigned lclass)
 {
@@ -56,11 +57,11 @@ static void record_edge(unsigned from, unsigned to)
 	struct edge *e = &edges[from][to];
 	int expected = 0;
 
-	if (__atomic_load_n(&e->seen, __ATOMIC_ACQUIRE) ||
+	if (smp_load_acquire(&e->seen) ||
 	    !__atomic_compare_exchange_n(&e->seen, &expected, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return;
 	e->n = arch_stack_trace(e->stack, EDGE_FRAMES);
-	__atomic_store_n(&e->seen, 2, __ATOMIC_RELEASE);
+	smp_store_release(&e->seen, 2);
 }
 
 static void print_site(const struct held_lock *h)
@@ -80,7 +81,7 @@ static void report(const void *lock, unsigned lclass, const struct held_lock *h,
 	unsigned n = arch_stack_trace(now, EDGE_FRAMES);
 
 	__atomic_add_fetch(&lockdep_reports, 1, __ATOMIC_RELAXED);
-	reporting_cpu = (int)arch_cpu_id();
+	WRITE_ONCE(reporting_cpu, (int)arch_cpu_id());
 	printk("\nlockdep: lock order violation on cpu %u: %s\n", arch_cpu_id(), why);
 	printk("lockdep: acquiring %s %p (class %s) here:\n", lock_class_name(lclass), lock,
 	       lock_class_name(lclass));
@@ -89,14 +90,14 @@ static void report(const void *lock, unsigned lclass, const struct held_lock *h,
 		printk("lockdep: while holding %p (class %s), taken at:\n", h->lock,
 		       lock_class_name(h->lclass));
 		print_site(h);
-		if (e && __atomic_load_n(&e->seen, __ATOMIC_ACQUIRE) == 2) {
+		if (e && smp_load_acquire(&e->seen) == 2) {
 			printk("lockdep: the table's order, %s then %s, was first taken at:\n",
 			       lock_class_name(lclass), lock_class_name(h->lclass));
 			arch_print_stack(e->stack, e->n);
 		}
 	}
 	printk("lockdep: the order is include/lock_order.h\n");
-	reporting_cpu = -1;
+	WRITE_ONCE(reporting_cpu, -1);
 	if (!lockdep_report_only)
 		panic("lockdep: lock order violation (%s)", lock_class_name(lclass));
 }
@@ -147,7 +148,7 @@ void lockdep_acquire(const void *lock, unsigned lclass, unsigned flags)
 	bool ok = true;
 
 	BUG_ON(lclass >= LOCK_CLASS_COUNT);
-	if (reporting_cpu == (int)arch_cpu_id()) {
+	if (READ_ONCE(reporting_cpu) == (int)arch_cpu_id()) {   /* vs. a report on another CPU */
 		ok = false;
 	} else if (!(flags & LOCKDEP_TRY)) {
 		if (lock_class_sleeping(lclass) && cpu->depth)

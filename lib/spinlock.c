@@ -4,6 +4,7 @@
  * deadlock against the holder) or left alone (the waiter keeps taking IPIs).
  */
 #include "spinlock.h"
+#include "lockless.h"
 #include "lockdep.h"
 #include "arch.h"
 
@@ -31,7 +32,7 @@ static void ticket_acquire(struct spinlock *l, unsigned flags)
 		panic("spinlock: recursive acquisition of %s on cpu %u", l->name, cpu);
 	lockdep_acquire(l, l->lclass, flags);
 	ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
-	while (__atomic_load_n(&l->owner, __ATOMIC_ACQUIRE) != ticket)
+	while (smp_load_acquire(&l->owner) != ticket)
 		arch_cpu_relax();
 	l->holder_cpu = (int)cpu;
 }
@@ -43,7 +44,7 @@ static void ticket_release(struct spinlock *l)
 		      l->name, arch_cpu_id(), l->holder_cpu);
 	l->holder_cpu = -1;
 	lockdep_release(l, l->lclass);
-	__atomic_store_n(&l->owner, l->owner + 1, __ATOMIC_RELEASE);
+	smp_store_release(&l->owner, l->owner + 1);
 }
 
 unsigned long spin_lock_irqsave(struct spinlock *l)

@@ -62,7 +62,12 @@ static enum mmu_action set_state_visit(void *arg, uintptr_t va, phys_addr_t pa, 
 	return MMU_UPDATE;
 }
 
-void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state)
+/*
+ * The PTE update of one page's permissions: rewrite the entry at va with
+ * state, which only adds rights (no other CPU needs a flush; a stale entry
+ * there only faults again). pt_lock held.
+ */
+static void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state)
 {
 	struct tlb_batch tlb;
 	struct set_state_ctx c = { state, &tlb };

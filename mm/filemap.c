@@ -267,7 +267,13 @@ static int cache_fill(struct vm_object *o, void **slot)
 	return 0;
 }
 
-void vm_object_make_room(void)
+/*
+ * Before a cache page is allocated where the caller may sleep (write(),
+ * read() of a page in swap): below the min watermark, reclaim first
+ * (direct reclaim, as Linux's allocator slow path does); below low, wake
+ * kswapd. No lock held.
+ */
+static void vm_object_make_room(void)
 {
 	if (pmm_free_frames() < pmm_watermark(WMARK_MIN))
 		mm_reclaim_direct();

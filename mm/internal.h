@@ -343,15 +343,6 @@ struct vm_object *vm_object_next_to_scan(void);
 /* vm_object_count: the objects on that list now. */
 unsigned long vm_object_count(void);
 /*
- * vm_object_make_room: before a cache page is allocated where the caller
- * may sleep (write(), read() of a page in swap): below the min watermark,
- * reclaim first (direct reclaim, as Linux's allocator slow path does);
- * below low, wake kswapd. No lock held.
- */
-void vm_object_make_room(void);
-/* Linux unmap_mapping_range over every address space (mm/truncate.c); no mmap_lock held. */
-void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned long last, bool even_cows);
-/*
  * mm_list_next: the address space after prev (NULL: the first) in the
  * list of all of them, with a reference (mm_get) taken, prev's dropped
  * (mm_put); NULL after the last. Address spaces being torn down are
@@ -411,16 +402,6 @@ int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len, struct tlb_batc
 unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
 			   struct tlb_batch *tlb);
 
-/*
- * mm_change_protection: rewrite the PTEs of [start, end) in vma (whose
- * flags are already the new ones) with the permissions of vma->flags, in
- * place, recording the changes in tlb; in a private mapping, pages that
- * are shared (COW), cache pages and the zero page stay read-only. mmap_lock
- * write; takes pt_lock. Returns the PTEs visited.
- */
-unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
-				   struct tlb_batch *tlb);
-
 /* MMU_* permissions for a PTE in a VMA with flags (x86: W implies R; no access bits: PROT_NONE). */
 unsigned mm_vm_to_mmu(unsigned long vm_flags);
 
@@ -465,13 +446,5 @@ unsigned long mm_guard_clear(struct mm *mm, uintptr_t start, uintptr_t end);
  * clears them).
  */
 int mm_guard_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t start, uintptr_t end);
-
-/* ---- faults (mm/fault.c) */
-/*
- * The PTE update of one page's permissions: rewrite the entry at va with
- * state, which only adds rights (no other CPU needs a flush; a stale entry
- * there only faults again). pt_lock held.
- */
-void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state);
 
 #endif

@@ -7,6 +7,7 @@
  * is taken alone (never with another lock held).
  */
 #include "internal.h"
+#include "lockless.h"
 #include "anon_vma.h"
 #include "slab.h"
 #include "arch.h"
@@ -91,7 +92,7 @@ static void mm_teardown(struct mm *mm)
 	mmap_write_unlock(mm);
 	arch_mmu_destroy(mm->mmu);
 	mm->mmu = NULL;
-	if (__atomic_load_n(&mm->oom_victim, __ATOMIC_ACQUIRE))
+	if (smp_load_acquire(&mm->oom_victim))
 		__atomic_sub_fetch(&oom_victims, 1, __ATOMIC_ACQ_REL);
 	kmem_cache_free(mm_cachep, mm);
 }
@@ -106,7 +107,7 @@ bool mm_mark_oom_victim(struct mm *mm)
 
 unsigned long mm_oom_victims_pending(void)
 {
-	return __atomic_load_n(&oom_victims, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&oom_victims);
 }
 
 void mm_put(struct mm *mm)
@@ -126,7 +127,7 @@ static struct mm *deferred_puts;       /* [atomic] stack of address spaces left 
 void mm_put_deferred(struct mm *mm)
 {
 	int left = __atomic_sub_fetch(&mm->users, 1, __ATOMIC_ACQ_REL);
-	struct mm *head = __atomic_load_n(&deferred_puts, __ATOMIC_RELAXED);
+	struct mm *head = READ_ONCE(deferred_puts);
 
 	BUG_ON(left < 0);
 	if (left)
@@ -151,7 +152,7 @@ void mm_put_deferred_flush(void)
 
 bool mm_get_unless_zero(struct mm *mm)
 {
-	int users = __atomic_load_n(&mm->users, __ATOMIC_RELAXED);
+	int users = READ_ONCE(mm->users);
 
 	while (users > 0)
 		if (__atomic_compare_exchange_n(&mm->users, &users, users + 1, false, __ATOMIC_ACQ_REL,

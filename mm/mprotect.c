@@ -35,7 +35,14 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
 	return MMU_UPDATE;
 }
 
-unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+/*
+ * Rewrite the PTEs of [start, end) in vma (whose flags are already the new
+ * ones) with the permissions of vma->flags, in place, recording the changes
+ * in tlb; in a private mapping, pages that are shared (COW), cache pages
+ * and the zero page stay read-only. mmap_lock write; takes pt_lock.
+ * Returns the PTEs visited.
+ */
+static unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
 				   struct tlb_batch *tlb)
 {
 	struct chprot_ctx c = { mm_vm_to_mmu(vma->flags), !(vma->flags & VM_SHARED) };

@@ -328,10 +328,3 @@ int pmm_check(void)
 	return err;
 }
 
-void pmm_dump(void)
-{
-	printk("pmm: %zu of %zu frames free; blocks per order:", nr_free, nr_total);
-	for (unsigned o = 0; o <= PMM_MAX_ORDER; o++)
-		printk(" %zu", free_area[o].count);
-	printk("\n");
-}

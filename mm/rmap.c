@@ -8,6 +8,7 @@
  * other lock taken inside it.
  */
 #include "internal.h"
+#include "lockless.h"
 #include "anon_vma.h"
 #include "rmap.h"
 
@@ -172,7 +173,7 @@ bool try_to_unmap_swapcache(struct page *page, struct mm *locked)
 {
 	struct rmap_walk_control rwc = { .visit = unmap_swapcache_visit, .locked = locked };
 
-	BUG_ON(!__atomic_load_n(&page->swap, __ATOMIC_ACQUIRE));
+	BUG_ON(!smp_load_acquire(&page->swap));
 	rmap_walk(page, &rwc);
-	return __atomic_load_n(&page->mapcount, __ATOMIC_ACQUIRE) == 0;
+	return smp_load_acquire(&page->mapcount) == 0;
 }

@@ -32,6 +32,7 @@
  * across I/O; slots counted under swap_lock inside it.
  */
 #include "internal.h"
+#include "lockless.h"
 #include "swap.h"
 #include "vmstat.h"
 #include "kerrno.h"
@@ -98,10 +99,10 @@ static bool scan_locked(struct vm_object *o, unsigned long *from, struct reclaim
 		struct page *p = slots[i];
 
 		*from = pgoffs[i] + 1;
-		if (vmo_slot_is_swap(p) || __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED) || page_refs(p) != 1)
+		if (vmo_slot_is_swap(p) || READ_ONCE(p->mapcount) || page_refs(p) != 1)
 			continue;
 		rs->scanned++;
-		if (!(__atomic_load_n(&p->flags, __ATOMIC_RELAXED) & PG_dirty)) {
+		if (!(READ_ONCE(p->flags) & PG_dirty)) {
 			vm_object_remove_locked(o, pgoffs[i], pgoffs[i] + 1);   /* frees it: holes read as zeros */
 			rs->freed++;
 			rs->shmem++;

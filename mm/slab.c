@@ -22,6 +22,7 @@
  * each slab's freelist. Lock order: a cache lock, then pmm_lock.
  */
 #include "slab.h"
+#include "lockless.h"
 #include "pmm.h"
 #include "list.h"
 #include "kerrno.h"
@@ -394,7 +395,8 @@ bool slab_object_of(const void *addr, void **obj, struct kasan_slot_meta **meta)
 
 size_t kmem_cache_inuse(const struct kmem_cache *c) { return c->inuse; }
 
-void kmem_cache_shrink(struct kmem_cache *c)
+/* Give back c's empty slabs (a cache keeps one empty slab to avoid churn). */
+static void kmem_cache_shrink(struct kmem_cache *c)
 {
 	unsigned long flags = spin_lock_irqsave(&c->lock);
 	while (!list_empty(&c->empty))
@@ -559,7 +561,7 @@ void kfree(void *p)
 struct kmem_cache *kmem_cache_get_or_create(struct kmem_cache **slot, const char *name, size_t size,
 					    size_t align)
 {
-	struct kmem_cache *c = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *expected = NULL;
+	struct kmem_cache *c = smp_load_acquire(slot), *expected = NULL;
 
 	if (c)
 		return c;

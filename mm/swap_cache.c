@@ -27,6 +27,7 @@
  * is also read without it (set only while the caller holds a reference).
  */
 #include "internal.h"
+#include "lockless.h"
 #include "swap.h"
 #include "spinlock.h"
 #include "lock_order.h"
@@ -73,7 +74,7 @@ swp_entry_t swap_cache_add(struct page *p, swp_entry_t e)
 		got.val = p->swap;              /* another reclaimer cached it first */
 	} else {
 		list_add(&p->lru, chain(e.val));
-		__atomic_store_n(&p->swap, e.val, __ATOMIC_RELEASE);
+		smp_store_release(&p->swap, e.val);
 		user_page_get(p);
 		nr_cached++;
 	}
@@ -118,17 +119,17 @@ bool swap_cache_has(swp_entry_t e)
 
 unsigned long swap_cache_pages(void)
 {
-	return __atomic_load_n(&nr_cached, __ATOMIC_RELAXED);
+	return READ_ONCE(nr_cached);
 }
 
 /* Take p out if only the cache holds it: its slot reference back to e; true if so. cache_lock held. */
 static bool detach_unmapped_locked(struct page *p, swp_entry_t *e)
 {
-	if (!p->swap || page_refs(p) != 1 || __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED))
+	if (!p->swap || page_refs(p) != 1 || READ_ONCE(p->mapcount))
 		return false;
 	e->val = p->swap;
 	list_del(&p->lru);
-	__atomic_store_n(&p->swap, 0, __ATOMIC_RELEASE);
+	smp_store_release(&p->swap, 0);
 	nr_cached--;
 	return true;
 }

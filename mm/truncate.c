@@ -25,6 +25,7 @@
  * pt_lock, never two of them at once.
  */
 #include "internal.h"
+#include "lockless.h"
 
 struct unmap_ctx {
 	struct mm *mm;
@@ -92,11 +93,11 @@ static void unmap_object_in(struct mm *mm, struct vm_object *o, unsigned long fi
  * last) of o go, and with even_cows also the private copies made of them.
  * No mmap_lock held.
  */
-void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned long last, bool even_cows)
+static void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned long last, bool even_cows)
 {
 	struct mm *mm = NULL;
 
-	if (!__atomic_load_n(&o->nr_vmas, __ATOMIC_ACQUIRE))
+	if (!smp_load_acquire(&o->nr_vmas))
 		return;
 	while ((mm = mm_list_next(mm)) != NULL)
 		unmap_object_in(mm, o, first, last, even_cows);

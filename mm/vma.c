@@ -52,6 +52,7 @@
  * (mmap_assert_locked / mmap_assert_write_locked, a BUG when it is not held).
  */
 #include "vma_internal.h"
+#include "lockless.h"
 #include "anon_vma.h"
 #include "slab.h"
 #include "kerrno.h"
@@ -77,7 +78,7 @@ static struct spinlock vma_caches_lock = SPINLOCK_INIT("vma_caches");
 static struct kmem_cache *vma_cache_find(size_t size)
 {
 	for (unsigned i = 0; i < VMA_CACHES; i++) {
-		struct kmem_cache *c = __atomic_load_n(&vma_caches[i].cache, __ATOMIC_ACQUIRE);
+		struct kmem_cache *c = smp_load_acquire(&vma_caches[i].cache);
 
 		if (!c || vma_caches[i].size == size)
 			return c;
@@ -106,7 +107,7 @@ static int vma_cache_create(size_t size)
 		struct kmem_cache *c = kmem_cache_create("vma", size, 0);
 
 		vma_caches[i].size = size;
-		__atomic_store_n(&vma_caches[i].cache, c, __ATOMIC_RELEASE);
+		smp_store_release(&vma_caches[i].cache, c);
 	}
 	spin_unlock_irqrestore(&vma_caches_lock, irq);
 	return vma_cache_find(size) ? 0 : -ENOMEM;
@@ -141,7 +142,7 @@ size_t vma_objects_inuse(void)
 	size_t n = 0;
 
 	for (unsigned i = 0; i < VMA_CACHES; i++) {
-		struct kmem_cache *c = __atomic_load_n(&vma_caches[i].cache, __ATOMIC_ACQUIRE);
+		struct kmem_cache *c = smp_load_acquire(&vma_caches[i].cache);
 
 		if (c)
 			n += kmem_cache_inuse(c);
@@ -175,7 +176,7 @@ static void vma_free(struct mm *mm, struct vma *v)
 	vma_anon_unlink(v);
 	vma_file_put(v->file);
 	if (mm->vma_lockless) {
-		__atomic_store_n(&v->detached, true, __ATOMIC_RELEASE);
+		smp_store_release(&v->detached, true);
 		v->retired_next = mm->vma_retired;      /* file was put above: the field is free */
 		mm->vma_retired = v;
 		return;

@@ -34,6 +34,7 @@
  * growth and addresses outside any snapshotted VMA.
  */
 #include "internal.h"
+#include "lockless.h"
 #include "slab.h"
 #include "lockdep.h"
 
@@ -69,10 +70,10 @@ static void vma_lockless_sync(void)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (unsigned cpu = 0; cpu < NR_CPUS; cpu++) {
-		unsigned long g = __atomic_load_n(&lockless_gen[cpu], __ATOMIC_ACQUIRE);
+		unsigned long g = smp_load_acquire(&lockless_gen[cpu]);
 
 		if (g & 1)
-			while (__atomic_load_n(&lockless_gen[cpu], __ATOMIC_ACQUIRE) == g)
+			while (smp_load_acquire(&lockless_gen[cpu]) == g)
 				arch_cpu_relax();
 	}
 }
@@ -132,9 +133,9 @@ void vma_lockless_publish(struct mm *mm)
 	mmap_assert_write_locked(mm);
 	if (mm->vma_lockless)
 		s = snapshot_build(mm);
-	__atomic_store_n(&mm->vma_snap, s, __ATOMIC_RELEASE);
+	smp_store_release(&mm->vma_snap, s);
 	/* Every mark of this write section goes at once. */
-	__atomic_store_n(&mm->mm_lock_seq, mm->mm_lock_seq + 1, __ATOMIC_RELEASE);
+	smp_store_release(&mm->mm_lock_seq, mm->mm_lock_seq + 1);
 	if (!old && !mm->vma_retired)
 		return;
 	vma_lockless_sync();
@@ -183,8 +184,8 @@ static bool vma_read_trylock(struct mm *mm, struct vma *v)
 {
 	__atomic_add_fetch(&v->vm_readers, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&v->vm_lock_seq, __ATOMIC_SEQ_CST) ==
-		    (uint16_t)__atomic_load_n(&mm->mm_lock_seq, __ATOMIC_ACQUIRE) ||
-	    __atomic_load_n(&v->detached, __ATOMIC_ACQUIRE)) {
+		    (uint16_t)smp_load_acquire(&mm->mm_lock_seq) ||
+	    smp_load_acquire(&v->detached)) {
 		__atomic_sub_fetch(&v->vm_readers, 1, __ATOMIC_RELEASE);
 		return false;
 	}
@@ -204,7 +205,7 @@ struct vma *vma_lock_lookup(struct mm *mm, uintptr_t addr)
 	struct vma *v = NULL;
 
 	lockless_enter();
-	s = __atomic_load_n(&mm->vma_snap, __ATOMIC_ACQUIRE);
+	s = smp_load_acquire(&mm->vma_snap);
 	if (s)
 		v = snapshot_find(s, addr);
 	if (v && !vma_read_trylock(mm, v))

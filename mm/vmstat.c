@@ -6,6 +6,7 @@
  * line apart, added to with relaxed atomics; the gauges are shared atomics.
  */
 #include "vmstat.h"
+#include "lockless.h"
 #include "arch.h"
 #include "kstring.h"
 #include "pmm.h"
@@ -33,7 +34,7 @@ unsigned long vm_event_sum(enum vm_event e)
 	unsigned long sum = 0;
 
 	for (unsigned c = 0; c < NR_CPUS; c++)
-		sum += __atomic_load_n(&vm_events[c].n[e], __ATOMIC_RELAXED);
+		sum += READ_ONCE(vm_events[c].n[e]);
 	return sum;
 }
 
@@ -44,7 +45,7 @@ void mod_vm_stat(enum vm_stat s, long d)
 
 unsigned long vm_stat_read(enum vm_stat s)
 {
-	long v = __atomic_load_n(&vm_stats[s], __ATOMIC_RELAXED);
+	long v = READ_ONCE(vm_stats[s]);
 
 	return v > 0 ? (unsigned long)v : 0;
 }

@@ -12,14 +12,15 @@
 #include <execinfo.h>
 
 #include "arch.h"
+#include "lockless.h"
 #include "hosted.h"
 #include "lockdep.h"
 #include "printk.h"
 #include "sleep.h"
 #include <sched.h>
 
-unsigned char *hosted_ram;
-size_t hosted_ram_size;
+static unsigned char *hosted_ram;     /* physical address 0 lives here */
+static size_t hosted_ram_size;
 
 void hosted_ram_init(size_t bytes)
 {
@@ -110,13 +111,13 @@ struct task *current_task(void)
 
 void sched_wait_flag(volatile int *flag)
 {
-	while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE))
+	while (!smp_load_acquire(flag))
 		sched_yield();
 }
 
 void sched_wake_flag(struct task *t, volatile int *flag)
 {
-	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+	smp_store_release(flag, 1);
 }
 
 /* Lock-order records: each host thread plays one CPU and one task. */

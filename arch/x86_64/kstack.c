@@ -26,6 +26,7 @@
  * kstack_lock.
  */
 #include "x86.h"
+#include "lockless.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "task.h"
@@ -59,11 +60,11 @@ static uintptr_t slot_stack(unsigned slot)
 
 static void flush_interrupt(struct trap_frame *tf)
 {
-	uint64_t g = __atomic_load_n(&flush_gen, __ATOMIC_ACQUIRE);
+	uint64_t g = smp_load_acquire(&flush_gen);
 
 	lapic_eoi();
 	write_cr3(read_cr3());
-	__atomic_store_n(&flush_done[arch_cpu_id()], g, __ATOMIC_RELEASE);
+	smp_store_release(&flush_done[arch_cpu_id()], g);
 }
 
 /*
@@ -86,7 +87,7 @@ static bool flush_all_cpus(void)
 		lapic_send_ipi(cpu_apic_id[__builtin_ctzl(m)], VEC_KSTACK_FLUSH);
 	arch_irq_restore(f);
 	for (unsigned long m = mask; m; m &= m - 1)
-		while (__atomic_load_n(&flush_done[__builtin_ctzl(m)], __ATOMIC_ACQUIRE) < g)
+		while (smp_load_acquire(&flush_done[__builtin_ctzl(m)]) < g)
 			arch_cpu_relax();
 	return true;
 }
@@ -101,7 +102,7 @@ static bool reclaim_stale(void)
 		spin_unlock_irqrestore(&kstack_lock, f);
 		if (!arch_irqs_enabled())
 			return false;
-		while (__atomic_load_n(&flushing, __ATOMIC_ACQUIRE))
+		while (smp_load_acquire(&flushing))
 			arch_cpu_relax();
 		return true;
 	}
@@ -116,7 +117,7 @@ static bool reclaim_stale(void)
 	for (unsigned i = 0; i < nslots; i++)
 		if (slot_state[i] == SLOT_FLUSHING)
 			slot_state[i] = ok ? SLOT_FREE : SLOT_STALE;
-	__atomic_store_n(&flushing, false, __ATOMIC_RELEASE);
+	smp_store_release(&flushing, false);
 	spin_unlock_irqrestore(&kstack_lock, f);
 	return ok;
 }
@@ -201,7 +202,7 @@ unsigned kstack_slot_count(void)
 
 unsigned long kstack_flush_count(void)
 {
-	return __atomic_load_n(&flush_rounds, __ATOMIC_RELAXED);
+	return READ_ONCE(flush_rounds);
 }
 
 void kstack_area_init(void)

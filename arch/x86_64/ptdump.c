@@ -22,6 +22,7 @@
  * from changing).
  */
 #include "arch_mmu.h"
+#include "arch_mmu_debug.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "kstring.h"

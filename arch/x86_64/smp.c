@@ -15,6 +15,7 @@
  * hold a boot module.
  */
 #include "x86.h"
+#include "lockless.h"
 #include "x86_mmu.h"
 #include "multiboot.h"
 #include "arch.h"
@@ -35,12 +36,14 @@ extern uint32_t ap_tramp_cr3, ap_tramp_efer, ap_tramp_cpu;
 extern uint64_t ap_tramp_stack, ap_tramp_entry;
 
 uint32_t cpu_apic_id[NR_CPUS];
-static volatile unsigned long online_mask = 1;
-static volatile bool ap_given_up[NR_CPUS];
+static unsigned long online_mask = 1;
+static bool ap_given_up[NR_CPUS];      /* written by the boot CPU, read by the late AP */
+/* An application processor's first C code, on its idle stack (the trampoline jumps here). */
+static __attribute__((noreturn)) void ap_main(unsigned cpu);
 
 unsigned long arch_cpu_online_mask(void)
 {
-	return __atomic_load_n(&online_mask, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&online_mask);
 }
 
 unsigned arch_nr_cpus(void)
@@ -53,7 +56,8 @@ unsigned arch_nr_cpus(void)
 	return n;
 }
 
-void tsc_delay_us(unsigned us)
+/* Busy-wait us microseconds by the TSC (AP start-up delays; not for tests or I/O). */
+static void tsc_delay_us(unsigned us)
 {
 	uint64_t end = rdtsc() + (uint64_t)us * (tsc_khz ? tsc_khz : 1000000) / 1000;
 
@@ -156,7 +160,7 @@ static bool start_ap(unsigned cpu)
 	deadline = rdtsc() + (uint64_t)AP_START_TIMEOUT_MS * tsc_khz;
 	while (!(arch_cpu_online_mask() & (1UL << cpu))) {
 		if (rdtsc() > deadline) {
-			ap_given_up[cpu] = true;
+			WRITE_ONCE(ap_given_up[cpu], true);
 			printk("smp: cpu %u (APIC id %u) did not start; going on without it\n",
 			       cpu, cpu_apic_id[cpu]);
 			return false;
@@ -191,10 +195,10 @@ void smp_init(const struct boot_info *bi, bool use_acpi, unsigned max_cpus)
 }
 
 /* ap_main: an application processor's first C code (boot/ap_trampoline.asm). */
-__attribute__((noreturn)) void ap_main(unsigned cpu)
+static __attribute__((noreturn)) void ap_main(unsigned cpu)
 {
 	write_cr3(kernel_cr3);
-	if (ap_given_up[cpu])
+	if (READ_ONCE(ap_given_up[cpu]))
 		for (;;)
 			hlt();
 	if (x86_cpu.pge)

@@ -25,6 +25,7 @@
 #include "x86.h"
 #include "x86_mmu.h"
 #include "arch_mmu.h"
+#include "arch_mmu_debug.h"
 #include "arch.h"
 #include "kernel.h"
 

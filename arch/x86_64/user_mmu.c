@@ -38,6 +38,7 @@
  * Locking: none here; see arch_mmu.h.
  */
 #include "arch_mmu.h"
+#include "arch_mmu_debug.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "pmm.h"
@@ -705,11 +706,6 @@ int arch_mmu_swap_out(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
 	if (state)
 		*state = leaf_state(old);
 	return 0;
-}
-
-void arch_mmu_flush_all(struct arch_mmu *m)
-{
-	x86_tlb_flush(m, NULL, 0, true, false, false);
 }
 
 size_t arch_mmu_table_pages(const struct arch_mmu *m)

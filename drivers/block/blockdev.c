@@ -68,25 +68,6 @@ struct blockdev *blockdev_find(const char *name)
 	return d;
 }
 
-struct blockdev *blockdev_first(const char *prefix)
-{
-	unsigned long f;
-	struct blockdev *found = NULL;
-	struct list_head *p;
-
-	f = spin_lock_irqsave(&blockdev_lock);
-	list_for_each(p, &blockdevs) {
-		struct blockdev *d = list_entry(p, struct blockdev, link);
-
-		if (strncmp(d->name, prefix, strlen(prefix)) == 0) {
-			found = d;
-			break;
-		}
-	}
-	spin_unlock_irqrestore(&blockdev_lock, f);
-	return found;
-}
-
 /* The request fits the device (sector + nsect cannot wrap: both are checked against capacity). */
 static bool range_ok(const struct blockdev *dev, uint64_t sector, const void *buf, uint32_t nsect)
 {

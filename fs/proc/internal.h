@@ -71,8 +71,8 @@ int proc_pid_of(const struct dentry *d);
 /* the specials of the directories, for the tables */
 extern const struct kspecial proc_pid_dir;      /* /proc/PID (pid.c) */
 extern const struct kspecial proc_fd_dir;       /* /proc/PID/fd (fd.c) */
-extern const struct kspecial proc_sys_dir, proc_sys_kernel_dir; /* /proc/sys, /proc/sys/kernel (sysctl.c) */
-extern const struct kspecial proc_maps, proc_smaps, proc_smaps_rollup, proc_stat_file, proc_statm, proc_status;
+extern const struct kspecial proc_sys_dir;      /* /proc/sys (sysctl.c) */
+extern const struct kspecial proc_maps, proc_smaps, proc_smaps_rollup;
 extern const struct kspecial proc_meminfo, proc_vmstat, proc_cpuinfo, proc_sysstat, proc_uptime,
 			     proc_loadavg;
 
@@ -87,8 +87,5 @@ long proc_pid_status_fill(int pid, char *buf, size_t size);
 size_t proc_maps_line(struct mm *mm, const struct vma *v, char *line, size_t room);
 /* proc_maps_name: end the n header characters in line with name (padded; NULL: none) and a newline; the length. */
 size_t proc_maps_name(char *line, size_t n, const char *name);
-
-/* sysinfo.c: clock ticks (PROC_USER_HZ a second) since boot */
-uint64_t proc_uptime_ticks(void);
 
 #endif

@@ -60,7 +60,8 @@ size_t proc_maps_name(char *line, size_t n, const char *name)
 	return n;
 }
 
-size_t maps_format(struct mm *mm, char *buf, size_t size)
+/* Write mm's /proc/PID/maps text into buf (size bytes); returns the length it needs. */
+static size_t maps_format(struct mm *mm, char *buf, size_t size)
 {
 	size_t room = MAPS_HDR_MAX + PATH_MAX + 16, len = 0;
 	char *line;

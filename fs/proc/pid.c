@@ -71,9 +71,9 @@ static long comm_fill(int pid, char *buf, size_t size)
 PROC_TEXT_FILE(static, proc_cmdline, cmdline_fill);
 PROC_TEXT_FILE(static, proc_auxv, auxv_fill);
 PROC_TEXT_FILE(static, proc_comm, comm_fill);
-PROC_TEXT_FILE(, proc_stat_file, proc_pid_stat_fill);
-PROC_TEXT_FILE(, proc_statm, proc_pid_statm_fill);
-PROC_TEXT_FILE(, proc_status, proc_pid_status_fill);
+PROC_TEXT_FILE(static, proc_stat_file, proc_pid_stat_fill);
+PROC_TEXT_FILE(static, proc_statm, proc_pid_statm_fill);
+PROC_TEXT_FILE(static, proc_status, proc_pid_status_fill);
 
 /* ---- cwd and exe: the caller's own process only (its task holds both) */
 

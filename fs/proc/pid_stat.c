@@ -10,6 +10,7 @@
  * Linux's rules for classifying VMAs (task_mem).
  */
 #include "internal.h"
+#include "lockless.h"
 #include "task.h"
 #include "mm.h"
 #include "vma.h"
@@ -54,9 +55,9 @@ static void mem_use(struct mm *mm, struct mem_use *u)
 	u->arg_start = mm->arg_start;
 	u->arg_end = mm->arg_end;
 	mmap_read_unlock(mm);
-	u->rss = __atomic_load_n(&mm->rss, __ATOMIC_RELAXED);
-	u->rss_file = __atomic_load_n(&mm->rss_file, __ATOMIC_RELAXED);
-	u->swap = __atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED);
+	u->rss = READ_ONCE(mm->rss);
+	u->rss_file = READ_ONCE(mm->rss_file);
+	u->swap = READ_ONCE(mm->swap_ents);
 }
 
 /* The snapshot and memory of process pid; false when it is gone. *has_mm: it has an address space. */

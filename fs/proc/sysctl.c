@@ -124,12 +124,14 @@ static const struct proc_entry kernel_table[] = {
 	{ "threads-max", S_IFREG | 0644, &threads_max.ks },
 };
 
+static const struct kspecial proc_sys_kernel_dir;
+
 static const struct proc_entry sys_table[] = {
 	{ "kernel", S_IFDIR | 0555, &proc_sys_kernel_dir },
 };
 
-/* PROC_TABLE_DIR(var, table): the kspecial var of a directory listing table's entries. */
-#define PROC_TABLE_DIR(var, table)                                                              \
+/* PROC_TABLE_DIR(storage, var, table): the kspecial var of a directory listing table's entries. */
+#define PROC_TABLE_DIR(storage, var, table)                                                              \
 	static const struct inode_special *var##_lookup(struct dentry *dir, const char *name,  \
 							size_t len, uint32_t *mode)            \
 	{                                                                                       \
@@ -140,9 +142,9 @@ static const struct proc_entry sys_table[] = {
 		if (proc_dots(dir, pos, emit, arg))                                             \
 			proc_table_readdir(dir, table, ARRAY_SIZE(table), pos, emit, arg);      \
 	}                                                                                       \
-	const struct kspecial var = {                                                           \
+	storage const struct kspecial var = {                                                   \
 		.base = { .lookup = var##_lookup }, .readdir = var##_readdir, .dev = PROC_DEV,  \
 	}
 
-PROC_TABLE_DIR(proc_sys_kernel_dir, kernel_table);
-PROC_TABLE_DIR(proc_sys_dir, sys_table);
+PROC_TABLE_DIR(static, proc_sys_kernel_dir, kernel_table);
+PROC_TABLE_DIR(, proc_sys_dir, sys_table);

@@ -30,7 +30,8 @@
 
 #define PUT(...) PROC_PUT(n, buf, size, __VA_ARGS__)
 
-uint64_t proc_uptime_ticks(void)
+/* Clock ticks (PROC_USER_HZ a second) since boot. */
+static uint64_t proc_uptime_ticks(void)
 {
 	return monotonic_ns() / (1000000000ULL / PROC_USER_HZ);
 }

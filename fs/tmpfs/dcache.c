@@ -11,6 +11,7 @@
  * Locking: fs_lock for the tree; reference counts atomic.
  */
 #include "fs_internal.h"
+#include "lockless.h"
 #include "slab.h"
 #include "kstring.h"
 #include "kerrno.h"
@@ -20,7 +21,7 @@ static size_t dentries_alive;
 
 size_t fs_dentries_inuse(void)
 {
-	return __atomic_load_n(&dentries_alive, __ATOMIC_RELAXED);
+	return READ_ONCE(dentries_alive);
 }
 
 struct dentry *d_alloc(const char *name, size_t len, struct inode *inode)

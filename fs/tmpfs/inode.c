@@ -8,6 +8,7 @@
  * loop, so it holds on several CPUs without a lock.
  */
 #include "fs_internal.h"
+#include "lockless.h"
 #include "slab.h"
 #include "kstring.h"
 #include "kerrno.h"
@@ -25,12 +26,12 @@ void fs_set_page_limit(unsigned long pages)
 
 unsigned long fs_pages_used(void)
 {
-	return __atomic_load_n(&pages_used, __ATOMIC_RELAXED);
+	return READ_ONCE(pages_used);
 }
 
 size_t fs_inodes_inuse(void)
 {
-	return __atomic_load_n(&inodes_alive, __ATOMIC_RELAXED);
+	return READ_ONCE(inodes_alive);
 }
 
 void fs_set_clock(void (*now)(struct fs_time *t))
@@ -50,7 +51,7 @@ void fs_now(struct fs_time *t)
 static int inode_charge(struct vm_object *o, long pages)
 {
 	struct inode *inode = container_of(o, struct inode, data);
-	unsigned long used = __atomic_load_n(&pages_used, __ATOMIC_RELAXED);
+	unsigned long used = READ_ONCE(pages_used);
 
 	if (!inode->charged)
 		return 0;

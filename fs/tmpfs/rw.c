@@ -10,6 +10,7 @@
  * Locking: the page cache's own; times under fs_lock.
  */
 #include "fs_internal.h"
+#include "lockless.h"
 #include "pmm.h"
 #include "kerrno.h"
 
@@ -21,7 +22,8 @@ uint64_t fs_size(struct inode *inode)
 	return vm_object_size(&inode->data);
 }
 
-void fs_touch(struct inode *inode)
+/* Mark inode modified now (mtime and ctime). */
+static void fs_touch(struct inode *inode)
 {
 	unsigned long fl = spin_lock_irqsave(&fs_lock);
 
@@ -66,10 +68,9 @@ void fs_chown(struct inode *inode, uint32_t uid, uint32_t gid)
 /* a is not later than b (read without fs_lock, a field at a time: a torn pair only costs a lock) */
 static bool time_not_after(const struct fs_time *a, const struct fs_time *b)
 {
-	int64_t as = __atomic_load_n(&a->sec, __ATOMIC_RELAXED), bs = __atomic_load_n(&b->sec, __ATOMIC_RELAXED);
+	int64_t as = READ_ONCE(a->sec), bs = READ_ONCE(b->sec);
 
-	return as < bs || (as == bs && __atomic_load_n(&a->nsec, __ATOMIC_RELAXED) <=
-				       __atomic_load_n(&b->nsec, __ATOMIC_RELAXED));
+	return as < bs || (as == bs && READ_ONCE(a->nsec) <= READ_ONCE(b->nsec));
 }
 
 #define RELATIME_SECONDS (24 * 60 * 60)
@@ -78,7 +79,7 @@ static bool time_not_after(const struct fs_time *a, const struct fs_time *b)
 static bool atime_needs_update(const struct inode *inode, const struct fs_time *now)
 {
 	return time_not_after(&inode->atime, &inode->mtime) || time_not_after(&inode->atime, &inode->ctime) ||
-	       now->sec - __atomic_load_n(&inode->atime.sec, __ATOMIC_RELAXED) >= RELATIME_SECONDS;
+	       now->sec - READ_ONCE(inode->atime.sec) >= RELATIME_SECONDS;
 }
 
 void fs_accessed(struct inode *inode)

@@ -15,6 +15,7 @@
  */
 #ifdef KASAN
 #include "kasan.h"
+#include "lockless.h"
 #include "arch.h"
 #include "kernel.h"
 #include "ksyms.h"
@@ -32,7 +33,7 @@ static bool ready;
  * context, with any lock held, and the lock checker would see a new order.
  */
 static int report_busy;
-static volatile int report_cpu = -1;
+static int report_cpu = -1;
 static unsigned long nreports;
 static unsigned expected;
 static struct kasan_report_info last;
@@ -48,7 +49,7 @@ static unsigned long report_lock(void)
 
 static void report_unlock(unsigned long flags)
 {
-	__atomic_store_n(&report_busy, 0, __ATOMIC_RELEASE);
+	smp_store_release(&report_busy, 0);
 	arch_irq_restore(flags);
 }
 
@@ -75,14 +76,14 @@ void kasan_init(void *sh, phys_addr_t ram_end)
 	for (size_t i = 0; i < n; i++)
 		shadow[i] = 0;
 	covered_end = DIRECT_MAP_BASE + ram_end;
-	__atomic_store_n(&ready, true, __ATOMIC_RELEASE);
+	smp_store_release(&ready, true);
 	printk("kasan: %zu KiB of shadow for %llu MiB of RAM\n", n >> 10,
 	       (unsigned long long)(ram_end >> 20));
 }
 
 bool kasan_enabled(void)
 {
-	return __atomic_load_n(&ready, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&ready);
 }
 
 void kasan_poison(const void *addr, size_t size, uint8_t code)
@@ -178,7 +179,7 @@ static __attribute__((noinline)) void report(uintptr_t a, size_t size, bool writ
 	const struct task *t = current;
 	bool fatal;
 
-	report_cpu = (int)arch_cpu_id();
+	WRITE_ONCE(report_cpu, (int)arch_cpu_id());
 	nreports++;
 	last = (struct kasan_report_info){ .addr = a, .size = size, .write = write, .shadow = code };
 	printk("==================================================================\n");
@@ -192,7 +193,7 @@ static __attribute__((noinline)) void report(uintptr_t a, size_t size, bool writ
 	fatal = expected == 0;
 	if (!fatal)
 		expected--;
-	report_cpu = -1;
+	WRITE_ONCE(report_cpu, -1);
 	report_unlock(flags);
 	if (fatal)
 		panic("KASAN: bad memory access (see the report above)");
@@ -202,7 +203,7 @@ static inline void check(uintptr_t a, size_t size, bool write, uintptr_t ip)
 {
 	uint8_t code;
 
-	if (!ready || size == 0 || !covered(a, size) || report_cpu == (int)arch_cpu_id())
+	if (!ready || size == 0 || !covered(a, size) || READ_ONCE(report_cpu) == (int)arch_cpu_id())
 		return;
 	code = first_bad(a, size);
 	if (code)
@@ -256,7 +257,7 @@ void kasan_expect_reports(unsigned n)
 
 unsigned long kasan_reports(void)
 {
-	return __atomic_load_n(&nreports, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&nreports);
 }
 
 const struct kasan_report_info *kasan_last_report(void)

@@ -10,6 +10,7 @@
  * spinning lock held.
  */
 #include "task.h"
+#include "lockless.h"
 #include "wait.h"
 #include "vmscan.h"
 #include "printk.h"
@@ -30,8 +31,8 @@ static void kswapd_main(void *arg)
 {
 	(void)arg;
 	for (;;) {
-		wait_event(&kswapd_wait, __atomic_load_n(&kswapd_pending, __ATOMIC_ACQUIRE));
-		__atomic_store_n(&kswapd_pending, 0, __ATOMIC_RELEASE);
+		wait_event(&kswapd_wait, smp_load_acquire(&kswapd_pending));
+		smp_store_release(&kswapd_pending, 0);
 		kswapd_balance();
 	}
 }
@@ -49,6 +50,6 @@ int kswapd_start(void)
 		return -ENOMEM;
 	}
 	kthread_start(t);
-	__atomic_store_n(&vmscan_wake_kswapd, kswapd_wake, __ATOMIC_RELEASE);
+	smp_store_release(&vmscan_wake_kswapd, kswapd_wake);
 	return 0;
 }

@@ -16,6 +16,7 @@
  * while a task holds the mm; victims are counted by mm/mm.c (atomic).
  */
 #include "task.h"
+#include "lockless.h"
 #include "sched_internal.h"
 #include "signal.h"
 #include "mm.h"
@@ -33,7 +34,7 @@ struct oom_choice {
 /* Linux oom_badness: resident pages + swap entries + page-table pages. */
 static unsigned long oom_badness(struct mm *mm)
 {
-	return __atomic_load_n(&mm->rss, __ATOMIC_RELAXED) + __atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED) +
+	return READ_ONCE(mm->rss) + READ_ONCE(mm->swap_ents) +
 	       arch_mmu_table_pages(mm->mmu);
 }
 
@@ -58,14 +59,14 @@ static void oom_evaluate(struct task *t, struct oom_choice *c, struct oom_choice
 static void oom_kill_locked(struct task *v, const struct task *faulting)
 {
 	struct mm *mm = v->mm;
-	unsigned long kb = PAGE_SIZE >> 10, file = __atomic_load_n(&mm->rss_file, __ATOMIC_RELAXED);
-	unsigned long anon = __atomic_load_n(&mm->rss, __ATOMIC_RELAXED) - file;
+	unsigned long kb = PAGE_SIZE >> 10, file = READ_ONCE(mm->rss_file);
+	unsigned long anon = READ_ONCE(mm->rss) - file;
 	struct k_siginfo info;
 
 	printk("%soom-kill: a fault of pid %d (%s) found no page after reclaim\n"
 	       "Out of memory: Killed process %d (%s) anon-rss:%lukB, file-rss:%lukB, swap:%lukB, "
 	       "pgtables:%lukB\n%s", report_begin(v), faulting->pid, faulting->comm, v->pid, v->comm,
-	       anon * kb, file * kb, __atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED) * kb,
+	       anon * kb, file * kb, READ_ONCE(mm->swap_ents) * kb,
 	       arch_mmu_table_pages(mm->mmu) * kb, report_end(v));
 	memset(&info, 0, sizeof(info));
 	info.si_signo = SIGKILL;

@@ -1,5 +1,6 @@
 /* The sampling profiler and cycle counters (include/profile.h). */
 #include "profile.h"
+#include "lockless.h"
 #include "ksyms.h"
 #include "printk.h"
 #include "slab.h"
@@ -17,7 +18,7 @@ extern uint64_t tsc_khz;
 extern const char __text_start[], __text_end[];
 
 static uint32_t *prof_hits;             /* ksyms_count counters */
-static volatile bool prof_on;
+static bool prof_on;                    /* read by the sampling interrupt on every CPU */
 static uint64_t prof_total, prof_user, prof_unknown;
 static unsigned prof_hz = TIMER_HZ;
 static bool prof_stacks;
@@ -51,7 +52,7 @@ uint32_t profile_period(uint32_t mean)
 	uint64_t x = prof_dither_state;
 	uint32_t span = mean / 4;
 
-	if (!prof_on || !prof_dither || span == 0)
+	if (!READ_ONCE(prof_on) || !prof_dither || span == 0)
 		return mean;
 	x ^= x << 13;                   /* xorshift64 */
 	x ^= x >> 7;
@@ -71,7 +72,7 @@ int profile_start(void)
 		if (!prof_hits)
 			return -ENOMEM;
 	}
-	prof_on = false;
+	WRITE_ONCE(prof_on, false);
 	if (prof_stacks && profile_stacks_reset())
 		return -ENOMEM;
 	if (profile_user_reset())
@@ -81,18 +82,18 @@ int profile_start(void)
 	prof_dither = kparams.profile_dither;
 	prof_total = prof_user = prof_unknown = 0;
 	__asm__ volatile("" : : : "memory");
-	prof_on = true;
+	WRITE_ONCE(prof_on, true);
 	return 0;
 }
 
 void profile_stop(void)
 {
-	prof_on = false;
+	WRITE_ONCE(prof_on, false);
 }
 
 bool profile_active(void)
 {
-	return prof_on;
+	return READ_ONCE(prof_on);
 }
 
 static inline void count(uint64_t *c)
@@ -104,7 +105,7 @@ void profile_tick(uintptr_t rip, uintptr_t sp, uintptr_t fp, bool user)
 {
 	long i;
 
-	if (!prof_on)
+	if (!READ_ONCE(prof_on))
 		return;
 	count(&prof_total);
 	i = user ? -1 : ksyms_index(rip);
@@ -127,7 +128,6 @@ uint64_t profile_hits_at(uintptr_t addr)
 }
 
 uint64_t profile_total(void) { return prof_total; }
-uint64_t profile_outside(void) { return prof_user + prof_unknown; }
 
 void profile_counts(struct vmk_prof_counts *out)
 {
@@ -200,9 +200,9 @@ void profile_print(unsigned max_lines)
 {
 	uint64_t kernel = prof_total - prof_user - prof_unknown;
 	unsigned lines = 0;
-	bool was_on = prof_on;
+	bool was_on = READ_ONCE(prof_on);
 
-	prof_on = false;
+	WRITE_ONCE(prof_on, false);
 	print_header(kernel);
 	if (!prof_hits)
 		goto out;
@@ -224,21 +224,22 @@ void profile_print(unsigned max_lines)
 	print_line(0, "total", kernel, (uint64_t)(__text_end - __text_start), kernel);
 out:
 	printk("# profile-table end\n");
-	prof_on = was_on;
+	WRITE_ONCE(prof_on, was_on);
 }
 
-void profile_print_folded(void)
+/* Print the folded stacks (include/profile.h); only a header saying so when stacks are off. */
+static void profile_print_folded(void)
 {
-	bool was_on = prof_on;
+	bool was_on = READ_ONCE(prof_on);
 
-	prof_on = false;
+	WRITE_ONCE(prof_on, false);
 	printk("# profile-folded begin\n");
 	if (prof_stacks)
 		profile_stacks_print();
 	else
 		printk("# no stacks recorded (boot with profile_stacks=on)\n");
 	printk("# profile-folded end\n");
-	prof_on = was_on;
+	WRITE_ONCE(prof_on, was_on);
 }
 
 bool profile_user_requested(void)
@@ -256,7 +257,7 @@ void profile_user_begin(void)
 
 void profile_user_end(void)
 {
-	if (!profile_user_requested() || !prof_on)
+	if (!profile_user_requested() || !READ_ONCE(prof_on))
 		return;
 	profile_stop();
 	printk(REPORT_BEGIN);

@@ -16,6 +16,7 @@
  * operations run under each mm's own mmap_lock, several mms at once).
  */
 #include "profile_vma.h"
+#include "lockless.h"
 #include "kstring.h"
 #include "kernel.h"
 
@@ -35,7 +36,7 @@ static const struct vma_index_ops *inner(const struct vma_index *idx)
 static void note(enum vmk_vma_op op, uint64_t before, const struct vma_index *idx)
 {
 	uint64_t a = idx->accesses - before;
-	uint64_t m = __atomic_load_n(&stats.max_accesses[op], __ATOMIC_RELAXED);
+	uint64_t m = READ_ONCE(stats.max_accesses[op]);
 
 	__atomic_fetch_add(&stats.calls[op], 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&stats.accesses[op], a, __ATOMIC_RELAXED);
@@ -173,17 +174,17 @@ bool profile_vma_is_counted(const struct vma_index_ops *ops)
 void profile_vma_stats(struct vmk_vmastat *out)
 {
 	for (unsigned k = 0; k < VMK_VMA_NR_OPS; k++) {
-		out->calls[k] = __atomic_load_n(&stats.calls[k], __ATOMIC_RELAXED);
-		out->accesses[k] = __atomic_load_n(&stats.accesses[k], __ATOMIC_RELAXED);
-		out->max_accesses[k] = __atomic_load_n(&stats.max_accesses[k], __ATOMIC_RELAXED);
+		out->calls[k] = READ_ONCE(stats.calls[k]);
+		out->accesses[k] = READ_ONCE(stats.accesses[k]);
+		out->max_accesses[k] = READ_ONCE(stats.max_accesses[k]);
 	}
 }
 
 void profile_vma_reset(void)
 {
 	for (unsigned k = 0; k < VMK_VMA_NR_OPS; k++) {
-		__atomic_store_n(&stats.calls[k], 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&stats.accesses[k], 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&stats.max_accesses[k], 0, __ATOMIC_RELAXED);
+		WRITE_ONCE(stats.calls[k], 0);
+		WRITE_ONCE(stats.accesses[k], 0);
+		WRITE_ONCE(stats.max_accesses[k], 0);
 	}
 }

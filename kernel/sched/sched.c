@@ -21,6 +21,7 @@
  * most, one lock held for a few hundred instructions per switch is enough.)
  */
 #include "sched_internal.h"
+#include "lockless.h"
 #include "x86.h"
 #include "mm.h"
 #include "pmm.h"
@@ -426,25 +427,8 @@ void cpu_idle(void)
 	}
 }
 
-void sched_set_sleeping(void)
-{
-	unsigned long f = spin_lock_irqsave(&sched_lock);
-
-	current->state = TASK_SLEEPING;
-	spin_unlock_irqrestore(&sched_lock, f);
-}
-
-void sched_set_running(void)
-{
-	unsigned long f = spin_lock_irqsave(&sched_lock);
-
-	if (current->state == TASK_SLEEPING)
-		current->state = TASK_RUNNABLE;
-	spin_unlock_irqrestore(&sched_lock, f);
-}
-
 /*
- * A task woken between sched_set_sleeping and here is runnable again (and,
+ * A task woken between its wait_prepare and here is runnable again (and,
  * still on its CPU, was not queued): it goes on. An idle task never leaves
  * its CPU: it waits for an interrupt instead.
  */
@@ -464,7 +448,7 @@ void sched_sleep_if_sleeping(void)
 }
 
 /*
- * A task woken while it still runs on its CPU (between sched_set_sleeping
+ * A task woken while it still runs on its CPU (between wait_prepare
  * and its switch) only becomes runnable again: it is not queued (on_cpu),
  * and __schedule keeps running it, or queues it when it switches away.
  */
@@ -498,7 +482,7 @@ void sched_wait_flag(volatile int *flag)
 	for (;;) {
 		unsigned long f = spin_lock_irqsave(&sched_lock);
 
-		if (__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
+		if (smp_load_acquire(flag)) {
 			self->state = TASK_RUNNABLE;
 			spin_unlock_irqrestore(&sched_lock, f);
 			return;
@@ -515,7 +499,7 @@ void sched_wake_flag(struct task *t, volatile int *flag)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 
-	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+	smp_store_release(flag, 1);
 	sched_wakeup_locked(t);
 	spin_unlock_irqrestore(&sched_lock, f);
 }

@@ -62,11 +62,3 @@ void wake_up_locked(struct wait_queue *wq)
 		sched_wakeup_locked(list_entry(p, struct waiter, link)->task);
 }
 
-bool wait_queue_active(struct wait_queue *wq)
-{
-	unsigned long f = spin_lock_irqsave(&sched_lock);
-	bool active = !list_empty(&wq->waiters);
-
-	spin_unlock_irqrestore(&sched_lock, f);
-	return active;
-}

@@ -14,6 +14,7 @@
  * plus sa_mask plus sig (unless SA_NODEFER).
  */
 #include "signal.h"
+#include "lockless.h"
 #include "task.h"
 #include "sched_internal.h"
 #include "uaccess.h"
@@ -167,8 +168,8 @@ bool signal_pending(const struct task *t)
 bool fatal_signal_pending(const struct task *t)
 {
 	/* Lockless read (sched_lock guards the sets): a signal sent meanwhile is seen by the next call. */
-	ksigset_t own = __atomic_load_n(&t->sig.pending.set, __ATOMIC_RELAXED);
-	ksigset_t group = t->group ? __atomic_load_n(&t->group->pending.set, __ATOMIC_RELAXED) : 0;
+	ksigset_t own = READ_ONCE(t->sig.pending.set);
+	ksigset_t group = t->group ? READ_ONCE(t->group->pending.set) : 0;
 
 	return ((own | group) & sig_bit(SIGKILL)) != 0;
 }
@@ -286,7 +287,8 @@ __attribute__((noreturn)) static void kill_current(int sig)
 	group_exit(sig);
 }
 
-bool on_sig_stack(const struct task *t, uint64_t sp)
+/* sp lies on t's alternate signal stack. */
+static bool on_sig_stack(const struct task *t, uint64_t sp)
 {
 	return sp > t->sig.sas_sp && sp - t->sig.sas_sp <= t->sig.sas_size;
 }

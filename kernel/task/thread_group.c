@@ -39,6 +39,7 @@
  * Everything here runs under sched_lock.
  */
 #include "task.h"
+#include "lockless.h"
 #include "sched_internal.h"
 #include "signal.h"
 #include "slab.h"
@@ -121,7 +122,7 @@ void thread_group_put(struct task *t)
 
 bool thread_group_exiting(const struct task *t)
 {
-	return t->group && __atomic_load_n(&t->group->exiting, __ATOMIC_ACQUIRE);
+	return t->group && smp_load_acquire(&t->group->exiting);
 }
 
 struct task *thread_group_leader(const struct task *t)
@@ -164,7 +165,7 @@ void group_exit(int status)
 	if (g->exiting) {
 		status = g->exit_status;        /* the first exit_group or fatal signal decides */
 	} else {
-		__atomic_store_n(&g->exiting, true, __ATOMIC_RELEASE);
+		smp_store_release(&g->exiting, true);
 		g->exit_status = status;
 		kill_other_threads_locked(g, self);
 	}
@@ -286,14 +287,14 @@ int thread_group_exec(void)
 		return 0;
 	}
 	g->exec_task = self;
-	__atomic_store_n(&g->exiting, true, __ATOMIC_RELEASE);
+	smp_store_release(&g->exiting, true);
 	g->exit_status = SIGKILL;
 	kill_other_threads_locked(g, self);
 	spin_unlock_irqrestore(&sched_lock, f);
 	wait_event(&self->child_wait, exec_alone(g, self));  /* woken by each thread's end */
 	f = spin_lock_irqsave(&sched_lock);
 	g->exec_task = NULL;
-	__atomic_store_n(&g->exiting, false, __ATOMIC_RELEASE);
+	smp_store_release(&g->exiting, false);
 	if (g->leader != self)
 		take_leader_place_locked(self, g->leader);
 	unshare_sighand_locked(self, &spare);

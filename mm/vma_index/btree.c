@@ -94,6 +94,7 @@
  * kmem_cache has its own lock inside the slab allocator.
  */
 #include "vma.h"
+#include "lockless.h"
 #include "slab.h"
 #include "printk.h"
 #include "kerrno.h"
@@ -113,7 +114,7 @@ struct bt_path {
 
 static struct kmem_cache *bt_get_cache(void)
 {
-	struct kmem_cache *c = __atomic_load_n(&bt_cache, __ATOMIC_ACQUIRE);
+	struct kmem_cache *c = smp_load_acquire(&bt_cache);
 	struct kmem_cache *expected = NULL;
 
 	if (c)
@@ -131,19 +132,19 @@ static struct kmem_cache *bt_get_cache(void)
 
 static void bt_cache_set(struct vma_index *idx, struct btree_node *leaf)
 {
-	__atomic_store_n(&BT(idx)->cache, leaf, __ATOMIC_RELAXED);
+	WRITE_ONCE(BT(idx)->cache, leaf);
 }
 
 /* Every change: the cached leaf and the last find's path may no longer be in the tree. */
 static void bt_forget(struct vma_index *idx)
 {
 	bt_cache_set(idx, NULL);
-	__atomic_store_n(&BT(idx)->last_path, 0, __ATOMIC_RELAXED);
+	WRITE_ONCE(BT(idx)->last_path, 0);
 }
 
 static struct btree_node *bt_cache_get(struct vma_index *idx)
 {
-	return __atomic_load_n(&BT(idx)->cache, __ATOMIC_RELAXED);
+	return READ_ONCE(BT(idx)->cache);
 }
 
 /* Take a reserved node, empty, of the given kind. Panics without a reserve. */
@@ -399,7 +400,7 @@ static void bt_succ_fix(struct vma_index *idx, uintptr_t end)
  */
 static void bt_locate(struct vma_index *idx, const struct vma *v, struct bt_path *p)
 {
-	uint64_t path = __atomic_load_n(&BT(idx)->last_path, __ATOMIC_RELAXED);
+	uint64_t path = READ_ONCE(BT(idx)->last_path);
 	unsigned depth = path & 15, d, s = 0;
 	struct btree_node *n = BT(idx)->root, *leaf;
 
@@ -538,8 +539,7 @@ static int bt_reserve(struct vma_index *idx, unsigned nr)
  */
 static void bt_record(struct vma_index *idx, uint64_t path, unsigned depth)
 {
-	__atomic_store_n(&BT(idx)->last_path, depth <= BT_PATH_LEVELS ? path << 4 | depth : 0,
-			 __ATOMIC_RELAXED);
+	WRITE_ONCE(BT(idx)->last_path, depth <= BT_PATH_LEVELS ? path << 4 | depth : 0);
 }
 
 /* From n (counted) down the last children (right) or the first ones to a leaf, extending the path. */

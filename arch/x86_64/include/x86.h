@@ -287,8 +287,6 @@ extern uint32_t cpu_apic_id[NR_CPUS];
  */
 struct boot_info;
 void smp_init(const struct boot_info *bi, bool use_acpi, unsigned max_cpus);
-/* ap_main: an application processor's first C code, on its idle stack (the trampoline jumps here). */
-__attribute__((noreturn)) void ap_main(unsigned cpu);
 
 /* IPI vectors. */
 #define VEC_RESCHED    0xf0     /* wake an idle CPU: work was queued for it */
@@ -318,8 +316,6 @@ void lapic_send_ipi(uint32_t apic_id, unsigned vector);
 void lapic_send_init(uint32_t apic_id);
 void lapic_send_startup(uint32_t apic_id, unsigned page);
 
-/* Busy-wait us microseconds by the TSC (AP start-up delays; not for tests or I/O). */
-void tsc_delay_us(unsigned us);
 
 /*
  * QEMU's isa-debug-exit device (iobase 0xf4): writing v makes QEMU exit
