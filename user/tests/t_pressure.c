@@ -138,18 +138,19 @@ static long anon_lru_kb(void)
  * Active, Inactive, Active(anon), Inactive(anon), Active(file),
  * Inactive(file), in that order, right after SwapCached; Active is the
  * sum of the two active lists and Inactive of the two inactive ones,
- * computed from one snapshot. On this kernel, where nothing else runs,
- * 256 pages written add exactly 1024 kB to the anonymous lists (new pages
- * are counted as soon as they are queued for a list) and munmap takes
- * them off again; on the host other programs move the counts, so only
- * the format is checked there.
+ * computed from one snapshot. On this kernel 256 pages written add
+ * 1024 kB to the anonymous lists (new pages are counted as soon as they
+ * are queued for a list) and munmap takes them off again, give or take
+ * the pages the test run's other tasks fault meanwhile (seen: one); on
+ * the host other programs move the counts by far more, so only the
+ * format is checked there.
  */
 static void t_meminfo_lru(void)
 {
 	static const char *const order[] = { "SwapCached", "Active", "Inactive", "Active(anon)",
 					     "Inactive(anon)", "Active(file)", "Inactive(file)" };
 	const size_t n = 256;
-	long before, during;
+	long before, during, after;
 	char *p;
 
 	proc_read("/proc/meminfo");
@@ -176,8 +177,10 @@ static void t_meminfo_lru(void)
 		p[i * PG] = 1;
 	during = anon_lru_kb();
 	CHECK_EQ(munmap(p, (n + 2) * PG), 0);
-	CHECK_EQ(during - before, (long)(n * PG / 1024));
-	CHECK_EQ(anon_lru_kb(), before);
+	/* Other tasks of the test run may fault a page or two meanwhile: up to 16 pages either way. */
+	CHECK(during - before >= (long)(n * PG / 1024) && during - before <= (long)((n + 16) * PG / 1024));
+	after = anon_lru_kb();
+	CHECK(after - before <= (long)(16 * PG / 1024) && before - after <= (long)(16 * PG / 1024));
 }
 
 static unsigned char old_byte(size_t i) { return (unsigned char)(i % 251 + 1); }
