@@ -65,24 +65,34 @@ static void put_and_check(struct ktest *t, struct mm *mm, const struct lru_count
 	EXPECT_EQ(t, pmm_check(), 0);
 }
 
-/* 40 private pages faulted: 40 more inactive anonymous pages, none active; unmapped: back to where they were. */
+/*
+ * 40 private pages faulted, in two VMAs of 20 (apart: they do not merge):
+ * 40 more inactive anonymous pages, none active; the second VMA
+ * unmapped: 20 fewer; the address space put: back where they were.
+ */
 static void test_fault_adds_inactive(struct ktest *t)
 {
+	const uintptr_t b2 = B + P(100);
 	struct lru_counts c;
 	struct mm *mm;
 
 	lru_take(&c);
-	mm = written(t, 40, UT_PA);
+	mm = written(t, 20, UT_PA);
 	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_mmap(mm, b2, P(20), UT_RW, UT_PA | MAP_FIXED), (long)b2);
+	for (unsigned i = 0; i < 20; i++)
+		EXPECT_EQ(t, ut_write8(mm, b2 + P(i), (uint8_t)i), FAULT_OK);
 	EXPECT_EQ(t, lru_delta(&c, LRU_INACTIVE_ANON), 40);
 	EXPECT_EQ(t, lru_delta(&c, LRU_ACTIVE_ANON), 0);
 	EXPECT_EQ(t, lru_delta(&c, LRU_INACTIVE_FILE) + lru_delta(&c, LRU_ACTIVE_FILE), 0);
-	for (unsigned i = 0; i < 40; i++)
+	for (unsigned i = 0; i < 20; i++) {
 		EXPECT_EQ(t, list_at(mm, B + P(i)), LRU_INACTIVE_ANON);
+		EXPECT_EQ(t, list_at(mm, b2 + P(i)), LRU_INACTIVE_ANON);
+	}
 	lru_drain_all();                                     /* queued or linked: the same list */
 	EXPECT_EQ(t, lru_delta(&c, LRU_INACTIVE_ANON), 40);
-	EXPECT_EQ(t, list_at(mm, B + P(39)), LRU_INACTIVE_ANON);
-	EXPECT_EQ(t, vm_munmap(mm, B + P(10), P(20)), 0);
+	EXPECT_EQ(t, list_at(mm, b2 + P(19)), LRU_INACTIVE_ANON);
+	EXPECT_EQ(t, vm_munmap(mm, b2, P(20)), 0);
 	EXPECT_EQ(t, lru_delta(&c, LRU_INACTIVE_ANON), 20);
 	put_and_check(t, mm, &c);
 }
@@ -90,9 +100,9 @@ static void test_fault_adds_inactive(struct ktest *t)
 /*
  * 20 private pages made active (as reclaim's scan does with a page it
  * finds referenced), then MADV_COLD on pages 5..14: those ten go back to
- * the inactive list, the others stay active. MADV_COLD again changes
- * nothing; MADV_DONTNEED of the range frees its ten pages, from the
- * inactive list.
+ * the inactive list, the others stay active; MADV_COLD of all twenty
+ * moves the other ten. (No VMA is split and no page freed by an advice,
+ * so that the labs' skeletons, which stub those, still pass this.)
  */
 static void test_cold_deactivates(struct ktest *t)
 {
@@ -115,8 +125,6 @@ static void test_cold_deactivates(struct ktest *t)
 	EXPECT_EQ(t, lru_delta(&c, LRU_ACTIVE_ANON), 0);
 	EXPECT_EQ(t, lru_delta(&c, LRU_INACTIVE_ANON), 20);
 	EXPECT_EQ(t, ut_read8(mm, B + P(7)), 7);             /* data untouched */
-	EXPECT_EQ(t, vm_madvise(mm, B + P(5), P(10), MADV_DONTNEED), 0);
-	EXPECT_EQ(t, lru_delta(&c, LRU_INACTIVE_ANON), 10);
 	put_and_check(t, mm, &c);
 }
 
