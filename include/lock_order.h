@@ -33,6 +33,10 @@
  *                page written out (looked up under pt_lock)
  *   SWAP         spinning  the swap areas and their slot counts      mm/swapfile.c
  *                (slots are freed where page tables are zapped)
+ *   LRU_ADD      spinning  one CPU's batch of pages queued for the   mm/lru.c
+ *                LRU lists (a page is freed under any mm lock above;
+ *                interrupts stay on: the timer's DEFAULT lock comes after)
+ *   LRU          spinning  the LRU lists and their pages' links    mm/lru.c
  *   FUTEX        spinning  the futex waiter lists (wakes under it)     kernel/futex.c
  *   DEFAULT      spinning  locks not named here (leaf-like users: files, wait queues)
  *   RWSEM        spinning  the wait queue inside a sleeping rwsem     lib/rwsem.c
@@ -72,6 +76,8 @@
 	X(VM_OBJECT,   "vm_object",   0) \
 	X(SWAP_CACHE,  "swap_cache",  0) \
 	X(SWAP,        "swap",        0) \
+	X(LRU_ADD,     "lru_add",     0) \
+	X(LRU,         "lru",         0) \
 	X(FUTEX,       "futex",       0) \
 	X(DEFAULT,     "default",     0) \
 	X(RWSEM,       "rwsem_wait",  0) \

@@ -29,11 +29,14 @@ struct page {
 	int32_t refcount;             /* references; 0 when free */
 	int32_t mapcount;             /* user page-table entries mapping it */
 	uint8_t order;                /* block order while PG_buddy, or while allocated as a head */
+	uint8_t lru_state;            /* include/lru.h: on no LRU list (0), queued for one, or on one */
+	uint8_t lru_cpu, lru_slot;    /* while queued: the CPU whose batch holds it, and where */
 	void *private;                /* owner's data (slab cache, anon identity, page-cache object) */
 	unsigned long index;          /* PG_anon: page offset in its identity (Linux's folio->index:
 	                               *   at va of a VMA v of that identity, v->pgoff + (va - v->start) /
 	                               *   PAGE_SIZE), the reverse map's key (mm/rmap.c) */
 	unsigned long swap;           /* in the swap cache: the slot holding its data (a swp_entry_t; 0: not) */
+	struct list_head lru_link;    /* on an LRU list (include/lru.h; lru is the owner's) */
 };
 
 struct mem_range {

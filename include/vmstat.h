@@ -50,6 +50,11 @@ unsigned long vm_event_sum(enum vm_event e);
  * now. Changed with atomic adds wherever a page enters or leaves the state.
  */
 #define VM_STAT_TABLE(X) \
+	X(NR_INACTIVE_ANON, "nr_inactive_anon") /* pages on (or queued for) each LRU list, \
+	                                         *   in enum lru_list's order (include/lru.h) */ \
+	X(NR_ACTIVE_ANON,   "nr_active_anon")   \
+	X(NR_INACTIVE_FILE, "nr_inactive_file") \
+	X(NR_ACTIVE_FILE,   "nr_active_file")   \
 	X(NR_ANON_PAGES,    "nr_anon_pages")    /* private anonymous pages allocated */ \
 	X(NR_LAZYFREE,      NULL)               /* of which marked lazily free (Linux keeps them \
 	                                         *   on the inactive file LRU: no line of its own) */ \

@@ -24,6 +24,7 @@
 #include "swap.h"
 #include "vmstat.h"
 #include "vmscan.h"
+#include "lru.h"
 
 #define VMO_SHIFT 9
 #define VMO_SLOTS (1UL << VMO_SHIFT)
@@ -108,6 +109,7 @@ static void page_set_cache(struct vm_object *o, struct page *p, bool dirty)
 	p->flags |= PG_cache | (dirty ? PG_dirty : 0);
 	p->private = o;
 	mod_vm_stat(VM_NR_SHMEM, 1);
+	lru_add(p, LRU_INACTIVE_ANON);          /* shmem is swap-backed: the anonymous lists (include/lru.h) */
 }
 
 /*

@@ -29,6 +29,7 @@
  */
 #include "internal.h"
 #include "kerrno.h"
+#include "lru.h"
 
 static bool behavior_valid(int b)
 {
@@ -233,16 +234,24 @@ static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t p
 
 /*
  * MADV_COLD of a page (madvise_cold_or_pageout_pte_range without pageout):
- * one mapped only here loses its accessed bit, so the clock takes it on
- * its next pass instead of giving it a second chance (Linux deactivates
- * it: the inactive list's tail; the clock has no list, so "next" is when
- * the hand comes by). A page mapped elsewhere too is left alone.
+ * one mapped only here loses its accessed bit and goes to the inactive
+ * list (folio_deactivate; include/lru.h), so that reclaim takes it before
+ * the pages in use and the clock gives it no second chance. A page mapped
+ * elsewhere too is left alone.
  */
 static enum mmu_action cold_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
+	struct page *p;
+
 	(void)arg;
 	(void)va;
-	if (mm_is_zero_pa(pa) || !(*state & MMU_ACCESSED) || phys_to_page(pa)->mapcount != 1)
+	if (mm_is_zero_pa(pa))
+		return MMU_KEEP;
+	p = phys_to_page(pa);
+	if (p->mapcount != 1)
+		return MMU_KEEP;
+	lru_deactivate(p);
+	if (!(*state & MMU_ACCESSED))
 		return MMU_KEEP;
 	*state &= ~MMU_ACCESSED;
 	return MMU_UPDATE;

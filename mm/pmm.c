@@ -207,6 +207,8 @@ void pmm_free(struct page *page, unsigned order)
 	if (page->flags & (PG_reserved | PG_buddy))
 		panic("pmm_free: pfn 0x%llx is %s", (unsigned long long)pfn,
 		      page->flags & PG_buddy ? "already free (double free)" : "reserved");
+	if (page->lru_state)            /* a freed frame must have left its LRU list (lru_del) */
+		panic("pmm_free: pfn 0x%llx is still on an LRU list", (unsigned long long)pfn);
 #ifdef KDEBUG
 	memset(page_address(page), FREE_JUNK, PAGE_SIZE << order);
 #endif

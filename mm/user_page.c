@@ -13,6 +13,7 @@
 #include "internal.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "lru.h"
 
 phys_addr_t mm_zero_pa;
 
@@ -51,6 +52,7 @@ struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero)
 	p->private = vma->anon;
 	p->index = vma_pgoff_at(vma, va);
 	anon_vma_get(vma->anon);
+	lru_add(p, LRU_INACTIVE_ANON);          /* new anonymous pages start inactive (include/lru.h) */
 	return p;
 }
 
@@ -84,6 +86,7 @@ static int32_t put_ref(struct page *page)
 	if (left)
 		return left;
 	BUG_ON(page->mapcount != 0);
+	lru_del(page);
 	if (page->flags & PG_anon) {
 		struct anon_vma *av = page->private;
 

@@ -13,6 +13,7 @@
 #include "vmscan.h"
 #include "vmstat.h"
 #include "swap.h"
+#include "lru.h"
 
 void (*vmscan_wake_kswapd)(void);
 /* kswapd's last run freed nothing: do not wake it until some reclaim frees a page. */
@@ -73,6 +74,7 @@ static enum mmu_action swap_candidate_visit(void *arg, uintptr_t va, phys_addr_t
 	b->scanned++;
 	if ((*state & MMU_ACCESSED) && !b->ignore_refs) {
 		*state &= ~MMU_ACCESSED;
+		lru_activate(p);                /* referenced since the last pass: promoted (include/lru.h) */
 		return MMU_UPDATE;
 	}
 	user_page_get(p);

@@ -21,6 +21,7 @@
 #include "vmstat.h"
 #include "vmscan.h"
 #include "swap.h"
+#include "lru.h"
 #include "arch.h"
 #include "ktimer.h"
 #include "slab.h"
@@ -42,10 +43,15 @@ static long meminfo_fill(int pid, char *buf, size_t size)
 	unsigned long total = pmm_total_frames(), free = pmm_free_frames(), cached = vm_stat_read(VM_NR_SHMEM);
 	static const char *const names[] = {
 		"MemTotal:       ", "MemFree:        ", "MemAvailable:   ", "Buffers:        ",
-		"Cached:         ", "SwapCached:     ", "SwapTotal:      ", "SwapFree:       ",
+		"Cached:         ", "SwapCached:     ", "Active:         ", "Inactive:       ",
+		"Active(anon):   ", "Inactive(anon): ", "Active(file):   ", "Inactive(file): ",
+		"SwapTotal:      ", "SwapFree:       ",
 		"AnonPages:      ", "Shmem:          ", "SReclaimable:   ",
 	};
-	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, swap_cache_pages(), swap_total_pages(),
+	unsigned long ia = lru_list_pages(LRU_INACTIVE_ANON), aa = lru_list_pages(LRU_ACTIVE_ANON);
+	unsigned long ifl = lru_list_pages(LRU_INACTIVE_FILE), af = lru_list_pages(LRU_ACTIVE_FILE);
+	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, swap_cache_pages(), aa + af, ia + ifl,
+				 aa, ia, af, ifl, swap_total_pages(),
 				 swap_free_pages(), vm_stat_read(VM_NR_ANON_PAGES), cached, 0 };
 	long n = 0;
 

@@ -18,6 +18,7 @@
 #include "vmscan.h"
 #include "vmstat.h"
 #include "kerrno.h"
+#include "lru.h"
 
 #define B  0x40000000UL
 #define P(n) ((uintptr_t)(n) << PAGE_SHIFT)
@@ -244,6 +245,43 @@ static void test_reclaim_swaps_cold_pages_body(struct ktest *t)
 }
 
 UT_CASE_WITHOUT_SWAP(test_reclaim_swaps_cold_pages)
+
+/*
+ * Aging on the LRU lists (include/lru.h): eight pages written (new pages
+ * start inactive; writing sets their accessed bits). mm_reclaim(1): the
+ * first swap round finds all eight referenced: each loses its accessed
+ * bit and is promoted to the active list; the second round takes page 0,
+ * unreferenced now, and writes it out (freed: it leaves the active list).
+ * So seven pages more are active than before and none more inactive;
+ * page 0, read back, is a new page and starts inactive.
+ */
+static void test_reclaim_promotes_referenced_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned long act0 = lru_list_pages(LRU_ACTIVE_ANON), inact0 = lru_list_pages(LRU_INACTIVE_ANON);
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 8);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON) - inact0, 8);
+	EXPECT_EQ(t, mm_reclaim(1, RECLAIM_KSWAPD), 1);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 1);
+	EXPECT_EQ(t, ut_pa(mm, B), 0);
+	EXPECT_EQ(t, lru_list_pages(LRU_ACTIVE_ANON) - act0, 7);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON), inact0);
+	for (unsigned i = 1; i < 8; i++)
+		EXPECT_EQ(t, lru_page_list(phys_to_page(ut_pa(mm, B + P(i)))), LRU_ACTIVE_ANON);
+	EXPECT_TRUE(t, data_ok(mm, 0));
+	EXPECT_EQ(t, lru_page_list(phys_to_page(ut_pa(mm, B))), LRU_INACTIVE_ANON);
+	mm_put(mm);
+	EXPECT_EQ(t, lru_list_pages(LRU_ACTIVE_ANON), act0);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON), inact0);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_reclaim_promotes_referenced)
 
 /* A page dirtied after its entry was cleaned is not unmapped (its copy would be stale); an I/O error keeps the page. */
 static void test_swap_out_refusals_body(struct ktest *t)
@@ -561,6 +599,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_fork_shares_slots),
 	KTEST_CASE(test_mremap_mprotect_free),
 	KTEST_CASE(test_reclaim_swaps_cold_pages),
+	KTEST_CASE(test_reclaim_promotes_referenced),
 	KTEST_CASE(test_swap_out_refusals),
 	KTEST_CASE(test_cold_loses_second_chance),
 	KTEST_CASE(test_willneed_reads_back),

@@ -1,0 +1,66 @@
+/*
+ * The LRU lists (Linux's lruvec of its one node): every user page that
+ * reclaim may take, on one of four lists by kind and age. Anonymous pages
+ * and the page caches' pages (all shmem here: tmpfs, memfd, shared
+ * anonymous memory, which Linux keeps on the anonymous lists because they
+ * are swap-backed) go on the anonymous lists; the file lists are for
+ * pages that need no swap to leave (Linux: a file's clean page cache and
+ * MADV_FREE'd anonymous pages), which this kernel does not put there yet.
+ *
+ * A new page starts inactive (Linux 6.1 without the multi-generational
+ * LRU: lru_cache_add / folio_add_lru_vma since Linux 5.9's "protect the
+ * workingset on anonymous LRU"); reclaim's scan moves a page it finds
+ * referenced to the active list (lru_activate: promotion on a referenced
+ * rescan) and MADV_COLD moves it back (lru_deactivate). Insertion goes
+ * through a small per-CPU batch (Linux's lru_add pagevec, 15 pages),
+ * drained under the lists' lock when full, so a fault takes only its own
+ * CPU's batch lock. A page leaves its list (or its batch) when its last
+ * reference goes (lru_del, from user_page_put), so no freed frame is ever
+ * on a list; pmm_free checks it.
+ *
+ * The gauges nr_inactive_anon .. nr_active_file (include/vmstat.h;
+ * Active/Inactive in /proc/meminfo) count the pages on each list and
+ * those queued for it, so they are exact whenever no page is moving.
+ *
+ * Locking: a CPU's batch lock (class LRU_ADD) protects its slots and the
+ * lru_state, lru_cpu and lru_slot of the pages queued in it; lru_lock
+ * (class LRU) protects the lists and the lru_link and lru_state of the
+ * pages on them. Order: batch -> lru_lock; both are inner to every mm
+ * lock (a page is freed under pt_lock, a page cache's lock, the swap
+ * cache's). lru_state changes from 0 only in lru_add, for a page nobody
+ * else knows yet, and back to 0 only in lru_del, when the page is freed.
+ */
+#ifndef LRU_H
+#define LRU_H
+
+#include "types.h"
+
+struct page;
+
+/* Linux's enum lru_list order (and the vmstat gauges' order). */
+enum lru_list { LRU_INACTIVE_ANON, LRU_ACTIVE_ANON, LRU_INACTIVE_FILE, LRU_ACTIVE_FILE, NR_LRU_LISTS };
+
+/* lru_add: queue page (on no list yet, referenced by the caller) for list l. Any CPU, no mm lock needed. */
+void lru_add(struct page *page, enum lru_list l);
+
+/* lru_del: take page off its list or batch, if it is on one. Called once its last reference is gone. */
+void lru_del(struct page *page);
+
+/*
+ * lru_activate / lru_deactivate: move page (the caller holds it: a
+ * reference, or its mapping under pt_lock) to the head of the active /
+ * inactive list of its kind. A page on no list stays on none.
+ */
+void lru_activate(struct page *page);
+void lru_deactivate(struct page *page);
+
+/* lru_drain_all: put every CPU's queued pages on their lists. */
+void lru_drain_all(void);
+
+/* lru_page_list: the list page is on or queued for, or -1 when none. */
+int lru_page_list(const struct page *page);
+
+/* lru_list_pages: the pages on (or queued for) list l. */
+unsigned long lru_list_pages(enum lru_list l);
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * The LRU lists and their per-CPU insertion batches (include/lru.h).
+ *
+ * A page's lru_state: 0 on no list; STATE_QUEUED | l while batch
+ * lru_cpu holds it in slot lru_slot, bound for list l; STATE_ON + l while
+ * on list l. A batch is drained (its pages linked at their lists' heads,
+ * the young end; reclaim takes from the tail) when it fills and by
+ * lru_drain_all. A queued page freed meanwhile leaves a hole (NULL) in
+ * its slot, which the drain skips.
+ */
+#include "internal.h"
+#include "lru.h"
+#include "spinlock.h"
+
+#define LRU_BATCH 15                  /* Linux's PAGEVEC_SIZE */
+#define STATE_ON 1
+#define STATE_QUEUED 0x80
+
+struct lru_batch {
+	struct spinlock lock;
+	unsigned n;                       /* slots used (holes included) */
+	struct page *slot[LRU_BATCH];
+} __attribute__((aligned(64)));
+
+static struct lru_batch batches[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = { .lock = SPINLOCK_INIT_CLASS("lru_add", LOCK_CLASS_LRU_ADD) },
+};
+static struct spinlock lru_lock = SPINLOCK_INIT_CLASS("lru", LOCK_CLASS_LRU);
+static struct list_head lists[NR_LRU_LISTS] = {
+	LIST_HEAD_INIT(lists[0]), LIST_HEAD_INIT(lists[1]), LIST_HEAD_INIT(lists[2]), LIST_HEAD_INIT(lists[3]),
+};
+
+static uint8_t state_of(const struct page *p)
+{
+	return __atomic_load_n(&p->lru_state, __ATOMIC_ACQUIRE);
+}
+
+static void set_state(struct page *p, uint8_t s)
+{
+	__atomic_store_n(&p->lru_state, s, __ATOMIC_RELEASE);
+}
+
+static void count(enum lru_list l, long d)
+{
+	mod_vm_stat((enum vm_stat)(VM_NR_INACTIVE_ANON + l), d);
+}
+
+/* Link b's queued pages onto their lists and empty it. b->lock held. */
+static void drain_locked(struct lru_batch *b)
+{
+	spin_lock(&lru_lock);
+	for (unsigned i = 0; i < b->n; i++) {
+		struct page *p = b->slot[i];
+		enum lru_list l;
+
+		if (!p)
+			continue;
+		l = (enum lru_list)(state_of(p) & ~STATE_QUEUED);
+		list_add(&p->lru_link, &lists[l]);
+		set_state(p, (uint8_t)(STATE_ON + l));
+		b->slot[i] = NULL;
+	}
+	b->n = 0;
+	spin_unlock(&lru_lock);
+}
+
+void lru_add(struct page *p, enum lru_list l)
+{
+	unsigned cpu = arch_cpu_id();
+	struct lru_batch *b = &batches[cpu];
+
+	BUG_ON(state_of(p) != 0);
+	spin_lock(&b->lock);
+	count(l, 1);
+	p->lru_cpu = (uint8_t)cpu;
+	p->lru_slot = (uint8_t)b->n;
+	set_state(p, (uint8_t)(STATE_QUEUED | l));
+	b->slot[b->n++] = p;
+	if (b->n == LRU_BATCH)
+		drain_locked(b);
+	spin_unlock(&b->lock);
+}
+
+void lru_drain_all(void)
+{
+	for (unsigned c = 0; c < NR_CPUS; c++) {
+		spin_lock(&batches[c].lock);
+		drain_locked(&batches[c]);
+		spin_unlock(&batches[c].lock);
+	}
+}
+
+/*
+ * Change a queued page's list to l (to == -1: take it out of its batch).
+ * False when it is not queued (any more: the batch was drained).
+ */
+static bool requeue(struct page *p, int to)
+{
+	struct lru_batch *b = &batches[p->lru_cpu];
+	uint8_t s;
+	bool queued;
+
+	spin_lock(&b->lock);
+	s = state_of(p);
+	queued = s & STATE_QUEUED;
+	if (queued && to != (int)(s & ~STATE_QUEUED)) {
+		count((enum lru_list)(s & ~STATE_QUEUED), -1);
+		if (to < 0) {
+			b->slot[p->lru_slot] = NULL;
+			set_state(p, 0);
+		} else {
+			count((enum lru_list)to, 1);
+			set_state(p, (uint8_t)(STATE_QUEUED | to));
+		}
+	}
+	spin_unlock(&b->lock);
+	return queued;
+}
+
+void lru_del(struct page *p)
+{
+	uint8_t s = state_of(p);
+
+	if (!s || ((s & STATE_QUEUED) && requeue(p, -1)))
+		return;
+	spin_lock(&lru_lock);
+	s = state_of(p);
+	BUG_ON(!s || (s & STATE_QUEUED));
+	list_del(&p->lru_link);
+	count((enum lru_list)(s - STATE_ON), -1);
+	set_state(p, 0);
+	spin_unlock(&lru_lock);
+}
+
+/* Move p to the head of the active (or inactive) list of its kind, anon or file, unless it is on it. */
+static void move(struct page *p, bool active)
+{
+	uint8_t s = state_of(p);
+	enum lru_list from, to;
+
+	if (!s)
+		return;
+	from = (enum lru_list)((s & STATE_QUEUED) ? s & ~STATE_QUEUED : s - STATE_ON);
+	to = (enum lru_list)((from & ~1) | (active ? 1 : 0));
+	if (from == to || ((s & STATE_QUEUED) && requeue(p, to)))
+		return;
+	spin_lock(&lru_lock);
+	s = state_of(p);
+	BUG_ON(!s || (s & STATE_QUEUED));
+	list_del(&p->lru_link);
+	list_add(&p->lru_link, &lists[to]);
+	count((enum lru_list)(s - STATE_ON), -1);
+	count(to, 1);
+	set_state(p, (uint8_t)(STATE_ON + to));
+	spin_unlock(&lru_lock);
+}
+
+void lru_activate(struct page *p)
+{
+	move(p, true);
+}
+
+void lru_deactivate(struct page *p)
+{
+	move(p, false);
+}
+
+int lru_page_list(const struct page *p)
+{
+	uint8_t s = state_of(p);
+
+	if (!s)
+		return -1;
+	return (s & STATE_QUEUED) ? s & ~STATE_QUEUED : s - STATE_ON;
+}
+
+unsigned long lru_list_pages(enum lru_list l)
+{
+	return vm_stat_read((enum vm_stat)(VM_NR_INACTIVE_ANON + l));
+}
