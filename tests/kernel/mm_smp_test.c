@@ -226,6 +226,20 @@ static void test_same_and_different_pages(struct ktest *t)
 #define RACE_ROUNDS 60
 
 /*
+ * A progress line every 10 rounds of a race (# diagnostics). The workers
+ * never sleep, so on a loaded host, where the guest's CPUs share few host
+ * cores, the test's own CPU gets a small share and a case can run for
+ * minutes; tools/qemu-run takes 120 s without output for a hang. (Every
+ * round completes: measured with every guest CPU on one host core, the
+ * longest round took about 9 s, the slowest case about 2.5 min.)
+ */
+static void race_progress(const struct ktest *t, unsigned r)
+{
+	if ((r + 1) % 10 == 0)
+		printk("# %s/%s: round %u of %u\n", t->tcase->name, mode_name(t->param), r + 1, RACE_ROUNDS);
+}
+
+/*
  * Read page k; it holds k + 1 while mapped. An epoch unchanged and odd
  * around the read means the page was unmapped for all of it: it must fault.
  */
@@ -279,6 +293,7 @@ static void test_munmap_races_faults(struct ktest *t)
 			v = r % NPAGES + 1;
 			EXPECT_EQ(t, mm_copy_to(s.mm, A + (r % NPAGES) * PAGE_SIZE, &v, sizeof(v)), 0);
 		}
+		race_progress(t, r);
 	}
 	/* At least the first munmap: the workers' CPUs had the address space loaded (active or lazily). */
 	if (arch_nr_cpus() > 1)         /* (with one CPU the workers share the test's: no other CPU) */
@@ -329,6 +344,7 @@ static void test_mprotect_races_writes(struct ktest *t)
 		EXPECT_EQ(t, vm_mprotect(s.mm, A + (r % 2) * (NPAGES / 2) * PAGE_SIZE,
 					 NPAGES / 2 * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
 		EXPECT_EQ(t, vm_mprotect(s.mm, A, NPAGES * PAGE_SIZE, PROT_READ | PROT_WRITE), 0);
+		race_progress(t, r);
 	}
 	if (arch_nr_cpus() > 1)
 		EXPECT_GT(t, shootdowns_so_far(), sd);  /* at least the first write-protection */
@@ -586,6 +602,7 @@ static void test_reclaim_races_faults_body(struct ktest *t)
 		EXPECT_EQ(t, vm_mmap(s.mm, p13, PAGE_SIZE, PROT_READ | PROT_WRITE,
 				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)p13);
 		sched_yield();
+		race_progress(t, r);
 	}
 	stop_workers(w, n, &s);
 	EXPECT_EQ(t, s.errors, 0);
@@ -716,6 +733,7 @@ static void test_swap_races_writes_fork_body(struct ktest *t)
 		EXPECT_EQ(t, vm_mmap(s.mm, p13, PAGE_SIZE, PROT_READ | PROT_WRITE,
 				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)p13);
 		sched_yield();
+		race_progress(t, r);
 	}
 	stop_workers(w, n, &s);
 	EXPECT_EQ(t, s.errors, 0);
