@@ -219,7 +219,10 @@ void arch_tlb_flush(struct tlb_batch *b);
  * entries are recorded in tlb and page-table pages left empty by MMU_CLEAR
  * are queued there; the caller flushes the batch before it drops the
  * page-table lock's protection of what the entries mapped. With tlb NULL
- * the walk flushes before returning. Returns the number of present entries
+ * the walk flushes before returning. A visitor is shown the entry's final
+ * dirty bit: an entry another CPU could still dirty is out of the table
+ * while it looks (that CPU's write faults and waits for pt_lock), and a
+ * kept entry goes back as it was. Returns the number of present entries
  * visited. Never allocates, never fails.
  */
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,

@@ -19,3 +19,17 @@ int hosted_user_write8(struct mm *mm, uintptr_t va, uint8_t val)
 {
 	return mm_soft_access(mm, va, FAULT_WRITE, &val, 1);
 }
+
+bool hosted_hw_write8(uint64_t *pte, uintptr_t va, uint8_t val)
+{
+	uint64_t e = __atomic_load_n(pte, __ATOMIC_SEQ_CST);
+
+	if ((e & (PTE_P | PTE_W)) != (PTE_P | PTE_W))
+		return false;
+	/* A real CPU's locked update: it sets the bits only in an entry still present. */
+	if (!__atomic_compare_exchange_n(pte, &e, e | PTE_A | PTE_D, false, __ATOMIC_SEQ_CST,
+					 __ATOMIC_SEQ_CST))
+		return false;
+	((uint8_t *)phys_to_virt(e & PTE_ADDR_MASK))[va & (PAGE_SIZE - 1)] = val;
+	return true;
+}

@@ -496,30 +496,83 @@ struct walk_ctx {
 /* Span of one entry at level lvl. */
 static uintptr_t entry_span(int lvl) { return (uintptr_t)1 << (PAGE_SHIFT + 9 * (lvl - 1)); }
 
-/* Show the present leaf *pte (at va) to the visitor and apply its verdict. True when cleared. */
+/*
+ * Can a CPU change *pte's entry e behind the page-table lock? Only the
+ * hardware does, setting ACCESSED and DIRTY with a locked update. A lost
+ * ACCESSED only ages a page early; a lost DIRTY loses a write (reclaim
+ * would drop a lazily freed page written since MADV_FREE; a shared file
+ * page's write would never be written back). DIRTY can appear only on a
+ * present, writable, clean entry.
+ */
+static inline bool leaf_may_get_dirty(uint64_t e)
+{
+	return (e & (PTE_P | PTE_W | PTE_D)) == (PTE_P | PTE_W);
+}
+
+/*
+ * Store the visitor's new entry ne over e (hardware may have set
+ * ACCESSED since e was read: kept, it is a reference made after the look).
+ */
+static inline void leaf_update(uint64_t *pte, uint64_t e, uint64_t ne)
+{
+	uint64_t cur = e;
+
+	while (!__atomic_compare_exchange_n(pte, &cur, ne, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		ne |= cur & ~e & (PTE_A | PTE_D);
+}
+
+#ifdef HOSTED
+/* Host tests: called as a walk reads a present leaf, before anything is decided (hosted.h). */
+void (*hosted_walk_hook)(uint64_t *pte, uintptr_t va);
+#endif
+
+/*
+ * Show the present leaf *pte (at va) to the visitor and apply its verdict.
+ * True when cleared. An entry that may get dirty is taken out first
+ * (Linux's ptep_get_and_clear): from then on a CPU that writes through a
+ * clean TLB entry must set DIRTY in the entry, finds it not present and
+ * faults (waiting for the page-table lock this walk holds), so the state
+ * the visitor sees is final until its verdict is in.
+ */
 static inline bool walk_leaf(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 {
 	uint64_t e = *pte;
-	unsigned old = leaf_state(e), state = old;
-	phys_addr_t pa = e & PTE_ADDR_MASK;
+	bool held;
+	unsigned old, state;
 	enum mmu_action act;
 
+#ifdef HOSTED
+	if (hosted_walk_hook)
+		hosted_walk_hook(pte, va);
+#endif
+	held = leaf_may_get_dirty(e);
+	if (held)
+		e = __atomic_exchange_n(pte, 0, __ATOMIC_SEQ_CST);
+	old = state = leaf_state(e);
 	w->visited++;
-	act = w->visit(w->ctx, va, pa, &state);
-	if (act == MMU_KEEP)
+	act = w->visit(w->ctx, va, e & PTE_ADDR_MASK, &state);
+	if (act == MMU_KEEP) {
+		if (held)
+			__atomic_store_n(pte, e, __ATOMIC_SEQ_CST);     /* unchanged: nothing to flush */
 		return false;
+	}
 	if (act == MMU_CLEAR) {
-		*pte = 0;
+		__atomic_store_n(pte, 0, __ATOMIC_SEQ_CST);
 	} else {
 		uint64_t ne;
 
 		if (state == (old & ~(MMU_ACCESSED | MMU_DIRTY)))
 			ne = e & ~(PTE_A | PTE_D);      /* hardware state cleared (MADV_FREE, reclaim) */
 		else
-			ne = pa | leaf_bits(state);
+			ne = (e & PTE_ADDR_MASK) | leaf_bits(state);
+		if (ne == e && !held)
+			return false;
+		if (held)
+			__atomic_store_n(pte, ne, __ATOMIC_SEQ_CST);
+		else
+			leaf_update(pte, e, ne);
 		if (ne == e)
 			return false;
-		*pte = ne;
 	}
 	tlb_batch_add(w->tlb, va);
 	return act == MMU_CLEAR;

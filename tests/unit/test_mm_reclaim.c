@@ -116,6 +116,59 @@ static void test_written_page_kept_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_written_page_kept)
 
+#ifdef HOSTED
+/*
+ * Another CPU writes lazily freed pages while reclaim looks at them: each
+ * write lands right after the walk read the page's entry, before the
+ * visitor decides (hosted_walk_hook; the hardware's locked update of the
+ * dirty bit can land there). A page written after MADV_FREE is data again
+ * (Linux discards a lazyfree folio only when its PTE, cleared, was clean):
+ * both pages must be kept with the writes, through a second reclaim too.
+ * Page 0 was read since MADV_FREE (the clock's second chance: its
+ * accessed bit is cleared, an update), page 1 was not (dropped unless
+ * dirty). A walk that decides on the entry it read and stores over it
+ * forgets the dirty bit: page 1 goes in the first reclaim, page 0 in the
+ * second, and both read zero. A write that finds the entry gone (it would
+ * fault) is done after the walk, as the CPU retries it.
+ */
+static struct racing_write {
+	uintptr_t va;
+	uint8_t val;
+	bool landed;
+} racing[2];
+
+static void write_during_walk(uint64_t *pte, uintptr_t va)
+{
+	for (unsigned i = 0; i < 2; i++)
+		if (racing[i].va == va && !racing[i].landed)
+			racing[i].landed = hosted_hw_write8(pte, va, racing[i].val);
+}
+
+static void test_write_during_reclaim_kept_body(struct ktest *t)
+{
+	struct mm *mm = lazyfree_mm(t, 2);
+
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, ut_read8(mm, B), 0x10);                    /* page 0 referenced */
+	for (unsigned i = 0; i < 2; i++)
+		racing[i] = (struct racing_write){ B + P(i), (uint8_t)(0x70 + i), false };
+	hosted_walk_hook = write_during_walk;
+	mm_reclaim(100, RECLAIM_DIRECT);
+	hosted_walk_hook = NULL;
+	for (unsigned i = 0; i < 2; i++)
+		if (!racing[i].landed)
+			EXPECT_EQ(t, ut_write8(mm, racing[i].va, racing[i].val), FAULT_OK);
+	mm_reclaim(100, RECLAIM_DIRECT);
+	EXPECT_EQ(t, ut_read8(mm, B), 0x70);
+	EXPECT_EQ(t, ut_read8(mm, B + P(1)), 0x71);
+	EXPECT_EQ(t, mm->rss, 2);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+}
+
+UT_CASE_WITHOUT_SWAP(test_write_during_reclaim_kept)
+#endif
+
 /* Hold free frames (plain allocations, which may use the reserve) until only n are left. */
 static void hold_until(struct list_head *held, size_t n)
 {
@@ -195,6 +248,9 @@ UT_CASE_WITHOUT_SWAP(test_direct_reclaim_in_fault)
 static const struct ktest_case mm_reclaim_cases[] = {
 	KTEST_CASE(test_clock_second_chance),
 	KTEST_CASE(test_written_page_kept),
+#ifdef HOSTED
+	KTEST_CASE(test_write_during_reclaim_kept),
+#endif
 	KTEST_CASE(test_watermarks_gfp_user),
 	KTEST_CASE(test_direct_reclaim_in_fault),
 	{ 0 },
