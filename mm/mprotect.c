@@ -35,6 +35,27 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
 	return MMU_UPDATE;
 }
 
+/*
+ * A huge page wholly inside the range: the whole leaf when every frame
+ * gets the same rights (they are the sole users of their frames, as
+ * mm/thp.c makes them), else split.
+ */
+static enum mmu_action chprot_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	unsigned first = 0;
+
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
+		unsigned st = *state & ~MMU_HUGE;
+
+		chprot_visit(arg, va + off, pa + off, &st);
+		if (off && st != first)
+			return MMU_SPLIT;
+		first = st;
+	}
+	*state = first | MMU_HUGE;
+	return MMU_UPDATE;
+}
+
 unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
 				   struct tlb_batch *tlb)
 {
@@ -42,7 +63,7 @@ unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr
 	unsigned long n;
 
 	mm_pt_lock(mm);
-	n = arch_mmu_walk(mm->mmu, start, end, chprot_visit, &c, tlb);
+	n = arch_mmu_walk_huge(mm->mmu, start, end, chprot_huge_visit, chprot_visit, &c, tlb);
 	mm_pt_unlock(mm);
 	return n;
 }

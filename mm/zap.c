@@ -54,6 +54,13 @@ static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 	return MMU_CLEAR;
 }
 
+/* A huge page wholly inside the range goes whole: its 512 frames (mm/thp.c) and one entry. */
+static enum mmu_action zap_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	huge_visit_frames(zap_visit, arg, va, pa, *state);
+	return MMU_CLEAR;
+}
+
 unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
 			   struct tlb_batch *tlb)
 {
@@ -63,7 +70,7 @@ unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start
 
 	BUG_ON(start < vma->start || end > vma->end);
 	assert_spin_held(&mm->pt_lock);
-	n = arch_mmu_walk(mm->mmu, start, end, zap_visit, &z, tlb);
+	n = arch_mmu_walk_huge(mm->mmu, start, end, zap_huge_visit, zap_visit, &z, tlb);
 	mm_swap_clear(mm, start, end, true);    /* zap_pte_range frees swap entries too */
 	return n;
 }

@@ -42,10 +42,11 @@ static long meminfo_fill(int pid, char *buf, size_t size)
 	static const char *const names[] = {
 		"MemTotal:       ", "MemFree:        ", "MemAvailable:   ", "Buffers:        ",
 		"Cached:         ", "SwapCached:     ", "SwapTotal:      ", "SwapFree:       ",
-		"AnonPages:      ", "Shmem:          ", "SReclaimable:   ",
+		"AnonPages:      ", "Shmem:          ", "SReclaimable:   ", "AnonHugePages:  ",
 	};
 	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, swap_cache_pages(), swap_total_pages(),
-				 swap_free_pages(), vm_stat_read(VM_NR_ANON_PAGES), cached, 0 };
+				 swap_free_pages(), vm_stat_read(VM_NR_ANON_PAGES), cached, 0,
+				 arch_mmu_huge_leaves_all() << HUGE_ORDER };
 	long n = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
