@@ -219,11 +219,52 @@ static void test_thp_fallback_policy(struct ktest *t)
 	mm_put(mm);
 }
 
+/*
+ * Reclaim splits first: MADV_PAGEOUT of a huge page (on a RAM-disk swap
+ * area of its own) splits the leaf and writes all 512 pages out (RSS 0,
+ * 512 swap entries); they read back as written, as 4 KiB pages.
+ */
+static void test_thp_pageout_body(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	struct blockdev *dev;
+	struct mm *mm;
+	int type;
+
+	if (swap_total_pages()) {
+		ktest_skip(t, "a swap area is on already");
+		return;
+	}
+	dev = ramdisk_create(2UL * (1U << HUGE_ORDER) * SWAP_SECTORS_PER_SLOT);
+	ASSERT_TRUE(t, dev != NULL);
+	type = swap_on(dev);
+	ASSERT_GE(t, type, 0);
+	thp_mode = THP_ALWAYS;
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, vm_mmap(mm, HV, HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += 64 * PAGE_SIZE)
+		EXPECT_EQ(t, ut_write8(mm, HV + off + 3, (uint8_t)(off >> 12)), FAULT_OK);
+	EXPECT_TRUE(t, ut_state(mm, HV) & MMU_HUGE);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_EQ(t, mm->swap_ents, 512);
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += 64 * PAGE_SIZE)
+		EXPECT_EQ(t, ut_read8(mm, HV + off + 3), (int)(uint8_t)(off >> 12));
+	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
+	mm_put(mm);
+	thp_mode = saved;
+	EXPECT_EQ(t, swap_off((unsigned)type), 0);
+	ramdisk_destroy(dev);
+}
+UT_CASE_WITHOUT_SWAP(test_thp_pageout)
+
 static const struct ktest_case mm_thp_cases[] = {
 	KTEST_CASE(test_thp_map_split),
 	KTEST_CASE(test_thp_walk_huge),
 	KTEST_CASE(test_thp_fault_split_fork),
 	KTEST_CASE(test_thp_fallback_policy),
+	KTEST_CASE(test_thp_pageout),
 	{ 0 },
 };
 KTEST_SUITE(mm_thp, mm_thp_cases);
