@@ -5,7 +5,8 @@
  * write; a file's pages in a private mapping are read-only already), pages
  * of shared mappings stay shared, guard markers are copied, and
  * VM_WIPEONFORK VMAs start empty (without markers either). With
- * mm/fault.c this is the whole COW story.
+ * mm/fault.c this is the whole COW story; a transparent huge page is the
+ * exception, copied at once into one of the child's (mm/thp.c).
  */
 #include "internal.h"
 #include "anon_vma.h"

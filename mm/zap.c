@@ -7,7 +7,8 @@
  * out of its cache goes to the batch with its last mapping, like a private
  * page); the zero page is never counted. Page-table pages left empty wait
  * in the batch too (arch_mmu_walk). Swap entries go with their slots'
- * references (mm/swap_pte.c). Guard markers (mm/guard.c) stay through a
+ * references (mm/swap_pte.c). A 2 MiB leaf the range covers goes whole,
+ * one it covers in part is split first (mm/thp.c). Guard markers (mm/guard.c) stay through a
  * zap (MADV_DONTNEED) and go with an unmap (mm_zap_piece).
  */
 #include "internal.h"
