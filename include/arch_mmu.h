@@ -162,6 +162,7 @@ enum mmu_action {
 	MMU_KEEP,                 /* leave the entry as it is */
 	MMU_UPDATE,               /* rewrite it with *state (permission bits; ACCESSED/DIRTY as given) */
 	MMU_CLEAR,                /* remove it */
+	MMU_SPLIT,                /* a 2 MiB leaf only (arch_mmu_walk_huge): make it 512 4 KiB entries */
 };
 
 /* Called for each present entry in address order with its frame and current state. */
@@ -215,7 +216,8 @@ void arch_tlb_flush(struct tlb_batch *b);
 
 /*
  * Walk the present 4 KiB entries of [start, end) (page aligned, user half)
- * in address order, applying each visitor's verdict. Changed and cleared
+ * in address order (splitting 2 MiB leaves there first), applying each
+ * visitor's verdict. Changed and cleared
  * entries are recorded in tlb and page-table pages left empty by MMU_CLEAR
  * are queued there; the caller flushes the batch before it drops the
  * page-table lock's protection of what the entries mapped. With tlb NULL
@@ -227,6 +229,63 @@ void arch_tlb_flush(struct tlb_batch *b);
  */
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 			    mmu_visit_fn visit, void *ctx, struct tlb_batch *tlb);
+
+/*
+ * 2 MiB leaves (transparent huge pages): one entry one level above the
+ * page tables (x86: a PS entry in a page directory) maps HUGE_SIZE bytes
+ * of physically contiguous, HUGE_SIZE-aligned frames with one prot and one
+ * ACCESSED/DIRTY state. What a 4 KiB entry can do a 2 MiB leaf cannot is
+ * done after a split: the leaf becomes a page table of 512 entries mapping
+ * the same frames with the same permission and state bits, without moving
+ * data. Splitting never allocates: arch_mmu_map_huge sets a page-table page
+ * aside for it (Linux's deposited page table), counted in
+ * arch_mmu_table_pages while it waits.
+ *
+ * Where splits happen by themselves (so that every 4 KiB user of the
+ * interface stays right): arch_mmu_walk splits each 2 MiB leaf in its
+ * range before visiting; arch_mmu_map, set_guard, set_swap, swap_out and
+ * replace split the leaf covering their address. Guard and swap walks skip
+ * 2 MiB leaves (they hold neither). arch_mmu_query reports the 4 KiB frame
+ * of va inside a leaf, with MMU_HUGE in *state, and never splits.
+ */
+#define HUGE_SHIFT   21
+#define HUGE_SIZE    (1UL << HUGE_SHIFT)
+#define HUGE_ORDER   (HUGE_SHIFT - PAGE_SHIFT)
+#define MMU_HUGE     0x40             /* state: the entry is a 2 MiB leaf */
+
+/*
+ * arch_mmu_map_huge: map [va, va + HUGE_SIZE) (both va and pa
+ * HUGE_SIZE-aligned) with one 2 MiB leaf to the frames from pa, with prot.
+ * 0; -EEXIST when anything is there already (a leaf, or a page table,
+ * even an empty one), nothing changed; -ENOMEM, nothing changed.
+ */
+int arch_mmu_map_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot);
+
+/*
+ * arch_mmu_split_huge: split the 2 MiB leaf covering va, if there is one,
+ * into 512 4 KiB entries with its permission and state bits (flushed on
+ * every CPU where m is loaded first). True when there was one. Never fails.
+ */
+bool arch_mmu_split_huge(struct arch_mmu *m, uintptr_t va);
+
+/* arch_mmu_huge_free: nothing (no leaf, no page table) lies in the 2 MiB slot of va. */
+bool arch_mmu_huge_free(struct arch_mmu *m, uintptr_t va);
+
+/*
+ * arch_mmu_walk_huge: arch_mmu_walk, except that each 2 MiB leaf lying
+ * wholly inside [start, end) is shown to huge once, with the va and pa of
+ * its start and MMU_HUGE in *state: MMU_KEEP, MMU_UPDATE (the whole leaf,
+ * MMU_HUGE kept), MMU_CLEAR (the whole leaf; its set-aside table is freed
+ * with the batch) or MMU_SPLIT (then its 512 entries are shown to visit).
+ * Leaves only partly inside are split first. Counts a leaf as one entry.
+ */
+unsigned long arch_mmu_walk_huge(struct arch_mmu *m, uintptr_t start, uintptr_t end,
+				 mmu_visit_fn huge, mmu_visit_fn visit, void *ctx,
+				 struct tlb_batch *tlb);
+
+/* 2 MiB leaves m maps now; and in every address space (/proc/meminfo). */
+size_t arch_mmu_huge_leaves(const struct arch_mmu *m);
+size_t arch_mmu_huge_leaves_all(void);
 
 /*
  * arch_mmu_enter_lazy: the running CPU goes on with no user address space

@@ -22,6 +22,9 @@
  *                                             the shared zero page (on, Linux on x86) or
  *                                             a fresh page of the VMA's own (off, Linux
  *                                             where mm_forbids_zeropage() holds)
+ *   thp=always|madvise|never                  transparent huge pages for private anonymous
+ *                                             memory (mm/thp.c; default never, Linux's
+ *                                             default is always)
  *   pku=on|off                                use protection keys for execute-only
  *                                             memory when the CPU has them (Linux does)
  *   strace=on|off                             log each system call, its arguments and
@@ -60,6 +63,7 @@ struct kernel_params {
 	char vma[CMDLINE_VALUE_MAX];            /* empty: the default backend */
 	bool merge;                             /* default true */
 	bool zero_page;                         /* default true */
+	unsigned thp;                           /* enum thp_mode (include/mm.h); default never */
 	bool pku;                               /* default true */
 	bool acpi;                              /* default true */
 	unsigned smp;                           /* CPUs to bring up at most; 0 (default): all */

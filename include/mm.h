@@ -127,6 +127,8 @@ struct mm {
 	uintptr_t reclaim_hand;       /* [pt_lock] where reclaim's clock stopped last in this mm */
 	struct mm *put_next;          /* on the deferred-teardown stack (mm_put_deferred) */
 	bool oom_victim;              /* [atomic] the OOM killer chose its process (mm_mark_oom_victim) */
+	bool thp_disabled;            /* [mmap_lock] PR_SET_THP_DISABLE: no huge pages (Linux's
+	                               *   MMF_DISABLE_THP; kept by fork and exec) */
 };
 
 /* Global default of mm->merge for new address spaces; the kernel option merge=off clears it. */
@@ -151,6 +153,16 @@ extern bool mm_madv_write_lock;
  * locks, mm/vma_lock.c), or always take the mmap_lock for reading (false).
  */
 extern bool mm_fault_lock_vma;
+/*
+ * Transparent huge pages (mm/thp.c; kernel option thp=always|madvise|never,
+ * default never): which private anonymous VMAs fault in 2 MiB pages
+ * (Linux's /sys/kernel/mm/transparent_hugepage/enabled).
+ */
+enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS };
+extern enum thp_mode thp_mode;
+extern const char *const thp_mode_names[];      /* by enum thp_mode: "never", ... */
+/* thp_vma_eligible: may vma hold a huge page now (smaps' THPeligible)? */
+bool thp_vma_eligible(const struct mm *mm, const struct vma *vma);
 /* Index backend for new address spaces when none is named (btree; kernel option vma=NAME). */
 extern const struct vma_index_ops *vma_default_backend;
 
@@ -523,6 +535,7 @@ int vm_mincore(struct mm *mm, uintptr_t addr, size_t len, unsigned char *vec);
 struct vm_usage {
 	unsigned long resident, referenced, anonymous, lazyfree, swap;
 	unsigned long shared_clean, shared_dirty, private_clean, private_dirty;
+	unsigned long anon_huge;      /* bytes mapped by 2 MiB leaves (AnonHugePages) */
 	uint64_t pss, pss_dirty, pss_anon, pss_file, pss_shmem, pss_locked, swap_pss;
 };
 

@@ -28,7 +28,9 @@
 	X(PGLAZYFREED,      "pglazyfreed")      /* lazily freed pages dropped by reclaim */ \
 	X(OOM_KILL,         "oom_kill")         /* processes killed for want of memory */ \
 	X(ALLOCSTALL,       "allocstall_normal") /* direct reclaims (an allocation waited) */ \
-	X(PAGEOUTRUN,       "pageoutrun")       /* background reclaim runs (kswapd woken) */
+	X(PAGEOUTRUN,       "pageoutrun")       /* background reclaim runs (kswapd woken) */ \
+	X(THP_FAULT_ALLOC,  "thp_fault_alloc")  /* faults that mapped a new huge page */ \
+	X(THP_FAULT_FALLBACK, "thp_fault_fallback") /* THP faults with no order-9 block: 4 KiB */
 
 #define VM_EVENT_ENUM(id, name) VM_##id,
 enum vm_event { VM_EVENT_TABLE(VM_EVENT_ENUM) NR_VM_EVENTS };

@@ -3,6 +3,7 @@
 #include "printk.h"
 #include "kstring.h"
 #include "kernel.h"
+#include "mm.h"
 
 struct kernel_params kparams;
 
@@ -70,6 +71,19 @@ static unsigned set_choice(bool *dst, const char *v, size_t vlen, const char *ke
 	return 0;
 }
 
+/* Parse thp=always|madvise|never into *dst (an enum thp_mode); returns 1 (a warning) for anything else. */
+static unsigned set_thp(unsigned *dst, const char *v, size_t vlen)
+{
+	for (unsigned i = 0; i <= THP_ALWAYS; i++)
+		if (word_is(v, vlen, thp_mode_names[i])) {
+			*dst = i;
+			return 0;
+		}
+	printk("cmdline: warning: thp=%.*s: expected always, madvise or never; keeping %s\n",
+	       (int)vlen, v, thp_mode_names[*dst]);
+	return 1;
+}
+
 /* The on|off options: key=on|off sets the field at offset. */
 static const struct {
 	const char *key;
@@ -120,6 +134,8 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		set_str(p->crash, sizeof(p->crash), v, vlen, "crash");
 	} else if (word_is(w, klen, "swap")) {
 		set_str(p->swap, sizeof(p->swap), v, vlen, "swap");
+	} else if (word_is(w, klen, "thp")) {
+		return set_thp(&p->thp, v, vlen);
 	} else if (word_is(w, klen, "smp")) {
 		return set_uint(&p->smp, v, vlen, "smp");
 	} else if (word_is(w, klen, "fault_lock")) {

@@ -60,6 +60,7 @@ static unsigned apply_vm_params(const struct kernel_params *p)
 
 	vma_merge_enabled = p->merge;
 	mm_zero_page_enabled = p->zero_page;
+	thp_mode = (enum thp_mode)p->thp;
 	mm_fault_lock_vma = p->fault_lock_vma;
 	mm_madv_write_lock = p->madv_lock_write;
 	if (p->vma[0]) {
@@ -80,6 +81,7 @@ static unsigned apply_vm_params(const struct kernel_params *p)
 	       vma_default_backend->name, p->vmastat ? " (operations counted)" : "",
 	       vma_merge_enabled ? "on" : "off",
 	       mm_zero_page_enabled ? "on" : "off", arch_mmu_exec_only() ? "yes (pku)" : "no");
+	printk("vm: transparent huge pages: %s\n", thp_mode_names[thp_mode]);
 	printk("vm: faults take %s, MADV_DONTNEED/FREE the mmap_lock for %s\n",
 	       mm_fault_lock_vma ? "the VMA's lock when they can (fault_lock=vma)" : "the mmap_lock (fault_lock=mmap)",
 	       mm_madv_write_lock ? "writing (madv_lock=write)" : "reading (madv_lock=read)");

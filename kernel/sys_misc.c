@@ -90,7 +90,7 @@ long sys_arch_prctl(SYSCALL_ARGS)
 	}
 }
 
-/* prctl: PR_SET_NAME/PR_GET_NAME, PR_SET/GET_THP_DISABLE (accepted: there are no huge pages); -EINVAL others. */
+/* prctl: PR_SET_NAME/PR_GET_NAME, PR_SET/GET_THP_DISABLE (the mm's huge-page switch, mm/thp.c); -EINVAL others. */
 long sys_prctl(SYSCALL_ARGS)
 {
 	struct task *t = current;
@@ -109,9 +109,14 @@ long sys_prctl(SYSCALL_ARGS)
 	case PR_GET_NAME:
 		return copy_to_user((void *)a1, t->comm, sizeof(t->comm)) ? -EFAULT : 0;
 	case PR_SET_THP_DISABLE:
-		return a2 || a3 || a4 ? -EINVAL : 0;
-	case PR_GET_THP_DISABLE:
+		if (a2 || a3 || a4)
+			return -EINVAL;
+		mmap_write_lock(t->mm);
+		t->mm->thp_disabled = a1 != 0;
+		mmap_write_unlock(t->mm);
 		return 0;
+	case PR_GET_THP_DISABLE:
+		return t->mm->thp_disabled;
 	default:
 		return -EINVAL;
 	}

@@ -5,7 +5,8 @@
  * write; a file's pages in a private mapping are read-only already), pages
  * of shared mappings stay shared, guard markers are copied, and
  * VM_WIPEONFORK VMAs start empty (without markers either). With
- * mm/fault.c this is the whole COW story.
+ * mm/fault.c this is the whole COW story; a transparent huge page is the
+ * exception, copied at once into one of the child's (mm/thp.c).
  */
 #include "internal.h"
 #include "anon_vma.h"
@@ -19,6 +20,7 @@ struct dup_ctx {
 	struct mm *parent, *child;
 	const struct vma *vma;        /* the parent VMA being copied */
 	int err;
+	const struct vma *cv;         /* its copy in the child */
 };
 
 /* LAB cow: BEGIN dup_visit */
@@ -60,6 +62,24 @@ static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 /* LAB cow: END dup_visit */
 
 /*
+ * A huge page of a private parent VMA: copied into a huge page of the
+ * child's own (mm/thp.c), the parent's entry unchanged; without an
+ * order-9 block, split and shared copy-on-write as 4 KiB pages.
+ */
+static enum mmu_action dup_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct dup_ctx *c = arg;
+	int err;
+
+	if (c->err)
+		return MMU_KEEP;
+	err = thp_copy(c->child, c->cv, va, pa, *state);
+	if (err == -ENOMEM)
+		return MMU_SPLIT;
+	return MMU_KEEP;
+}
+
+/*
  * Copy one parent VMA (and its pages) into child, under the parent's
  * page-table lock; the parent's write-protected entries go into tlb. 0 or
  * -ENOMEM. (The child is not visible to anyone yet: no lock, no flush.)
@@ -67,7 +87,7 @@ static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv, struct tlb_batch *tlb)
 {
 	unsigned long flags = pv->flags & ~VM_LOCKED;
-	struct dup_ctx c = { parent, child, pv, 0 };
+	struct dup_ctx c = { parent, child, pv, 0, NULL };
 	struct vma *cv;
 	int err;
 
@@ -91,8 +111,9 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv, st
 		 */
 		cv->anon_forked = true;
 	}
+	c.cv = cv;
 	mm_pt_lock(parent);
-	arch_mmu_walk(parent->mmu, pv->start, pv->end, dup_visit, &c, tlb);
+	arch_mmu_walk_huge(parent->mmu, pv->start, pv->end, dup_huge_visit, dup_visit, &c, tlb);
 	/* Guard markers too (VM_MAYBE_GUARD is in Linux's VM_COPY_ON_FORK). */
 	if (!c.err)
 		c.err = mm_guard_copy(child, pv->start, parent, pv->start, pv->end);
@@ -125,6 +146,7 @@ struct mm *mm_dup(struct mm *parent)
 	child->arg_end = parent->arg_end;
 	memcpy(child->saved_auxv, parent->saved_auxv, sizeof(child->saved_auxv));
 	child->saved_auxv_words = parent->saved_auxv_words;
+	child->thp_disabled = parent->thp_disabled;
 	/* An exact copy of the VMA set: no merging while copying (dup_mmap never merges). */
 	child->merge = false;
 	mmap_write_lock_nested(child);

@@ -102,6 +102,35 @@ static inline bool mm_is_zero_pa(phys_addr_t pa) { return mm_zero_pa && pa == mm
  * zeroed when zero. NULL on -ENOMEM.
  */
 struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero);
+/* anon_page_init: make the allocated frame p such a page (anon_page_alloc's tagging). */
+void anon_page_init(struct page *p, const struct vma *vma, uintptr_t va);
+
+/* ---- transparent huge pages (mm/thp.c) */
+
+/* Show the 512 frames of the 2 MiB leaf at va (frames from pa, state) to a 4 KiB visitor; verdicts ignored. */
+static inline void huge_visit_frames(mmu_visit_fn fn, void *arg, uintptr_t va, phys_addr_t pa,
+				     unsigned state)
+{
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
+		unsigned st = state & ~MMU_HUGE;
+
+		fn(arg, va + off, pa + off, &st);
+	}
+}
+
+/*
+ * thp_fault: a fault at va of private anonymous vma where nothing is
+ * mapped: map a zeroed huge page there when policy and the page tables
+ * allow (true, *r the result), else false (the caller maps 4 KiB; a
+ * missing order-9 block counts thp_fault_fallback). pt_lock held.
+ */
+bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enum fault_result *r);
+/*
+ * thp_copy: fork's copy of the huge page at pa, mapped at h with state in
+ * the parent, into a huge page of child's VMA cv. 0 or -ENOMEM (no order-9
+ * block, or no page table: nothing mapped in the child).
+ */
+int thp_copy(struct mm *child, const struct vma *cv, uintptr_t h, phys_addr_t pa, unsigned state);
 /*
  * anon_page_move: re-tag an exclusively owned anonymous page, mapped at
  * va of vma, with vma's identity and offset (Linux page_move_anon_rmap).

@@ -36,20 +36,42 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
 }
 
 /*
+ * A huge page wholly inside the range: the whole leaf when every frame
+ * gets the same rights (they are the sole users of their frames, as
+ * mm/thp.c makes them), else split.
+ */
+static enum mmu_action chprot_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	unsigned first = 0;
+
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
+		unsigned st = *state & ~MMU_HUGE;
+
+		chprot_visit(arg, va + off, pa + off, &st);
+		if (off && st != first)
+			return MMU_SPLIT;
+		first = st;
+	}
+	*state = first | MMU_HUGE;
+	return MMU_UPDATE;
+}
+
+/*
  * Rewrite the PTEs of [start, end) in vma (whose flags are already the new
  * ones) with the permissions of vma->flags, in place, recording the changes
  * in tlb; in a private mapping, pages that are shared (COW), cache pages
- * and the zero page stay read-only. mmap_lock write; takes pt_lock.
+ * and the zero page stay read-only; a huge page wholly inside keeps its
+ * leaf when it can (chprot_huge_visit). mmap_lock write; takes pt_lock.
  * Returns the PTEs visited.
  */
 static unsigned long mm_change_protection(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
-				   struct tlb_batch *tlb)
+					  struct tlb_batch *tlb)
 {
 	struct chprot_ctx c = { mm_vm_to_mmu(vma->flags), !(vma->flags & VM_SHARED) };
 	unsigned long n;
 
 	mm_pt_lock(mm);
-	n = arch_mmu_walk(mm->mmu, start, end, chprot_visit, &c, tlb);
+	n = arch_mmu_walk_huge(mm->mmu, start, end, chprot_huge_visit, chprot_visit, &c, tlb);
 	mm_pt_unlock(mm);
 	return n;
 }

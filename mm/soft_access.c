@@ -22,14 +22,23 @@ static enum mmu_action set_bits_visit(void *arg, uintptr_t va, phys_addr_t pa, u
 	return MMU_UPDATE;
 }
 
-/* Set the bits in page's entry, as the CPU does: no rights change, nothing to flush elsewhere. */
+/*
+ * Set the bits in page's entry, as the CPU does: no rights change, nothing
+ * to flush elsewhere. A 2 MiB leaf gets them whole (the walk over its
+ * range shows it to set_bits_visit once, unsplit).
+ */
 static void set_access_bits(struct mm *mm, uintptr_t page, unsigned set)
 {
 	struct tlb_batch tlb;
+	unsigned st = 0;
 
 	tlb_batch_init(&tlb, mm->mmu, true);
 	mm_pt_lock(mm);
-	arch_mmu_walk(mm->mmu, page, page + PAGE_SIZE, set_bits_visit, &set, &tlb);
+	if (arch_mmu_query(mm->mmu, page, NULL, &st) == 0 && (st & MMU_HUGE))
+		arch_mmu_walk_huge(mm->mmu, ALIGN_DOWN(page, HUGE_SIZE), ALIGN_DOWN(page, HUGE_SIZE) + HUGE_SIZE,
+				   set_bits_visit, set_bits_visit, &set, &tlb);
+	else
+		arch_mmu_walk(mm->mmu, page, page + PAGE_SIZE, set_bits_visit, &set, &tlb);
 	mm_pt_unlock(mm);
 	arch_tlb_flush(&tlb);
 }

@@ -70,6 +70,16 @@ static enum mmu_action usage_page_visit(void *arg, uintptr_t va, phys_addr_t pa,
 	return MMU_KEEP;
 }
 
+/* A 2 MiB leaf: its 512 frames as 4 KiB entries would count, and AnonHugePages. */
+static enum mmu_action usage_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct usage_walk *w = arg;
+
+	huge_visit_frames(usage_page_visit, arg, va, pa, *state);
+	w->u->anon_huge += HUGE_SIZE;
+	return MMU_KEEP;
+}
+
 static enum mmu_action usage_swap_visit(void *arg, uintptr_t va, unsigned long val)
 {
 	struct usage_walk *w = arg;
@@ -110,7 +120,7 @@ void vm_usage_add(struct mm *mm, const struct vma *v, struct vm_usage *u)
 	struct usage_walk w = { u, (v->flags & VM_LOCKED) != 0 };
 
 	mm_pt_lock(mm);
-	arch_mmu_walk(mm->mmu, v->start, v->end, usage_page_visit, &w, NULL);
+	arch_mmu_walk_huge(mm->mmu, v->start, v->end, usage_huge_visit, usage_page_visit, &w, NULL);
 	if (__atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED))
 		arch_mmu_walk_swap(mm->mmu, v->start, v->end, usage_swap_visit, &w);
 	u->swap += object_swap_usage(mm, v) * PAGE_SIZE;

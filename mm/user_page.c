@@ -40,6 +40,17 @@ phys_addr_t mm_zero_page_phys(void)
 	return mm_zero_pa;
 }
 
+void anon_page_init(struct page *p, const struct vma *vma, uintptr_t va)
+{
+	BUG_ON(!vma->anon);
+	mod_vm_stat(VM_NR_ANON_PAGES, 1);
+	p->flags |= PG_anon;
+	p->private = vma->anon;
+	p->index = vma_pgoff_at(vma, va);
+	anon_vma_get(vma->anon);
+	lru_add(p, LRU_INACTIVE_ANON);          /* new anonymous pages start inactive (include/lru.h) */
+}
+
 struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero)
 {
 	struct page *p = pmm_alloc(0, GFP_USER | (zero ? GFP_ZERO : 0));
@@ -47,12 +58,7 @@ struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero)
 	BUG_ON(!vma->anon);
 	if (!p)
 		return NULL;
-	mod_vm_stat(VM_NR_ANON_PAGES, 1);
-	p->flags |= PG_anon;
-	p->private = vma->anon;
-	p->index = vma_pgoff_at(vma, va);
-	anon_vma_get(vma->anon);
-	lru_add(p, LRU_INACTIVE_ANON);          /* new anonymous pages start inactive (include/lru.h) */
+	anon_page_init(p, vma, va);
 	return p;
 }
 

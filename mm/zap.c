@@ -7,7 +7,8 @@
  * out of its cache goes to the batch with its last mapping, like a private
  * page); the zero page is never counted. Page-table pages left empty wait
  * in the batch too (arch_mmu_walk). Swap entries go with their slots'
- * references (mm/swap_pte.c). Guard markers (mm/guard.c) stay through a
+ * references (mm/swap_pte.c). A 2 MiB leaf the range covers goes whole,
+ * one it covers in part is split first (mm/thp.c). Guard markers (mm/guard.c) stay through a
  * zap (MADV_DONTNEED) and go with an unmap (mm_zap_piece).
  */
 #include "internal.h"
@@ -54,6 +55,13 @@ static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 	return MMU_CLEAR;
 }
 
+/* A huge page wholly inside the range goes whole: its 512 frames (mm/thp.c) and one entry. */
+static enum mmu_action zap_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	huge_visit_frames(zap_visit, arg, va, pa, *state);
+	return MMU_CLEAR;
+}
+
 unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
 			   struct tlb_batch *tlb)
 {
@@ -63,7 +71,7 @@ unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start
 
 	BUG_ON(start < vma->start || end > vma->end);
 	assert_spin_held(&mm->pt_lock);
-	n = arch_mmu_walk(mm->mmu, start, end, zap_visit, &z, tlb);
+	n = arch_mmu_walk_huge(mm->mmu, start, end, zap_huge_visit, zap_visit, &z, tlb);
 	mm_swap_clear(mm, start, end, true);    /* zap_pte_range frees swap entries too */
 	return n;
 }

@@ -14,7 +14,8 @@
  * physical address of the table below. A leaf line ends with the frame and
  * its state as arch_mmu_query reports it: r, w, x (or '-') for MMU_READ,
  * MMU_WRITE, MMU_EXEC, then a (accessed) and d (dirty); a PROT_NONE leaf
- * shows "---". Only the user half is walked, and only the entries whose
+ * shows "---". A 2 MiB leaf is an L2 line "-> huge page" with the same
+ * state. Only the user half is walked, and only the entries whose
  * range overlaps [start, end) are shown (a table line may then have
  * nothing below it). Numbers are hexadecimal with "0x", 0 too.
  * Shared by the hosted build (arch/hosted/ptdump.c), where the tables live
@@ -63,7 +64,8 @@ static void dump_leaf(struct dump_ctx *d, unsigned index, uintptr_t va)
 	if (arch_mmu_query(d->m, va, &pa, &st))
 		return;
 	d->leaves++;
-	dump_line(d, 4, "L1[%u] va 0x%lx -> page 0x%llx %c%c%c %c%c", index, (unsigned long)va,
+	dump_line(d, st & MMU_HUGE ? 3 : 4, "L%c[%u] va 0x%lx -> %spage 0x%llx %c%c%c %c%c",
+		  st & MMU_HUGE ? '2' : '1', index, (unsigned long)va, st & MMU_HUGE ? "huge " : "",
 		  (unsigned long long)pa, st & MMU_READ ? 'r' : '-', st & MMU_WRITE ? 'w' : '-',
 		  st & MMU_EXEC ? 'x' : '-', st & MMU_ACCESSED ? 'a' : '-', st & MMU_DIRTY ? 'd' : '-');
 }
@@ -80,7 +82,7 @@ static void dump_table(struct dump_ctx *d, phys_addr_t pa, int lvl, uintptr_t ba
 
 		if (!t[i] || va + span <= d->start || va >= d->end)
 			continue;
-		if (lvl == 1) {
+		if (lvl == 1 || (lvl == 2 && (t[i] & PTE_PS))) {
 			dump_leaf(d, i, va);
 			continue;
 		}

@@ -284,6 +284,7 @@ struct arch_mmu *arch_mmu_create(void)
 		return NULL;
 	}
 	m->pml4 = phys_to_virt(m->root);
+	list_init(&m->deposit);
 #ifndef HOSTED
 	{
 		const uint64_t *k = phys_to_virt(kernel_cr3 & PTE_ADDR_MASK);
@@ -305,7 +306,7 @@ static void free_below(struct arch_mmu *m, uint64_t e, int lvl, uintptr_t va)
 
 		if (!t[i])
 			continue;
-		if (lvl == 2)
+		if (lvl == 2 || (lvl == 3 && (t[i] & PTE_PS)))
 			panic("arch_mmu_destroy: user page 0x%lx still mapped (pte 0x%llx)",
 			      (unsigned long)sub, (unsigned long long)t[i]);
 		free_below(m, t[i], lvl - 1, sub);
@@ -326,6 +327,7 @@ void arch_mmu_destroy(struct arch_mmu *m)
 			m->pml4[i] = 0;
 		}
 	}
+	BUG_ON(m->huge || !list_empty(&m->deposit));
 	table_free(m, m->root);
 	BUG_ON(m->tables != 0);
 	kfree(m);
@@ -363,18 +365,22 @@ static int table_link(struct arch_mmu *m, uint64_t *slot, uint64_t te)
 	return 0;
 }
 
+static void huge_split(struct arch_mmu *m, uint64_t *pmd, uintptr_t va);
+
 /*
- * The leaf slot of va, allocating the tables on the way; *owner = the entry
- * of the page table holding it (whose struct page counts its entries).
- * NULL on -ENOMEM, with the tables this call added freed again.
+ * The slot of va at level lowest - 1 (1: the leaf slot of a 4 KiB page, 2:
+ * of a 2 MiB leaf), allocating the tables on the way and splitting a 2 MiB
+ * leaf met above a 4 KiB slot; *owner = the entry of the table holding it
+ * (whose struct page counts its entries). NULL on -ENOMEM, with the tables
+ * this call added freed again.
  */
-static uint64_t *leaf_slot_alloc(struct arch_mmu *m, uintptr_t va, uint64_t *owner)
+static uint64_t *slot_alloc(struct arch_mmu *m, uintptr_t va, uint64_t *owner, int lowest)
 {
 	uint64_t *t = m->pml4, *slots[3], te = 0, owners[3];
 	int nfresh = 0;
 
 	check_user_va(__func__, va);
-	for (int lvl = 4; lvl >= 2; lvl--) {
+	for (int lvl = 4; lvl >= lowest; lvl--) {
 		uint64_t *slot = &t[pt_index(va, lvl)];
 
 		if (!*slot) {
@@ -391,12 +397,19 @@ static uint64_t *leaf_slot_alloc(struct arch_mmu *m, uintptr_t va, uint64_t *own
 			slots[nfresh] = slot;
 			owners[nfresh++] = te;
 		}
+		if (lvl == 2 && (*slot & PTE_PS))
+			huge_split(m, slot, ALIGN_DOWN(va, HUGE_SIZE));
 		BUG_ON(*slot & PTE_PS);
 		te = *slot;
 		t = table_va(te);
 	}
 	*owner = te;
-	return &t[pt_index(va, 1)];
+	return &t[pt_index(va, lowest - 1)];
+}
+
+static uint64_t *leaf_slot_alloc(struct arch_mmu *m, uintptr_t va, uint64_t *owner)
+{
+	return slot_alloc(m, va, owner, 2);
 }
 
 int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot)
@@ -444,19 +457,34 @@ int arch_mmu_set_swap(struct arch_mmu *m, uintptr_t va, unsigned long val)
 	return 0;
 }
 
-/* The leaf slot of va, or NULL when a table on the way is missing. */
-static uint64_t *leaf_slot(struct arch_mmu *m, uintptr_t va)
+/*
+ * The slot of the leaf mapping va: a 4 KiB entry, or the 2 MiB leaf
+ * covering va (split first when split); NULL when a table on the way is
+ * missing.
+ */
+static uint64_t *leaf_slot_at(struct arch_mmu *m, uintptr_t va, bool split)
 {
 	uint64_t *t = m->pml4;
 
 	for (int lvl = 4; lvl >= 2; lvl--) {
-		uint64_t e = t[pt_index(va, lvl)];
+		uint64_t *slot = &t[pt_index(va, lvl)];
 
-		if (!(e & PTE_P))
+		if (lvl == 2 && (*slot & PTE_PS)) {
+			if (!split)
+				return slot;
+			huge_split(m, slot, ALIGN_DOWN(va, HUGE_SIZE));
+		}
+		if (!(*slot & PTE_P))
 			return NULL;
-		t = table_va(e);
+		t = table_va(*slot);
 	}
 	return &t[pt_index(va, 1)];
+}
+
+/* The 4 KiB leaf slot of va (a 2 MiB leaf there is split), or NULL. */
+static uint64_t *leaf_slot(struct arch_mmu *m, uintptr_t va)
+{
+	return leaf_slot_at(m, va, true);
 }
 
 int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state)
@@ -465,7 +493,14 @@ int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *
 
 	if (va >= USER_HALF_END)
 		return -ENOENT;
-	slot = leaf_slot(m, ALIGN_DOWN(va, PAGE_SIZE));
+	slot = leaf_slot_at(m, ALIGN_DOWN(va, PAGE_SIZE), false);
+	if (slot && (*slot & PTE_PS) && leaf_exists(*slot)) {
+		if (pa)
+			*pa = (*slot & PTE_ADDR_MASK) + (ALIGN_DOWN(va, PAGE_SIZE) & (HUGE_SIZE - 1));
+		if (state)
+			*state = leaf_state(*slot) | MMU_HUGE;
+		return 0;
+	}
 	if (slot && leaf_is_guard(*slot))
 		return -EFAULT;
 	if (slot && leaf_is_swap(*slot)) {
@@ -488,6 +523,7 @@ struct walk_ctx {
 	mmu_visit_fn visit;           /* entries with a frame, or */
 	mmu_guard_fn guard_visit;     /* guard markers, or */
 	mmu_swap_fn swap_visit;       /* swap entries (exactly one of the three is set) */
+	mmu_visit_fn huge_visit;      /* with visit: 2 MiB leaves wholly inside (else split) */
 	void *ctx;
 	unsigned long visited;
 	struct tlb_batch *tlb;        /* where changes and emptied tables go */
@@ -606,6 +642,141 @@ static bool walk_swap(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 	return true;
 }
 
+/* ------------------------------------------------------- 2 MiB leaves */
+
+static size_t huge_all;                  /* [atomic] 2 MiB leaves in every address space */
+
+static void huge_count(struct arch_mmu *m, long d)
+{
+	m->huge += d;
+	__atomic_add_fetch(&huge_all, d, __ATOMIC_RELAXED);
+}
+
+/* The table page set aside for one 2 MiB leaf's split (the leaf goes: split or cleared). */
+static struct page *deposit_take(struct arch_mmu *m)
+{
+	struct page *tp;
+
+	BUG_ON(list_empty(&m->deposit));
+	tp = list_first_entry(&m->deposit, struct page, lru);
+	list_del(&tp->lru);
+	huge_count(m, -1);
+	return tp;
+}
+
+/*
+ * Replace the 2 MiB leaf *pmd (mapping va, 2 MiB aligned) with a page
+ * table of 512 entries with the same frames and bits. The leaf is cleared
+ * and flushed first (Linux's pmdp_invalidate), so that no CPU sets its
+ * dirty bit through a stale TLB entry after its bits were copied.
+ */
+static void huge_split(struct arch_mmu *m, uint64_t *pmd, uintptr_t va)
+{
+	struct page *tp = deposit_take(m);
+	uint64_t *t = page_address(tp);
+	uint64_t old = __atomic_exchange_n(pmd, 0, __ATOMIC_SEQ_CST), bits;
+
+	x86_tlb_flush(m, &va, 1, false, false, false);
+	bits = old & ~(PTE_ADDR_MASK | PTE_PS);
+	for (unsigned i = 0; i < PT_ENTRIES; i++)
+		t[i] = ((old & PTE_ADDR_MASK) + ((uint64_t)i << PAGE_SHIFT)) | bits;
+	tp->mapcount = PT_ENTRIES;
+	*pmd = page_to_phys(tp) | PT_TABLE_FLAGS;
+}
+
+int arch_mmu_map_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot)
+{
+	phys_addr_t dep;
+	uint64_t te, *pmd;
+
+	BUG_ON(!IS_ALIGNED(va, HUGE_SIZE) || !IS_ALIGNED(pa, HUGE_SIZE) || (pa & ~PTE_ADDR_MASK));
+	dep = table_alloc(m);
+	if (!dep)
+		return -ENOMEM;
+	pmd = slot_alloc(m, va, &te, 3);
+	if (!pmd || *pmd) {
+		table_free(m, dep);
+		return pmd ? -EEXIST : -ENOMEM;
+	}
+	table_page(te)->mapcount++;
+	*pmd = pa | leaf_bits(prot) | PTE_PS;
+	list_add(&phys_to_page(dep)->lru, &m->deposit);
+	huge_count(m, 1);
+	return 0;
+}
+
+bool arch_mmu_split_huge(struct arch_mmu *m, uintptr_t va)
+{
+	uint64_t *slot;
+
+	check_user_va(__func__, ALIGN_DOWN(va, PAGE_SIZE));
+	slot = leaf_slot_at(m, ALIGN_DOWN(va, PAGE_SIZE), false);
+	if (!slot || !(*slot & PTE_PS))
+		return false;
+	huge_split(m, slot, ALIGN_DOWN(va, HUGE_SIZE));
+	return true;
+}
+
+bool arch_mmu_huge_free(struct arch_mmu *m, uintptr_t va)
+{
+	uint64_t *t = m->pml4;
+
+	for (int lvl = 4; lvl >= 3; lvl--) {
+		uint64_t e = t[pt_index(va, lvl)];
+
+		if (!e)
+			return true;
+		t = table_va(e);
+	}
+	return !t[pt_index(va, 2)];
+}
+
+size_t arch_mmu_huge_leaves(const struct arch_mmu *m)
+{
+	return m->huge;
+}
+
+size_t arch_mmu_huge_leaves_all(void)
+{
+	return __atomic_load_n(&huge_all, __ATOMIC_RELAXED);
+}
+
+/* The rewritten 2 MiB leaf e for a visitor's *state (walk_leaf's rule, PS kept). */
+static uint64_t huge_updated(uint64_t e, unsigned old, unsigned state)
+{
+	if (state == (old & ~(MMU_ACCESSED | MMU_DIRTY)))
+		return e & ~(PTE_A | PTE_D);
+	return (e & PTE_ADDR_MASK) | leaf_bits(state & ~MMU_HUGE) | PTE_PS;
+}
+
+/*
+ * The 2 MiB leaf *pmd at va in a mapping walk: shown whole to the huge
+ * visitor when it lies inside the range, else split. Returns MMU_CLEAR
+ * when it was cleared, MMU_SPLIT when the walk goes on into its new table.
+ */
+static enum mmu_action walk_huge_leaf(struct walk_ctx *w, uint64_t *pmd, uintptr_t va)
+{
+	uint64_t e = *pmd, ne;
+	unsigned old = leaf_state(e) | MMU_HUGE, state = old;
+	enum mmu_action act = MMU_SPLIT;
+
+	if (w->huge_visit && va >= w->start && va + HUGE_SIZE <= w->end) {
+		w->visited++;
+		act = w->huge_visit(w->ctx, va, e & PTE_ADDR_MASK, &state);
+	}
+	if (act == MMU_SPLIT) {
+		huge_split(w->m, pmd, va);
+	} else if (act == MMU_CLEAR) {
+		*pmd = 0;
+		table_defer_free(w->tlb, page_to_phys(deposit_take(w->m)));
+		tlb_batch_add(w->tlb, va);
+	} else if (act == MMU_UPDATE && (ne = huge_updated(e, old, state)) != e) {
+		*pmd = ne;
+		tlb_batch_add(w->tlb, va);
+	}
+	return act;
+}
+
 /* tp (the struct page of table t) lost entries: is t empty now? */
 static bool table_now_empty(const struct page *tp, const uint64_t *t)
 {
@@ -663,6 +834,14 @@ static bool walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 			break;
 		if (!e)
 			continue;
+		if (lvl == 2 && (e & PTE_PS)) {
+			enum mmu_action act = w->visit ? walk_huge_leaf(w, &t[i], va) : MMU_KEEP;
+
+			cleared += act == MMU_CLEAR;    /* its table is queued already */
+			if (act != MMU_SPLIT)
+				continue;
+			e = t[i];
+		}
 		empty = lvl == 2 ? walk_ptes(w, e, va) : walk_table(w, e, lvl - 1, va);
 		if (empty) {
 			t[i] = 0;
@@ -718,6 +897,17 @@ unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 {
 	struct walk_ctx w = { .m = m, .start = start, .end = end, .visit = visit, .ctx = ctx };
 
+	return walk_range(&w, tlb);
+}
+
+unsigned long arch_mmu_walk_huge(struct arch_mmu *m, uintptr_t start, uintptr_t end,
+				 mmu_visit_fn huge, mmu_visit_fn visit, void *ctx,
+				 struct tlb_batch *tlb)
+{
+	struct walk_ctx w = { .m = m, .start = start, .end = end, .visit = visit, .huge_visit = huge,
+			      .ctx = ctx };
+
+	BUG_ON(!visit);
 	return walk_range(&w, tlb);
 }
 

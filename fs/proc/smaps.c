@@ -4,8 +4,9 @@
  * pages use (include/mm.h vm_usage_add, which counts them), in Linux
  * 6.18's fields and layout: a label padded to 16 columns, the value in 8,
  * " kB". Fields for what this kernel does not have (KSM merging, huge
- * pages, hugetlb) are there and 0, as on a Linux that has not used them;
- * THPeligible is 0 (no VMA can hold a huge page); ProtectionKey appears
+ * hugetlb, PMD-mapped files) are there and 0, as on a Linux that has not
+ * used them; AnonHugePages counts the VMA's 2 MiB leaves (mm/thp.c) and
+ * THPeligible says whether the VMA may hold one now; ProtectionKey appears
  * when protection keys are on (arch_mmu_exec_only: this kernel turns them
  * on exactly when it can use them), always key 0. The rollup totals every
  * VMA, from the first's start to the last's end. Any process's: the
@@ -78,7 +79,7 @@ static void put_usage(struct text *t, const struct vm_usage *u, bool rollup)
 	put_kb(t, "Anonymous:", u->anonymous);
 	put_kb(t, "KSM:", 0);
 	put_kb(t, "LazyFree:", u->lazyfree);
-	put_kb(t, "AnonHugePages:", 0);
+	put_kb(t, "AnonHugePages:", u->anon_huge);
 	put_kb(t, "ShmemPmdMapped:", 0);
 	put_kb(t, "FilePmdMapped:", 0);
 	put_kb(t, "Shared_Hugetlb:", 0);
@@ -98,7 +99,7 @@ static void put_vma(struct text *t, struct mm *mm, const struct vma *v, char *li
 	put_kb(t, "KernelPageSize:", PAGE_SIZE);
 	put_kb(t, "MMUPageSize:", PAGE_SIZE);
 	put_usage(t, &u, false);
-	putf(t, "THPeligible:    %8lu\n", 0);
+	putf(t, "THPeligible:    %8lu\n", thp_vma_eligible(mm, v));
 	if (arch_mmu_exec_only())
 		putf(t, "ProtectionKey:  %8lu\n", 0);
 	put(t, "VmFlags: ", 9);

@@ -46,13 +46,14 @@ static long meminfo_fill(int pid, char *buf, size_t size)
 		"Cached:         ", "SwapCached:     ", "Active:         ", "Inactive:       ",
 		"Active(anon):   ", "Inactive(anon): ", "Active(file):   ", "Inactive(file): ",
 		"SwapTotal:      ", "SwapFree:       ",
-		"AnonPages:      ", "Shmem:          ", "SReclaimable:   ",
+		"AnonPages:      ", "Shmem:          ", "SReclaimable:   ", "AnonHugePages:  ",
 	};
 	unsigned long ia = lru_list_pages(LRU_INACTIVE_ANON), aa = lru_list_pages(LRU_ACTIVE_ANON);
 	unsigned long ifl = lru_list_pages(LRU_INACTIVE_FILE), af = lru_list_pages(LRU_ACTIVE_FILE);
 	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, swap_cache_pages(), aa + af, ia + ifl,
 				 aa, ia, af, ifl, swap_total_pages(),
-				 swap_free_pages(), vm_stat_read(VM_NR_ANON_PAGES), cached, 0 };
+				 swap_free_pages(), vm_stat_read(VM_NR_ANON_PAGES), cached, 0,
+				 arch_mmu_huge_leaves_all() << HUGE_ORDER };
 	long n = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)

@@ -686,6 +686,8 @@ void exec_install(struct task *t, struct exec_image *img, const char *name)
 
 	if (running)
 		mm_activate(img->mm);
+	if (t->mm)              /* PR_SET_THP_DISABLE survives execve, as in Linux */
+		img->mm->thp_disabled = t->mm->thp_disabled;
 	old = task_set_mm(t, img->mm);
 	if (old)
 		mm_put(old);

@@ -297,7 +297,7 @@ class Ptwalk(gdb.Command):
 
 
 class Pte(gdb.Command):
-    """pte VA [PID]: the leaf entry of VA: frame, rwx, accessed, dirty."""
+    """pte VA [PID]: the leaf entry of VA: frame, rwx, accessed, dirty (a 2 MiB leaf: VA's 4 KiB frame in it)."""
 
     def __init__(self):
         super().__init__("pte", gdb.COMMAND_DATA)
@@ -305,7 +305,10 @@ class Pte(gdb.Command):
     def invoke(self, arg, from_tty):
         va, who = parse_va_args(arg, "pte")
         lvl, i, table, e = walk(va, root_of(who))[-1]
-        if lvl != 1 or not e:
+        huge = lvl == 2 and e & 0x80            # a 2 MiB leaf (PS): the 4 KiB frame of va in it
+        if huge:
+            e = (e & ~PTE_ADDR) | ((e & PTE_ADDR & ~0x1fffff) + (va & 0x1ff000))
+        if (lvl != 1 and not huge) or not e:
             print("va 0x%x: not mapped (L%d entry %d is %s)" % (va, lvl, i, "empty" if not e else hex(e)))
             return
         if e == PTE_SW_GUARD:
@@ -318,9 +321,10 @@ class Pte(gdb.Command):
         present = e & 1
         perm = ("r" if present else "-") + ("w" if present and e & 2 else "-") + \
             ("x" if present and not e >> 63 else "-")
-        print("va 0x%x -> page 0x%x %s %s%s (pte 0x%016x%s)" % (
+        print("va 0x%x -> page 0x%x %s %s%s (pte 0x%016x%s%s)" % (
             va, e & PTE_ADDR, perm, "a" if e & 0x20 else "-", "d" if e & 0x40 else "-", e,
-            ", PROT_NONE" if e & PTE_SW_PROTNONE and not present else ""))
+            ", PROT_NONE" if e & PTE_SW_PROTNONE and not present else "",
+            ", in a 2 MiB leaf" if huge else ""))
 
 
 # ------------------------------------------------------------------ frames

@@ -487,8 +487,7 @@ static char *smaps_block(const void *va)
 	return NULL;
 }
 
-/* The kB value of field (e.g. "Rss:") in the smaps block of the VMA at va (0: the rollup), or -1. */
-static long smaps_kb(const void *va, const char *field)
+long smaps_kb(const void *va, const char *field)
 {
 	char *b = smaps_block(va), *f, *end;
 

@@ -9,6 +9,7 @@
 #define X86_MMU_H
 
 #include "types.h"
+#include "list.h"
 
 #define PTE_P     (1UL << 0)
 #define PTE_W     (1UL << 1)
@@ -56,6 +57,9 @@ struct arch_mmu {
 	uint64_t *pml4;               /* its direct-map address */
 	size_t tables;                /* [atomic] table pages, root included */
 	volatile unsigned long cpus;  /* CPUs with it loaded, active or lazy (bit n: CPU n) */
+	size_t huge;                  /* 2 MiB leaves mapped */
+	struct list_head deposit;     /* one table page per 2 MiB leaf, set aside for its split
+	                               *   (struct page lru; counted in tables) */
 };
 
 /*

@@ -1,0 +1,270 @@
+/*
+ * Transparent huge pages: the 2 MiB leaves of include/arch_mmu.h (map,
+ * query, split with the same bits, walks that show a leaf whole or split
+ * it) and mm/thp.c's fault, fallback, fork copy and split-first partial
+ * operations with exact RSS. Expected values come from arch_mmu.h's
+ * contract (512 entries per leaf, one set-aside table each) and from
+ * Linux's behaviour (a huge page partly unmapped keeps the rest of its
+ * data; AnonHugePages counts whole 2 MiB leaves).
+ */
+#include "test_mm_util.h"
+#include "vmstat.h"
+
+#define HV 0x40000000UL                 /* a 2 MiB-aligned user address */
+
+static enum mmu_action thp_clear(void *arg, uintptr_t va, phys_addr_t pa, unsigned *st)
+{
+	(*(unsigned *)arg)++;
+	return MMU_CLEAR;
+}
+
+static enum mmu_action thp_keep(void *arg, uintptr_t va, phys_addr_t pa, unsigned *st)
+{
+	(*(unsigned *)arg)++;
+	return MMU_KEEP;
+}
+
+static enum mmu_action thp_readonly(void *arg, uintptr_t va, phys_addr_t pa, unsigned *st)
+{
+	*st = MMU_READ | MMU_HUGE;
+	return MMU_UPDATE;
+}
+
+/*
+ * A leaf: root + PDPT + PD + its set-aside table = 4 table pages; query
+ * inside it gives the 4 KiB frame and MMU_HUGE; a split keeps every bit
+ * and frame and uses the set-aside table (still 4); a clearing walk frees
+ * everything but the root.
+ */
+static void test_thp_map_split(struct ktest *t)
+{
+	struct arch_mmu *m = arch_mmu_create();
+	struct page *b = pmm_alloc(HUGE_ORDER, 0);
+	phys_addr_t pa = b ? page_to_phys(b) : 0, got = 0;
+	unsigned st = 0, n = 0;
+
+	ASSERT_TRUE(t, m && b);
+	EXPECT_EQ(t, arch_mmu_map_huge(m, HV, pa, MMU_READ | MMU_WRITE | MMU_ACCESSED | MMU_DIRTY), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);
+	EXPECT_EQ(t, arch_mmu_huge_leaves(m), 1);
+	EXPECT_EQ(t, arch_mmu_map_huge(m, HV, pa, MMU_READ), -EEXIST);
+	EXPECT_FALSE(t, arch_mmu_huge_free(m, HV + 0x1000));
+	EXPECT_TRUE(t, arch_mmu_huge_free(m, HV + HUGE_SIZE));
+	EXPECT_EQ(t, arch_mmu_query(m, HV + 0x3456, &got, &st), 0);
+	EXPECT_EQ(t, got, pa + 0x3000);
+	EXPECT_EQ(t, st, MMU_READ | MMU_WRITE | MMU_ACCESSED | MMU_DIRTY | MMU_HUGE);
+	EXPECT_TRUE(t, arch_mmu_split_huge(m, HV + 0x1ff000));
+	EXPECT_FALSE(t, arch_mmu_split_huge(m, HV));
+	EXPECT_EQ(t, arch_mmu_huge_leaves(m), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += 0x7f000) {
+		EXPECT_EQ(t, arch_mmu_query(m, HV + off, &got, &st), 0);
+		EXPECT_EQ(t, got, pa + off);
+		EXPECT_EQ(t, st, MMU_READ | MMU_WRITE | MMU_ACCESSED | MMU_DIRTY);
+	}
+	EXPECT_EQ(t, arch_mmu_walk(m, HV, HV + HUGE_SIZE, thp_clear, &n, NULL), 512);
+	EXPECT_EQ(t, n, 512);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
+	/* PROT_NONE leaves keep their frame; a partial walk splits first and sees 4 KiB entries. */
+	EXPECT_EQ(t, arch_mmu_map_huge(m, HV, pa, 0), 0);
+	EXPECT_EQ(t, arch_mmu_query(m, HV + 0x5000, &got, &st), 0);
+	EXPECT_EQ(t, got, pa + 0x5000);
+	EXPECT_EQ(t, st, MMU_HUGE);
+	n = 0;
+	EXPECT_EQ(t, arch_mmu_walk(m, HV + 0x1000, HV + 0x3000, thp_clear, &n, NULL), 2);
+	EXPECT_EQ(t, arch_mmu_query(m, HV, &got, &st), 0);
+	EXPECT_EQ(t, st, 0);
+	EXPECT_EQ(t, arch_mmu_query(m, HV + 0x1000, NULL, NULL), -ENOENT);
+	n = 0;
+	EXPECT_EQ(t, arch_mmu_walk(m, 0, TASK_SIZE, thp_clear, &n, NULL), 510);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
+	arch_mmu_destroy(m);
+	pmm_free(b, HUGE_ORDER);
+}
+
+/*
+ * arch_mmu_walk_huge: a leaf wholly inside is shown once (KEEP leaves it,
+ * UPDATE rewrites the whole leaf, CLEAR frees it and its set-aside table);
+ * a leaf partly inside is split and only the 4 KiB entries inside shown.
+ */
+static void test_thp_walk_huge(struct ktest *t)
+{
+	struct arch_mmu *m = arch_mmu_create();
+	struct page *b = pmm_alloc(HUGE_ORDER, 0);
+	phys_addr_t pa = b ? page_to_phys(b) : 0;
+	unsigned st = 0, nh = 0, n = 0;
+
+	ASSERT_TRUE(t, m && b);
+	ASSERT_EQ(t, arch_mmu_map_huge(m, HV, pa, MMU_READ | MMU_WRITE), 0);
+	EXPECT_EQ(t, arch_mmu_walk_huge(m, HV, HV + HUGE_SIZE, thp_keep, thp_keep, &nh, NULL), 1);
+	EXPECT_EQ(t, nh, 1);
+	EXPECT_EQ(t, arch_mmu_walk_huge(m, 0, TASK_SIZE, thp_readonly, thp_keep, &n, NULL), 1);
+	EXPECT_EQ(t, arch_mmu_query(m, HV + 0x1000, NULL, &st), 0);
+	EXPECT_EQ(t, st, MMU_READ | MMU_HUGE);
+	EXPECT_EQ(t, arch_mmu_walk_huge(m, HV, HV + HUGE_SIZE, thp_clear, thp_keep, &n, NULL), 1);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
+	EXPECT_EQ(t, arch_mmu_huge_leaves(m), 0);
+	ASSERT_EQ(t, arch_mmu_map_huge(m, HV, pa, MMU_READ | MMU_WRITE), 0);
+	n = nh = 0;
+	EXPECT_EQ(t, arch_mmu_walk_huge(m, HV + 0x1000, HV + HUGE_SIZE, thp_clear, thp_keep, &n, NULL), 511);
+	EXPECT_EQ(t, n, 511);
+	EXPECT_EQ(t, arch_mmu_query(m, HV, NULL, &st), 0);
+	EXPECT_EQ(t, st, MMU_READ | MMU_WRITE);
+	EXPECT_EQ(t, arch_mmu_walk(m, 0, TASK_SIZE, thp_clear, &n, NULL), 512);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
+	arch_mmu_destroy(m);
+	pmm_free(b, HUGE_ORDER);
+}
+
+/* Bytes of AnonHugePages in the VMA containing va. */
+static unsigned long thp_vma_huge(struct mm *mm, uintptr_t va)
+{
+	struct vm_usage u = { 0 };
+
+	mmap_read_lock(mm);
+	vm_usage_add(mm, vma_lookup(mm, va), &u);
+	mmap_read_unlock(mm);
+	return u.anon_huge;
+}
+
+/*
+ * thp=always: writes fault in huge pages; munmap of 4 KiB splits (511
+ * pages stay, data kept); mprotect of a whole huge page keeps it whole;
+ * fork copies a huge page into one of the child's own; MADV_DONTNEED of a
+ * whole one frees all 512 frames; every frame comes back at the end.
+ */
+static void test_thp_fault_split_fork(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC);
+	size_t frames;
+	struct mm *mm, *child;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	thp_mode = THP_ALWAYS;
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, vm_mmap(mm, HV, 2 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
+	EXPECT_EQ(t, ut_write8(mm, HV + 0x1234, 7), FAULT_OK);
+	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE + 9, 8), FAULT_OK);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_ALLOC) - allocs, 2);
+	EXPECT_TRUE(t, ut_state(mm, HV + 0x1000) & MMU_HUGE);
+	EXPECT_EQ(t, mm->rss, 1024);
+	EXPECT_EQ(t, thp_vma_huge(mm, HV), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, vm_munmap(mm, HV + 0x5000, PAGE_SIZE), 0);
+	EXPECT_EQ(t, mm->rss, 1023);
+	EXPECT_FALSE(t, ut_state(mm, HV + 0x1000) & MMU_HUGE);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234), 7);
+	EXPECT_EQ(t, thp_vma_huge(mm, HV + HUGE_SIZE), HUGE_SIZE);
+	EXPECT_EQ(t, vm_mprotect(mm, HV + HUGE_SIZE, HUGE_SIZE, PROT_READ), 0);
+	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
+	EXPECT_EQ(t, vm_mprotect(mm, HV + HUGE_SIZE, HUGE_SIZE, UT_RW), 0);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_EQ(t, child->rss, 1023);
+	EXPECT_TRUE(t, ut_state(child, HV + HUGE_SIZE) & MMU_HUGE);
+	EXPECT_NE(t, ut_pa(child, HV + HUGE_SIZE), ut_pa(mm, HV + HUGE_SIZE));
+	EXPECT_EQ(t, ut_write8(child, HV + HUGE_SIZE + 9, 9), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 8);
+	EXPECT_EQ(t, ut_read8(child, HV + 0x1234), 7);
+	mm_put(child);
+	EXPECT_TRUE(t, ut_state(mm, HV + HUGE_SIZE) & MMU_HUGE);
+	EXPECT_EQ(t, vm_madvise(mm, HV + HUGE_SIZE, HUGE_SIZE, MADV_DONTNEED), 0);
+	EXPECT_EQ(t, mm->rss, 511);
+	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 0);
+	mm_put(mm);
+	thp_mode = saved;
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
+/*
+ * No free order-9 block (each one taken and given back but for one frame):
+ * the fault maps 4 KiB and counts thp_fault_fallback; thp=never and
+ * MADV_NOHUGEPAGE map 4 KiB without counting.
+ */
+static void test_thp_fallback_policy(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	unsigned long fallbacks = vm_event_sum(VM_THP_FAULT_FALLBACK);
+	struct list_head held;
+	struct page *b;
+	struct mm *mm = mm_create();
+
+	ASSERT_TRUE(t, mm);
+	list_init(&held);
+	thp_mode = THP_ALWAYS;
+	ASSERT_EQ(t, vm_mmap(mm, HV, 3 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
+	ASSERT_EQ(t, vm_madvise(mm, HV + 2 * HUGE_SIZE, HUGE_SIZE, MADV_NOHUGEPAGE), 0);
+	while ((b = pmm_alloc(HUGE_ORDER, 0)) != NULL) {
+		for (unsigned i = 1; i < (1U << HUGE_ORDER); i++) {
+			b[i].refcount = 1;
+			pmm_free(b + i, 0);
+		}
+		b->order = 0;
+		list_add(&b->lru, &held);
+	}
+	EXPECT_EQ(t, ut_write8(mm, HV, 1), FAULT_OK);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_FALLBACK) - fallbacks, 1);
+	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
+	ut_release_frames(&held);
+	EXPECT_EQ(t, ut_write8(mm, HV + 2 * HUGE_SIZE, 1), FAULT_OK);
+	EXPECT_FALSE(t, ut_state(mm, HV + 2 * HUGE_SIZE) & MMU_HUGE);
+	thp_mode = THP_NEVER;
+	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE, 1), FAULT_OK);
+	EXPECT_FALSE(t, ut_state(mm, HV + HUGE_SIZE) & MMU_HUGE);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_FALLBACK) - fallbacks, 1);
+	EXPECT_LT(t, mm->rss, 512);               /* no huge page came in (3 pages, more with fill-ahead) */
+	thp_mode = saved;
+	mm_put(mm);
+}
+
+/*
+ * Reclaim splits first: MADV_PAGEOUT of a huge page (on a RAM-disk swap
+ * area of its own) splits the leaf and writes all 512 pages out (RSS 0,
+ * 512 swap entries); they read back as written, as 4 KiB pages.
+ */
+static void test_thp_pageout_body(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	struct blockdev *dev;
+	struct mm *mm;
+	int type;
+
+	if (swap_total_pages()) {
+		ktest_skip(t, "a swap area is on already");
+		return;
+	}
+	dev = ramdisk_create(2UL * (1U << HUGE_ORDER) * SWAP_SECTORS_PER_SLOT);
+	ASSERT_TRUE(t, dev != NULL);
+	type = swap_on(dev);
+	ASSERT_GE(t, type, 0);
+	thp_mode = THP_ALWAYS;
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, vm_mmap(mm, HV, HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += 64 * PAGE_SIZE)
+		EXPECT_EQ(t, ut_write8(mm, HV + off + 3, (uint8_t)(off >> 12)), FAULT_OK);
+	EXPECT_TRUE(t, ut_state(mm, HV) & MMU_HUGE);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_EQ(t, mm->swap_ents, 512);
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += 64 * PAGE_SIZE)
+		EXPECT_EQ(t, ut_read8(mm, HV + off + 3), (int)(uint8_t)(off >> 12));
+	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
+	mm_put(mm);
+	thp_mode = saved;
+	EXPECT_EQ(t, swap_off((unsigned)type), 0);
+	ramdisk_destroy(dev);
+}
+UT_CASE_WITHOUT_SWAP(test_thp_pageout)
+
+static const struct ktest_case mm_thp_cases[] = {
+	KTEST_CASE(test_thp_map_split),
+	KTEST_CASE(test_thp_walk_huge),
+	KTEST_CASE(test_thp_fault_split_fork),
+	KTEST_CASE(test_thp_fallback_policy),
+	KTEST_CASE(test_thp_pageout),
+	{ 0 },
+};
+KTEST_SUITE(mm_thp, mm_thp_cases);
