@@ -34,6 +34,10 @@
  *   SWAP         spinning  the swap areas and their slot counts      mm/swapfile.c
  *                (slots are freed where page tables are zapped)
  *   FUTEX        spinning  the futex waiter lists (wakes under it)     kernel/futex.c
+ *   EPOLL        spinning  an epoll file's interest list (its entries'  fs/epoll.c
+ *                fds are looked up, and their files polled, under it)
+ *   FDTABLE      spinning  an fd table's slots (held with interrupts on:  fs/fdtable.c
+ *                before DEFAULT, which the timer interrupt takes)
  *   DEFAULT      spinning  locks not named here (leaf-like users: files, wait queues)
  *   RWSEM        spinning  the wait queue inside a sleeping rwsem     lib/rwsem.c
  *   MM_LIST      spinning  the list of every mm (checks)              mm/mm.c
@@ -73,6 +77,8 @@
 	X(SWAP_CACHE,  "swap_cache",  0) \
 	X(SWAP,        "swap",        0) \
 	X(FUTEX,       "futex",       0) \
+	X(EPOLL,       "epoll",       0) \
+	X(FDTABLE,     "fdtable",     0) \
 	X(DEFAULT,     "default",     0) \
 	X(RWSEM,       "rwsem_wait",  0) \
 	X(MM_LIST,     "mm_list",     0) \

@@ -50,7 +50,7 @@ extern const struct utest ut_forkmerge_tests[], ut_manyvma_tests[], ut_smp_tests
 extern const struct utest ut_fd_tests[], ut_pipeline_tests[], ut_clone_tests[], ut_sigx_tests[];
 extern const struct utest ut_file_tests[], ut_pressure_tests[];
 extern const struct utest ut_tgroup_tests[], ut_threadvm_tests[], ut_gort_tests[], ut_procfs_tests[];
-extern const struct utest ut_attr_tests[], ut_lock_tests[];
+extern const struct utest ut_attr_tests[], ut_lock_tests[], ut_fdshare_tests[];
 /* The helper "tests --exec-ids PID PPID OLDTID" (t_tgroup.c). */
 int tgroup_exec_ids(int argc, char **argv);
 /* The helper "tests --sigactions": what execve left of SIGUSR1 and SIGUSR2 (t_tgroup.c). */
