@@ -201,6 +201,8 @@ int devices_populate(struct dentry *dev);
 int procfs_mount(struct dentry *root);
 /* procfs_forget: process pid was reaped: drop what /proc cached for it (no lock held). */
 void procfs_forget(int pid);
+/* procfs_shrink: drop what /proc cached that nobody holds (fs_dyn_shrink; no lock held). */
+void procfs_shrink(void);
 
 /* poll(2) bits (Linux values). */
 #define POLLIN   0x001
