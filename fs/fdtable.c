@@ -77,6 +77,17 @@ static int fdtable_grow(struct fdtable *t, unsigned need)
 	return 0;
 }
 
+/* fdtable_grow with t->lock not held. */
+static int fdtable_grow_unlocked(struct fdtable *t, unsigned need)
+{
+	int r;
+
+	spin_lock(&t->lock);
+	r = fdtable_grow(t, need);
+	spin_unlock(&t->lock);
+	return r;
+}
+
 /* t lets go of f (close, dup2 over it, exec, exit): the process's POSIX locks on its file go. */
 static void close_file(struct fdtable *t, struct file *f)
 {
@@ -99,16 +110,12 @@ static struct file *take_slot_locked(struct fdtable *t, unsigned fd)
 struct fdtable *fdtable_new(void)
 {
 	struct fdtable *t = kzalloc(sizeof(*t));
-	int r;
 
 	if (!t)
 		return NULL;
 	t->refs = 1;
 	spin_init_class(&t->lock, "fdtable", LOCK_CLASS_FDTABLE);
-	spin_lock(&t->lock);
-	r = fdtable_grow(t, FDTABLE_FIRST);
-	spin_unlock(&t->lock);
-	if (r) {
+	if (fdtable_grow_unlocked(t, FDTABLE_FIRST)) {
 		kfree(t);
 		return NULL;
 	}
@@ -130,7 +137,6 @@ struct fdtable *fdtable_dup(struct fdtable *old)
 {
 	struct fdtable *t = fdtable_new();
 	unsigned need;
-	int r;
 
 	while (t) {
 		spin_lock(&old->lock);
@@ -141,10 +147,7 @@ struct fdtable *fdtable_dup(struct fdtable *old)
 			return t;
 		}
 		spin_unlock(&old->lock);
-		spin_lock(&t->lock);
-		r = fdtable_grow(t, need);
-		spin_unlock(&t->lock);
-		if (r) {
+		if (fdtable_grow_unlocked(t, need)) {
 			fdtable_put(t);
 			return NULL;
 		}
