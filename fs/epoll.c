@@ -77,23 +77,47 @@ static void ep_release(struct file *f)
 	kfree(ep);
 }
 
-/* The entry's fd still holds the file it was added with (in the caller's fd table). */
-static bool ep_item_live(const struct ep_item *it)
+/*
+ * fd_peek's callback for entry arg: -ENOENT when the fd holds another file
+ * than the entry's, else (poll true) its readiness or 0. The entry holds no
+ * reference: its file is only touched while the fd table lock shows it open.
+ */
+static long ep_peek(struct file *f, void *arg, bool poll)
 {
-	struct file *f = fd_get((uint64_t)it->fd);
+	const struct ep_item *it = arg;
 
-	return f == it->file && f->serial == it->serial;
+	if (f != it->file || f->serial != it->serial)
+		return -ENOENT;
+	return poll ? (long)file_poll(f) : 0;
 }
 
-/* What a live entry reports now: the file's readiness within what it asks for. */
-static uint32_t ep_item_ready(const struct ep_item *it)
+static long ep_peek_live(struct file *f, void *arg)
+{
+	return ep_peek(f, arg, false);
+}
+
+static long ep_peek_poll(struct file *f, void *arg)
+{
+	return ep_peek(f, arg, true);
+}
+
+/* The entry's fd still holds the file it was added with (in the caller's fd table). */
+static bool ep_item_live(struct ep_item *it)
+{
+	return fd_peek((uint64_t)it->fd, ep_peek_live, it) == 0;
+}
+
+/* What an entry reports now: its file's readiness within what it asks for (0: no longer live). */
+static uint32_t ep_item_ready(struct ep_item *it)
 {
 	uint32_t want = (it->events & ~(EPOLLET | EPOLLONESHOT | EPOLLEXCLUSIVE | EPOLLWAKEUP)) |
 			EPOLLERR | EPOLLHUP;
+	long r;
 
 	if (!(it->events & ~(EPOLLET | EPOLLONESHOT)))
 		return 0;               /* a disarmed one-shot entry */
-	return file_poll(it->file) & want;      /* EPOLLRDHUP: sockets only, of which there are none */
+	r = fd_peek((uint64_t)it->fd, ep_peek_poll, it);
+	return r < 0 ? 0 : (uint32_t)r & want;  /* EPOLLRDHUP: sockets only, of which there are none */
 }
 
 /* Drop the entries whose fd no longer holds their file. ep->lock held. */
@@ -139,7 +163,7 @@ static unsigned ep_poll_file(struct file *f)
 	list_for_each(p, &ep->items) {
 		struct ep_item *it = list_entry(p, struct ep_item, link);
 
-		if (ep_item_live(it) && ep_item_ready(it))
+		if (ep_item_ready(it))
 			r = POLLIN;
 	}
 	spin_unlock_irqrestore(&ep->lock, fl);
@@ -161,7 +185,7 @@ long sys_epoll_create1(SYSCALL_ARGS)
 		kfree(ep);
 		return -ENOMEM;
 	}
-	spin_init(&ep->lock, "epoll");
+	spin_init_class(&ep->lock, "epoll", LOCK_CLASS_EPOLL);
 	list_init(&ep->items);
 	f->priv = ep;
 	f->ino = (uint64_t)(uintptr_t)ep >> 4;
@@ -226,23 +250,16 @@ static long ep_ctl_locked(struct eventpoll *ep, int op, int fd, struct file *f,
 	return 0;
 }
 
-/*
- * epoll_ctl(epfd, op, fd, event): add, change or remove fd's entry.
- * -EBADF epfd or fd not open; -EINVAL epfd not an epoll file, fd == epfd
- * or another epoll file, a bad op, or EPOLLEXCLUSIVE with MOD; -EEXIST /
- * -ENOENT; -ENOSPC 4096 entries; -EFAULT.
- */
-long sys_epoll_ctl(SYSCALL_ARGS)
+/* epoll_ctl's work: epf and f are epfd's and fd's files (references held by the caller) or NULL. */
+static long ep_ctl(struct file *epf, int op, int fd, struct file *f, uint64_t uev)
 {
-	struct file *epf = fd_get(a0), *f = fd_get(a2);
 	struct eventpoll *ep = ep_of(epf);
 	struct epoll_event_k ev = { 0, 0 };
 	struct ep_item *spare = NULL;
-	int op = (int)a1;
 	unsigned long fl;
 	long r;
 
-	if (op != EPOLL_CTL_DEL && copy_from_user(&ev, (const void *)a3, sizeof(ev)))
+	if (op != EPOLL_CTL_DEL && copy_from_user(&ev, (const void *)uev, sizeof(ev)))
 		return -EFAULT;
 	if (!epf || !f)
 		return -EBADF;
@@ -253,9 +270,25 @@ long sys_epoll_ctl(SYSCALL_ARGS)
 	if (op == EPOLL_CTL_ADD && !(spare = kzalloc(sizeof(*spare))))
 		return -ENOMEM;
 	fl = spin_lock_irqsave(&ep->lock);
-	r = ep_ctl_locked(ep, op, (int)a2, f, &ev, &spare);
+	r = ep_ctl_locked(ep, op, fd, f, &ev, &spare);
 	spin_unlock_irqrestore(&ep->lock, fl);
 	kfree(spare);
+	return r;
+}
+
+/*
+ * epoll_ctl(epfd, op, fd, event): add, change or remove fd's entry.
+ * -EBADF epfd or fd not open; -EINVAL epfd not an epoll file, fd == epfd
+ * or another epoll file, a bad op, or EPOLLEXCLUSIVE with MOD; -EEXIST /
+ * -ENOENT; -ENOSPC 4096 entries; -EFAULT.
+ */
+long sys_epoll_ctl(SYSCALL_ARGS)
+{
+	struct file *epf = fget(a0), *f = fget(a2);
+	long r = ep_ctl(epf, (int)a1, (int)a2, f, a3);
+
+	file_put(epf);
+	file_put(f);
 	return r;
 }
 
@@ -294,10 +327,9 @@ static bool ep_scan(void *arg)
 	return w->count > 0;
 }
 
-/* epoll_wait's body: timeout_ms < 0 waits without a limit, 0 not at all. */
-static long ep_wait(uint64_t epfd, uint64_t uevents, int max, int timeout_ms)
+/* epoll_wait's work on epfd's file f (a reference held by the caller, or NULL). */
+static long ep_wait_file(struct file *f, uint64_t uevents, int max, int timeout_ms)
 {
-	struct file *f = fd_get(epfd);
 	struct ep_wait w = { .ep = ep_of(f), .max = max };
 	uint64_t deadline;
 	long r = 0;
@@ -322,6 +354,16 @@ static long ep_wait(uint64_t epfd, uint64_t uevents, int max, int timeout_ms)
 		r = -EFAULT;
 	kfree(w.out);
 	return r ? r : w.count;
+}
+
+/* epoll_wait's body: timeout_ms < 0 waits without a limit, 0 not at all. */
+static long ep_wait(uint64_t epfd, uint64_t uevents, int max, int timeout_ms)
+{
+	struct file *f = fget(epfd);
+	long r = ep_wait_file(f, uevents, max, timeout_ms);
+
+	file_put(f);
+	return r;
 }
 
 /* epoll_wait(epfd, events, maxevents, timeout): the ready entries. -EINVAL, -EBADF, -EFAULT, -EINTR. */

@@ -33,7 +33,7 @@ void file_get_ref(struct file *f)
 
 void file_put(struct file *f)
 {
-	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL) > 0)
+	if (!f || __atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	if (f->ops->release)
 		f->ops->release(f);

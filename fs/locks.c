@@ -349,21 +349,11 @@ long file_lock_fcntl(struct file *f, unsigned cmd, uint64_t uarg)
 	return lock_set(rec, cmd == F_SETLKW || cmd == F_OFD_SETLKW);
 }
 
-/*
- * flock(fd, op): LOCK_SH, LOCK_EX (a held lock is converted: dropped, then
- * taken again, as Linux does), LOCK_UN, each | LOCK_NB (-EWOULDBLOCK
- * instead of waiting). -EINVAL op (checked first); -EBADF; -EINTR.
- */
-long sys_flock(SYSCALL_ARGS)
+/* flock's work on f (the caller holds a reference). */
+static long flock_file(struct file *f, unsigned op, bool wait)
 {
-	struct file *f = fd_get((uint64_t)(uint32_t)a0);
-	unsigned op = (unsigned)a1 & ~(unsigned)LOCK_NB;
 	struct file_lock *rec;
 
-	if (op != LOCK_SH && op != LOCK_EX && op != LOCK_UN)
-		return -EINVAL;                 /* before the fd, as Linux */
-	if (!f || file_is_path(f))
-		return -EBADF;
 	if (!f->dentry)
 		return 0;                       /* a pipe or console: no one else can lock it here */
 	locks_drop(f->dentry->inode, (uintptr_t)f, KIND(LK_FLOCK));
@@ -375,5 +365,24 @@ long sys_flock(SYSCALL_ARGS)
 	*rec = (struct file_lock){ .inode = f->dentry->inode, .owner = (uintptr_t)f, .pid = current->pid,
 				   .kind = LK_FLOCK, .type = op == LOCK_EX ? F_WRLCK : F_RDLCK,
 				   .start = 0, .end = OFFSET_MAX };
-	return lock_set(rec, !(a1 & LOCK_NB));
+	return lock_set(rec, wait);
+}
+
+/*
+ * flock(fd, op): LOCK_SH, LOCK_EX (a held lock is converted: dropped, then
+ * taken again, as Linux does), LOCK_UN, each | LOCK_NB (-EWOULDBLOCK
+ * instead of waiting). -EINVAL op (checked first); -EBADF; -EINTR.
+ */
+long sys_flock(SYSCALL_ARGS)
+{
+	unsigned op = (unsigned)a1 & ~(unsigned)LOCK_NB;
+	struct file *f;
+	long r;
+
+	if (op != LOCK_SH && op != LOCK_EX && op != LOCK_UN)
+		return -EINVAL;                 /* before the fd, as Linux */
+	f = fget((uint64_t)(uint32_t)a0);
+	r = !f || file_is_path(f) ? -EBADF : flock_file(f, op, !(a1 & LOCK_NB));
+	file_put(f);
+	return r;
 }

@@ -43,13 +43,16 @@ long dirfd_base(int dirfd, struct dentry **out)
 		dget(*out);
 		return 0;
 	}
-	f = fd_get((uint64_t)(uint32_t)dirfd);
-	if (!f || dirfd < 0)
+	f = dirfd < 0 ? NULL : fget((uint64_t)(uint32_t)dirfd);
+	if (!f)
 		return -EBADF;
-	if (!f->dentry || !S_ISDIR(f->dentry->inode->mode))
+	if (!f->dentry || !S_ISDIR(f->dentry->inode->mode)) {
+		file_put(f);
 		return -ENOTDIR;
+	}
 	*out = f->dentry;
 	dget(*out);
+	file_put(f);
 	return 0;
 }
 

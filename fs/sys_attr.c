@@ -37,13 +37,14 @@ static long attr_lookup(int dirfd, uint64_t upath, unsigned at_flags, struct den
 
 		if (dirfd == AT_FDCWD)
 			return dirfd_base(AT_FDCWD, out);
-		f = fd_get((uint64_t)(uint32_t)dirfd);
-		if (!f || dirfd < 0)
+		f = dirfd < 0 ? NULL : fget((uint64_t)(uint32_t)dirfd);
+		if (!f)
 			return -EBADF;
 		if (f->dentry) {
 			dget(f->dentry);
 			*out = f->dentry;
 		}
+		file_put(f);
 		return 0;
 	}
 	if (r)
@@ -102,15 +103,16 @@ long sys_utimensat(SYSCALL_ARGS)
 	if (a3 & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	if (!a1 && (int)a0 != AT_FDCWD) {
-		struct file *f = fd_get((uint64_t)(uint32_t)a0);
+		struct file *f;
 
 		if (a3)
 			return -EINVAL;
-		if (!f || (int)a0 < 0 || file_is_path(f))
-			return -EBADF;
-		if (f->dentry)
+		f = (int)a0 < 0 ? NULL : fget((uint64_t)(uint32_t)a0);
+		r = !f || file_is_path(f) ? -EBADF : 0;
+		if (!r && f->dentry)
 			set_times(f->dentry, a2 ? (const int64_t (*)[2])times : NULL);
-		return 0;
+		file_put(f);
+		return r;
 	}
 	r = attr_lookup((int)a0, a1, (unsigned)a3, &d);
 	if (r || !d)
@@ -169,11 +171,11 @@ long sys_fchownat(SYSCALL_ARGS)
 /* fchown(fd, uid, gid): -EBADF (O_PATH too); files outside the file system: nothing to change. */
 long sys_fchown(SYSCALL_ARGS)
 {
-	struct file *f = fd_get((uint64_t)(uint32_t)a0);
+	struct file *f = fget((uint64_t)(uint32_t)a0);
+	long r = !f || file_is_path(f) ? -EBADF : 0;
 
-	if (!f || file_is_path(f))
-		return -EBADF;
-	if (f->dentry)
+	if (!r && f->dentry)
 		change_owner(f->dentry, a1, a2);
-	return 0;
+	file_put(f);
+	return r;
 }

@@ -11,6 +11,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "slab.h"
+#include "task.h"
 
 #define FASYNC          020000
 #define SETFL_MASK      (O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME | FASYNC)
@@ -99,12 +100,11 @@ long sys_close(SYSCALL_ARGS)
 /* dup(fd): the lowest free fd; -EBADF, -EMFILE. */
 long sys_dup(SYSCALL_ARGS)
 {
-	struct file *f = fd_get(a0);
+	struct file *f = fget(a0);     /* its reference moves into the new fd */
 	int fd;
 
 	if (!f)
 		return -EBADF;
-	file_get_ref(f);
 	fd = fd_install_lowest(f, 0, false);
 	if (fd < 0)
 		file_put(f);
@@ -127,8 +127,49 @@ long sys_dup3(SYSCALL_ARGS)
 long sys_dup2(SYSCALL_ARGS)
 {
 	if ((uint32_t)a0 == (uint32_t)a1)
-		return fd_get((uint32_t)a0) ? (long)(uint32_t)a1 : -EBADF;
+		return fd_peek((uint32_t)a0, NULL, NULL) ? -EBADF : (long)(uint32_t)a1;
 	return sys_dup3(tf, a0, a1, 0, 0, 0, 0);
+}
+
+static long same_file(struct file *f, void *want)
+{
+	return f == want;
+}
+
+/* fcntl's work on f, the file of fd (the caller holds a reference). */
+static long fcntl_file(struct file *f, uint64_t fd, unsigned cmd, uint64_t arg)
+{
+	long r;
+
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		if ((uint32_t)arg >= FD_LIMIT_SOFT)
+			return -EINVAL;
+		file_get_ref(f);
+		r = fd_install_lowest(f, (int)(uint32_t)arg, cmd == F_DUPFD_CLOEXEC);
+		if (r < 0)
+			file_put(f);
+		return r;
+	case F_GETFD:
+		return fd_cloexec(fd) ? FD_CLOEXEC : 0;
+	case F_SETFD:
+		fd_set_cloexec(fd, arg & FD_CLOEXEC);
+		return 0;
+	case F_GETFL:
+		return f->flags;
+	case F_SETFL:
+		f->flags = (f->flags & ~SETFL_MASK) | ((unsigned)arg & SETFL_MASK);
+		return 0;
+	case 5: case 6: case 7:                 /* F_GETLK, F_SETLK, F_SETLKW */
+	case 36: case 37: case 38:              /* F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW */
+		r = file_lock_fcntl(f, cmd, arg);
+		if (fd_peek(fd, same_file, f) != 1)     /* closed meanwhile: no lock outlives it (Linux) */
+			file_locks_close(f, current->fdt);
+		return r;
+	default:
+		return -EINVAL;
+	}
 }
 
 /*
@@ -140,37 +181,14 @@ long sys_dup2(SYSCALL_ARGS)
  */
 long sys_fcntl(SYSCALL_ARGS)
 {
-	struct file *f = fd_get((uint32_t)a0);
-	int fd;
+	struct file *f = fget((uint32_t)a0);
+	long r;
 
 	if (!f)
 		return -EBADF;
-	switch ((uint32_t)a1) {
-	case F_DUPFD:
-	case F_DUPFD_CLOEXEC:
-		if ((uint32_t)a2 >= FD_LIMIT_SOFT)
-			return -EINVAL;
-		file_get_ref(f);
-		fd = fd_install_lowest(f, (int)(uint32_t)a2, (uint32_t)a1 == F_DUPFD_CLOEXEC);
-		if (fd < 0)
-			file_put(f);
-		return fd;
-	case F_GETFD:
-		return fd_cloexec((uint32_t)a0) ? FD_CLOEXEC : 0;
-	case F_SETFD:
-		fd_set_cloexec((uint32_t)a0, a2 & FD_CLOEXEC);
-		return 0;
-	case F_GETFL:
-		return f->flags;
-	case F_SETFL:
-		f->flags = (f->flags & ~SETFL_MASK) | ((unsigned)a2 & SETFL_MASK);
-		return 0;
-	case 5: case 6: case 7:                 /* F_GETLK, F_SETLK, F_SETLKW */
-	case 36: case 37: case 38:              /* F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW */
-		return file_lock_fcntl(f, (uint32_t)a1, a2);
-	default:
-		return -EINVAL;
-	}
+	r = fcntl_file(f, (uint32_t)a0, (uint32_t)a1, a2);
+	file_put(f);
+	return r;
 }
 
 /* pipe2(fds, flags): two new fds, read end first. -EINVAL flags; -EFAULT fds (nothing left open); -EMFILE; -ENOMEM. */
@@ -214,11 +232,12 @@ long sys_pipe(SYSCALL_ARGS)
 /* getdents64(fd, buf, size): a directory's entries (file_getdents64); -EBADF, -ENOTDIR, -EINVAL, -EFAULT. */
 long sys_getdents64(SYSCALL_ARGS)
 {
-	struct file *f = fd_get(a0);
+	struct file *f = fget(a0);
+	long r;
 
 	if (!f)
 		return -EBADF;
-	if (!access_ok(a1, a2))
-		return -EFAULT;
-	return file_getdents64(f, a1, a2);
+	r = access_ok(a1, a2) ? file_getdents64(f, a1, a2) : -EFAULT;
+	file_put(f);
+	return r;
 }

@@ -24,17 +24,19 @@ struct iovec_k {
 	uint64_t len;
 };
 
-/* The file behind fd if it is open for reading (write = false) or writing; else NULL. */
+/* The file behind fd (a reference) if it is open for reading (write = false) or writing; else NULL. */
 static struct file *fd_for(uint64_t fd, bool write)
 {
-	struct file *f = fd_get(fd);
+	struct file *f = fget(fd);
 	unsigned acc;
 
 	if (!f)
 		return NULL;
 	acc = f->flags & O_ACCMODE;
-	if (write ? acc == O_RDONLY : acc == O_WRONLY)
+	if (write ? acc == O_RDONLY : acc == O_WRONLY) {
+		file_put(f);
 		return NULL;
+	}
 	return f;
 }
 
@@ -71,46 +73,49 @@ static long file_write(struct file *f, uint64_t ubuf, size_t n, uint64_t *pos)
 long sys_read(SYSCALL_ARGS)
 {
 	struct file *f = fd_for(a0, false);
+	long r = f ? file_read(f, a1, a2, &f->pos) : -EBADF;
 
-	return f ? file_read(f, a1, a2, &f->pos) : -EBADF;
+	file_put(f);
+	return r;
 }
 
 /* write(fd, buf, n): bytes written. -EBADF, -EFAULT (checked before anything is written), -EPIPE, -EAGAIN. */
 long sys_write(SYSCALL_ARGS)
 {
 	struct file *f = fd_for(a0, true);
+	long r = f ? file_write(f, a1, a2, &f->pos) : -EBADF;
 
-	return f ? file_write(f, a1, a2, &f->pos) : -EBADF;
+	file_put(f);
+	return r;
+}
+
+/* pread64/pwrite64 on f (a reference, dropped here; NULL: -EBADF) at off, the offset left alone. */
+static long rw_at(struct file *f, uint64_t ubuf, size_t n, uint64_t off, bool write)
+{
+	long r;
+
+	if (!f)
+		return -EBADF;
+	if (!f->ops->seekable)
+		r = -ESPIPE;
+	else if ((int64_t)off < 0)
+		r = -EINVAL;
+	else
+		r = write ? file_write(f, ubuf, n, &off) : file_read(f, ubuf, n, &off);
+	file_put(f);
+	return r;
 }
 
 /* pread64(fd, buf, n, off): read at off without moving the offset; -ESPIPE for streams, -EINVAL off < 0. */
 long sys_pread64(SYSCALL_ARGS)
 {
-	struct file *f = fd_for(a0, false);
-	uint64_t pos = a3;
-
-	if (!f)
-		return -EBADF;
-	if (!f->ops->seekable)
-		return -ESPIPE;
-	if ((int64_t)a3 < 0)
-		return -EINVAL;
-	return file_read(f, a1, a2, &pos);
+	return rw_at(fd_for(a0, false), a1, a2, a3, false);
 }
 
 /* pwrite64(fd, buf, n, off): write at off without moving the offset (O_APPEND: at the end, as Linux). */
 long sys_pwrite64(SYSCALL_ARGS)
 {
-	struct file *f = fd_for(a0, true);
-	uint64_t pos = a3;
-
-	if (!f)
-		return -EBADF;
-	if (!f->ops->seekable)
-		return -ESPIPE;
-	if ((int64_t)a3 < 0)
-		return -EINVAL;
-	return file_write(f, a1, a2, &pos);
+	return rw_at(fd_for(a0, true), a1, a2, a3, true);
 }
 
 /* Copy and check an iovec array: the total, -EINVAL bad count or total; -EFAULT. */
@@ -167,13 +172,16 @@ static long do_rw_vector(uint64_t fd, uint64_t uiov, uint64_t cnt, bool write)
 	if (!f)
 		return -EBADF;
 	pg = pmm_alloc(IOV_ORDER, 0);
-	if (!pg)
+	if (!pg) {
+		file_put(f);
 		return -ENOMEM;
+	}
 	iov = page_address(pg);
 	total = iov_total(uiov, cnt, iov);
 	if (total >= 0)
 		total = rw_iovecs(f, iov, cnt, write);
 	pmm_free(pg, IOV_ORDER);
+	file_put(f);
 	return total;
 }
 
@@ -197,21 +205,18 @@ static uint64_t file_size(struct file *f)
 	return f->size;
 }
 
-/* lseek(fd, off, whence): memory files (SEEK_SET/CUR/END); streams -ESPIPE; -EINVAL bad whence or result. */
-long sys_lseek(SYSCALL_ARGS)
+/* lseek's work on f: the new offset, -ESPIPE, -EINVAL. */
+static long lseek_file(struct file *f, int64_t off, uint64_t whence)
 {
-	struct file *f = fd_get(a0);
-	int64_t base, off = (int64_t)a1;
+	int64_t base;
 
-	if (!f)
-		return -EBADF;
 	if (!f->ops->seekable)
 		return -ESPIPE;
-	if (a2 == 0)
+	if (whence == 0)
 		base = 0;
-	else if (a2 == 1)
+	else if (whence == 1)
 		base = (int64_t)f->pos;
-	else if (a2 == 2)
+	else if (whence == 2)
 		base = (int64_t)file_size(f);
 	else
 		return -EINVAL;
@@ -219,6 +224,16 @@ long sys_lseek(SYSCALL_ARGS)
 		return -EINVAL;
 	f->pos = (uint64_t)(base + off);
 	return (long)f->pos;
+}
+
+/* lseek(fd, off, whence): memory files (SEEK_SET/CUR/END); streams -ESPIPE; -EINVAL bad whence or result. */
+long sys_lseek(SYSCALL_ARGS)
+{
+	struct file *f = fget(a0);
+	long r = f ? lseek_file(f, (int64_t)a1, a2) : -EBADF;
+
+	file_put(f);
+	return r;
 }
 
 /* do_truncate on a regular file: -EISDIR a directory, -EINVAL anything else not regular, -EFBIG. */
@@ -236,16 +251,21 @@ static long truncate_file(struct dentry *d, int64_t len)
 /* ftruncate(fd, len): -EBADF; -EINVAL not a regular file open for writing, or len < 0; -EFBIG. */
 long sys_ftruncate(SYSCALL_ARGS)
 {
-	struct file *f = fd_get(a0);
+	struct file *f;
+	long r;
 
 	if ((int64_t)a1 < 0)
 		return -EINVAL;
+	f = fget(a0);
 	if (!f)
 		return -EBADF;
 	if (!f->dentry || !S_ISREG(f->dentry->inode->mode) || f->dentry->inode->special ||
 	    (f->flags & O_ACCMODE) == O_RDONLY)
-		return -EINVAL;
-	return truncate_file(f->dentry, (int64_t)a1);
+		r = -EINVAL;
+	else
+		r = truncate_file(f->dentry, (int64_t)a1);
+	file_put(f);
+	return r;
 }
 
 /* truncate(path, len): the file path names (links followed); its lookup errors, -EISDIR, -EINVAL. */
@@ -267,15 +287,15 @@ long sys_truncate(SYSCALL_ARGS)
 /* fsync(fd), fdatasync(fd): nothing to write back from memory; -EBADF, -EINVAL for pipes and the console. */
 long sys_fsync(SYSCALL_ARGS)
 {
-	struct file *f = fd_get(a0);
+	struct file *f = fget(a0);
+	long r = !f ? -EBADF : f->dentry ? 0 : -EINVAL;
 
-	if (!f)
-		return -EBADF;
-	return f->dentry ? 0 : -EINVAL;
+	file_put(f);
+	return r;
 }
 
 /* ioctl(fd, cmd, arg): -EBADF, else -ENOTTY (no file here is a terminal: TIOCGWINSZ, TCGETS...). */
 long sys_ioctl(SYSCALL_ARGS)
 {
-	return fd_get(a0) ? -ENOTTY : -EBADF;
+	return fd_peek(a0, NULL, NULL) ? -EBADF : -ENOTTY;
 }

@@ -32,7 +32,7 @@ static int poll_scan(struct pollfd_k *p, unsigned n)
 	int count = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		struct file *f = p[i].fd >= 0 ? fd_get((uint64_t)p[i].fd) : NULL;
+		struct file *f = p[i].fd >= 0 ? fget((uint64_t)p[i].fd) : NULL;
 
 		p[i].revents = 0;
 		if (p[i].fd < 0)
@@ -41,6 +41,7 @@ static int poll_scan(struct pollfd_k *p, unsigned n)
 			p[i].revents = POLLNVAL;
 		else
 			p[i].revents = (int16_t)(file_poll(f) & ((unsigned)(uint16_t)p[i].events | POLLERR | POLLHUP));
+		file_put(f);
 		if (p[i].revents)
 			count++;
 	}
@@ -127,11 +128,14 @@ static bool select_ready(void *arg)
 	memset(s->rout, 0, sizeof(s->rout));
 	memset(s->rex, 0, sizeof(s->rex));
 	for (int fd = 0; fd < s->n; fd++) {
+		struct file *f;
 		unsigned m;
 
 		if (!bit(s->in, fd) && !bit(s->out, fd) && !bit(s->ex, fd))
 			continue;
-		m = file_poll(fd_get((uint64_t)fd));
+		f = fget((uint64_t)fd);
+		m = f ? file_poll(f) : 0;       /* closed since select_load: not ready (Linux) */
+		file_put(f);
 		if (bit(s->in, fd) && (m & SELECT_IN)) {
 			s->rin[fd / 64] |= 1ULL << (fd % 64);
 			s->count++;
@@ -160,7 +164,7 @@ static long select_load(struct select_args *s, uint64_t uin, uint64_t uout, uint
 			return -EFAULT;
 	}
 	for (int fd = 0; fd < s->n; fd++)
-		if ((bit(s->in, fd) || bit(s->out, fd) || bit(s->ex, fd)) && !fd_get((uint64_t)fd))
+		if ((bit(s->in, fd) || bit(s->out, fd) || bit(s->ex, fd)) && fd_peek((uint64_t)fd, NULL, NULL))
 			return -EBADF;
 	return 0;
 }

@@ -81,14 +81,16 @@ static long stat_at(int64_t dirfd, uint64_t upath, unsigned flags, struct kstat 
 	long r = path_from_user(upath, &path);
 
 	if (r == -ENOENT && path && (flags & AT_EMPTY_PATH)) {
-		struct file *f = dirfd == AT_FDCWD ? NULL : fd_get((uint64_t)dirfd);
+		struct file *f;
 
 		kfree(path);
 		if (dirfd == AT_FDCWD)
 			return path_stat_at(AT_FDCWD, ".", LOOKUP_FOLLOW, st);
-		if (!f || dirfd < 0)
+		f = dirfd < 0 ? NULL : fget((uint64_t)dirfd);
+		if (!f)
 			return -EBADF;
 		file_stat(f, st);
+		file_put(f);
 		return 0;
 	}
 	if (!r)
@@ -118,12 +120,13 @@ long sys_lstat(SYSCALL_ARGS)
 /* fstat(fd, buf): -EBADF, -EFAULT. */
 long sys_fstat(SYSCALL_ARGS)
 {
-	struct file *f = fd_get(a0);
+	struct file *f = fget(a0);
 	struct kstat st;
 
 	if (!f)
 		return -EBADF;
 	file_stat(f, &st);
+	file_put(f);
 	return copy_stat(a1, &st);
 }
 
@@ -263,15 +266,15 @@ long sys_chdir(SYSCALL_ARGS)
 /* fchdir(fd): a directory fd; -ENOTDIR; -EBADF. */
 long sys_fchdir(SYSCALL_ARGS)
 {
-	struct file *f = fd_get(a0);
+	struct file *f = fget(a0);
+	long r = !f ? -EBADF : !f->dentry || !S_ISDIR(f->dentry->inode->mode) ? -ENOTDIR : 0;
 
-	if (!f)
-		return -EBADF;
-	if (!f->dentry || !S_ISDIR(f->dentry->inode->mode))
-		return -ENOTDIR;
-	dget(f->dentry);
-	set_cwd(f->dentry);
-	return 0;
+	if (!r) {
+		dget(f->dentry);
+		set_cwd(f->dentry);
+	}
+	file_put(f);
+	return r;
 }
 
 /* The text of the link d: its target, or for a magic link the path it leads to (into buf). */
@@ -375,11 +378,11 @@ long sys_fchmodat(SYSCALL_ARGS)
 /* fchmod(fd, mode): -EBADF (O_PATH too); files outside the file system (pipes, the console): nothing to change. */
 long sys_fchmod(SYSCALL_ARGS)
 {
-	struct file *f = fd_get(a0);
+	struct file *f = fget(a0);
+	long r = !f || file_is_path(f) ? -EBADF : 0;
 
-	if (!f || file_is_path(f))
-		return -EBADF;
-	if (f->dentry)
+	if (!r && f->dentry)
 		set_mode(f->dentry, a1);
-	return 0;
+	file_put(f);
+	return r;
 }

@@ -87,15 +87,18 @@ long sys_lgetxattr(SYSCALL_ARGS)
 /* fgetxattr(fd, name, value, size): -EBADF first; files outside the file system (pipes, consoles) -EOPNOTSUPP. */
 long sys_fgetxattr(SYSCALL_ARGS)
 {
-	struct file *f = fd_get(a0);
+	struct file *f = fget(a0);
 	long answer, err;
+	bool named;
 
 	if (!f)
 		return -EBADF;
+	named = f->dentry;
+	file_put(f);
 	err = xattr_name(a1, &answer);
 	if (err)
 		return err;
-	return f->dentry ? answer : -EOPNOTSUPP;
+	return named ? answer : -EOPNOTSUPP;
 }
 
 /* listxattr(path, list, size): 0 (no names); the lookup's errors. */
@@ -113,5 +116,5 @@ long sys_llistxattr(SYSCALL_ARGS)
 /* flistxattr(fd, list, size): -EBADF, else 0. */
 long sys_flistxattr(SYSCALL_ARGS)
 {
-	return fd_get(a0) ? 0 : -EBADF;
+	return fd_peek(a0, NULL, NULL);
 }

@@ -30,6 +30,7 @@
 
 #include "types.h"
 #include "fs.h"
+#include "spinlock.h"
 
 struct task;
 struct file;
@@ -98,7 +99,7 @@ extern const struct file_ops mem_file_ops;
 
 /* file_alloc: a new file with one reference. NULL on -ENOMEM. */
 struct file *file_alloc(const struct file_ops *ops, unsigned flags);
-/* file_get_ref / file_put: take and drop a reference; the last put releases the file. */
+/* file_get_ref / file_put: take and drop a reference; the last put releases the file (file_put(NULL): nothing). */
 void file_get_ref(struct file *f);
 void file_put(struct file *f);
 
@@ -198,6 +199,8 @@ int devices_populate(struct dentry *dev);
 int procfs_mount(struct dentry *root);
 /* procfs_forget: process pid was reaped: drop what /proc cached for it (no lock held). */
 void procfs_forget(int pid);
+/* procfs_shrink: drop what /proc cached that nobody holds (fs_dyn_shrink; no lock held). */
+void procfs_shrink(void);
 
 /* poll(2) bits (Linux values). */
 #define POLLIN   0x001
@@ -224,9 +227,10 @@ struct file *memfd_file(const char *name);
 
 /* The fd table (fs/fdtable.c). */
 struct fdtable {
-	int refs;                       /* tasks sharing it (CLONE_FILES); 1 for now */
+	int refs;                       /* [atomic] tasks sharing it (CLONE_FILES) */
+	struct spinlock lock;           /* class FDTABLE: size, fd, cloexec (nothing sleeps under it) */
 	unsigned size;                  /* slots allocated (grows up to FD_LIMIT_SOFT) */
-	struct file **fd;               /* size slots */
+	struct file **fd;               /* size slots, each a reference */
 	uint64_t *cloexec;              /* size bits */
 };
 
@@ -243,8 +247,18 @@ void fdtable_exec(struct fdtable *t);
 int fd_install_lowest(struct file *f, int min, bool cloexec);
 /* fd_install_in: the same in table t, without close-on-exec. */
 int fd_install_in(struct fdtable *t, struct file *f, int min);
-/* fd_get: the file behind fd of current (no new reference), or NULL. */
-struct file *fd_get(uint64_t fd);
+/* fget: the file behind fd of current with a new reference (the caller's file_put drops it), or NULL. */
+struct file *fget(uint64_t fd);
+/*
+ * fd_peek: fn(file, arg) with fd's file under the table lock (fn must not
+ * sleep, nor take a lock before FDTABLE in include/lock_order.h; NULL fn:
+ * just whether fd is open): fn's value, or -EBADF when fd is not open.
+ * For callers that may not drop a reference where they are (under fs_lock
+ * or a spinning lock: the last file_put may sleep).
+ */
+long fd_peek(uint64_t fd, long (*fn)(struct file *f, void *arg), void *arg);
+/* fd_next_open: the lowest open fd >= from of current, or -1. */
+int fd_next_open(uint64_t from);
 /* fd_close: close fd of current. 0 or -EBADF. */
 int fd_close(uint64_t fd);
 /* fd_dup_to: make newfd (closed first if open) refer to oldfd's file. newfd, -EBADF, -ENOMEM. */

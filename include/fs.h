@@ -213,6 +213,14 @@ int fs_dyn_lookup_locked(struct dentry *dir, const char *name, size_t len, struc
  * what was cached for a process does not outlive it.
  */
 void fs_dyn_forget(struct dentry *dir, const char *name, size_t len);
+/*
+ * fs_dyn_shrink: drop every entry cached below the dynamic directory dir
+ * that nobody holds (only its directory's reference), as Linux's
+ * drop_caches does with unused dentries: they are made again when looked
+ * up. So that a count of free frames does not depend on which /proc names
+ * were looked up before (vmk_check).
+ */
+void fs_dyn_shrink(struct dentry *dir);
 struct dentry *fs_lookup_child(struct dentry *dir, const char *name, size_t len);
 /*
  * fs_path: d's absolute path into buf (size bytes, NUL-terminated, cut

@@ -38,6 +38,10 @@
  *                interrupts stay on: the timer's DEFAULT lock comes after)
  *   LRU          spinning  the LRU lists and their pages' links    mm/lru.c
  *   FUTEX        spinning  the futex waiter lists (wakes under it)     kernel/futex.c
+ *   EPOLL        spinning  an epoll file's interest list (its entries'  fs/epoll.c
+ *                fds are looked up, and their files polled, under it)
+ *   FDTABLE      spinning  an fd table's slots (held with interrupts on:  fs/fdtable.c
+ *                before DEFAULT, which the timer interrupt takes)
  *   DEFAULT      spinning  locks not named here (leaf-like users: files, wait queues)
  *   RWSEM        spinning  the wait queue inside a sleeping rwsem     lib/rwsem.c
  *   MM_LIST      spinning  the list of every mm (checks)              mm/mm.c
@@ -79,6 +83,8 @@
 	X(LRU_ADD,     "lru_add",     0) \
 	X(LRU,         "lru",         0) \
 	X(FUTEX,       "futex",       0) \
+	X(EPOLL,       "epoll",       0) \
+	X(FDTABLE,     "fdtable",     0) \
 	X(DEFAULT,     "default",     0) \
 	X(RWSEM,       "rwsem_wait",  0) \
 	X(MM_LIST,     "mm_list",     0) \

@@ -23,22 +23,25 @@ long sys_mmap(SYSCALL_ARGS)
 {
 	struct vm_file none = { NULL, NULL, 0 };
 	struct file *f;
+	long r;
 	int acc;
 
 	if (a5 & (PAGE_SIZE - 1))
 		return -EINVAL;
 	if (a3 & MAP_ANONYMOUS)
 		return vm_mmap(current->mm, a0, a1, (int)a2, (int)a3);
-	f = fd_get(a4);
+	f = fget(a4);                   /* held while mapped: another thread may close fd meanwhile */
 	if (!f)
 		return -EBADF;
-	if (a3 & MAP_HUGETLB)
+	if (a3 & MAP_HUGETLB) {
+		file_put(f);
 		return -EINVAL;
-	if (f->vm.obj)
-		return vm_mmap_pgoff(current->mm, a0, a1, (int)a2, (int)a3, &f->vm, a5 >> PAGE_SHIFT);
+	}
 	acc = f->flags & O_ACCMODE;
 	none.mode = (acc != O_WRONLY ? VMF_READ : 0) | (acc != O_RDONLY ? VMF_WRITE : 0);
-	return vm_mmap_pgoff(current->mm, a0, a1, (int)a2, (int)a3, &none, a5 >> PAGE_SHIFT);
+	r = vm_mmap_pgoff(current->mm, a0, a1, (int)a2, (int)a3, f->vm.obj ? &f->vm : &none, a5 >> PAGE_SHIFT);
+	file_put(f);
+	return r;
 }
 
 /* msync(start, len, flags): vm_msync. */

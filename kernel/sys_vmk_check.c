@@ -9,6 +9,7 @@
 #include "pmm.h"
 #include "slab.h"
 #include "kerrno.h"
+#include "file.h"
 
 /* vmk_check(out, size): mm, buddy and slab checks; struct vmk_check (a prefix of size bytes). */
 long sys_vmk_check(SYSCALL_ARGS)
@@ -25,6 +26,7 @@ long sys_vmk_check(SYSCALL_ARGS)
 	r.slab_debug_errors = slab_debug_errors;
 	if (slab_debug_errors)
 		r.failed |= VMK_CHECK_SLAB_DEBUG;
+	procfs_shrink();                /* nor /proc names cached at their first lookup */
 	slab_shrink_all();              /* empty slabs do not count as used memory */
 	r.free_frames = pmm_free_frames();
 	r.mms_checked = mms;

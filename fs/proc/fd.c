@@ -17,6 +17,11 @@
  * Only the caller's own process shows its descriptors: another process's
  * fd directory is empty here (Linux shows it to root). An entry lasts
  * while the descriptor is open with the same access mode.
+ *
+ * follow, lookup and revalidate run under fs_lock, where dropping a file
+ * reference is not allowed (the last one may take fs_lock again): they
+ * look at the file under the fd table's lock (fd_peek); the others hold a
+ * reference (fget) while they use it, as another thread may close the fd.
  */
 #include "internal.h"
 #include "task.h"
@@ -25,14 +30,26 @@
 #include "kstring.h"
 #include "kerrno.h"
 
-/* The file behind the link's number in the caller's own process, or NULL. */
+/* The fd a name of the caller's own fd directory (dir: the fd directory) stands for, or -1. */
+static long name_fd(const struct dentry *dir, const char *name, size_t len)
+{
+	long fd = proc_number(name, len);
+
+	return fd < 0 || proc_pid_of(dir) != current->pid ? -1 : fd;
+}
+
+/* The fd the link stands for in the caller's own process, or -1. */
+static long link_fd(const struct dentry *link)
+{
+	return name_fd(link, link->name, link->len);
+}
+
+/* The file behind the link's number in the caller's own process (a reference), or NULL. */
 static struct file *link_file(const struct dentry *link)
 {
-	long fd = proc_number(link->name, link->len);
+	long fd = link_fd(link);
 
-	if (fd < 0 || proc_pid_of(link) != current->pid)
-		return NULL;
-	return fd_get((uint64_t)fd);
+	return fd < 0 ? NULL : fget((uint64_t)fd);
 }
 
 static uint32_t link_mode(const struct file *f)
@@ -44,13 +61,28 @@ static uint32_t link_mode(const struct file *f)
 	}
 }
 
+/* fd_peek's callbacks: the link's mode; the file's name (the link itself for a file without one). */
+static long peek_mode(struct file *f, void *arg)
+{
+	(void)arg;
+	return link_mode(f);
+}
+
+static long peek_dentry(struct file *f, void *arg)
+{
+	*(struct dentry **)arg = f->dentry ? f->dentry : *(struct dentry **)arg;
+	return 0;
+}
+
+/* fs_lock held. (A close in another thread meanwhile may drop the last reference to an unlinked file's name.) */
 static struct dentry *fd_follow(struct dentry *link)
 {
-	struct file *f = link_file(link);
+	struct dentry *to = link;
+	long fd = link_fd(link);
 
-	if (!f)
+	if (fd < 0 || fd_peek((uint64_t)fd, peek_dentry, &to))
 		return NULL;
-	return f->dentry ? f->dentry : link;
+	return to;
 }
 
 static long fd_readlink(struct dentry *link, char *buf, size_t size)
@@ -66,6 +98,7 @@ static long fd_readlink(struct dentry *link, char *buf, size_t size)
 		n = f->ops->dname(f, buf, size);
 	else
 		n = (size_t)ksnprintf(buf, size, "anon_inode:[%llu]", (unsigned long long)f->ino);
+	file_put(f);
 	return (long)MIN(n, size - 1);
 }
 
@@ -79,11 +112,11 @@ static long fd_open(struct dentry *link, int flags, struct file **out)
 		return -ENOENT;
 	if (file_is_pipe(f)) {
 		err = pipe_reopen(f, flags, out);
+		file_put(f);
 		if (err)
 			return err;
 	} else {
-		file_get_ref(f);
-		*out = f;
+		*out = f;               /* the reference moves to the caller */
 	}
 	dput(link);                     /* the file does not keep the name */
 	return 0;
@@ -97,14 +130,15 @@ static void fd_stat_target(struct dentry *link, struct kstat *st)
 		file_stat(f, st);
 	else
 		dentry_stat(link, st);
+	file_put(f);
 }
 
-/* Still open, with the access mode the entry was made for. */
+/* Still open, with the access mode the entry was made for (fs_lock held). */
 static bool fd_revalidate(struct dentry *link)
 {
-	struct file *f = link_file(link);
+	long fd = link_fd(link);
 
-	return f && link_mode(f) == link->inode->mode;
+	return fd >= 0 && fd_peek((uint64_t)fd, peek_mode, NULL) == (long)link->inode->mode;
 }
 
 static const struct kspecial proc_fd_link = {
@@ -115,33 +149,25 @@ static const struct kspecial proc_fd_link = {
 static const struct inode_special *fd_lookup(struct dentry *dir, const char *name, size_t len,
 					     uint32_t *mode)
 {
-	long fd = proc_number(name, len);
-	struct file *f;
+	long fd = name_fd(dir, name, len), m;
 
-	if (fd < 0 || proc_pid_of(dir) != current->pid)
+	if (fd < 0 || (m = fd_peek((uint64_t)fd, peek_mode, NULL)) < 0)
 		return NULL;
-	f = fd_get((uint64_t)fd);
-	if (!f)
-		return NULL;
-	*mode = link_mode(f);
+	*mode = (uint32_t)m;
 	return &proc_fd_link.base;
 }
 
 static void fd_readdir(struct dentry *dir, uint64_t *pos, fs_emit_fn emit, void *arg)
 {
-	struct fdtable *t = current->fdt;
+	int fd;
 
-	if (!proc_dots(dir, pos, emit, arg) || proc_pid_of(dir) != current->pid || !t)
+	if (!proc_dots(dir, pos, emit, arg) || proc_pid_of(dir) != current->pid)
 		return;
-	for (; *pos - 2 < t->size; (*pos)++) {
-		unsigned fd = (unsigned)(*pos - 2);
+	for (; (fd = fd_next_open(*pos - 2)) >= 0; *pos = (uint64_t)fd + 3) {
 		char name[16];
-		int n;
+		int n = ksnprintf(name, sizeof(name), "%d", fd);
 
-		if (!t->fd[fd])
-			continue;
-		n = ksnprintf(name, sizeof(name), "%u", fd);
-		if (!emit(arg, name, (size_t)n, dir->inode->ino * 4096 + fd, DT_LNK, *pos + 1))
+		if (!emit(arg, name, (size_t)n, dir->inode->ino * 4096 + (unsigned)fd, DT_LNK, (uint64_t)fd + 3))
 			return;
 	}
 }

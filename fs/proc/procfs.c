@@ -225,6 +225,12 @@ void procfs_forget(int pid)
 		fs_dyn_forget(proc_root, name, (size_t)n);
 }
 
+void procfs_shrink(void)
+{
+	if (proc_root)
+		fs_dyn_shrink(proc_root);
+}
+
 int procfs_mount(struct dentry *root)
 {
 	struct dentry *proc;

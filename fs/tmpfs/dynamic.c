@@ -77,3 +77,26 @@ void fs_dyn_forget(struct dentry *dir, const char *name, size_t len)
 		d_prune_locked(d);
 	spin_unlock_irqrestore(&fs_lock, fl);
 }
+
+/* Drop the entries below dir nobody holds, deepest first (a directory is held by its cached entries). */
+static void d_shrink_locked(struct dentry *dir)
+{
+	struct list_head *p, *tmp;
+
+	list_for_each_safe(p, tmp, &dir->children) {
+		struct dentry *d = list_entry(p, struct dentry, child);
+
+		d_shrink_locked(d);
+		if (list_empty(&d->children) && __atomic_load_n(&d->refcount, __ATOMIC_ACQUIRE) == 1)
+			d_unlink_locked(d);
+	}
+}
+
+void fs_dyn_shrink(struct dentry *dir)
+{
+	unsigned long fl = spin_lock_irqsave(&fs_lock);
+
+	if (d_is_dynamic(dir))
+		d_shrink_locked(dir);
+	spin_unlock_irqrestore(&fs_lock, fl);
+}

@@ -27,8 +27,8 @@
  * consistency checks on the live system: vma_check of every address space
  * (mm_check_all), the buddy allocator (pmm_check), every slab cache
  * (slab_check_all) and the slab debug checks' corruption count; then fill
- * out (a prefix of size bytes; free_frames after empty slabs are given
- * back, as vmk_memstat). 0 when every check passed; -EINVAL when one
+ * out (a prefix of size bytes; free_frames after the /proc names nobody
+ * holds are dropped and empty slabs given back). 0 when every check passed; -EINVAL when one
  * failed (out->failed says which, the kernel log says what); -EFAULT.
  * The syscall fuzzer (user/fuzz) calls it after each seed.
  */
