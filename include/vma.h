@@ -86,7 +86,8 @@ struct vma {
 	 */
 	bool detached;                /* removed from the index: lock-free faults must not use it */
 	uint16_t vm_lock_seq;         /* marked for writing while equal to the low 16 bits of
-	                               *   mm->mm_lock_seq (a wrap only makes a fault fall back) */
+	                               *   mm->mm_lock_seq (after a wrap, a fault falls back and
+	                               *   vma_start_write still waits for the faults inside) */
 	int vm_readers;               /* [atomic] faults holding it for reading */
 	union {
 		struct vm_file *file; /* the file mapped (include/vm_object.h; Linux's vm_file; shared

@@ -152,13 +152,20 @@ void vma_lockless_disable(struct mm *mm)
 
 /* ------------------------------------------------------------- the lock */
 
+/*
+ * A VMA already marked with this section's number still waits for its
+ * readers: the mark may be 65,536 sections old (16 bits wrap), and then
+ * faults that came in before this section are still inside. Marked in
+ * this section, its readers only pass through (they see the mark and leave).
+ */
 void vma_start_write(struct mm *mm, struct vma *v)
 {
 	mmap_assert_write_locked(mm);
-	if (!mm->vma_lockless || v->vm_lock_seq == (uint16_t)mm->mm_lock_seq)
+	if (!mm->vma_lockless)
 		return;
 	lockdep_acquire(v, LOCK_CLASS_VMA, 0);
-	__atomic_store_n(&v->vm_lock_seq, (uint16_t)mm->mm_lock_seq, __ATOMIC_SEQ_CST);
+	if (v->vm_lock_seq != (uint16_t)mm->mm_lock_seq)
+		__atomic_store_n(&v->vm_lock_seq, (uint16_t)mm->mm_lock_seq, __ATOMIC_SEQ_CST);
 	while (__atomic_load_n(&v->vm_readers, __ATOMIC_SEQ_CST))
 		arch_cpu_relax();       /* faults inside never sleep: they leave soon */
 	lockdep_release(v, LOCK_CLASS_VMA);

@@ -74,7 +74,14 @@ unsigned long arch_irq_save(void)
 
 void arch_irq_restore(unsigned long flags) { irqs_on = flags != 0; }
 bool arch_irqs_enabled(void) { return irqs_on; }
-void arch_cpu_relax(void) { __builtin_ia32_pause(); }
+void (*hosted_relax_hook)(void);
+
+void arch_cpu_relax(void)
+{
+	if (hosted_relax_hook)
+		hosted_relax_hook();
+	__builtin_ia32_pause();
+}
 
 /* Each host thread plays one CPU, numbered in order of first use. */
 static unsigned next_cpu;

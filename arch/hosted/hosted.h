@@ -19,6 +19,12 @@ int hosted_user_read8(struct mm *mm, uintptr_t va, uint8_t *val);
 int hosted_user_write8(struct mm *mm, uintptr_t va, uint8_t val);
 
 /*
+ * Called by arch_cpu_relax, each time a busy-wait loop goes round (NULL:
+ * nothing): a host test's way to let the CPU being waited for act.
+ */
+extern void (*hosted_relax_hook)(void);
+
+/*
  * Called by arch_mmu_walk right
  * after it read the present leaf *pte of va, before its visitor sees it
  * (NULL: nothing): a host test's way to land another CPU's access in

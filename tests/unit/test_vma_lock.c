@@ -1,0 +1,61 @@
+/*
+ * The per-VMA lock of fault_lock=vma (mm/vma_lock.c): a writer marks a
+ * VMA with the low 16 bits of its write section's number, then waits for
+ * the faults inside it. The case here is the wrap: a VMA marked 65,536
+ * write sections ago (and untouched since) carries the current section's
+ * number already, yet a fault that came in before this section may still
+ * be inside, so the writer must wait for it all the same.
+ */
+#include "test_mm_util.h"
+#ifdef HOSTED
+#include "hosted.h"
+
+#define B 0x40000000UL
+
+static struct vma *waited_on;
+static unsigned relax_rounds;
+
+/* The fault inside leaves while the writer waits for it. */
+static void fault_leaves(void)
+{
+	relax_rounds++;
+	__atomic_store_n(&waited_on->vm_readers, 0, __ATOMIC_SEQ_CST);
+}
+
+static void test_stale_mark_still_waits(struct ktest *t)
+{
+	bool was = mm_fault_lock_vma;
+	struct mm *mm;
+	struct vma *v;
+
+	mm_fault_lock_vma = true;
+	mm = mm_create();
+	mm_fault_lock_vma = was;
+	if (!mm)
+		return;
+	EXPECT_EQ(t, vm_mmap(mm, B, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)B);
+	mmap_write_lock(mm);
+	v = vma_find(mm, B);
+	vma_start_write(mm, v);                 /* marked in section S */
+	mmap_write_unlock(mm);                  /* section S + 1 from here */
+	mm->mm_lock_seq += 65535;               /* 65,535 more sections that left v alone */
+	mmap_write_lock(mm);                    /* section S + 65,536: the same low 16 bits */
+	EXPECT_EQ(t, v->vm_lock_seq, (uint16_t)mm->mm_lock_seq);
+	v->vm_readers = 1;                      /* a fault that came in during an earlier section */
+	waited_on = v;
+	relax_rounds = 0;
+	hosted_relax_hook = fault_leaves;
+	vma_start_write(mm, v);
+	hosted_relax_hook = NULL;
+	EXPECT_GT(t, relax_rounds, 0u);           /* the writer waited for it */
+	EXPECT_EQ(t, v->vm_readers, 0);
+	mmap_write_unlock(mm);
+	mm_put(mm);
+}
+
+static const struct ktest_case vma_lock_cases[] = {
+	KTEST_CASE(test_stale_mark_still_waits),
+	{ 0 },
+};
+KTEST_SUITE(vma_lock, vma_lock_cases);
+#endif
