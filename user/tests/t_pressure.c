@@ -334,6 +334,10 @@ static bool swap_ready(void)
  */
 static void slots_all_free(void)
 {
+	long used = meminfo_kb("SwapTotal") - meminfo_kb("SwapFree");
+
+	if (used >= 1024)       /* say which wait a hang is in (a line only on this path) */
+		printf("# waiting for swap slots to be freed: %ld kB in use\n", used);
 	while (meminfo_kb("SwapTotal") - meminfo_kb("SwapFree") >= 1024)
 		usys0(__NR_sched_yield);
 }
@@ -826,13 +830,17 @@ static void t_swap_shmem(void)
 	 * until Swap: did not change around the mincore (nothing touches the
 	 * file, so nothing comes back in).
 	 */
-	do {
+	for (unsigned round = 0;; round++) {
+		if (round == 1)
+			printf("# swap_shmem: Swap: changed around mincore, counting again\n");
 		swap_kb = smaps_kb(q, "Swap:");
 		CHECK_EQ(mincore(q, nm * PG, vec), 0);
 		resident = 0;
 		for (size_t i = 0; i < nm; i++)
 			resident += vec[i] & 1;
-	} while (smaps_kb(q, "Swap:") != swap_kb);
+		if (smaps_kb(q, "Swap:") == swap_kb)
+			break;
+	}
 	CHECK_EQ(smaps_kb(q, "Rss:"), 0);
 	if (swap) {
 		CHECK(swap_kb > 0);
