@@ -128,6 +128,25 @@ static unsigned long thp_vma_huge(struct mm *mm, uintptr_t va)
 }
 
 /*
+ * thp=always (the caller restores thp_mode): a new address space with two
+ * huge pages at HV, written at HV + 0x1234 (7) and HV + HUGE_SIZE + 9 (8).
+ * NULL when it cannot be made.
+ */
+static struct mm *two_huge_pages(struct ktest *t)
+{
+	struct mm *mm;
+
+	thp_mode = THP_ALWAYS;
+	mm = mm_create();
+	if (!mm)
+		return NULL;
+	EXPECT_EQ(t, vm_mmap(mm, HV, 2 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
+	EXPECT_EQ(t, ut_write8(mm, HV + 0x1234, 7), FAULT_OK);
+	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE + 9, 8), FAULT_OK);
+	return mm;
+}
+
+/*
  * thp=always: writes fault in huge pages; munmap of 4 KiB splits (511
  * pages stay, data kept); mprotect of a whole huge page keeps it whole;
  * fork copies a huge page into one of the child's own; every frame comes
@@ -143,12 +162,8 @@ static void test_thp_fault_split_fork(struct ktest *t)
 
 	ut_warm_up();
 	frames = ut_free_frames();
-	thp_mode = THP_ALWAYS;
-	mm = mm_create();
+	mm = two_huge_pages(t);
 	ASSERT_TRUE(t, mm);
-	ASSERT_EQ(t, vm_mmap(mm, HV, 2 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
-	EXPECT_EQ(t, ut_write8(mm, HV + 0x1234, 7), FAULT_OK);
-	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE + 9, 8), FAULT_OK);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_ALLOC) - allocs, 2);
 	EXPECT_TRUE(t, ut_state(mm, HV + 0x1000) & MMU_HUGE);
 	EXPECT_EQ(t, mm->rss, 1024);
@@ -189,12 +204,8 @@ static void test_thp_dontneed_whole(struct ktest *t)
 
 	ut_warm_up();
 	frames = ut_free_frames();
-	thp_mode = THP_ALWAYS;
-	mm = mm_create();
+	mm = two_huge_pages(t);
 	ASSERT_TRUE(t, mm);
-	ASSERT_EQ(t, vm_mmap(mm, HV, 2 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
-	EXPECT_EQ(t, ut_write8(mm, HV + 0x1234, 7), FAULT_OK);
-	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE + 9, 8), FAULT_OK);
 	EXPECT_EQ(t, vm_munmap(mm, HV + 0x5000, PAGE_SIZE), 0);
 	EXPECT_EQ(t, mm->rss, 1023);
 	EXPECT_TRUE(t, ut_state(mm, HV + HUGE_SIZE) & MMU_HUGE);
