@@ -49,9 +49,12 @@ unsigned long mm_reclaim(unsigned long want, enum reclaim_who who);
 /*
  * mm_reclaim_direct: an allocating task found no user page: reclaim up
  * to the high watermark (allocstall_normal). True when anything was freed,
- * so the allocation is worth retrying. No lock held.
+ * so the allocation is worth retrying. No spinning lock held; with
+ * may_wait the caller holds no lock at all (a fault between its tries),
+ * and an address space whose mmap_lock someone holds (kswapd reclaiming
+ * it) is waited for instead of skipped.
  */
-bool mm_reclaim_direct(void);
+bool mm_reclaim_direct(bool may_wait);
 
 /*
  * kswapd_balance: kswapd's work once woken (Linux balance_pgdat): reclaim

@@ -524,6 +524,16 @@ static enum fault_result fault_once(struct mm *mm, uintptr_t addr, unsigned flag
 	return r;
 }
 
+/*
+ * A fault that found no page reclaims itself (direct reclaim, waiting for
+ * address spaces kswapd holds) and tries again while that frees pages.
+ * A pass that freed nothing still earns another try when the free frames
+ * are above the min watermark: another reclaimer (kswapd) freed them
+ * meanwhile. At most this many such tries in a row (Linux's
+ * MAX_RECLAIM_RETRIES); then the fault fails with FAULT_OOM.
+ */
+#define RECLAIM_RETRIES 16
+
 enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
 {
 	enum fault_result r;
@@ -531,9 +541,15 @@ enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
 	mm_count(&mm->faults, 1);
 	count_vm_event(VM_PGFAULT);
 	r = fault_once(mm, addr, flags);
-	/* No page to be had: reclaim and try again while reclaim finds some (direct reclaim). */
-	while (r == FAULT_OOM && mm_reclaim_direct())
+	for (unsigned stalls = 0; r == FAULT_OOM && stalls < RECLAIM_RETRIES;) {
+		if (mm_reclaim_direct(true))
+			stalls = 0;
+		else if (pmm_free_frames() > pmm_watermark(WMARK_MIN))
+			stalls++;
+		else
+			break;
 		r = fault_once(mm, addr, flags);
+	}
 	vmscan_check_low();
 	return r;
 }

@@ -278,7 +278,7 @@ static int cache_fill(struct vm_object *o, void **slot)
 static void vm_object_make_room(void)
 {
 	if (pmm_free_frames() < pmm_watermark(WMARK_MIN))
-		mm_reclaim_direct();
+		mm_reclaim_direct(false);
 	vmscan_check_low();
 }
 
@@ -312,7 +312,7 @@ again:
 	else if (vmo_slot_is_swap(*slot)) {
 		spin_unlock_irqrestore(&o->lock, fl);
 		err = vm_object_swap_in(o, pgoff);
-		if (err == -ENOMEM && (flags & VMO_RECLAIM) && reclaims++ < 3 && mm_reclaim_direct())
+		if (err == -ENOMEM && (flags & VMO_RECLAIM) && reclaims++ < 3 && mm_reclaim_direct(false))
 			goto again;
 		if (err < 0)
 			return err;

@@ -182,6 +182,7 @@ struct reclaim_scan {
 	unsigned long freed;          /* pages dropped (or swapped out) */
 	unsigned long scanned;        /* lazily freed pages looked at (and swap candidates) */
 	bool may_swap;                /* mm/vmscan.c: also write cold anonymous pages to swap */
+	bool may_wait;                /* mm/vmscan.c: direct reclaim waits for a taken mmap_lock */
 	unsigned long swapped;        /* of freed: anonymous pages swapped out */
 	unsigned long shmem;          /* of freed: page-cache pages dropped or swapped (mm/shmem_swap.c) */
 };

@@ -175,7 +175,7 @@ unsigned long mm_reclaim_lazyfree(struct mm *mm)
 	return rs.freed;
 }
 
-/* One round over every address space; direct reclaim skips those whose mmap_lock is taken. */
+/* One round over every address space; direct reclaim skips those whose mmap_lock is taken (unless may_wait). */
 static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
 {
 	struct mm *mm = NULL;
@@ -183,7 +183,7 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
 	while (rs->freed < rs->want && (mm = mm_list_next(mm))) {
 		if (mm_exiting(mm))
 			continue;
-		if (who == RECLAIM_DIRECT) {
+		if (who == RECLAIM_DIRECT && !rs->may_wait) {
 			if (!mmap_read_trylock(mm))
 				continue;
 		} else {
@@ -207,9 +207,9 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
  * anonymous pages first made a program reading a large file back
  * thrash its own buffer).
  */
-unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
+static unsigned long reclaim(unsigned long want, enum reclaim_who who, bool may_wait)
 {
-	struct reclaim_scan rs = { .want = want };
+	struct reclaim_scan rs = { .want = want, .may_wait = may_wait };
 
 	for (int round = 0; round < 4 && rs.freed < want; round++) {
 		rs.may_swap = round >= 2 && swap_free_pages() > 0;
@@ -227,6 +227,11 @@ unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
 	return rs.freed;
 }
 
+unsigned long mm_reclaim(unsigned long want, enum reclaim_who who)
+{
+	return reclaim(want, who, false);
+}
+
 /* Frames short of the high watermark (at least a cluster: Linux's SWAP_CLUSTER_MAX, 32). */
 static unsigned long deficit(void)
 {
@@ -235,10 +240,10 @@ static unsigned long deficit(void)
 	return MAX(free < high ? high - free : 0, 32UL);
 }
 
-bool mm_reclaim_direct(void)
+bool mm_reclaim_direct(bool may_wait)
 {
 	count_vm_event(VM_ALLOCSTALL);
-	return mm_reclaim(deficit(), RECLAIM_DIRECT) > 0;
+	return reclaim(deficit(), RECLAIM_DIRECT, may_wait) > 0;
 }
 
 unsigned long kswapd_balance(void)

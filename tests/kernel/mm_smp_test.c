@@ -36,6 +36,7 @@
 #include "tests/unit/test_mm_util.h"
 #include "vmscan.h"
 #include "vmstat.h"
+#include "lockless.h"
 
 #define A 0x40000000UL
 #define NPAGES 16
@@ -747,6 +748,70 @@ static void test_swap_races_writes_fork_body(struct ktest *t)
 
 RACE_CASE_WITHOUT_SWAP(test_swap_races_writes_fork)
 
+/* ---- a fault's direct reclaim waits for an address space another task holds */
+
+struct lock_holder {
+	struct mm *mm;
+	unsigned long contended;      /* the lock's read_contended before the test's reclaim */
+	int held;                     /* 1 once the holder has the lock */
+	int done;                     /* 1: the test is past its reclaims (let go in any case) */
+};
+
+/* Hold mm's mmap_lock for writing until a reader has had to wait for it (or the test is done). */
+static void hold_until_read_waits(void *arg)
+{
+	struct lock_holder *h = arg;
+
+	mmap_write_lock(h->mm);
+	__atomic_store_n(&h->held, 1, __ATOMIC_RELEASE);
+	while (READ_ONCE(h->mm->mmap_lock.read_contended) == h->contended &&
+	       !__atomic_load_n(&h->done, __ATOMIC_ACQUIRE))
+		sched_yield();
+	mmap_write_unlock(h->mm);
+}
+
+/*
+ * Another task holds (for writing) the mmap_lock of the only address space
+ * with pages to reclaim: 8 lazily freed, clean and not referenced since.
+ * Direct reclaim for a caller that may hold locks (may_wait false) skips
+ * that address space and frees nothing; a fault's (may_wait true) waits
+ * for the lock (the holder lets go once a reader has waited: the lock's
+ * read_contended count moved) and then frees all 8 (its target is at
+ * least 32 pages, Linux's SWAP_CLUSTER_MAX). Before this, a fault whose
+ * reclaim met kswapd holding the address space failed with FAULT_OOM
+ * while kswapd was freeing the very pages it needed.
+ */
+static void test_direct_reclaim_waits_for_mmap_lock_body(struct ktest *t)
+{
+	struct lock_holder h = { 0 };
+	struct task *th;
+	unsigned long lazy0 = vm_stat_read(VM_NR_LAZYFREE);
+
+	if (t->param == 1) {
+		ktest_skip(t, "the same as with fault_lock=mmap: no fault here");
+		return;
+	}
+	h.mm = make_mm(t, 8, true);
+	ASSERT_TRUE(t, h.mm != NULL);
+	EXPECT_EQ(t, vm_madvise(h.mm, A, 8 * PAGE_SIZE, MADV_FREE), 0);
+	EXPECT_EQ(t, vm_stat_read(VM_NR_LAZYFREE) - lazy0, 8);
+	h.contended = h.mm->mmap_lock.read_contended;
+	th = kthread_create(hold_until_read_waits, &h, -1, "lock_holder");
+	ASSERT_TRUE(t, th != NULL);
+	kthread_start(th);
+	while (!__atomic_load_n(&h.held, __ATOMIC_ACQUIRE))
+		sched_yield();
+	EXPECT_FALSE(t, mm_reclaim_direct(false));
+	EXPECT_EQ(t, vm_stat_read(VM_NR_LAZYFREE) - lazy0, 8);
+	EXPECT_TRUE(t, mm_reclaim_direct(true));
+	EXPECT_EQ(t, vm_stat_read(VM_NR_LAZYFREE), lazy0);
+	__atomic_store_n(&h.done, 1, __ATOMIC_RELEASE);
+	kthread_join(th);
+	check_and_put(t, h.mm);
+}
+
+RACE_CASE_WITHOUT_SWAP(test_direct_reclaim_waits_for_mmap_lock)
+
 static const struct ktest_case mm_smp_cases[] = {
 	KTEST_CASE(test_same_and_different_pages),
 	KTEST_CASE(test_munmap_races_faults),
@@ -756,6 +821,7 @@ static const struct ktest_case mm_smp_cases[] = {
 	KTEST_CASE(test_swap_races_writes_fork),
 	KTEST_CASE(test_fault_while_mmap_lock_held),
 	KTEST_CASE(test_fault_in_marked_vma_waits),
+	KTEST_CASE(test_direct_reclaim_waits_for_mmap_lock),
 	{ NULL, NULL },
 };
 
