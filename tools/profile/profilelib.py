@@ -221,22 +221,59 @@ def elf_functions(elf):
     return sorted(funcs)
 
 
-def resolve_user(samples, elf):
-    """User samples by function: {name: count}. Samples of the program itself (task name =
-    the ELF's file name, cut to 15 characters as the kernel keeps it) are named from its
-    symbols ("[unknown]" outside every function); other programs' are "[COMM]"."""
-    comm = os.path.basename(elf)[:15]
+def user_namer(elf):
+    """A function rip -> the name of elf's function containing rip ("[unknown]" outside
+    every function, and for every rip when elf_functions finds none)."""
     funcs = elf_functions(elf)
     starts = [f[0] for f in funcs]
+
+    def name(rip):
+        i = bisect.bisect_right(starts, rip) - 1
+        return funcs[i][2] if i >= 0 and rip < funcs[i][1] else "[unknown]"
+    return name
+
+
+def program_comm(elf):
+    """The task name the kernel gives a program started from elf: its file name, cut to
+    15 characters (TASK_COMM_LEN - 1)."""
+    return os.path.basename(elf)[:15]
+
+
+def resolve_user(samples, elf):
+    """User samples by function: {name: count}. Samples of the program itself (task name =
+    program_comm(elf)) are named from its symbols ("[unknown]" outside every function);
+    other programs' are "[COMM]"."""
+    comm, name = program_comm(elf), user_namer(elf)
     out = {}
     for c, rip, n in samples:
-        if c != comm:
-            name = "[%s]" % c
-        else:
-            i = bisect.bisect_right(starts, rip) - 1
-            name = funcs[i][2] if i >= 0 and rip < funcs[i][1] else "[unknown]"
-        out[name] = out.get(name, 0) + n
+        key = name(rip) if c == comm else "[%s]" % c
+        out[key] = out.get(key, 0) + n
     return out
+
+
+def split_user_stacks(folded, samples, elf):
+    """The folded stacks (text) with the program's one user-mode line, "COMM;[user] N",
+    replaced by one "COMM;user:FUNC n" line per function of the program that the
+    user-sample block (parse_user: the same samples, kept by RIP) names, most samples
+    first. Returns (text, True), or (folded, False) unchanged when elf has no symbols or
+    the block's count for COMM is not N (one of the kernel's tables was full)."""
+    comm = program_comm(elf)
+    mine = [(rip, n) for c, rip, n in samples if c == comm]
+    if not elf_functions(elf):
+        return folded, False
+    name, by_func = user_namer(elf), {}
+    for rip, n in mine:
+        by_func[name(rip)] = by_func.get(name(rip), 0) + n
+    out, split = [], False
+    for line in folded.splitlines():
+        m = re.match(r"^(\S+);\[user\] (\d+)$", line)
+        if m and m.group(1) == comm and int(m.group(2)) == sum(by_func.values()):
+            out += ["%s;user:%s %d" % (comm, f, n)
+                    for f, n in sorted(by_func.items(), key=lambda kv: (-kv[1], kv[0]))]
+            split = True
+        else:
+            out.append(line)
+    return ("\n".join(out) + "\n", True) if split else (folded, False)
 
 
 def user_table_text(by_function, user_total):
