@@ -287,6 +287,28 @@ def user_table_text(by_function, user_total):
     return "\n".join(lines) + "\n"
 
 
+def resolve_entries(folded, elf):
+    """The folded stacks (text) with each "[user@0xRIP]" frame (profile_entry=on: the user
+    address a task entered the kernel from) named: "user:FUNC" from elf's symbols for the
+    program's own task (program_comm), "[user]" for another program's. Stacks that become
+    the same are merged (first one's place, counts added). Other lines stay as they are."""
+    comm, name = program_comm(elf), user_namer(elf)
+    merged, order = {}, []
+    for line in folded.splitlines():
+        m = re.match(r"^([^;]+);\[user@0x([0-9a-f]+)\](;.*)? (\d+)$", line)
+        if m:
+            frame = "user:" + name(int(m.group(2), 16)) if m.group(1) == comm else "[user]"
+            key, n = "%s;%s%s" % (m.group(1), frame, m.group(3) or ""), int(m.group(4))
+        else:
+            key, n = line, None
+        if key not in merged:
+            order.append(key)
+            merged[key] = None if n is None else 0
+        if n is not None:
+            merged[key] += n
+    return "".join(k + ("" if merged[k] is None else " %d" % merged[k]) + "\n" for k in order)
+
+
 def parse_folded(text):
     """Folded stacks as {stack: count}; raises ValueError on a malformed line."""
     out = {}
