@@ -12,6 +12,8 @@
  *   profile_hz=N                              profiler samples per second (include/profile.h)
  *   profile_stacks=on|off                     also record and print folded kernel stacks
  *   profile_dither=on|off                     vary each sampling period within +-1/8 (default on)
+ *   profile_entry=on|off                      root each folded kernel stack at the user address
+ *                                             its task entered the kernel from (default off)
  *   vmastat=on|off                            count VMA index operations and their node
  *                                             accesses by kind (include/profile_vma.h)
  *   vma=list|avl|hash|rbtree|btree            VMA index backend for new address spaces
@@ -59,6 +61,7 @@ struct kernel_params {
 	unsigned profile_hz;                    /* default TIMER_HZ */
 	bool profile_stacks;                    /* default false */
 	bool profile_dither;                    /* default true */
+	bool profile_entry;                     /* default false */
 	bool vmastat;                           /* default false */
 	char vma[CMDLINE_VALUE_MAX];            /* empty: the default backend */
 	bool merge;                             /* default true */

@@ -20,6 +20,8 @@
  *   profile_stacks=on   also print the folded stacks after the table
  *   profile_dither=off  sample at exactly profile_hz (default on: each
  *                    period moves within +-1/8 of the mean, see below)
+ *   profile_entry=on    with stacks: root each kernel stack of a user task
+ *                    at the user address it entered the kernel from
  *
  * profile_print() output (docs/profiling.md explains it in full):
  *     # profile-table begin
@@ -35,7 +37,8 @@
  * The folded stacks (profile_user_end, with profile_stacks=on) are
  * "# profile-folded begin", one line per distinct sampled stack,
  * "COMM;ROOT;...;LEAF COUNT" (COMM the task's name, user-mode samples as
- * "COMM;[user]"), and "# profile-folded end".
+ * "COMM;[user]"; with profile_entry=on a user task's kernel stacks as
+ * "COMM;[user@0xRIP];ROOT;...;LEAF"), and "# profile-folded end".
  * profile=user also prints the user-mode samples by RIP ("# profile-user
  * begin" .. "end", profile_user_print below).
  *
@@ -56,6 +59,7 @@
 #include "arch.h"
 
 struct vmk_prof_counts;
+struct task;
 
 /*
  * Set the sampling rate and whether stacks are kept (from the command line;
@@ -98,8 +102,14 @@ bool profile_user_requested(void);
 bool profile_stacks_enabled(void);
 
 /* Folded-stack store (kernel/profile/profile_stacks.c), used by the profiler above. */
-/* Allocate (first call) and empty the table. 0 or -ENOMEM. */
-int profile_stacks_reset(void);
+/* Allocate (first call) and empty the table; entry: record profile_entry_rip too. 0 or -ENOMEM. */
+int profile_stacks_reset(bool entry);
+/*
+ * The user address task t entered the kernel from (the rip of its user
+ * frame, t->tf), or 0 when t has no user half (a kernel or idle thread) or
+ * its frame is no user one (it has not been in user mode yet).
+ */
+uintptr_t profile_entry_rip(const struct task *t);
 /* Count the stack interrupted at (rip, sp, fp) of the current task. Interrupts off. */
 void profile_stacks_record(uintptr_t rip, uintptr_t sp, uintptr_t fp, bool user);
 /* Print every recorded stack, one folded line each. */

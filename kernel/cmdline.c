@@ -97,6 +97,7 @@ static const struct {
 	{ "strace", offsetof(struct kernel_params, strace) },
 	{ "profile_stacks", offsetof(struct kernel_params, profile_stacks) },
 	{ "profile_dither", offsetof(struct kernel_params, profile_dither) },
+	{ "profile_entry", offsetof(struct kernel_params, profile_entry) },
 	{ "vmastat", offsetof(struct kernel_params, vmastat) },
 };
 

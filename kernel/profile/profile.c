@@ -73,7 +73,7 @@ int profile_start(void)
 			return -ENOMEM;
 	}
 	WRITE_ONCE(prof_on, false);
-	if (prof_stacks && profile_stacks_reset())
+	if (prof_stacks && profile_stacks_reset(kparams.profile_entry))
 		return -ENOMEM;
 	if (profile_user_reset())
 		return -ENOMEM;

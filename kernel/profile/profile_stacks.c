@@ -19,6 +19,13 @@
  * An assembly routine without a frame loses its caller's frame, as with
  * every frame-pointer profiler.
  * When the table is full, further new stacks are counted as "[dropped]".
+ *
+ * With profile_entry=on a kernel stack of a user task also keeps where the
+ * task entered the kernel from: the rip of its user frame at the top of its
+ * kernel stack (the instruction after the syscall, or the one that faulted
+ * or was interrupted), printed as a "[user@0xRIP]" frame under the task's
+ * name, so that the host can put each kernel stack under the program's
+ * function that caused it (tools/profile/profilelib.py: resolve_entries).
  */
 #include "profile.h"
 #include "ksyms.h"
@@ -28,6 +35,7 @@
 #include "kerrno.h"
 #include "spinlock.h"
 #include "task.h"
+#include "x86.h"
 
 #define STACK_DEPTH 24                  /* functions kept per stack, leaf first */
 #define STACK_SLOTS 4096                /* distinct stacks (a power of two) */
@@ -39,15 +47,18 @@ struct stack_entry {
 	uint16_t depth;
 	bool user;
 	char comm[TASK_COMM_LEN];
+	uintptr_t entry;                /* profile_entry_rip (0: none or not recorded) */
 	uint32_t sym[STACK_DEPTH];      /* ksyms indexes, leaf first */
 };
 
 static struct stack_entry *table;
 static uint64_t dropped;
+static bool record_entry;               /* profile_entry=on */
 static struct spinlock stacks_lock = SPINLOCK_INIT("profile_stacks");
 
-int profile_stacks_reset(void)
+int profile_stacks_reset(bool entry)
 {
+	record_entry = entry;
 	if (!table) {
 		table = kzalloc(STACK_SLOTS * sizeof(*table));
 		if (!table)
@@ -161,9 +172,16 @@ static void walk(struct stack_entry *e, uintptr_t rip, uintptr_t sp, uintptr_t f
 	}
 }
 
+uintptr_t profile_entry_rip(const struct task *t)
+{
+	if (!t || t->kthread_fn || t->is_idle || !t->tf || t->tf->cs != USER_CS)
+		return 0;
+	return t->tf->rip;
+}
+
 static uint32_t hash_entry(const struct stack_entry *e)
 {
-	uint32_t h = 2166136261u ^ e->user;
+	uint32_t h = (2166136261u ^ e->user ^ (uint32_t)e->entry) * 16777619u;
 
 	for (unsigned i = 0; i < e->depth; i++)
 		h = (h ^ e->sym[i]) * 16777619u;
@@ -174,7 +192,7 @@ static uint32_t hash_entry(const struct stack_entry *e)
 
 static bool same_stack(const struct stack_entry *a, const struct stack_entry *b)
 {
-	return a->user == b->user && a->depth == b->depth &&
+	return a->user == b->user && a->depth == b->depth && a->entry == b->entry &&
 	       strncmp(a->comm, b->comm, TASK_COMM_LEN) == 0 &&
 	       memcmp(a->sym, b->sym, a->depth * sizeof(a->sym[0])) == 0;
 }
@@ -193,6 +211,8 @@ void profile_stacks_record(uintptr_t rip, uintptr_t sp, uintptr_t fp, bool user)
 		memcpy(e.comm, t->comm, strnlen(t->comm, TASK_COMM_LEN - 1));
 	if (!user)
 		walk(&e, rip, sp, fp, t);
+	if (!user && record_entry)
+		e.entry = profile_entry_rip(t);
 	flags = spin_lock_irqsave(&stacks_lock);
 	for (uint32_t h = hash_entry(&e), n = 0; n < STACK_SLOTS; h++, n++) {
 		struct stack_entry *s = &table[h & (STACK_SLOTS - 1)];
@@ -217,6 +237,8 @@ static void print_entry(const struct stack_entry *s)
 	printk("%s", s->comm[0] ? s->comm : "?");
 	if (s->user)
 		printk(";[user]");
+	if (s->entry)
+		printk(";[user@0x%lx]", (unsigned long)s->entry);
 	for (unsigned i = s->depth; i > 0; i--)
 		printk(";%s", ksyms_table[s->sym[i - 1]].name);
 	if (!s->user && s->depth == 0)

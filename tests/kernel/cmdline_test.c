@@ -38,11 +38,14 @@ static void test_profile_keys(struct ktest *t)
 	EXPECT_EQ(t, p.profile_hz, 1000u);
 	EXPECT_FALSE(t, p.profile_stacks);
 	EXPECT_FALSE(t, p.vmastat);
-	EXPECT_EQ(t, cmdline_parse(&p, "profile=user profile_hz=10000 profile_stacks=on vmastat=on"), 0u);
+	EXPECT_FALSE(t, p.profile_entry);
+	EXPECT_EQ(t, cmdline_parse(&p, "profile=user profile_hz=10000 profile_stacks=on vmastat=on "
+				       "profile_entry=on"), 0u);
 	EXPECT_STREQ(t, p.profile, "user");
 	EXPECT_EQ(t, p.profile_hz, 10000u);
 	EXPECT_TRUE(t, p.profile_stacks);
 	EXPECT_TRUE(t, p.vmastat);
+	EXPECT_TRUE(t, p.profile_entry);
 	/* not numbers: a warning each, the default stays */
 	EXPECT_EQ(t, cmdline_parse(&p, "profile_hz=10k profile_hz= profile_hz=-5"), 3u);
 	EXPECT_EQ(t, p.profile_hz, 1000u);

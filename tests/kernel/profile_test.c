@@ -7,6 +7,7 @@
 #include "slab.h"
 #include "profile_vma.h"
 #include "vma.h"
+#include "task.h"
 
 /* A function the profiler should find: spins until `ticks` timer ticks passed. */
 __attribute__((noinline)) void profile_test_spin(uint64_t ticks);
@@ -133,6 +134,12 @@ static void test_profiler_dither(struct ktest *t)
 	EXPECT_LE(t, sum / 4096, mean + mean / 100);
 }
 
+/* A kernel thread's function, for test_profiler_entry_rip (never called). */
+static void profile_test_kthread_fn(void *arg)
+{
+	(void)arg;
+}
+
 /*
  * The user-sample table (kernel/profile/profile_user.c): counts by RIP
  * (and task name), found again by range, emptied by a reset.
@@ -149,6 +156,36 @@ static void test_profiler_user_samples(struct ktest *t)
 	EXPECT_EQ(t, profile_user_samples_in(0, 0x401000), 0);
 	ASSERT_EQ(t, profile_user_reset(), 0);
 	EXPECT_EQ(t, profile_user_samples_in(0, UINTPTR_MAX), 0);
+}
+
+/*
+ * profile_entry_rip (profile_entry=on): a task with a user frame (cs =
+ * USER_CS) entered the kernel from that frame's rip; a frame from kernel
+ * mode, a kernel thread and the idle task have no user address, and the
+ * test's own thread, a kernel thread, has none either.
+ */
+static void test_profiler_entry_rip(struct ktest *t)
+{
+	struct task *fake = kzalloc(sizeof(*fake));
+	struct trap_frame tf;
+
+	ASSERT_TRUE(t, fake != NULL);
+	memset(&tf, 0, sizeof(tf));
+	fake->tf = &tf;
+	tf.cs = USER_CS;
+	tf.rip = 0x401234;
+	EXPECT_EQ(t, profile_entry_rip(fake), 0x401234);
+	tf.cs = KERNEL_CS;
+	EXPECT_EQ(t, profile_entry_rip(fake), 0);
+	tf.cs = USER_CS;
+	fake->is_idle = true;
+	EXPECT_EQ(t, profile_entry_rip(fake), 0);
+	fake->is_idle = false;
+	fake->kthread_fn = profile_test_kthread_fn;
+	EXPECT_EQ(t, profile_entry_rip(fake), 0);
+	EXPECT_EQ(t, profile_entry_rip(NULL), 0);
+	EXPECT_EQ(t, profile_entry_rip(current), 0);
+	kfree(fake);
 }
 
 /*
@@ -233,6 +270,7 @@ static const struct ktest_case profile_cases[] = {
 	KTEST_CASE(test_profiler_stacks),
 	KTEST_CASE(test_profiler_dither),
 	KTEST_CASE(test_profiler_user_samples),
+	KTEST_CASE(test_profiler_entry_rip),
 	KTEST_CASE(test_vma_counted),
 	KTEST_CASE(test_cycle_counter),
 	{ NULL, NULL },

@@ -221,22 +221,59 @@ def elf_functions(elf):
     return sorted(funcs)
 
 
-def resolve_user(samples, elf):
-    """User samples by function: {name: count}. Samples of the program itself (task name =
-    the ELF's file name, cut to 15 characters as the kernel keeps it) are named from its
-    symbols ("[unknown]" outside every function); other programs' are "[COMM]"."""
-    comm = os.path.basename(elf)[:15]
+def user_namer(elf):
+    """A function rip -> the name of elf's function containing rip ("[unknown]" outside
+    every function, and for every rip when elf_functions finds none)."""
     funcs = elf_functions(elf)
     starts = [f[0] for f in funcs]
+
+    def name(rip):
+        i = bisect.bisect_right(starts, rip) - 1
+        return funcs[i][2] if i >= 0 and rip < funcs[i][1] else "[unknown]"
+    return name
+
+
+def program_comm(elf):
+    """The task name the kernel gives a program started from elf: its file name, cut to
+    15 characters (TASK_COMM_LEN - 1)."""
+    return os.path.basename(elf)[:15]
+
+
+def resolve_user(samples, elf):
+    """User samples by function: {name: count}. Samples of the program itself (task name =
+    program_comm(elf)) are named from its symbols ("[unknown]" outside every function);
+    other programs' are "[COMM]"."""
+    comm, name = program_comm(elf), user_namer(elf)
     out = {}
     for c, rip, n in samples:
-        if c != comm:
-            name = "[%s]" % c
-        else:
-            i = bisect.bisect_right(starts, rip) - 1
-            name = funcs[i][2] if i >= 0 and rip < funcs[i][1] else "[unknown]"
-        out[name] = out.get(name, 0) + n
+        key = name(rip) if c == comm else "[%s]" % c
+        out[key] = out.get(key, 0) + n
     return out
+
+
+def split_user_stacks(folded, samples, elf):
+    """The folded stacks (text) with the program's one user-mode line, "COMM;[user] N",
+    replaced by one "COMM;user:FUNC n" line per function of the program that the
+    user-sample block (parse_user: the same samples, kept by RIP) names, most samples
+    first. Returns (text, True), or (folded, False) unchanged when elf has no symbols or
+    the block's count for COMM is not N (one of the kernel's tables was full)."""
+    comm = program_comm(elf)
+    mine = [(rip, n) for c, rip, n in samples if c == comm]
+    if not elf_functions(elf):
+        return folded, False
+    name, by_func = user_namer(elf), {}
+    for rip, n in mine:
+        by_func[name(rip)] = by_func.get(name(rip), 0) + n
+    out, split = [], False
+    for line in folded.splitlines():
+        m = re.match(r"^(\S+);\[user\] (\d+)$", line)
+        if m and m.group(1) == comm and int(m.group(2)) == sum(by_func.values()):
+            out += ["%s;user:%s %d" % (comm, f, n)
+                    for f, n in sorted(by_func.items(), key=lambda kv: (-kv[1], kv[0]))]
+            split = True
+        else:
+            out.append(line)
+    return ("\n".join(out) + "\n", True) if split else (folded, False)
 
 
 def user_table_text(by_function, user_total):
@@ -248,6 +285,28 @@ def user_table_text(by_function, user_total):
     lines.append("%-40s %7d %7.2f%%" % ("total", sum(by_function.values()),
                                         100.0 if user_total else 0))
     return "\n".join(lines) + "\n"
+
+
+def resolve_entries(folded, elf):
+    """The folded stacks (text) with each "[user@0xRIP]" frame (profile_entry=on: the user
+    address a task entered the kernel from) named: "user:FUNC" from elf's symbols for the
+    program's own task (program_comm), "[user]" for another program's. Stacks that become
+    the same are merged (first one's place, counts added). Other lines stay as they are."""
+    comm, name = program_comm(elf), user_namer(elf)
+    merged, order = {}, []
+    for line in folded.splitlines():
+        m = re.match(r"^([^;]+);\[user@0x([0-9a-f]+)\](;.*)? (\d+)$", line)
+        if m:
+            frame = "user:" + name(int(m.group(2), 16)) if m.group(1) == comm else "[user]"
+            key, n = "%s;%s%s" % (m.group(1), frame, m.group(3) or ""), int(m.group(4))
+        else:
+            key, n = line, None
+        if key not in merged:
+            order.append(key)
+            merged[key] = None if n is None else 0
+        if n is not None:
+            merged[key] += n
+    return "".join(k + ("" if merged[k] is None else " %d" % merged[k]) + "\n" for k in order)
 
 
 def parse_folded(text):
