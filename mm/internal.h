@@ -203,7 +203,9 @@ void shmem_reclaim_object(struct vm_object *o, struct reclaim_scan *rs);
  * [start, end), part of one private anonymous VMA of rs->mm: drop the
  * clean lazily freed pages mapped only here (unmapped into rs->tlb), give a
  * referenced one a second chance (reclaim proper), un-mark a written one;
- * until rs->freed reaches rs->want. mmap_lock (read) and pt_lock held.
+ * until rs->freed reaches rs->want. Each page dropped is counted in
+ * pglazyfreed as it goes (a reader may see it zero right after).
+ * mmap_lock (read) and pt_lock held.
  */
 void mm_reclaim_lazyfree_range(struct reclaim_scan *rs, uintptr_t start, uintptr_t end);
 /*

@@ -191,6 +191,7 @@ static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 	}
 	mm_unmap_page(rs->mm, p, false, rs->tlb);
 	rs->freed++;
+	count_vm_event(VM_PGLAZYFREED);         /* now, before anyone can read the page back as zero */
 	return MMU_CLEAR;
 }
 
@@ -283,7 +284,6 @@ static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start,
 		struct reclaim_scan rs = { .mm = mm, .tlb = tlb, .pageout = true, .want = ~0UL };
 
 		mm_reclaim_lazyfree_range(&rs, start, end);
-		count_vm_events(VM_PGLAZYFREED, rs.freed);
 	}
 	mm_pt_unlock(mm);
 	if (!vma->file)

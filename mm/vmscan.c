@@ -171,7 +171,6 @@ unsigned long mm_reclaim_lazyfree(struct mm *mm)
 	for (int round = 0; round < 2; round++)
 		reclaim_mm(mm, &rs);
 	mmap_read_unlock(mm);
-	count_vm_events(VM_PGLAZYFREED, rs.freed);
 	return rs.freed;
 }
 
@@ -220,7 +219,6 @@ static unsigned long reclaim(unsigned long want, enum reclaim_who who, bool may_
 	}
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSCAN_DIRECT : VM_PGSCAN_KSWAPD, rs.scanned);
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSTEAL_DIRECT : VM_PGSTEAL_KSWAPD, rs.freed);
-	count_vm_events(VM_PGLAZYFREED, rs.freed - rs.swapped - rs.shmem);
 	if (rs.freed)
 		__atomic_store_n(&kswapd_failed, false, __ATOMIC_RELAXED);
 	mm_put_deferred_flush();        /* address spaces whose last user left during a reverse-map walk */

@@ -5,7 +5,8 @@
  * mapped only here (into rs->tlb) until rs->freed reaches rs->want, give a
  * page read since its last scan a second chance (reclaim proper only),
  * and make a written one an ordinary page again; count the lazily freed
- * pages looked at in rs->scanned. rs->pageout: MADV_PAGEOUT (references
+ * pages looked at in rs->scanned, and each page dropped, as it is
+ * dropped, in pglazyfreed (count_vm_event). rs->pageout: MADV_PAGEOUT (references
  * ignored, a page mapped elsewhere too left as it is). pt_lock held.
  */
 void mm_reclaim_lazyfree_range(struct reclaim_scan *rs, uintptr_t start, uintptr_t end)

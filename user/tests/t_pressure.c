@@ -321,24 +321,72 @@ static bool swap_ready(void)
 	return true;
 }
 
-/*
- * The unmapped range's slots are free again: what is still in swap is at
- * most the rest of the processes alive (the test program and this test's
- * own stack, data and heap, a few pages, which reclaim may have written
- * out too): under 1 MiB. The reaped child's address space may still be
- * held for a moment by reclaim (kswapd looks at every address space,
- * holding a reference: its put is then the last, as Linux's mmput can be
- * from kswapd), so wait for that, yielding; a real leak of the range
- * trips the test program's watchdog. (The exact slot counts are checked
- * by the mm_swap suite.)
- */
-static void slots_all_free(void)
+/* VmSwap of /proc/NAME/status in kB, or 0 (no such process any more). */
+static long process_swap_kb(const char *name)
+{
+	char path[64];
+	int fd;
+	long n = 0, r;
+
+	snprintf(path, sizeof(path), "/proc/%s/status", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	while ((r = read(fd, procbuf + n, sizeof(procbuf) - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	procbuf[n] = 0;
+	n = proc_field("VmSwap");
+	return n > 0 ? n : 0;
+}
+
+/* Swap in kB that the live processes' own memory holds: VmSwap summed over /proc's processes. */
+static long processes_swap_kb(void)
+{
+	static char buf[8192];
+	int fd = open("/proc", O_RDONLY | O_DIRECTORY);
+	long sum = 0, n;
+
+	CHECK(fd >= 0);
+	while ((n = usys3(__NR_getdents64, fd, (long)buf, sizeof(buf))) > 0)
+		for (long off = 0; off < n;) {
+			struct dirent_u *d = (struct dirent_u *)(buf + off);
+
+			if (d->name[0] >= '1' && d->name[0] <= '9')
+				sum += process_swap_kb(d->name);
+			off += d->reclen;
+		}
+	close(fd);
+	return sum;
+}
+
+/* Swap in use (kB) that no live process's memory accounts for. */
+static long swap_unaccounted_kb(void)
 {
 	long used = meminfo_kb("SwapTotal") - meminfo_kb("SwapFree");
 
-	if (used >= 1024)       /* say which wait a hang is in (a line only on this path) */
-		printf("# waiting for swap slots to be freed: %ld kB in use\n", used);
-	while (meminfo_kb("SwapTotal") - meminfo_kb("SwapFree") >= 1024)
+	return used - processes_swap_kb();
+}
+
+/*
+ * The unmapped range's slots are free again: what is still in swap is the
+ * live processes' own memory (the test program's, init's: cold pages
+ * reclaim wrote out under the test's pressure, which stay there while
+ * those processes sleep; their VmSwap) and, at most, a few slots in
+ * transit: under 1 MiB besides. The reaped child's address space may
+ * still be held for a moment by reclaim (kswapd looks at every address
+ * space, holding a reference: its put is then the last, as Linux's mmput
+ * can be from kswapd), so wait for that, yielding; a real leak of the
+ * range trips the test program's watchdog. (The exact slot counts are
+ * checked by the mm_swap suite.)
+ */
+static void slots_all_free(void)
+{
+	long left = swap_unaccounted_kb();
+
+	if (left >= 1024)       /* say which wait a hang is in (a line only on this path) */
+		printf("# waiting for swap slots to be freed: %ld kB in use besides the processes' VmSwap\n", left);
+	while (swap_unaccounted_kb() >= 1024)
 		usys0(__NR_sched_yield);
 }
 

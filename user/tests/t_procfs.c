@@ -239,14 +239,6 @@ static void t_procfs_cmdline_cwd(void)
 	CHECK_EQ(strcmp(buf, "/tmp"), 0);
 }
 
-struct dirent_u {
-	unsigned long ino;
-	long off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
 /* Does the directory path list name (of type type)? */
 static bool dir_lists(const char *path, const char *name, unsigned type)
 {

@@ -70,4 +70,13 @@ struct kstat_u {
 	long reserved[3];
 };
 
+/* One record of getdents64's buffer, as x86-64 Linux fills it. */
+struct dirent_u {
+	unsigned long ino;
+	long off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
 #endif
