@@ -3,9 +3,12 @@
  * the initial stack, tests): mm_copy_to faults pages in as user writes
  * would, mm_copy_from reads what is there without allocating.
  *
- * Locking: both take mmap_lock for reading around each page's lookup and
- * copy, so the frame cannot be freed under them; faults happen with the
- * lock dropped (handle_mm_fault takes it itself).
+ * Locking: each page's lookup and copy happen under pt_lock, as reclaim's
+ * changes of an entry do (its reverse-map walks hold no mmap_lock, and a
+ * walk may take a writable entry out for a moment): so the copy never
+ * reads a frame freed meanwhile nor a zero for a page that is there.
+ * mmap_lock for reading around the VMA lookups; faults happen with it
+ * dropped (handle_mm_fault takes it itself).
  */
 #include "internal.h"
 #include "kerrno.h"
@@ -18,20 +21,35 @@ static int fault_errno(enum fault_result r)
 }
 
 /*
- * A write through the direct map leaves the PTE's dirty bit alone: mark the
- * page itself (Linux: a FOLL_WRITE access dirties the folio), so that
+ * Copy n bytes between buf and offset off of the page mapped at va, under
+ * pt_lock: 0 when it was there (and writable, for a write), else what
+ * arch_mmu_query answered (-EACCES: present but read-only). A write
+ * through the direct map leaves the PTE's dirty bit alone: the page itself
+ * is marked (Linux: a FOLL_WRITE access dirties the folio), so that
  * reclaim neither drops a lazily freed page nor a shared page with the new
- * data. Under pt_lock, which orders it with this mm's changes of an
- * anonymous page's flags (MADV_FREE); atomic, because a page-cache page's
- * flags are also set by other address spaces under their own pt_lock.
+ * data; pt_lock orders that with this mm's changes of an anonymous page's
+ * flags (MADV_FREE), and it is atomic, because a page-cache page's flags
+ * are also set by other address spaces under their own pt_lock.
  */
-static void page_mark_dirty(struct mm *mm, phys_addr_t pa)
+static int copy_present(struct mm *mm, uintptr_t va, size_t off, void *buf, size_t n, bool write)
 {
-	if (mm_is_zero_pa(pa))
-		return;
+	phys_addr_t pa;
+	unsigned state;
+	int q;
+
 	mm_pt_lock(mm);
-	vm_object_page_dirty(phys_to_page(pa));
+	q = arch_mmu_query(mm->mmu, va, &pa, &state);
+	if (q == 0 && write && !(state & MMU_WRITE))
+		q = -EACCES;
+	if (q == 0 && write) {
+		memcpy((char *)phys_to_virt(pa) + off, buf, n);
+		if (!mm_is_zero_pa(pa))
+			vm_object_page_dirty(phys_to_page(pa));
+	} else if (q == 0) {
+		memcpy(buf, (char *)phys_to_virt(pa) + off, n);
+	}
 	mm_pt_unlock(mm);
+	return q;
 }
 
 int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len)
@@ -43,21 +61,17 @@ int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len)
 	while (len) {
 		uintptr_t va = ALIGN_DOWN(dst, PAGE_SIZE);
 		size_t off = dst - va, n = MIN(len, PAGE_SIZE - off);
-		phys_addr_t pa;
-		unsigned state;
 		int tries = 0;
 
 		for (;;) {
 			enum fault_result r;
+			int q;
 
 			mmap_read_lock(mm);
-			if (arch_mmu_query(mm->mmu, va, &pa, &state) == 0 && (state & MMU_WRITE)) {
-				memcpy((char *)phys_to_virt(pa) + off, s, n);
-				page_mark_dirty(mm, pa);
-				mmap_read_unlock(mm);
-				break;
-			}
+			q = copy_present(mm, va, off, (void *)s, n, true);
 			mmap_read_unlock(mm);
+			if (q == 0)
+				break;
 			r = handle_mm_fault(mm, dst, FAULT_WRITE);
 			if (r != FAULT_OK)
 				return fault_errno(r);
@@ -83,9 +97,8 @@ int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len)
 		uintptr_t va = ALIGN_DOWN(src, PAGE_SIZE);
 		size_t off = src - va, n = MIN(len, PAGE_SIZE - off);
 		struct vma *vma = vma_lookup(mm, src);
-		phys_addr_t pa;
 		struct page *p = NULL;
-		int q = vma ? arch_mmu_query(mm->mmu, va, &pa, NULL) : -EFAULT;
+		int q = vma ? copy_present(mm, va, off, d, n, false) : -EFAULT;
 
 		if (q == -EFAULT) {           /* no VMA, or a guard marker */
 			err = -EFAULT;
@@ -103,9 +116,7 @@ int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len)
 			}
 			continue;
 		}
-		if (q == 0) {
-			memcpy(d, (char *)phys_to_virt(pa) + off, n);
-		} else {
+		if (q != 0) {
 			if (vma->file && vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), 0, &p))
 				p = NULL;
 			if (p) {
