@@ -5,7 +5,10 @@
  * (shared anonymous memory included), whose page is in the file's cache
  * (mapped here or not: Linux's mincore_page).
  *
- * Locking: takes mm's mmap_lock for reading.
+ * Locking: takes mm's mmap_lock for reading, and pt_lock around each
+ * page's look (Linux: the PTE lock): reclaim's reverse-map walks change
+ * entries under pt_lock alone and may take a writable entry out for a
+ * moment, which must not read as "not resident".
  */
 #include "internal.h"
 #include "kerrno.h"
@@ -33,17 +36,17 @@ int vm_mincore(struct mm *mm, uintptr_t start, size_t len, unsigned char *vec)
 			break;
 		}
 		phys_addr_t val = 0;
-		int q = arch_mmu_query(mm->mmu, va, &val, NULL);
+		int q;
 
-		if (q == 0) {
+		mm_pt_lock(mm);
+		q = arch_mmu_query(mm->mmu, va, &val, NULL);
+		if (q == 0)
 			vec[i] = 1;
-			continue;
-		}
-		if (q == -EAGAIN) {             /* swapped: resident if its page is still in the swap cache */
+		else if (q == -EAGAIN)          /* swapped: resident if its page is still in the swap cache */
 			vec[i] = swap_cache_has((swp_entry_t){ val });
-			continue;
-		}
-		vec[i] = vma->file && vm_object_has_page(vma_object(vma), vma_pgoff_at(vma, va));
+		else
+			vec[i] = vma->file && vm_object_has_page(vma_object(vma), vma_pgoff_at(vma, va));
+		mm_pt_unlock(mm);
 	}
 	mmap_read_unlock(mm);
 	return err;
