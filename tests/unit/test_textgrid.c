@@ -28,14 +28,23 @@ static void put_str(struct textgrid *g, const char *s)
 	textgrid_write(g, s, strlen(s));
 }
 
+/* A fresh grid scrolling by jump after input: its rows must read want. */
+static void grid_after(struct ktest *t, struct textgrid *g, unsigned jump, const char *input,
+		       const char *const want[ROWS])
+{
+	textgrid_init(g, cells, COLS, ROWS, jump);
+	put_str(g, input);
+	for (unsigned r = 0; r < ROWS; r++)
+		EXPECT_TRUE(t, row_is(g, r, want[r]));
+}
+
+/* '\r' returns to column 0 only. */
 static void test_newline_and_cr(struct ktest *t)
 {
+	static const char *const want[ROWS] = { "ok 1", "Ayz", "", "" };
 	struct textgrid g;
 
-	textgrid_init(&g, cells, COLS, ROWS, 2);
-	put_str(&g, "ok 1\nxyz\rA");
-	EXPECT_TRUE(t, row_is(&g, 0, "ok 1"));
-	EXPECT_TRUE(t, row_is(&g, 1, "Ayz"));         /* '\r' returns to column 0 only */
+	grid_after(t, &g, 2, "ok 1\nxyz\rA", want);
 	EXPECT_EQ(t, g.cx, 1);
 	EXPECT_EQ(t, g.cy, 1);
 }
@@ -43,25 +52,20 @@ static void test_newline_and_cr(struct ktest *t)
 /* A line of exactly COLS bytes fills one row; one more byte wraps to the next. */
 static void test_wrap(struct ktest *t)
 {
+	static const char *const want[ROWS] = { "0123456789", "abcdefghij", "KL", "" };
 	struct textgrid g;
 
-	textgrid_init(&g, cells, COLS, ROWS, 1);
-	put_str(&g, "0123456789\nabcdefghijKL");
-	EXPECT_TRUE(t, row_is(&g, 0, "0123456789"));
-	EXPECT_TRUE(t, row_is(&g, 1, "abcdefghij"));
-	EXPECT_TRUE(t, row_is(&g, 2, "KL"));
+	grid_after(t, &g, 1, "0123456789\nabcdefghijKL", want);
 	EXPECT_EQ(t, g.cy, 2);
 }
 
 /* Tab stops at columns 8, 16, ... of the row; a tab at column 8 of 10 ends at the row's end. */
 static void test_tab(struct ktest *t)
 {
+	static const char *const want[ROWS] = { "a       b", "        c ", "", "" };
 	struct textgrid g;
 
-	textgrid_init(&g, cells, COLS, ROWS, 1);
-	put_str(&g, "a\tb\n\tc\t");
-	EXPECT_TRUE(t, row_is(&g, 0, "a       b"));
-	EXPECT_TRUE(t, row_is(&g, 1, "        c "));
+	grid_after(t, &g, 1, "a\tb\n\tc\t", want);
 	EXPECT_EQ(t, g.cx, COLS);                       /* pending wrap */
 	put_str(&g, "d");
 	EXPECT_TRUE(t, row_is(&g, 2, "d"));
