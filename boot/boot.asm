@@ -32,6 +32,14 @@ mb2_header:
 	dw 3, 0
 	dd 12
 	dd _start
+	; framebuffer tag, optional (flags bit 0), no preferred size or depth:
+	; GRUB sets a graphics mode (gfxpayload= picks one) where it has a video
+	; adapter and hands over its framebuffer (drivers/video/fbcon.c); without
+	; an adapter (tools/qemu-run's -nodefaults) it boots as before, in text mode
+	align 8
+	dw 5, 1
+	dd 20
+	dd 0, 0, 0
 	; end tag
 	align 8
 	dw 0, 0

@@ -43,6 +43,11 @@
  *   swap=NAME|off                             swap on the block device NAME (vda: the first
  *                                             virtio disk) at boot (include/swap.h);
  *                                             default off
+ *   fbcon=on|off|hold                         the framebuffer console (include/fbcon.h) when
+ *                                             the loader hands over a framebuffer: on
+ *                                             (default), off, or hold: on, and before
+ *                                             exiting wait for a byte on COM1 (so that a
+ *                                             test can take a screenshot: tools/test-fbcon)
  *   crash=null|panic|stack|bug|lockorder      after boot, deliberately crash (to see and
  *                                             test the fatal exception/panic reports)
  * An unknown key, or a word that is not key=value, prints a warning and is ignored.
@@ -76,6 +81,7 @@ struct kernel_params {
 	bool strace;                            /* default false */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */
 	char swap[16];                          /* empty or "off": no swap; else a block device name */
+	unsigned fbcon;                         /* enum fbcon_mode (include/fbcon.h); default on */
 	unsigned warnings;                      /* unknown or malformed words seen */
 };
 

@@ -54,7 +54,10 @@
  *   SLAB_CACHE   spinning  one slab cache                              mm/slab.c
  *   PMM          spinning  the buddy allocator                         mm/pmm.c
  *   STREAMS      spinning  the programs' console streams (virtio)     arch/x86_64/virtio_console.c
- *   CONSOLE      spinning  the console (printk: innermost)             lib/printk.c
+ *   CONSOLE      spinning  the console (printk)                        lib/printk.c
+ *   CONSOLE_DEV  spinning  the console's devices: serial port and      arch/x86_64/arch.c
+ *                framebuffer console (innermost; also taken alone by
+ *                the programs' output without a virtio console)
  *
  * Spinning locks taken with spin_lock() (not _irqsave) leave interrupts on
  * while held and while waiting: the page-table lock is one, so that a CPU
@@ -95,7 +98,8 @@
 	X(SLAB_CACHE,  "slab_cache",  0) \
 	X(PMM,         "pmm",         0) \
 	X(STREAMS,     "streams",     0) \
-	X(CONSOLE,     "console",     0)
+	X(CONSOLE,     "console",     0) \
+	X(CONSOLE_DEV, "console_dev", 0)
 
 #define LOCK_CLASS_ENUM(id, name, sleeping) LOCK_CLASS_##id,
 enum lock_class { LOCK_ORDER_TABLE(LOCK_CLASS_ENUM) LOCK_CLASS_COUNT };

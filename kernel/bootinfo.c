@@ -79,6 +79,30 @@ static void add_extra(struct boot_info *bi, uint64_t start, uint64_t len)
 	}
 }
 
+/* Offsets of the specifications (multiboot1's info: the framebuffer at byte 88). */
+_Static_assert(offsetof(struct mb1_info, fb) == 88, "multiboot1 framebuffer fields");
+_Static_assert(sizeof(struct mb2_tag_framebuffer) == 38, "multiboot2 framebuffer tag");
+
+/*
+ * Keep a direct-colour framebuffer's description (rgb: its colour fields,
+ * NULL when the loader gave none); say why another kind is not used.
+ */
+static void set_fb(struct boot_info *bi, const struct mb_framebuffer *f, const struct mb_fb_rgb *rgb)
+{
+	if (f->type != MB_FB_TYPE_RGB || !rgb) {
+		printk("bootinfo: %s framebuffer %ux%u from the loader: not a direct-colour one, not used\n",
+		       f->type == MB_FB_TYPE_EGA_TEXT ? "EGA text" : "indexed-colour", f->width, f->height);
+		return;
+	}
+	bi->fb = (struct fb_desc){
+		.addr = f->addr, .pitch = f->pitch, .width = f->width, .height = f->height, .bpp = f->bpp,
+		.red_pos = rgb->red_pos, .red_size = rgb->red_size, .green_pos = rgb->green_pos,
+		.green_size = rgb->green_size, .blue_pos = rgb->blue_pos, .blue_size = rgb->blue_size,
+	};
+	printk("bootinfo: framebuffer %ux%u, %u bits per pixel, pitch %u, at %#llx\n", f->width, f->height,
+	       f->bpp, f->pitch, (unsigned long long)f->addr);
+}
+
 static int parse_mb1(uint32_t info_phys, struct boot_info *bi)
 {
 	const struct mb1_info *mi = phys_to_virt(info_phys);
@@ -88,6 +112,8 @@ static int parse_mb1(uint32_t info_phys, struct boot_info *bi)
 	bi->info.end = info_phys + sizeof(*mi);
 	if (mi->flags & MB1_INFO_CMDLINE)
 		set_cmdline(bi, phys_to_virt(mi->cmdline));
+	if (mi->flags & MB1_INFO_FRAMEBUFFER)
+		set_fb(bi, &mi->fb, &mi->fb_rgb);
 	if (mi->flags & MB1_INFO_MODS) {
 		const struct mb1_module *m = phys_to_virt(mi->mods_addr);
 
@@ -165,6 +191,12 @@ static int parse_mb2(uint32_t info_phys, struct boot_info *bi)
 		case MB2_TAG_ACPI_OLD:
 		case MB2_TAG_ACPI_NEW:
 			set_rsdp(bi, tag);
+			break;
+		case MB2_TAG_FRAMEBUFFER:
+			if (tag->size >= sizeof(*tag) + sizeof(struct mb_framebuffer)) {
+				const struct mb2_tag_framebuffer *f = (const void *)tag;
+				set_fb(bi, &f->fb, tag->size >= sizeof(*f) ? &f->rgb : NULL);
+			}
 			break;
 		default:
 			break;

@@ -71,18 +71,27 @@ static unsigned set_choice(bool *dst, const char *v, size_t vlen, const char *ke
 	return 0;
 }
 
-/* Parse thp=always|madvise|never into *dst (an enum thp_mode); returns 1 (a warning) for anything else. */
-static unsigned set_thp(unsigned *dst, const char *v, size_t vlen)
+/*
+ * Parse one of count words into *dst (its index in names); returns 1 (a
+ * warning) for anything else. thp=always|madvise|never (an enum thp_mode),
+ * fbcon=on|off|hold (an enum fbcon_mode).
+ */
+static unsigned set_enum(unsigned *dst, const char *v, size_t vlen, const char *key,
+			 const char *const *names, unsigned count)
 {
-	for (unsigned i = 0; i <= THP_ALWAYS; i++)
-		if (word_is(v, vlen, thp_mode_names[i])) {
+	for (unsigned i = 0; i < count; i++)
+		if (word_is(v, vlen, names[i])) {
 			*dst = i;
 			return 0;
 		}
-	printk("cmdline: warning: thp=%.*s: expected always, madvise or never; keeping %s\n",
-	       (int)vlen, v, thp_mode_names[*dst]);
+	printk("cmdline: warning: %s=%.*s: expected one of", key, (int)vlen, v);
+	for (unsigned i = 0; i < count; i++)
+		printk(" %s", names[i]);
+	printk("; keeping %s\n", names[*dst]);
 	return 1;
 }
+
+static const char *const fbcon_mode_names[] = { "on", "off", "hold" };
 
 /* The on|off options: key=on|off sets the field at offset. */
 static const struct {
@@ -136,7 +145,9 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 	} else if (word_is(w, klen, "swap")) {
 		set_str(p->swap, sizeof(p->swap), v, vlen, "swap");
 	} else if (word_is(w, klen, "thp")) {
-		return set_thp(&p->thp, v, vlen);
+		return set_enum(&p->thp, v, vlen, "thp", thp_mode_names, THP_ALWAYS + 1);
+	} else if (word_is(w, klen, "fbcon")) {
+		return set_enum(&p->fbcon, v, vlen, "fbcon", fbcon_mode_names, ARRAY_SIZE(fbcon_mode_names));
 	} else if (word_is(w, klen, "smp")) {
 		return set_uint(&p->smp, v, vlen, "smp");
 	} else if (word_is(w, klen, "fault_lock")) {

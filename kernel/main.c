@@ -6,6 +6,7 @@
  *   boot info (multiboot1 or 2): memory map, command line, modules
  *   memblock: RAM minus [0, 1 MiB), the kernel image, boot info, modules
  *   kernel page tables (direct map, W^X image; identity map gone)
+ *   the framebuffer console, if the loader handed over a framebuffer
  *   struct page array, then pmm_init() with memblock's free ranges, slab_init()
  *   LAPIC timer, interrupts on
  *   the root file system: /dev, /proc, /tmp and the boot modules
@@ -41,6 +42,7 @@
 #include "task.h"
 #include "exec.h"
 #include "spinlock.h"
+#include "fbcon.h"
 
 extern const char __kernel_phys_start[], __kernel_phys_end[];
 
@@ -338,6 +340,35 @@ static void print_build(void)
 #endif
 }
 
+/* The loader's information into bi, and the command line's options into kparams. */
+static void read_boot_info(uint32_t magic, uint32_t info_phys, struct boot_info *bi)
+{
+	if (bootinfo_parse(magic, info_phys, bi))
+		panic("kmain: no usable boot information (magic %#x)", magic);
+	printk("bootinfo: loader %s, command line '%s', %zu module(s)\n", bi->loader,
+	       bi->cmdline, bi->nmodules);
+	cmdline_parse(&kparams, bi->cmdline);
+}
+
+/*
+ * fbcon=hold: keep the screen as it is until a byte arrives on COM1, with
+ * interrupts off (so that the timer's console polling leaves the byte):
+ * tools/test-fbcon takes its screenshot when this line reaches the serial
+ * port, then sends the byte.
+ */
+static void hold_screen(void)
+{
+	unsigned long flags;
+
+	if (kparams.fbcon != FBCON_HOLD || !fbcon_active())
+		return;
+	printk("fbcon: holding the screen until a byte arrives on COM1 (fbcon=hold)\n");
+	flags = arch_irq_save();
+	while (uart_getc() < 0)
+		__asm__ volatile("pause");
+	arch_irq_restore(flags);
+}
+
 void kmain(uint32_t magic, uint32_t info_phys);
 
 __noreturn void kmain(uint32_t magic, uint32_t info_phys)
@@ -356,14 +387,12 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	       x86_cpu.nx ? "yes" : "no", x86_cpu.pdpe1gb ? "yes" : "no");
 	print_build();
 
-	if (bootinfo_parse(magic, info_phys, bi))
-		panic("kmain: no usable boot information (magic %#x)", magic);
-	printk("bootinfo: loader %s, command line '%s', %zu module(s)\n", bi->loader,
-	       bi->cmdline, bi->nmodules);
-	cmdline_parse(&kparams, bi->cmdline);
+	read_boot_info(magic, info_phys, bi);
 	x86_pku_init(kparams.pku);
 
 	memory_init(bi);
+	if (bi->fb.addr && kparams.fbcon != FBCON_OFF)
+		fbcon_init(&bi->fb);
 	x86_smap_init();
 	cpu_features_report();
 	kstack_area_init();
@@ -398,5 +427,6 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 		arch_streams_init();
 		user_init_start();      /* returns only if init cannot start */
 	}
+	hold_screen();
 	qemu_exit(failed || module_count() > 0 ? QEMU_EXIT_FAIL : QEMU_EXIT_PASS);
 }

@@ -142,15 +142,27 @@ $(ISO_KTEST_STAMP): FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(KTEST_KERNEL)' | cmp -s - $@ || echo '$(KTEST_KERNEL)' > $@
 
-$(KERNEL_ISO): $(KERNEL_ELF) boot/grub.cfg $(ISO_KTEST_STAMP)
+# make_iso: the recipe of a GRUB image $@ of the kernel with the grub.cfg
+# that the shell command $(1) writes to stdout, built in $(KBUILD)/$(2).
+define make_iso
 	@command -v grub-mkrescue >/dev/null || { echo "grub-mkrescue not found: run 'make deps'" >&2; exit 1; }
-	@rm -rf $(KBUILD)/iso && mkdir -p $(KBUILD)/iso/boot/grub
+	@rm -rf $(KBUILD)/$(2) && mkdir -p $(KBUILD)/$(2)/boot/grub
 	$(call say,ISO,$@)
-	$(Q)$(OBJCOPY) --strip-debug $(KERNEL_ELF) $(KBUILD)/iso/boot/kernel.elf
-	$(Q)sed 's|ktest=default|ktest=$(KTEST_KERNEL)|g' boot/grub.cfg > $(KBUILD)/iso/boot/grub/grub.cfg
-	@grub-mkrescue -o $@ $(KBUILD)/iso >$(KBUILD)/grub-mkrescue.log 2>&1 || \
-		{ cat $(KBUILD)/grub-mkrescue.log >&2; echo "grub-mkrescue failed (missing grub-pc-bin, xorriso or mtools? run 'make deps')" >&2; exit 1; }
+	$(Q)$(OBJCOPY) --strip-debug $(KERNEL_ELF) $(KBUILD)/$(2)/boot/kernel.elf
+	$(Q)$(1) > $(KBUILD)/$(2)/boot/grub/grub.cfg
+	@grub-mkrescue -o $@ $(KBUILD)/$(2) >$(KBUILD)/$(2).log 2>&1 || \
+		{ cat $(KBUILD)/$(2).log >&2; echo "grub-mkrescue failed (missing grub-pc-bin, xorriso or mtools? run 'make deps')" >&2; exit 1; }
 	@tools/check-image $@ || { rm -f $@; exit 1; }
+endef
+
+$(KERNEL_ISO): $(KERNEL_ELF) boot/grub.cfg $(ISO_KTEST_STAMP)
+	$(call make_iso,sed 's|ktest=default|ktest=$(KTEST_KERNEL)|g' boot/grub.cfg,iso)
+
+# The framebuffer console's test image (tools/test-fbcon): a graphics mode,
+# a short suite, and fbcon=hold.
+FBCON_ISO := $(BUILD)/fbcon-test.iso
+$(FBCON_ISO): $(KERNEL_ELF) boot/grub-fbcon-test.cfg
+	$(call make_iso,cat boot/grub-fbcon-test.cfg,fbcon-iso)
 
 run: deps-check
 	@$(MAKE) -s --no-print-directory iso

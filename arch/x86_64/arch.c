@@ -1,12 +1,21 @@
 /* The include/arch.h interface for x86-64. */
 #include "arch.h"
 #include "x86.h"
+#include "fbcon.h"
+#include "spinlock.h"
 
+/* One writer at a time, so that the screen and the serial port show the same bytes in the same order. */
+static struct spinlock console_dev_lock = SPINLOCK_INIT_CLASS("console_dev", LOCK_CLASS_CONSOLE_DEV);
 
+/* The framebuffer first: once a line is on the serial port, it is on the screen too (tools/test-fbcon). */
 void arch_console_write(const char *s, size_t len)
 {
+	unsigned long flags = spin_lock_irqsave(&console_dev_lock);
+
+	fbcon_write(s, len);
 	for (size_t i = 0; i < len; i++)
 		uart_putc(s[i]);
+	spin_unlock_irqrestore(&console_dev_lock, flags);
 }
 
 void *phys_to_virt(phys_addr_t pa)

@@ -117,11 +117,12 @@ static void test_class_table(struct ktest *t)
 	EXPECT_STREQ(t, lock_class_name(LOCK_CLASS_MMAP), "mmap_lock");
 	EXPECT_TRUE(t, lock_class_sleeping(LOCK_CLASS_MMAP));
 	EXPECT_FALSE(t, lock_class_sleeping(LOCK_CLASS_PT));
-	/* The order the kernel relies on (docs/guide.md): mmap_lock, then the page-table lock, then the allocators, console last. */
+	/* The order the kernel relies on (docs/guide.md): mmap_lock, then the page-table lock, then the allocators, the console, its devices last. */
 	EXPECT_LT(t, LOCK_CLASS_MMAP, LOCK_CLASS_PT);
 	EXPECT_LT(t, LOCK_CLASS_PT, LOCK_CLASS_PMM);
 	EXPECT_LT(t, LOCK_CLASS_SCHED, LOCK_CLASS_PMM);
-	EXPECT_EQ(t, LOCK_CLASS_CONSOLE, LOCK_CLASS_COUNT - 1);
+	EXPECT_EQ(t, LOCK_CLASS_CONSOLE, LOCK_CLASS_CONSOLE_DEV - 1);
+	EXPECT_EQ(t, LOCK_CLASS_CONSOLE_DEV, LOCK_CLASS_COUNT - 1);
 }
 
 static const struct ktest_case lockdep_cases[] = {

@@ -8,6 +8,7 @@
 
 #include "types.h"
 #include "pmm.h"
+#include "fbcon.h"
 
 #define MB1_BOOTLOADER_MAGIC 0x2BADB002u
 #define MB2_BOOTLOADER_MAGIC 0x36d76289u
@@ -17,6 +18,24 @@
 #define MB1_INFO_CMDLINE (1u << 2)
 #define MB1_INFO_MODS    (1u << 3)
 #define MB1_INFO_MMAP    (1u << 6)
+#define MB1_INFO_FRAMEBUFFER (1u << 12)
+
+/* Framebuffer types (multiboot1 and 2 alike); only direct RGB is drawn on. */
+#define MB_FB_TYPE_INDEXED 0
+#define MB_FB_TYPE_RGB     1
+#define MB_FB_TYPE_EGA_TEXT 2
+
+/* The framebuffer description, the same in the multiboot1 info (offset 88) and the multiboot2 tag. */
+struct mb_framebuffer {
+	uint64_t addr;
+	uint32_t pitch, width, height;
+	uint8_t bpp, type;
+} __attribute__((packed));
+
+/* Its colour information for MB_FB_TYPE_RGB. */
+struct mb_fb_rgb {
+	uint8_t red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
+} __attribute__((packed));
 
 struct mb1_info {
 	uint32_t flags;
@@ -26,6 +45,11 @@ struct mb1_info {
 	uint32_t mods_count, mods_addr;
 	uint32_t syms[4];
 	uint32_t mmap_length, mmap_addr;
+	uint32_t drives_length, drives_addr, config_table, boot_loader_name, apm_table;
+	uint32_t vbe_control_info, vbe_mode_info;
+	uint16_t vbe_mode, vbe_interface_seg, vbe_interface_off, vbe_interface_len;
+	struct mb_framebuffer fb;               /* with MB1_INFO_FRAMEBUFFER */
+	struct mb_fb_rgb fb_rgb;
 } __attribute__((packed));
 
 struct mb1_mmap_entry {
@@ -44,6 +68,7 @@ struct mb1_module {
 #define MB2_TAG_MODULE  3
 #define MB2_TAG_BASIC_MEMINFO 4
 #define MB2_TAG_MMAP    6
+#define MB2_TAG_FRAMEBUFFER 8
 #define MB2_TAG_ACPI_OLD 14     /* a copy of the ACPI 1.0 RSDP */
 #define MB2_TAG_ACPI_NEW 15     /* a copy of the ACPI 2.0+ RSDP (with the XSDT) */
 
@@ -67,6 +92,18 @@ struct mb2_tag_module {
 	uint32_t mod_start, mod_end;
 	char string[];
 };
+
+/*
+ * The framebuffer tag: after the description, 2 reserved bytes (GRUB's
+ * multiboot2.h; the specification's text says 1), then the colour
+ * information.
+ */
+struct mb2_tag_framebuffer {
+	uint32_t type, size;
+	struct mb_framebuffer fb;
+	uint16_t reserved;
+	struct mb_fb_rgb rgb;
+} __attribute__((packed));
 
 #define MB_MEMORY_AVAILABLE 1
 
@@ -97,6 +134,7 @@ struct boot_info {
 	 */
 	uint8_t rsdp[BOOT_RSDP_MAX];
 	size_t rsdp_len;
+	struct fb_desc fb;                      /* the loader's linear framebuffer; addr 0: none */
 };
 
 /*
