@@ -45,7 +45,8 @@
  * mm_forbids_zeropage) read faults allocate a huge page like a write.
  *
  * Locking: the fault's (pt_lock held, mmap_lock or the VMA's lock read);
- * the huge zero page's reference count under huge_zero_lock.
+ * the huge zero page's reference count under huge_zero_lock (DEFAULT
+ * class, interrupts off: the timer's DEFAULT lock cannot nest in it).
  */
 #include "internal.h"
 #include "kstring.h"
@@ -144,9 +145,9 @@ static struct spinlock huge_zero_lock = SPINLOCK_INIT("huge_zero");
  */
 static phys_addr_t huge_zero_get(struct mm *mm)
 {
+	unsigned long f = spin_lock_irqsave(&huge_zero_lock);
 	phys_addr_t pa;
 
-	spin_lock(&huge_zero_lock);
 	if (!mm_huge_zero_pa) {
 		struct page *p = pmm_alloc(HUGE_ORDER, GFP_USER | GFP_ZERO);
 
@@ -159,34 +160,37 @@ static phys_addr_t huge_zero_get(struct mm *mm)
 		mm->huge_zero = true;
 		huge_zero_refs++;
 	}
-	spin_unlock(&huge_zero_lock);
+	spin_unlock_irqrestore(&huge_zero_lock, f);
 	return pa;
 }
 
 void thp_zero_dup(struct mm *child, const struct mm *parent)
 {
+	unsigned long f;
+
 	if (!parent->huge_zero)
 		return;
-	spin_lock(&huge_zero_lock);
+	f = spin_lock_irqsave(&huge_zero_lock);
 	child->huge_zero = true;
 	huge_zero_refs++;
-	spin_unlock(&huge_zero_lock);
+	spin_unlock_irqrestore(&huge_zero_lock, f);
 }
 
 void thp_zero_put(struct mm *mm)
 {
 	phys_addr_t pa = 0;
+	unsigned long f;
 
 	if (!mm->huge_zero)
 		return;
-	spin_lock(&huge_zero_lock);
+	f = spin_lock_irqsave(&huge_zero_lock);
 	mm->huge_zero = false;
 	BUG_ON(!huge_zero_refs);
 	if (--huge_zero_refs == 0) {
 		pa = mm_huge_zero_pa;
 		__atomic_store_n(&mm_huge_zero_pa, 0, __ATOMIC_RELEASE);
 	}
-	spin_unlock(&huge_zero_lock);
+	spin_unlock_irqrestore(&huge_zero_lock, f);
 	if (pa)
 		pmm_free(phys_to_page(pa), HUGE_ORDER);
 }
