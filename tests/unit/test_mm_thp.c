@@ -352,13 +352,16 @@ static void test_thp_huge_zero(struct ktest *t)
 
 /*
  * No free order-9 block (each one taken and given back but for one frame):
- * the fault maps 4 KiB and counts thp_fault_fallback; thp=never and
- * MADV_NOHUGEPAGE map 4 KiB without counting.
+ * the fault maps 4 KiB and counts thp_fault_fallback; a read finds no
+ * block for the huge zero page either (when nobody holds one already:
+ * thp_zero_page_alloc_failed and thp_fault_fallback, and 4 KiB); thp=never and MADV_NOHUGEPAGE map 4 KiB without counting.
  */
 static void test_thp_fallback_policy(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
 	unsigned long fallbacks = vm_event_sum(VM_THP_FAULT_FALLBACK);
+	unsigned long zfailed = vm_event_sum(VM_THP_ZERO_PAGE_ALLOC_FAILED);
+	bool fresh = !mm_huge_zero_pa;
 	struct list_head held;
 	struct page *b;
 	struct mm *mm = mm_create();
@@ -379,13 +382,17 @@ static void test_thp_fallback_policy(struct ktest *t)
 	EXPECT_EQ(t, ut_write8(mm, HV, 1), FAULT_OK);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_FALLBACK) - fallbacks, 1);
 	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
+	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE), 0);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_ZERO_PAGE_ALLOC_FAILED) - zfailed, fresh ? 1 : 0);
+	if (fresh)
+		EXPECT_FALSE(t, ut_state(mm, HV + HUGE_SIZE) & MMU_HUGE);
 	ut_release_frames(&held);
 	EXPECT_EQ(t, ut_write8(mm, HV + 2 * HUGE_SIZE, 1), FAULT_OK);
 	EXPECT_FALSE(t, ut_state(mm, HV + 2 * HUGE_SIZE) & MMU_HUGE);
 	thp_mode = THP_NEVER;
 	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE, 1), FAULT_OK);
 	EXPECT_FALSE(t, ut_state(mm, HV + HUGE_SIZE) & MMU_HUGE);
-	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_FALLBACK) - fallbacks, 1);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_FALLBACK) - fallbacks, fresh ? 2 : 1);
 	EXPECT_LT(t, mm->rss, 512);               /* no huge page came in (3 pages, more with fill-ahead) */
 	thp_mode = saved;
 	mm_put(mm);
