@@ -229,7 +229,9 @@ static int thp_counts(struct mm *mm, uintptr_t va)
  * the child's page tables and slab objects take a few). A write in the
  * child splits its leaf (the other stays whole, AnonHugePages shows one)
  * and copies exactly one frame: the page written; the rest stays shared
- * and the parent's data is unchanged. Once the child is gone the parent's
+ * and the parent's data is unchanged; the child's 4 KiB munmap splits
+ * only its own leaf, and mprotect of the parent's leaf keeps it whole and
+ * read-only while a frame is shared. Once the child is gone the parent's
  * frames are exclusive again and its write reuses the leaf whole, with no
  * frame allocated (do_huge_pmd_wp_page's reuse).
  */
@@ -269,6 +271,15 @@ static void test_thp_fork_share(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, h2 + 9), 8);
 	EXPECT_EQ(t, ut_read8(child, h2 + 9), 9);
 	EXPECT_EQ(t, ut_read8(child, HV + 0x1234), 7);
+	/* The child unmaps 4 KiB of the other: its leaf splits, the parent's stays whole. */
+	EXPECT_EQ(t, vm_munmap(child, HV + 0x2000, PAGE_SIZE), 0);
+	EXPECT_EQ(t, child->rss, 1023);
+	EXPECT_EQ(t, thp_counts(mm, HV + 0x2000), 11);
+	EXPECT_EQ(t, thp_counts(mm, HV + 0x3000), 22);
+	/* mprotect of the parent's whole leaf (change_huge_pmd): whole still, read-only while shared. */
+	EXPECT_EQ(t, vm_mprotect(mm, HV, HUGE_SIZE, PROT_READ), 0);
+	EXPECT_EQ(t, vm_mprotect(mm, HV, HUGE_SIZE, UT_RW), 0);
+	EXPECT_EQ(t, ut_state(mm, HV) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
 	mm_put(child);
 	EXPECT_EQ(t, thp_counts(mm, h2 + PAGE_SIZE), 11);
 	before = ut_free_frames();
