@@ -130,6 +130,14 @@ static unsigned long thp_vma_huge(struct mm *mm, uintptr_t va)
 	return u.anon_huge;
 }
 
+/* The end of a case: mm goes, thp_mode is restored, and every frame is back (frames free before). */
+static void thp_done(struct ktest *t, struct mm *mm, enum thp_mode saved, size_t frames)
+{
+	mm_put(mm);
+	thp_mode = saved;
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
 /*
  * thp=always (the caller restores thp_mode): a new address space with two
  * huge pages at HV, written at HV + 0x1234 (7) and HV + HUGE_SIZE + 9 (8).
@@ -182,9 +190,7 @@ static void test_thp_fault_split(struct ktest *t)
 	EXPECT_EQ(t, vm_mprotect(mm, HV + HUGE_SIZE, HUGE_SIZE, UT_RW), 0);
 	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 8);
-	mm_put(mm);
-	thp_mode = saved;
-	EXPECT_EQ(t, ut_free_frames(), frames);
+	thp_done(t, mm, saved, frames);
 }
 
 /*
@@ -209,9 +215,7 @@ static void test_thp_dontneed_whole(struct ktest *t)
 	EXPECT_EQ(t, mm->rss, 511);
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 0);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234), 7);
-	mm_put(mm);
-	thp_mode = saved;
-	EXPECT_EQ(t, ut_free_frames(), frames);
+	thp_done(t, mm, saved, frames);
 }
 
 /* refcount and mapcount of the frame mapped at va, as refs * 10 + maps. */
@@ -288,9 +292,7 @@ static void test_thp_fork_share(struct ktest *t)
 	EXPECT_EQ(t, ut_state(mm, h2 + PAGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
 	EXPECT_EQ(t, mm->cow_copies, 0);
 	EXPECT_EQ(t, ut_read8(mm, h2 + 9), 8);
-	mm_put(mm);
-	thp_mode = saved;
-	EXPECT_EQ(t, ut_free_frames(), frames);
+	thp_done(t, mm, saved, frames);
 }
 
 /*
@@ -354,18 +356,17 @@ static void test_thp_huge_zero(struct ktest *t)
 	EXPECT_EQ(t, vm_munmap(mm, HV, 2 * HUGE_SIZE), 0);
 	EXPECT_EQ(t, mm->rss, 0);
 	EXPECT_TRUE(t, mm->huge_zero);
-	mm_put(mm);
+	thp_done(t, mm, saved, frames);
 	if (fresh)
 		EXPECT_EQ(t, mm_huge_zero_pa, 0);
-	thp_mode = saved;
-	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
 /*
  * No free order-9 block (each one taken and given back but for one frame):
  * the fault maps 4 KiB and counts thp_fault_fallback; a read finds no
  * block for the huge zero page either (when nobody holds one already:
- * thp_zero_page_alloc_failed and thp_fault_fallback, and 4 KiB); thp=never and MADV_NOHUGEPAGE map 4 KiB without counting.
+ * thp_zero_page_alloc_failed and thp_fault_fallback, and 4 KiB);
+ * thp=never and MADV_NOHUGEPAGE map 4 KiB without counting.
  */
 static void test_thp_fallback_policy(struct ktest *t)
 {
