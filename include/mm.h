@@ -129,6 +129,8 @@ struct mm {
 	bool oom_victim;              /* [atomic] the OOM killer chose its process (mm_mark_oom_victim) */
 	bool thp_disabled;            /* [mmap_lock] PR_SET_THP_DISABLE: no huge pages (Linux's
 	                               *   MMF_DISABLE_THP; kept by fork and exec) */
+	bool huge_zero;               /* [mm/thp.c huge_zero_lock] holds a reference to the huge
+	                               *   zero page (Linux's MMF_HUGE_ZERO_PAGE) */
 };
 
 /* Global default of mm->merge for new address spaces; the kernel option merge=off clears it. */

@@ -30,7 +30,9 @@
 	X(ALLOCSTALL,       "allocstall_normal") /* direct reclaims (an allocation waited) */ \
 	X(PAGEOUTRUN,       "pageoutrun")       /* background reclaim runs (kswapd woken) */ \
 	X(THP_FAULT_ALLOC,  "thp_fault_alloc")  /* faults that mapped a new huge page */ \
-	X(THP_FAULT_FALLBACK, "thp_fault_fallback") /* THP faults with no order-9 block: 4 KiB */
+	X(THP_FAULT_FALLBACK, "thp_fault_fallback") /* THP faults with no order-9 block: 4 KiB */ \
+	X(THP_ZERO_PAGE_ALLOC, "thp_zero_page_alloc") /* huge zero pages allocated */ \
+	X(THP_ZERO_PAGE_ALLOC_FAILED, "thp_zero_page_alloc_failed") /* ... and no order-9 block for one */
 
 #define VM_EVENT_ENUM(id, name) VM_##id,
 enum vm_event { VM_EVENT_TABLE(VM_EVENT_ENUM) NR_VM_EVENTS };

@@ -409,7 +409,7 @@ again:
 		r = shared_present(mm, vma, va, state);
 	else if (vma->flags & VM_SHARED)
 		r = object_fault(mm, vma, va, flags);
-	else if (!(q == -ENOENT && !vma->file && thp_fault(mm, vma, va, flags, &r)))
+	else if (!((q == -ENOENT || (state & MMU_HUGE)) && !vma->file && thp_fault(mm, vma, va, flags, &r)))
 		r = private_fault(mm, vma, va, flags, present, pa, state);
 	if (r == FAULT_SWAPIN)
 		r = object_swap_in(mm, vma, va, flags);

@@ -5,8 +5,9 @@
  * write; a file's pages in a private mapping are read-only already), pages
  * of shared mappings stay shared, guard markers are copied, and
  * VM_WIPEONFORK VMAs start empty (without markers either). With
- * mm/fault.c this is the whole COW story; a transparent huge page is the
- * exception, copied at once into one of the child's (mm/thp.c).
+ * mm/fault.c this is the whole COW story; a transparent huge page is
+ * shared the same way with one 2 MiB entry (mm/thp.c, thp_share), and so
+ * is the huge zero page (the child holds it too: thp_zero_dup).
  */
 #include "internal.h"
 #include "anon_vma.h"
@@ -20,7 +21,6 @@ struct dup_ctx {
 	struct mm *parent, *child;
 	const struct vma *vma;        /* the parent VMA being copied */
 	int err;
-	const struct vma *cv;         /* its copy in the child */
 };
 
 /* LAB cow: BEGIN dup_visit */
@@ -62,21 +62,18 @@ static enum mmu_action dup_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 /* LAB cow: END dup_visit */
 
 /*
- * A huge page of a private parent VMA: copied into a huge page of the
- * child's own (mm/thp.c), the parent's entry unchanged; without an
- * order-9 block, split and shared copy-on-write as 4 KiB pages.
+ * A huge page (or the huge zero page) of a private parent VMA: shared
+ * with the child by one 2 MiB entry, write-protected in both (mm/thp.c).
  */
 static enum mmu_action dup_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
 	struct dup_ctx *c = arg;
-	int err;
+	unsigned old = *state;
 
 	if (c->err)
 		return MMU_KEEP;
-	err = thp_copy(c->child, c->cv, va, pa, *state);
-	if (err == -ENOMEM)
-		return MMU_SPLIT;
-	return MMU_KEEP;
+	c->err = thp_share(c->child, va, pa, state);
+	return *state != old ? MMU_UPDATE : MMU_KEEP;
 }
 
 /*
@@ -87,7 +84,7 @@ static enum mmu_action dup_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, u
 static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv, struct tlb_batch *tlb)
 {
 	unsigned long flags = pv->flags & ~VM_LOCKED;
-	struct dup_ctx c = { parent, child, pv, 0, NULL };
+	struct dup_ctx c = { parent, child, pv, 0 };
 	struct vma *cv;
 	int err;
 
@@ -111,7 +108,6 @@ static int dup_vma(struct mm *parent, struct mm *child, const struct vma *pv, st
 		 */
 		cv->anon_forked = true;
 	}
-	c.cv = cv;
 	mm_pt_lock(parent);
 	arch_mmu_walk_huge(parent->mmu, pv->start, pv->end, dup_huge_visit, dup_visit, &c, tlb);
 	/* Guard markers too (VM_MAYBE_GUARD is in Linux's VM_COPY_ON_FORK). */
@@ -147,6 +143,7 @@ struct mm *mm_dup(struct mm *parent)
 	memcpy(child->saved_auxv, parent->saved_auxv, sizeof(child->saved_auxv));
 	child->saved_auxv_words = parent->saved_auxv_words;
 	child->thp_disabled = parent->thp_disabled;
+	thp_zero_dup(child, parent);
 	/* An exact copy of the VMA set: no merging while copying (dup_mmap never merges). */
 	child->merge = false;
 	mmap_write_lock_nested(child);

@@ -93,7 +93,15 @@ static inline void mm_count(unsigned long *c, long d)
 /* Set up the zero page once. 0 or -ENOMEM. */
 int mm_zero_page_init(void);
 extern phys_addr_t mm_zero_pa;
-static inline bool mm_is_zero_pa(phys_addr_t pa) { return mm_zero_pa && pa == mm_zero_pa; }
+/* The huge zero page's block (mm/thp.c), 0 when there is none. */
+extern phys_addr_t mm_huge_zero_pa;
+/* Is pa the zero page, or a frame of the huge zero page (no reference, no RSS)? */
+static inline bool mm_is_zero_pa(phys_addr_t pa)
+{
+	phys_addr_t hz = __atomic_load_n(&mm_huge_zero_pa, __ATOMIC_RELAXED);
+
+	return (mm_zero_pa && pa == mm_zero_pa) || (hz && (pa & ~(phys_addr_t)(HUGE_SIZE - 1)) == hz);
+}
 
 /*
  * anon_page_alloc: a private anonymous page to be mapped at va of vma
@@ -119,18 +127,27 @@ static inline void huge_visit_frames(mmu_visit_fn fn, void *arg, uintptr_t va, p
 }
 
 /*
- * thp_fault: a fault at va of private anonymous vma where nothing is
- * mapped: map a zeroed huge page there when policy and the page tables
- * allow (true, *r the result), else false (the caller maps 4 KiB; a
- * missing order-9 block counts thp_fault_fallback). pt_lock held.
+ * thp_fault: a fault at va of private anonymous vma, where policy allows
+ * huge pages: where nothing is mapped, map a zeroed huge page (a write, or
+ * a read without the zero page) or the huge zero page (a read); a write
+ * to a read-only leaf reuses it when exclusive or replaces the huge zero
+ * page. True when done (*r the result), else false: the caller goes on
+ * with 4 KiB (a missing order-9 block counts thp_fault_fallback; a
+ * shared leaf written is split first, so the 4 KiB fault copies one
+ * page). pt_lock held.
  */
 bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enum fault_result *r);
 /*
- * thp_copy: fork's copy of the huge page at pa, mapped at h with state in
- * the parent, into a huge page of child's VMA cv. 0 or -ENOMEM (no order-9
- * block, or no page table: nothing mapped in the child).
+ * thp_share: fork's copy_huge_pmd: map the parent's huge page at pa
+ * (leaf at h, its state in *state) in child too, write-protected in both
+ * (*state loses MMU_WRITE), each frame one reference and one mapping
+ * more. 0 or -ENOMEM (no page table: nothing mapped in the child).
  */
-int thp_copy(struct mm *child, const struct vma *cv, uintptr_t h, phys_addr_t pa, unsigned state);
+int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state);
+/* thp_zero_dup: fork: child holds the huge zero page when parent does (its PTEs may map it). */
+void thp_zero_dup(struct mm *child, const struct mm *parent);
+/* thp_zero_put: teardown, after the last flush: mm's huge zero page reference goes (the last frees it). */
+void thp_zero_put(struct mm *mm);
 /*
  * anon_page_move: re-tag an exclusively owned anonymous page, mapped at
  * va of vma, with vma's identity and offset (Linux page_move_anon_rmap).

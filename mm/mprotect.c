@@ -36,23 +36,22 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
 }
 
 /*
- * A huge page wholly inside the range: the whole leaf when every frame
- * gets the same rights (they are the sole users of their frames, as
- * mm/thp.c makes them), else split.
+ * A huge page wholly inside the range: the whole leaf gets the new rights,
+ * writable only when every frame may be (Linux's change_huge_pmd never
+ * splits: a huge page some of whose frames are shared after a fork stays
+ * whole and read-only, and a write fault sorts it out).
  */
 static enum mmu_action chprot_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
-	unsigned first = 0;
+	unsigned all = ~0U;
 
 	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
 		unsigned st = *state & ~MMU_HUGE;
 
 		chprot_visit(arg, va + off, pa + off, &st);
-		if (off && st != first)
-			return MMU_SPLIT;
-		first = st;
+		all &= st;
 	}
-	*state = first | MMU_HUGE;
+	*state = all | MMU_HUGE;
 	return MMU_UPDATE;
 }
 

@@ -1,9 +1,9 @@
 /*
- * Transparent huge pages, first steps (Linux mm/huge_memory.c): a private
- * anonymous fault in a 2 MiB-aligned range wholly inside a VMA that may
- * use them maps a zeroed order-9 block with one 2 MiB leaf
- * (arch_mmu_map_huge); fork copies such a page into a huge page of the
- * child's own.
+ * Transparent huge pages (Linux mm/huge_memory.c): a private anonymous
+ * fault in a 2 MiB-aligned range wholly inside a VMA that may use them
+ * maps a zeroed order-9 block with one 2 MiB leaf (arch_mmu_map_huge);
+ * a read fault maps the huge zero page instead; fork shares a huge page
+ * write-protected in both address spaces (copy_huge_pmd).
  *
  * The 512 frames of a huge page are 512 ordinary private anonymous pages
  * from the start (refcount, mapcount, anon identity and offset each, as
@@ -13,18 +13,40 @@
  * data moved), and every 4 KiB path (zap, mprotect, COW, swap-out, ...)
  * stays right on the frames after it; the arch layer splits a leaf under
  * any 4 KiB operation (include/arch_mmu.h lists where). Frames freed one
- * by one coalesce into the block again in the buddy allocator.
+ * by one coalesce into the block again in the buddy allocator. Sharing at
+ * fork is per frame too: each frame gains a reference and a mapping.
+ *
+ * A write fault on a write-protected leaf (do_huge_pmd_wp_page): when
+ * every frame is the leaf's alone (exclusive) the leaf becomes writable
+ * whole; else the leaf is split (still read-only) and the 4 KiB fault
+ * (mm/fault.c, wp_fault) copies only the page written.
+ *
+ * The huge zero page: one zeroed order-9 block, allocated at its first
+ * use (thp_zero_page_alloc; thp_zero_page_alloc_failed when no block is
+ * free: then the fault falls back to 4 KiB and counts
+ * thp_fault_fallback), mapped read-only by read faults with one leaf.
+ * Each address space that mapped it holds one reference until its
+ * teardown (Linux's MMF_HUGE_ZERO_PAGE), and fork passes it on; the block
+ * is freed with the last reference (Linux keeps it until its shrinker
+ * runs). Its frames count as the zero page (mm_is_zero_pa): no reference,
+ * no RSS, not in smaps' Rss nor AnonHugePages. A leaf split by a 4 KiB
+ * operation maps its 4 KiB parts, which act as the zero page (Linux maps
+ * the 4 KiB zero page there; user space sees no difference). A write to
+ * it allocates a huge page of the VMA's own (Linux 6.15+'s
+ * do_huge_zero_wp_pmd, the host's and our uname's 6.18; Linux 6.1 split
+ * and copied 4 KiB instead); without an order-9 block it splits and the
+ * 4 KiB fault maps a zeroed page.
  *
  * Policy (Linux's /sys/kernel/mm/transparent_hugepage/enabled, here the
  * kernel option thp=always|madvise|never, default never): always, or
  * madvise for VMAs with VM_HUGEPAGE; never a VMA with VM_NOHUGEPAGE, nor
- * an address space whose process asked PR_SET_THP_DISABLE.
+ * an address space whose process asked PR_SET_THP_DISABLE. With the zero
+ * page off (zero_page=off, Linux's use_zero_page=0 and
+ * mm_forbids_zeropage) read faults allocate a huge page like a write.
  *
- * Read faults map the 4 KiB zero page as before (Linux maps its huge zero
- * page there; not done here), unless the zero page is off (zero_page=off,
- * Linux's use_zero_page=0): then they allocate a huge page like a write.
- *
- * Locking: the fault's (pt_lock held, mmap_lock or the VMA's lock read).
+ * Locking: the fault's (pt_lock held, mmap_lock or the VMA's lock read);
+ * the huge zero page's reference count under huge_zero_lock (DEFAULT
+ * class, interrupts off: the timer's DEFAULT lock cannot nest in it).
  */
 #include "internal.h"
 #include "kstring.h"
@@ -59,18 +81,16 @@ bool thp_vma_eligible(const struct mm *mm, const struct vma *vma)
 }
 
 /*
- * An order-9 block as 512 private anonymous pages of vma, mapped from h
- * (refcount 1 and mapcount 1 each); copied from src when not NULL, else
- * zeroed. NULL when no order-9 block is free above the user watermark.
+ * An order-9 block as 512 zeroed private anonymous pages of vma, mapped
+ * from h (refcount 1 and mapcount 1 each). NULL when no order-9 block is
+ * free above the user watermark.
  */
-static struct page *huge_alloc(const struct vma *vma, uintptr_t h, const void *src)
+static struct page *huge_alloc(const struct vma *vma, uintptr_t h)
 {
-	struct page *head = pmm_alloc(HUGE_ORDER, GFP_USER | (src ? 0 : GFP_ZERO));
+	struct page *head = pmm_alloc(HUGE_ORDER, GFP_USER | GFP_ZERO);
 
 	if (!head)
 		return NULL;
-	if (src)
-		memcpy(page_address(head), src, HUGE_SIZE);
 	for (unsigned i = 0; i < (1U << HUGE_ORDER); i++) {
 		struct page *p = head + i;
 
@@ -104,37 +124,244 @@ static int huge_install(struct mm *mm, struct page *head, uintptr_t h, unsigned 
 	return 0;
 }
 
-bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enum fault_result *r)
+/* The leaf state of a new huge page of vma: writable and dirty at once when the VMA allows writing. */
+static unsigned huge_new_state(const struct vma *vma)
+{
+	unsigned want = mm_vm_to_mmu(vma->flags);
+
+	return want | MMU_ACCESSED | ((want & MMU_WRITE) ? MMU_DIRTY : 0);
+}
+
+/* ---- the huge zero page */
+
+phys_addr_t mm_huge_zero_pa;                       /* [huge_zero_lock; read racily] 0: none now */
+static unsigned long huge_zero_refs;               /* [huge_zero_lock] address spaces holding it */
+static struct spinlock huge_zero_lock = SPINLOCK_INIT("huge_zero");
+
+/*
+ * mm's reference to the huge zero page (mm_get_huge_zero_page), the page
+ * allocated zeroed at its first use: its physical address, or 0 when no
+ * order-9 block is free (counted).
+ */
+static phys_addr_t huge_zero_get(struct mm *mm)
+{
+	unsigned long f = spin_lock_irqsave(&huge_zero_lock);
+	phys_addr_t pa;
+
+	if (!mm_huge_zero_pa) {
+		struct page *p = pmm_alloc(HUGE_ORDER, GFP_USER | GFP_ZERO);
+
+		count_vm_event(p ? VM_THP_ZERO_PAGE_ALLOC : VM_THP_ZERO_PAGE_ALLOC_FAILED);
+		if (p)
+			__atomic_store_n(&mm_huge_zero_pa, page_to_phys(p), __ATOMIC_RELEASE);
+	}
+	pa = mm_huge_zero_pa;
+	if (pa && !mm->huge_zero) {
+		mm->huge_zero = true;
+		huge_zero_refs++;
+	}
+	spin_unlock_irqrestore(&huge_zero_lock, f);
+	return pa;
+}
+
+void thp_zero_dup(struct mm *child, const struct mm *parent)
+{
+	unsigned long f;
+
+	if (!parent->huge_zero)
+		return;
+	f = spin_lock_irqsave(&huge_zero_lock);
+	child->huge_zero = true;
+	huge_zero_refs++;
+	spin_unlock_irqrestore(&huge_zero_lock, f);
+}
+
+void thp_zero_put(struct mm *mm)
+{
+	phys_addr_t pa = 0;
+	unsigned long f;
+
+	if (!mm->huge_zero)
+		return;
+	f = spin_lock_irqsave(&huge_zero_lock);
+	mm->huge_zero = false;
+	BUG_ON(!huge_zero_refs);
+	if (--huge_zero_refs == 0) {
+		pa = mm_huge_zero_pa;
+		__atomic_store_n(&mm_huge_zero_pa, 0, __ATOMIC_RELEASE);
+	}
+	spin_unlock_irqrestore(&huge_zero_lock, f);
+	if (pa)
+		pmm_free(phys_to_page(pa), HUGE_ORDER);
+}
+
+/* do_huge_pmd_anonymous_page's read: the huge zero page at h, read-only. False: fall back to 4 KiB. */
+static bool huge_zero_map(struct mm *mm, const struct vma *vma, uintptr_t h)
+{
+	phys_addr_t pa = huge_zero_get(mm);
+
+	if (!pa) {
+		count_vm_event(VM_THP_FAULT_FALLBACK);
+		return false;
+	}
+	if (arch_mmu_map_huge(mm->mmu, h, pa, (mm_vm_to_mmu(vma->flags) & ~MMU_WRITE) | MMU_ACCESSED))
+		return false;
+	mm_count(&mm->zero_maps, 1);
+	return true;
+}
+
+/* ---- faults */
+
+static enum mmu_action huge_set_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	unsigned want = *(unsigned *)arg;
+
+	if (!want)
+		return MMU_CLEAR;
+	*state = want | MMU_HUGE;
+	return MMU_UPDATE;
+}
+
+static enum mmu_action huge_keep_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	return MMU_KEEP;
+}
+
+/* The 2 MiB leaf at h gets state (rights and ACCESSED/DIRTY), or goes when state is 0; flushed. */
+static void huge_leaf_set(struct mm *mm, uintptr_t h, unsigned state)
+{
+	arch_mmu_walk_huge(mm->mmu, h, h + HUGE_SIZE, huge_set_visit, huge_keep_visit, &state, NULL);
+}
+
+/* Is every frame of the huge page from pa mapped by this leaf alone (no other reference)? */
+static bool huge_exclusive(phys_addr_t pa)
+{
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
+		struct page *p = phys_to_page(pa + off);
+
+		if (!(p->flags & PG_anon) || page_refs(p) != 1 || p->mapcount != 1)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A write to the huge zero page's leaf at h (do_huge_zero_wp_pmd): a
+ * zeroed huge page of vma's own replaces it. Without an order-9 block:
+ * split, false (the 4 KiB fault maps a page for the one written).
+ */
+static bool huge_zero_wp(struct mm *mm, struct vma *vma, uintptr_t h, enum fault_result *r)
+{
+	struct page *head = huge_alloc(vma, h);
+
+	if (!head) {
+		count_vm_event(VM_THP_FAULT_FALLBACK);
+		arch_mmu_split_huge(mm->mmu, h);
+		return false;
+	}
+	huge_leaf_set(mm, h, 0);
+	/* A page table it needs can be missing now: the access faults again and maps 4 KiB. */
+	if (!huge_install(mm, head, h, huge_new_state(vma)))
+		count_vm_event(VM_THP_FAULT_ALLOC);
+	*r = FAULT_OK;
+	return true;
+}
+
+/*
+ * do_huge_pmd_wp_page: a write to the read-only leaf at va (its 4 KiB
+ * frame pa). The huge zero page: huge_zero_wp. Every frame exclusive:
+ * reuse the leaf writable (true). Else split it, read-only still, and
+ * let the 4 KiB fault copy the page written (false).
+ */
+static bool thp_wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr_t pa,
+			 enum fault_result *r)
 {
 	uintptr_t h = ALIGN_DOWN(va, HUGE_SIZE);
-	unsigned want = mm_vm_to_mmu(vma->flags);
+	phys_addr_t base = pa - (va - h);
+
+	if (vma_anon_prepare(mm, vma)) {
+		*r = FAULT_OOM;
+		return true;
+	}
+	if (mm_is_zero_pa(base))
+		return huge_zero_wp(mm, vma, h, r);
+	if (!huge_exclusive(base)) {
+		arch_mmu_split_huge(mm->mmu, va);
+		return false;
+	}
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE)
+		anon_page_move(phys_to_page(base + off), vma, h + off);
+	huge_leaf_set(mm, h, mm_vm_to_mmu(vma->flags) | MMU_ACCESSED | MMU_DIRTY);
+	mm_count(&mm->cow_reuses, 1);
+	*r = FAULT_OK;
+	return true;
+}
+
+/* do_huge_pmd_anonymous_page: nothing mapped at va (h its 2 MiB slot). */
+static bool thp_none_fault(struct mm *mm, struct vma *vma, uintptr_t h, unsigned flags,
+			   enum fault_result *r)
+{
 	struct page *head;
 
-	if (!thp_vma_allowed(mm, vma) || !thp_vma_fits(vma, va) || !arch_mmu_huge_free(mm->mmu, h))
-		return false;
-	if (!(flags & FAULT_WRITE) && mm->zero_page)
+	if (!arch_mmu_huge_free(mm->mmu, h))
 		return false;
 	if (vma_anon_prepare(mm, vma)) {
 		*r = FAULT_OOM;
 		return true;
 	}
-	head = huge_alloc(vma, h, NULL);
+	if (!(flags & FAULT_WRITE) && mm->zero_page) {
+		if (!huge_zero_map(mm, vma, h))
+			return false;
+		*r = FAULT_OK;
+		return true;
+	}
+	head = huge_alloc(vma, h);
 	if (!head) {
 		count_vm_event(VM_THP_FAULT_FALLBACK);
 		return false;
 	}
-	if (huge_install(mm, head, h, want | MMU_ACCESSED | ((want & MMU_WRITE) ? MMU_DIRTY : 0)))
+	if (huge_install(mm, head, h, huge_new_state(vma)))
 		return false;
 	count_vm_event(VM_THP_FAULT_ALLOC);
 	*r = FAULT_OK;
 	return true;
 }
 
-int thp_copy(struct mm *child, const struct vma *cv, uintptr_t h, phys_addr_t pa, unsigned state)
+bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enum fault_result *r)
 {
-	struct page *head = huge_alloc(cv, h, phys_to_virt(pa));
+	phys_addr_t pa;
+	unsigned st;
 
-	if (!head)
+	if (vma->file || !thp_vma_allowed(mm, vma) || !thp_vma_fits(vma, va))
+		return false;
+	switch (arch_mmu_query(mm->mmu, va, &pa, &st)) {
+	case -ENOENT:
+		return thp_none_fault(mm, vma, ALIGN_DOWN(va, HUGE_SIZE), flags, r);
+	case 0:
+		if ((st & MMU_HUGE) && (flags & FAULT_WRITE) && !(st & MMU_WRITE) && (vma->flags & VM_WRITE))
+			return thp_wp_fault(mm, vma, va, pa, r);
+		return false;
+	default:
+		return false;
+	}
+}
+
+int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state)
+{
+	bool zero = mm_is_zero_pa(pa);
+
+	/* copy_huge_pmd: write-protected and old in both, dirty kept. */
+	*state &= ~MMU_WRITE;
+	if (arch_mmu_map_huge(child->mmu, h, pa, *state & ~(MMU_HUGE | MMU_ACCESSED)))
 		return -ENOMEM;
-	return huge_install(child, head, h, state & ~MMU_HUGE);
+	if (zero)
+		return 0;               /* the child holds the huge zero page already (thp_zero_dup) */
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
+		struct page *p = phys_to_page(pa + off);
+
+		user_page_get(p);
+		page_mapcount_add(p, 1);
+	}
+	mm_count(&child->rss, 1L << HUGE_ORDER);
+	return 0;
 }

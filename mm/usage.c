@@ -76,7 +76,8 @@ static enum mmu_action usage_huge_visit(void *arg, uintptr_t va, phys_addr_t pa,
 	struct usage_walk *w = arg;
 
 	huge_visit_frames(usage_page_visit, arg, va, pa, *state);
-	w->u->anon_huge += HUGE_SIZE;
+	if (!mm_is_zero_pa(pa))         /* the huge zero page counts nowhere (Linux's smaps_pmd_entry) */
+		w->u->anon_huge += HUGE_SIZE;
 	return MMU_KEEP;
 }
 

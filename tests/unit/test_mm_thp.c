@@ -1,11 +1,14 @@
 /*
  * Transparent huge pages: the 2 MiB leaves of include/arch_mmu.h (map,
  * query, split with the same bits, walks that show a leaf whole or split
- * it) and mm/thp.c's fault, fallback, fork copy and split-first partial
- * operations with exact RSS. Expected values come from arch_mmu.h's
- * contract (512 entries per leaf, one set-aside table each) and from
- * Linux's behaviour (a huge page partly unmapped keeps the rest of its
- * data; AnonHugePages counts whole 2 MiB leaves).
+ * it) and mm/thp.c's fault, fallback, fork sharing, huge zero page and
+ * split-first partial operations with exact RSS. Expected values come
+ * from arch_mmu.h's contract (512 entries per leaf, one set-aside table
+ * each) and from Linux's behaviour (a huge page partly unmapped keeps the
+ * rest of its data; AnonHugePages counts whole 2 MiB leaves; fork shares
+ * a huge page read-only and a write splits and copies 4 KiB
+ * (do_huge_pmd_wp_page); a read maps the huge zero page, which counts in
+ * no RSS, and a write replaces it with a huge page (6.15+)).
  */
 #include "test_mm_util.h"
 #include "vmstat.h"
@@ -127,6 +130,14 @@ static unsigned long thp_vma_huge(struct mm *mm, uintptr_t va)
 	return u.anon_huge;
 }
 
+/* The end of a case: mm goes, thp_mode is restored, and every frame is back (frames free before). */
+static void thp_done(struct ktest *t, struct mm *mm, enum thp_mode saved, size_t frames)
+{
+	mm_put(mm);
+	thp_mode = saved;
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
 /*
  * thp=always (the caller restores thp_mode): a new address space with two
  * huge pages at HV, written at HV + 0x1234 (7) and HV + HUGE_SIZE + 9 (8).
@@ -149,16 +160,17 @@ static struct mm *two_huge_pages(struct ktest *t)
 /*
  * thp=always: writes fault in huge pages; munmap of 4 KiB splits (511
  * pages stay, data kept); mprotect of a whole huge page keeps it whole;
- * fork copies a huge page into one of the child's own; every frame comes
- * back at the end. (MADV_DONTNEED of a whole one: the next case, graded in
- * the madvise lab, whose skeleton leaves MADV_DONTNEED to the student.)
+ * every frame comes back at the end. (MADV_DONTNEED of a whole one: the
+ * next case, graded in the madvise lab, whose skeleton leaves
+ * MADV_DONTNEED to the student; fork: test_thp_fork_share, graded in the
+ * cow lab.)
  */
-static void test_thp_fault_split_fork(struct ktest *t)
+static void test_thp_fault_split(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
 	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC);
 	size_t frames;
-	struct mm *mm, *child;
+	struct mm *mm;
 
 	ut_warm_up();
 	frames = ut_free_frames();
@@ -176,19 +188,9 @@ static void test_thp_fault_split_fork(struct ktest *t)
 	EXPECT_EQ(t, vm_mprotect(mm, HV + HUGE_SIZE, HUGE_SIZE, PROT_READ), 0);
 	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
 	EXPECT_EQ(t, vm_mprotect(mm, HV + HUGE_SIZE, HUGE_SIZE, UT_RW), 0);
-	child = mm_dup(mm);
-	ASSERT_TRUE(t, child);
-	EXPECT_EQ(t, child->rss, 1023);
-	EXPECT_TRUE(t, ut_state(child, HV + HUGE_SIZE) & MMU_HUGE);
-	EXPECT_NE(t, ut_pa(child, HV + HUGE_SIZE), ut_pa(mm, HV + HUGE_SIZE));
-	EXPECT_EQ(t, ut_write8(child, HV + HUGE_SIZE + 9, 9), FAULT_OK);
+	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 8);
-	EXPECT_EQ(t, ut_read8(child, HV + 0x1234), 7);
-	mm_put(child);
-	EXPECT_TRUE(t, ut_state(mm, HV + HUGE_SIZE) & MMU_HUGE);
-	mm_put(mm);
-	thp_mode = saved;
-	EXPECT_EQ(t, ut_free_frames(), frames);
+	thp_done(t, mm, saved, frames);
 }
 
 /*
@@ -213,20 +215,165 @@ static void test_thp_dontneed_whole(struct ktest *t)
 	EXPECT_EQ(t, mm->rss, 511);
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 0);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234), 7);
-	mm_put(mm);
-	thp_mode = saved;
-	EXPECT_EQ(t, ut_free_frames(), frames);
+	thp_done(t, mm, saved, frames);
+}
+
+/* refcount and mapcount of the frame mapped at va, as refs * 10 + maps. */
+static int thp_counts(struct mm *mm, uintptr_t va)
+{
+	struct page *p = phys_to_page(ut_pa(mm, va));
+
+	return p ? page_refs(p) * 10 + p->mapcount : -1;
+}
+
+/*
+ * Fork shares huge pages (copy_huge_pmd): the child maps the parent's two
+ * huge pages with two read-only leaves, each frame one reference and one
+ * mapping more, and fork allocates no data frame (a copy would take 1024;
+ * the child's page tables and slab objects take a few). A write in the
+ * child splits its leaf (the other stays whole, AnonHugePages shows one)
+ * and copies exactly one frame: the page written; the rest stays shared
+ * and the parent's data is unchanged; the child's 4 KiB munmap splits
+ * only its own leaf, and mprotect of the parent's leaf keeps it whole and
+ * read-only while a frame is shared. Once the child is gone the parent's
+ * frames are exclusive again and its write reuses the leaf whole, with no
+ * frame allocated (do_huge_pmd_wp_page's reuse).
+ */
+static void test_thp_fork_share(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	const uintptr_t h2 = HV + HUGE_SIZE;
+	size_t frames, before;
+	struct mm *mm, *child;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	mm = two_huge_pages(t);
+	ASSERT_TRUE(t, mm);
+	before = ut_free_frames();
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_LT(t, before - ut_free_frames(), 64);
+	EXPECT_EQ(t, child->rss, 1024);
+	EXPECT_EQ(t, ut_pa(child, h2 + PAGE_SIZE), ut_pa(mm, h2 + PAGE_SIZE));
+	EXPECT_EQ(t, ut_state(child, h2) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
+	EXPECT_EQ(t, ut_state(mm, h2) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
+	EXPECT_EQ(t, thp_counts(mm, h2 + PAGE_SIZE), 22);
+	EXPECT_EQ(t, thp_vma_huge(child, HV), 2 * HUGE_SIZE);
+	before = ut_free_frames();
+	EXPECT_EQ(t, ut_write8(child, h2 + 9, 9), FAULT_OK);
+	EXPECT_EQ(t, before - ut_free_frames(), 1);
+	EXPECT_EQ(t, child->cow_copies, 1);
+	EXPECT_EQ(t, child->rss, 1024);
+	EXPECT_FALSE(t, ut_state(child, h2) & MMU_HUGE);
+	EXPECT_NE(t, ut_pa(child, h2), ut_pa(mm, h2));
+	EXPECT_EQ(t, ut_pa(child, h2 + PAGE_SIZE), ut_pa(mm, h2 + PAGE_SIZE));
+	EXPECT_EQ(t, thp_counts(mm, h2), 11);
+	EXPECT_EQ(t, thp_counts(mm, h2 + PAGE_SIZE), 22);
+	EXPECT_EQ(t, thp_vma_huge(child, HV), HUGE_SIZE);
+	EXPECT_EQ(t, thp_vma_huge(mm, HV), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, ut_read8(mm, h2 + 9), 8);
+	EXPECT_EQ(t, ut_read8(child, h2 + 9), 9);
+	EXPECT_EQ(t, ut_read8(child, HV + 0x1234), 7);
+	/* The child unmaps 4 KiB of the other: its leaf splits, the parent's stays whole. */
+	EXPECT_EQ(t, vm_munmap(child, HV + 0x2000, PAGE_SIZE), 0);
+	EXPECT_EQ(t, child->rss, 1023);
+	EXPECT_EQ(t, thp_counts(mm, HV + 0x2000), 11);
+	EXPECT_EQ(t, thp_counts(mm, HV + 0x3000), 22);
+	/* mprotect of the parent's whole leaf (change_huge_pmd): whole still, read-only while shared. */
+	EXPECT_EQ(t, vm_mprotect(mm, HV, HUGE_SIZE, PROT_READ), 0);
+	EXPECT_EQ(t, vm_mprotect(mm, HV, HUGE_SIZE, UT_RW), 0);
+	EXPECT_EQ(t, ut_state(mm, HV) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
+	mm_put(child);
+	EXPECT_EQ(t, thp_counts(mm, h2 + PAGE_SIZE), 11);
+	before = ut_free_frames();
+	EXPECT_EQ(t, ut_write8(mm, h2 + 10, 10), FAULT_OK);
+	EXPECT_EQ(t, ut_free_frames(), before);
+	EXPECT_EQ(t, ut_state(mm, h2 + PAGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
+	EXPECT_EQ(t, mm->cow_copies, 0);
+	EXPECT_EQ(t, ut_read8(mm, h2 + 9), 8);
+	thp_done(t, mm, saved, frames);
+}
+
+/*
+ * The huge zero page: a read maps it (one leaf, read-only, no RSS, no
+ * AnonHugePages; allocated once: thp_zero_page_alloc counts it when no
+ * address space held it), a second read maps the same page with only its
+ * set-aside table allocated; a write replaces it by a huge page of the
+ * VMA's own (thp_fault_alloc); a 4 KiB munmap splits the other leaf,
+ * which still reads zero, and a write there takes one 4 KiB page; fork
+ * gives the child the zero leaf too. munmap gives the data frames back;
+ * the address space holds the huge zero page until its teardown, which
+ * frees it when nobody else holds it.
+ */
+static void test_thp_huge_zero(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	unsigned long zallocs = vm_event_sum(VM_THP_ZERO_PAGE_ALLOC);
+	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC);
+	bool fresh = !mm_huge_zero_pa;
+	size_t frames, before, tables;
+	struct mm *mm, *child;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	thp_mode = THP_ALWAYS;
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, vm_mmap(mm, HV, 2 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234), 0);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_ZERO_PAGE_ALLOC) - zallocs, fresh ? 1 : 0);
+	ASSERT_TRUE(t, mm_huge_zero_pa != 0);
+	EXPECT_EQ(t, ut_pa(mm, HV + 0x1234), mm_huge_zero_pa + 0x1000);
+	EXPECT_EQ(t, ut_state(mm, HV) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
+	before = ut_free_frames();
+	tables = arch_mmu_table_pages(mm->mmu);
+	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 5), 0);
+	EXPECT_EQ(t, ut_pa(mm, HV + HUGE_SIZE), mm_huge_zero_pa);
+	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu) - tables, 1);
+	EXPECT_EQ(t, before - ut_free_frames(), 1);
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_EQ(t, thp_vma_huge(mm, HV), 0);
+	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE + 5, 7), FAULT_OK);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_ALLOC) - allocs, 1);
+	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
+	EXPECT_EQ(t, mm->rss, 512);
+	EXPECT_EQ(t, thp_vma_huge(mm, HV), HUGE_SIZE);
+	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 5), 7);
+	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 6), 0);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_EQ(t, ut_pa(child, HV), mm_huge_zero_pa);
+	EXPECT_EQ(t, child->rss, 512);
+	mm_put(child);
+	EXPECT_EQ(t, vm_munmap(mm, HV + 0x3000, PAGE_SIZE), 0);
+	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x5000), 0);
+	EXPECT_EQ(t, ut_write8(mm, HV + 0x5000, 3), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x5000), 3);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x6000), 0);
+	EXPECT_EQ(t, mm->rss, 513);
+	EXPECT_EQ(t, vm_munmap(mm, HV, 2 * HUGE_SIZE), 0);
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_TRUE(t, mm->huge_zero);
+	thp_done(t, mm, saved, frames);
+	if (fresh)
+		EXPECT_EQ(t, mm_huge_zero_pa, 0);
 }
 
 /*
  * No free order-9 block (each one taken and given back but for one frame):
- * the fault maps 4 KiB and counts thp_fault_fallback; thp=never and
- * MADV_NOHUGEPAGE map 4 KiB without counting.
+ * the fault maps 4 KiB and counts thp_fault_fallback; a read finds no
+ * block for the huge zero page either (when nobody holds one already:
+ * thp_zero_page_alloc_failed and thp_fault_fallback, and 4 KiB);
+ * thp=never and MADV_NOHUGEPAGE map 4 KiB without counting.
  */
 static void test_thp_fallback_policy(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
 	unsigned long fallbacks = vm_event_sum(VM_THP_FAULT_FALLBACK);
+	unsigned long zfailed = vm_event_sum(VM_THP_ZERO_PAGE_ALLOC_FAILED);
+	bool fresh = !mm_huge_zero_pa;
 	struct list_head held;
 	struct page *b;
 	struct mm *mm = mm_create();
@@ -247,13 +394,17 @@ static void test_thp_fallback_policy(struct ktest *t)
 	EXPECT_EQ(t, ut_write8(mm, HV, 1), FAULT_OK);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_FALLBACK) - fallbacks, 1);
 	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
+	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE), 0);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_ZERO_PAGE_ALLOC_FAILED) - zfailed, fresh ? 1 : 0);
+	if (fresh)
+		EXPECT_FALSE(t, ut_state(mm, HV + HUGE_SIZE) & MMU_HUGE);
 	ut_release_frames(&held);
 	EXPECT_EQ(t, ut_write8(mm, HV + 2 * HUGE_SIZE, 1), FAULT_OK);
 	EXPECT_FALSE(t, ut_state(mm, HV + 2 * HUGE_SIZE) & MMU_HUGE);
 	thp_mode = THP_NEVER;
 	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE, 1), FAULT_OK);
 	EXPECT_FALSE(t, ut_state(mm, HV + HUGE_SIZE) & MMU_HUGE);
-	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_FALLBACK) - fallbacks, 1);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_FALLBACK) - fallbacks, fresh ? 2 : 1);
 	EXPECT_LT(t, mm->rss, 512);               /* no huge page came in (3 pages, more with fill-ahead) */
 	thp_mode = saved;
 	mm_put(mm);
@@ -302,7 +453,9 @@ UT_CASE_WITHOUT_SWAP(test_thp_pageout)
 static const struct ktest_case mm_thp_cases[] = {
 	KTEST_CASE(test_thp_map_split),
 	KTEST_CASE(test_thp_walk_huge),
-	KTEST_CASE(test_thp_fault_split_fork),
+	KTEST_CASE(test_thp_fault_split),
+	KTEST_CASE(test_thp_fork_share),
+	KTEST_CASE(test_thp_huge_zero),
 	KTEST_CASE(test_thp_dontneed_whole),
 	KTEST_CASE(test_thp_fallback_policy),
 	KTEST_CASE(test_thp_pageout),
