@@ -4,8 +4,9 @@
  * would, mm_copy_from reads what is there without allocating.
  *
  * Locking: both take mmap_lock for reading around each page's lookup and
- * copy, so the frame cannot be freed under them; faults happen with the
- * lock dropped (handle_mm_fault takes it itself).
+ * copy (mm_copy_from also a reference to the page it reads: reclaim frees
+ * pages under the read lock too); faults happen with the lock dropped
+ * (handle_mm_fault takes it itself).
  */
 #include "internal.h"
 #include "kerrno.h"
@@ -71,6 +72,31 @@ int mm_copy_to(struct mm *mm, uintptr_t dst, const void *src, size_t len)
 	return 0;
 }
 
+/*
+ * Look va up under pt_lock; a present user page gets a reference (*held),
+ * so that reclaim, which unmaps and frees pages under the mmap_lock taken
+ * for reading too, cannot free the frame while it is copied (Linux: GUP's
+ * reference). *held NULL for the zero page and reserved frames.
+ */
+static int query_held(struct mm *mm, uintptr_t va, phys_addr_t *pa, struct page **held)
+{
+	int q;
+
+	*held = NULL;
+	mm_pt_lock(mm);
+	q = arch_mmu_query(mm->mmu, va, pa, NULL);
+	if (q == 0 && !mm_is_zero_pa(*pa)) {
+		struct page *p = phys_to_page(*pa);
+
+		if (p && !(p->flags & PG_reserved)) {
+			user_page_get(p);
+			*held = p;
+		}
+	}
+	mm_pt_unlock(mm);
+	return q;
+}
+
 int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len)
 {
 	char *d = dst;
@@ -85,7 +111,7 @@ int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len)
 		struct vma *vma = vma_lookup(mm, src);
 		phys_addr_t pa;
 		struct page *p = NULL;
-		int q = vma ? arch_mmu_query(mm->mmu, va, &pa, NULL) : -EFAULT;
+		int q = vma ? query_held(mm, va, &pa, &p) : -EFAULT;
 
 		if (q == -EFAULT) {           /* no VMA, or a guard marker */
 			err = -EFAULT;
@@ -105,6 +131,8 @@ int mm_copy_from(struct mm *mm, void *dst, uintptr_t src, size_t len)
 		}
 		if (q == 0) {
 			memcpy(d, (char *)phys_to_virt(pa) + off, n);
+			if (p)
+				user_page_put(p);
 		} else {
 			if (vma->file && vm_object_page(vma_object(vma), vma_pgoff_at(vma, va), 0, &p))
 				p = NULL;
