@@ -58,13 +58,16 @@ void lru_activate(struct page *page);
 void lru_deactivate(struct page *page);
 
 /*
- * lru_isolate: take up to max pages off the tail (the old end) of list l
- * into out, oldest first, each with a reference of the caller's (Linux
- * isolate_lru_folios); a page whose last reference is going is left.
- * Returns how many. lru_activate/lru_deactivate leave an isolated page
- * where it is; it still counts in l's gauge. No lock held.
+ * lru_isolate: look at up to max pages at the tail (the old end) of list
+ * l (*looked: how many) and take them off into out, oldest first, each
+ * with a reference of the caller's (Linux isolate_lru_folios); a page
+ * whose last reference is going, and with anon_only a page-cache page,
+ * is moved to the head instead, untouched (Linux skips folios the scan
+ * cannot take). Returns how many were taken. lru_activate/lru_deactivate
+ * leave an isolated page where it is; it still counts in l's gauge. No
+ * lock held.
  */
-unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max);
+unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max, bool anon_only, unsigned *looked);
 
 /*
  * lru_putback: put an isolated page on list to, at its head (young end)

@@ -207,17 +207,18 @@ static bool get_unless_zero(struct page *p)
 	return false;
 }
 
-unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max)
+unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max, bool anon_only, unsigned *looked)
 {
 	unsigned n = 0;
 
+	*looked = 0;
 	spin_lock(&lru_lock);
-	for (unsigned looked = 0; looked < max && !list_empty(&lists[l]); looked++) {
+	for (; *looked < max && !list_empty(&lists[l]); (*looked)++) {
 		struct page *p = container_of(lists[l].prev, struct page, lru_link);
 
 		list_del(&p->lru_link);
-		if (!get_unless_zero(p)) {
-			list_add(&p->lru_link, &lists[l]);     /* being freed: out of the way of the next look */
+		if ((anon_only && !(p->flags & PG_anon)) || !get_unless_zero(p)) {
+			list_add(&p->lru_link, &lists[l]);     /* skipped, or being freed: to the head */
 			continue;
 		}
 		set_state(p, (uint8_t)(STATE_ISOLATED | l));

@@ -22,7 +22,8 @@
  * Pages not reclaimed go back to the head of their list (a page not
  * looked at because enough was freed goes back to the tail, where it
  * was). Page-cache pages (shmem, on the same list) are not reverse-mapped
- * yet: they go round, and mm/shmem_swap.c takes the unmapped ones.
+ * yet: the look passes them over without a reference (to the head), so
+ * that mm/shmem_swap.c, which takes the unmapped ones, finds them free.
  *
  * When the inactive list is low against the active one (inactive_is_low:
  * ratio sqrt(10 * GiB of both), 1 below 1 GiB), a batch moves from the
@@ -224,11 +225,10 @@ static bool inactive_is_low(void)
 static void shrink_active(void)
 {
 	struct page *pages[LRU_SCAN_BATCH];
-	unsigned n = lru_isolate(LRU_ACTIVE_ANON, pages, LRU_SCAN_BATCH);
+	unsigned looked, n = lru_isolate(LRU_ACTIVE_ANON, pages, LRU_SCAN_BATCH, true, &looked);
 
 	for (unsigned i = 0; i < n; i++) {
-		if (pages[i]->flags & PG_anon)
-			rmap_referenced(pages[i], NULL, NULL);
+		rmap_referenced(pages[i], NULL, NULL);
 		lru_putback(pages[i], LRU_INACTIVE_ANON, false);
 		user_page_put(pages[i]);
 	}
@@ -236,20 +236,22 @@ static void shrink_active(void)
 
 /*
  * One batch of the inactive list's tail (Linux shrink_inactive_list):
- * each page looked at (counted in rs->scanned and taken from *budget) is
+ * each anonymous page isolated and looked at (counted in rs->scanned) is
  * kept, activated or reclaimed; the look stops once what is being
- * reclaimed would meet rs->want. Returns the pages isolated (0: the list
- * is empty).
+ * reclaimed would meet rs->want. Page-cache pages are passed over (to the
+ * head, untouched: mm/shmem_swap.c takes them). *budget loses the pages
+ * passed at the tail. Returns how many (0: the list is empty).
  */
 static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, unsigned long *budget)
 {
 	struct page *pages[LRU_SCAN_BATCH];
 	struct victim vs[LRU_SCAN_BATCH];
-	unsigned n = lru_isolate(LRU_INACTIVE_ANON, pages, (unsigned)MIN(*budget, LRU_SCAN_BATCH)), nv = 0, i;
+	unsigned looked, nv = 0, i;
+	unsigned n = lru_isolate(LRU_INACTIVE_ANON, pages, (unsigned)MIN(*budget, LRU_SCAN_BATCH), true, &looked);
 
 	for (i = 0; i < n && rs->freed + nv < rs->want; i++) {
 		struct page *p = pages[i];
-		enum verdict r = (p->flags & PG_anon) ? check_references(p) : KEEP;
+		enum verdict r = check_references(p);
 
 		vs[nv].page = p;
 		if (r == RECLAIM && locate(&vs[nv])) {
@@ -260,13 +262,13 @@ static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, u
 		user_page_put(p);
 	}
 	rs->scanned += i;
-	*budget -= i;
+	*budget -= MIN(*budget, (unsigned long)(looked - (n - i)));
 	for (unsigned j = n; j-- > i;) {                /* not looked at: back where they were */
 		lru_putback(pages[j], LRU_INACTIVE_ANON, true);
 		user_page_put(pages[j]);
 	}
 	reclaim_victims(vs, nv, rs, who);
-	return n;
+	return looked;
 }
 
 void lru_shrink(struct reclaim_scan *rs, enum reclaim_who who)
