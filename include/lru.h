@@ -9,11 +9,12 @@
  *
  * A new page starts inactive (Linux 6.1 without the multi-generational
  * LRU: lru_cache_add / folio_add_lru_vma since Linux 5.9's "protect the
- * workingset on anonymous LRU"); reclaim takes its swap victims from
- * the inactive anonymous list's tail (lru_isolate, mm/vmscan_lru.c),
- * promotes a page referenced again there to the active list and moves
- * pages back from the active list's tail when the inactive list runs low
- * (lru_putback); MADV_COLD moves a page back (lru_deactivate). Insertion goes
+ * workingset on anonymous LRU"); reclaim's page-table scan promotes a
+ * page it finds referenced (lru_activate); with reclaim=lru, reclaim
+ * takes its swap victims from the inactive anonymous list's tail
+ * (lru_isolate, mm/vmscan_lru.c), promotes a page referenced again there
+ * and moves pages back from the active list's tail when the inactive list
+ * runs low (lru_putback); MADV_COLD moves a page back (lru_deactivate). Insertion goes
  * through a small per-CPU batch (Linux's lru_add pagevec, 15 pages),
  * drained under the lists' lock when full, so a fault takes only its own
  * CPU's batch lock. A page leaves its list (or its batch) when its last

@@ -12,8 +12,9 @@
  * lists (include/lru.h, mm/vmscan_lru.c: Linux's shrink_inactive_list and
  * shrink_active_list): the tail of the inactive anonymous list, each
  * page's references tested through the reverse map (include/rmap.h), a
- * page referenced once kept, one referenced again promoted; with the
- * kernel option reclaim=scan, by the page-table clock instead. Reclaim
+ * page referenced once kept, one referenced again promoted, with the
+ * kernel option reclaim=lru; by default (reclaim=scan) the page-table
+ * clock finds them too. Reclaim
  * stops once it has freed what was asked. A page that fork shares is
  * unmapped from every address space at once through the reverse map.
  *
@@ -73,12 +74,12 @@ unsigned long kswapd_balance(void);
 unsigned long mm_available_frames(void);
 
 /*
- * vmscan_reclaim_scan: the kernel option reclaim=scan (default reclaim=lru):
- * reclaim's swap rounds take cold anonymous pages by walking each address
- * space's page tables with a clock hand, as before the LRU lists were
- * reclaim's (mm/vmscan_lru.c). Set once at boot.
+ * vmscan_reclaim_lru: the kernel option reclaim=lru (default reclaim=scan):
+ * reclaim's swap rounds take their victims from the LRU lists' tails
+ * (mm/vmscan_lru.c) instead of walking each address space's page tables
+ * with a clock hand. Set once at boot (and by tests of the LRU's order).
  */
-extern bool vmscan_reclaim_scan;
+extern bool vmscan_reclaim_lru;
 
 /*
  * vmscan_wake_kswapd: set by the kernel once kswapd runs (kernel/mm/kswapd.c;

@@ -64,7 +64,7 @@ static unsigned apply_vm_params(const struct kernel_params *p)
 	thp_mode = (enum thp_mode)p->thp;
 	mm_fault_lock_vma = p->fault_lock_vma;
 	mm_madv_write_lock = p->madv_lock_write;
-	vmscan_reclaim_scan = p->reclaim_scan;
+	vmscan_reclaim_lru = p->reclaim_lru;
 	if (p->vma[0]) {
 		const struct vma_index_ops *b = vma_backend_by_name(p->vma);
 		if (b) {
@@ -88,7 +88,7 @@ static unsigned apply_vm_params(const struct kernel_params *p)
 	       mm_fault_lock_vma ? "the VMA's lock when they can (fault_lock=vma)" : "the mmap_lock (fault_lock=mmap)",
 	       mm_madv_write_lock ? "writing (madv_lock=write)" : "reading (madv_lock=read)");
 	printk("vm: reclaim takes its swap victims from %s\n",
-	       vmscan_reclaim_scan ? "each address space's page tables (reclaim=scan)" : "the LRU lists (reclaim=lru)");
+	       vmscan_reclaim_lru ? "the LRU lists (reclaim=lru)" : "each address space's page tables (reclaim=scan)");
 	return errors;
 }
 

@@ -247,6 +247,60 @@ static void test_reclaim_swaps_cold_pages_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_reclaim_swaps_cold_pages)
 
+/*
+ * WITH_RECLAIM(name, lru): name's body is name_run, run with reclaim
+ * taking its swap victims from the LRU lists (lru: the kernel option
+ * reclaim=lru, not yet the default) or by the page-table clock
+ * (reclaim=scan), whatever the boot chose: these cases check an order.
+ */
+#define WITH_RECLAIM(name, lru)                         \
+	static void name##_body(struct ktest *t)        \
+	{                                               \
+		bool was = vmscan_reclaim_lru;          \
+		vmscan_reclaim_lru = lru;               \
+		name##_run(t);                          \
+		vmscan_reclaim_lru = was;               \
+	}
+
+/*
+ * The page-table clock (reclaim=scan, the default) and the LRU lists
+ * (include/lru.h): eight pages written (new pages
+ * start inactive; writing sets their accessed bits). mm_reclaim(1): the
+ * first swap round finds all eight referenced: each loses its accessed
+ * bit and is promoted to the active list; the second round takes page 0,
+ * unreferenced now, and writes it out (freed: it leaves the active list).
+ * So seven pages more are active than before and none more inactive;
+ * page 0, read back, is a new page and starts inactive.
+ */
+static void test_scan_promotes_referenced_run(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned long act0 = lru_list_pages(LRU_ACTIVE_ANON), inact0 = lru_list_pages(LRU_INACTIVE_ANON);
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 8);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON) - inact0, 8);
+	EXPECT_EQ(t, mm_reclaim(1, RECLAIM_KSWAPD), 1);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 1);
+	EXPECT_EQ(t, ut_pa(mm, B), 0);
+	EXPECT_EQ(t, lru_list_pages(LRU_ACTIVE_ANON) - act0, 7);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON), inact0);
+	for (unsigned i = 1; i < 8; i++)
+		EXPECT_EQ(t, lru_page_list(phys_to_page(ut_pa(mm, B + P(i)))), LRU_ACTIVE_ANON);
+	EXPECT_TRUE(t, data_ok(mm, 0));
+	EXPECT_EQ(t, lru_page_list(phys_to_page(ut_pa(mm, B))), LRU_INACTIVE_ANON);
+	mm_put(mm);
+	EXPECT_EQ(t, lru_list_pages(LRU_ACTIVE_ANON), act0);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON), inact0);
+	env_down(t, &e);
+}
+
+WITH_RECLAIM(test_scan_promotes_referenced, false)
+UT_CASE_WITHOUT_SWAP(test_scan_promotes_referenced)
+
 /* The LRU list that the page at va of mm is on (-1: none, or not present). */
 static int list_of(struct mm *mm, uintptr_t va)
 {
@@ -270,7 +324,7 @@ static int list_of(struct mm *mm, uintptr_t va)
  * which meets the want, so 5..7 stay inactive. Page 0, read back, is a
  * new page and starts inactive.
  */
-static void test_reclaim_promotes_referenced_body(struct ktest *t)
+static void test_reclaim_promotes_referenced_run(struct ktest *t)
 {
 	struct swap_env e;
 	struct mm *mm;
@@ -307,6 +361,7 @@ static void test_reclaim_promotes_referenced_body(struct ktest *t)
 	env_down(t, &e);
 }
 
+WITH_RECLAIM(test_reclaim_promotes_referenced, true)
 UT_CASE_WITHOUT_SWAP(test_reclaim_promotes_referenced)
 
 /*
@@ -320,7 +375,7 @@ UT_CASE_WITHOUT_SWAP(test_reclaim_promotes_referenced)
  * (FIFO) would take A; a scan from the lowest address without aging
  * would take A too. Every page reads back its data.
  */
-static void test_reclaim_spares_touched_set_body(struct ktest *t)
+static void test_reclaim_spares_touched_set_run(struct ktest *t)
 {
 	struct swap_env e;
 	struct mm *mm;
@@ -346,6 +401,7 @@ static void test_reclaim_spares_touched_set_body(struct ktest *t)
 	env_down(t, &e);
 }
 
+WITH_RECLAIM(test_reclaim_spares_touched_set, true)
 UT_CASE_WITHOUT_SWAP(test_reclaim_spares_touched_set)
 
 /*
@@ -358,7 +414,7 @@ UT_CASE_WITHOUT_SWAP(test_reclaim_spares_touched_set)
  * (activated first, so the active tail), then 1: unreferenced, both
  * written out. The other six stay inactive.
  */
-static void test_active_refills_inactive_body(struct ktest *t)
+static void test_active_refills_inactive_run(struct ktest *t)
 {
 	struct swap_env e;
 	struct mm *mm;
@@ -393,6 +449,7 @@ static void test_active_refills_inactive_body(struct ktest *t)
 	env_down(t, &e);
 }
 
+WITH_RECLAIM(test_active_refills_inactive, true)
 UT_CASE_WITHOUT_SWAP(test_active_refills_inactive)
 
 /* A page dirtied after its entry was cleaned is not unmapped (its copy would be stale); an I/O error keeps the page. */
@@ -711,6 +768,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_fork_shares_slots),
 	KTEST_CASE(test_mremap_mprotect_free),
 	KTEST_CASE(test_reclaim_swaps_cold_pages),
+	KTEST_CASE(test_scan_promotes_referenced),
 	KTEST_CASE(test_reclaim_promotes_referenced),
 	KTEST_CASE(test_reclaim_spares_touched_set),
 	KTEST_CASE(test_active_refills_inactive),
