@@ -9,9 +9,12 @@
  *
  * A new page starts inactive (Linux 6.1 without the multi-generational
  * LRU: lru_cache_add / folio_add_lru_vma since Linux 5.9's "protect the
- * workingset on anonymous LRU"); reclaim's scan moves a page it finds
- * referenced to the active list (lru_activate: promotion on a referenced
- * rescan) and MADV_COLD moves it back (lru_deactivate). Insertion goes
+ * workingset on anonymous LRU"); reclaim's page-table scan promotes a
+ * page it finds referenced (lru_activate); with reclaim=lru, reclaim
+ * takes its swap victims from the inactive anonymous list's tail
+ * (lru_isolate, mm/vmscan_lru.c), promotes a page referenced again there
+ * and moves pages back from the active list's tail when the inactive list
+ * runs low (lru_putback); MADV_COLD moves a page back (lru_deactivate). Insertion goes
  * through a small per-CPU batch (Linux's lru_add pagevec, 15 pages),
  * drained under the lists' lock when full, so a fault takes only its own
  * CPU's batch lock. A page leaves its list (or its batch) when its last
@@ -28,7 +31,8 @@
  * pages on them. Order: batch -> lru_lock; both are inner to every mm
  * lock (a page is freed under pt_lock, a page cache's lock, the swap
  * cache's). lru_state changes from 0 only in lru_add, for a page nobody
- * else knows yet, and back to 0 only in lru_del, when the page is freed.
+ * else knows yet, and back to 0 only in lru_del, when the page is freed;
+ * an isolated page cannot be freed (its isolator holds a reference).
  */
 #ifndef LRU_H
 #define LRU_H
@@ -53,6 +57,25 @@ void lru_del(struct page *page);
  */
 void lru_activate(struct page *page);
 void lru_deactivate(struct page *page);
+
+/*
+ * lru_isolate: look at up to max pages at the tail (the old end) of list
+ * l (*looked: how many) and take them off into out, oldest first, each
+ * with a reference of the caller's (Linux isolate_lru_folios); a page
+ * whose last reference is going, and with anon_only a page-cache page,
+ * is moved to the head instead, untouched (Linux skips folios the scan
+ * cannot take). Returns how many were taken. lru_activate/lru_deactivate
+ * leave an isolated page where it is; it still counts in l's gauge. No
+ * lock held.
+ */
+unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max, bool anon_only, unsigned *looked);
+
+/*
+ * lru_putback: put an isolated page on list to, at its head (young end)
+ * or, when tail, at its tail (where it was, for a page not looked at),
+ * before the caller drops its reference (Linux move_folios_to_lru).
+ */
+void lru_putback(struct page *page, enum lru_list to, bool tail);
 
 /* lru_drain_all: put every CPU's queued pages on their lists. */
 void lru_drain_all(void);

@@ -22,6 +22,8 @@
 #define PG_dirty    0x20              /* written since it was last clean: since MADV_FREE (private), ever (shared) */
 #define PG_lazyfree 0x40              /* MADV_FREE'd: reclaim may drop it while clean */
 #define PG_cache    0x80              /* in a page cache (include/vm_object.h); private = its object */
+#define PG_referenced 0x100           /* reclaim found it referenced on the inactive list once (mm/vmscan_lru.c);
+                                       *   set and cleared atomically, by the page's isolator only */
 
 struct page {
 	struct list_head lru;         /* free-list link (PG_buddy) or the owner's list */

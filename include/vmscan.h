@@ -5,15 +5,18 @@
  * swapped when dirty, mm/shmem_swap.c) and cold private anonymous pages
  * written to swap, mm/swap_pte.c).
  *
- * Without a reverse map, reclaim finds pages the way Linux 2.4's swap_out
- * and Linux 6.1's multi-gen LRU aging do: it walks the page tables of
- * every address space (mm/mm.c's list), each from where its clock hand
- * stopped last, and gives a page whose accessed bit is set a second
- * chance (the bit is cleared; the next round takes the page if nobody
- * touched it meanwhile). It stops once it has freed what was asked. A
- * page that fork shares is unmapped from every address space at once
- * through the reverse map (include/rmap.h), after the accessed bits of
- * its other entries say nobody used it since the last look.
+ * Lazily freed pages are found the way Linux 2.4's swap_out found pages:
+ * reclaim walks the page tables of every address space (mm/mm.c's list),
+ * each from where its clock hand stopped last, and gives a page whose
+ * accessed bit is set a second chance. Swap victims come from the LRU
+ * lists (include/lru.h, mm/vmscan_lru.c: Linux's shrink_inactive_list and
+ * shrink_active_list): the tail of the inactive anonymous list, each
+ * page's references tested through the reverse map (include/rmap.h), a
+ * page referenced once kept, one referenced again promoted, with the
+ * kernel option reclaim=lru; by default (reclaim=scan) the page-table
+ * clock finds them too. Reclaim
+ * stops once it has freed what was asked. A page that fork shares is
+ * unmapped from every address space at once through the reverse map.
  *
  * Who reclaims (the pmm.h watermarks):
  *   - kswapd, a kernel thread (kernel/mm/kswapd.c), woken when a fault leaves
@@ -30,7 +33,8 @@
  * try-locks each address space's mmap_lock (as the multi-gen LRU's walk
  * does): it runs from a fault, perhaps inside a system call, and never
  * waits for an address space whose writer may itself be short of memory;
- * kswapd waits for it. pt_lock is held while a range is scanned.
+ * kswapd waits for it. pt_lock is held while a range is scanned. The
+ * reverse map only try-locks.
  */
 #ifndef VMSCAN_H
 #define VMSCAN_H
@@ -41,8 +45,8 @@ enum reclaim_who { RECLAIM_DIRECT, RECLAIM_KSWAPD };
 
 /*
  * mm_reclaim: free up to want frames from every address space, counting
- * pgscan_* / pgsteal_* / pglazyfreed for who. Two rounds of the clock at
- * most. Returns the frames freed. No lock held; may sleep (kswapd).
+ * pgscan_* / pgsteal_* / pglazyfreed for who. Two rounds of the clock
+ * (lazily freed pages) and two of the LRU lists (swap) at most. Returns the frames freed. No lock held; may sleep (kswapd).
  */
 unsigned long mm_reclaim(unsigned long want, enum reclaim_who who);
 
@@ -71,6 +75,14 @@ unsigned long kswapd_balance(void);
  * or the low watermark, whichever is smaller).
  */
 unsigned long mm_available_frames(void);
+
+/*
+ * vmscan_reclaim_lru: the kernel option reclaim=lru (default reclaim=scan):
+ * reclaim's swap rounds take their victims from the LRU lists' tails
+ * (mm/vmscan_lru.c) instead of walking each address space's page tables
+ * with a clock hand. Set once at boot (and by tests of the LRU's order).
+ */
+extern bool vmscan_reclaim_lru;
 
 /*
  * vmscan_wake_kswapd: set by the kernel once kswapd runs (kernel/mm/kswapd.c;

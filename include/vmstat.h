@@ -18,6 +18,8 @@
 #define VM_EVENT_TABLE(X) \
 	X(PSWPIN,           "pswpin")           /* pages read back from swap */ \
 	X(PSWPOUT,          "pswpout")          /* pages written to swap */ \
+	X(PGACTIVATE,       "pgactivate")       /* pages moved to an active LRU list (include/lru.h) */ \
+	X(PGDEACTIVATE,     "pgdeactivate")     /* pages moved from an active list to an inactive one */ \
 	X(PGFAULT,          "pgfault")          /* page faults (handle_mm_fault calls) */ \
 	X(PGMAJFAULT,       "pgmajfault")       /* faults that had to read from a disk */ \
 	X(PGLAZYFREE,       "pglazyfree")       /* pages MADV_FREE marked lazily free */ \

@@ -154,6 +154,8 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_choice(&p->fault_lock_vma, v, vlen, "fault_lock", "vma", "mmap");
 	} else if (word_is(w, klen, "madv_lock")) {
 		return set_choice(&p->madv_lock_write, v, vlen, "madv_lock", "write", "read");
+	} else if (word_is(w, klen, "reclaim")) {
+		return set_choice(&p->reclaim_lru, v, vlen, "reclaim", "lru", "scan");
 	} else if (word_is(w, klen, "profile_hz")) {
 		return set_uint(&p->profile_hz, v, vlen, "profile_hz");
 	} else {

@@ -29,6 +29,7 @@
 #include "cmdline.h"
 #include "blockdev.h"
 #include "swap.h"
+#include "vmscan.h"
 #include "mm.h"
 #include "arch_mmu.h"
 #include "vma.h"
@@ -65,6 +66,7 @@ static unsigned apply_vm_params(const struct kernel_params *p)
 	thp_mode = (enum thp_mode)p->thp;
 	mm_fault_lock_vma = p->fault_lock_vma;
 	mm_madv_write_lock = p->madv_lock_write;
+	vmscan_reclaim_lru = p->reclaim_lru;
 	if (p->vma[0]) {
 		const struct vma_index_ops *b = vma_backend_by_name(p->vma);
 		if (b) {
@@ -87,6 +89,8 @@ static unsigned apply_vm_params(const struct kernel_params *p)
 	printk("vm: faults take %s, MADV_DONTNEED/FREE the mmap_lock for %s\n",
 	       mm_fault_lock_vma ? "the VMA's lock when they can (fault_lock=vma)" : "the mmap_lock (fault_lock=mmap)",
 	       mm_madv_write_lock ? "writing (madv_lock=write)" : "reading (madv_lock=read)");
+	printk("vm: reclaim takes its swap victims from %s\n",
+	       vmscan_reclaim_lru ? "the LRU lists (reclaim=lru)" : "each address space's page tables (reclaim=scan)");
 	return errors;
 }
 

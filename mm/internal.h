@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "vmstat.h"
 #include "swap.h"
+#include "vmscan.h"
 
 /* ---- the page-table lock (mm->pt_lock): a spinning lock that leaves interrupts on */
 static inline void mm_pt_lock(struct mm *mm)
@@ -225,6 +226,14 @@ void shmem_reclaim_object(struct vm_object *o, struct reclaim_scan *rs);
  * mmap_lock (read) and pt_lock held.
  */
 void mm_reclaim_lazyfree_range(struct reclaim_scan *rs, uintptr_t start, uintptr_t end);
+/*
+ * lru_shrink (mm/vmscan_lru.c): reclaim from the tail of the inactive
+ * anonymous list (lazily freed pages dropped, the others written to swap;
+ * rs->may_swap is assumed), deactivating from the active list when the
+ * inactive one is low, until rs->freed reaches rs->want or about one pass
+ * over both lists is done. Counts rs->scanned, freed, swapped. No lock held.
+ */
+void lru_shrink(struct reclaim_scan *rs, enum reclaim_who who);
 /*
  * mm_pageout_swap: MADV_PAGEOUT of [start, end) of a private anonymous VMA
  * of mm with a swap area on: every page only this entry maps is written to

@@ -3,7 +3,8 @@
  *
  * A page's lru_state: 0 on no list; STATE_QUEUED | l while batch
  * lru_cpu holds it in slot lru_slot, bound for list l; STATE_ON + l while
- * on list l. A batch is drained (its pages linked at their lists' heads,
+ * on list l; STATE_ISOLATED | l while reclaim holds it off list l (still
+ * counted in l's gauge: Linux counts it as isolated instead). A batch is drained (its pages linked at their lists' heads,
  * the young end; reclaim takes from the tail) when it fills and by
  * lru_drain_all. A queued page freed meanwhile leaves a hole (NULL) in
  * its slot, which the drain skips.
@@ -15,6 +16,7 @@
 #define LRU_BATCH 15                  /* Linux's PAGEVEC_SIZE */
 #define STATE_ON 1
 #define STATE_QUEUED 0x80
+#define STATE_ISOLATED 0x40           /* | l: taken off list l by lru_isolate, back with lru_putback */
 
 struct lru_batch {
 	struct spinlock lock;
@@ -43,6 +45,13 @@ static void set_state(struct page *p, uint8_t s)
 static void count(enum lru_list l, long d)
 {
 	mod_vm_stat((enum vm_stat)(VM_NR_INACTIVE_ANON + l), d);
+}
+
+/* A page moved from list from to list to: Linux's pgactivate / pgdeactivate. */
+static void count_move(enum lru_list from, enum lru_list to)
+{
+	if ((from & 1) != (to & 1))
+		count_vm_event((to & 1) ? VM_PGACTIVATE : VM_PGDEACTIVATE);
 }
 
 /* Link b's queued pages onto their lists and empty it. b->lock held. */
@@ -110,6 +119,7 @@ static bool requeue(struct page *p, int to)
 			set_state(p, 0);
 		} else {
 			count((enum lru_list)to, 1);
+			count_move((enum lru_list)(s & ~STATE_QUEUED), (enum lru_list)to);
 			set_state(p, (uint8_t)(STATE_QUEUED | to));
 		}
 	}
@@ -125,7 +135,7 @@ void lru_del(struct page *p)
 		return;
 	spin_lock(&lru_lock);
 	s = state_of(p);
-	BUG_ON(!s || (s & STATE_QUEUED));
+	BUG_ON(!s || (s & (STATE_QUEUED | STATE_ISOLATED)));
 	list_del(&p->lru_link);
 	count((enum lru_list)(s - STATE_ON), -1);
 	set_state(p, 0);
@@ -138,8 +148,8 @@ static void move(struct page *p, bool active)
 	uint8_t s = state_of(p);
 	enum lru_list from, to;
 
-	if (!s)
-		return;
+	if (!s || (s & STATE_ISOLATED))
+		return;                 /* an isolated page is reclaim's to place (Linux: !folio_test_lru) */
 	from = (enum lru_list)((s & STATE_QUEUED) ? s & ~STATE_QUEUED : s - STATE_ON);
 	to = (enum lru_list)((from & ~1) | (active ? 1 : 0));
 	if (from == to || ((s & STATE_QUEUED) && requeue(p, to)))
@@ -147,10 +157,15 @@ static void move(struct page *p, bool active)
 	spin_lock(&lru_lock);
 	s = state_of(p);
 	BUG_ON(!s || (s & STATE_QUEUED));
+	if (s & STATE_ISOLATED) {
+		spin_unlock(&lru_lock);
+		return;
+	}
 	list_del(&p->lru_link);
 	list_add(&p->lru_link, &lists[to]);
 	count((enum lru_list)(s - STATE_ON), -1);
 	count(to, 1);
+	count_move((enum lru_list)(s - STATE_ON), to);
 	set_state(p, (uint8_t)(STATE_ON + to));
 	spin_unlock(&lru_lock);
 }
@@ -171,10 +186,62 @@ int lru_page_list(const struct page *p)
 
 	if (!s)
 		return -1;
+	if (s & STATE_ISOLATED)
+		return s & ~STATE_ISOLATED;
 	return (s & STATE_QUEUED) ? s & ~STATE_QUEUED : s - STATE_ON;
 }
 
 unsigned long lru_list_pages(enum lru_list l)
 {
 	return vm_stat_read((enum vm_stat)(VM_NR_INACTIVE_ANON + l));
+}
+
+/* A reference to p unless its last one is gone (it is being freed: its lru_del waits for lru_lock). */
+static bool get_unless_zero(struct page *p)
+{
+	int32_t r = __atomic_load_n(&p->refcount, __ATOMIC_RELAXED);
+
+	while (r > 0)
+		if (__atomic_compare_exchange_n(&p->refcount, &r, r + 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max, bool anon_only, unsigned *looked)
+{
+	unsigned n = 0;
+
+	*looked = 0;
+	spin_lock(&lru_lock);
+	for (; *looked < max && !list_empty(&lists[l]); (*looked)++) {
+		struct page *p = container_of(lists[l].prev, struct page, lru_link);
+
+		list_del(&p->lru_link);
+		if ((anon_only && !(p->flags & PG_anon)) || !get_unless_zero(p)) {
+			list_add(&p->lru_link, &lists[l]);     /* skipped, or being freed: to the head */
+			continue;
+		}
+		set_state(p, (uint8_t)(STATE_ISOLATED | l));
+		out[n++] = p;
+	}
+	spin_unlock(&lru_lock);
+	return n;
+}
+
+void lru_putback(struct page *p, enum lru_list to, bool tail)
+{
+	uint8_t s;
+
+	spin_lock(&lru_lock);
+	s = state_of(p);
+	BUG_ON(!(s & STATE_ISOLATED));
+	if (tail)
+		list_add_tail(&p->lru_link, &lists[to]);
+	else
+		list_add(&p->lru_link, &lists[to]);
+	count((enum lru_list)(s & ~STATE_ISOLATED), -1);
+	count(to, 1);
+	count_move((enum lru_list)(s & ~STATE_ISOLATED), to);
+	set_state(p, (uint8_t)(STATE_ON + to));
+	spin_unlock(&lru_lock);
 }

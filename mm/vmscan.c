@@ -1,7 +1,8 @@
 /*
  * Reclaim under memory pressure (include/vmscan.h): the clock over every
  * address space's lazily freed pages and, with a swap area, its cold
- * anonymous pages (swap_out_range), direct reclaim for a fault that
+ * anonymous pages (swap_out_range; with reclaim=lru, the tail of the LRU
+ * lists instead: mm/vmscan_lru.c), direct reclaim for a fault that
  * found no page, and kswapd's balancing loop (its thread is
  * kernel/mm/kswapd.c). The per-page decision is mm/madvise.c's
  * (mm_reclaim_lazyfree_range), shared with MADV_PAGEOUT. Before the swap
@@ -16,6 +17,7 @@
 #include "lru.h"
 
 void (*vmscan_wake_kswapd)(void);
+bool vmscan_reclaim_lru;
 /* kswapd's last run freed nothing: do not wake it until some reclaim frees a page. */
 static bool kswapd_failed;
 
@@ -198,8 +200,10 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
 /*
  * Rounds 1 and 2 drop lazily freed pages only (they cost no I/O: Linux
  * reclaims them first, from the file list); rounds 3 and 4, when a swap
- * area has room, also write cold anonymous pages out. Two rounds each, so
- * that a page's second chance is used up. Before round 3, the page
+ * area has room, also write cold anonymous pages out: found by the
+ * page-table clock, or with reclaim=lru taken from the inactive LRU
+ * list's tail (lru_shrink). Two rounds each, so that a page's second chance is
+ * used up. Before round 3, the page
  * caches' pages nothing maps: clean ones dropped, dirty ones swapped
  * (Linux keeps shmem on the anonymous LRU, where pages written once and
  * not touched since are older than anonymous pages in use: swapping hot
@@ -214,7 +218,11 @@ static unsigned long reclaim(unsigned long want, enum reclaim_who who, bool may_
 		rs.may_swap = round >= 2 && swap_free_pages() > 0;
 		if (round == 2)
 			shmem_reclaim(&rs);     /* unmapped tmpfs/memfd pages (mm/shmem_swap.c) before hot anon */
-		if (rs.freed < want && (rs.may_swap || (round < 2 && vm_stat_read(VM_NR_LAZYFREE))))
+		if (rs.freed >= want)
+			break;
+		if (rs.may_swap && vmscan_reclaim_lru)
+			lru_shrink(&rs, who);   /* the LRU's tail (mm/vmscan_lru.c) */
+		else if (rs.may_swap || (round < 2 && vm_stat_read(VM_NR_LAZYFREE)))
 			reclaim_round(&rs, who);
 	}
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSCAN_DIRECT : VM_PGSCAN_KSWAPD, rs.scanned);

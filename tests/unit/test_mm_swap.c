@@ -1,5 +1,6 @@
 /*
- * Anonymous pages in swap (mm/swap_pte.c, the swap pass of mm/vmscan.c),
+ * Anonymous pages in swap (mm/swap_pte.c, the swap rounds of mm/vmscan.c
+ * and mm/vmscan_lru.c),
  * on a RAM-disk swap area, host and kernel: MADV_PAGEOUT writes private
  * pages out and a fault reads them back (a major fault); fork shares the
  * slots, mremap moves the entries, mprotect keeps them, munmap and
@@ -247,7 +248,23 @@ static void test_reclaim_swaps_cold_pages_body(struct ktest *t)
 UT_CASE_WITHOUT_SWAP(test_reclaim_swaps_cold_pages)
 
 /*
- * Aging on the LRU lists (include/lru.h): eight pages written (new pages
+ * WITH_RECLAIM(name, lru): name's body is name_run, run with reclaim
+ * taking its swap victims from the LRU lists (lru: the kernel option
+ * reclaim=lru, not yet the default) or by the page-table clock
+ * (reclaim=scan), whatever the boot chose: these cases check an order.
+ */
+#define WITH_RECLAIM(name, lru)                         \
+	static void name##_body(struct ktest *t)        \
+	{                                               \
+		bool was = vmscan_reclaim_lru;          \
+		vmscan_reclaim_lru = lru;               \
+		name##_run(t);                          \
+		vmscan_reclaim_lru = was;               \
+	}
+
+/*
+ * The page-table clock (reclaim=scan, the default) and the LRU lists
+ * (include/lru.h): eight pages written (new pages
  * start inactive; writing sets their accessed bits). mm_reclaim(1): the
  * first swap round finds all eight referenced: each loses its accessed
  * bit and is promoted to the active list; the second round takes page 0,
@@ -255,7 +272,7 @@ UT_CASE_WITHOUT_SWAP(test_reclaim_swaps_cold_pages)
  * So seven pages more are active than before and none more inactive;
  * page 0, read back, is a new page and starts inactive.
  */
-static void test_reclaim_promotes_referenced_body(struct ktest *t)
+static void test_scan_promotes_referenced_run(struct ktest *t)
 {
 	struct swap_env e;
 	struct mm *mm;
@@ -281,7 +298,159 @@ static void test_reclaim_promotes_referenced_body(struct ktest *t)
 	env_down(t, &e);
 }
 
+WITH_RECLAIM(test_scan_promotes_referenced, false)
+UT_CASE_WITHOUT_SWAP(test_scan_promotes_referenced)
+
+/* The LRU list that the page at va of mm is on (-1: none, or not present). */
+static int list_of(struct mm *mm, uintptr_t va)
+{
+	phys_addr_t pa = ut_pa(mm, va);
+
+	return pa ? lru_page_list(phys_to_page(pa)) : -1;
+}
+
+/*
+ * Aging on the LRU lists (include/lru.h, mm/vmscan_lru.c: Linux's
+ * folio_check_references). Eight pages written, 0 first: they start
+ * inactive, 0 at the tail, each with its accessed bit set by its write.
+ * mm_reclaim(1): the first swap round finds all eight referenced by one
+ * entry for the first time: each is kept (second chance: bit cleared,
+ * PG_referenced set, back to the head, so 0 is at the tail again); the
+ * second round takes page 0, unreferenced now, and writes it out; 1..7
+ * are not looked at (enough was freed) and stay where they were. Then
+ * pages 1..3 are read again (their second reference) and mm_reclaim(1)
+ * again: 1, 2, 3 at the tail are referenced after a first reference:
+ * promoted to the active list (pgactivate 3); 4 is not: written out,
+ * which meets the want, so 5..7 stay inactive. Page 0, read back, is a
+ * new page and starts inactive.
+ */
+static void test_reclaim_promotes_referenced_run(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned long act0 = lru_list_pages(LRU_ACTIVE_ANON), inact0 = lru_list_pages(LRU_INACTIVE_ANON);
+	unsigned long activate0 = vm_event_sum(VM_PGACTIVATE);
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 8);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON) - inact0, 8);
+	EXPECT_EQ(t, mm_reclaim(1, RECLAIM_KSWAPD), 1);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 1);
+	EXPECT_EQ(t, ut_pa(mm, B), 0);
+	EXPECT_EQ(t, lru_list_pages(LRU_ACTIVE_ANON), act0);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON) - inact0, 7);
+	for (unsigned i = 1; i < 8; i++)
+		EXPECT_FALSE(t, ut_state(mm, B + P(i)) & MMU_ACCESSED);
+	for (unsigned i = 1; i < 4; i++)
+		EXPECT_EQ(t, ut_read8(mm, B + P(i)), 0x20 + (int)i);
+	EXPECT_EQ(t, mm_reclaim(1, RECLAIM_KSWAPD), 1);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 2);
+	EXPECT_EQ(t, vm_event_sum(VM_PGACTIVATE) - activate0, 3);
+	EXPECT_EQ(t, lru_list_pages(LRU_ACTIVE_ANON) - act0, 3);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON) - inact0, 3);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, list_of(mm, B + P(i)), i == 0 || i == 4 ? -1 : i < 4 ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON);
+	EXPECT_TRUE(t, data_ok(mm, 0));
+	EXPECT_TRUE(t, data_ok(mm, 4));
+	EXPECT_EQ(t, list_of(mm, B), LRU_INACTIVE_ANON);
+	mm_put(mm);
+	EXPECT_EQ(t, lru_list_pages(LRU_ACTIVE_ANON), act0);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON), inact0);
+	env_down(t, &e);
+}
+
+WITH_RECLAIM(test_reclaim_promotes_referenced, true)
 UT_CASE_WITHOUT_SWAP(test_reclaim_promotes_referenced)
+
+/*
+ * Reclaim takes the pages not used lately, wherever they sit: set A
+ * (pages 0..7) is written before set B (8..15), so A is nearer the
+ * inactive list's tail. MADV_COLD over both clears every accessed bit
+ * (they stay inactive, in that order); then A is read. mm_reclaim(8),
+ * as many pages as B holds: A's pages, at the tail, are referenced (for
+ * the first time: kept, to the head); B's are not: all eight written
+ * out, and nothing of A. Taking from the tail without the reference test
+ * (FIFO) would take A; a scan from the lowest address without aging
+ * would take A too. Every page reads back its data.
+ */
+static void test_reclaim_spares_touched_set_run(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned long scan0 = vm_event_sum(VM_PGSCAN_KSWAPD), steal0 = vm_event_sum(VM_PGSTEAL_KSWAPD);
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 16);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(16), MADV_COLD), 0);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, ut_read8(mm, B + P(i)), 0x20 + (int)i);
+	EXPECT_EQ(t, mm_reclaim(8, RECLAIM_KSWAPD), 8);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 8);
+	EXPECT_EQ(t, vm_event_sum(VM_PGSTEAL_KSWAPD) - steal0, 8);
+	EXPECT_GE(t, vm_event_sum(VM_PGSCAN_KSWAPD) - scan0, 16);     /* A's 8 and B's 8 looked at (and what else is older) */
+	EXPECT_EQ(t, mm->swap_ents, 8);
+	for (unsigned i = 0; i < 16; i++)
+		EXPECT_EQ(t, ut_pa(mm, B + P(i)) != 0, i < 8);
+	for (unsigned i = 0; i < 16; i++)
+		EXPECT_TRUE(t, data_ok(mm, i));
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+WITH_RECLAIM(test_reclaim_spares_touched_set, true)
+UT_CASE_WITHOUT_SWAP(test_reclaim_spares_touched_set)
+
+/*
+ * shrink_active_list: eight pages written and moved to the active list
+ * (lru_activate, as a second reference would), so the inactive list is
+ * low against the active one (Linux's inactive_is_low; below 1 GiB the
+ * ratio is 1: inactive < active). mm_reclaim(2) first moves a batch (32
+ * at most: all eight) from the active tail to the inactive head, clearing
+ * their accessed bits (pgdeactivate 8); the inactive tail is then page 0
+ * (activated first, so the active tail), then 1: unreferenced, both
+ * written out. The other six stay inactive.
+ */
+static void test_active_refills_inactive_run(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned long act0 = lru_list_pages(LRU_ACTIVE_ANON), inact0 = lru_list_pages(LRU_INACTIVE_ANON);
+	unsigned long deact0 = vm_event_sum(VM_PGDEACTIVATE);
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 8);
+	ASSERT_TRUE(t, mm);
+	lru_drain_all();
+	for (unsigned i = 0; i < 8; i++)
+		lru_activate(phys_to_page(ut_pa(mm, B + P(i))));
+	EXPECT_EQ(t, lru_list_pages(LRU_ACTIVE_ANON) - act0, 8);
+	if (inact0 >= act0 + 8) {
+		/* older pages (a page cache's) keep the inactive list long: the case needs it short */
+		ktest_skip(t, "the inactive list holds other pages");
+		mm_put(mm);
+		env_down(t, &e);
+		return;
+	}
+	EXPECT_EQ(t, mm_reclaim(2, RECLAIM_KSWAPD), 2);
+	EXPECT_EQ(t, vm_event_sum(VM_PGDEACTIVATE) - deact0, 8);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 2);
+	EXPECT_EQ(t, lru_list_pages(LRU_ACTIVE_ANON), act0);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON) - inact0, 6);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, list_of(mm, B + P(i)), i < 2 ? -1 : LRU_INACTIVE_ANON);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_TRUE(t, data_ok(mm, i));
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+WITH_RECLAIM(test_active_refills_inactive, true)
+UT_CASE_WITHOUT_SWAP(test_active_refills_inactive)
 
 /* A page dirtied after its entry was cleaned is not unmapped (its copy would be stale); an I/O error keeps the page. */
 static void test_swap_out_refusals_body(struct ktest *t)
@@ -599,7 +768,10 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_fork_shares_slots),
 	KTEST_CASE(test_mremap_mprotect_free),
 	KTEST_CASE(test_reclaim_swaps_cold_pages),
+	KTEST_CASE(test_scan_promotes_referenced),
 	KTEST_CASE(test_reclaim_promotes_referenced),
+	KTEST_CASE(test_reclaim_spares_touched_set),
+	KTEST_CASE(test_active_refills_inactive),
 	KTEST_CASE(test_swap_out_refusals),
 	KTEST_CASE(test_cold_loses_second_chance),
 	KTEST_CASE(test_willneed_reads_back),

@@ -1,0 +1,288 @@
+/*
+ * Reclaim from the LRU lists (include/lru.h), with the kernel option
+ * reclaim=lru (the default is still the page-table clock, mm/vmscan.c),
+ * Linux's shape without the multi-generational LRU (mm/vmscan.c: shrink_inactive_list,
+ * shrink_active_list, inactive_is_low, folio_check_references): the
+ * victims of reclaim's swap rounds come from the tail of the inactive
+ * anonymous list, the pages that have gone longest without being
+ * promoted, whatever address space maps them.
+ *
+ * A batch (SWAP_CLUSTER_MAX, 32) is isolated under the lists' lock; then,
+ * with no lock, each page's references are tested and cleared through
+ * the reverse map (rmap_referenced):
+ *   - referenced by two entries, or again after it was kept once: moved
+ *     to the active list (promotion);
+ *   - referenced by one entry for the first time: kept on the inactive
+ *     list, marked PG_referenced (Linux's second chance: every mapped page
+ *     starts referenced by the fault that made it);
+ *   - not referenced: a victim. A clean lazily freed page is unmapped and
+ *     freed (pglazyfreed); one written since MADV_FREE is data again. Any
+ *     other is written to swap: mm/swap_pte.c's mm_swap_out_batch, one
+ *     call per address space of the batch (one device request per run
+ *     of slots), as reclaim's page-table walk did before.
+ * Pages not reclaimed go back to the head of their list (a page not
+ * looked at because enough was freed goes back to the tail, where it
+ * was). Page-cache pages (shmem, on the same list) are not reverse-mapped
+ * yet: the look passes them over without a reference (to the head), so
+ * that mm/shmem_swap.c, which takes the unmapped ones, finds them free.
+ *
+ * When the inactive list is low against the active one (inactive_is_low:
+ * ratio sqrt(10 * GiB of both), 1 below 1 GiB), a batch moves from the
+ * active list's tail to the inactive list's head first, its accessed
+ * bits cleared (shrink_active_list: an anonymous page is deactivated even
+ * when referenced; the next reference on the inactive list brings it back).
+ *
+ * Locking: no lock held on entry; the reverse map try-locks each address
+ * space's mmap_lock; writing a victim's address space's pages takes its
+ * mmap_lock for reading (direct reclaim: try-lock only, as the
+ * page-table walk does). An isolated page holds a reference of ours.
+ */
+#include "internal.h"
+#include "vmscan.h"
+#include "vmstat.h"
+#include "swap.h"
+#include "lru.h"
+#include "rmap.h"
+
+#define LRU_SCAN_BATCH 32             /* Linux's SWAP_CLUSTER_MAX */
+
+enum verdict { KEEP, ACTIVATE, RECLAIM };
+
+/* A page to reclaim and the one entry it is reclaimed through. */
+struct victim {
+	struct page *page;            /* isolated (our reference) */
+	struct mm *mm;                /* referenced; NULL: not found mapped */
+	uintptr_t va;
+	bool shared;                  /* mapped elsewhere too or held by others (the swap cache) */
+	bool writable;                /* some entry may write it */
+	bool swap;                    /* prepared for swap-out */
+	bool dropped;                 /* lazily freed page unmapped */
+};
+
+/* Linux folio_check_references for an anonymous page (no VM_EXEC rule: anonymous memory). */
+static enum verdict check_references(struct page *p)
+{
+	unsigned ptes = rmap_referenced(p, NULL, NULL);
+	bool was = __atomic_fetch_and(&p->flags, ~PG_referenced, __ATOMIC_RELAXED) & PG_referenced;
+
+	if (!ptes)
+		return RECLAIM;
+	__atomic_fetch_or(&p->flags, PG_referenced, __ATOMIC_RELAXED);
+	return was || ptes > 1 ? ACTIVATE : KEEP;
+}
+
+static bool locate_visit(struct page *page, struct mm *mm, uintptr_t va, unsigned state, void *arg)
+{
+	struct victim *v = arg;
+
+	(void)page;
+	if (state & MMU_WRITE)
+		v->writable = true;
+	if (!v->mm && mm_get_unless_zero(mm)) {
+		v->mm = mm;
+		v->va = va;
+	}
+	return true;
+}
+
+/* Find an entry that maps v->page (and whether any may write it). False: none found. */
+static bool locate(struct victim *v)
+{
+	struct rmap_walk_control rwc = { .visit = locate_visit, .arg = v };
+
+	v->mm = NULL;
+	v->writable = v->swap = v->dropped = false;
+	rmap_walk(v->page, &rwc);
+	v->shared = page_refs(v->page) != 2 || v->page->mapcount != 1;
+	if (v->mm && v->shared && v->writable) {        /* a shared page is swapped only read-only everywhere */
+		mm_put_deferred(v->mm);
+		v->mm = NULL;
+	}
+	return v->mm != NULL;
+}
+
+struct prepare_ctx {
+	struct victim *v;
+	struct tlb_batch *tlb;
+};
+
+/*
+ * The victim's entry, under pt_lock, once more: a lazily freed page still
+ * clean, unused and mapped only here is dropped (a written one is data
+ * again: mm/madvise.c's rule); another page, unused since the look, is
+ * prepared for swap-out: an exclusive one's entry cleaned (so that
+ * arch_mmu_swap_out sees a write made meanwhile), a shared one only if
+ * this entry is read-only.
+ */
+static enum mmu_action prepare_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	struct prepare_ctx *c = arg;
+	struct victim *v = c->v;
+	struct page *p = v->page;
+
+	(void)va;
+	if (pa != page_to_phys(p) || (*state & MMU_ACCESSED))
+		return MMU_KEEP;
+	if (p->flags & PG_lazyfree) {
+		if ((*state & MMU_DIRTY) || (p->flags & PG_dirty) || v->shared) {
+			page_clear_lazyfree(p);
+			return MMU_KEEP;
+		}
+		mm_unmap_page(v->mm, p, false, c->tlb);
+		v->dropped = true;
+		count_vm_event(VM_PGLAZYFREED);         /* now, before anyone can read the page back as zero */
+		return MMU_CLEAR;
+	}
+	if (v->shared) {
+		v->swap = !(*state & MMU_WRITE);
+		return MMU_KEEP;
+	}
+	v->swap = true;
+	if (!(*state & MMU_DIRTY))
+		return MMU_KEEP;
+	*state &= ~MMU_DIRTY;
+	return MMU_UPDATE;
+}
+
+/*
+ * Reclaim the victims that mm maps (its mmap_lock held for reading):
+ * lazily freed ones dropped, the others written out together.
+ */
+static void reclaim_in_mm(struct mm *mm, struct victim *vs, unsigned n, struct reclaim_scan *rs)
+{
+	uintptr_t va[LRU_SCAN_BATCH];
+	struct page *pages[LRU_SCAN_BATCH];
+	bool shared[LRU_SCAN_BATCH];
+	unsigned k = 0;
+	struct tlb_batch tlb;
+
+	mm_tlb_init(&tlb, mm, false);
+	for (unsigned i = 0; i < n; i++) {
+		struct prepare_ctx c = { &vs[i], &tlb };
+
+		if (vs[i].mm != mm)
+			continue;
+		mm_pt_lock(mm);
+		arch_mmu_walk(mm->mmu, vs[i].va, vs[i].va + PAGE_SIZE, prepare_visit, &c, &tlb);
+		mm_pt_unlock(mm);
+		if (vs[i].dropped)
+			rs->freed++;
+		if (vs[i].swap) {
+			va[k] = vs[i].va;
+			pages[k] = vs[i].page;
+			shared[k++] = vs[i].shared;
+		}
+	}
+	mm_tlb_finish(&tlb);    /* cleaned entries flushed: a write now sets the dirty bit again */
+	if (k) {
+		unsigned out = mm_swap_out_batch(mm, va, pages, shared, k);
+
+		rs->freed += out;
+		rs->swapped += out;
+	}
+}
+
+/* Reclaim the n victims, address space by address space; each goes back to the list (freed ones leave it with our put). */
+static void reclaim_victims(struct victim *vs, unsigned n, struct reclaim_scan *rs, enum reclaim_who who)
+{
+	for (unsigned i = 0; i < n; i++) {
+		struct mm *mm = vs[i].mm;
+
+		if (!mm)
+			continue;
+		if (who == RECLAIM_KSWAPD || rs->may_wait)
+			mmap_read_lock(mm);
+		else if (!mmap_read_trylock(mm))
+			mm = NULL;
+		if (mm) {
+			reclaim_in_mm(mm, vs + i, n - i, rs);
+			mmap_read_unlock(mm);
+		}
+		for (unsigned j = n; j-- > i;)          /* this address space's victims are done */
+			if (vs[j].mm == vs[i].mm && j != i) {
+				mm_put_deferred(vs[j].mm);
+				vs[j].mm = NULL;
+			}
+		mm_put_deferred(vs[i].mm);
+		vs[i].mm = NULL;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		lru_putback(vs[i].page, LRU_INACTIVE_ANON, false);
+		user_page_put(vs[i].page);
+	}
+}
+
+/* Linux inactive_is_low: the inactive anonymous list is shorter than the active one over the ratio. */
+static bool inactive_is_low(void)
+{
+	unsigned long in = lru_list_pages(LRU_INACTIVE_ANON), act = lru_list_pages(LRU_ACTIVE_ANON);
+	unsigned long gb = (in + act) >> (30 - PAGE_SHIFT), ratio = 1;
+
+	while (gb && (ratio + 1) * (ratio + 1) <= 10 * gb)
+		ratio++;                /* int_sqrt(10 * gb) */
+	return in * ratio < act;
+}
+
+/* Linux shrink_active_list for a batch: from the active tail to the inactive head, accessed bits cleared. */
+static void shrink_active(void)
+{
+	struct page *pages[LRU_SCAN_BATCH];
+	unsigned looked, n = lru_isolate(LRU_ACTIVE_ANON, pages, LRU_SCAN_BATCH, true, &looked);
+
+	for (unsigned i = 0; i < n; i++) {
+		rmap_referenced(pages[i], NULL, NULL);
+		lru_putback(pages[i], LRU_INACTIVE_ANON, false);
+		user_page_put(pages[i]);
+	}
+}
+
+/*
+ * One batch of the inactive list's tail (Linux shrink_inactive_list):
+ * each anonymous page isolated and looked at (counted in rs->scanned) is
+ * kept, activated or reclaimed; the look stops once what is being
+ * reclaimed would meet rs->want. Page-cache pages are passed over (to the
+ * head, untouched: mm/shmem_swap.c takes them). *budget loses the pages
+ * passed at the tail. Returns how many (0: the list is empty).
+ */
+static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, unsigned long *budget)
+{
+	struct page *pages[LRU_SCAN_BATCH];
+	struct victim vs[LRU_SCAN_BATCH];
+	unsigned looked, nv = 0, i;
+	unsigned n = lru_isolate(LRU_INACTIVE_ANON, pages, (unsigned)MIN(*budget, LRU_SCAN_BATCH), true, &looked);
+
+	for (i = 0; i < n && rs->freed + nv < rs->want; i++) {
+		struct page *p = pages[i];
+		enum verdict r = check_references(p);
+
+		vs[nv].page = p;
+		if (r == RECLAIM && locate(&vs[nv])) {
+			nv++;
+			continue;
+		}
+		lru_putback(p, r == ACTIVATE ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON, false);
+		user_page_put(p);
+	}
+	rs->scanned += i;
+	*budget -= MIN(*budget, (unsigned long)(looked - (n - i)));
+	for (unsigned j = n; j-- > i;) {                /* not looked at: back where they were */
+		lru_putback(pages[j], LRU_INACTIVE_ANON, true);
+		user_page_put(pages[j]);
+	}
+	reclaim_victims(vs, nv, rs, who);
+	return looked;
+}
+
+void lru_shrink(struct reclaim_scan *rs, enum reclaim_who who)
+{
+	unsigned long budget;
+
+	lru_drain_all();
+	budget = lru_list_pages(LRU_INACTIVE_ANON) + lru_list_pages(LRU_ACTIVE_ANON);
+	while (rs->freed < rs->want && budget) {
+		if (inactive_is_low())
+			shrink_active();
+		if (!shrink_inactive(rs, who, &budget))
+			break;
+	}
+}
