@@ -18,7 +18,8 @@ A manifest (labs/LAB/manifest) lists the lab's tests with points:
 A line's score is its points times the fraction of the tests it selects
 that pass; a regression line loses a fifth of its points per failing test
 (REGRESSION_STEPS). ktest selectors use the runners' language
-(include/ktest.h). labs/LAB/pins records how many tests each graded line
+(include/ktest.h), and lib/ktest_filter.c itself decides what they
+select (ktest_select: build/host/ktest-host --match). labs/LAB/pins records how many tests each graded line
 selects (tools/grade LAB --pin writes it); grading stops on a mismatch.
 
 Every test has an id, "KIND:NAME" ("host:mm_fork.test_cow/avl",
@@ -198,52 +199,46 @@ def filter_chunks(patterns, limit=KTEST_FILTER_LIMIT, max_patterns=KTEST_MAX_PAT
     return chunks + [cur] if cur else chunks
 
 
-def split_pattern(p):
-    """SUITE[.CASE][/PARAM] -> (suite, case, param or None), as lib/ktest_filter.c splits it."""
-    param = None
-    if "/" in p:
-        p, param = p.split("/", 1)
-    suite, _, case = p.partition(".")
-    return suite, case or "*", param
+def ktest_select(root, patterns, names):
+    """The test names ("suite.case[/param]") that the ktest patterns select, in their order.
+    lib/ktest_filter.c decides, through root's build/host/ktest-host --match (made when it is
+    missing), so the grader selects as the runners do (KTEST_SLOW suites included)."""
+    binary = os.path.join(root, "build", "host", "ktest-host")
+    if not os.path.exists(binary):
+        status, out = run(["make", "-s", "build/host/ktest-host"], root)
+        if status:
+            raise GradeError("cannot build build/host/ktest-host:\n" + out[-2000:])
+    picked = set()
+    for chunk in filter_chunks(patterns):
+        status, out = run([binary, "--match", chunk], root, 120, stdin="\n".join(names) + "\n")
+        if status:
+            raise GradeError("ktest-host --match %s: status %d\n%s" % (chunk, status, out[-2000:]))
+        picked.update(out.splitlines())
+    return [n for n in names if n in picked]
 
 
-def ktest_id_matches(pattern, name):
-    """Does the listed test name 'suite.case[/param]' match one ktest pattern? ("all" and
-    "default" match every listed name: which suites are slow, the list does not say.)"""
-    if pattern in ("all", "default"):
-        return True
-    suite, case, param = split_pattern(pattern)
-    tsuite, _, rest = name.partition(".")
-    tcase, _, tparam = rest.partition("/")
-    if not fnmatch.fnmatchcase(tsuite, suite) or not fnmatch.fnmatchcase(tcase, case):
-        return False
-    if param is None:
-        return True
-    return bool(tparam) and fnmatch.fnmatchcase(tparam, param)
-
-
-def line_ids(lines, listed):
+def line_ids(root, lines, listed):
     """[ids of each line] for the lines of one manifest, listed {kind: [ids]}: a regression
-    line selects its items' tests less those the other lines grade."""
-    graded = [] if not lines else [ids_of_line(l, listed[l.kind]) if l.kind != "regression" else None
-                                   for l in lines]
+    line selects its items' tests less those the other lines grade (root: ktest_select's)."""
+    graded = [] if not lines else [ids_of_line(root, l, listed[l.kind]) if l.kind != "regression"
+                                   else None for l in lines]
     taken = {i for ids in graded if ids for i in ids}
     out = []
     for line, ids in zip(lines, graded):
         if ids is None:
             ids = []
             for kind, sel in line.items:
-                ids += [i for i in ids_of_line(Line(0, kind, sel, 0), listed[kind])
+                ids += [i for i in ids_of_line(root, Line(0, kind, sel, 0), listed[kind])
                         if i not in taken and i not in ids]
         out.append(ids)
     return out
 
 
-def ids_of_line(line, listed):
+def ids_of_line(root, line, listed):
     """The ids a manifest line selects among the listed ones of its kind (in listed order)."""
     if line.kind in ("host", "kernel"):
-        pats = [p for p in line.selector.split(",") if p]
-        return [i for i in listed if any(ktest_id_matches(p, i.split(":", 1)[1]) for p in pats)]
+        picked = set(ktest_select(root, [line.selector], [i.split(":", 1)[1] for i in listed]))
+        return [i for i in listed if i.split(":", 1)[1] in picked]
     if line.kind == "vmabench":
         return [line.kind + ":" + line.selector]
     pats = line.selector.split()
@@ -252,14 +247,15 @@ def ids_of_line(line, listed):
 
 # ------------------------------------------------------------------- runners
 
-def run(cmd, cwd, timeout=None, env=None):
-    """(status, stdout+stderr) of cmd; status 124 when it ran past timeout."""
+def run(cmd, cwd, timeout=None, env=None, stdin=None):
+    """(status, stdout+stderr) of cmd (stdin: text to feed it); status 124 when it ran past
+    timeout."""
     e = dict(os.environ)
     if env:
         e.update(env)
     try:
         p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout, env=e)
+                           timeout=timeout, env=e, input=stdin.encode() if stdin is not None else None)
         return p.returncode, p.stdout.decode(errors="replace")
     except subprocess.TimeoutExpired as ex:
         out = ex.stdout.decode(errors="replace") if ex.stdout else ""
@@ -329,6 +325,24 @@ def key_lines(output, limit=14):
     return picked[:limit] + (["(%d more lines)" % (len(picked) - limit)] if len(picked) > limit else [])
 
 
+class SuiteFilters:
+    """Filters that narrow a kernel run's patterns to one suite (its per-suite boots):
+    each pattern that selects one of the suite's listed tests (ktest_select), with its
+    suite part (before the first '.' or '/') replaced by the suite's name."""
+
+    def __init__(self, root, patterns, listed):
+        self.root, self.patterns, self.listed, self.picks = root, patterns, listed, None
+
+    def of(self, suite, mine):
+        if self.picks is None:          # one --match per pattern, at the first suite boot
+            names = [i.split(":", 1)[1] for i in self.listed]
+            self.picks = {p: set(ktest_select(self.root, [p], names)) for p in self.patterns}
+        mine = {i.split(":", 1)[1] for i in mine}
+        narrowed = {suite + re.sub(r"^[^./]*", "", p) if p not in ("all", "default") else suite
+                    for p in self.patterns if self.picks[p] & mine}
+        return ",".join(sorted(narrowed))
+
+
 class Runner:
     """Builds and runs the tests of the tree at root; logs under root/build/grade/."""
 
@@ -336,6 +350,7 @@ class Runner:
         self.root = os.path.abspath(root)
         self.jobs, self.verbose = jobs, verbose
         self.case_timeout = case_timeout        # seconds a host case may run (then: "hung")
+        self.match_root = self.root             # whose ktest-host selects (ktest_select)
         self.log_dir = os.path.join(self.root, "build", "grade")
         shutil.rmtree(self.log_dir, ignore_errors=True)      # this run's logs only
         os.makedirs(self.log_dir, exist_ok=True)
@@ -349,9 +364,10 @@ class Runner:
             print(msg, flush=True)
 
     # -- build
+    # ktest-host --match selects among the kernel's listed tests too (ktest_select).
     TARGETS = {
         "host": ["build/host/ktest-host"],
-        "kernel": ["build/kernel32.elf"],
+        "kernel": ["build/kernel32.elf", "build/host/ktest-host"],
         "user": ["build/kernel32.elf", "build/user/tests"],
         "mmscript": ["build/kernel32.elf", "build/user/mmscript"],
         "mmscript-host": ["build/user/mmscript", "build/host/mmscript-host"],
@@ -422,13 +438,15 @@ class Runner:
             s = i.split(":", 1)[1].split(".", 1)[0]
             if s not in suites:
                 suites.append(s)
-        results = {}
+        results, narrow = {}, SuiteFilters(self.match_root, patterns, listed)
         if one_boot:
             for n, chunk in enumerate(filter_chunks(patterns)):
                 results.update(self._kernel_boot(chunk, "kernel-all%s" % (n or "")))
         for s in suites:
             mine = [i for i in listed if i.split(":", 1)[1].startswith(s + ".")]
-            flt = ",".join(sorted({self._pattern_in_suite(p, s) for p in patterns} - {None}))
+            if all(i in results for i in mine):
+                continue
+            flt = narrow.of(s, mine)
             ran = mine                       # the cases the boot's filter names
             for boot in range(self.KERNEL_RETRIES + 1):
                 if all(i in results for i in mine):
@@ -457,15 +475,6 @@ class Runner:
                 4: "hung: the boot ran past its time limit",
                 124: "hung: the boot ran past its time limit", 0: "the kernel stopped early",
                 1: "the kernel stopped early"}
-
-    @staticmethod
-    def _pattern_in_suite(p, suite):
-        if p in ("default", "all"):
-            return suite
-        s, case, param = split_pattern(p)
-        if not fnmatch.fnmatchcase(suite, s):
-            return None
-        return "%s.%s%s" % (suite, case, "/" + param if param is not None else "")
 
     def _kernel_boot(self, flt, logname):
         self.say("kernel: ktest=%s" % flt)
@@ -613,7 +622,7 @@ def list_selection(runner, sel):
         listed[kind] = ids
         for s in sels:
             probe = Line(0, kind, s, 0)
-            if kind != "vmabench" and not ids_of_line(probe, ids):
+            if kind != "vmabench" and not ids_of_line(runner.match_root, probe, ids):
                 raise GradeError("%s selector '%s' names no test" % (kind, s))
     return listed
 
@@ -655,7 +664,7 @@ def grade_lines(runner, lines, pins=None, lab=None):
     read_pins), GradeError before anything runs when a line selects another number."""
     sel = selection_of(lines)
     listed = list_selection(runner, sel)
-    ids = line_ids(lines, listed)
+    ids = line_ids(runner.match_root, lines, listed)
     if pins is not None:
         problems = pin_problems(lab, lines, ids, pins)
         if problems:

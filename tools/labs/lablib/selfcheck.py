@@ -1,15 +1,19 @@
-"""The grader's own cases, in pure Python and in seconds (tools/selftest runs them).
+"""The grader's own cases, in seconds (tools/selftest runs them).
 
 Each function returns the problems found (empty: fine). The expected
 answers are written here with the reasoning next to them; the KTAP text is
 what the runners print (lib/ktest.c, tests/host/isolate.c, hosted panic()
-in arch/hosted/hosted.c, kernel/panic.c).
+in arch/hosted/hosted.c, kernel/panic.c). Test selection asks this tree's
+build/host/ktest-host --match (grading.ktest_select; made when missing).
 """
 
 import os
 import tempfile
 
 from . import grading, submission
+
+# The tree these tools belong to: its ktest-host decides what a ktest selector selects.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 # A host run (ktest-host --fork) where one case fails an assertion after some chatter, one
 # dies in a BUG_ON (hosted panic() prints "PANIC: ..." bare, then its backtrace through
@@ -68,14 +72,15 @@ class FakeBoots(grading.Runner):
 
     def __init__(self, root):
         super().__init__(root)
+        self.match_root = ROOT
         self.filters = []
 
     def boot(self, append, timeout=300, env=None):
         flt = append.split("=", 1)[1]
         self.filters.append(flt)
-        if flt == "h.*":
+        if flt == "h":
             return 4, "    # Subtest: h\nqemu-run: TIMEOUT"
-        run = ["a", "b", "c", "d"] if flt == "s.*" else [p.split(".")[1] for p in flt.split(",")]
+        run = ["a", "b", "c", "d"] if flt == "s" else [p.split(".")[1] for p in flt.split(",")]
         out = ["    # Subtest: s"]
         for n, case in enumerate(run, 1):
             if case == "b":
@@ -110,7 +115,7 @@ def scoring_cases():
     graded = grading.Line(20, "host", "a.t1,a.t2", 1)
     reg = grading.Line(15, "regression", "host:default user:*", 2)
     listed = {"host": ["host:a.t1", "host:a.t2", "host:b.t3"], "user": ["user:u1", "user:u2"]}
-    ids = grading.line_ids([graded, reg], listed)
+    ids = grading.line_ids(ROOT, [graded, reg], listed)
     if ids != [["host:a.t1", "host:a.t2"], ["host:b.t3", "user:u1", "user:u2"]]:
         problems.append("line_ids: %r" % ids)
     # 1 of 2 passing: half of 20. Regression: 0 failing 15, 1 failing 15*4/5 = 12, 5 failing 0.
@@ -178,10 +183,59 @@ def submission_cases():
     return problems
 
 
+# A fake lab over made-up tests, and the ids each line must select. fake_* suites are not in
+# ktest-host (taken as ordinary suites); vma_many is, marked KTEST_SLOW (tests/unit/test_vma_many.c).
+FAKE_MANIFEST = """# Fake
+10 host     fake_m.test_a*,vma_*
+10 kernel   fake_s/avl
+5  host     vma_many.test_1/avl
+15 regression host:default kernel:default
+"""
+FAKE_LISTED = {"host": ["host:fake_m.test_a1", "host:fake_m.test_a2", "host:fake_m.test_b",
+                        "host:vma_many.test_1/avl", "host:vma_many.test_2/avl", "host:vma_x.test_c/avl"],
+               "kernel": ["kernel:fake_s.t/avl", "kernel:fake_s.t/list", "kernel:fake_s.u",
+                          "kernel:fake_sx.t/avl"]}
+FAKE_WANT = [
+    # case globs select test_a1 and test_a2; the suite glob vma_* selects vma_x but never the
+    # slow vma_many (a slow suite is selected by its exact name only)
+    ["host:fake_m.test_a1", "host:fake_m.test_a2", "host:vma_x.test_c/avl"],
+    # /avl: only cases run with that parameter (not the unparameterized fake_s.u); the suite
+    # part is matched whole (not fake_sx)
+    ["kernel:fake_s.t/avl"],
+    # the exact suite name selects a slow suite's case
+    ["host:vma_many.test_1/avl"],
+    # the rest: "default" takes every test no other line grades, less the slow vma_many.test_2
+    ["host:fake_m.test_b", "kernel:fake_s.t/list", "kernel:fake_s.u", "kernel:fake_sx.t/avl"]]
+
+
+def fake_lab_cases():
+    """A fake lab's manifest, selected among made-up listed tests by ktest-host --match, and the
+    per-suite filters a kernel run narrows its patterns to (a pattern that selects none of the
+    suite's tests is left out, the others keep their case and parameter parts)."""
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "labs", "fake"))
+        with open(os.path.join(tmp, "labs", "fake", "manifest"), "w") as f:
+            f.write(FAKE_MANIFEST)
+        _, lines = grading.parse_manifest(tmp, "fake")
+    got = grading.line_ids(ROOT, lines, FAKE_LISTED)
+    for line, ids, want in zip(lines, got, FAKE_WANT):
+        if ids != want:
+            problems.append("%s selects %r, want %r" % (line.label, ids, want))
+    narrow = grading.SuiteFilters(ROOT, ["fake_*.t/avl", "default", "vma_many"], FAKE_LISTED["kernel"])
+    for suite, want in (("fake_s", "fake_s,fake_s.t/avl"), ("fake_sx", "fake_sx,fake_sx.t/avl")):
+        flt = narrow.of(suite, [i for i in FAKE_LISTED["kernel"] if i.startswith("kernel:%s." % suite)])
+        if flt != want:
+            problems.append("the patterns narrowed to suite %s: %r, want %r" % (suite, flt, want))
+    return problems
+
+
 def check_all():
     """[(what, problems)] of the cases above."""
     return [("the grader's KTAP parsing shows assertions, BUG_ON texts and hangs", ktap_cases()),
             ("scores: graded lines, regression lines, hidden lines, pins", scoring_cases()),
+            ("a fake lab's lines select through ktest-host --match (globs, parameters, slow "
+             "suites)", fake_lab_cases()),
             ("the kernel tests after a panic run in a fresh boot; a hang is 'hung'", kernel_crash_cases()),
             ("a submission's regions go into the reference, tampering is flagged", submission_cases())]
 
@@ -194,7 +248,7 @@ def pin_cases(root, runner):
         lines = [l for l in lines if l.kind in ("host", "user", "mmscript", "mmscript-host")]
         try:
             listed = grading.list_selection(runner, grading.selection_of(lines))
-            problems += grading.pin_problems(lab, lines, grading.line_ids(lines, listed),
+            problems += grading.pin_problems(lab, lines, grading.line_ids(runner.match_root, lines, listed),
                                              grading.read_pins(root, lab))
         except grading.GradeError as e:
             problems.append("lab %s: %s" % (lab, e))
