@@ -7,6 +7,7 @@
  *
  * Usage: vmabench --backend NAME|all --trace FILE [--no-check] [--skip-lines N]
  *                 [--callgrind-start]
+ *        vmabench --registry
  *
  * Extensions of the spec: --skip-lines N: operations on trace lines <= N
  * still run but are left out of the statistics; make bench uses it to
@@ -19,7 +20,9 @@
  *
  * Backends: every registered one (vma_backends[]), and "maple", Linux's
  * maple tree, when built with -DVMABENCH_MAPLE (tools/bench/vmabench_maple.c,
- * make bench). "all" runs them one after the other.
+ * make bench). "all" runs them one after the other. --registry prints the
+ * registered ones (the kernel's: not maple), one name a line, in the
+ * registry's order, for tools that run every backend (tools/profile).
  *
  * The trace is first replayed on the sorted-array model (untimed): that
  * validates it (bad lines, overlapping inserts, erasing a VMA that does not
@@ -614,8 +617,17 @@ static const struct vma_index_ops *bench_backend_by_name(const char *name)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: vmabench --backend NAME|all --trace FILE [--no-check] [--skip-lines N] [--callgrind-start]\n");
+	fprintf(stderr, "usage: vmabench --backend NAME|all --trace FILE [--no-check] [--skip-lines N] [--callgrind-start]\n"
+		"       vmabench --registry\n");
 	exit(2);
+}
+
+/* --registry: the names of vma_backends[], one a line. */
+static int print_registry(void)
+{
+	for (const struct vma_index_ops *const *p = vma_backends; *p; p++)
+		printf("%s\n", (*p)->name);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -626,7 +638,9 @@ int main(int argc, char **argv)
 	int i;
 
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc)
+		if (strcmp(argv[i], "--registry") == 0)
+			return print_registry();
+		else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc)
 			backend = argv[++i];
 		else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc)
 			trace = argv[++i];
