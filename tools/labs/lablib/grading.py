@@ -19,8 +19,9 @@ A line's score is its points times the fraction of the tests it selects
 that pass; a regression line loses a fifth of its points per failing test
 (REGRESSION_STEPS). ktest selectors use the runners' language
 (include/ktest.h), and lib/ktest_filter.c itself decides what they
-select (ktest_select: build/host/ktest-host --match). labs/LAB/pins records how many tests each graded line
-selects (tools/grade LAB --pin writes it); grading stops on a mismatch.
+select (ktest_select: build/host/ktest-host --match). labs/LAB/pins
+records how many tests each graded line selects (tools/grade LAB --pin
+writes it); grading stops on a mismatch.
 
 Every test has an id, "KIND:NAME" ("host:mm_fork.test_cow/avl",
 "user:fork_cow", "mmscript:mprotect_merge"). The runners below return
