@@ -211,7 +211,8 @@ FAKE_WANT = [
 def fake_lab_cases():
     """A fake lab's manifest, selected among made-up listed tests by ktest-host --match, and the
     per-suite filters a kernel run narrows its patterns to (a pattern that selects none of the
-    suite's tests is left out, the others keep their case and parameter parts)."""
+    suite's tests is left out, the others keep their case and parameter parts); a malformed
+    name or filter is refused."""
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         os.makedirs(os.path.join(tmp, "labs", "fake"))
@@ -231,6 +232,12 @@ def fake_lab_cases():
     for suite, want in (("fake_s", "fake_s,fake_s.t/avl"), ("fake_sx", "fake_sx,fake_sx.t/avl")):
         if flts[suite] != want:
             problems.append("the patterns narrowed to suite %s: %r, want %r" % (suite, flts[suite], want))
+    for flt, names in (("fake_s", ["fake_s"]), ("fake_s", ["fake_s.t/"]), ("fake_s.", ["fake_s.t"])):
+        try:
+            grading.ktest_select(ROOT, [flt], names)
+            problems.append("ktest-host --match %s does not refuse %r" % (flt, names))
+        except grading.GradeError:
+            pass                        # a name without its case or parameter, a bad filter
     return problems
 
 
