@@ -203,10 +203,9 @@ size_t anon_identity_inuse(void);
  * mm/soft_access.c, mm/mmap.c, mm/brk.c, mm/mprotect.c, mm/madvise.c,
  * mm/mremap.c, mm/mincore.c).
  *
- * Lock order (the table is include/lock_order.h): mmap_lock -> pt_lock ->
- * object lock (vm_object.h) -> pmm/slab locks; mmap_lock -> fs_lock
- * (include/fs.h) -> object lock; mm_list_lock (the list of address spaces)
- * is taken alone.
+ * Locks: mmap_lock, pt_lock, the object lock (vm_object.h), fs_lock
+ * (include/fs.h), mm_list_lock (the list of address spaces); their order
+ * is the one table, include/lock_order.h.
  *
  * Page accounting (struct page of pmm.h, for user frames):
  *   private anonymous page: PG_anon; private = the anon identity (struct
