@@ -30,6 +30,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "uapi/linux_fcntl.h"
+#include "lockless.h"
 
 #define EPOLL_CTL_ADD 1
 #define EPOLL_CTL_DEL 2
@@ -246,7 +247,7 @@ static long ep_ctl_locked(struct eventpoll *ep, int op, int fd, struct file *f,
 	}
 	it->events = ev->events;
 	it->data = ev->data;
-	it->reported_gen = __atomic_load_n(&file_io_events, __ATOMIC_ACQUIRE) - 1;
+	it->reported_gen = smp_load_acquire(&file_io_events) - 1;
 	return 0;
 }
 
@@ -302,7 +303,7 @@ struct ep_wait {
 static bool ep_scan(void *arg)
 {
 	struct ep_wait *w = arg;
-	unsigned long gen = __atomic_load_n(&file_io_events, __ATOMIC_ACQUIRE);
+	unsigned long gen = smp_load_acquire(&file_io_events);
 	unsigned long fl = spin_lock_irqsave(&w->ep->lock);
 	struct list_head *p;
 

@@ -46,7 +46,7 @@ void file_put(struct file *f)
 
 struct wait_queue file_io_wait = WAIT_QUEUE_INIT(file_io_wait);
 
-unsigned long file_io_events;
+unsigned long file_io_events;           /* [atomic] */
 
 void file_io_event(void)
 {

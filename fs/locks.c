@@ -28,6 +28,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "spinlock.h"
+#include "lockless.h"
 
 #define OFFSET_MAX   0x7fffffffffffffffLL
 #define DEADLOCK_DEPTH 10               /* Linux's MAX_DEADLK_ITERATIONS */
@@ -235,7 +236,7 @@ static void locks_drop(const struct inode *inode, uintptr_t owner, unsigned kind
 	unsigned long fl;
 	bool dropped = false;
 
-	if (!__atomic_load_n(&locks_held, __ATOMIC_RELAXED))
+	if (!READ_ONCE(locks_held))
 		return;
 	fl = spin_lock_irqsave(&locks_lock);
 	list_for_each_safe(p, n, &all_locks) {

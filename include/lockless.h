@@ -16,11 +16,21 @@
  * sanitizers (ThreadSanitizer sees them as atomics). x must be a naturally
  * aligned scalar of at most 8 bytes. Read-modify-write operations
  * (__atomic_add_fetch, compare-exchange) and full fences stay the builtins,
- * whose names say their order.
+ * whose names say their order; so do the few loads and stores that need
+ * sequential consistency (a store that a later load may not pass, as in
+ * vma_start_write against vma_read_trylock): __atomic_load_n/_store_n
+ * with __ATOMIC_SEQ_CST, and a comment saying what they pair with.
  *
  * Convention: where a field is read or written outside its lock, use these
  * (never a plain access or a volatile cast), and say in a comment at the
- * access what it races with, when the field's declaration does not already.
+ * access what it races with, when the field's declaration does not already
+ * ([atomic]: only ever accessed with these or the builtins). volatile is
+ * for device memory, whose every access is a device access (LAPIC
+ * registers, the virtqueue rings a device reads and writes, the
+ * framebuffer), and for kernel/main.c's crash= tests, whose faults the
+ * compiler must keep. tools/lockless-check (make test's style stage) fails on a
+ * raw relaxed, acquire or release __atomic_load_n/_store_n, and on a
+ * volatile outside its short allow-list.
  */
 #ifndef LOCKLESS_H
 #define LOCKLESS_H

@@ -100,7 +100,7 @@ struct mm {
 	uint64_t saved_auxv[MM_SAVED_AUXV];   /* [mmap_lock] exec's auxiliary vector, AT_NULL pair
 	                                       *   included (Linux's saved_auxv: /proc/PID/auxv) */
 	unsigned saved_auxv_words;    /* [mmap_lock] words of it in use (0: none, a kernel mm) */
-	/* Counters, [atomic] (changed with __atomic builtins; read them plainly in tests). */
+	/* Counters, [atomic] (changed with __atomic builtins; READ_ONCE, or plainly in tests). */
 	unsigned long rss;            /* present PTEs mapping a frame other than the zero page
 	                               *   (private anonymous pages + page-cache pages) */
 	unsigned long rss_file;       /* of which page-cache pages: files and shared anonymous
@@ -124,7 +124,7 @@ struct mm {
 	                               *   freed after the lock-free faults that may see them */
 	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm (mm_check_all,
 	                               *   truncation's walk: mm/truncate.c, reclaim: mm/vmscan.c) */
-	uintptr_t reclaim_hand;       /* [pt_lock] where reclaim's clock stopped last in this mm */
+	uintptr_t reclaim_hand;       /* [atomic] where reclaim's clock stopped last in this mm (reclaimers race) */
 	struct mm *put_next;          /* on the deferred-teardown stack (mm_put_deferred) */
 	bool oom_victim;              /* [atomic] the OOM killer chose its process (mm_mark_oom_victim) */
 	bool thp_disabled;            /* [mmap_lock] PR_SET_THP_DISABLE: no huge pages (Linux's
@@ -203,10 +203,9 @@ size_t anon_identity_inuse(void);
  * mm/soft_access.c, mm/mmap.c, mm/brk.c, mm/mprotect.c, mm/madvise.c,
  * mm/mremap.c, mm/mincore.c).
  *
- * Lock order (the table is include/lock_order.h): mmap_lock -> pt_lock ->
- * object lock (vm_object.h) -> pmm/slab locks; mmap_lock -> fs_lock
- * (include/fs.h) -> object lock; mm_list_lock (the list of address spaces)
- * is taken alone.
+ * Locks: mmap_lock, pt_lock, the object lock (vm_object.h), fs_lock
+ * (include/fs.h), mm_list_lock (the list of address spaces); their order
+ * is the one table, include/lock_order.h.
  *
  * Page accounting (struct page of pmm.h, for user frames):
  *   private anonymous page: PG_anon; private = the anon identity (struct

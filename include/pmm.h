@@ -25,6 +25,12 @@
 #define PG_referenced 0x100           /* reclaim found it referenced on the inactive list once (mm/vmscan_lru.c);
                                        *   set and cleared atomically, by the page's isolator only */
 
+/*
+ * Read without a lock: refcount and mapcount (changed with atomics,
+ * mm/user_page.c), swap (mm/swap_cache.c), lru_state (include/lru.h), the
+ * PG_* flags a shared page's holders set atomically (PG_dirty,
+ * PG_referenced, PG_cache).
+ */
 struct page {
 	struct list_head lru;         /* free-list link (PG_buddy) or the owner's list */
 	uint32_t flags;               /* PG_* */

@@ -18,7 +18,7 @@ struct task;
 
 /* The task running on this CPU (host tests: one per host thread). */
 struct task *current_task(void);
-void sched_wait_flag(volatile int *flag);
-void sched_wake_flag(struct task *t, volatile int *flag);
+void sched_wait_flag(int *flag);
+void sched_wake_flag(struct task *t, int *flag);
 
 #endif

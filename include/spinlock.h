@@ -19,9 +19,9 @@
 #include "lock_order.h"
 
 struct spinlock {
-	volatile uint32_t next;     /* next ticket to hand out */
-	volatile uint32_t owner;    /* ticket now being served */
-	int holder_cpu;             /* CPU holding it, -1 when free (for assertions) */
+	uint32_t next;              /* [atomic] next ticket to hand out */
+	uint32_t owner;             /* [atomic] ticket now being served (stored by the holder) */
+	int holder_cpu;             /* CPU holding it, -1 when free (for assertions; read lockless) */
 	const char *name;
 	unsigned lclass;            /* enum lock_class */
 };

@@ -10,12 +10,13 @@
 #include "rwsem.h"
 #include "sleep.h"
 #include "lockdep.h"
+#include "lockless.h"
 
 struct rwsem_waiter {
 	struct list_head link;
 	struct task *task;
 	bool write;
-	volatile int granted;           /* set (under the scheduler lock) when the lock is ours */
+	int granted;                    /* set (under the scheduler lock) when the lock is ours */
 };
 
 void rwsem_init(struct rwsem *s, const char *name, unsigned lclass)
@@ -175,12 +176,14 @@ void up_write(struct rwsem *s)
 }
 /* LAB smp: END rwsem */
 
+/* Without wait_lock: races with lock and unlock on other CPUs (a hint, or an assertion by a holder). */
 bool rwsem_is_locked(const struct rwsem *s)
 {
-	return s->writer || s->readers > 0;
+	return READ_ONCE(s->writer) || READ_ONCE(s->readers) > 0;
 }
 
 bool rwsem_is_write_locked_by_me(const struct rwsem *s)
 {
-	return s->writer && s->owner == current_task();
+	/* Without wait_lock: only this task makes it true or false for itself. */
+	return READ_ONCE(s->writer) && READ_ONCE(s->owner) == current_task();
 }

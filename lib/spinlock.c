@@ -28,13 +28,13 @@ static void ticket_acquire(struct spinlock *l, unsigned flags)
 	unsigned cpu = arch_cpu_id();
 	uint32_t ticket;
 
-	if (l->holder_cpu == (int)cpu)
+	if (READ_ONCE(l->holder_cpu) == (int)cpu)      /* only this CPU stores its own id */
 		panic("spinlock: recursive acquisition of %s on cpu %u", l->name, cpu);
 	lockdep_acquire(l, l->lclass, flags);
 	ticket = __atomic_fetch_add(&l->next, 1, __ATOMIC_RELAXED);
 	while (smp_load_acquire(&l->owner) != ticket)
 		arch_cpu_relax();
-	l->holder_cpu = (int)cpu;
+	WRITE_ONCE(l->holder_cpu, (int)cpu);
 }
 
 static void ticket_release(struct spinlock *l)
@@ -42,7 +42,7 @@ static void ticket_release(struct spinlock *l)
 	if (l->holder_cpu != (int)arch_cpu_id())
 		panic("spinlock: %s released by cpu %u but held by %d",
 		      l->name, arch_cpu_id(), l->holder_cpu);
-	l->holder_cpu = -1;
+	WRITE_ONCE(l->holder_cpu, -1);
 	lockdep_release(l, l->lclass);
 	smp_store_release(&l->owner, l->owner + 1);
 }
@@ -78,5 +78,5 @@ void spin_unlock(struct spinlock *l)
 
 bool spin_is_held(const struct spinlock *l)
 {
-	return l->holder_cpu == (int)arch_cpu_id();
+	return READ_ONCE(l->holder_cpu) == (int)arch_cpu_id();  /* races as ticket_acquire's check */
 }

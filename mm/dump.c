@@ -63,7 +63,7 @@ void mm_dump(struct mm *mm, unsigned what, mmu_dump_fn emit, void *arg)
 	mmap_read_lock(mm);
 	if (what & MM_DUMP_VMAS) {
 		ksnprintf(line, sizeof(line), "vmas: %d (index %s, rss %lu, zero-page maps %lu)",
-			  mm->map_count, mm->index.ops->name, mm->rss, mm->zero_maps);
+			  mm->map_count, mm->index.ops->name, READ_ONCE(mm->rss), READ_ONCE(mm->zero_maps));
 		emit(arg, line);
 		for (struct vma *v = vma_first(mm); v; v = vma_next(mm, v))
 			dump_vma(v, emit, arg);

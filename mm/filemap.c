@@ -25,20 +25,21 @@
 #include "vmstat.h"
 #include "vmscan.h"
 #include "lru.h"
+#include "lockless.h"
 
 #define VMO_SHIFT 9
 #define VMO_SLOTS (1UL << VMO_SHIFT)
 #define VMO_MAX_DEPTH 6                 /* 6 * 9 = 54 bits of page offset: more than files have */
 #define VMO_MAX_PGOFF (1UL << (VMO_SHIFT * VMO_MAX_DEPTH))
 
-static size_t objects_alive;
+static size_t objects_alive;                                   /* [atomic] */
 static struct list_head objects = { &objects, &objects };     /* [objects_lock] */
 static unsigned long objects_listed;                           /* [objects_lock] */
 static struct spinlock objects_lock = SPINLOCK_INIT_CLASS("vm_objects", LOCK_CLASS_DEFAULT);
 
 size_t vm_object_inuse(void)
 {
-	return __atomic_load_n(&objects_alive, __ATOMIC_RELAXED);
+	return READ_ONCE(objects_alive);
 }
 
 void vm_object_init(struct vm_object *o, const struct vm_object_ops *ops, uint64_t size)
@@ -64,7 +65,7 @@ struct vm_object *vm_object_next_to_scan(void)
 
 	for (unsigned long i = 0; i < objects_listed && !found; i++) {
 		struct vm_object *o = list_first_entry(&objects, struct vm_object, all);
-		int refs = __atomic_load_n(&o->refcount, __ATOMIC_RELAXED);
+		int refs = READ_ONCE(o->refcount);
 
 		list_del(&o->all);
 		list_add_tail(&o->all, &objects);
@@ -80,7 +81,7 @@ struct vm_object *vm_object_next_to_scan(void)
 
 unsigned long vm_object_count(void)
 {
-	return __atomic_load_n(&objects_listed, __ATOMIC_RELAXED);
+	return READ_ONCE(objects_listed);       /* without objects_lock: races with adds and removals */
 }
 
 void vm_object_get(struct vm_object *o)
@@ -444,8 +445,9 @@ bool vm_object_to_swap_locked(struct vm_object *o, unsigned long pgoff, struct p
 	void **slot = tree_slot(o, pgoff, false, &nomem);
 
 	assert_spin_held(&o->lock);
-	if (!slot || *slot != p || (__atomic_load_n(&p->flags, __ATOMIC_RELAXED) & PG_dirty) ||
-	    __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED) || page_refs(p) != 1 + (int)held)
+	/* flags and mapcount change under other locks (page tables, atomics): read once */
+	if (!slot || *slot != p || (READ_ONCE(p->flags) & PG_dirty) ||
+	    READ_ONCE(p->mapcount) || page_refs(p) != 1 + (int)held)
 		return false;
 	*slot = vmo_swap_slot(swap_val);
 	o->nrswapped++;

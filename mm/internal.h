@@ -14,6 +14,7 @@
 #include "vmstat.h"
 #include "swap.h"
 #include "vmscan.h"
+#include "lockless.h"
 
 /* ---- the page-table lock (mm->pt_lock): a spinning lock that leaves interrupts on */
 static inline void mm_pt_lock(struct mm *mm)
@@ -99,7 +100,7 @@ extern phys_addr_t mm_huge_zero_pa;
 /* Is pa the zero page, or a frame of the huge zero page (no reference, no RSS)? */
 static inline bool mm_is_zero_pa(phys_addr_t pa)
 {
-	phys_addr_t hz = __atomic_load_n(&mm_huge_zero_pa, __ATOMIC_RELAXED);
+	phys_addr_t hz = READ_ONCE(mm_huge_zero_pa);
 
 	return (mm_zero_pa && pa == mm_zero_pa) || (hz && (pa & ~(phys_addr_t)(HUGE_SIZE - 1)) == hz);
 }
@@ -165,7 +166,7 @@ static inline void page_mapcount_add(struct page *p, int d)
 }
 static inline int32_t page_refs(const struct page *p)
 {
-	return __atomic_load_n(&p->refcount, __ATOMIC_RELAXED);
+	return READ_ONCE(p->refcount);
 }
 /*
  * page_set_lazyfree / page_clear_lazyfree: PG_lazyfree on or off, counted

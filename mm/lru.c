@@ -12,6 +12,7 @@
 #include "internal.h"
 #include "lru.h"
 #include "spinlock.h"
+#include "lockless.h"
 
 #define LRU_BATCH 15                  /* Linux's PAGEVEC_SIZE */
 #define STATE_ON 1
@@ -32,14 +33,15 @@ static struct list_head lists[NR_LRU_LISTS] = {
 	LIST_HEAD_INIT(lists[0]), LIST_HEAD_INIT(lists[1]), LIST_HEAD_INIT(lists[2]), LIST_HEAD_INIT(lists[3]),
 };
 
+/* Unlocked callers (lru_del, move) race with set_state under the locks: they re-read under them. */
 static uint8_t state_of(const struct page *p)
 {
-	return __atomic_load_n(&p->lru_state, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&p->lru_state);
 }
 
 static void set_state(struct page *p, uint8_t s)
 {
-	__atomic_store_n(&p->lru_state, s, __ATOMIC_RELEASE);
+	smp_store_release(&p->lru_state, s);
 }
 
 static void count(enum lru_list l, long d)
@@ -199,7 +201,7 @@ unsigned long lru_list_pages(enum lru_list l)
 /* A reference to p unless its last one is gone (it is being freed: its lru_del waits for lru_lock). */
 static bool get_unless_zero(struct page *p)
 {
-	int32_t r = __atomic_load_n(&p->refcount, __ATOMIC_RELAXED);
+	int32_t r = READ_ONCE(p->refcount);
 
 	while (r > 0)
 		if (__atomic_compare_exchange_n(&p->refcount, &r, r + 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))

@@ -16,6 +16,7 @@
 #include "printk.h"
 #include "spinlock.h"
 #include "kasan.h"
+#include "lockless.h"
 
 struct free_area {
 	struct list_head blocks;     /* head pages of free blocks of this order */
@@ -27,7 +28,7 @@ static pfn_t max_pfn;
 static struct free_area free_area[PMM_MAX_ORDER + 1];
 static size_t nr_free;               /* free frames */
 static size_t nr_total;              /* frames released to the allocator at init */
-static size_t wmark[NR_WMARK];       /* include/pmm.h: from nr_total (set_watermarks) */
+static size_t wmark[NR_WMARK];       /* [atomic] include/pmm.h: from nr_total (set_watermarks) */
 static struct spinlock pmm_lock = SPINLOCK_INIT_CLASS("pmm", LOCK_CLASS_PMM);
 
 /* Junk written over freed frames in debug builds, so stale users see garbage. */
@@ -46,10 +47,11 @@ struct page *phys_to_page(phys_addr_t pa)
 void *page_address(const struct page *page) { return phys_to_virt(page_to_phys(page)); }
 struct page *virt_to_page(const void *va) { return phys_to_page(virt_to_phys(va)); }
 
-size_t pmm_free_frames(void) { return nr_free; }
+/* Snapshots without pmm_lock: they race with allocations and frees on other CPUs. */
+size_t pmm_free_frames(void) { return READ_ONCE(nr_free); }
 size_t pmm_total_frames(void) { return nr_total; }
-size_t pmm_free_blocks(unsigned order) { return order <= PMM_MAX_ORDER ? free_area[order].count : 0; }
-size_t pmm_watermark(enum pmm_wmark w) { return __atomic_load_n(&wmark[w], __ATOMIC_RELAXED); }
+size_t pmm_free_blocks(unsigned order) { return order <= PMM_MAX_ORDER ? READ_ONCE(free_area[order].count) : 0; }
+size_t pmm_watermark(enum pmm_wmark w) { return READ_ONCE(wmark[w]); }
 
 static unsigned long isqrt(unsigned long x)
 {
@@ -68,9 +70,9 @@ static void set_watermarks(void)
 	size_t min = min_kib / (PAGE_SIZE >> 10);
 	size_t step = MAX(min / 4, nr_total * 10 / 10000);
 
-	__atomic_store_n(&wmark[WMARK_MIN], min, __ATOMIC_RELAXED);
-	__atomic_store_n(&wmark[WMARK_LOW], min + step, __ATOMIC_RELAXED);
-	__atomic_store_n(&wmark[WMARK_HIGH], min + 2 * step, __ATOMIC_RELAXED);
+	WRITE_ONCE(wmark[WMARK_MIN], min);
+	WRITE_ONCE(wmark[WMARK_LOW], min + step);
+	WRITE_ONCE(wmark[WMARK_HIGH], min + 2 * step);
 }
 
 static void add_block_locked(struct page *head, unsigned order)
@@ -171,7 +173,7 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 	unsigned o = order;
 	while (o <= PMM_MAX_ORDER && free_area[o].count == 0)
 		o++;
-	if (o > PMM_MAX_ORDER || ((gfp & GFP_USER) && nr_free < (1UL << order) + wmark[WMARK_MIN])) {
+	if (o > PMM_MAX_ORDER || ((gfp & GFP_USER) && nr_free < (1UL << order) + READ_ONCE(wmark[WMARK_MIN]))) {
 		spin_unlock_irqrestore(&pmm_lock, flags);
 		return NULL;
 	}

@@ -40,6 +40,7 @@
 #include "rwsem.h"
 #include "lock_order.h"
 #include "rmap.h"
+#include "lockless.h"
 
 static swp_entry_t entry_of(unsigned long val)
 {
@@ -68,7 +69,7 @@ unsigned long mm_swap_clear(struct mm *mm, uintptr_t start, uintptr_t end, bool 
 {
 	struct swap_clear_ctx c = { mm, drop };
 
-	if (!__atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED))
+	if (!READ_ONCE(mm->swap_ents))
 		return 0;
 	return arch_mmu_walk_swap(mm->mmu, start, end, clear_swap_visit, &c);
 }
@@ -117,7 +118,7 @@ int mm_swap_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t 
 	struct swap_window *w;
 	int err = 0;
 
-	if (!__atomic_load_n(&src->swap_ents, __ATOMIC_RELAXED))
+	if (!READ_ONCE(src->swap_ents))
 		return 0;
 	w = kmalloc(sizeof(*w));
 	if (!w)
@@ -152,7 +153,7 @@ void swap_io_init(void)
 	rwsem_init(&staging_lock, "swap_io", LOCK_CLASS_SWAP_IO);
 	b = pmm_alloc(6, 0);
 	staging = b ? page_address(b) : NULL;   /* without it, one request per page */
-	__atomic_store_n(&staging_ready, 2, __ATOMIC_RELEASE);
+	smp_store_release(&staging_ready, 2);
 }
 
 /* Run i..j-1 of pages <-> slots e[i]..: one request through the staging buffer (or one a page). */
@@ -160,7 +161,7 @@ static int rw_run(const swp_entry_t *e, struct page **pages, unsigned n, bool wr
 {
 	int err = 0;
 
-	if (n == 1 || !staging || __atomic_load_n(&staging_ready, __ATOMIC_ACQUIRE) != 2) {
+	if (n == 1 || !staging || smp_load_acquire(&staging_ready) != 2) {
 		for (unsigned i = 0; i < n && !err; i++)
 			err = write ? swap_write_page(e[i], pages[i]) : swap_read_page(e[i], pages[i]);
 		return err;
@@ -256,7 +257,7 @@ static unsigned unmap_cached(struct mm *mm, struct page **pages, const bool *tak
 	unsigned done = 0;
 
 	for (unsigned i = 0; i < n; i++)
-		if (take[i] && __atomic_load_n(&pages[i]->swap, __ATOMIC_ACQUIRE) &&
+		if (take[i] && smp_load_acquire(&pages[i]->swap) &&
 		    try_to_unmap_swapcache(pages[i], mm))
 			done++;
 	return done;
@@ -277,7 +278,7 @@ unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pag
 		take[i] = shared[i] && !rmap_referenced(pages[i], mm, mm);
 	/* Slots for the pages not in the swap cache yet; the others need no I/O. */
 	for (unsigned i = 0; i < n; i++) {
-		if ((shared[i] && !take[i]) || __atomic_load_n(&pages[i]->swap, __ATOMIC_ACQUIRE))
+		if ((shared[i] && !take[i]) || smp_load_acquire(&pages[i]->swap))
 			continue;
 		if (swap_slot_alloc(&e[got]))
 			break;
@@ -319,7 +320,7 @@ static bool swap_in_install(struct mm *mm, struct vma *vma, uintptr_t va, unsign
 {
 	phys_addr_t cur = 0;
 	unsigned prot = mm_vm_to_mmu(vma->flags) | (accessed ? MMU_ACCESSED : 0);
-	bool cached = __atomic_load_n(&p->swap, __ATOMIC_ACQUIRE) != 0;
+	bool cached = smp_load_acquire(&p->swap) != 0;
 
 	if (arch_mmu_query(mm->mmu, va, &cur, NULL) != -EAGAIN || cur != val)
 		return false;           /* read back, or unmapped, meanwhile */
@@ -427,7 +428,7 @@ enum fault_result mm_swap_in(struct mm *mm, struct vma *vma, uintptr_t va, unsig
 
 void mm_swap_willneed(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
 {
-	if (!__atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED) || vma_anon_prepare(mm, vma))
+	if (!READ_ONCE(mm->swap_ents) || vma_anon_prepare(mm, vma))
 		return;
 	mm_pt_lock(mm);
 	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {

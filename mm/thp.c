@@ -52,6 +52,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "vmstat.h"
+#include "lockless.h"
 
 enum thp_mode thp_mode = THP_NEVER;
 
@@ -153,7 +154,7 @@ static phys_addr_t huge_zero_get(struct mm *mm)
 
 		count_vm_event(p ? VM_THP_ZERO_PAGE_ALLOC : VM_THP_ZERO_PAGE_ALLOC_FAILED);
 		if (p)
-			__atomic_store_n(&mm_huge_zero_pa, page_to_phys(p), __ATOMIC_RELEASE);
+			smp_store_release(&mm_huge_zero_pa, page_to_phys(p));
 	}
 	pa = mm_huge_zero_pa;
 	if (pa && !mm->huge_zero) {
@@ -188,7 +189,7 @@ void thp_zero_put(struct mm *mm)
 	BUG_ON(!huge_zero_refs);
 	if (--huge_zero_refs == 0) {
 		pa = mm_huge_zero_pa;
-		__atomic_store_n(&mm_huge_zero_pa, 0, __ATOMIC_RELEASE);
+		smp_store_release(&mm_huge_zero_pa, 0);
 	}
 	spin_unlock_irqrestore(&huge_zero_lock, f);
 	if (pa)

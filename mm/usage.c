@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "swap.h"
 #include "kerrno.h"
+#include "lockless.h"
 
 struct usage_walk {
 	struct vm_usage *u;
@@ -39,8 +40,8 @@ static enum mmu_action usage_page_visit(void *arg, uintptr_t va, phys_addr_t pa,
 	p = phys_to_page(pa);
 	if (!p)
 		return MMU_KEEP;
-	maps = __atomic_load_n(&p->mapcount, __ATOMIC_RELAXED);
-	dirty = (*state & MMU_DIRTY) || (p->flags & PG_dirty);
+	maps = READ_ONCE(p->mapcount);
+	dirty = (*state & MMU_DIRTY) || (READ_ONCE(p->flags) & PG_dirty);
 	private = maps < 2;
 	if (!private)
 		pss /= (uint64_t)maps;
@@ -106,7 +107,7 @@ static unsigned long object_swap_usage(struct mm *mm, const struct vma *v)
 	struct vm_object *o = vma_object(v);
 	unsigned long n = 0;
 
-	if (!o || !__atomic_load_n(&o->nrswapped, __ATOMIC_RELAXED))
+	if (!o || !READ_ONCE(o->nrswapped))     /* without o->lock: races with swap-out and swap-in */
 		return 0;
 	if ((v->flags & VM_SHARED) || !(v->flags & VM_WRITE))
 		return vm_object_swapped(o, v->pgoff, v->pgoff + vma_pages(v));
@@ -122,7 +123,7 @@ void vm_usage_add(struct mm *mm, const struct vma *v, struct vm_usage *u)
 
 	mm_pt_lock(mm);
 	arch_mmu_walk_huge(mm->mmu, v->start, v->end, usage_huge_visit, usage_page_visit, &w, NULL);
-	if (__atomic_load_n(&mm->swap_ents, __ATOMIC_RELAXED))
+	if (READ_ONCE(mm->swap_ents))
 		arch_mmu_walk_swap(mm->mmu, v->start, v->end, usage_swap_visit, &w);
 	u->swap += object_swap_usage(mm, v) * PAGE_SIZE;
 	mm_pt_unlock(mm);

@@ -14,6 +14,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 #include "lru.h"
+#include "lockless.h"
 
 phys_addr_t mm_zero_pa;
 
@@ -111,7 +112,7 @@ void user_page_put(struct page *page)
 
 	if (!left)
 		pmm_free(page, 0);
-	else if (left == 1 && __atomic_load_n(&page->swap, __ATOMIC_ACQUIRE))
+	else if (left == 1 && smp_load_acquire(&page->swap))
 		swap_cache_release(page, NULL);         /* perhaps the swap cache's alone now */
 }
 
@@ -121,6 +122,6 @@ void user_page_put_tlb(struct page *page, struct tlb_batch *tlb)
 
 	if (!left)
 		list_add_tail(&page->lru, &tlb->free_pages);
-	else if (left == 1 && __atomic_load_n(&page->swap, __ATOMIC_ACQUIRE))
+	else if (left == 1 && smp_load_acquire(&page->swap))
 		swap_cache_release(page, tlb);
 }

@@ -164,6 +164,7 @@ void vma_start_write(struct mm *mm, struct vma *v)
 	if (!mm->vma_lockless)
 		return;
 	lockdep_acquire(v, LOCK_CLASS_VMA, 0);
+	/* Seq_cst store, then load (not release/acquire): pairs with vma_read_trylock (file comment). */
 	if (v->vm_lock_seq != (uint16_t)mm->mm_lock_seq)
 		__atomic_store_n(&v->vm_lock_seq, (uint16_t)mm->mm_lock_seq, __ATOMIC_SEQ_CST);
 	while (__atomic_load_n(&v->vm_readers, __ATOMIC_SEQ_CST))
@@ -190,6 +191,7 @@ void vma_write_lock_all(struct mm *mm)
 static bool vma_read_trylock(struct mm *mm, struct vma *v)
 {
 	__atomic_add_fetch(&v->vm_readers, 1, __ATOMIC_SEQ_CST);
+	/* Seq_cst: races with vma_start_write's store of the mark (file comment). */
 	if (__atomic_load_n(&v->vm_lock_seq, __ATOMIC_SEQ_CST) ==
 		    (uint16_t)smp_load_acquire(&mm->mm_lock_seq) ||
 	    smp_load_acquire(&v->detached)) {

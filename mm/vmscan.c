@@ -15,11 +15,12 @@
 #include "vmstat.h"
 #include "swap.h"
 #include "lru.h"
+#include "lockless.h"
 
 void (*vmscan_wake_kswapd)(void);
 bool vmscan_reclaim_lru;
 /* kswapd's last run freed nothing: do not wake it until some reclaim frees a page. */
-static bool kswapd_failed;
+static bool kswapd_failed;             /* [atomic] */
 
 /* A scan takes the page-table lock for this much address space at a time, and stops between pieces. */
 #define RECLAIM_CHUNK (2UL << 20)
@@ -31,7 +32,7 @@ static bool kswapd_failed;
  */
 static bool mm_exiting(struct mm *mm)
 {
-	return __atomic_load_n(&mm->users, __ATOMIC_ACQUIRE) <= 1;
+	return smp_load_acquire(&mm->users) <= 1;
 }
 
 /* ---- swap-out of cold anonymous pages (mm/swap_pte.c writes them) */
@@ -153,7 +154,7 @@ static uintptr_t scan_range(struct mm *mm, uintptr_t from, uintptr_t to, struct 
 static void reclaim_mm(struct mm *mm, struct reclaim_scan *rs)
 {
 	struct tlb_batch tlb;
-	uintptr_t hand = __atomic_load_n(&mm->reclaim_hand, __ATOMIC_RELAXED), stop;
+	uintptr_t hand = READ_ONCE(mm->reclaim_hand), stop;
 
 	mm_tlb_init(&tlb, mm, false);
 	rs->mm = mm;
@@ -161,7 +162,7 @@ static void reclaim_mm(struct mm *mm, struct reclaim_scan *rs)
 	stop = scan_range(mm, hand, TASK_SIZE, rs);
 	if (stop >= TASK_SIZE && rs->freed < rs->want)
 		stop = scan_range(mm, 0, hand, rs);
-	__atomic_store_n(&mm->reclaim_hand, stop >= TASK_SIZE ? 0 : stop, __ATOMIC_RELAXED);
+	WRITE_ONCE(mm->reclaim_hand, stop >= TASK_SIZE ? 0 : stop);
 	mm_tlb_finish(&tlb);
 }
 
@@ -228,7 +229,7 @@ static unsigned long reclaim(unsigned long want, enum reclaim_who who, bool may_
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSCAN_DIRECT : VM_PGSCAN_KSWAPD, rs.scanned);
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSTEAL_DIRECT : VM_PGSTEAL_KSWAPD, rs.freed);
 	if (rs.freed)
-		__atomic_store_n(&kswapd_failed, false, __ATOMIC_RELAXED);
+		WRITE_ONCE(kswapd_failed, false);
 	mm_put_deferred_flush();        /* address spaces whose last user left during a reverse-map walk */
 	return rs.freed;
 }
@@ -264,16 +265,16 @@ unsigned long kswapd_balance(void)
 		total += got;
 	}
 	if (!total && pmm_free_frames() < pmm_watermark(WMARK_HIGH))
-		__atomic_store_n(&kswapd_failed, true, __ATOMIC_RELAXED);
+		WRITE_ONCE(kswapd_failed, true);
 	return total;
 }
 
 void vmscan_check_low(void)
 {
-	void (*wake)(void) = __atomic_load_n(&vmscan_wake_kswapd, __ATOMIC_ACQUIRE);
+	void (*wake)(void) = smp_load_acquire(&vmscan_wake_kswapd);
 
 	if (wake && pmm_free_frames() < pmm_watermark(WMARK_LOW) &&
-	    !__atomic_load_n(&kswapd_failed, __ATOMIC_RELAXED))
+	    !READ_ONCE(kswapd_failed))
 		wake();
 }
 

@@ -116,13 +116,13 @@ struct task *current_task(void)
 	return (struct task *)&thread_task;
 }
 
-void sched_wait_flag(volatile int *flag)
+void sched_wait_flag(int *flag)
 {
 	while (!smp_load_acquire(flag))
 		sched_yield();
 }
 
-void sched_wake_flag(struct task *t, volatile int *flag)
+void sched_wake_flag(struct task *t, int *flag)
 {
 	smp_store_release(flag, 1);
 }

@@ -22,7 +22,7 @@ int hosted_user_write8(struct mm *mm, uintptr_t va, uint8_t val)
 
 bool hosted_hw_write8(uint64_t *pte, uintptr_t va, uint8_t val)
 {
-	uint64_t e = __atomic_load_n(pte, __ATOMIC_SEQ_CST);
+	uint64_t e = READ_ONCE(*pte);   /* races with walk_leaf; the compare-exchange re-checks it */
 
 	if ((e & (PTE_P | PTE_W)) != (PTE_P | PTE_W))
 		return false;

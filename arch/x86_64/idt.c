@@ -93,10 +93,10 @@ static void stack_overflow_report(const struct trap_frame *tf)
 
 static void exception_fatal(struct trap_frame *tf)
 {
-	static volatile int in_fatal;
+	static int in_fatal;            /* [atomic] a report is under way (this CPU or another) */
 
 	cli();
-	if (in_fatal++) {
+	if (__atomic_exchange_n(&in_fatal, 1, __ATOMIC_RELAXED)) {
 		printk("\nx86: exception %llu while reporting an exception; giving up\n",
 		       (unsigned long long)tf->vector);
 		qemu_exit(QEMU_EXIT_PANIC);

@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "printk.h"
 #include "kernel.h"
+#include "lockless.h"
 
 #define LAPIC_TPR      0x080
 #define LAPIC_EOI      0x0B0
@@ -29,7 +30,7 @@
 #define CALIBRATE_MS   10u
 
 static volatile uint32_t *lapic;
-volatile uint64_t timer_ticks;
+uint64_t timer_ticks;
 uint64_t tsc_khz;
 uint32_t lapic_timer_khz;
 
@@ -128,7 +129,7 @@ static void timer_interrupt(struct trap_frame *tf)
 		return;
 	timer_subticks[cpu] = 0;
 	if (cpu == 0) {
-		timer_ticks++;
+		WRITE_ONCE(timer_ticks, timer_ticks + 1);
 		ktimer_tick();
 		console_poll();
 	}

@@ -28,6 +28,7 @@
 #include "arch_mmu_debug.h"
 #include "arch.h"
 #include "kernel.h"
+#include "lockless.h"
 
 struct flush_req {
 	struct arch_mmu *m;
@@ -35,7 +36,7 @@ struct flush_req {
 	bool leave;                     /* switch away from m */
 	unsigned n;
 	uintptr_t va[TLB_BATCH_PAGES];
-	volatile int pending;           /* targets not done yet */
+	int pending;                    /* [atomic] targets not done yet */
 };
 
 static struct flush_req reqs[NR_CPUS];          /* each CPU's outgoing request */
@@ -111,7 +112,7 @@ static void flush_here(const struct flush_req *r)
 /* LAB smp: END lazy_tlb */
 
 /* LAB smp: BEGIN shootdown */
-static volatile unsigned long req_from[NR_CPUS]; /* per target: bit i = CPU i's request is for it */
+static unsigned long req_from[NR_CPUS]; /* [atomic] per target: bit i = CPU i's request is for it */
 
 /* Serve every request addressed to this CPU. Interrupts off. */
 static void serve_requests(void)
@@ -141,7 +142,7 @@ static void shootdown(struct flush_req *r, unsigned long mask)
 
 	for (unsigned long m = mask; m; m &= m - 1)
 		n++;
-	__atomic_store_n(&r->pending, (int)n, __ATOMIC_RELEASE);
+	smp_store_release(&r->pending, (int)n);
 	for (unsigned long m = mask; m; m &= m - 1) {
 		unsigned cpu = (unsigned)__builtin_ctzl(m);
 
@@ -150,7 +151,7 @@ static void shootdown(struct flush_req *r, unsigned long mask)
 	}
 	stat_add(&stats.shootdowns, 1);
 	stat_add(&stats.ipis, n);
-	while (__atomic_load_n(&r->pending, __ATOMIC_ACQUIRE)) {
+	while (smp_load_acquire(&r->pending)) {
 		unsigned long f = arch_irq_save();
 
 		serve_requests();
@@ -181,7 +182,8 @@ void x86_tlb_flush(struct arch_mmu *m, const uintptr_t *va, unsigned n, bool ful
 	if (local_only)
 		return;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	mask = __atomic_load_n(&m->cpus, __ATOMIC_SEQ_CST) & ~(1UL << me) & arch_cpu_online_mask();
+	/* Races with switch_locked on other CPUs; the fence above orders it after our PTE stores. */
+	mask = READ_ONCE(m->cpus) & ~(1UL << me) & arch_cpu_online_mask();
 	if (mask)
 		shootdown(r, mask);
 }

@@ -46,6 +46,7 @@
 #include "kerrno.h"
 #include "kstring.h"
 #include "kernel.h"
+#include "lockless.h"
 #ifndef HOSTED
 #include "x86.h"
 #endif
@@ -110,6 +111,7 @@ void x86_mm_switch(struct arch_mmu *m)
 void x86_tlb_flush(struct arch_mmu *m, const uintptr_t *va, unsigned n, bool full, bool local_only,
 		   bool leave)
 {
+	/* Seq_cst, as tlb.c's fence and load: after the caller's PTE stores. */
 	unsigned long others = __atomic_load_n(&m->cpus, __ATOMIC_SEQ_CST) & ~(1UL << arch_cpu_id());
 	unsigned long copies = (umm_active == m) + (local_only ? 0 : __builtin_popcountl(others));
 
@@ -320,7 +322,7 @@ void arch_mmu_destroy(struct arch_mmu *m)
 		return;
 	/* Lazy holders (this CPU included) switch away; nobody may be running on it. */
 	x86_tlb_flush(m, NULL, 0, true, false, true);
-	BUG_ON(umm_is_active(m) || m->cpus);
+	BUG_ON(umm_is_active(m) || READ_ONCE(m->cpus));  /* a CPU still switching to m: the bug */
 	for (unsigned i = 0; i < PT_ENTRIES / 2; i++) {
 		if (m->pml4[i]) {
 			free_below(m, m->pml4[i], 4, (uintptr_t)i << 39);
@@ -340,7 +342,7 @@ void arch_mmu_activate(struct arch_mmu *m)
 
 unsigned long arch_mmu_cpus(const struct arch_mmu *m)
 {
-	return __atomic_load_n(&m->cpus, __ATOMIC_ACQUIRE);
+	return smp_load_acquire(&m->cpus);
 }
 
 static void check_user_va(const char *fn, uintptr_t va)
@@ -587,6 +589,7 @@ static inline bool walk_leaf(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 	old = state = leaf_state(e);
 	w->visited++;
 	act = w->visit(w->ctx, va, e & PTE_ADDR_MASK, &state);
+	/* Stores below stay seq_cst, as the exchange: the CPU's walker sets A/D (hosted_hw_write8). */
 	if (act == MMU_KEEP) {
 		if (held)
 			__atomic_store_n(pte, e, __ATOMIC_SEQ_CST);     /* unchanged: nothing to flush */
@@ -738,7 +741,7 @@ size_t arch_mmu_huge_leaves(const struct arch_mmu *m)
 
 size_t arch_mmu_huge_leaves_all(void)
 {
-	return __atomic_load_n(&huge_all, __ATOMIC_RELAXED);
+	return READ_ONCE(huge_all);
 }
 
 /* The rewritten 2 MiB leaf e for a visitor's *state (walk_leaf's rule, PS kept). */
@@ -953,7 +956,7 @@ int arch_mmu_swap_out(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
 
 size_t arch_mmu_table_pages(const struct arch_mmu *m)
 {
-	return __atomic_load_n(&m->tables, __ATOMIC_RELAXED);
+	return READ_ONCE(m->tables);
 }
 
 phys_addr_t arch_mmu_root(const struct arch_mmu *m)

@@ -13,6 +13,7 @@
  */
 #include "fs_internal.h"
 #include "kerrno.h"
+#include "lockless.h"
 
 /*
  * Drop d from its directory, and first what it cached below it. The depth
@@ -87,7 +88,7 @@ static void d_shrink_locked(struct dentry *dir)
 		struct dentry *d = list_entry(p, struct dentry, child);
 
 		d_shrink_locked(d);
-		if (list_empty(&d->children) && __atomic_load_n(&d->refcount, __ATOMIC_ACQUIRE) == 1)
+		if (list_empty(&d->children) && smp_load_acquire(&d->refcount) == 1)
 			d_unlink_locked(d);
 	}
 }

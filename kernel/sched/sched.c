@@ -474,7 +474,7 @@ void sched_wakeup(struct task *t)
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
-void sched_wait_flag(volatile int *flag)
+void sched_wait_flag(int *flag)
 {
 	struct task *self = current;
 
@@ -495,7 +495,7 @@ void sched_wait_flag(volatile int *flag)
 	}
 }
 
-void sched_wake_flag(struct task *t, volatile int *flag)
+void sched_wake_flag(struct task *t, int *flag)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 

@@ -9,6 +9,7 @@
 #include "task.h"
 #include "pmm.h"
 #include "kerrno.h"
+#include "lockless.h"
 
 #define MIN_THREADS 20                  /* Linux's floor for the default */
 #define MAX_THREADS 0x3fffffffL         /* Linux's ceiling: the futex word's thread id bits */
@@ -25,7 +26,7 @@ static unsigned long default_max_threads(void)
 
 unsigned long task_max_threads(void)
 {
-	unsigned long n = __atomic_load_n(&max_threads, __ATOMIC_RELAXED);
+	unsigned long n = READ_ONCE(max_threads);
 
 	return n ? n : default_max_threads();
 }
@@ -34,7 +35,7 @@ long task_set_max_threads(long n)
 {
 	if (n < 1 || n > MAX_THREADS)
 		return -EINVAL;
-	__atomic_store_n(&max_threads, (unsigned long)n, __ATOMIC_RELAXED);
+	WRITE_ONCE(max_threads, (unsigned long)n);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "profile.h"
 #include "ksyms.h"
 #include "x86.h"
+#include "lockless.h"
 #include "kstring.h"
 #include "slab.h"
 #include "profile_vma.h"
@@ -13,9 +14,9 @@
 __attribute__((noinline)) void profile_test_spin(uint64_t ticks);
 __attribute__((noinline)) void profile_test_spin(uint64_t ticks)
 {
-	uint64_t end = timer_ticks + ticks;
+	uint64_t end = READ_ONCE(timer_ticks) + ticks;
 
-	while (timer_ticks < end)
+	while (READ_ONCE(timer_ticks) < end)
 		__asm__ volatile("pause");
 }
 

@@ -178,7 +178,7 @@ static void test_idle_cpu_woken_by_ipi(struct ktest *t)
 #define PINGPONG_ROUNDS 2000
 
 struct pingpong {
-	volatile int flag[2][PINGPONG_ROUNDS];
+	int flag[2][PINGPONG_ROUNDS];                   /* sched_wait_flag's flags */
 	struct task *th[2];
 	volatile unsigned count[2];
 };

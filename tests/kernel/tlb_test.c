@@ -44,7 +44,7 @@ struct probe {
 	enum probe_op before, after;
 	volatile int ready, go;
 	volatile int sleep_between;     /* sleep (lazy TLB) instead of spinning */
-	volatile int wake;
+	int wake;                       /* sched_wait_flag's flag */
 	struct task *th;
 	int err_before, err_after;
 	uint64_t val_before, val_after;

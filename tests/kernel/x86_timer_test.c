@@ -5,16 +5,17 @@
  */
 #include "ktest.h"
 #include "x86.h"
+#include "lockless.h"
 #include "arch.h"
 
 /* Spin with interrupts on for ms milliseconds of TSC time; returns ticks seen. */
 static uint64_t ticks_during(unsigned ms)
 {
-	uint64_t t0 = timer_ticks, start = rdtsc();
+	uint64_t t0 = READ_ONCE(timer_ticks), start = rdtsc();
 
 	while (rdtsc() - start < tsc_khz * ms)
 		arch_cpu_relax();
-	return timer_ticks - t0;
+	return READ_ONCE(timer_ticks) - t0;
 }
 
 static void test_calibration_sane(struct ktest *t)
@@ -46,12 +47,12 @@ static void test_ticks_advance(struct ktest *t)
 static void test_no_ticks_with_irqs_off(struct ktest *t)
 {
 	unsigned long flags = arch_irq_save();
-	uint64_t t0 = timer_ticks, start = rdtsc();
+	uint64_t t0 = READ_ONCE(timer_ticks), start = rdtsc();
 
 	EXPECT_FALSE(t, arch_irqs_enabled());
 	while (rdtsc() - start < tsc_khz * 10)
 		arch_cpu_relax();
-	EXPECT_EQ(t, timer_ticks, t0);
+	EXPECT_EQ(t, READ_ONCE(timer_ticks), t0);
 	arch_irq_restore(flags);
 	EXPECT_TRUE(t, arch_irqs_enabled());
 	/*
@@ -60,9 +61,9 @@ static void test_no_ticks_with_irqs_off(struct ktest *t)
 	 * time: on a loaded host QEMU may inject it long after the TSC says
 	 * it was due. The suite's timeout catches a tick that never comes.
 	 */
-	while (timer_ticks == t0)
+	while (READ_ONCE(timer_ticks) == t0)
 		hlt();
-	EXPECT_GT(t, timer_ticks, t0);
+	EXPECT_GT(t, READ_ONCE(timer_ticks), t0);
 }
 
 static void test_irq_save_nests(struct ktest *t)

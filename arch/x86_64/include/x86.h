@@ -246,11 +246,12 @@ void pci_write32(unsigned dev, unsigned off, uint32_t v);
 
 /*
  * LAPIC timer: calibrated against the PIT, then periodic at TIMER_HZ.
- * timer_ticks counts ticks since timer_init on CPU 0.
+ * timer_ticks counts ticks since timer_init on CPU 0 (written only by CPU 0's
+ * timer interrupt: read it with READ_ONCE).
  */
 #define TIMER_HZ 1000
 void timer_init(void);
-extern volatile uint64_t timer_ticks;
+extern uint64_t timer_ticks;
 extern uint64_t tsc_khz;                /* calibrated TSC frequency, kHz */
 extern uint32_t lapic_timer_khz;        /* LAPIC timer input clock after divide, kHz */
 void lapic_eoi(void);

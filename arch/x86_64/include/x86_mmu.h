@@ -56,7 +56,7 @@ struct arch_mmu {
 	phys_addr_t root;             /* PML4 frame */
 	uint64_t *pml4;               /* its direct-map address */
 	size_t tables;                /* [atomic] table pages, root included */
-	volatile unsigned long cpus;  /* CPUs with it loaded, active or lazy (bit n: CPU n) */
+	unsigned long cpus;           /* [atomic] CPUs with it loaded, active or lazy (bit n: CPU n) */
 	size_t huge;                  /* 2 MiB leaves mapped */
 	struct list_head deposit;     /* one table page per 2 MiB leaf, set aside for its split
 	                               *   (struct page lru; counted in tables) */
