@@ -48,6 +48,9 @@
 
 #define LRU_SCAN_BATCH 32             /* Linux's SWAP_CLUSTER_MAX */
 
+/* The policy's verdicts (include/lru_policy.h), by short names here. */
+enum verdict { KEEP = LRU_KEEP, ACTIVATE = LRU_ACTIVATE, RECLAIM = LRU_RECLAIM };
+
 /* A page to reclaim and the one entry it is reclaimed through. */
 struct victim {
 	struct page *page;            /* isolated (our reference) */
@@ -64,7 +67,7 @@ struct victim {
  * PG_referenced) and give the policy's verdict on them (mm/lru_policy.c;
  * no VM_EXEC rule: anonymous memory).
  */
-static enum lru_verdict check_references(struct page *p)
+static enum verdict check_references(struct page *p)
 {
 	unsigned ptes = rmap_referenced(p, NULL, NULL);
 	bool ref = __atomic_fetch_and(&p->flags, ~PG_referenced, __ATOMIC_RELAXED) & PG_referenced;
@@ -72,7 +75,7 @@ static enum lru_verdict check_references(struct page *p)
 
 	if (ref)
 		__atomic_fetch_or(&p->flags, PG_referenced, __ATOMIC_RELAXED);
-	return r;
+	return (enum verdict)r;
 }
 
 static bool locate_visit(struct page *page, struct mm *mm, uintptr_t va, unsigned state, void *arg)
@@ -257,14 +260,14 @@ static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, u
 
 	for (i = 0; i < n && rs->freed + nv < rs->want; i++) {
 		struct page *p = pages[i];
-		enum lru_verdict r = check_references(p);
+		enum verdict r = check_references(p);
 
 		vs[nv].page = p;
-		if (r == LRU_RECLAIM && locate(&vs[nv])) {
+		if (r == RECLAIM && locate(&vs[nv])) {
 			nv++;
 			continue;
 		}
-		lru_putback(p, r == LRU_ACTIVATE ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON, false);
+		lru_putback(p, r == ACTIVATE ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON, false);
 		user_page_put(p);
 	}
 	rs->scanned += i;

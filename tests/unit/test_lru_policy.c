@@ -43,15 +43,18 @@ static void test_verdict_table(struct ktest *t)
 	}
 }
 
-/* Replay trace (letters 'A'.. as pages 0..) on m; returns the faults. */
-static unsigned long replay(struct repl_model *m, const char *trace)
+#define NPAGES 8
+
+/* Replay trace (letters 'A'.. as pages 0..) on m, first started empty with frames (0: m as it is); the faults. */
+static unsigned long replay(struct repl_model *m, struct repl_page *pages, unsigned frames,
+			    repl_verdict_fn verdict, bool exact, const char *trace)
 {
+	if (frames)
+		repl_init(m, pages, NPAGES, frames, verdict, exact);
 	for (const char *c = trace; *c; c++)
 		repl_ref(m, (unsigned)(*c - 'A'));
 	return m->faults;
 }
-
-#define NPAGES 8
 
 /*
  * Belady's anomaly under FIFO (the verdict that keeps nothing): the
@@ -65,14 +68,10 @@ static void test_model_belady(struct ktest *t)
 	struct repl_page pages[NPAGES];
 	struct repl_model m;
 
-	repl_init(&m, pages, NPAGES, 3, repl_fifo_verdict, false);
-	EXPECT_EQ(t, replay(&m, s), 9);
-	repl_init(&m, pages, NPAGES, 4, repl_fifo_verdict, false);
-	EXPECT_EQ(t, replay(&m, s), 10);
-	repl_init(&m, pages, NPAGES, 3, repl_fifo_verdict, true);
-	EXPECT_EQ(t, replay(&m, s), 10);
-	repl_init(&m, pages, NPAGES, 4, repl_fifo_verdict, true);
-	EXPECT_EQ(t, replay(&m, s), 8);
+	EXPECT_EQ(t, replay(&m, pages, 3, repl_fifo_verdict, false, s), 9);
+	EXPECT_EQ(t, replay(&m, pages, 4, repl_fifo_verdict, false, s), 10);
+	EXPECT_EQ(t, replay(&m, pages, 3, repl_fifo_verdict, true, s), 10);
+	EXPECT_EQ(t, replay(&m, pages, 4, repl_fifo_verdict, true, s), 8);
 	EXPECT_EQ(t, m.refs, 12);
 	EXPECT_EQ(t, m.activations, 0);
 }
@@ -89,10 +88,8 @@ static void test_model_clock_loses_hot_page(struct ktest *t)
 	struct repl_page pages[NPAGES];
 	struct repl_model m;
 
-	repl_init(&m, pages, NPAGES, 2, repl_fifo_verdict, false);
-	EXPECT_EQ(t, replay(&m, "ABCBDBEB"), 6);
-	repl_init(&m, pages, NPAGES, 2, repl_clock_verdict, false);
-	EXPECT_EQ(t, replay(&m, "ABCBDBEB"), 6);
+	EXPECT_EQ(t, replay(&m, pages, 2, repl_fifo_verdict, false, "ABCBDBEB"), 6);
+	EXPECT_EQ(t, replay(&m, pages, 2, repl_clock_verdict, false, "ABCBDBEB"), 6);
 	EXPECT_TRUE(t, repl_resident(&m, 1) && repl_resident(&m, 4));
 	EXPECT_EQ(t, m.activations, 0);
 }
@@ -100,7 +97,7 @@ static void test_model_clock_loses_hot_page(struct ktest *t)
 /*
  * The same trace with the kernel's policy: 5 faults, B's only one. At C
  * both A and B are kept once (first reference: PG_referenced set); the
- * next look takes A (unused since). At D, B at the tail is referenced
+ * next look takes A (unused since); A is gone. At D, B at the tail is referenced
  * again after its second chance: promoted (the one activation); C is kept
  * once and reclaimed on the next look (inactive 1, active 1: not low, no
  * deactivation). E goes the same way past D. B stays active throughout.
@@ -110,10 +107,9 @@ static void test_model_policy_keeps_hot_page(struct ktest *t)
 	struct repl_page pages[NPAGES];
 	struct repl_model m;
 
-	repl_init(&m, pages, NPAGES, 2, lru_inactive_verdict, false);
-	EXPECT_EQ(t, replay(&m, "ABC"), 3);
+	EXPECT_EQ(t, replay(&m, pages, 2, lru_inactive_verdict, false, "ABC"), 3);
 	EXPECT_FALSE(t, repl_resident(&m, 0));
-	EXPECT_EQ(t, replay(&m, "BDBEB"), 5);
+	EXPECT_EQ(t, replay(&m, pages, 0, NULL, false, "BDBEB"), 5);     /* 0: go on */
 	EXPECT_EQ(t, m.activations, 1);
 	EXPECT_EQ(t, m.deactivations, 0);
 	EXPECT_EQ(t, pages[1].list, REPL_ACTIVE);
