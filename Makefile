@@ -74,6 +74,7 @@ Benchmarks
   make bench [BENCH_ARGS=..] the VMA index benchmark (docs/vma-bench.md; tools/bench/)
   make bench-boot [RUNS=n]   boot timings of the boot paths (docs/boot-bench.md)
   make bench-linux [BENCH_LINUX_ARGS=..]  user/mmbench on Linux and on this kernel (docs/bench-linux.md)
+  make bench-replace [REPLSIM_ARGS=..]  page faults of FIFO, clock, the kernel's LRU, LRU, OPT (docs/replacement-bench.md)
   make profile [PROFILE_QUICK=1]  the 1998, 2001 and 2007 results measured on the kernel (docs/results/; tools/profile/)
   make profile-check         the profiling suite's self-test (a make test stage)
   make profile-traces        record the compiler traces the suite replays (strace)

@@ -9,7 +9,8 @@
  *
  * A batch (SWAP_CLUSTER_MAX, 32) is isolated under the lists' lock; then,
  * with no lock, each page's references are tested and cleared through
- * the reverse map (rmap_referenced):
+ * the reverse map (rmap_referenced), and the policy decides
+ * (lru_inactive_verdict, mm/lru_policy.c):
  *   - referenced by two entries, or again after it was kept once: moved
  *     to the active list (promotion);
  *   - referenced by one entry for the first time: kept on the inactive
@@ -43,10 +44,12 @@
 #include "swap.h"
 #include "lru.h"
 #include "rmap.h"
+#include "lru_policy.h"
 
 #define LRU_SCAN_BATCH 32             /* Linux's SWAP_CLUSTER_MAX */
 
-enum verdict { KEEP, ACTIVATE, RECLAIM };
+/* The policy's verdicts (include/lru_policy.h), by short names here. */
+enum verdict { KEEP = LRU_KEEP, ACTIVATE = LRU_ACTIVATE, RECLAIM = LRU_RECLAIM };
 
 /* A page to reclaim and the one entry it is reclaimed through. */
 struct victim {
@@ -59,16 +62,20 @@ struct victim {
 	bool dropped;                 /* lazily freed page unmapped */
 };
 
-/* Linux folio_check_references for an anonymous page (no VM_EXEC rule: anonymous memory). */
+/*
+ * Test and clear p's references (its entries' accessed bits, its
+ * PG_referenced) and give the policy's verdict on them (mm/lru_policy.c;
+ * no VM_EXEC rule: anonymous memory).
+ */
 static enum verdict check_references(struct page *p)
 {
 	unsigned ptes = rmap_referenced(p, NULL, NULL);
-	bool was = __atomic_fetch_and(&p->flags, ~PG_referenced, __ATOMIC_RELAXED) & PG_referenced;
+	bool ref = __atomic_fetch_and(&p->flags, ~PG_referenced, __ATOMIC_RELAXED) & PG_referenced;
+	enum lru_verdict r = lru_inactive_verdict(ptes, &ref);
 
-	if (!ptes)
-		return RECLAIM;
-	__atomic_fetch_or(&p->flags, PG_referenced, __ATOMIC_RELAXED);
-	return was || ptes > 1 ? ACTIVATE : KEEP;
+	if (ref)
+		__atomic_fetch_or(&p->flags, PG_referenced, __ATOMIC_RELAXED);
+	return (enum verdict)r;
 }
 
 static bool locate_visit(struct page *page, struct mm *mm, uintptr_t va, unsigned state, void *arg)

@@ -503,9 +503,12 @@ static void residency(struct ktest *t, struct mm *mm, unsigned n, unsigned char 
  * before it get their second chance: asked for 4 pages, reclaim swaps
  * exactly the 4 cold ones (8..11). Without the advice, the first pass
  * would only clear the bits of all 16 and the second would take 0..3
- * (the hand starts at the mm's lowest address).
+ * (the hand starts at the mm's lowest address). The same on the LRU
+ * lists (_lru): 0..7, at the inactive tail, are referenced for the first
+ * time (kept: their second chance), 8..11 are not (taken), 12..15 are
+ * not looked at; FIFO would take 0..3 there too.
  */
-static void test_cold_loses_second_chance_body(struct ktest *t)
+static void test_cold_loses_second_chance_run(struct ktest *t)
 {
 	struct swap_env e;
 	struct mm *mm;
@@ -532,7 +535,16 @@ static void test_cold_loses_second_chance_body(struct ktest *t)
 	env_down(t, &e);
 }
 
+WITH_RECLAIM(test_cold_loses_second_chance, false)
 UT_CASE_WITHOUT_SWAP(test_cold_loses_second_chance)
+
+static void test_cold_loses_second_chance_lru_run(struct ktest *t)
+{
+	test_cold_loses_second_chance_run(t);
+}
+
+WITH_RECLAIM(test_cold_loses_second_chance_lru, true)
+UT_CASE_WITHOUT_SWAP(test_cold_loses_second_chance_lru)
 
 /*
  * MADV_WILLNEED on swapped pages reads them back before they are used
@@ -774,6 +786,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_active_refills_inactive),
 	KTEST_CASE(test_swap_out_refusals),
 	KTEST_CASE(test_cold_loses_second_chance),
+	KTEST_CASE(test_cold_loses_second_chance_lru),
 	KTEST_CASE(test_willneed_reads_back),
 	KTEST_CASE(test_shared_pages_swap_cache),
 	KTEST_CASE(test_unmap_swapcache_dirty_parent),
