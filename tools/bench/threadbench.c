@@ -34,7 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <sys/mman.h>
+#include <sys/reboot.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -213,6 +215,15 @@ int main(int argc, char **argv)
 	if (!any) {
 		fprintf(stderr, "usage: threadbench [--quick] [page_fault1|mmap1|brk1|malloc1|tlb_flush1]...\n");
 		return 2;
+	}
+	printf("threadbench done\n");
+	fflush(stdout);
+	if (getpid() == 1) {
+		/* Linux's /init (tools/bench/smpbench): if init returned, Linux
+		 * would panic with this output still in the console's buffer;
+		 * wait until it is sent, then power off. */
+		tcdrain(1);
+		reboot(RB_POWER_OFF);
 	}
 	return status;
 }
