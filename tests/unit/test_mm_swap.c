@@ -763,6 +763,105 @@ static void test_shmem_swap_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_shmem_swap)
 
+/*
+ * A reclaim of an object goes round its whole clock: with the hand at
+ * page 4 of 8 and pages 4-7 held (read() copying them), the dirty pages
+ * 0-3 behind the hand go to swap all the same (Linux finds them on its
+ * LRU wherever they lie in the file). A scan that stopped at the end of
+ * the object found nothing here, and a read() waiting for room behind
+ * it came back short. The hand then lies past page 3.
+ */
+static void test_shmem_reclaim_wraps_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct vm_file *f;
+	struct vm_object *o;
+	struct page *held[4] = { NULL }, *p = NULL;
+	struct reclaim_scan rs = { .want = ~0UL, .may_swap = true };
+
+	if (!env_up(t, &e))
+		return;
+	f = shared_anon_file(P(8));
+	ASSERT_TRUE(t, f);
+	o = f->obj;
+	for (unsigned long i = 0; i < 8; i++) {
+		ASSERT_EQ(t, vm_object_page(o, i, VMO_ALLOC, &p), 0);
+		((uint8_t *)page_address(p))[0] = (uint8_t)(0x40 + i);
+		((uint8_t *)page_address(p))[4000] = (uint8_t)(0x40 + i);
+		vm_object_page_dirty(p);
+		if (i >= 4)
+			held[i - 4] = p;
+		else
+			vm_object_page_put(p);
+	}
+	o->reclaim_pgoff = 4;
+	shmem_reclaim_object(o, &rs);
+	EXPECT_EQ(t, rs.freed, 4);
+	EXPECT_EQ(t, o->nrswapped, 4);
+	EXPECT_EQ(t, vm_object_swapped(o, 0, 4), 4);
+	EXPECT_GE(t, o->reclaim_pgoff, 4);
+	for (unsigned i = 0; i < 4; i++)
+		vm_object_page_put(held[i]);
+	for (unsigned long i = 0; i < 8; i++)
+		EXPECT_TRUE(t, object_page_ok(o, i));
+	f->ops->put(f);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_shmem_reclaim_wraps)
+
+/*
+ * Shmem pages leave from the LRU's inactive tail, as Linux's
+ * shrink_folio_list hands them to shmem_writeout: eight pages of an
+ * object nothing maps go on the inactive list in order (0 at the tail),
+ * 0-5 written, 6 written and held (a read() copying it), 7 never written.
+ * lru_shrink(7) takes 0-5 to swap, drops 7 (clean: a hole reads zeros)
+ * and keeps 6: seven freed, all of them page-cache pages. (Passing
+ * page-cache pages over left a list full of them with nothing to take.)
+ */
+static void test_lru_reclaims_shmem_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct vm_file *f;
+	struct vm_object *o;
+	struct page *held = NULL, *p = NULL;
+	struct reclaim_scan rs = { .want = 7, .may_swap = true };
+
+	if (!env_up(t, &e))
+		return;
+	f = shared_anon_file(P(8));
+	ASSERT_TRUE(t, f);
+	o = f->obj;
+	for (unsigned long i = 0; i < 8; i++) {
+		ASSERT_EQ(t, vm_object_page(o, i, VMO_ALLOC, &p), 0);
+		if (i != 7) {
+			((uint8_t *)page_address(p))[0] = (uint8_t)(0x40 + i);
+			((uint8_t *)page_address(p))[4000] = (uint8_t)(0x40 + i);
+			vm_object_page_dirty(p);
+		}
+		if (i == 6)
+			held = p;
+		else
+			vm_object_page_put(p);
+	}
+	lru_shrink(&rs, RECLAIM_KSWAPD);
+	EXPECT_EQ(t, rs.freed, 7);
+	EXPECT_EQ(t, rs.shmem, 7);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 6);
+	EXPECT_EQ(t, o->nrswapped, 6);
+	EXPECT_TRUE(t, vm_object_has_page(o, 6));
+	EXPECT_FALSE(t, vm_object_has_page(o, 7));
+	vm_object_page_put(held);
+	for (unsigned long i = 0; i < 7; i++)
+		EXPECT_TRUE(t, object_page_ok(o, i));
+	EXPECT_EQ(t, vm_object_page(o, 7, 0, &p), 0);
+	EXPECT_TRUE(t, p == NULL);
+	f->ops->put(f);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_lru_reclaims_shmem)
+
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),
 	KTEST_CASE(test_fork_shares_slots),
@@ -778,6 +877,8 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_shared_pages_swap_cache),
 	KTEST_CASE(test_unmap_swapcache_dirty_parent),
 	KTEST_CASE(test_shmem_swap),
+	KTEST_CASE(test_shmem_reclaim_wraps),
+	KTEST_CASE(test_lru_reclaims_shmem),
 	{ 0 },
 };
 KTEST_SUITE(mm_swap, mm_swap_cases);
