@@ -7,9 +7,10 @@
  * object's owner (tmpfs's size limit).
  *
  * Mirrors Linux's filemap/shmem lookup as far as an in-memory file system
- * needs it: no readahead, no writeback, no LRU. Under memory pressure a
- * page nothing maps goes to swap and its slot holds the swap entry
- * (mm/shmem_swap.c); a lookup reads it back. Every object is on one list,
+ * needs it: no readahead, no writeback; its pages are on the anonymous
+ * LRU lists (include/lru.h). Under memory pressure a page nothing maps
+ * goes to swap and its slot holds the swap entry (mm/shmem_swap.c); a
+ * lookup reads it back. Every object is on one list,
  * the clock reclaim goes round.
  *
  * Locking: o->lock around every tree change and lookup; a page handed out
@@ -79,6 +80,27 @@ struct vm_object *vm_object_next_to_scan(void)
 	return found;
 }
 
+struct vm_object *vm_object_of_page_get(struct page *p)
+{
+	unsigned long fl = spin_lock_irqsave(&objects_lock);
+	struct vm_object *o = __atomic_load_n((struct vm_object **)&p->private, __ATOMIC_ACQUIRE);
+	int refs;
+
+	/* still o's page: o has not left the list yet (vm_object_put empties it first), so o is there to look at */
+	if (!(__atomic_load_n(&p->flags, __ATOMIC_RELAXED) & PG_cache) || !o) {
+		o = NULL;
+	} else {
+		refs = __atomic_load_n(&o->refcount, __ATOMIC_RELAXED);
+		while (refs > 0 && !__atomic_compare_exchange_n(&o->refcount, &refs, refs + 1, false,
+								 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			;
+		if (refs <= 0)
+			o = NULL;
+	}
+	spin_unlock_irqrestore(&objects_lock, fl);
+	return o;
+}
+
 unsigned long vm_object_count(void)
 {
 	return READ_ONCE(objects_listed);       /* without objects_lock: races with adds and removals */
@@ -104,11 +126,12 @@ static void page_unset_cache(struct page *p)
 	mod_vm_stat(VM_NR_SHMEM, -1);
 }
 
-/* p becomes o's cache page, dirty when dirty (its slot set by the caller, who gives the cache its reference). */
-static void page_set_cache(struct vm_object *o, struct page *p, bool dirty)
+/* p becomes o's cache page at pgoff, dirty when dirty (its slot set by the caller, who gives the cache its reference). */
+static void page_set_cache(struct vm_object *o, struct page *p, unsigned long pgoff, bool dirty)
 {
 	p->flags |= PG_cache | (dirty ? PG_dirty : 0);
 	p->private = o;
+	p->index = pgoff;                       /* where reclaim from the LRU finds its slot */
 	mod_vm_stat(VM_NR_SHMEM, 1);
 	lru_add(p, LRU_INACTIVE_ANON);          /* shmem is swap-backed: the anonymous lists (include/lru.h) */
 }
@@ -189,13 +212,14 @@ void vm_object_put(struct vm_object *o)
 
 	if (__atomic_sub_fetch(&o->refcount, 1, __ATOMIC_ACQ_REL))
 		return;
+	/* pages first: while a page still names o, o is on the list (vm_object_of_page_get) */
+	fl = spin_lock_irqsave(&o->lock);
+	vm_object_remove_locked(o, 0, ~0UL);
+	spin_unlock_irqrestore(&o->lock, fl);
 	fl = spin_lock_irqsave(&objects_lock);
 	list_del(&o->all);
 	objects_listed--;
 	spin_unlock_irqrestore(&objects_lock, fl);
-	fl = spin_lock_irqsave(&o->lock);
-	vm_object_remove_locked(o, 0, ~0UL);
-	spin_unlock_irqrestore(&o->lock, fl);
 	BUG_ON(o->nrpages != 0 || o->nrswapped != 0 || o->nr_vmas != 0);
 	__atomic_sub_fetch(&objects_alive, 1, __ATOMIC_RELAXED);
 	o->ops->release(o);
@@ -251,8 +275,8 @@ static unsigned long size_pages(uint64_t size)
 	return (unsigned long)((size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 }
 
-/* A new zeroed page for *slot, charged. 0, -ENOMEM, -ENOSPC. */
-static int cache_fill(struct vm_object *o, void **slot)
+/* A new zeroed page for *slot (of pgoff), charged. 0, -ENOMEM, -ENOSPC. */
+static int cache_fill(struct vm_object *o, void **slot, unsigned long pgoff)
 {
 	struct page *p;
 
@@ -264,7 +288,7 @@ static int cache_fill(struct vm_object *o, void **slot)
 			o->ops->charge(o, -1);
 		return -ENOMEM;
 	}
-	page_set_cache(o, p, false);
+	page_set_cache(o, p, pgoff, false);
 	*slot = p;
 	o->nrpages++;
 	return 0;
@@ -307,7 +331,7 @@ again:
 	if (!slot)
 		err = nomem ? -ENOMEM : 0;
 	else if (!*slot && (flags & VMO_ALLOC))
-		err = cache_fill(o, slot);
+		err = cache_fill(o, slot, pgoff);
 	else if (vmo_slot_is_swap(*slot) && (flags & VMO_NOWAIT))
 		err = -EAGAIN;
 	else if (vmo_slot_is_swap(*slot)) {
@@ -466,7 +490,7 @@ bool vm_object_from_swap_locked(struct vm_object *o, unsigned long pgoff, unsign
 	assert_spin_held(&o->lock);
 	if (!slot || *slot != vmo_swap_slot(swap_val))
 		return false;
-	page_set_cache(o, p, true);     /* only the slot held its data: it must not be dropped as clean */
+	page_set_cache(o, p, pgoff, true);     /* only the slot held its data: it must not be dropped as clean */
 	*slot = p;
 	o->nrswapped--;
 	swap_slot_free(e);

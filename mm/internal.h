@@ -208,14 +208,23 @@ struct reclaim_scan {
 /*
  * shmem_reclaim (mm/shmem_swap.c): reclaim from the page caches (tmpfs,
  * memfd, shared anonymous memory), object after object round the list's
- * clock, each from where its last scan stopped: a page nothing maps or
+ * clock, each one turn from where its last scan stopped: a page nothing maps or
  * holds leaves, dropped when clean (never written: it reads back as
  * zeros), written to swap when dirty and rs->may_swap. Mapped pages stay
  * (no reverse map yet). Until rs->freed reaches rs->want; adds to freed,
  * shmem and scanned. No lock held; sleeps (swap I/O).
  */
 void shmem_reclaim(struct reclaim_scan *rs);
-/* shmem_reclaim_object: the same for o alone, from where its last scan stopped to the end of its tree. */
+/*
+ * shmem_reclaim_pages: reclaim the n page-cache pages of pages (the
+ * inactive LRU's, mm/vmscan_lru.c; the caller's reference on each, given
+ * up here): each one still in its object's cache, unmapped and held by
+ * nobody else is dropped when clean or, when rs->may_swap, written to
+ * swap (consecutive pages of one object in one batch). Adds to freed and
+ * shmem. No lock held; sleeps (swap I/O).
+ */
+void shmem_reclaim_pages(struct page **pages, unsigned n, struct reclaim_scan *rs);
+/* shmem_reclaim_object: shmem_reclaim for o alone, one turn of its clock: from where its last scan stopped round to there. */
 void shmem_reclaim_object(struct vm_object *o, struct reclaim_scan *rs);
 /*
  * mm_reclaim_lazyfree_range: the clock over the present pages of
@@ -401,6 +410,13 @@ bool vm_object_from_swap_locked(struct vm_object *o, unsigned long pgoff, unsign
 struct vm_object *vm_object_next_to_scan(void);
 /* vm_object_count: the objects on that list now. */
 unsigned long vm_object_count(void);
+/*
+ * vm_object_of_page_get: the object whose cache page p is, with a
+ * reference for the caller (vm_object_put); NULL when p is no cache page
+ * (any more) or its object is being freed. The caller holds a reference
+ * to p. No spinning lock held.
+ */
+struct vm_object *vm_object_of_page_get(struct page *p);
 /*
  * mm_list_next: the address space after prev (NULL: the first) in the
  * list of all of them, with a reference (mm_get) taken, prev's dropped

@@ -20,16 +20,30 @@ static int fault_errno(enum fault_result r)
 	return r == FAULT_OOM ? -ENOMEM : -EFAULT;
 }
 
+/* The entry made dirty and young, as a user write through it would make it. */
+static enum mmu_action dirty_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	(void)arg;
+	(void)va;
+	(void)pa;
+	*state |= MMU_DIRTY | MMU_ACCESSED;
+	return MMU_UPDATE;
+}
+
 /*
  * Copy n bytes between buf and offset off of the page mapped at va, under
  * pt_lock: 0 when it was there (and writable, for a write), else what
  * arch_mmu_query answered (-EACCES: present but read-only). A write
- * through the direct map leaves the PTE's dirty bit alone: the page itself
- * is marked (Linux: a FOLL_WRITE access dirties the folio), so that
- * reclaim neither drops a lazily freed page nor a shared page with the new
- * data; pt_lock orders that with this mm's changes of an anonymous page's
- * flags (MADV_FREE), and it is atomic, because a page-cache page's flags
- * are also set by other address spaces under their own pt_lock.
+ * through the direct map marks the page itself (Linux: a FOLL_WRITE
+ * access dirties the folio), so that reclaim neither drops a lazily freed
+ * page nor a shared page with the new data; pt_lock orders that with this
+ * mm's changes of an anonymous page's flags (MADV_FREE), and it is
+ * atomic, because a page-cache page's flags are also set by other address
+ * spaces under their own pt_lock. It also sets the entry's dirty bit, as
+ * the CPU would: a swap-out cleans that bit before it copies the page and
+ * puts the swap entry in only if the bit is still clear afterwards
+ * (arch_mmu_swap_out, under pt_lock), so a write made after the copy
+ * keeps the page (Linux: the folio redirtied during writeback stays).
  */
 static int copy_present(struct mm *mm, uintptr_t va, size_t off, void *buf, size_t n, bool write)
 {
@@ -41,6 +55,13 @@ static int copy_present(struct mm *mm, uintptr_t va, size_t off, void *buf, size
 	q = arch_mmu_query(mm->mmu, va, &pa, &state);
 	if (q == 0 && write && !(state & MMU_WRITE))
 		q = -EACCES;
+	if (q == 0 && write && (state & (MMU_DIRTY | MMU_ACCESSED)) != (MMU_DIRTY | MMU_ACCESSED)) {
+		struct tlb_batch tlb;
+
+		mm_tlb_init(&tlb, mm, true);    /* rights only added: nothing to shoot down */
+		arch_mmu_walk(mm->mmu, va, va + PAGE_SIZE, dirty_visit, NULL, &tlb);
+		mm_tlb_finish(&tlb);
+	}
 	if (q == 0 && write) {
 		memcpy((char *)phys_to_virt(pa) + off, buf, n);
 		if (!mm_is_zero_pa(pa))

@@ -8,10 +8,13 @@
  * just dropped, as Linux drops a clean shmem folio.
  *
  * Reclaim (shmem_reclaim, called from mm/vmscan.c's rounds) goes round
- * the list of every object (mm/filemap.c's clock), each from where its
- * last scan stopped, and takes the pages that nothing maps and nobody
- * holds (mapcount 0, the cache's reference alone): without a reverse map
- * a mapped page cannot be unmapped here, so mapped pages stay until
+ * the list of every object (mm/filemap.c's clock), each one turn from
+ * where its last scan stopped round to there, and takes the pages that
+ * nothing maps and nobody holds (mapcount 0, the cache's reference
+ * alone); by default (reclaim=lru) the LRU's inactive tail brings such
+ * pages here too (shmem_reclaim_pages, Linux's shmem_writeout from
+ * shrink_folio_list). Without a reverse map for page caches a mapped
+ * page cannot be unmapped here, so mapped pages stay until
  * their mappings go (munmap, exit). A candidate is referenced and its
  * PG_dirty cleared under o->lock, written to a slot with no lock held,
  * and then leaves the tree only if it is still there, unmapped, unheld
@@ -116,13 +119,26 @@ static bool scan_locked(struct vm_object *o, unsigned long *from, struct reclaim
 	return true;
 }
 
+/*
+ * One turn of o's clock: from its hand to the end of the tree, then from
+ * the start back to where the hand was, so that the unmapped pages behind
+ * the hand are found too (a file read back in order has them all there:
+ * stopping at the end made a reclaim free nothing while memory was full
+ * of them, and the read that asked for room came back short).
+ */
 void shmem_reclaim_object(struct vm_object *o, struct reclaim_scan *rs)
 {
+	unsigned long start = ~0UL;
+	bool wrapped = false;
+
 	while (rs->freed < rs->want) {
 		struct shmem_batch b = { 0 };
 		unsigned long fl = spin_lock_irqsave(&o->lock), from = o->reclaim_pgoff;
-		bool more = scan_locked(o, &from, rs, &b);
+		bool more;
 
+		if (start == ~0UL)
+			start = from;
+		more = scan_locked(o, &from, rs, &b);
 		o->reclaim_pgoff = from;
 		spin_unlock_irqrestore(&o->lock, fl);
 		if (b.n) {
@@ -131,8 +147,13 @@ void shmem_reclaim_object(struct vm_object *o, struct reclaim_scan *rs)
 			rs->freed += out;
 			rs->shmem += out;
 		}
-		if (!more)
+		if (!more) {
+			if (wrapped || !start)
+				break;
+			wrapped = true;         /* at the end: on from the start, up to where the hand was */
+		} else if (wrapped && from >= start) {
 			break;
+		}
 	}
 }
 
@@ -146,6 +167,65 @@ void shmem_reclaim(struct reclaim_scan *rs)
 		if (!o)
 			break;
 		shmem_reclaim_object(o, rs);
+		vm_object_put(o);
+	}
+}
+
+/*
+ * Page p of o (the caller's reference) from the LRU: still o's cache page
+ * at p->index, unmapped and held by nobody else, it is dropped when clean
+ * (the caller's put then frees it) or, when rs->may_swap, joins b with
+ * the caller's reference, its dirty bit cleared. True: it joined b (the
+ * reference is the batch's now); false: the caller drops its reference.
+ * o->lock held.
+ */
+static bool take_locked(struct vm_object *o, struct page *p, struct reclaim_scan *rs, struct shmem_batch *b)
+{
+	unsigned long pgoff = p->index, at;
+	void *slot;
+
+	if (vm_object_gang_locked(o, pgoff, 1, &at, &slot) != 1 || at != pgoff || slot != p ||
+	    READ_ONCE(p->mapcount) || page_refs(p) != 2)
+		return false;
+	if (!(READ_ONCE(p->flags) & PG_dirty)) {
+		vm_object_remove_locked(o, pgoff, pgoff + 1);   /* the cache's reference: ours frees it */
+		rs->freed++;
+		rs->shmem++;
+		return false;
+	}
+	if (!rs->may_swap)
+		return false;
+	__atomic_fetch_and(&p->flags, ~PG_dirty, __ATOMIC_RELAXED);
+	b->pgoff[b->n] = pgoff;
+	b->page[b->n++] = p;
+	return true;
+}
+
+void shmem_reclaim_pages(struct page **pages, unsigned n, struct reclaim_scan *rs)
+{
+	for (unsigned i = 0, j; i < n; i = j) {
+		struct vm_object *o = vm_object_of_page_get(pages[i]);
+		struct shmem_batch b = { 0 };
+		unsigned long fl;
+
+		j = i + 1;
+		if (!o) {
+			user_page_put(pages[i]);
+			continue;
+		}
+		while (j < n && j - i < SHMEM_BATCH && READ_ONCE(pages[j]->private) == o)
+			j++;                    /* the run of o's pages (each checked under o->lock) */
+		fl = spin_lock_irqsave(&o->lock);
+		for (unsigned k = i; k < j; k++)
+			if (!take_locked(o, pages[k], rs, &b))
+				user_page_put(pages[k]);        /* stays, or dropped clean: ours was the last */
+		spin_unlock_irqrestore(&o->lock, fl);
+		if (b.n) {
+			unsigned long out = write_batch(o, &b); /* drops the batch's references */
+
+			rs->freed += out;
+			rs->shmem += out;
+		}
 		vm_object_put(o);
 	}
 }

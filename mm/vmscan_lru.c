@@ -1,6 +1,6 @@
 /*
- * Reclaim from the LRU lists (include/lru.h), with the kernel option
- * reclaim=lru (the default is still the page-table clock, mm/vmscan.c),
+ * Reclaim from the LRU lists (include/lru.h), the kernel option
+ * reclaim=lru (the default; reclaim=scan: the page-table clock, mm/vmscan.c),
  * Linux's shape without the multi-generational LRU (mm/vmscan.c: shrink_inactive_list,
  * shrink_active_list, inactive_is_low, folio_check_references): the
  * victims of reclaim's swap rounds come from the tail of the inactive
@@ -23,9 +23,10 @@
  *     of slots), as reclaim's page-table walk did before.
  * Pages not reclaimed go back to the head of their list (a page not
  * looked at because enough was freed goes back to the tail, where it
- * was). Page-cache pages (shmem, on the same list) are not reverse-mapped
- * yet: the look passes them over without a reference (to the head), so
- * that mm/shmem_swap.c, which takes the unmapped ones, finds them free.
+ * was). Page-cache pages (shmem, on the same list) that nothing maps go
+ * to mm/shmem_swap.c's shmem_reclaim_pages (Linux's shmem_writeout):
+ * dropped when clean, written to swap when dirty. Mapped ones are not
+ * reverse-mapped yet: passed over (to the head).
  *
  * When the inactive list is low against the active one (inactive_is_low:
  * ratio sqrt(10 * GiB of both), 1 below 1 GiB), a batch moves from the
@@ -247,21 +248,27 @@ static void shrink_active(void)
  * One batch of the inactive list's tail (Linux shrink_inactive_list):
  * each anonymous page isolated and looked at (counted in rs->scanned) is
  * kept, activated or reclaimed; the look stops once what is being
- * reclaimed would meet rs->want. Page-cache pages are passed over (to the
- * head, untouched: mm/shmem_swap.c takes them). *budget loses the pages
+ * reclaimed would meet rs->want. Unmapped page-cache pages are reclaimed
+ * (mm/shmem_swap.c), mapped ones passed over. *budget loses the pages
  * passed at the tail. Returns how many (0: the list is empty).
  */
 static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, unsigned long *budget)
 {
-	struct page *pages[LRU_SCAN_BATCH];
+	struct page *pages[LRU_SCAN_BATCH], *cache[LRU_SCAN_BATCH];
 	struct victim vs[LRU_SCAN_BATCH];
-	unsigned looked, nv = 0, i;
-	unsigned n = lru_isolate(LRU_INACTIVE_ANON, pages, (unsigned)MIN(*budget, LRU_SCAN_BATCH), true, &looked);
+	unsigned looked, nv = 0, nc = 0, i;
+	unsigned n = lru_isolate(LRU_INACTIVE_ANON, pages, (unsigned)MIN(*budget, LRU_SCAN_BATCH), false, &looked);
 
-	for (i = 0; i < n && rs->freed + nv < rs->want; i++) {
+	for (i = 0; i < n && rs->freed + nv + nc < rs->want; i++) {
 		struct page *p = pages[i];
-		enum verdict r = check_references(p);
+		enum verdict r = KEEP;
 
+		if (!(p->flags & PG_anon) && !__atomic_load_n(&p->mapcount, __ATOMIC_RELAXED)) {
+			cache[nc++] = p;        /* shmem nothing maps: no reference to test (shmem_reclaim_pages) */
+			continue;
+		}
+		if (p->flags & PG_anon)         /* a mapped shmem page: no file reverse map yet, kept */
+			r = check_references(p);
 		vs[nv].page = p;
 		if (r == RECLAIM && locate(&vs[nv])) {
 			nv++;
@@ -277,6 +284,9 @@ static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, u
 		user_page_put(pages[j]);
 	}
 	reclaim_victims(vs, nv, rs, who);
+	for (unsigned j = 0; j < nc; j++)               /* listed again: the write may leave them */
+		lru_putback(cache[j], LRU_INACTIVE_ANON, false);
+	shmem_reclaim_pages(cache, nc, rs);             /* takes our references */
 	return looked;
 }
 

@@ -250,7 +250,7 @@ UT_CASE_WITHOUT_SWAP(test_reclaim_swaps_cold_pages)
 /*
  * WITH_RECLAIM(name, lru): name's body is name_run, run with reclaim
  * taking its swap victims from the LRU lists (lru: the kernel option
- * reclaim=lru, not yet the default) or by the page-table clock
+ * reclaim=lru, the default) or by the page-table clock
  * (reclaim=scan), whatever the boot chose: these cases check an order.
  */
 #define WITH_RECLAIM(name, lru)                         \
@@ -263,7 +263,7 @@ UT_CASE_WITHOUT_SWAP(test_reclaim_swaps_cold_pages)
 	}
 
 /*
- * The page-table clock (reclaim=scan, the default) and the LRU lists
+ * The page-table clock (reclaim=scan) and the LRU lists
  * (include/lru.h): eight pages written (new pages
  * start inactive; writing sets their accessed bits). mm_reclaim(1): the
  * first swap round finds all eight referenced: each loses its accessed
@@ -698,6 +698,35 @@ static bool object_page_ok(struct vm_object *o, unsigned long i)
 }
 
 /*
+ * An object of 8 pages nothing maps, page i holding 0x40 + i at offsets 0
+ * and 4000 and dirty, except page clean (8: none), never written; pages
+ * [hold, 8) stay referenced in held[] (a read() copying them).
+ */
+static struct vm_file *written_object(struct ktest *t, unsigned long clean, unsigned long hold, struct page **held)
+{
+	struct vm_file *f = shared_anon_file(P(8));
+	struct page *p = NULL;
+
+	if (!f)
+		return NULL;
+	for (unsigned long i = 0; i < 8; i++) {
+		EXPECT_EQ(t, vm_object_page(f->obj, i, VMO_ALLOC, &p), 0);
+		if (!p)
+			continue;
+		if (i != clean) {
+			((uint8_t *)page_address(p))[0] = (uint8_t)(0x40 + i);
+			((uint8_t *)page_address(p))[4000] = (uint8_t)(0x40 + i);
+			vm_object_page_dirty(p);
+		}
+		if (i >= hold)
+			held[i - hold] = p;
+		else
+			vm_object_page_put(p);
+	}
+	return f;
+}
+
+/*
  * Pages of a shared memory object (tmpfs, memfd, MAP_SHARED|MAP_ANONYMOUS:
  * mm/shmem_swap.c) in swap, as Linux's shmem_writeout and
  * shmem_swapin_folio do it: of 8 pages nothing maps, the 6 written ones
@@ -720,18 +749,9 @@ static void test_shmem_swap_body(struct ktest *t)
 
 	if (!env_up(t, &e))
 		return;
-	f = shared_anon_file(P(8));
+	f = written_object(t, 7, 8, NULL);
 	ASSERT_TRUE(t, f);
 	o = f->obj;
-	for (unsigned long i = 0; i < 8; i++) {
-		ASSERT_EQ(t, vm_object_page(o, i, VMO_ALLOC, &p), 0);
-		if (i != 7) {
-			((uint8_t *)page_address(p))[0] = (uint8_t)(0x40 + i);
-			((uint8_t *)page_address(p))[4000] = (uint8_t)(0x40 + i);
-			vm_object_page_dirty(p);
-		}
-		vm_object_page_put(p);
-	}
 	ASSERT_EQ(t, vm_object_page(o, 6, 0, &held), 0);
 	shmem0 = vm_stat_read(VM_NR_SHMEM);
 	shmem_reclaim_object(o, &rs);
@@ -775,6 +795,140 @@ static void test_shmem_swap_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_shmem_swap)
 
+/*
+ * A reclaim of an object goes round its whole clock: with the hand at
+ * page 4 of 8 and pages 4-7 held (read() copying them), the dirty pages
+ * 0-3 behind the hand go to swap all the same (Linux finds them on its
+ * LRU wherever they lie in the file). A scan that stopped at the end of
+ * the object found nothing here, and a read() waiting for room behind
+ * it came back short. The hand then lies past page 3.
+ */
+static void test_shmem_reclaim_wraps_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct vm_file *f;
+	struct vm_object *o;
+	struct page *held[4] = { NULL };
+	struct reclaim_scan rs = { .want = ~0UL, .may_swap = true };
+
+	if (!env_up(t, &e))
+		return;
+	f = written_object(t, 8, 4, held);
+	ASSERT_TRUE(t, f);
+	o = f->obj;
+	o->reclaim_pgoff = 4;
+	shmem_reclaim_object(o, &rs);
+	EXPECT_EQ(t, rs.freed, 4);
+	EXPECT_EQ(t, o->nrswapped, 4);
+	EXPECT_EQ(t, vm_object_swapped(o, 0, 4), 4);
+	EXPECT_GE(t, o->reclaim_pgoff, 4);
+	for (unsigned i = 0; i < 4; i++)
+		vm_object_page_put(held[i]);
+	for (unsigned long i = 0; i < 8; i++)
+		EXPECT_TRUE(t, object_page_ok(o, i));
+	f->ops->put(f);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_shmem_reclaim_wraps)
+
+/*
+ * Shmem pages leave from the LRU's inactive tail, as Linux's
+ * shrink_folio_list hands them to shmem_writeout: eight pages of an
+ * object nothing maps go on the inactive list in order (0 at the tail),
+ * 0-5 written, 6 written and held (a read() copying it), 7 never written.
+ * lru_shrink(7) takes 0-5 to swap, drops 7 (clean: a hole reads zeros)
+ * and keeps 6: seven freed, all of them page-cache pages. (Passing
+ * page-cache pages over left a list full of them with nothing to take.)
+ */
+static void test_lru_reclaims_shmem_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct vm_file *f;
+	struct vm_object *o;
+	struct page *held[2] = { NULL }, *p = NULL;
+	struct reclaim_scan rs = { .want = 7, .may_swap = true };
+
+	if (!env_up(t, &e))
+		return;
+	f = written_object(t, 7, 6, held);
+	ASSERT_TRUE(t, f);
+	o = f->obj;
+	vm_object_page_put(held[1]);            /* 7: only 6 stays held */
+	lru_shrink(&rs, RECLAIM_KSWAPD);
+	EXPECT_EQ(t, rs.freed, 7);
+	EXPECT_EQ(t, rs.shmem, 7);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 6);
+	EXPECT_EQ(t, o->nrswapped, 6);
+	EXPECT_TRUE(t, vm_object_has_page(o, 6));
+	EXPECT_FALSE(t, vm_object_has_page(o, 7));
+	vm_object_page_put(held[0]);
+	for (unsigned long i = 0; i < 7; i++)
+		EXPECT_TRUE(t, object_page_ok(o, i));
+	EXPECT_EQ(t, vm_object_page(o, 7, 0, &p), 0);
+	EXPECT_TRUE(t, p == NULL);
+	f->ops->put(f);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_lru_reclaims_shmem)
+
+static enum mmu_action clean_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	(void)arg;
+	(void)va;
+	(void)pa;
+	*state &= ~MMU_DIRTY;
+	return MMU_UPDATE;
+}
+
+/*
+ * A kernel write into a page being swapped out (mm_copy_to: ptrace,
+ * process_vm_writev) goes through the direct map, not the entry; the
+ * swap-out has cleaned the entry's dirty bit before copying the page
+ * (reclaim's preparation, done here as mm/vmscan_lru.c does it) and
+ * puts the swap entry in only if the bit is still clear after the write
+ * to swap (Linux keeps a folio redirtied during writeback). So after the
+ * clean, mm_copy_to must set the dirty bit: the swap-out then keeps the
+ * page (0 pages out, its slot freed) and it reads the new byte. Leaving
+ * the bit alone lost such a write when it landed after the copy.
+ */
+static void test_remote_write_keeps_page_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct tlb_batch tlb;
+	struct mm *mm;
+	struct page *p;
+	uintptr_t va = B;
+	bool shared = false;
+	uint8_t v = 0x99;
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 1);
+	ASSERT_TRUE(t, mm);
+	p = phys_to_page(ut_pa(mm, B));
+	user_page_get(p);                       /* reclaim's reference on its victim */
+	mm_tlb_init(&tlb, mm, false);
+	mm_pt_lock(mm);
+	arch_mmu_walk(mm->mmu, B, B + PAGE_SIZE, clean_visit, NULL, &tlb);
+	mm_pt_unlock(mm);
+	mm_tlb_finish(&tlb);
+	EXPECT_EQ(t, mm_copy_to(mm, B + 7, &v, 1), 0);
+	EXPECT_TRUE(t, ut_state(mm, B) & MMU_DIRTY);
+	mmap_read_lock(mm);
+	EXPECT_EQ(t, mm_swap_out_batch(mm, &va, &p, &shared, 1), 0);
+	mmap_read_unlock(mm);
+	user_page_put(p);
+	EXPECT_EQ(t, ut_pa(mm, B), page_to_phys(p));
+	EXPECT_EQ(t, ut_read8(mm, B + 7), 0x99);
+	EXPECT_TRUE(t, data_ok(mm, 0));
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_remote_write_keeps_page)
+
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),
 	KTEST_CASE(test_fork_shares_slots),
@@ -791,6 +945,9 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_shared_pages_swap_cache),
 	KTEST_CASE(test_unmap_swapcache_dirty_parent),
 	KTEST_CASE(test_shmem_swap),
+	KTEST_CASE(test_shmem_reclaim_wraps),
+	KTEST_CASE(test_lru_reclaims_shmem),
+	KTEST_CASE(test_remote_write_keeps_page),
 	{ 0 },
 };
 KTEST_SUITE(mm_swap, mm_swap_cases);
