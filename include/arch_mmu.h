@@ -283,9 +283,14 @@ unsigned long arch_mmu_walk_huge(struct arch_mmu *m, uintptr_t start, uintptr_t 
 				 mmu_visit_fn huge, mmu_visit_fn visit, void *ctx,
 				 struct tlb_batch *tlb);
 
-/* 2 MiB leaves m maps now; and in every address space (/proc/meminfo). */
+/*
+ * 2 MiB leaves m maps now; and the 2 MiB blocks of frames that at least
+ * one leaf maps, in every address space (each block once however many
+ * leaves map it: /proc/meminfo's AnonHugePages, Linux's NR_ANON_THPS;
+ * pmm_huge_maps holds each block's count of leaves).
+ */
 size_t arch_mmu_huge_leaves(const struct arch_mmu *m);
-size_t arch_mmu_huge_leaves_all(void);
+size_t arch_mmu_huge_blocks_all(void);
 
 /*
  * arch_mmu_enter_lazy: the running CPU goes on with no user address space

@@ -346,6 +346,18 @@ bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enu
 	}
 }
 
+unsigned long thp_anon_blocks(void)
+{
+	phys_addr_t zero = __atomic_load_n(&mm_huge_zero_pa, __ATOMIC_ACQUIRE);
+	unsigned long n = arch_mmu_huge_blocks_all();
+	int32_t *zmaps = zero ? pmm_huge_maps(zero) : NULL;
+
+	/* The huge zero page is no anonymous page (Linux maps it without rmap). */
+	if (zmaps && __atomic_load_n(zmaps, __ATOMIC_RELAXED) > 0 && n)
+		n--;
+	return n;
+}
+
 int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state)
 {
 	bool zero = mm_is_zero_pa(pa);

@@ -644,23 +644,28 @@ static bool walk_swap(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 
 /* ------------------------------------------------------- 2 MiB leaves */
 
-static size_t huge_all;                  /* [atomic] 2 MiB leaves in every address space */
+static size_t huge_all;                  /* [atomic] 2 MiB blocks that at least one leaf maps */
 
-static void huge_count(struct arch_mmu *m, long d)
+/* A leaf of m mapping the block at pa comes (d 1) or goes (d -1): m's count, the block's, huge_all. */
+static void huge_count(struct arch_mmu *m, phys_addr_t pa, int32_t d)
 {
+	int32_t *maps = pmm_huge_maps(pa);
+
+	BUG_ON(!maps);
 	m->huge += d;
-	__atomic_add_fetch(&huge_all, d, __ATOMIC_RELAXED);
+	if (__atomic_add_fetch(maps, d, __ATOMIC_RELAXED) == (d > 0 ? 1 : 0))
+		__atomic_add_fetch(&huge_all, (size_t)(long)d, __ATOMIC_RELAXED);
 }
 
-/* The table page set aside for one 2 MiB leaf's split (the leaf goes: split or cleared). */
-static struct page *deposit_take(struct arch_mmu *m)
+/* The table page set aside for one 2 MiB leaf's split (the leaf, to the block at pa, goes: split or cleared). */
+static struct page *deposit_take(struct arch_mmu *m, phys_addr_t pa)
 {
 	struct page *tp;
 
 	BUG_ON(list_empty(&m->deposit));
 	tp = list_first_entry(&m->deposit, struct page, lru);
 	list_del(&tp->lru);
-	huge_count(m, -1);
+	huge_count(m, pa, -1);
 	return tp;
 }
 
@@ -672,9 +677,9 @@ static struct page *deposit_take(struct arch_mmu *m)
  */
 static void huge_split(struct arch_mmu *m, uint64_t *pmd, uintptr_t va)
 {
-	struct page *tp = deposit_take(m);
-	uint64_t *t = page_address(tp);
 	uint64_t old = __atomic_exchange_n(pmd, 0, __ATOMIC_SEQ_CST), bits;
+	struct page *tp = deposit_take(m, old & PTE_ADDR_MASK);
+	uint64_t *t = page_address(tp);
 
 	x86_tlb_flush(m, &va, 1, false, false, false);
 	bits = old & ~(PTE_ADDR_MASK | PTE_PS);
@@ -701,7 +706,7 @@ int arch_mmu_map_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
 	table_page(te)->mapcount++;
 	*pmd = pa | leaf_bits(prot) | PTE_PS;
 	list_add(&phys_to_page(dep)->lru, &m->deposit);
-	huge_count(m, 1);
+	huge_count(m, pa, 1);
 	return 0;
 }
 
@@ -736,7 +741,7 @@ size_t arch_mmu_huge_leaves(const struct arch_mmu *m)
 	return m->huge;
 }
 
-size_t arch_mmu_huge_leaves_all(void)
+size_t arch_mmu_huge_blocks_all(void)
 {
 	return __atomic_load_n(&huge_all, __ATOMIC_RELAXED);
 }
@@ -768,7 +773,7 @@ static enum mmu_action walk_huge_leaf(struct walk_ctx *w, uint64_t *pmd, uintptr
 		huge_split(w->m, pmd, va);
 	} else if (act == MMU_CLEAR) {
 		*pmd = 0;
-		table_defer_free(w->tlb, page_to_phys(deposit_take(w->m)));
+		table_defer_free(w->tlb, page_to_phys(deposit_take(w->m, e & PTE_ADDR_MASK)));
 		tlb_batch_add(w->tlb, va);
 	} else if (act == MMU_UPDATE && (ne = huge_updated(e, old, state)) != e) {
 		*pmd = ne;

@@ -296,6 +296,49 @@ static void test_thp_fork_share(struct ktest *t)
 }
 
 /*
+ * /proc/meminfo's AnonHugePages (thp_anon_blocks) counts each huge page
+ * once, as Linux's NR_ANON_THPS counts a folio while at least one PMD maps
+ * it: fork's second leaf for the same huge page adds nothing (smaps, per
+ * mapping, shows it in both), and the page counts until its last leaf is
+ * split; the huge zero page's leaves count nowhere. Splits by 4 KiB
+ * munmap only (no COW write: the cow lab's skeleton runs this case too).
+ */
+static void test_thp_meminfo_once(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	const uintptr_t hz = HV + 2 * HUGE_SIZE;
+	unsigned long base;
+	size_t frames;
+	struct mm *mm, *child;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	base = thp_anon_blocks();
+	mm = two_huge_pages(t);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
+	ASSERT_EQ(t, vm_mmap(mm, hz, HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)hz);
+	EXPECT_EQ(t, ut_read8(mm, hz + 5), 0);
+	EXPECT_EQ(t, ut_pa(mm, hz), mm_huge_zero_pa);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_EQ(t, thp_vma_huge(child, HV), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, ut_pa(child, hz), mm_huge_zero_pa);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
+	/* The parent splits its leaf of the first: the child's still maps it whole. */
+	EXPECT_EQ(t, vm_munmap(mm, HV + 0x5000, PAGE_SIZE), 0);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
+	EXPECT_EQ(t, vm_munmap(child, HV + 0x6000, PAGE_SIZE), 0);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 1);
+	mm_put(child);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 1);
+	EXPECT_EQ(t, vm_munmap(mm, HV + HUGE_SIZE, HUGE_SIZE), 0);
+	EXPECT_EQ(t, thp_anon_blocks(), base);
+	thp_done(t, mm, saved, frames);
+}
+
+/*
  * The huge zero page: a read maps it (one leaf, read-only, no RSS, no
  * AnonHugePages; allocated once: thp_zero_page_alloc counts it when no
  * address space held it), a second read maps the same page with only its
@@ -456,6 +499,7 @@ static const struct ktest_case mm_thp_cases[] = {
 	KTEST_CASE(test_thp_fault_split),
 	KTEST_CASE(test_thp_fork_share),
 	KTEST_CASE(test_thp_huge_zero),
+	KTEST_CASE(test_thp_meminfo_once),
 	KTEST_CASE(test_thp_dontneed_whole),
 	KTEST_CASE(test_thp_fallback_policy),
 	KTEST_CASE(test_thp_pageout),

@@ -178,8 +178,67 @@ static void t_thp_zero_fork(void)
 	CHECK_EQ(munmap(p, len), 0);
 }
 
+/*
+ * /proc/meminfo's AnonHugePages counts each huge page once (Linux's
+ * NR_ANON_THPS: a folio counts while at least one PMD maps it), not once
+ * per mapping as smaps does: after a write fills a huge page it is 2048 kB
+ * more; a read that maps the huge zero page adds nothing; a forked child,
+ * which maps the same huge page with a leaf of its own, sees the same
+ * total; a 4 KiB munmap in the parent splits its leaf while the child's
+ * still maps the page whole (the same total), and after the child is gone
+ * the split page no longer counts. The field is the whole system's: here
+ * nothing else runs, and the checks are exact; on the host other programs
+ * (a QEMU's guest RAM) move it at any time, so there the values are only
+ * printed. Where THP is off nothing is checked.
+ */
+static void t_thp_meminfo(void)
+{
+	char *p = map_aligned(2 * HPG);
+	bool thp = thp_on(p, 2 * HPG), exact = thp && on_vmkernel();
+	long m0 = meminfo_kb("AnonHugePages"), m;
+	int pid, st, fds[2];
+	char c;
+
+	CHECK(m0 >= 0);
+	p[7] = 1;
+	CHECK_EQ(p[HPG + 7], 0);
+	m = meminfo_kb("AnonHugePages");
+	printf("    wrote the first huge page, read the second: AnonHugePages +%ld kB\n", m - m0);
+	if (exact)
+		CHECK_EQ(m - m0, 2048);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		_exit(!exact || meminfo_kb("AnonHugePages") - m0 == 2048 ? 0 : 1);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+	CHECK_EQ(pipe(fds), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		close(fds[1]);
+		_exit(read(fds[0], &c, 1) == 0 ? 0 : 1);       /* until the parent closes its end */
+	}
+	close(fds[0]);
+	CHECK_EQ(munmap(p + PG, PG), 0);
+	m = meminfo_kb("AnonHugePages");
+	printf("    split in the parent, whole in a child: AnonHugePages +%ld kB\n", m - m0);
+	if (exact)
+		CHECK_EQ(m - m0, 2048);
+	close(fds[1]);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+	m = meminfo_kb("AnonHugePages");
+	printf("    the child gone: AnonHugePages +%ld kB\n", m - m0);
+	if (exact)
+		CHECK_EQ(m - m0, 0);
+	CHECK_EQ(p[7], 1);
+	CHECK_EQ(munmap(p, 2 * HPG), 0);
+}
+
 const struct utest ut_thp_tests[] = {
 	{ "thp_split_fork", t_thp_split_fork },
 	{ "thp_zero_fork", t_thp_zero_fork },
+	{ "thp_meminfo", t_thp_meminfo },
 	{ NULL, NULL },
 };
