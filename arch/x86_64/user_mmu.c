@@ -46,6 +46,7 @@
 #include "kerrno.h"
 #include "kstring.h"
 #include "kernel.h"
+#include "vmstat.h"
 #ifndef HOSTED
 #include "x86.h"
 #endif
@@ -671,7 +672,8 @@ static struct page *deposit_take(struct arch_mmu *m, phys_addr_t pa)
 
 /*
  * Replace the 2 MiB leaf *pmd (mapping va, 2 MiB aligned) with a page
- * table of 512 entries with the same frames and bits. The leaf is cleared
+ * table of 512 entries with the same frames and bits (counted:
+ * thp_split_pmd, as Linux's __split_huge_pmd_locked counts every split). The leaf is cleared
  * and flushed first (Linux's pmdp_invalidate), so that no CPU sets its
  * dirty bit through a stale TLB entry after its bits were copied.
  */
@@ -682,6 +684,7 @@ static void huge_split(struct arch_mmu *m, uint64_t *pmd, uintptr_t va)
 	uint64_t *t = page_address(tp);
 
 	x86_tlb_flush(m, &va, 1, false, false, false);
+	count_vm_event(VM_THP_SPLIT_PMD);
 	bits = old & ~(PTE_ADDR_MASK | PTE_PS);
 	for (unsigned i = 0; i < PT_ENTRIES; i++)
 		t[i] = ((old & PTE_ADDR_MASK) + ((uint64_t)i << PAGE_SHIFT)) | bits;

@@ -159,8 +159,9 @@ static struct mm *two_huge_pages(struct ktest *t)
 
 /*
  * thp=always: writes fault in huge pages; munmap of 4 KiB splits (511
- * pages stay, data kept); mprotect of a whole huge page keeps it whole;
- * every frame comes back at the end. (MADV_DONTNEED of a whole one: the
+ * pages stay, data kept; thp_split_pmd counts it, Linux's
+ * __split_huge_pmd_locked); mprotect of a whole huge page keeps it whole
+ * (no split counted); every frame comes back at the end. (MADV_DONTNEED of a whole one: the
  * next case, graded in the madvise lab, whose skeleton leaves
  * MADV_DONTNEED to the student; fork: test_thp_fork_share, graded in the
  * cow lab.)
@@ -168,7 +169,7 @@ static struct mm *two_huge_pages(struct ktest *t)
 static void test_thp_fault_split(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
-	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC);
+	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC), splits = vm_event_sum(VM_THP_SPLIT_PMD);
 	size_t frames;
 	struct mm *mm;
 
@@ -177,6 +178,7 @@ static void test_thp_fault_split(struct ktest *t)
 	mm = two_huge_pages(t);
 	ASSERT_TRUE(t, mm);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_ALLOC) - allocs, 2);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD), splits);
 	EXPECT_TRUE(t, ut_state(mm, HV + 0x1000) & MMU_HUGE);
 	EXPECT_EQ(t, mm->rss, 1024);
 	EXPECT_EQ(t, thp_vma_huge(mm, HV), 2 * HUGE_SIZE);
@@ -190,7 +192,9 @@ static void test_thp_fault_split(struct ktest *t)
 	EXPECT_EQ(t, vm_mprotect(mm, HV + HUGE_SIZE, HUGE_SIZE, UT_RW), 0);
 	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 8);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
 	thp_done(t, mm, saved, frames);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
 }
 
 /*
@@ -232,7 +236,7 @@ static int thp_counts(struct mm *mm, uintptr_t va)
  * mapping more, and fork allocates no data frame (a copy would take 1024;
  * the child's page tables and slab objects take a few). A write in the
  * child splits its leaf (the other stays whole, AnonHugePages shows one)
- * and copies exactly one frame: the page written; the rest stays shared
+ * (one thp_split_pmd) and copies exactly one frame: the page written; the rest stays shared
  * and the parent's data is unchanged; the child's 4 KiB munmap splits
  * only its own leaf, and mprotect of the parent's leaf keeps it whole and
  * read-only while a frame is shared. Once the child is gone the parent's
@@ -243,6 +247,7 @@ static void test_thp_fork_share(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
 	const uintptr_t h2 = HV + HUGE_SIZE;
+	unsigned long splits;
 	size_t frames, before;
 	struct mm *mm, *child;
 
@@ -261,7 +266,9 @@ static void test_thp_fork_share(struct ktest *t)
 	EXPECT_EQ(t, thp_counts(mm, h2 + PAGE_SIZE), 22);
 	EXPECT_EQ(t, thp_vma_huge(child, HV), 2 * HUGE_SIZE);
 	before = ut_free_frames();
+	splits = vm_event_sum(VM_THP_SPLIT_PMD);
 	EXPECT_EQ(t, ut_write8(child, h2 + 9, 9), FAULT_OK);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
 	EXPECT_EQ(t, before - ut_free_frames(), 1);
 	EXPECT_EQ(t, child->cow_copies, 1);
 	EXPECT_EQ(t, child->rss, 1024);
@@ -284,6 +291,7 @@ static void test_thp_fork_share(struct ktest *t)
 	EXPECT_EQ(t, vm_mprotect(mm, HV, HUGE_SIZE, PROT_READ), 0);
 	EXPECT_EQ(t, vm_mprotect(mm, HV, HUGE_SIZE, UT_RW), 0);
 	EXPECT_EQ(t, ut_state(mm, HV) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 2);
 	mm_put(child);
 	EXPECT_EQ(t, thp_counts(mm, h2 + PAGE_SIZE), 11);
 	before = ut_free_frames();
@@ -343,8 +351,9 @@ static void test_thp_meminfo_once(struct ktest *t)
  * AnonHugePages; allocated once: thp_zero_page_alloc counts it when no
  * address space held it), a second read maps the same page with only its
  * set-aside table allocated; a write replaces it by a huge page of the
- * VMA's own (thp_fault_alloc); a 4 KiB munmap splits the other leaf,
- * which still reads zero, and a write there takes one 4 KiB page; fork
+ * VMA's own (thp_fault_alloc); a 4 KiB munmap splits the other leaf
+ * (thp_split_pmd counts it: Linux counts before it looks for the huge
+ * zero page), which still reads zero, and a write there takes one 4 KiB page; fork
  * gives the child the zero leaf too. munmap gives the data frames back;
  * the address space holds the huge zero page until its teardown, which
  * frees it when nobody else holds it.
@@ -353,7 +362,7 @@ static void test_thp_huge_zero(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
 	unsigned long zallocs = vm_event_sum(VM_THP_ZERO_PAGE_ALLOC);
-	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC);
+	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC), splits;
 	bool fresh = !mm_huge_zero_pa;
 	size_t frames, before, tables;
 	struct mm *mm, *child;
@@ -389,7 +398,9 @@ static void test_thp_huge_zero(struct ktest *t)
 	EXPECT_EQ(t, ut_pa(child, HV), mm_huge_zero_pa);
 	EXPECT_EQ(t, child->rss, 512);
 	mm_put(child);
+	splits = vm_event_sum(VM_THP_SPLIT_PMD);
 	EXPECT_EQ(t, vm_munmap(mm, HV + 0x3000, PAGE_SIZE), 0);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
 	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x5000), 0);
 	EXPECT_EQ(t, ut_write8(mm, HV + 0x5000, 3), FAULT_OK);

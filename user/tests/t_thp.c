@@ -179,6 +179,12 @@ static void t_thp_zero_fork(void)
 }
 
 /*
+ * /proc/vmstat's thp_split_pmd counts each 2 MiB mapping split into 4 KiB
+ * entries (Linux's __split_huge_pmd_locked, the huge zero page's too): a
+ * 4 KiB munmap in each of two huge pages, one a written page and one the
+ * huge zero page, counts 2; a child's exit frees its leaf whole (no
+ * split). On the host other programs add to it: there, at least.
+ *
  * /proc/meminfo's AnonHugePages counts each huge page once (Linux's
  * NR_ANON_THPS: a folio counts while at least one PMD maps it), not once
  * per mapping as smaps does: after a write fills a huge page it is 2048 kB
@@ -191,21 +197,23 @@ static void t_thp_zero_fork(void)
  * (a QEMU's guest RAM) move it at any time, so there the values are only
  * printed. Where THP is off nothing is checked.
  */
-static void t_thp_meminfo(void)
+static void t_thp_meminfo_vmstat(void)
 {
 	char *p = map_aligned(2 * HPG);
 	bool thp = thp_on(p, 2 * HPG), exact = thp && on_vmkernel();
-	long m0 = meminfo_kb("AnonHugePages"), m;
+	long m0 = meminfo_kb("AnonHugePages"), s0 = vmstat("thp_split_pmd"), m, splits;
 	int pid, st, fds[2];
 	char c;
 
-	CHECK(m0 >= 0);
+	CHECK(m0 >= 0 && s0 >= 0);
 	p[7] = 1;
 	CHECK_EQ(p[HPG + 7], 0);
 	m = meminfo_kb("AnonHugePages");
 	printf("    wrote the first huge page, read the second: AnonHugePages +%ld kB\n", m - m0);
-	if (exact)
+	if (exact) {
 		CHECK_EQ(m - m0, 2048);
+		CHECK_EQ(vmstat("thp_split_pmd"), s0);
+	}
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0)
@@ -221,10 +229,17 @@ static void t_thp_meminfo(void)
 	}
 	close(fds[0]);
 	CHECK_EQ(munmap(p + PG, PG), 0);
+	CHECK_EQ(munmap(p + HPG + PG, PG), 0);
 	m = meminfo_kb("AnonHugePages");
-	printf("    split in the parent, whole in a child: AnonHugePages +%ld kB\n", m - m0);
+	splits = vmstat("thp_split_pmd") - s0;
+	printf("    split in the parent (and its huge zero page), whole in a child: AnonHugePages +%ld kB,"
+	       " thp_split_pmd +%ld\n", m - m0, splits);
 	if (exact)
 		CHECK_EQ(m - m0, 2048);
+	if (exact)
+		CHECK_EQ(splits, 2);
+	else if (thp)
+		CHECK(splits >= 2);
 	close(fds[1]);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK_EQ(st, 0);
@@ -232,13 +247,16 @@ static void t_thp_meminfo(void)
 	printf("    the child gone: AnonHugePages +%ld kB\n", m - m0);
 	if (exact)
 		CHECK_EQ(m - m0, 0);
+	if (exact)
+		CHECK_EQ(vmstat("thp_split_pmd") - s0, 2);
 	CHECK_EQ(p[7], 1);
+	CHECK_EQ(p[HPG + 7], 0);
 	CHECK_EQ(munmap(p, 2 * HPG), 0);
 }
 
 const struct utest ut_thp_tests[] = {
 	{ "thp_split_fork", t_thp_split_fork },
 	{ "thp_zero_fork", t_thp_zero_fork },
-	{ "thp_meminfo", t_thp_meminfo },
+	{ "thp_meminfo_vmstat", t_thp_meminfo_vmstat },
 	{ NULL, NULL },
 };
