@@ -145,6 +145,16 @@ bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enu
  * more. 0 or -ENOMEM (no page table: nothing mapped in the child).
  */
 int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state);
+/*
+ * thp_copy_leaf: mremap's move_huge_pmd, its copy half: when one 2 MiB
+ * leaf maps from (2 MiB-aligned), map the same frames at to (2 MiB-aligned,
+ * nothing mapped there) with one leaf of the same bits and return true,
+ * *err 0 or -ENOMEM (nothing mapped at to). False when there is no leaf
+ * at from, or a page table at to already (then copy 4 KiB entries).
+ * The old leaf stays (the caller clears it); no page reference, mapping
+ * count or RSS changes. pt_lock held.
+ */
+bool thp_copy_leaf(struct mm *mm, uintptr_t from, uintptr_t to, int *err);
 /* thp_zero_dup: fork: child holds the huge zero page when parent does (its PTEs may map it). */
 void thp_zero_dup(struct mm *child, const struct mm *parent);
 /* thp_zero_put: teardown, after the last flush: mm's huge zero page reference goes (the last frees it). */

@@ -346,6 +346,21 @@ bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enu
 	}
 }
 
+bool thp_copy_leaf(struct mm *mm, uintptr_t from, uintptr_t to, int *err)
+{
+	phys_addr_t pa;
+	unsigned st;
+	int e;
+
+	if (arch_mmu_query(mm->mmu, from, &pa, &st) || !(st & MMU_HUGE))
+		return false;
+	e = arch_mmu_map_huge(mm->mmu, to, pa, st & ~MMU_HUGE);
+	if (e == -EEXIST)
+		return false;           /* an (empty) page table at to: the 4 KiB way */
+	*err = e;
+	return true;
+}
+
 unsigned long thp_anon_blocks(void)
 {
 	phys_addr_t zero = __atomic_load_n(&mm_huge_zero_pa, __ATOMIC_ACQUIRE);

@@ -304,6 +304,54 @@ static void test_thp_fork_share(struct ktest *t)
 }
 
 /*
+ * mremap of whole huge pages to a 2 MiB boundary moves each leaf whole
+ * (Linux's move_huge_pmd): the same frames, still one leaf each, no split
+ * counted, RSS and data kept, nothing left at the old place. A huge page
+ * moved to an address off a 2 MiB boundary cannot stay one leaf: split
+ * (counted once), data kept. Graded in the mremap lab (its skeleton
+ * cannot move anything).
+ */
+static void test_thp_mremap_whole(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	const uintptr_t nv = HV + 8 * HUGE_SIZE, off = HV + 16 * HUGE_SIZE + 0x3000;
+	unsigned long splits = vm_event_sum(VM_THP_SPLIT_PMD);
+	phys_addr_t pa1, pa2;
+	size_t frames;
+	struct mm *mm;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	mm = two_huge_pages(t);
+	ASSERT_TRUE(t, mm);
+	pa1 = ut_pa(mm, HV);
+	pa2 = ut_pa(mm, HV + HUGE_SIZE);
+	EXPECT_EQ(t, vm_mremap(mm, HV, 2 * HUGE_SIZE, 2 * HUGE_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED, nv),
+		  (long)nv);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD), splits);
+	EXPECT_EQ(t, ut_state(mm, nv) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
+	EXPECT_EQ(t, ut_state(mm, nv + HUGE_SIZE) & MMU_HUGE, MMU_HUGE);
+	EXPECT_EQ(t, ut_pa(mm, nv), pa1);
+	EXPECT_EQ(t, ut_pa(mm, nv + HUGE_SIZE), pa2);
+	EXPECT_EQ(t, arch_mmu_query(mm->mmu, HV, NULL, NULL), -ENOENT);
+	EXPECT_EQ(t, arch_mmu_huge_leaves(mm->mmu), 2);
+	EXPECT_EQ(t, mm->rss, 1024);
+	EXPECT_EQ(t, thp_vma_huge(mm, nv), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, ut_read8(mm, nv + 0x1234), 7);
+	EXPECT_EQ(t, ut_read8(mm, nv + HUGE_SIZE + 9), 8);
+	/* The second, to an address 12 KiB past a 2 MiB boundary: split. */
+	EXPECT_EQ(t, vm_mremap(mm, nv + HUGE_SIZE, HUGE_SIZE, HUGE_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED, off),
+		  (long)off);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
+	EXPECT_FALSE(t, ut_state(mm, off) & MMU_HUGE);
+	EXPECT_EQ(t, ut_pa(mm, off), pa2);
+	EXPECT_EQ(t, ut_read8(mm, off + 9), 8);
+	EXPECT_EQ(t, mm->rss, 1024);
+	EXPECT_EQ(t, arch_mmu_huge_leaves(mm->mmu), 1);
+	thp_done(t, mm, saved, frames);
+}
+
+/*
  * /proc/meminfo's AnonHugePages (thp_anon_blocks) counts each huge page
  * once, as Linux's NR_ANON_THPS counts a folio while at least one PMD maps
  * it: fork's second leaf for the same huge page adds nothing (smaps, per
@@ -511,6 +559,7 @@ static const struct ktest_case mm_thp_cases[] = {
 	KTEST_CASE(test_thp_fork_share),
 	KTEST_CASE(test_thp_huge_zero),
 	KTEST_CASE(test_thp_meminfo_once),
+	KTEST_CASE(test_thp_mremap_whole),
 	KTEST_CASE(test_thp_dontneed_whole),
 	KTEST_CASE(test_thp_fallback_policy),
 	KTEST_CASE(test_thp_pageout),
