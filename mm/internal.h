@@ -146,6 +146,29 @@ bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enu
  */
 int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state);
 /*
+ * thp_page_alloc: an order-9 block as 512 zeroed private anonymous pages
+ * of vma (which has its anon identity), mapped from h (refcount 1 and
+ * mapcount 1 each, not yet in any page table or RSS). NULL when no
+ * order-9 block is free above the user watermark.
+ */
+struct page *thp_page_alloc(const struct vma *vma, uintptr_t h);
+/* thp_leaf_state: a new huge page's leaf state: vma's rights, accessed, and dirty when writable. */
+unsigned thp_leaf_state(const struct vma *vma);
+/*
+ * thp_vma_collapsible: may MADV_COLLAPSE make huge pages in vma (Linux's
+ * TVA_FORCED_COLLAPSE: whatever the thp= policy; private anonymous, not
+ * MADV_NOHUGEPAGE nor PR_SET_THP_DISABLE, faulted once (its anon
+ * identity), and a 2 MiB-aligned huge page fits below its end)?
+ */
+bool thp_vma_collapsible(const struct mm *mm, const struct vma *vma);
+/*
+ * thp_collapse: MADV_COLLAPSE of [start, end) in vma (mm/collapse.c).
+ * 0, -EINVAL, -EAGAIN or -ENOMEM as Linux's madvise_collapse. mmap_lock
+ * held for writing (and the range's VMA locks); the old entries and
+ * frames go into tlb.
+ */
+int thp_collapse(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end, struct tlb_batch *tlb);
+/*
  * thp_copy_leaf: mremap's move_huge_pmd, its copy half: when one 2 MiB
  * leaf maps from (2 MiB-aligned), map the same frames at to (2 MiB-aligned,
  * nothing mapped there) with one leaf of the same bits and return true,

@@ -57,10 +57,16 @@ enum thp_mode thp_mode = THP_NEVER;
 
 const char *const thp_mode_names[] = { "never", "madvise", "always" };
 
+/* Whatever the thp= policy: is vma private anonymous, without MADV_NOHUGEPAGE and PR_SET_THP_DISABLE? */
+static bool thp_vma_permitted(const struct mm *mm, const struct vma *vma)
+{
+	return !vma->file && !(vma->flags & (VM_SHARED | VM_NOHUGEPAGE)) && !mm->thp_disabled;
+}
+
 /* May vma hold huge pages (private anonymous, the thp= policy, its VM flags, prctl)? */
 static bool thp_vma_allowed(const struct mm *mm, const struct vma *vma)
 {
-	if (vma->file || (vma->flags & (VM_SHARED | VM_NOHUGEPAGE)) || mm->thp_disabled)
+	if (!thp_vma_permitted(mm, vma))
 		return false;
 	return thp_mode == THP_ALWAYS || (thp_mode == THP_MADVISE && (vma->flags & VM_HUGEPAGE));
 }
@@ -80,12 +86,13 @@ bool thp_vma_eligible(const struct mm *mm, const struct vma *vma)
 	       thp_vma_fits(vma, vma->end - HUGE_SIZE);
 }
 
-/*
- * An order-9 block as 512 zeroed private anonymous pages of vma, mapped
- * from h (refcount 1 and mapcount 1 each). NULL when no order-9 block is
- * free above the user watermark.
- */
-static struct page *huge_alloc(const struct vma *vma, uintptr_t h)
+bool thp_vma_collapsible(const struct mm *mm, const struct vma *vma)
+{
+	return thp_vma_permitted(mm, vma) && vma->anon && vma->end - vma->start >= HUGE_SIZE &&
+	       thp_vma_fits(vma, vma->end - HUGE_SIZE);
+}
+
+struct page *thp_page_alloc(const struct vma *vma, uintptr_t h)
 {
 	struct page *head = pmm_alloc(HUGE_ORDER, GFP_USER | GFP_ZERO);
 
@@ -102,7 +109,7 @@ static struct page *huge_alloc(const struct vma *vma, uintptr_t h)
 	return head;
 }
 
-/* Undo huge_alloc: each frame loses its mapping and its reference (and is freed). */
+/* Undo thp_page_alloc: each frame loses its mapping and its reference (and is freed). */
 static void huge_release(struct page *head)
 {
 	for (unsigned i = 0; i < (1U << HUGE_ORDER); i++) {
@@ -124,8 +131,7 @@ static int huge_install(struct mm *mm, struct page *head, uintptr_t h, unsigned 
 	return 0;
 }
 
-/* The leaf state of a new huge page of vma: writable and dirty at once when the VMA allows writing. */
-static unsigned huge_new_state(const struct vma *vma)
+unsigned thp_leaf_state(const struct vma *vma)
 {
 	unsigned want = mm_vm_to_mmu(vma->flags);
 
@@ -252,7 +258,7 @@ static bool huge_exclusive(phys_addr_t pa)
  */
 static bool huge_zero_wp(struct mm *mm, struct vma *vma, uintptr_t h, enum fault_result *r)
 {
-	struct page *head = huge_alloc(vma, h);
+	struct page *head = thp_page_alloc(vma, h);
 
 	if (!head) {
 		count_vm_event(VM_THP_FAULT_FALLBACK);
@@ -261,7 +267,7 @@ static bool huge_zero_wp(struct mm *mm, struct vma *vma, uintptr_t h, enum fault
 	}
 	huge_leaf_set(mm, h, 0);
 	/* A page table it needs can be missing now: the access faults again and maps 4 KiB. */
-	if (!huge_install(mm, head, h, huge_new_state(vma)))
+	if (!huge_install(mm, head, h, thp_leaf_state(vma)))
 		count_vm_event(VM_THP_FAULT_ALLOC);
 	*r = FAULT_OK;
 	return true;
@@ -315,12 +321,12 @@ static bool thp_none_fault(struct mm *mm, struct vma *vma, uintptr_t h, unsigned
 		*r = FAULT_OK;
 		return true;
 	}
-	head = huge_alloc(vma, h);
+	head = thp_page_alloc(vma, h);
 	if (!head) {
 		count_vm_event(VM_THP_FAULT_FALLBACK);
 		return false;
 	}
-	if (huge_install(mm, head, h, huge_new_state(vma)))
+	if (huge_install(mm, head, h, thp_leaf_state(vma)))
 		return false;
 	count_vm_event(VM_THP_FAULT_ALLOC);
 	*r = FAULT_OK;

@@ -713,6 +713,36 @@ int arch_mmu_map_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
 	return 0;
 }
 
+void arch_mmu_collapse_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot,
+			    struct tlb_batch *tlb)
+{
+	uint64_t *t = m->pml4, *pmd, *old;
+	struct page *tp;
+
+	BUG_ON(!IS_ALIGNED(va, HUGE_SIZE) || !IS_ALIGNED(pa, HUGE_SIZE) || (pa & ~PTE_ADDR_MASK));
+	BUG_ON(tlb->m != m);
+	for (int lvl = 4; lvl > 2; lvl--) {
+		uint64_t e = t[pt_index(va, lvl)];
+
+		BUG_ON(!(e & PTE_P));
+		t = table_va(e);
+	}
+	pmd = &t[pt_index(va, 2)];
+	BUG_ON(!(*pmd & PTE_P) || (*pmd & PTE_PS));
+	old = table_va(*pmd);
+	tp = table_page(*pmd);
+	for (unsigned i = 0; i < PT_ENTRIES; i++) {
+		BUG_ON(old[i] && !leaf_exists(old[i]));         /* a guard marker or a swap entry */
+		if (old[i])
+			tlb_batch_add(tlb, va + ((uintptr_t)i << PAGE_SHIFT));
+	}
+	*pmd = pa | leaf_bits(prot) | PTE_PS;
+	/* Linux deposits the old table too; its stale entries stay until a split rewrites all 512. */
+	tp->mapcount = 0;
+	list_add(&tp->lru, &m->deposit);
+	huge_count(m, pa, 1);
+}
+
 bool arch_mmu_split_huge(struct arch_mmu *m, uintptr_t va)
 {
 	uint64_t *slot;

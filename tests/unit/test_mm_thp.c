@@ -463,6 +463,86 @@ static void test_thp_huge_zero(struct ktest *t)
 		EXPECT_EQ(t, mm_huge_zero_pa, 0);
 }
 
+/* Leave no free order-9 block: take each, give back all but its first frame (on held; ut_release_frames). */
+static void hold_huge_blocks(struct list_head *held)
+{
+	struct page *b;
+
+	list_init(held);
+	while ((b = pmm_alloc(HUGE_ORDER, 0)) != NULL) {
+		for (unsigned i = 1; i < (1U << HUGE_ORDER); i++) {
+			b[i].refcount = 1;
+			pmm_free(b + i, 0);
+		}
+		b->order = 0;
+		list_add(&b->lru, held);
+	}
+}
+
+/*
+ * MADV_COLLAPSE (mm/collapse.c), with thp=never (it ignores the policy):
+ * a VMA never faulted: -EINVAL; a slot with two written pages and a read
+ * one (the zero page) becomes one writable leaf whose data is theirs
+ * (zero elsewhere), RSS 512, the old frames freed (the old page table
+ * becomes the leaf's set-aside one: nothing else allocated),
+ * thp_collapse_alloc and AnonHugePages count it; done again: 0, nothing
+ * taken. Over three slots, an untouched one ends the walk (-EINVAL, the
+ * third, written, stays 4 KiB); alone the third collapses. A range with
+ * no whole slot: -EINVAL, or 0 when it starts on a 2 MiB boundary
+ * (Linux's arithmetic). MADV_NOHUGEPAGE: -EINVAL. No order-9 block:
+ * -ENOMEM, thp_collapse_alloc_failed. Values from the host's Linux 6.18
+ * (the user test thp_collapse).
+ */
+static void test_thp_collapse(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	unsigned long allocs = vm_event_sum(VM_THP_COLLAPSE_ALLOC), blocks = thp_anon_blocks();
+	unsigned long failed = vm_event_sum(VM_THP_COLLAPSE_ALLOC_FAILED);
+	size_t frames, before;
+	struct list_head held;
+	struct mm *mm;
+	long rss;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	thp_mode = THP_NEVER;
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, vm_mmap(mm, HV, 3 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
+	EXPECT_EQ(t, ut_write8(mm, HV + 0x1234, 7), FAULT_OK);
+	EXPECT_EQ(t, ut_write8(mm, HV + 0x5003, 8), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x9000), 0);
+	rss = mm->rss;
+	before = ut_free_frames();
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), 0);
+	EXPECT_EQ(t, ut_state(mm, HV + 0x7000) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
+	EXPECT_EQ(t, before - ut_free_frames(), 512 - rss);
+	EXPECT_EQ(t, mm->rss, 512);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_COLLAPSE_ALLOC) - allocs, 1);
+	EXPECT_EQ(t, thp_anon_blocks() - blocks, 1);
+	EXPECT_EQ(t, thp_vma_huge(mm, HV), HUGE_SIZE);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234) + ut_read8(mm, HV + 0x5003), 15);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x1235) + ut_read8(mm, HV + 0x9000) + ut_read8(mm, HV + 0x1ff000), 0);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), 0);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_COLLAPSE_ALLOC) - allocs, 1);
+	EXPECT_EQ(t, ut_write8(mm, HV + 2 * HUGE_SIZE + 5, 9), FAULT_OK);
+	EXPECT_EQ(t, vm_madvise(mm, HV, 3 * HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
+	EXPECT_FALSE(t, ut_state(mm, HV + 2 * HUGE_SIZE) & MMU_HUGE);
+	EXPECT_EQ(t, vm_madvise(mm, HV + HUGE_SIZE + PAGE_SIZE, PAGE_SIZE, MADV_COLLAPSE), -EINVAL);
+	EXPECT_EQ(t, vm_madvise(mm, HV + HUGE_SIZE, PAGE_SIZE, MADV_COLLAPSE), 0);
+	hold_huge_blocks(&held);
+	EXPECT_EQ(t, vm_madvise(mm, HV + 2 * HUGE_SIZE, HUGE_SIZE, MADV_COLLAPSE), -ENOMEM);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_COLLAPSE_ALLOC_FAILED) - failed, 1);
+	ut_release_frames(&held);
+	EXPECT_EQ(t, vm_madvise(mm, HV + 2 * HUGE_SIZE, HUGE_SIZE, MADV_COLLAPSE), 0);
+	EXPECT_EQ(t, ut_state(mm, HV + 2 * HUGE_SIZE) & MMU_HUGE, MMU_HUGE);
+	EXPECT_EQ(t, ut_read8(mm, HV + 2 * HUGE_SIZE + 5), 9);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_NOHUGEPAGE), 0);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
+	thp_done(t, mm, saved, frames);
+}
+
 /*
  * No free order-9 block (each one taken and given back but for one frame):
  * the fault maps 4 KiB and counts thp_fault_fallback; a read finds no
@@ -477,22 +557,13 @@ static void test_thp_fallback_policy(struct ktest *t)
 	unsigned long zfailed = vm_event_sum(VM_THP_ZERO_PAGE_ALLOC_FAILED);
 	bool fresh = !mm_huge_zero_pa;
 	struct list_head held;
-	struct page *b;
 	struct mm *mm = mm_create();
 
 	ASSERT_TRUE(t, mm);
-	list_init(&held);
 	thp_mode = THP_ALWAYS;
 	ASSERT_EQ(t, vm_mmap(mm, HV, 3 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
 	ASSERT_EQ(t, vm_madvise(mm, HV + 2 * HUGE_SIZE, HUGE_SIZE, MADV_NOHUGEPAGE), 0);
-	while ((b = pmm_alloc(HUGE_ORDER, 0)) != NULL) {
-		for (unsigned i = 1; i < (1U << HUGE_ORDER); i++) {
-			b[i].refcount = 1;
-			pmm_free(b + i, 0);
-		}
-		b->order = 0;
-		list_add(&b->lru, &held);
-	}
+	hold_huge_blocks(&held);
 	EXPECT_EQ(t, ut_write8(mm, HV, 1), FAULT_OK);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_FALLBACK) - fallbacks, 1);
 	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
@@ -562,6 +633,7 @@ static const struct ktest_case mm_thp_cases[] = {
 	KTEST_CASE(test_thp_mremap_whole),
 	KTEST_CASE(test_thp_dontneed_whole),
 	KTEST_CASE(test_thp_fallback_policy),
+	KTEST_CASE(test_thp_collapse),
 	KTEST_CASE(test_thp_pageout),
 	{ 0 },
 };

@@ -289,10 +289,95 @@ static void t_thp_mremap(void)
 	CHECK_EQ(munmap(r, 2 * HPG), 0);
 }
 
+/* madvise(MADV_COLLAPSE) of [p, p + len): 0 or -errno. */
+static int collapse(char *p, unsigned long len)
+{
+	return madvise(p, len, MADV_COLLAPSE) ? -errno : 0;
+}
+
+/*
+ * MADV_COLLAPSE, as the host's Linux 6.18 answers it (mm/collapse.c): it
+ * ignores the THP policy (the VMAs here never asked for huge pages:
+ * their faults map 4 KiB pages on the host's "madvise", and on this
+ * kernel's default "never"), so only PR_SET_THP_DISABLE is lifted. A
+ * VMA never faulted: EINVAL. A slot with two written pages and a read
+ * one: one huge page (AnonHugePages 2048 kB, data kept, thp_collapse_alloc
+ * one more: exactly here, at least on the host, where khugepaged works
+ * for others); again: 0. Over an untouched slot: EINVAL, and the walk
+ * ends there (the next slot stays 4 KiB); alone, a slot that was only
+ * read (the zero page) collapses too. No whole slot in the range: EINVAL,
+ * 0 when it starts on a boundary. A forked child collapses its own copy
+ * (the parent's stays 4 KiB, data kept in both). A hole in the range:
+ * ENOMEM, after the rest was done (the parent's last slot collapses
+ * then). MADV_NOHUGEPAGE: EINVAL. A read-only VMA's slot collapses too. Skipped where THP is "always"
+ * (faults would map huge pages themselves).
+ */
+static void t_thp_collapse(void)
+{
+	char *p = map_aligned(4 * HPG);
+	long c0 = vmstat("thp_collapse_alloc");
+	int pid, st;
+
+	CHECK_EQ(sys_prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0), 0);
+	if (smaps_kb(p, "THPeligible:") == 1) {
+		printf("    (skipped: THP is \"always\" here)\n");
+		return;
+	}
+	CHECK_EQ(collapse(p, HPG), -EINVAL);
+	p[5] = 1;
+	p[3 * PG] = 2;
+	CHECK_EQ(p[7 * PG], 0);
+	CHECK_EQ(collapse(p, HPG), 0);
+	vma_line(p, 0, 2048, 2048);
+	CHECK_EQ(p[5] + p[3 * PG] + p[6] + p[7 * PG], 3);
+	if (on_vmkernel())
+		CHECK_EQ(vmstat("thp_collapse_alloc") - c0, 1);
+	else
+		CHECK(vmstat("thp_collapse_alloc") - c0 >= 1);
+	CHECK_EQ(collapse(p, HPG), 0);
+	p[3 * HPG + PG] = 3;
+	CHECK_EQ(collapse(p + HPG, 3 * HPG), -EINVAL);
+	vma_line(p, 0, 2048 + 4, 2048);
+	CHECK_EQ(p[2 * HPG + 9 * PG], 0);
+	CHECK_EQ(collapse(p + 2 * HPG, HPG), 0);
+	CHECK_EQ(collapse(p + 3 * HPG + PG, PG), -EINVAL);
+	CHECK_EQ(collapse(p + 3 * HPG, PG), 0);
+	vma_line(p, 0, 4096 + 4, 4096);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		CHECK_EQ(collapse(p + 3 * HPG, HPG), 0);
+		vma_line(p, 0, 6144, 6144);
+		CHECK_EQ(p[3 * HPG + PG], 3);
+		_exit(0);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+	printf("    (the parent's, after its child collapsed the last slot:)\n");
+	vma_line(p, 0, 4096 + 4, 4096);
+	CHECK_EQ(munmap(p + HPG + PG, PG), 0);
+	p[HPG + 2 * PG] = 4;
+	CHECK_EQ(collapse(p, 4 * HPG), -ENOMEM);
+	vma_line(p, 0, 2048, 2048);
+	vma_line(p, HPG + 2 * PG, 4096 + 4, 4096);
+	CHECK_EQ(p[3 * HPG + PG] + p[HPG + 2 * PG], 7);
+	CHECK_EQ(madvise(p, HPG, MADV_NOHUGEPAGE), 0);
+	CHECK_EQ(collapse(p, HPG), -EINVAL);
+	CHECK_EQ(munmap(p, 4 * HPG), 0);
+	p = map_aligned(HPG);
+	p[1] = 5;
+	CHECK_EQ(mprotect(p, HPG, PROT_READ), 0);
+	CHECK_EQ(collapse(p, HPG), 0);
+	vma_line(p, 0, 2048, 2048);
+	CHECK_EQ(p[1], 5);
+	CHECK_EQ(munmap(p, HPG), 0);
+}
+
 const struct utest ut_thp_tests[] = {
 	{ "thp_split_fork", t_thp_split_fork },
 	{ "thp_zero_fork", t_thp_zero_fork },
 	{ "thp_meminfo_vmstat", t_thp_meminfo_vmstat },
 	{ "thp_mremap", t_thp_mremap },
+	{ "thp_collapse", t_thp_collapse },
 	{ NULL, NULL },
 };
