@@ -119,13 +119,16 @@ static void test_thp_walk_huge(struct ktest *t)
 	pmm_free(b, HUGE_ORDER);
 }
 
-/* Bytes of AnonHugePages in the VMA containing va. */
+/* Bytes of AnonHugePages in the VMA containing va (0 without one: a lab's skeleton may leave none). */
 static unsigned long thp_vma_huge(struct mm *mm, uintptr_t va)
 {
 	struct vm_usage u = { 0 };
+	struct vma *v;
 
 	mmap_read_lock(mm);
-	vm_usage_add(mm, vma_lookup(mm, va), &u);
+	v = vma_lookup(mm, va);
+	if (v)
+		vm_usage_add(mm, v, &u);
 	mmap_read_unlock(mm);
 	return u.anon_huge;
 }
@@ -139,19 +142,35 @@ static void thp_done(struct ktest *t, struct mm *mm, enum thp_mode saved, size_t
 }
 
 /*
- * thp=always (the caller restores thp_mode): a new address space with two
- * huge pages at HV, written at HV + 0x1234 (7) and HV + HUGE_SIZE + 9 (8).
- * NULL when it cannot be made.
+ * A new address space with len bytes mapped at HV, under thp_mode mode
+ * (the caller restores it); *frames: the free frames before it (for
+ * thp_done). NULL when it cannot be made.
  */
-static struct mm *two_huge_pages(struct ktest *t)
+static struct mm *thp_mm(enum thp_mode mode, unsigned long len, size_t *frames)
 {
 	struct mm *mm;
 
-	thp_mode = THP_ALWAYS;
+	ut_warm_up();
+	*frames = ut_free_frames();
+	thp_mode = mode;
 	mm = mm_create();
+	if (mm && vm_mmap(mm, HV, len, UT_RW, UT_PA | MAP_FIXED) != (long)HV) {
+		mm_put(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+/*
+ * thp_mm with thp=always and two huge pages at HV, written at HV + 0x1234
+ * (7) and HV + HUGE_SIZE + 9 (8).
+ */
+static struct mm *two_huge_pages(struct ktest *t, size_t *frames)
+{
+	struct mm *mm = thp_mm(THP_ALWAYS, 2 * HUGE_SIZE, frames);
+
 	if (!mm)
 		return NULL;
-	EXPECT_EQ(t, vm_mmap(mm, HV, 2 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
 	EXPECT_EQ(t, ut_write8(mm, HV + 0x1234, 7), FAULT_OK);
 	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE + 9, 8), FAULT_OK);
 	return mm;
@@ -173,9 +192,7 @@ static void test_thp_fault_split(struct ktest *t)
 	size_t frames;
 	struct mm *mm;
 
-	ut_warm_up();
-	frames = ut_free_frames();
-	mm = two_huge_pages(t);
+	mm = two_huge_pages(t, &frames);
 	ASSERT_TRUE(t, mm);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_ALLOC) - allocs, 2);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD), splits);
@@ -208,9 +225,7 @@ static void test_thp_dontneed_whole(struct ktest *t)
 	size_t frames;
 	struct mm *mm;
 
-	ut_warm_up();
-	frames = ut_free_frames();
-	mm = two_huge_pages(t);
+	mm = two_huge_pages(t, &frames);
 	ASSERT_TRUE(t, mm);
 	EXPECT_EQ(t, vm_munmap(mm, HV + 0x5000, PAGE_SIZE), 0);
 	EXPECT_EQ(t, mm->rss, 1023);
@@ -251,9 +266,7 @@ static void test_thp_fork_share(struct ktest *t)
 	size_t frames, before;
 	struct mm *mm, *child;
 
-	ut_warm_up();
-	frames = ut_free_frames();
-	mm = two_huge_pages(t);
+	mm = two_huge_pages(t, &frames);
 	ASSERT_TRUE(t, mm);
 	before = ut_free_frames();
 	child = mm_dup(mm);
@@ -320,9 +333,7 @@ static void test_thp_mremap_whole(struct ktest *t)
 	size_t frames;
 	struct mm *mm;
 
-	ut_warm_up();
-	frames = ut_free_frames();
-	mm = two_huge_pages(t);
+	mm = two_huge_pages(t, &frames);
 	ASSERT_TRUE(t, mm);
 	pa1 = ut_pa(mm, HV);
 	pa2 = ut_pa(mm, HV + HUGE_SIZE);
@@ -367,10 +378,8 @@ static void test_thp_meminfo_once(struct ktest *t)
 	size_t frames;
 	struct mm *mm, *child;
 
-	ut_warm_up();
-	frames = ut_free_frames();
 	base = thp_anon_blocks();
-	mm = two_huge_pages(t);
+	mm = two_huge_pages(t, &frames);
 	ASSERT_TRUE(t, mm);
 	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
 	ASSERT_EQ(t, vm_mmap(mm, hz, HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)hz);
@@ -415,12 +424,8 @@ static void test_thp_huge_zero(struct ktest *t)
 	size_t frames, before, tables;
 	struct mm *mm, *child;
 
-	ut_warm_up();
-	frames = ut_free_frames();
-	thp_mode = THP_ALWAYS;
-	mm = mm_create();
+	mm = thp_mm(THP_ALWAYS, 2 * HUGE_SIZE, &frames);
 	ASSERT_TRUE(t, mm);
-	ASSERT_EQ(t, vm_mmap(mm, HV, 2 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234), 0);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_ZERO_PAGE_ALLOC) - zallocs, fresh ? 1 : 0);
 	ASSERT_TRUE(t, mm_huge_zero_pa != 0);
@@ -503,12 +508,8 @@ static void test_thp_collapse(struct ktest *t)
 	struct mm *mm;
 	long rss;
 
-	ut_warm_up();
-	frames = ut_free_frames();
-	thp_mode = THP_NEVER;
-	mm = mm_create();
+	mm = thp_mm(THP_NEVER, 3 * HUGE_SIZE, &frames);
 	ASSERT_TRUE(t, mm);
-	ASSERT_EQ(t, vm_mmap(mm, HV, 3 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
 	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
 	EXPECT_EQ(t, ut_write8(mm, HV + 0x1234, 7), FAULT_OK);
 	EXPECT_EQ(t, ut_write8(mm, HV + 0x5003, 8), FAULT_OK);
