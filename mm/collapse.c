@@ -24,8 +24,10 @@
  *    thp_collapse_alloc_failed each one missing (-ENOMEM, the walk ends);
  *  - 0 when every slot is a huge page at the end, else the last error.
  *
- * Difference: a slot holding swap entries is left as it is (-EAGAIN,
- * the walk goes on); Linux reads them back first and collapses.
+ * Swapped pages of a slot are read back first (Linux's
+ * __collapse_huge_page_swapin); a slot where one stays in swap (no memory
+ * to read it into, an I/O error) is left as it is: -EAGAIN, the walk goes
+ * on.
  *
  * Locking: the mmap_lock held for writing with the range's VMA locks
  * (vm_madvise), so no fault runs; pt_lock around each slot. The old
@@ -47,7 +49,7 @@ enum slot_result {
 /*
  * hpage_collapse_scan_pmd: may the slot at h be collapsed? SLOT_HUGE when
  * a leaf maps it already; SLOT_STOP with -EINVAL (no page table, a guard
- * marker), SLOT_SKIP with -EAGAIN (a swap entry). Else -1: go on.
+ * marker), SLOT_SKIP with -EAGAIN (a swap entry left). Else -1: go on.
  */
 static int slot_scan(struct mm *mm, uintptr_t h, int *err)
 {
@@ -135,6 +137,8 @@ static int slot_do(struct mm *mm, struct vma *vma, uintptr_t h, struct tlb_batch
 {
 	int r;
 
+	/* __collapse_huge_page_swapin: swapped pages are read back first (those that cannot be stay). */
+	mm_swap_willneed(mm, vma, h, h + HUGE_SIZE);
 	mm_pt_lock(mm);
 	r = slot_scan(mm, h, err);
 	if (r < 0)

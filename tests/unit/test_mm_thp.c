@@ -587,7 +587,10 @@ static void test_thp_fallback_policy(struct ktest *t)
 /*
  * Reclaim splits first: MADV_PAGEOUT of a huge page (on a RAM-disk swap
  * area of its own) splits the leaf and writes all 512 pages out (RSS 0,
- * 512 swap entries); they read back as written, as 4 KiB pages.
+ * 512 swap entries); they read back as written, as 4 KiB pages. Written
+ * out again, MADV_COLLAPSE reads them back and makes one huge page of
+ * them (Linux's __collapse_huge_page_swapin): no swap entry left, RSS
+ * 512, the data as written.
  */
 static void test_thp_pageout_body(struct ktest *t)
 {
@@ -617,6 +620,14 @@ static void test_thp_pageout_body(struct ktest *t)
 	for (uintptr_t off = 0; off < HUGE_SIZE; off += 64 * PAGE_SIZE)
 		EXPECT_EQ(t, ut_read8(mm, HV + off + 3), (int)(uint8_t)(off >> 12));
 	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_PAGEOUT), 0);
+	EXPECT_GT(t, mm->swap_ents, 0);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), 0);
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	EXPECT_EQ(t, mm->rss, 512);
+	EXPECT_TRUE(t, ut_state(mm, HV) & MMU_HUGE);
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += 64 * PAGE_SIZE)
+		EXPECT_EQ(t, ut_read8(mm, HV + off + 3), (int)(uint8_t)(off >> 12));
 	mm_put(mm);
 	thp_mode = saved;
 	EXPECT_EQ(t, swap_off((unsigned)type), 0);
