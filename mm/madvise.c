@@ -11,11 +11,11 @@
  *
  * The advices Linux 6.18 knows are those of a kernel built with KSM and
  * transparent huge pages, without CONFIG_MEMORY_FAILURE (MADV_HWPOISON and
- * MADV_SOFT_OFFLINE are -EINVAL, as on the reference host). There are no
- * huge pages here: MADV_HUGEPAGE/NOHUGEPAGE only set their VMA flags, and
- * MADV_COLLAPSE answers as Linux does where no VMA may hold a huge page
- * (THP disabled for the process, as the mmscript runner asks, or a VMA too
- * small for one): -EINVAL per VMA, after the usual hole handling.
+ * MADV_SOFT_OFFLINE are -EINVAL, as on the reference host).
+ * MADV_HUGEPAGE/NOHUGEPAGE set their VMA flags (the fault reads them,
+ * mm/thp.c), and MADV_COLLAPSE makes huge pages of each VMA's part
+ * (mm/collapse.c; -EINVAL where no VMA may hold one, as the mmscript
+ * runner's processes, which disable THP), after the usual hole handling.
  * MADV_MERGEABLE sets VM_MERGEABLE only where KSM could merge (ksm_madvise:
  * not on shared or special mappings, which keep their flags and answer 0).
  *
@@ -117,6 +117,8 @@ static bool advice_pages_only(int advice)
 /* Does the advice take the mmap_lock for writing? */
 static bool advice_needs_write_lock(int advice)
 {
+	if (advice == MADV_COLLAPSE)
+		return true;            /* Linux's collapse_huge_page takes it for writing too */
 	if (advice == MADV_DONTNEED || advice == MADV_DONTNEED_LOCKED || advice == MADV_FREE)
 		return mm_madv_write_lock;  /* madv_lock=write: the 2007 vanilla kernel */
 	return !advice_pages_only(advice);
@@ -355,7 +357,7 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		return mm_guard_install(mm, vma, start, end, tlb);
 	case MADV_GUARD_REMOVE:
 		return mm_guard_remove(mm, vma, start, end);
-	default:                          /* MADV_COLLAPSE: no VMA can hold a huge page */
+	default:                          /* none left (advise_vma does MADV_COLLAPSE) */
 		return -EINVAL;
 	}
 }
@@ -369,6 +371,10 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 	struct vma *out;
 	int err;
 
+	if (advice == MADV_COLLAPSE) {
+		*prev = vma;
+		return thp_collapse(mm, vma, start, end, tlb);
+	}
 	if (advice_pages_only(advice))
 		return advise_pages(mm, vma, prev, start, end, advice, tlb);
 	nf = advice_flags(vma, advice);
