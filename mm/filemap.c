@@ -83,14 +83,14 @@ struct vm_object *vm_object_next_to_scan(void)
 struct vm_object *vm_object_of_page_get(struct page *p)
 {
 	unsigned long fl = spin_lock_irqsave(&objects_lock);
-	struct vm_object *o = __atomic_load_n((struct vm_object **)&p->private, __ATOMIC_ACQUIRE);
+	struct vm_object *o = smp_load_acquire((struct vm_object **)&p->private);
 	int refs;
 
 	/* still o's page: o has not left the list yet (vm_object_put empties it first), so o is there to look at */
-	if (!(__atomic_load_n(&p->flags, __ATOMIC_RELAXED) & PG_cache) || !o) {
+	if (!(READ_ONCE(p->flags) & PG_cache) || !o) {
 		o = NULL;
 	} else {
-		refs = __atomic_load_n(&o->refcount, __ATOMIC_RELAXED);
+		refs = READ_ONCE(o->refcount);
 		while (refs > 0 && !__atomic_compare_exchange_n(&o->refcount, &refs, refs + 1, false,
 								 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			;

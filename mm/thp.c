@@ -370,12 +370,12 @@ bool thp_copy_leaf(struct mm *mm, uintptr_t from, uintptr_t to, int *err)
 
 unsigned long thp_anon_blocks(void)
 {
-	phys_addr_t zero = __atomic_load_n(&mm_huge_zero_pa, __ATOMIC_ACQUIRE);
+	phys_addr_t zero = smp_load_acquire(&mm_huge_zero_pa);
 	unsigned long n = arch_mmu_huge_blocks_all();
 	int32_t *zmaps = zero ? pmm_huge_maps(zero) : NULL;
 
 	/* The huge zero page is no anonymous page (Linux maps it without rmap). */
-	if (zmaps && __atomic_load_n(zmaps, __ATOMIC_RELAXED) > 0 && n)
+	if (zmaps && READ_ONCE(*zmaps) > 0 && n)
 		n--;
 	return n;
 }

@@ -46,6 +46,7 @@
 #include "lru.h"
 #include "rmap.h"
 #include "lru_policy.h"
+#include "lockless.h"
 
 #define LRU_SCAN_BATCH 32             /* Linux's SWAP_CLUSTER_MAX */
 
@@ -263,7 +264,7 @@ static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, u
 		struct page *p = pages[i];
 		enum verdict r = KEEP;
 
-		if (!(p->flags & PG_anon) && !__atomic_load_n(&p->mapcount, __ATOMIC_RELAXED)) {
+		if (!(p->flags & PG_anon) && !READ_ONCE(p->mapcount)) {
 			cache[nc++] = p;        /* shmem nothing maps: no reference to test (shmem_reclaim_pages) */
 			continue;
 		}
