@@ -172,7 +172,7 @@ typedef enum mmu_action (*mmu_visit_fn)(void *ctx, uintptr_t va, phys_addr_t pa,
 
 /* Up to this many changed pages are flushed one by one; more flush the whole TLB (Linux: 33). */
 #define TLB_BATCH_PAGES 32
-/* Page references a batch can hold for after its flush (mm/tlb.c; more flush early). */
+/* Page references a batch can hold for after its flush (mm/mm_tlb.c; more flush early). */
 #define TLB_BATCH_PUTS 64
 
 struct tlb_batch {

@@ -4,7 +4,7 @@
  * where an address space is loaded, how many page-table pages it uses, its
  * root, and a text dump of its tree. Used by tests, /proc and vmk_* calls,
  * the OOM report and the gdb kit; implemented by the same files
- * (arch/x86_64/user_mmu.c, tlb.c and ptdump.c, and their hosted build).
+ * (arch/x86_64/user_mmu.c, x86_tlb.c and ptdump.c, and their hosted build).
  * Locking as in arch_mmu.h: the caller keeps the tables from changing where
  * a function reads them.
  */

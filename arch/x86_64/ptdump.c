@@ -18,7 +18,7 @@
  * state. Only the user half is walked, and only the entries whose
  * range overlaps [start, end) are shown (a table line may then have
  * nothing below it). Numbers are hexadecimal with "0x", 0 too.
- * Shared by the hosted build (arch/hosted/ptdump.c), where the tables live
+ * Shared by the hosted build (arch/hosted/hosted_ptdump.c), where the tables live
  * in simulated RAM. Locking: as arch_mmu_walk (the caller keeps the tables
  * from changing).
  */

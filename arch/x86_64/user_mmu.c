@@ -23,7 +23,7 @@
  * PTE_SW_SWAP (bit 11) with the slot's value in bits 12..63, P clear
  * (Linux's swap PTE); arch_mmu_walk_swap visits those.
  *
- * The same code builds for the hosted arch (arch/hosted/mmu.c includes this
+ * The same code builds for the hosted arch (arch/hosted/hosted_mmu.c includes this
  * file with HOSTED defined): there the tables live in simulated RAM, are
  * walked only in software (mm_soft_access, which caches nothing), NX is
  * always "supported", there is no kernel half and TLB flushes are only
@@ -31,7 +31,7 @@
  *
  * TLB: walks record changed and cleared leaves in a struct tlb_batch and
  * queue the page-table pages they empty there; arch_tlb_flush invalidates
- * them wherever m is loaded (tlb.c: INVLPG per page, or a CR3 reload past
+ * them wherever m is loaded (x86_tlb.c: INVLPG per page, or a CR3 reload past
  * TLB_BATCH_PAGES, locally and by IPI on the other CPUs) and only then
  * frees the tables, which a CPU's page-walk caches may still hold.
  *

@@ -50,7 +50,7 @@ int x86_pt_walk(uint64_t cr3, uintptr_t va, uint64_t *pte, int *level, uint64_t 
 
 /*
  * One user address space's page tables (include/arch_mmu.h's opaque
- * struct arch_mmu): user_mmu.c builds them, tlb.c switches and flushes them.
+ * struct arch_mmu): user_mmu.c builds them, x86_tlb.c switches and flushes them.
  */
 struct arch_mmu {
 	phys_addr_t root;             /* PML4 frame */
@@ -63,7 +63,7 @@ struct arch_mmu {
 };
 
 /*
- * The x86 half of TLB maintenance (tlb.c): switching a CPU's address space
+ * The x86 half of TLB maintenance (x86_tlb.c): switching a CPU's address space
  * (and its bit in m->cpus), and flushing a batch on every CPU where its
  * address space is loaded (IPIs, waited for). leave: CPUs that have m
  * loaded switch to the kernel tables (arch_mmu_destroy).
