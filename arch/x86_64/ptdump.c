@@ -96,7 +96,7 @@ static void dump_table(struct dump_ctx *d, phys_addr_t pa, int lvl, uintptr_t ba
 unsigned long arch_mmu_dump(struct arch_mmu *m, uintptr_t start, uintptr_t end, mmu_dump_fn emit,
 			    void *arg)
 {
-	struct dump_ctx d = { m, start, end, emit, arg, 0 };
+	struct dump_ctx d = { .m = m, .start = start, .end = end, .emit = emit, .arg = arg };
 
 	dump_line(&d, 0, "page table 0x%llx", (unsigned long long)arch_mmu_root(m));
 	dump_table(&d, arch_mmu_root(m), 4, 0);

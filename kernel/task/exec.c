@@ -580,7 +580,7 @@ static int exec_layout(struct file *f, const struct elf_file *ef, struct interp 
 		       const char *const *argv, size_t argc, const char *const *envp, size_t envc,
 		       struct exec_image *out)
 {
-	struct exec_addrs a = { exec_bias(ef), 0, 0 };
+	struct exec_addrs a = { .bias = exec_bias(ef) };
 	uintptr_t brk = 0, sp = 0;
 	struct page *bufpage = pmm_alloc(EXEC_BUF_ORDER, GFP_ZERO);
 	struct stack_builder sb;
