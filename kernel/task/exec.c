@@ -466,9 +466,9 @@ static void push_platform_random(struct stack_builder *b, struct stack_strings *
 	b->p &= ~15UL;
 	s->platform = sb_push_bytes(b, "x86_64", 7);
 	if (!exec_prng.s)
-		prng_seed(&exec_prng, rdtsc());
+		prng_seed(&exec_prng, arch_cycles());
 	for (int i = 0; i < 16; i += 8) {
-		uint64_t v = prng_next(&exec_prng) ^ rdtsc();
+		uint64_t v = prng_next(&exec_prng) ^ arch_cycles();
 
 		memcpy(rnd + i, &v, 8);
 	}
