@@ -27,8 +27,9 @@
  *
  * This header is the porting contract, what mm/ needs to run; the
  * statistics and debugging views of the same tables (TLB counters, the
- * CPUs an address space is loaded on, table counts, text dumps) are in
- * include/arch_mmu_debug.h.
+ * CPUs an address space is loaded on, table and 2 MiB leaf counts, text
+ * dumps) are in include/arch_mmu_debug.h. arch_tlb_flush_reaches_all, at
+ * the end, is here for the smp lab, whose skeleton answers false.
  */
 #ifndef ARCH_MMU_H
 #define ARCH_MMU_H
@@ -282,10 +283,6 @@ bool arch_mmu_huge_free(struct arch_mmu *m, uintptr_t va);
 unsigned long arch_mmu_walk_huge(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 				 mmu_visit_fn huge, mmu_visit_fn visit, void *ctx,
 				 struct tlb_batch *tlb);
-
-/* 2 MiB leaves m maps now; and in every address space (/proc/meminfo). */
-size_t arch_mmu_huge_leaves(const struct arch_mmu *m);
-size_t arch_mmu_huge_leaves_all(void);
 
 /*
  * arch_mmu_enter_lazy: the running CPU goes on with no user address space
