@@ -319,7 +319,7 @@ static bool ep_scan(void *arg)
 			continue;               /* reported, and nothing happened since */
 		if (!(r = ep_item_ready(it)))
 			continue;
-		w->out[w->count++] = (struct epoll_event_k){ r, it->data };
+		w->out[w->count++] = (struct epoll_event_k){ .events = r, .data = it->data };
 		if (it->events & EPOLLONESHOT)
 			it->events &= EPOLLET | EPOLLONESHOT;
 		it->reported_gen = gen;

@@ -323,14 +323,14 @@ static long cloexec_do(struct file *f, void *arg)
 
 bool fd_cloexec(uint64_t fd)
 {
-	struct cloexec_req r = { (unsigned)fd, -1 };
+	struct cloexec_req r = { .fd = (unsigned)fd, .set = -1 };
 
 	return fd_peek(fd, cloexec_do, &r) == 1;
 }
 
 void fd_set_cloexec(uint64_t fd, bool on)
 {
-	struct cloexec_req r = { (unsigned)fd, on };
+	struct cloexec_req r = { .fd = (unsigned)fd, .set = on };
 
 	fd_peek(fd, cloexec_do, &r);
 }

@@ -217,7 +217,8 @@ static bool emit_dirent(void *arg, const char *name, size_t len, uint64_t ino, u
 {
 	struct dents_buf *b = arg;
 	size_t reclen = ALIGN_UP(sizeof(struct dirent64_k) + len + 1, 8UL);
-	struct dirent64_k d = { ino, (int64_t)next, (uint16_t)reclen, (uint8_t)type };
+	struct dirent64_k d = { .ino = ino, .off = (int64_t)next, .reclen = (uint16_t)reclen,
+				.type = (uint8_t)type };
 
 	if (b->used + reclen > b->room) {
 		b->full = true;
@@ -236,7 +237,7 @@ static bool emit_dirent(void *arg, const char *name, size_t len, uint64_t ino, u
  */
 long file_getdents64(struct file *f, uint64_t ubuf, size_t size)
 {
-	struct dents_buf b = { NULL, 0, 0, false };
+	struct dents_buf b = { 0 };
 	const struct kspecial *ks;
 	size_t done = 0;
 	long r = 0;

@@ -56,6 +56,15 @@ void arch_kstack_free(void *stack);
 /* Hint inside spin loops. */
 void arch_cpu_relax(void);
 
+/*
+ * arch_idle_wait: turn interrupts on and sleep until one arrives, as one
+ * step: an interrupt already pending when the caller (interrupts off) last
+ * looked for work, such as a wake-up IPI, ends the sleep instead of being
+ * missed (x86: sti; hlt, hlt in sti's interrupt shadow). Returns with
+ * interrupts on. The kernel only.
+ */
+void arch_idle_wait(void);
+
 /* The running CPU's index (0 .. NR_CPUS-1). */
 unsigned arch_cpu_id(void);
 

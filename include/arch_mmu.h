@@ -27,8 +27,9 @@
  *
  * This header is the porting contract, what mm/ needs to run; the
  * statistics and debugging views of the same tables (TLB counters, the
- * CPUs an address space is loaded on, table counts, text dumps) are in
- * include/arch_mmu_debug.h.
+ * CPUs an address space is loaded on, table and 2 MiB leaf counts, text
+ * dumps) are in include/arch_mmu_debug.h. arch_tlb_flush_reaches_all, at
+ * the end, is here for the smp lab, whose skeleton answers false.
  */
 #ifndef ARCH_MMU_H
 #define ARCH_MMU_H
@@ -172,7 +173,7 @@ typedef enum mmu_action (*mmu_visit_fn)(void *ctx, uintptr_t va, phys_addr_t pa,
 
 /* Up to this many changed pages are flushed one by one; more flush the whole TLB (Linux: 33). */
 #define TLB_BATCH_PAGES 32
-/* Page references a batch can hold for after its flush (mm/tlb.c; more flush early). */
+/* Page references a batch can hold for after its flush (mm/mm_tlb.c; more flush early). */
 #define TLB_BATCH_PUTS 64
 
 struct tlb_batch {
@@ -297,12 +298,11 @@ unsigned long arch_mmu_walk_huge(struct arch_mmu *m, uintptr_t start, uintptr_t 
 				 struct tlb_batch *tlb);
 
 /*
- * 2 MiB leaves m maps now; and the 2 MiB blocks of frames that at least
- * one leaf maps, in every address space (each block once however many
- * leaves map it: /proc/meminfo's AnonHugePages, Linux's NR_ANON_THPS;
- * pmm_huge_maps holds each block's count of leaves).
+ * The 2 MiB blocks of frames that at least one leaf maps, in every address
+ * space (each block once however many leaves map it: /proc/meminfo's
+ * AnonHugePages, Linux's NR_ANON_THPS; pmm_huge_maps holds each block's
+ * count of leaves). mm/thp.c's thp_anon_blocks reads it.
  */
-size_t arch_mmu_huge_leaves(const struct arch_mmu *m);
 size_t arch_mmu_huge_blocks_all(void);
 
 /*

@@ -1,10 +1,10 @@
 /*
  * The arch MMU's statistics and debugging views, beside the porting
  * contract of include/arch_mmu.h (which mm/ needs to run): TLB counters,
- * where an address space is loaded, how many page-table pages it uses, its
- * root, and a text dump of its tree. Used by tests, /proc and vmk_* calls,
+ * 2 MiB leaves mapped, where an address space is loaded, how many
+ * page-table pages it uses, its root, and a text dump of its tree. Used by tests, /proc and vmk_* calls,
  * the OOM report and the gdb kit; implemented by the same files
- * (arch/x86_64/user_mmu.c, tlb.c and ptdump.c, and their hosted build).
+ * (arch/x86_64/user_mmu.c, x86_tlb.c and ptdump.c, and their hosted build).
  * Locking as in arch_mmu.h: the caller keeps the tables from changing where
  * a function reads them.
  */
@@ -26,6 +26,9 @@ void arch_tlb_stats(struct tlb_stats *out);
 
 /* CPUs where m is loaded, active or lazy (bit n: CPU n). */
 unsigned long arch_mmu_cpus(const struct arch_mmu *m);
+
+/* 2 MiB leaves m maps now (tests; the system-wide count of blocks is arch_mmu.h's). */
+size_t arch_mmu_huge_leaves(const struct arch_mmu *m);
 
 /* Page-table pages m now uses (the root included): for leak checks and statistics. */
 size_t arch_mmu_table_pages(const struct arch_mmu *m);

@@ -13,7 +13,7 @@
  *
  * The resched IPI needs no hook: its interrupt is the message, and the
  * idle loop or exit_to_user looks at the run queue afterwards; the TLB
- * shootdown IPI is arch/x86_64/tlb.c's own.
+ * shootdown IPI is arch/x86_64/x86_tlb.c's own.
  */
 #ifndef KERNEL_HOOKS_H
 #define KERNEL_HOOKS_H

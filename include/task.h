@@ -368,5 +368,6 @@ void arch_task_reset_fpu(struct task *t);       /* FPU image as after exec */
 void arch_task_save_fpu(struct task *t);        /* live FPU -> t's image (t running) */
 void arch_task_load_fpu(struct task *t);        /* t's image -> live FPU (t running) */
 void arch_set_fs_base(struct task *t, uint64_t base);
+void arch_set_gs_base(struct task *t, uint64_t base);
 
 #endif

@@ -93,21 +93,22 @@ static unsigned set_enum(unsigned *dst, const char *v, size_t vlen, const char *
 
 static const char *const fbcon_mode_names[] = { "on", "off", "hold" };
 
-/* The on|off options: key=on|off sets the field at offset. */
+/* The on|off options: key=on|off sets the field at offset (the field of that name). */
+#define BOOL_OPTION(field) { .key = #field, .offset = offsetof(struct kernel_params, field) }
 static const struct {
 	const char *key;
 	size_t offset;
 } bool_options[] = {
-	{ "merge", offsetof(struct kernel_params, merge) },
-	{ "zero_page", offsetof(struct kernel_params, zero_page) },
-	{ "ktest_list", offsetof(struct kernel_params, ktest_list) },
-	{ "pku", offsetof(struct kernel_params, pku) },
-	{ "acpi", offsetof(struct kernel_params, acpi) },
-	{ "strace", offsetof(struct kernel_params, strace) },
-	{ "profile_stacks", offsetof(struct kernel_params, profile_stacks) },
-	{ "profile_dither", offsetof(struct kernel_params, profile_dither) },
-	{ "profile_entry", offsetof(struct kernel_params, profile_entry) },
-	{ "vmastat", offsetof(struct kernel_params, vmastat) },
+	BOOL_OPTION(merge),
+	BOOL_OPTION(zero_page),
+	BOOL_OPTION(ktest_list),
+	BOOL_OPTION(pku),
+	BOOL_OPTION(acpi),
+	BOOL_OPTION(strace),
+	BOOL_OPTION(profile_stacks),
+	BOOL_OPTION(profile_dither),
+	BOOL_OPTION(profile_entry),
+	BOOL_OPTION(vmastat),
 };
 
 /* Apply one word [w, w+len); returns 1 if it produced a warning. */

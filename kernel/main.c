@@ -369,7 +369,7 @@ static void hold_screen(void)
 	printk("fbcon: holding the screen until a byte arrives on COM1 (fbcon=hold)\n");
 	flags = arch_irq_save();
 	while (uart_getc() < 0)
-		__asm__ volatile("pause");
+		arch_cpu_relax();
 	arch_irq_restore(flags);
 }
 

@@ -78,8 +78,7 @@ long sys_arch_prctl(SYSCALL_ARGS)
 	case ARCH_SET_GS:
 		if (a1 >= TASK_SIZE)
 			return -EPERM;
-		t->arch.gs_base = a1;
-		wrmsr(MSR_KERNEL_GS_BASE, a1);  /* the user's GS base while in the kernel */
+		arch_set_gs_base(t, a1);
 		return 0;
 	case ARCH_GET_FS:
 		return copy_to_user((void *)a1, &t->arch.fs_base, 8) ? -EFAULT : 0;

@@ -21,7 +21,7 @@
  */
 long sys_mmap(SYSCALL_ARGS)
 {
-	struct vm_file none = { NULL, NULL, 0 };
+	struct vm_file none = { 0 };
 	struct file *f;
 	long r;
 	int acc;

@@ -14,15 +14,17 @@
 #include "kstring.h"
 #include "printk.h"
 
+#define N(f, n) { .flag = (f), .name = (n) }
 static const struct { unsigned long flag; const char *name; } vm_flag_names[] = {
-	{ VM_READ, "read" }, { VM_WRITE, "write" }, { VM_EXEC, "exec" }, { VM_SHARED, "shared" },
-	{ VM_MAYREAD, "mayread" }, { VM_MAYWRITE, "maywrite" }, { VM_MAYEXEC, "mayexec" },
-	{ VM_MAYSHARE, "mayshare" }, { VM_GROWSDOWN, "growsdown" }, { VM_LOCKED, "locked" },
-	{ VM_SEQ_READ, "seq_read" }, { VM_RAND_READ, "rand_read" }, { VM_DONTCOPY, "dontcopy" },
-	{ VM_DONTEXPAND, "dontexpand" }, { VM_ACCOUNT, "account" }, { VM_NORESERVE, "noreserve" },
-	{ VM_WIPEONFORK, "wipeonfork" }, { VM_DONTDUMP, "dontdump" }, { VM_SOFTDIRTY, "softdirty" },
-	{ VM_HUGEPAGE, "hugepage" }, { VM_NOHUGEPAGE, "nohugepage" }, { VM_MERGEABLE, "mergeable" },
+	N(VM_READ, "read"), N(VM_WRITE, "write"), N(VM_EXEC, "exec"), N(VM_SHARED, "shared"),
+	N(VM_MAYREAD, "mayread"), N(VM_MAYWRITE, "maywrite"), N(VM_MAYEXEC, "mayexec"),
+	N(VM_MAYSHARE, "mayshare"), N(VM_GROWSDOWN, "growsdown"), N(VM_LOCKED, "locked"),
+	N(VM_SEQ_READ, "seq_read"), N(VM_RAND_READ, "rand_read"), N(VM_DONTCOPY, "dontcopy"),
+	N(VM_DONTEXPAND, "dontexpand"), N(VM_ACCOUNT, "account"), N(VM_NORESERVE, "noreserve"),
+	N(VM_WIPEONFORK, "wipeonfork"), N(VM_DONTDUMP, "dontdump"), N(VM_SOFTDIRTY, "softdirty"),
+	N(VM_HUGEPAGE, "hugepage"), N(VM_NOHUGEPAGE, "nohugepage"), N(VM_MERGEABLE, "mergeable"),
 };
+#undef N
 
 size_t vm_flags_format(char *buf, size_t size, unsigned long flags)
 {

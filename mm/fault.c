@@ -251,8 +251,7 @@ static enum fault_result shared_present(struct mm *mm, struct vma *vma, uintptr_
 
 /* LAB cow: BEGIN wp_fault */
 /* A write to the private page (or zero page) at pa, mapped read-only at va: copy or reuse. */
-static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr_t pa,
-				  unsigned state)
+static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr_t pa)
 {
 	unsigned want = mm_vm_to_mmu(vma->flags) | MMU_ACCESSED | MMU_DIRTY;
 	struct page *old = NULL, *np;
@@ -285,7 +284,6 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		mm_unmap_page(mm, old, !(old->flags & PG_anon), NULL);     /* replace flushed it */
 	mm_count(&mm->rss, 1);
 	mm_count(&mm->cow_copies, 1);
-	(void)state;
 	return FAULT_OK;
 }
 /* LAB cow: END wp_fault */
@@ -333,7 +331,7 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 
 	if (present) {
 		if ((flags & FAULT_WRITE) && !(state & MMU_WRITE))
-			return wp_fault(mm, vma, va, pa, state);
+			return wp_fault(mm, vma, va, pa);
 		/* Spurious, or exec/read rights lagging behind the VMA: add them (never W here). */
 		if (want & ~state & ~MMU_WRITE)
 			mm_set_pte_state(mm, va, state | (want & ~MMU_WRITE));

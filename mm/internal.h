@@ -28,7 +28,7 @@ static inline void mm_pt_unlock(struct mm *mm)
 	spin_unlock(&mm->pt_lock);
 }
 
-/* ---- TLB batches (mm/tlb.c) */
+/* ---- TLB batches (mm/mm_tlb.c) */
 
 /* mm_tlb_init: an empty batch for mm's page tables (local_only: changes that only add rights). */
 static inline void mm_tlb_init(struct tlb_batch *b, struct mm *mm, bool local_only)
@@ -464,7 +464,7 @@ struct mm *mm_list_next(struct mm *prev);
  * mm_unmap_page: the page accounting of one PTE of mm that stops mapping p
  * (the caller clears the PTE, recording it in tlb): mapcount and reference
  * -1 (after the last put the frame waits in tlb, freed after the flush; a
- * page-cache page's reference itself waits in tlb: mm/tlb.c), rss -1, and
+ * page-cache page's reference itself waits in tlb: mm/mm_tlb.c), rss -1, and
  * rss_file -1 when file (p is not a private anonymous page). tlb NULL: the
  * entry is already flushed everywhere (arch_mmu_replace). pt_lock.
  */

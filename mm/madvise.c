@@ -31,53 +31,73 @@
 #include "kerrno.h"
 #include "lru.h"
 
-static bool behavior_valid(int b)
+/*
+ * What each advice Linux 6.18 knows is (madvise_behavior_valid,
+ * madvise_need_mmap_write and madvise_vma_behavior's flag part): an advice
+ * either acts on pages (advise_pages below, with the mmap_lock for reading)
+ * or sets and clears VMA flags (vma_modify_flags, the lock for writing).
+ * An advice that is not here is -EINVAL.
+ */
+struct advice {
+	int advice;
+	bool pages;                     /* acts on pages, not on VMA flags */
+	bool lock_knob;                 /* pages, but for writing under madv_lock=write (2007) */
+	bool pages_write;               /* pages, always for writing (collapse_huge_page) */
+	unsigned long set, clear;       /* VMA flags it sets, clears */
+	unsigned long keep_if;          /* a VMA with any of these keeps its flags (0, no error) */
+	unsigned long einval_if;        /* a VMA with any of these: -EINVAL */
+	bool einval_file;               /* a file mapping: -EINVAL */
+};
+
+static const struct advice advices[] = {
+	{ .advice = MADV_NORMAL, .clear = VM_RAND_READ | VM_SEQ_READ },
+	{ .advice = MADV_SEQUENTIAL, .set = VM_SEQ_READ, .clear = VM_RAND_READ },
+	{ .advice = MADV_RANDOM, .set = VM_RAND_READ, .clear = VM_SEQ_READ },
+	{ .advice = MADV_DONTFORK, .set = VM_DONTCOPY },
+	{ .advice = MADV_DOFORK, .clear = VM_DONTCOPY },
+	{ .advice = MADV_WIPEONFORK, .set = VM_WIPEONFORK, .einval_if = VM_SHARED, .einval_file = true },
+	{ .advice = MADV_KEEPONFORK, .clear = VM_WIPEONFORK },
+	{ .advice = MADV_DONTDUMP, .set = VM_DONTDUMP },
+	{ .advice = MADV_DODUMP, .clear = VM_DONTDUMP, .einval_if = VM_SPECIAL },
+	/* vma_ksm_compatible: other mappings keep their flags, and the advice succeeds. */
+	{ .advice = MADV_MERGEABLE, .set = VM_MERGEABLE,
+	  .keep_if = VM_SHARED | VM_MAYSHARE | VM_SPECIAL },
+	{ .advice = MADV_UNMERGEABLE, .clear = VM_MERGEABLE },
+	{ .advice = MADV_HUGEPAGE, .set = VM_HUGEPAGE, .clear = VM_NOHUGEPAGE },
+	{ .advice = MADV_NOHUGEPAGE, .set = VM_NOHUGEPAGE, .clear = VM_HUGEPAGE },
+	{ .advice = MADV_DONTNEED, .pages = true, .lock_knob = true },
+	{ .advice = MADV_DONTNEED_LOCKED, .pages = true, .lock_knob = true },
+	{ .advice = MADV_FREE, .pages = true, .lock_knob = true },
+	{ .advice = MADV_REMOVE, .pages = true },
+	{ .advice = MADV_WILLNEED, .pages = true },
+	{ .advice = MADV_COLD, .pages = true },
+	{ .advice = MADV_PAGEOUT, .pages = true },
+	{ .advice = MADV_POPULATE_READ, .pages = true },
+	{ .advice = MADV_POPULATE_WRITE, .pages = true },
+	{ .advice = MADV_COLLAPSE, .pages = true, .pages_write = true },
+	{ .advice = MADV_GUARD_INSTALL, .pages = true },
+	{ .advice = MADV_GUARD_REMOVE, .pages = true },
+};
+
+/* The properties of advice, NULL when Linux does not know it. */
+static const struct advice *advice_find(int advice)
 {
-	switch (b) {
-	case MADV_DOFORK: case MADV_DONTFORK: case MADV_NORMAL: case MADV_SEQUENTIAL:
-	case MADV_RANDOM: case MADV_REMOVE: case MADV_WILLNEED: case MADV_DONTNEED:
-	case MADV_DONTNEED_LOCKED: case MADV_FREE: case MADV_COLD: case MADV_PAGEOUT:
-	case MADV_POPULATE_READ: case MADV_POPULATE_WRITE: case MADV_MERGEABLE:
-	case MADV_UNMERGEABLE: case MADV_HUGEPAGE: case MADV_NOHUGEPAGE: case MADV_COLLAPSE:
-	case MADV_DONTDUMP: case MADV_DODUMP: case MADV_WIPEONFORK: case MADV_KEEPONFORK:
-	case MADV_GUARD_INSTALL: case MADV_GUARD_REMOVE:
-		return true;
-	default:
-		return false;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(advices); i++)
+		if (advices[i].advice == advice)
+			return &advices[i];
+	return NULL;
 }
 
-/* The flags an advice gives vma, or -EINVAL (madvise_vma_behavior's flag part). */
-static long advice_flags(const struct vma *vma, int advice)
+/* The flags a flag advice gives vma, or -EINVAL (madvise_vma_behavior's flag part). */
+static long advice_flags(const struct vma *vma, const struct advice *a)
 {
 	unsigned long f = vma->flags;
 
-	switch (advice) {
-	case MADV_NORMAL:     return f & ~(VM_RAND_READ | VM_SEQ_READ);
-	case MADV_SEQUENTIAL: return (f & ~VM_RAND_READ) | VM_SEQ_READ;
-	case MADV_RANDOM:     return (f & ~VM_SEQ_READ) | VM_RAND_READ;
-	case MADV_DONTFORK:   return f | VM_DONTCOPY;
-	case MADV_DOFORK:     return f & ~VM_DONTCOPY;
-	case MADV_WIPEONFORK:
-		if (vma->file || (f & VM_SHARED))
-			return -EINVAL;
-		return f | VM_WIPEONFORK;
-	case MADV_KEEPONFORK: return f & ~VM_WIPEONFORK;
-	case MADV_DONTDUMP:   return f | VM_DONTDUMP;
-	case MADV_DODUMP:
-		if (f & VM_SPECIAL)
-			return -EINVAL;
-		return f & ~VM_DONTDUMP;
-	case MADV_MERGEABLE:
-		/* vma_ksm_compatible: other mappings keep their flags, and the advice succeeds. */
-		if (f & (VM_SHARED | VM_MAYSHARE | VM_SPECIAL))
-			return f;
-		return f | VM_MERGEABLE;
-	case MADV_UNMERGEABLE: return f & ~VM_MERGEABLE;
-	case MADV_HUGEPAGE:   return (f & ~VM_NOHUGEPAGE) | VM_HUGEPAGE;
-	case MADV_NOHUGEPAGE: return (f & ~VM_HUGEPAGE) | VM_NOHUGEPAGE;
-	default:              return -EINVAL;
-	}
+	if ((f & a->einval_if) || (a->einval_file && vma->file))
+		return -EINVAL;
+	if (f & a->keep_if)
+		return f;
+	return (f & ~a->clear) | a->set;
 }
 
 /* LAB madvise: BEGIN free_visit */
@@ -100,28 +120,12 @@ static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
 
 bool mm_madv_write_lock;
 
-/* Does the advice act on pages only (not on VMAs)? */
-static bool advice_pages_only(int advice)
-{
-	switch (advice) {
-	case MADV_REMOVE: case MADV_WILLNEED: case MADV_DONTNEED: case MADV_DONTNEED_LOCKED:
-	case MADV_COLD: case MADV_PAGEOUT: case MADV_FREE: case MADV_POPULATE_READ:
-	case MADV_POPULATE_WRITE: case MADV_COLLAPSE: case MADV_GUARD_INSTALL:
-	case MADV_GUARD_REMOVE:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Does the advice take the mmap_lock for writing? */
-static bool advice_needs_write_lock(int advice)
+static bool advice_needs_write_lock(const struct advice *a)
 {
-	if (advice == MADV_COLLAPSE)
-		return true;            /* Linux's collapse_huge_page takes it for writing too */
-	if (advice == MADV_DONTNEED || advice == MADV_DONTNEED_LOCKED || advice == MADV_FREE)
+	if (a->lock_knob)
 		return mm_madv_write_lock;  /* madv_lock=write: the 2007 vanilla kernel */
-	return !advice_pages_only(advice);
+	return !a->pages || a->pages_write;
 }
 
 /*
@@ -365,19 +369,19 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 
 /* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
 static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
-		      uintptr_t end, int advice, struct tlb_batch *tlb)
+		      uintptr_t end, const struct advice *a, struct tlb_batch *tlb)
 {
 	long nf;
 	struct vma *out;
 	int err;
 
-	if (advice == MADV_COLLAPSE) {
+	if (a->advice == MADV_COLLAPSE) {
 		*prev = vma;
 		return thp_collapse(mm, vma, start, end, tlb);
 	}
-	if (advice_pages_only(advice))
-		return advise_pages(mm, vma, prev, start, end, advice, tlb);
-	nf = advice_flags(vma, advice);
+	if (a->pages)
+		return advise_pages(mm, vma, prev, start, end, a->advice, tlb);
+	nf = advice_flags(vma, a);
 	if (nf < 0)
 		return (int)nf;
 	if ((unsigned long)nf == vma->flags) {
@@ -396,8 +400,8 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
  * mmap_lock held as the advice needs and TLB changes into tlb. 0, the
  * first error, or -ENOMEM when there were holes (after the rest was done).
  */
-static int madvise_walk_vmas(struct mm *mm, uintptr_t start, uintptr_t end, int advice,
-			     struct tlb_batch *tlb)
+static int madvise_walk_vmas(struct mm *mm, uintptr_t start, uintptr_t end,
+			     const struct advice *a, struct tlb_batch *tlb)
 {
 	struct vma *prev, *vma = vma_find_prev(mm, start, &prev);
 	int unmapped_error = 0, err = 0;
@@ -416,7 +420,7 @@ static int madvise_walk_vmas(struct mm *mm, uintptr_t start, uintptr_t end, int 
 				break;
 		}
 		tmp = MIN(vma->end, end);
-		err = advise_vma(mm, vma, &prev, start, tmp, advice, tlb);
+		err = advise_vma(mm, vma, &prev, start, tmp, a, tlb);
 		if (err)
 			return err;
 		start = tmp;
@@ -431,12 +435,13 @@ static int madvise_walk_vmas(struct mm *mm, uintptr_t start, uintptr_t end, int 
 
 int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 {
+	const struct advice *a = advice_find(advice);
 	struct tlb_batch tlb;
 	uintptr_t end, len;
 	bool write;
 	int err;
 
-	if (!behavior_valid(advice))
+	if (!a)
 		return -EINVAL;
 	if (start & ~PAGE_MASK)
 		return -EINVAL;
@@ -450,7 +455,7 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 		return 0;
 	if (advice == MADV_POPULATE_READ || advice == MADV_POPULATE_WRITE)
 		return mm_populate_strict(mm, start, end, advice == MADV_POPULATE_WRITE);
-	write = advice_needs_write_lock(advice);
+	write = advice_needs_write_lock(a);
 	if (write) {
 		mmap_write_lock(mm);
 		vma_write_lock_range(mm, start, end);
@@ -458,7 +463,7 @@ int vm_madvise(struct mm *mm, uintptr_t start, size_t len_in, int advice)
 		mmap_read_lock(mm);
 	}
 	mm_tlb_init(&tlb, mm, false);
-	err = madvise_walk_vmas(mm, start, end, advice, &tlb);
+	err = madvise_walk_vmas(mm, start, end, a, &tlb);
 	mm_tlb_finish(&tlb);            /* one flush for the whole range */
 	if (write)
 		mmap_write_unlock(mm);

@@ -2,7 +2,7 @@
  * Zap: remove the PTEs of a range and release what they mapped (Linux
  * zap_page_range / unmap_vmas). Private anonymous pages lose a reference,
  * and the last one sends the frame to the operation's TLB batch, which
- * frees it once every CPU has flushed its translations (mm/tlb.c);
+ * frees it once every CPU has flushed its translations (mm/mm_tlb.c);
  * page-cache pages stay in their object (an orphan that truncation took
  * out of its cache goes to the batch with its last mapping, like a private
  * page); the zero page is never counted. Page-table pages left empty wait

@@ -8,7 +8,7 @@
 /* Allocate bytes of simulated RAM (filled with junk). Exits on failure. */
 void hosted_ram_init(size_t bytes);
 
-/* ---- the simulated MMU (arch/hosted/mmu.c) ---- */
+/* ---- the simulated MMU (arch/hosted/hosted_mmu.c) ---- */
 struct mm;
 
 /* Whether the simulated CPU keeps MMU_EXEC-only pages unreadable (protection keys); default false. */

@@ -57,6 +57,11 @@ void arch_cpu_relax(void)
 	__asm__ volatile("pause" : : : "memory");
 }
 
+void arch_idle_wait(void)
+{
+	__asm__ volatile("sti; hlt" : : : "memory");
+}
+
 unsigned arch_cpu_id(void)
 {
 	unsigned id;

@@ -70,17 +70,18 @@ void cpu_features_init(void)
 void cpu_features_report(void)
 {
 	const struct { const char *name; bool found, used; } f[] = {
-		{ "NX", x86_cpu.nx, x86_cpu.nx },               /* nx: found and EFER.NXE set */
-		{ "1G-pages", x86_cpu.pdpe1gb, x86_cpu.pdpe1gb },       /* the direct map's */
-		{ "PGE", x86_cpu.pge, x86_cpu.pge },
-		{ "PCID", x86_cpu.pcid, false },
-		{ "INVPCID", x86_cpu.invpcid, false },
-		{ "PKU", x86_cpu.pku, x86_pku_enabled },
-		{ "SMEP", x86_cpu.smep, x86_smep_enabled },
-		{ "SMAP", x86_cpu.smap, x86_smap_enabled },
-		{ "ERMS", x86_cpu.erms, x86_cpu.erms },         /* page copy/clear (page_ops.c) */
-		{ "x2APIC", x86_cpu.x2apic, false },
-		{ "invariant-TSC", x86_cpu.invariant_tsc, false },
+		/* NX: found and EFER.NXE set */
+		{ .name = "NX", .found = x86_cpu.nx, .used = x86_cpu.nx },
+		{ .name = "1G-pages", .found = x86_cpu.pdpe1gb, .used = x86_cpu.pdpe1gb }, /* direct map */
+		{ .name = "PGE", .found = x86_cpu.pge, .used = x86_cpu.pge },
+		{ .name = "PCID", .found = x86_cpu.pcid, .used = false },
+		{ .name = "INVPCID", .found = x86_cpu.invpcid, .used = false },
+		{ .name = "PKU", .found = x86_cpu.pku, .used = x86_pku_enabled },
+		{ .name = "SMEP", .found = x86_cpu.smep, .used = x86_smep_enabled },
+		{ .name = "SMAP", .found = x86_cpu.smap, .used = x86_smap_enabled },
+		{ .name = "ERMS", .found = x86_cpu.erms, .used = x86_cpu.erms },  /* page_ops.c */
+		{ .name = "x2APIC", .found = x86_cpu.x2apic, .used = false },
+		{ .name = "invariant-TSC", .found = x86_cpu.invariant_tsc, .used = false },
 	};
 	char found[128], used[128];
 	size_t nf = 0, nu = 0;

@@ -17,21 +17,23 @@ struct cpu_flag {
 };
 
 /* In Linux's order (the X86_FEATURE_ words), the ones user programs look for. */
+#define F(r, b, n) { .reg = (r), .bit = (b), .name = (n) }
 static const struct cpu_flag flags[] = {
-	{ 0, 0, "fpu" }, { 0, 1, "vme" }, { 0, 2, "de" }, { 0, 3, "pse" }, { 0, 4, "tsc" },
-	{ 0, 5, "msr" }, { 0, 6, "pae" }, { 0, 7, "mce" }, { 0, 8, "cx8" }, { 0, 9, "apic" },
-	{ 0, 11, "sep" }, { 0, 12, "mtrr" }, { 0, 13, "pge" }, { 0, 14, "mca" }, { 0, 15, "cmov" },
-	{ 0, 16, "pat" }, { 0, 17, "pse36" }, { 0, 19, "clflush" }, { 0, 23, "mmx" },
-	{ 0, 24, "fxsr" }, { 0, 25, "sse" }, { 0, 26, "sse2" }, { 0, 28, "ht" },
-	{ 3, 11, "syscall" }, { 3, 20, "nx" }, { 3, 27, "rdtscp" }, { 3, 29, "lm" },
-	{ 1, 0, "pni" }, { 1, 1, "pclmulqdq" }, { 1, 9, "ssse3" }, { 1, 12, "fma" }, { 1, 13, "cx16" },
-	{ 1, 19, "sse4_1" }, { 1, 20, "sse4_2" }, { 1, 22, "movbe" }, { 1, 23, "popcnt" },
-	{ 1, 25, "aes" }, { 1, 26, "xsave" }, { 1, 28, "avx" }, { 1, 29, "f16c" }, { 1, 30, "rdrand" },
-	{ 1, 31, "hypervisor" }, { 4, 0, "lahf_lm" }, { 4, 5, "abm" },
-	{ 2, 0, "fsgsbase" }, { 2, 3, "bmi1" }, { 2, 5, "avx2" }, { 2, 7, "smep" }, { 2, 8, "bmi2" },
-	{ 2, 9, "erms" }, { 2, 16, "avx512f" }, { 2, 18, "rdseed" }, { 2, 19, "adx" }, { 2, 20, "smap" },
-	{ 2, 29, "sha_ni" },
+	F(0, 0, "fpu"), F(0, 1, "vme"), F(0, 2, "de"), F(0, 3, "pse"), F(0, 4, "tsc"),
+	F(0, 5, "msr"), F(0, 6, "pae"), F(0, 7, "mce"), F(0, 8, "cx8"), F(0, 9, "apic"),
+	F(0, 11, "sep"), F(0, 12, "mtrr"), F(0, 13, "pge"), F(0, 14, "mca"), F(0, 15, "cmov"),
+	F(0, 16, "pat"), F(0, 17, "pse36"), F(0, 19, "clflush"), F(0, 23, "mmx"),
+	F(0, 24, "fxsr"), F(0, 25, "sse"), F(0, 26, "sse2"), F(0, 28, "ht"),
+	F(3, 11, "syscall"), F(3, 20, "nx"), F(3, 27, "rdtscp"), F(3, 29, "lm"),
+	F(1, 0, "pni"), F(1, 1, "pclmulqdq"), F(1, 9, "ssse3"), F(1, 12, "fma"), F(1, 13, "cx16"),
+	F(1, 19, "sse4_1"), F(1, 20, "sse4_2"), F(1, 22, "movbe"), F(1, 23, "popcnt"),
+	F(1, 25, "aes"), F(1, 26, "xsave"), F(1, 28, "avx"), F(1, 29, "f16c"), F(1, 30, "rdrand"),
+	F(1, 31, "hypervisor"), F(4, 0, "lahf_lm"), F(4, 5, "abm"),
+	F(2, 0, "fsgsbase"), F(2, 3, "bmi1"), F(2, 5, "avx2"), F(2, 7, "smep"), F(2, 8, "bmi2"),
+	F(2, 9, "erms"), F(2, 16, "avx512f"), F(2, 18, "rdseed"), F(2, 19, "adx"), F(2, 20, "smap"),
+	F(2, 29, "sha_ni"),
 };
+#undef F
 
 void arch_cpu_identity(struct cpu_identity *id)
 {

@@ -151,6 +151,13 @@ void arch_set_fs_base(struct task *t, uint64_t base)
 	wrmsr(MSR_FS_BASE, base);
 }
 
+/* arch_set_gs_base: the running task's user GS base, live once swapgs returns to user mode. */
+void arch_set_gs_base(struct task *t, uint64_t base)
+{
+	t->arch.gs_base = base;
+	wrmsr(MSR_KERNEL_GS_BASE, base);        /* the user's GS base while in the kernel */
+}
+
 struct task *current_task(void)
 {
 	struct task *t;

@@ -18,7 +18,7 @@
  * state. Only the user half is walked, and only the entries whose
  * range overlaps [start, end) are shown (a table line may then have
  * nothing below it). Numbers are hexadecimal with "0x", 0 too.
- * Shared by the hosted build (arch/hosted/ptdump.c), where the tables live
+ * Shared by the hosted build (arch/hosted/hosted_ptdump.c), where the tables live
  * in simulated RAM. Locking: as arch_mmu_walk (the caller keeps the tables
  * from changing).
  */
@@ -96,7 +96,7 @@ static void dump_table(struct dump_ctx *d, phys_addr_t pa, int lvl, uintptr_t ba
 unsigned long arch_mmu_dump(struct arch_mmu *m, uintptr_t start, uintptr_t end, mmu_dump_fn emit,
 			    void *arg)
 {
-	struct dump_ctx d = { m, start, end, emit, arg, 0 };
+	struct dump_ctx d = { .m = m, .start = start, .end = end, .emit = emit, .arg = arg };
 
 	dump_line(&d, 0, "page table 0x%llx", (unsigned long long)arch_mmu_root(m));
 	dump_table(&d, arch_mmu_root(m), 4, 0);

@@ -23,15 +23,16 @@
  * PTE_SW_SWAP (bit 11) with the slot's value in bits 12..63, P clear
  * (Linux's swap PTE); arch_mmu_walk_swap visits those.
  *
- * The same code builds for the hosted arch (arch/hosted/mmu.c includes this
- * file with HOSTED defined): there the tables live in simulated RAM, are
- * walked only in software (mm_soft_access, which caches nothing), NX is
- * always "supported", there is no kernel half and TLB flushes are only
- * counted.
+ * The same code builds for the hosted arch (arch/hosted/hosted_mmu.c
+ * includes this file with HOSTED defined): there the tables live in
+ * simulated RAM, are walked only in software (mm_soft_access, which caches
+ * nothing), NX is always "supported" and there is no kernel half; the
+ * x86_mm_switch and x86_tlb_flush it calls are arch/hosted/hosted_tlb.c's,
+ * which only count flushes.
  *
  * TLB: walks record changed and cleared leaves in a struct tlb_batch and
  * queue the page-table pages they empty there; arch_tlb_flush invalidates
- * them wherever m is loaded (tlb.c: INVLPG per page, or a CR3 reload past
+ * them wherever m is loaded (x86_tlb.c: INVLPG per page, or a CR3 reload past
  * TLB_BATCH_PAGES, locally and by IPI on the other CPUs) and only then
  * frees the tables, which a CPU's page-walk caches may still hold.
  *
@@ -48,8 +49,8 @@
 #include "kernel.h"
 #include "lockless.h"
 #include "vmstat.h"
-#ifndef HOSTED
-#include "x86.h"
+#ifdef HOSTED
+#include "hosted.h"
 #endif
 
 #define PTE_SW_PROTNONE (1UL << 9)
@@ -70,7 +71,6 @@
 
 #ifdef HOSTED
 #define UMM_NX PTE_NX
-bool hosted_exec_only;
 #define UMM_EXEC_ONLY hosted_exec_only
 #else
 #define UMM_NX pte_nx
@@ -82,68 +82,6 @@ bool arch_mmu_exec_only(void)
 	return UMM_EXEC_ONLY;
 }
 
-#ifdef HOSTED
-/*
- * Each host thread plays a CPU, which has the address space it runs with
- * and nothing cached: flushes are only counted (the same statistics as the
- * kernel's, so host tests can check the batching).
- */
-static __thread struct arch_mmu *umm_active;
-static struct tlb_stats hosted_tlb_stats;
-
-static void stat_add(unsigned long *c, unsigned long n)
-{
-	__atomic_add_fetch(c, n, __ATOMIC_RELAXED);
-}
-
-void x86_mm_switch(struct arch_mmu *m)
-{
-	unsigned long bit = 1UL << arch_cpu_id();
-
-	if (umm_active == m)
-		return;
-	if (m)
-		__atomic_fetch_or(&m->cpus, bit, __ATOMIC_SEQ_CST);
-	if (umm_active)
-		__atomic_fetch_and(&umm_active->cpus, ~bit, __ATOMIC_SEQ_CST);
-	umm_active = m;
-}
-
-void x86_tlb_flush(struct arch_mmu *m, const uintptr_t *va, unsigned n, bool full, bool local_only,
-		   bool leave)
-{
-	/* Seq_cst, as tlb.c's fence and load: after the caller's PTE stores. */
-	unsigned long others = __atomic_load_n(&m->cpus, __ATOMIC_SEQ_CST) & ~(1UL << arch_cpu_id());
-	unsigned long copies = (umm_active == m) + (local_only ? 0 : __builtin_popcountl(others));
-
-	(void)va;
-	if (!local_only)
-		stat_add(&hosted_tlb_stats.flushes, 1);
-	if (!local_only && others) {
-		stat_add(&hosted_tlb_stats.shootdowns, 1);
-		stat_add(&hosted_tlb_stats.ipis, __builtin_popcountl(others));
-	}
-	if (full)
-		stat_add(&hosted_tlb_stats.full_flushes, copies);
-	else
-		stat_add(&hosted_tlb_stats.pages, n * copies);
-	if (leave && umm_active == m)
-		x86_mm_switch(NULL);
-}
-
-void arch_tlb_stats(struct tlb_stats *out)
-{
-	*out = hosted_tlb_stats;
-}
-
-void arch_mmu_enter_lazy(void)
-{
-}
-
-static bool umm_is_active(const struct arch_mmu *m) { return umm_active == m; }
-#else
-static bool umm_is_active(const struct arch_mmu *m) { return (read_cr3() & PTE_ADDR_MASK) == m->root; }
-#endif
 
 void tlb_batch_init(struct tlb_batch *b, struct arch_mmu *m, bool local_only)
 {
@@ -323,7 +261,7 @@ void arch_mmu_destroy(struct arch_mmu *m)
 		return;
 	/* Lazy holders (this CPU included) switch away; nobody may be running on it. */
 	x86_tlb_flush(m, NULL, 0, true, false, true);
-	BUG_ON(umm_is_active(m) || READ_ONCE(m->cpus));  /* a CPU still switching to m: the bug */
+	BUG_ON(x86_mm_loaded_here(m) || READ_ONCE(m->cpus));  /* a CPU still switching to m: the bug */
 	for (unsigned i = 0; i < PT_ENTRIES / 2; i++) {
 		if (m->pml4[i]) {
 			free_below(m, m->pml4[i], 4, (uintptr_t)i << 39);
@@ -559,11 +497,6 @@ static inline void leaf_update(uint64_t *pte, uint64_t e, uint64_t ne)
 	while (!__atomic_compare_exchange_n(pte, &cur, ne, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		ne |= cur & ~e & (PTE_A | PTE_D);
 }
-
-#ifdef HOSTED
-/* Host tests: called as a walk reads a present leaf, before anything is decided (hosted.h). */
-void (*hosted_walk_hook)(uint64_t *pte, uintptr_t va);
-#endif
 
 /*
  * Show the present leaf *pte (at va) to the visitor and apply its verdict.

@@ -131,7 +131,7 @@ static void kick_stdin(void)
 /* Send one control message (the control transmit queue has NBUF buffers; QEMU takes them at once). */
 static void ctrl_send(uint32_t id, uint16_t event, uint16_t value)
 {
-	struct virtio_console_control m = { id, event, value };
+	struct virtio_console_control m = { .id = id, .event = event, .value = value };
 
 	tx_reclaim(&ctrl_tx.q);
 	for (int i = 0; i < NBUF; i++)

@@ -119,18 +119,18 @@ static const struct kspecial proc_cwd = {
 /* ---- the directory */
 
 static const struct proc_entry pid_table[] = {
-	{ "auxv", S_IFREG | 0400, &proc_auxv },
-	{ "cmdline", S_IFREG | 0444, &proc_cmdline },
-	{ "comm", S_IFREG | 0644, &proc_comm },
-	{ "cwd", S_IFLNK | 0777, &proc_cwd },
-	{ "exe", S_IFLNK | 0777, &proc_exe },
-	{ "fd", S_IFDIR | 0500, &proc_fd_dir },
-	{ "maps", S_IFREG | 0444, &proc_maps },
-	{ "smaps", S_IFREG | 0444, &proc_smaps },
-	{ "smaps_rollup", S_IFREG | 0444, &proc_smaps_rollup },
-	{ "stat", S_IFREG | 0444, &proc_stat_file },
-	{ "statm", S_IFREG | 0444, &proc_statm },
-	{ "status", S_IFREG | 0444, &proc_status },
+	{ .name = "auxv", .mode = S_IFREG | 0400, .ks = &proc_auxv },
+	{ .name = "cmdline", .mode = S_IFREG | 0444, .ks = &proc_cmdline },
+	{ .name = "comm", .mode = S_IFREG | 0644, .ks = &proc_comm },
+	{ .name = "cwd", .mode = S_IFLNK | 0777, .ks = &proc_cwd },
+	{ .name = "exe", .mode = S_IFLNK | 0777, .ks = &proc_exe },
+	{ .name = "fd", .mode = S_IFDIR | 0500, .ks = &proc_fd_dir },
+	{ .name = "maps", .mode = S_IFREG | 0444, .ks = &proc_maps },
+	{ .name = "smaps", .mode = S_IFREG | 0444, .ks = &proc_smaps },
+	{ .name = "smaps_rollup", .mode = S_IFREG | 0444, .ks = &proc_smaps_rollup },
+	{ .name = "stat", .mode = S_IFREG | 0444, .ks = &proc_stat_file },
+	{ .name = "statm", .mode = S_IFREG | 0444, .ks = &proc_statm },
+	{ .name = "status", .mode = S_IFREG | 0444, .ks = &proc_status },
 };
 
 static const struct inode_special *pid_lookup(struct dentry *dir, const char *name, size_t len,

@@ -161,14 +161,14 @@ static const struct kspecial proc_self = {
 /* ---- /proc */
 
 static const struct proc_entry root_table[] = {
-	{ "cpuinfo", S_IFREG | 0444, &proc_cpuinfo },
-	{ "loadavg", S_IFREG | 0444, &proc_loadavg },
-	{ "meminfo", S_IFREG | 0444, &proc_meminfo },
-	{ "self", S_IFLNK | 0777, &proc_self },
-	{ "stat", S_IFREG | 0444, &proc_sysstat },
-	{ "sys", S_IFDIR | 0555, &proc_sys_dir },
-	{ "uptime", S_IFREG | 0444, &proc_uptime },
-	{ "vmstat", S_IFREG | 0444, &proc_vmstat },
+	{ .name = "cpuinfo", .mode = S_IFREG | 0444, .ks = &proc_cpuinfo },
+	{ .name = "loadavg", .mode = S_IFREG | 0444, .ks = &proc_loadavg },
+	{ .name = "meminfo", .mode = S_IFREG | 0444, .ks = &proc_meminfo },
+	{ .name = "self", .mode = S_IFLNK | 0777, .ks = &proc_self },
+	{ .name = "stat", .mode = S_IFREG | 0444, .ks = &proc_sysstat },
+	{ .name = "sys", .mode = S_IFDIR | 0555, .ks = &proc_sys_dir },
+	{ .name = "uptime", .mode = S_IFREG | 0444, .ks = &proc_uptime },
+	{ .name = "vmstat", .mode = S_IFREG | 0444, .ks = &proc_vmstat },
 };
 
 static const struct inode_special *root_lookup(struct dentry *dir, const char *name, size_t len,

@@ -115,7 +115,7 @@ static void put_vma(struct text *t, struct mm *mm, const struct vma *v, char *li
 /* The text of smaps (or, rollup, smaps_rollup) of mm into buf; the length needed. */
 static size_t smaps_text(struct mm *mm, char *buf, size_t size, bool rollup)
 {
-	struct text t = { buf, size, 0 };
+	struct text t = { .buf = buf, .size = size };
 	size_t room = MAPS_HDR_MAX + PATH_MAX + 16;
 	struct vm_usage total = { 0 };
 	uintptr_t first = 0, last = 0;

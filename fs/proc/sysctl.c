@@ -121,13 +121,13 @@ static const struct sysctl_number threads_max = {
 };
 
 static const struct proc_entry kernel_table[] = {
-	{ "threads-max", S_IFREG | 0644, &threads_max.ks },
+	{ .name = "threads-max", .mode = S_IFREG | 0644, .ks = &threads_max.ks },
 };
 
 static const struct kspecial proc_sys_kernel_dir;
 
 static const struct proc_entry sys_table[] = {
-	{ "kernel", S_IFDIR | 0555, &proc_sys_kernel_dir },
+	{ .name = "kernel", .mode = S_IFDIR | 0555, .ks = &proc_sys_kernel_dir },
 };
 
 /* PROC_TABLE_DIR(storage, var, table): the kspecial var of a directory listing table's entries. */

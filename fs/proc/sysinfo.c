@@ -23,6 +23,7 @@
 #include "swap.h"
 #include "lru.h"
 #include "arch.h"
+#include "arch_mmu_debug.h"
 #include "ktimer.h"
 #include "slab.h"
 #include "printk.h"

@@ -392,7 +392,7 @@ static bool has_work_locked(unsigned cpu)
 void idle_pause(void)
 {
 	/* Woken by the next tick, or at once by the IPI a wake-up of an idle task sends. */
-	__asm__ volatile("sti; hlt" : : : "memory");
+	arch_idle_wait();
 }
 
 void sched_tick(void)
@@ -423,7 +423,7 @@ void cpu_idle(void)
 			}
 			spin_unlock_irqrestore(&sched_lock, f);
 		}
-		__asm__ volatile("sti; hlt" : : : "memory");
+		arch_idle_wait();
 	}
 }
 

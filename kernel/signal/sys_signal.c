@@ -349,8 +349,9 @@ long sys_sigaltstack(SYSCALL_ARGS)
 
 	if (a0 && copy_from_user(&ss, (const void *)a0, sizeof(ss)))
 		return -EFAULT;
-	old = (struct stack_k){ t->sig.sas_sp, sas_flags(t, sp) | (int32_t)t->sig.sas_flags, 0,
-				t->sig.sas_size };
+	old = (struct stack_k){ .ss_sp = t->sig.sas_sp,
+				.ss_flags = sas_flags(t, sp) | (int32_t)t->sig.sas_flags,
+				.ss_size = t->sig.sas_size };
 	if (a0)
 		err = sigaltstack_set(t, ss.ss_sp, ss.ss_flags, ss.ss_size, sp);
 	if (!err && a1 && copy_to_user((void *)a1, &old, sizeof(old)))

@@ -466,9 +466,9 @@ static void push_platform_random(struct stack_builder *b, struct stack_strings *
 	b->p &= ~15UL;
 	s->platform = sb_push_bytes(b, "x86_64", 7);
 	if (!exec_prng.s)
-		prng_seed(&exec_prng, rdtsc());
+		prng_seed(&exec_prng, arch_cycles());
 	for (int i = 0; i < 16; i += 8) {
-		uint64_t v = prng_next(&exec_prng) ^ rdtsc();
+		uint64_t v = prng_next(&exec_prng) ^ arch_cycles();
 
 		memcpy(rnd + i, &v, 8);
 	}
@@ -580,7 +580,7 @@ static int exec_layout(struct file *f, const struct elf_file *ef, struct interp 
 		       const char *const *argv, size_t argc, const char *const *envp, size_t envc,
 		       struct exec_image *out)
 {
-	struct exec_addrs a = { exec_bias(ef), 0, 0 };
+	struct exec_addrs a = { .bias = exec_bias(ef) };
 	uintptr_t brk = 0, sp = 0;
 	struct page *bufpage = pmm_alloc(EXEC_BUF_ORDER, GFP_ZERO);
 	struct stack_builder sb;

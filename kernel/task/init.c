@@ -77,10 +77,8 @@ static __noreturn void init_finished(struct task *t)
 	}
 
 	profile_user_end();             /* profile=user: the table, as a report */
-	while (!arch_streams_drained()) {       /* the program's last bytes leave before QEMU stops */
-		sti();
-		hlt();
-	}
+	while (!arch_streams_drained())         /* the program's last bytes leave before QEMU stops */
+		arch_idle_wait();
 	if (uart_lost_bytes())
 		printk(REPORT_BEGIN "console: %llu bytes of the kernel log were lost (the serial port stopped answering)\n"
 		       REPORT_END, (unsigned long long)uart_lost_bytes());
@@ -191,7 +189,7 @@ static __noreturn void init_run(struct task *t)
 		schedule();
 		if (init_ended(&t))
 			break;
-		__asm__ volatile("sti; hlt" : : : "memory");
+		arch_idle_wait();
 	}
 	init_finished(t);               /* t is a zombie nobody frees: its parent is the idle task */
 }

@@ -55,7 +55,7 @@ static struct timeval_k ns_to_tv(uint64_t ns)
 	/* Linux rounds a remaining value up to whole microseconds, so an armed timer never reads 0 */
 	uint64_t us = (ns + 999) / 1000;
 
-	return (struct timeval_k){ (int64_t)(us / USEC), (int64_t)(us % USEC) };
+	return (struct timeval_k){ .sec = (int64_t)(us / USEC), .usec = (int64_t)(us % USEC) };
 }
 
 /* The current setting of t's ITIMER_REAL. */

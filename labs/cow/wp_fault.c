@@ -10,13 +10,11 @@
  * do_wp_page: wp_page_copy or wp_page_reuse). docs/labs/cow.md (its
  * appendix, when stuck).
  */
-static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr_t pa,
-				  unsigned state)
+static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr_t pa)
 {
 	unsigned want = mm_vm_to_mmu(vma->flags) | MMU_ACCESSED | MMU_DIRTY;
 	struct page *old = mm_is_zero_pa(pa) ? NULL : phys_to_page(pa), *np;
 
-	(void)state;
 	if (old && (old->flags & PG_anon))
 		return FAULT_SIGSEGV_ACCERR;    /* TODO: copy-on-write of a shared anonymous page */
 	if (vma_anon_prepare(mm, vma))

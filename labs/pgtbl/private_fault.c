@@ -22,7 +22,7 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 
 	if (present) {
 		if ((flags & FAULT_WRITE) && !(state & MMU_WRITE))
-			return wp_fault(mm, vma, va, pa, state);
+			return wp_fault(mm, vma, va, pa);
 		/* Spurious, or exec/read rights lagging behind the VMA: add them (never W here). */
 		if (want & ~state & ~MMU_WRITE)
 			mm_set_pte_state(mm, va, state | (want & ~MMU_WRITE));

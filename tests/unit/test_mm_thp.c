@@ -12,6 +12,7 @@
  */
 #include "test_mm_util.h"
 #include "vmstat.h"
+#include "arch_mmu_debug.h"
 
 #define HV 0x40000000UL                 /* a 2 MiB-aligned user address */
 

@@ -291,7 +291,7 @@ void smp_init(const struct boot_info *bi, bool use_acpi, unsigned max_cpus);
 
 /* IPI vectors. */
 #define VEC_RESCHED    0xf0     /* wake an idle CPU: work was queued for it */
-#define VEC_TLB        0xf1     /* TLB shootdown request (tlb.c) */
+#define VEC_TLB        0xf1     /* TLB shootdown request (x86_tlb.c) */
 #define VEC_STOP       0xf2     /* stop this CPU (panic) */
 #define VEC_KSTACK_FLUSH 0xf3   /* drop freed kernel-stack mappings from the TLB (kstack.c) */
 
@@ -369,7 +369,7 @@ struct percpu {
 	uint64_t kstack_top;    /* offset 32: top of the running task's kernel stack */
 	void *cur_task;         /* offset 40: the running struct task */
 	struct lockdep_held held;       /* spinning locks this CPU holds (lib/lockdep.c) */
-	struct arch_mmu *mm_loaded;     /* user address space in CR3 (NULL: the kernel's), tlb.c */
+	struct arch_mmu *mm_loaded;     /* user address space in CR3 (NULL: the kernel's), x86_tlb.c */
 	bool mm_lazy;                   /* kept only lazily: a kernel thread or idle runs */
 };
 extern struct percpu percpu_area[];

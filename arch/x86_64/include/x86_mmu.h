@@ -50,7 +50,7 @@ int x86_pt_walk(uint64_t cr3, uintptr_t va, uint64_t *pte, int *level, uint64_t 
 
 /*
  * One user address space's page tables (include/arch_mmu.h's opaque
- * struct arch_mmu): user_mmu.c builds them, tlb.c switches and flushes them.
+ * struct arch_mmu): user_mmu.c builds them, x86_tlb.c switches and flushes them.
  */
 struct arch_mmu {
 	phys_addr_t root;             /* PML4 frame */
@@ -63,7 +63,8 @@ struct arch_mmu {
 };
 
 /*
- * The x86 half of TLB maintenance (tlb.c): switching a CPU's address space
+ * The x86 half of TLB maintenance (x86_tlb.c; the hosted build's counting
+ * stand-ins: arch/hosted/hosted_tlb.c): switching a CPU's address space
  * (and its bit in m->cpus), and flushing a batch on every CPU where its
  * address space is loaded (IPIs, waited for). leave: CPUs that have m
  * loaded switch to the kernel tables (arch_mmu_destroy).
@@ -72,6 +73,8 @@ struct tlb_batch;
 void x86_mm_switch(struct arch_mmu *m);
 void x86_tlb_flush(struct arch_mmu *m, const uintptr_t *va, unsigned n, bool full, bool local_only,
 		   bool leave);
+/* x86_mm_loaded_here: the running CPU's CR3 holds m (whatever its bit in m->cpus says). */
+bool x86_mm_loaded_here(const struct arch_mmu *m);
 /* tlb_init: install the shootdown IPI handler (once, on the boot CPU). */
 void tlb_init(void);
 

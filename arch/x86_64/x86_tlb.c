@@ -79,6 +79,11 @@ void x86_mm_switch(struct arch_mmu *m)
 	arch_irq_restore(f);
 }
 
+bool x86_mm_loaded_here(const struct arch_mmu *m)
+{
+	return (read_cr3() & PTE_ADDR_MASK) == m->root;
+}
+
 /* LAB smp: BEGIN lazy_tlb */
 void arch_mmu_enter_lazy(void)
 {

@@ -3,12 +3,15 @@
  * same 4-level table format, with tables in simulated RAM and no kernel
  * half). User accesses through those tables are mm_soft_access
  * (mm/soft_access.c), the software "CPU" that calls the fault handler the
- * way the hardware would.
+ * way the hardware would. The TLB side is hosted_tlb.c.
  */
 #include "../x86_64/user_mmu.c"
 
 #include "hosted.h"
 #include "mm.h"
+
+bool hosted_exec_only;
+void (*hosted_walk_hook)(uint64_t *pte, uintptr_t va);
 
 int hosted_user_read8(struct mm *mm, uintptr_t va, uint8_t *val)
 {
