@@ -24,6 +24,7 @@
 #include "printk.h"
 #include "file.h"
 #include "ktimer.h"
+#include "lockless.h"
 
 #define CLOCK_REALTIME 0
 #define CLOCK_REALTIME_COARSE 5
@@ -289,21 +290,24 @@ long sys_vmk_memstat(SYSCALL_ARGS)
 
 	slab_shrink_all();              /* empty slabs do not count as used memory */
 	arch_tlb_stats(&tlb);
+	/* Read without their locks, racing with the caller's other threads, which
+	 * fault, map and count meanwhile (the mm's [atomic] counters and the rwsem's
+	 * [wait_lock] statistics): each value is whole, at most a moment old. */
 	st = (struct vmk_memstat){
 		.free_frames = pmm_free_frames(),
-		.rss = mm->rss - mm->rss_file,       /* anonymous pages: the uapi field's meaning */
-		.faults = mm->faults,
-		.cow_copies = mm->cow_copies,
-		.zero_maps = mm->zero_maps,
+		.rss = READ_ONCE(mm->rss) - READ_ONCE(mm->rss_file),       /* anonymous pages: the uapi field's meaning */
+		.faults = READ_ONCE(mm->faults),
+		.cow_copies = READ_ONCE(mm->cow_copies),
+		.zero_maps = READ_ONCE(mm->zero_maps),
 		.tasks = sched_task_count(),
-		.cow_reuses = mm->cow_reuses,
+		.cow_reuses = READ_ONCE(mm->cow_reuses),
 		.cpus = arch_nr_cpus(),
-		.faults_lockless = mm->faults_lockless,
-		.faults_fallback = mm->faults_fallback,
-		.mmap_read_acquired = mm->mmap_lock.read_acquired,
-		.mmap_write_acquired = mm->mmap_lock.write_acquired,
-		.mmap_read_contended = mm->mmap_lock.read_contended,
-		.mmap_write_contended = mm->mmap_lock.write_contended,
+		.faults_lockless = READ_ONCE(mm->faults_lockless),
+		.faults_fallback = READ_ONCE(mm->faults_fallback),
+		.mmap_read_acquired = READ_ONCE(mm->mmap_lock.read_acquired),
+		.mmap_write_acquired = READ_ONCE(mm->mmap_lock.write_acquired),
+		.mmap_read_contended = READ_ONCE(mm->mmap_lock.read_contended),
+		.mmap_write_contended = READ_ONCE(mm->mmap_lock.write_contended),
 		.tlb_flushes = tlb.flushes,
 		.tlb_shootdowns = tlb.shootdowns,
 		.tlb_ipis = tlb.ipis,
