@@ -15,7 +15,11 @@
 #include "pmm.h"
 #include "slab.h"
 
-/* Accesses the compiler instruments (not inlined, so each is one call to check). */
+/*
+ * Accesses the compiler instruments (not inlined, so each is one call to
+ * check); volatile: each is a real one-byte access, never dropped or merged
+ * (tools/lockless-check allows these two).
+ */
 static __attribute__((noinline)) char read_byte(const volatile char *p)
 {
 	return *p;

@@ -87,11 +87,12 @@ typedef void (*work_fn)(struct worker *w);
 
 struct shared {
 	struct mm *mm;
-	volatile unsigned long epoch;   /* odd while the controller's change is in effect */
-	volatile int stop;
-	volatile unsigned started;
-	volatile unsigned long errors;  /* impossible results seen */
-	volatile unsigned long faults, hits;
+	/* [atomic] all: the workers and the controller race on them; plain reads after the joins */
+	unsigned long epoch;            /* odd while the controller's change is in effect */
+	int stop;
+	unsigned started;
+	unsigned long errors;           /* impossible results seen */
+	unsigned long faults, hits;
 };
 
 struct worker {
@@ -139,7 +140,7 @@ static unsigned start_workers(struct worker *w, struct shared *s, work_fn fn)
 			started++;
 		}
 	}
-	while (__atomic_load_n(&s->started, __ATOMIC_ACQUIRE) < started)
+	while (smp_load_acquire(&s->started) < started)
 		sched_yield();
 	return started;
 }
@@ -154,7 +155,7 @@ static unsigned long shootdowns_so_far(void)
 
 static void stop_workers(struct worker *w, unsigned n, struct shared *s)
 {
-	__atomic_store_n(&s->stop, 1, __ATOMIC_RELEASE);
+	smp_store_release(&s->stop, 1);
 	for (unsigned i = 0; i < n; i++)
 		if (w[i].th)
 			kthread_join(w[i].th);
@@ -246,13 +247,13 @@ static void race_progress(const struct ktest *t, unsigned r)
  */
 static void read_while_unmapped(struct worker *w)
 {
-	for (unsigned i = 0; !__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE); i++) {
+	for (unsigned i = 0; !smp_load_acquire(&w->s->stop); i++) {
 		unsigned k = (i * 7 + w->id) % NPAGES;
-		unsigned long e0 = __atomic_load_n(&w->s->epoch, __ATOMIC_ACQUIRE), e1;
+		unsigned long e0 = smp_load_acquire(&w->s->epoch), e1;
 		uint64_t v = 0;
 		int err = copy_from_user(&v, (const void *)(A + k * PAGE_SIZE), sizeof(v));
 
-		e1 = __atomic_load_n(&w->s->epoch, __ATOMIC_ACQUIRE);
+		e1 = smp_load_acquire(&w->s->epoch);
 		if (err == 0 && v != k + 1 && v != 0)
 			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);     /* another page's bytes */
 		if (err == 0 && k == 3 && e0 == e1 && (e0 & 1))
@@ -310,13 +311,13 @@ static void test_munmap_races_faults(struct ktest *t)
 
 static void write_while_readonly(struct worker *w)
 {
-	for (unsigned i = 0; !__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE); i++) {
-		unsigned long e0 = __atomic_load_n(&w->s->epoch, __ATOMIC_ACQUIRE), e1;
+	for (unsigned i = 0; !smp_load_acquire(&w->s->stop); i++) {
+		unsigned long e0 = smp_load_acquire(&w->s->epoch), e1;
 		uint64_t v = ((uint64_t)w->id << 32) | i;
 		int err = copy_to_user((void *)(A + (i % NPAGES) * PAGE_SIZE + 8 * (1 + w->id)), &v,
 				       sizeof(v));
 
-		e1 = __atomic_load_n(&w->s->epoch, __ATOMIC_ACQUIRE);
+		e1 = smp_load_acquire(&w->s->epoch);
 		if (err == 0 && e0 == e1 && (e0 & 1))
 			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);     /* wrote read-only memory */
 		__atomic_add_fetch(err ? &w->s->faults : &w->s->hits, 1, __ATOMIC_RELAXED);
@@ -362,7 +363,7 @@ static void read_monotonic(struct worker *w)
 {
 	uint64_t last = 0;
 
-	while (!__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE)) {
+	while (!smp_load_acquire(&w->s->stop)) {
 		uint64_t v = 0;
 
 		if (copy_from_user(&v, (const void *)A, sizeof(v)) || v < last)
@@ -408,7 +409,7 @@ static void test_cow_breaks_while_reading(struct ktest *t)
 struct one_fault {
 	struct mm *mm;
 	uintptr_t addr;
-	volatile int done;
+	int done;                       /* [atomic] set (release) once err is */
 	int err;
 };
 
@@ -420,7 +421,7 @@ static void fault_once(void *arg)
 	kthread_use_mm(f->mm);
 	f->err = copy_to_user((void *)f->addr, &v, sizeof(v));
 	kthread_unuse_mm();
-	__atomic_store_n(&f->done, 1, __ATOMIC_RELEASE);
+	smp_store_release(&f->done, 1);
 }
 
 static unsigned some_cpu(void)
@@ -460,8 +461,9 @@ static void test_fault_while_mmap_lock_held(struct ktest *t)
 	th = kthread_create(fault_once, &f, (int)some_cpu(), "vma_fault");
 	ASSERT_TRUE(t, th != NULL);
 	kthread_start(th);
-	while (!__atomic_load_n(&f.done, __ATOMIC_ACQUIRE) &&
-	       __atomic_load_n(&f.mm->mmap_lock.read_contended, __ATOMIC_ACQUIRE) == rc)
+	/* Lockless: read_contended is [wait_lock]; fault_once's down_read would count it meanwhile. */
+	while (!smp_load_acquire(&f.done) &&
+	       smp_load_acquire(&f.mm->mmap_lock.read_contended) == rc)
 		sched_yield();          /* done, or (a failure) queued for the mmap_lock */
 	EXPECT_EQ(t, f.mm->mmap_lock.read_contended, rc);
 	mmap_write_unlock(f.mm);
@@ -494,8 +496,9 @@ static void test_fault_in_marked_vma_waits(struct ktest *t)
 	th = kthread_create(fault_once, &f, (int)some_cpu(), "vma_fault");
 	ASSERT_TRUE(t, th != NULL);
 	kthread_start(th);
-	while (__atomic_load_n(&f.mm->mmap_lock.read_contended, __ATOMIC_ACQUIRE) == rc &&
-	       !__atomic_load_n(&f.done, __ATOMIC_ACQUIRE))
+	/* Lockless, as in the test above: fault_once's down_read counts read_contended ([wait_lock]). */
+	while (smp_load_acquire(&f.mm->mmap_lock.read_contended) == rc &&
+	       !smp_load_acquire(&f.done))
 		sched_yield();          /* it queues for the mmap_lock (done: it did not, a failure) */
 	EXPECT_EQ(t, f.done, 0);
 	mmap_write_unlock(f.mm);
@@ -537,7 +540,7 @@ static void free_and_check(struct worker *w)
 {
 	uintptr_t base = A + (1 + 4 * (w->id - 1)) * PAGE_SIZE;
 
-	for (unsigned i = 0; !__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE); i++) {
+	for (unsigned i = 0; !smp_load_acquire(&w->s->stop); i++) {
 		uintptr_t page = base + (i % 4) * PAGE_SIZE;
 		uint64_t v = ((uint64_t)(w->id + 1) << 32) | (i + 1), got = ~0UL, back = ~0UL;
 
@@ -565,7 +568,7 @@ static void reclaim_or_check(struct worker *w)
 		free_and_check(w);
 		return;
 	}
-	while (!__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE)) {
+	while (!smp_load_acquire(&w->s->stop)) {
 		__atomic_add_fetch(&reclaimed_total, mm_reclaim(~0UL, RECLAIM_KSWAPD), __ATOMIC_RELAXED);
 		sched_yield();
 	}
@@ -658,7 +661,7 @@ static void write_and_check(struct worker *w)
 {
 	uintptr_t base = A + (1 + 4 * (w->id - 1)) * PAGE_SIZE;
 
-	for (unsigned i = 0; !__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE); i++) {
+	for (unsigned i = 0; !smp_load_acquire(&w->s->stop); i++) {
 		uintptr_t page = base + (i % 4) * PAGE_SIZE;
 		uint64_t v = ((uint64_t)(w->id + 1) << 32) | (i + 1), got = 0;
 
@@ -681,7 +684,7 @@ static void swap_or_check(struct worker *w)
 		write_and_check(w);
 		return;
 	}
-	while (!__atomic_load_n(&w->s->stop, __ATOMIC_ACQUIRE)) {
+	while (!smp_load_acquire(&w->s->stop)) {
 		mm_reclaim(64, RECLAIM_KSWAPD);
 		sched_yield();
 	}
@@ -753,8 +756,8 @@ RACE_CASE_WITHOUT_SWAP(test_swap_races_writes_fork)
 struct lock_holder {
 	struct mm *mm;
 	unsigned long contended;      /* the lock's read_contended before the test's reclaim */
-	int held;                     /* 1 once the holder has the lock */
-	int done;                     /* 1: the test is past its reclaims (let go in any case) */
+	int held;                     /* [atomic] 1 once the holder has the lock */
+	int done;                     /* [atomic] 1: the test is past its reclaims (let go in any case) */
 };
 
 /* Hold mm's mmap_lock for writing until a reader has had to wait for it (or the test is done). */
@@ -763,9 +766,9 @@ static void hold_until_read_waits(void *arg)
 	struct lock_holder *h = arg;
 
 	mmap_write_lock(h->mm);
-	__atomic_store_n(&h->held, 1, __ATOMIC_RELEASE);
+	smp_store_release(&h->held, 1);
 	while (READ_ONCE(h->mm->mmap_lock.read_contended) == h->contended &&
-	       !__atomic_load_n(&h->done, __ATOMIC_ACQUIRE))
+	       !smp_load_acquire(&h->done))
 		sched_yield();
 	mmap_write_unlock(h->mm);
 }
@@ -805,13 +808,13 @@ static void test_direct_reclaim_waits_for_mmap_lock_body(struct ktest *t)
 	th = kthread_create(hold_until_read_waits, &h, -1, "lock_holder");
 	ASSERT_TRUE(t, th != NULL);
 	kthread_start(th);
-	while (!__atomic_load_n(&h.held, __ATOMIC_ACQUIRE))
+	while (!smp_load_acquire(&h.held))
 		sched_yield();
 	EXPECT_FALSE(t, mm_reclaim_direct(false));
 	EXPECT_EQ(t, vm_stat_read(VM_NR_LAZYFREE) - lazy0, 8);
 	EXPECT_TRUE(t, mm_reclaim_direct(true));
 	EXPECT_EQ(t, vm_stat_read(VM_NR_LAZYFREE), lazy0);
-	__atomic_store_n(&h.done, 1, __ATOMIC_RELEASE);
+	smp_store_release(&h.done, 1);
 	kthread_join(th);
 	check_and_put(t, h.mm);
 }

@@ -15,6 +15,7 @@
 #include "task.h"
 #include "lock_order.h"
 #include "arch.h"
+#include "lockless.h"
 
 static struct rwsem sem;
 
@@ -29,24 +30,28 @@ static unsigned cpu_for(unsigned i)
 	return 0;
 }
 
-static void wait_until(volatile unsigned long *v, unsigned long want)
+/* Until *v reaches want: an rwsem statistic its waiters bump under wait_lock (not held here). */
+static void wait_until(const unsigned long *v, unsigned long want)
 {
-	while (__atomic_load_n(v, __ATOMIC_ACQUIRE) < want)
+	while (smp_load_acquire(v) < want)
 		sched_yield();
 }
 
 /* ---- readers together */
 
-static volatile unsigned readers_inside;
+static unsigned readers_inside;          /* [atomic]; plain reads after the joins */
 static unsigned readers_expected;
 
 static void reader_meets_others(void *arg)
 {
 	down_read(&sem);
 	__atomic_add_fetch(&readers_inside, 1, __ATOMIC_ACQ_REL);
-	/* Until all are inside; a reader that had to wait means they never will be (the test fails). */
-	while (__atomic_load_n(&readers_inside, __ATOMIC_ACQUIRE) < readers_expected &&
-	       !__atomic_load_n(&sem.read_contended, __ATOMIC_ACQUIRE))
+	/*
+	 * Until all are inside; a reader that had to wait means they never will be (the test fails).
+	 * Lockless: the other readers' down_read counts read_contended ([wait_lock]) meanwhile.
+	 */
+	while (smp_load_acquire(&readers_inside) < readers_expected &&
+	       !smp_load_acquire(&sem.read_contended))
 		sched_yield();
 	up_read(&sem);
 }
@@ -74,7 +79,7 @@ static void test_readers_share(struct ktest *t)
 
 /* ---- FIFO order of service */
 
-static volatile unsigned order_next;
+static unsigned order_next;              /* [atomic], bumped with the lock held */
 static unsigned order[8];
 
 struct role {

@@ -25,6 +25,7 @@
 #include "arch.h"
 #include "x86.h"
 #include "printk.h"
+#include "lockless.h"
 
 #define BENCH_BASE 0x100000000UL
 #define REGION (1UL << 24)              /* each thread's own 16 MiB of address space */
@@ -40,9 +41,9 @@ static const char *const workload_names[] = { "page_fault", "tlb_flush", "mmap" 
 struct bench {
 	struct mm *mm;
 	enum workload w;
-	volatile int go;
-	volatile unsigned ready;
-	volatile unsigned long ops, errors;
+	int go;                         /* [atomic] the start signal (smp_store_release) */
+	unsigned ready;                 /* [atomic] threads waiting for go */
+	unsigned long ops;              /* [atomic] operations done; plain reads after the joins */
 };
 
 struct bench_thread {
@@ -103,7 +104,7 @@ static void bench_thread(void *arg)
 
 	kthread_use_mm(b->mm);
 	__atomic_add_fetch(&b->ready, 1, __ATOMIC_ACQ_REL);
-	while (!__atomic_load_n(&b->go, __ATOMIC_ACQUIRE))
+	while (!smp_load_acquire(&b->go))
 		sched_yield();          /* CPU 0's thread shares its CPU with the test */
 	ops = run_workload(b, BENCH_BASE + bt->id * REGION);
 	__atomic_add_fetch(&b->ops, ops, __ATOMIC_RELAXED);
@@ -170,10 +171,10 @@ static bool run_bench(enum workload w, unsigned threads, bool vma)
 			return false;
 		kthread_start(th[i]);
 	}
-	while (__atomic_load_n(&b.ready, __ATOMIC_ACQUIRE) < threads)
+	while (smp_load_acquire(&b.ready) < threads)
 		sched_yield();
 	snapshot(b.mm, &s);
-	__atomic_store_n(&b.go, 1, __ATOMIC_RELEASE);
+	smp_store_release(&b.go, 1);
 	for (unsigned i = 0; i < threads; i++)
 		kthread_join(th[i]);
 	snapshot(b.mm, &e);

@@ -12,6 +12,7 @@
 #include "task.h"
 #include "x86.h"
 #include "arch.h"
+#include "lockless.h"
 
 static unsigned online_cpus(void)
 {
@@ -29,9 +30,10 @@ static unsigned nth_cpu(unsigned n)
 	return 0;
 }
 
+/* Written by the thread, read by the test after kthread_join (which orders them): no race. */
 struct where {
-	volatile unsigned cpu;
-	volatile int ran;
+	unsigned cpu;
+	int ran;
 };
 
 static void record_cpu(void *arg)
@@ -66,9 +68,9 @@ static void test_thread_on_each_cpu(struct ktest *t)
 
 /* A barrier that spins without yielding: it completes only if every party runs at the same time. */
 struct spin_barrier {
-	volatile unsigned arrived;
+	unsigned arrived;               /* [atomic] the parties inside; plain reads after the joins */
 	unsigned parties;
-	volatile unsigned long cpus_seen;
+	unsigned long cpus_seen;        /* [atomic] the parties' CPUs; plain reads after the joins */
 };
 
 static void barrier_party(void *arg)
@@ -77,7 +79,7 @@ static void barrier_party(void *arg)
 
 	__atomic_fetch_or(&b->cpus_seen, 1UL << arch_cpu_id(), __ATOMIC_RELAXED);
 	__atomic_fetch_add(&b->arrived, 1, __ATOMIC_ACQ_REL);
-	while (__atomic_load_n(&b->arrived, __ATOMIC_ACQUIRE) < b->parties)
+	while (smp_load_acquire(&b->arrived) < b->parties)
 		arch_cpu_relax();
 }
 
@@ -162,16 +164,17 @@ static void test_idle_cpu_woken_by_ipi(struct ktest *t)
 		ktest_skip(t, "needs two CPUs");
 		return;
 	}
-	before = __atomic_load_n(&ipi_resched_received[cpu], __ATOMIC_RELAXED);
+	/* Lockless: cpu's reschedule-IPI handler increments it at any time. */
+	before = READ_ONCE(ipi_resched_received[cpu]);
 	th = kthread_create(record_cpu, &w, (int)cpu, "smp_ipi");
 	ASSERT_TRUE(t, th != NULL);
 	kthread_start(th);              /* cpu idles: the start sends it a reschedule IPI */
 	kthread_join(th);
 	EXPECT_EQ(t, w.cpu, cpu);
 	/* Its timer may have woken it first; the IPI still arrives (a lost one hangs the run). */
-	while (__atomic_load_n(&ipi_resched_received[cpu], __ATOMIC_RELAXED) == before)
+	while (READ_ONCE(ipi_resched_received[cpu]) == before)
 		arch_cpu_relax();
-	EXPECT_GT(t, __atomic_load_n(&ipi_resched_received[cpu], __ATOMIC_RELAXED), before);
+	EXPECT_GT(t, READ_ONCE(ipi_resched_received[cpu]), before);
 }
 
 /* Two threads on two CPUs hand a token back and forth through sched_wait_flag. */
@@ -180,7 +183,7 @@ static void test_idle_cpu_woken_by_ipi(struct ktest *t)
 struct pingpong {
 	int flag[2][PINGPONG_ROUNDS];                   /* sched_wait_flag's flags */
 	struct task *th[2];
-	volatile unsigned count[2];
+	unsigned count[2];              /* side i's rounds, written by it alone; read after the joins */
 };
 
 static struct pingpong pp;

@@ -29,6 +29,7 @@
 #include "arch.h"
 #include "kerrno.h"
 #include "tests/unit/test_mm_util.h"
+#include "lockless.h"
 
 #define A 0x20000000UL
 #define PATTERN 0x5a5a5a5a12345678UL
@@ -42,8 +43,8 @@ struct probe {
 	struct mm *mm;
 	uintptr_t addr, addr2;          /* touched before / after (the same unless a move) */
 	enum probe_op before, after;
-	volatile int ready, go;
-	volatile int sleep_between;     /* sleep (lazy TLB) instead of spinning */
+	int ready, go;                  /* [atomic] probe to test, test to probe (release/acquire) */
+	int sleep_between;              /* sleep (lazy TLB) instead of spinning; set before the start */
 	int wake;                       /* sched_wait_flag's flag */
 	struct task *th;
 	int err_before, err_after;
@@ -64,11 +65,11 @@ static void probe_thread(void *arg)
 
 	kthread_use_mm(p->mm);
 	p->err_before = touch(p->addr, p->before, WRITE_BEFORE, &p->val_before);
-	__atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
+	smp_store_release(&p->ready, 1);
 	if (p->sleep_between) {
 		sched_wait_flag(&p->wake);
 	} else {
-		while (!__atomic_load_n(&p->go, __ATOMIC_ACQUIRE))
+		while (!smp_load_acquire(&p->go))
 			arch_cpu_relax();       /* no schedule: the address space stays in CR3 */
 	}
 	p->err_after = touch(p->addr2, p->after, WRITE_AFTER, &p->val_after);
@@ -88,7 +89,7 @@ static bool start_probe(struct probe *p)
 	if (!p->th)
 		return false;
 	kthread_start(p->th);
-	while (!__atomic_load_n(&p->ready, __ATOMIC_ACQUIRE))
+	while (!smp_load_acquire(&p->ready))
 		sched_yield();
 	p->in_mask = arch_mmu_cpus(p->mm->mmu) & (1UL << other_cpu());
 	return true;
@@ -101,7 +102,7 @@ static void finish_probe(struct ktest *t, struct probe *p)
 	if (p->sleep_between)
 		sched_wake_flag(p->th, &p->wake);
 	else
-		__atomic_store_n(&p->go, 1, __ATOMIC_RELEASE);
+		smp_store_release(&p->go, 1);
 	kthread_join(p->th);
 }
 
@@ -374,7 +375,8 @@ static void test_lazy_cpu_switches_away(struct ktest *t)
 	p.mm = make_mm(t, 1);
 	ASSERT_TRUE(t, p.mm != NULL);
 	ASSERT_TRUE(t, start_probe(&p));
-	while (__atomic_load_n(&p.th->on_cpu, __ATOMIC_ACQUIRE) || p.th->state != TASK_SLEEPING)
+	/* Lockless: the scheduler (its [sched] lock) switches the probe out and sets it sleeping meanwhile. */
+	while (smp_load_acquire(&p.th->on_cpu) || READ_ONCE(p.th->state) != TASK_SLEEPING)
 		sched_yield();
 	/* The thread sleeps: its CPU idles with the address space still loaded, lazily. */
 	EXPECT_TRUE(t, arch_mmu_cpus(p.mm->mmu) & (1UL << cpu));
@@ -415,7 +417,7 @@ static unsigned start_probes(struct ktest *t, struct probe *p, struct mm *mm, un
 		n++;
 	}
 	for (unsigned i = 0; i < n; i++)
-		while (!__atomic_load_n(&p[i].ready, __ATOMIC_ACQUIRE))
+		while (!smp_load_acquire(&p[i].ready))
 			sched_yield();
 	EXPECT_GT(t, n, 0);
 	return n;
@@ -424,7 +426,7 @@ static unsigned start_probes(struct ktest *t, struct probe *p, struct mm *mm, un
 static void finish_probes(struct probe *p, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		__atomic_store_n(&p[i].go, 1, __ATOMIC_RELEASE);
+		smp_store_release(&p[i].go, 1);
 	for (unsigned i = 0; i < n; i++)
 		kthread_join(p[i].th);
 }

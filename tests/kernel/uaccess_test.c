@@ -117,6 +117,7 @@ static void test_mapped_and_unmapped(struct ktest *t)
 	EXPECT_EQ(t, pmm_free_frames(), free0);
 }
 
+/* volatile: an access that must happen (and fault); tools/lockless-check allows these two. */
 static void read_at(void *arg) { (void)*(volatile char *)arg; }
 static void write_at(void *arg) { *(volatile char *)arg = 1; }
 

@@ -13,7 +13,9 @@ static uint8_t data_code[16] = { 0xC3 };        /* "ret", in .data (NX) */
 
 /*
  * The faulting addresses come in through arg, so that the compiler cannot
- * see a NULL dereference and replace it with a trap instruction.
+ * see a NULL dereference and replace it with a trap instruction; volatile:
+ * the access must happen although its value is unused (tools/lockless-check
+ * allows these two).
  */
 static void read_at(void *arg) { (void)*(volatile int *)arg; }
 static void write_at(void *arg) { *(volatile int *)arg = 1; }
