@@ -27,10 +27,12 @@
  * ([atomic]: only ever accessed with these or the builtins). volatile is
  * for device memory, whose every access is a device access (LAPIC
  * registers, the virtqueue rings a device reads and writes, the
- * framebuffer), and for kernel/main.c's crash= tests, whose faults the
- * compiler must keep. tools/lockless-check (make test's style stage) fails on a
- * raw relaxed, acquire or release __atomic_load_n/_store_n, and on a
- * volatile outside its short allow-list.
+ * framebuffer), and for accesses the compiler must keep: kernel/main.c's
+ * crash= tests, and a few in tests/ (reads that must fault, KASAN's probes).
+ * Tests' flags shared between CPUs use these wrappers too.
+ * tools/lockless-check (make test's style stage) fails on a raw relaxed,
+ * acquire or release __atomic_load_n/_store_n, and on a volatile outside
+ * its short allow-list, in the kernel's sources and in tests/.
  */
 #ifndef LOCKLESS_H
 #define LOCKLESS_H
