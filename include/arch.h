@@ -76,8 +76,13 @@ unsigned arch_cpu_id(void);
 void arch_clear_page(void *va);
 void arch_copy_page(void *dst, const void *src);
 
-/* A monotonic cycle counter (rdtsc in the kernel, clock_gettime ns in hosted builds). */
+/*
+ * arch_cycles: a monotonic cycle counter (x86: the TSC, which QEMU starts at
+ * 0 at reset; hosted: clock_gettime ns). arch_cycles_khz: its rate, counts
+ * per millisecond; 0 until the kernel has calibrated it (timer setup).
+ */
 uint64_t arch_cycles(void);
+uint64_t arch_cycles_khz(void);
 
 /* Stop everything and report failure (QEMU exits non-zero; hosted: abort()). */
 __attribute__((noreturn)) void arch_halt_failure(void);

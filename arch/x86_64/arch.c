@@ -75,6 +75,11 @@ uint64_t arch_cycles(void)
 	return rdtsc();
 }
 
+uint64_t arch_cycles_khz(void)
+{
+	return tsc_khz;
+}
+
 void arch_halt_failure(void)
 {
 	qemu_exit(QEMU_EXIT_PANIC);
