@@ -39,10 +39,18 @@ bool arch_streams_drained(void);
 void *phys_to_virt(phys_addr_t pa);
 phys_addr_t virt_to_phys(const void *va);
 
-/* Interrupt state: arch_irq_save() disables and returns the previous state. */
+/*
+ * Interrupt state of the running CPU: arch_irq_save() disables and returns
+ * the previous state, arch_irq_restore() puts it back. arch_irq_disable /
+ * arch_irq_enable turn interrupts off / on whatever they were (x86: cli /
+ * sti), for code that knows the state it leaves: the scheduler's loops,
+ * system-call entry, signal delivery.
+ */
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
 bool arch_irqs_enabled(void);
+void arch_irq_disable(void);
+void arch_irq_enable(void);
 /*
  * arch_kstack_alloc: a kernel stack of KSTACK_SIZE bytes (include/task.h),
  * its lowest address, with an unmapped guard below it so that an overflow

@@ -283,7 +283,7 @@ __attribute__((noinline)) static void crash_lock_order(void)
 	static struct spinlock pt = SPINLOCK_INIT_CLASS("crash_pt", LOCK_CLASS_PT);
 	static struct spinlock pmm = SPINLOCK_INIT_CLASS("crash_pmm", LOCK_CLASS_PMM);
 
-	cli();
+	arch_irq_disable();
 	spin_lock(&pt);
 	spin_lock(&pmm);
 	spin_unlock(&pmm);
@@ -410,7 +410,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	ipi_init();
 	tlb_init();
 	print_boot_timeline(cycles_entry, cycles_memory, arch_cycles());
-	sti();
+	arch_irq_enable();
 	smp_init(bi, kparams.acpi, kparams.smp);
 	virtio_blk_init();
 	if (kparams.swap[0] && strcmp(kparams.swap, "off") != 0)

@@ -483,15 +483,15 @@ void signal_deliver(struct trap_frame *tf)
 	if (ka.handler == SIG_IGN)
 		return;
 	syscall_restart_fixup(tf, true, ka.flags & SA_RESTART);
-	sti();
+	arch_irq_enable();
 	if (setup_rt_frame(tf, sig, &ka, &info, oldmask)) {
-		cli();
+		arch_irq_disable();
 		printk("%svmkernel: pid %d (%s): cannot deliver %s (bad stack %#llx or handler)\n%s",
 		       report_begin(t), t->pid, t->comm, signal_name(sig), (unsigned long long)tf->rsp,
 		       report_end(t));
 		kill_current(SIGSEGV);
 	}
-	cli();
+	arch_irq_disable();
 }
 
 /* rt_sigreturn: restore the context saved by setup_rt_frame (frame at rsp - 8). */
