@@ -39,10 +39,18 @@ bool arch_streams_drained(void);
 void *phys_to_virt(phys_addr_t pa);
 phys_addr_t virt_to_phys(const void *va);
 
-/* Interrupt state: arch_irq_save() disables and returns the previous state. */
+/*
+ * Interrupt state of the running CPU: arch_irq_save() disables and returns
+ * the previous state, arch_irq_restore() puts it back. arch_irq_disable /
+ * arch_irq_enable turn interrupts off / on whatever they were (x86: cli /
+ * sti), for code that knows the state it leaves: the scheduler's loops,
+ * system-call entry, signal delivery.
+ */
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
 bool arch_irqs_enabled(void);
+void arch_irq_disable(void);
+void arch_irq_enable(void);
 /*
  * arch_kstack_alloc: a kernel stack of KSTACK_SIZE bytes (include/task.h),
  * its lowest address, with an unmapped guard below it so that an overflow
@@ -76,8 +84,13 @@ unsigned arch_cpu_id(void);
 void arch_clear_page(void *va);
 void arch_copy_page(void *dst, const void *src);
 
-/* A monotonic cycle counter (rdtsc in the kernel, clock_gettime ns in hosted builds). */
+/*
+ * arch_cycles: a monotonic cycle counter (x86: the TSC, which QEMU starts at
+ * 0 at reset; hosted: clock_gettime ns). arch_cycles_khz: its rate, counts
+ * per millisecond; 0 until the kernel has calibrated it (timer setup).
+ */
 uint64_t arch_cycles(void);
+uint64_t arch_cycles_khz(void);
 
 /* Stop everything and report failure (QEMU exits non-zero; hosted: abort()). */
 __attribute__((noreturn)) void arch_halt_failure(void);

@@ -283,7 +283,7 @@ __attribute__((noinline)) static void crash_lock_order(void)
 	static struct spinlock pt = SPINLOCK_INIT_CLASS("crash_pt", LOCK_CLASS_PT);
 	static struct spinlock pmm = SPINLOCK_INIT_CLASS("crash_pmm", LOCK_CLASS_PMM);
 
-	cli();
+	arch_irq_disable();
 	spin_lock(&pt);
 	spin_lock(&pmm);
 	spin_unlock(&pmm);
@@ -315,14 +315,14 @@ static void crash_on_request(const char *what)
 }
 
 /*
- * One line of boot timings from the TSC, which QEMU starts at 0 at reset:
+ * One line of boot timings from arch_cycles (x86: the TSC, which QEMU starts at 0 at reset):
  * the firmware and loader (reset to kmain), kmain to usable memory, the
  * timer setup (its PIT calibration waits CALIBRATE_MS). In microseconds of
  * guest time; under -icount shift=0 a microsecond is 1000 instructions.
  */
 static void print_boot_timeline(uint64_t entry, uint64_t memory, uint64_t timer)
 {
-	uint64_t khz = tsc_khz ? tsc_khz : 1;
+	uint64_t khz = arch_cycles_khz() ? arch_cycles_khz() : 1;
 
 	printk("boot: %llu us reset to kmain, %llu us kmain to memory ready, %llu us timer setup\n",
 	       (unsigned long long)(entry * 1000 / khz), (unsigned long long)((memory - entry) * 1000 / khz),
@@ -379,7 +379,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 {
 	struct boot_info *bi = &boot_info_copy;
 	unsigned failed = 0;
-	uint64_t tsc_entry = rdtsc(), tsc_memory;
+	uint64_t cycles_entry = arch_cycles(), cycles_memory;
 
 	percpu_init_boot();
 	uart_init();
@@ -405,12 +405,12 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	sched_init();
 	failed += apply_vm_params(&kparams);
 	profile_configure(kparams.profile_hz, kparams.profile_stacks);
-	tsc_memory = rdtsc();
+	cycles_memory = arch_cycles();
 	timer_init();
 	ipi_init();
 	tlb_init();
-	print_boot_timeline(tsc_entry, tsc_memory, rdtsc());
-	sti();
+	print_boot_timeline(cycles_entry, cycles_memory, arch_cycles());
+	arch_irq_enable();
 	smp_init(bi, kparams.acpi, kparams.smp);
 	virtio_blk_init();
 	if (kparams.swap[0] && strcmp(kparams.swap, "off") != 0)

@@ -210,7 +210,7 @@ int syscall_dispatch(struct trap_frame *tf)
 
 	current->tf = tf;
 	tf->error = nr;                 /* kept for a restart (kernel/signal/signal.c) */
-	sti();
+	arch_irq_enable();
 	if (nr < NR_SYSCALLS)
 		fn = syscall_table[nr];
 	else if (nr == __NR_vmk_memstat)

@@ -74,6 +74,8 @@ unsigned long arch_irq_save(void)
 
 void arch_irq_restore(unsigned long flags) { irqs_on = flags != 0; }
 bool arch_irqs_enabled(void) { return irqs_on; }
+void arch_irq_disable(void) { irqs_on = false; }
+void arch_irq_enable(void) { irqs_on = true; }
 void (*hosted_relax_hook)(void);
 
 void arch_cpu_relax(void)
@@ -99,6 +101,12 @@ uint64_t arch_cycles(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* arch_cycles counts nanoseconds: a million per millisecond. */
+uint64_t arch_cycles_khz(void)
+{
+	return 1000000;
 }
 
 void arch_backtrace(void)

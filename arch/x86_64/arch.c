@@ -52,6 +52,16 @@ bool arch_irqs_enabled(void)
 	return read_rflags() & RFLAGS_IF;
 }
 
+void arch_irq_disable(void)
+{
+	cli();
+}
+
+void arch_irq_enable(void)
+{
+	sti();
+}
+
 void arch_cpu_relax(void)
 {
 	__asm__ volatile("pause" : : : "memory");
@@ -73,6 +83,11 @@ unsigned arch_cpu_id(void)
 uint64_t arch_cycles(void)
 {
 	return rdtsc();
+}
+
+uint64_t arch_cycles_khz(void)
+{
+	return tsc_khz;
 }
 
 void arch_halt_failure(void)

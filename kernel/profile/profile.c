@@ -14,7 +14,6 @@
 
 #define PROFILE_HZ_MAX 100000u
 
-extern uint64_t tsc_khz;
 extern const char __text_start[], __text_end[];
 
 static uint32_t *prof_hits;             /* ksyms_count counters */
@@ -296,12 +295,12 @@ void cycles_reset(struct cycle_counter *c)
 void cycles_print(const struct cycle_counter *c)
 {
 	uint64_t total = cycles_total(c), n = cycles_count(c);
-	uint64_t per = n ? total / n : 0;
+	uint64_t per = n ? total / n : 0, khz = arch_cycles_khz();
 
-	if (tsc_khz)
+	if (khz)
 		printk("cycles %s: %llu sections, %llu cycles, %llu cycles/section (%llu ns)\n",
 		       c->name, (unsigned long long)n, (unsigned long long)total,
-		       (unsigned long long)per, (unsigned long long)(per * 1000000 / tsc_khz));
+		       (unsigned long long)per, (unsigned long long)(per * 1000000 / khz));
 	else
 		printk("cycles %s: %llu sections, %llu cycles, %llu cycles/section\n",
 		       c->name, (unsigned long long)n, (unsigned long long)total,

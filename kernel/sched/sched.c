@@ -412,7 +412,7 @@ void cpu_idle(void)
 	unsigned cpu = arch_cpu_id();
 
 	for (;;) {
-		cli();
+		arch_irq_disable();
 		if (work_hint(cpu)) {
 			unsigned long f = spin_lock_irqsave(&sched_lock);
 
@@ -602,7 +602,7 @@ void sched_stats(unsigned cpu, unsigned long *switches, unsigned long *pulls)
 void exit_to_user(struct trap_frame *tf)
 {
 	for (;;) {
-		cli();
+		arch_irq_disable();
 		if (current->need_resched) {
 			schedule();
 			continue;

@@ -1,19 +1,14 @@
 /*
- * Signal state and delivery (include/signal.h): Linux x86-64's rt_sigframe
- * on the user stack, rt_sigreturn, default actions, the fault signals.
+ * Signal state and delivery (include/signal.h): handlers, rt_sigreturn,
+ * default actions, the fault signals.
  *
- * Frame, from the handler's rsp up (Linux arch/x86/kernel/signal_64.c):
- *   rsp        return address = sa_restorer
- *   rsp + 8    struct ucontext (uc_flags, uc_link, uc_stack, sigcontext, uc_sigmask)
- *   rsp + 312  siginfo (128 bytes)
- *   ...        (padding) the 512-byte FXSAVE image, 64-byte aligned, that
- *              sigcontext.fpstate points at
- *   old rsp - 128: the red zone is skipped
- * rsp + 8 is 16-byte aligned, as after a call. The handler gets rdi = sig,
- * rsi = &info, rdx = &uc, rax = 0, a fresh FPU state, and the blocked set
- * plus sa_mask plus sig (unless SA_NODEFER).
+ * The frame on the user stack and rt_sigreturn's register restore are the
+ * architecture's (include/signal_frame.h); here: which signal, which stack,
+ * which mask. The handler runs with the blocked set plus sa_mask plus sig
+ * (unless SA_NODEFER).
  */
 #include "signal.h"
+#include "signal_frame.h"
 #include "lockless.h"
 #include "task.h"
 #include "sched_internal.h"
@@ -24,46 +19,7 @@
 #include "kstring.h"
 #include "kerrno.h"
 
-struct sigcontext_k {
-	uint64_t r8, r9, r10, r11, r12, r13, r14, r15;
-	uint64_t rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
-	uint16_t cs, gs, fs, ss;
-	uint64_t err, trapno, oldmask, cr2;
-	uint64_t fpstate;
-	uint64_t reserved1[8];
-};
-
-struct ucontext_k {
-	uint64_t uc_flags;
-	uint64_t uc_link;
-	struct {
-		uint64_t ss_sp;
-		int32_t ss_flags;
-		int32_t pad;
-		uint64_t ss_size;
-	} uc_stack;
-	struct sigcontext_k uc_mcontext;
-	ksigset_t uc_sigmask;
-};
-
-struct rt_sigframe_k {
-	uint64_t pretcode;
-	struct ucontext_k uc;
-	struct k_siginfo info;
-};
-
-_Static_assert(sizeof(struct sigcontext_k) == 256, "Linux struct sigcontext is 256 bytes");
-_Static_assert(sizeof(struct ucontext_k) == 304, "Linux struct ucontext is 304 bytes");
-_Static_assert(sizeof(struct k_siginfo) == 128, "siginfo_t is 128 bytes");
-_Static_assert(offsetof(struct rt_sigframe_k, info) == 312, "rt_sigframe layout");
-
-#define UC_SIGCONTEXT_SS      0x2
-#define UC_STRICT_RESTORE_SS  0x4
 #define MINSIGSTKSZ_K         2048
-#define RED_ZONE              128
-#define FPU_IMAGE             512
-/* RFLAGS bits user code may change through sigreturn: AC OF DF TF SF ZF AF PF CF RF. */
-#define FIX_EFLAGS            0x50DD5UL
 
 static const char *const sig_names[NSIG_STD + 1] = {
 	"SIG0", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS",
@@ -347,60 +303,19 @@ void syscall_restart_fixup(struct trap_frame *tf, bool handler, bool sa_restart)
 	tf->error = SYSCALL_NO_RESTART;
 }
 
-/* Build the rt_sigframe for sig; 0 or -EFAULT. */
+/* Enter ka's handler for sig: the frame on the chosen stack; 0 or -EFAULT. */
 static int setup_rt_frame(struct trap_frame *tf, int sig, const struct k_sigaction *ka,
 			  const struct k_siginfo *info, ksigset_t oldmask)
 {
 	struct task *t = current;
-	struct rt_sigframe_k fr;
-	uintptr_t sp, fpstate;
+	uint64_t sp = arch_user_sp(tf), top = 0;
+	struct signal_stack ss = { .sp = t->sig.sas_sp, .flags = sas_flags(t, sp) | (int32_t)t->sig.sas_flags,
+				   .size = t->sig.sas_size };
 
-	if (!(ka->flags & SA_RESTORER) || ka->handler >= TASK_SIZE)
+	if ((ka->flags & SA_ONSTACK) && sas_flags(t, sp) == 0)
+		top = t->sig.sas_sp + t->sig.sas_size;  /* the alternate signal stack */
+	if (arch_signal_frame_setup(tf, sig, ka, info, oldmask, &ss, top))
 		return -EFAULT;
-	sp = tf->rsp - RED_ZONE;
-	if ((ka->flags & SA_ONSTACK) && sas_flags(t, tf->rsp) == 0)
-		sp = t->sig.sas_sp + t->sig.sas_size;   /* the alternate signal stack */
-	fpstate = ALIGN_DOWN(sp - FPU_IMAGE, 64UL);
-	sp = ALIGN_DOWN(fpstate - sizeof(fr), 16UL) - 8;
-
-	memset(&fr, 0, sizeof(fr));
-	fr.pretcode = ka->restorer;
-	fr.uc.uc_flags = UC_SIGCONTEXT_SS | UC_STRICT_RESTORE_SS;
-	fr.uc.uc_stack.ss_sp = t->sig.sas_sp;
-	fr.uc.uc_stack.ss_flags = sas_flags(t, tf->rsp) | (int32_t)t->sig.sas_flags;
-	fr.uc.uc_stack.ss_size = t->sig.sas_size;
-	fr.uc.uc_mcontext = (struct sigcontext_k){
-		.r8 = tf->r8, .r9 = tf->r9, .r10 = tf->r10, .r11 = tf->r11,
-		.r12 = tf->r12, .r13 = tf->r13, .r14 = tf->r14, .r15 = tf->r15,
-		.rdi = tf->rdi, .rsi = tf->rsi, .rbp = tf->rbp, .rbx = tf->rbx,
-		.rdx = tf->rdx, .rax = tf->rax, .rcx = tf->rcx, .rsp = tf->rsp,
-		.rip = tf->rip, .eflags = tf->rflags,
-		.cs = USER_CS, .ss = USER_DS,
-		.err = tf->vector < 32 ? tf->error : 0,
-		.trapno = tf->vector < 32 ? tf->vector : 0,
-		.oldmask = oldmask,
-		.cr2 = (sig == SIGSEGV || sig == SIGBUS) ? info->addr : 0,
-		.fpstate = fpstate,
-	};
-	fr.uc.uc_sigmask = oldmask;
-	fr.info = *info;
-
-	arch_task_save_fpu(t);
-	if (copy_to_user((void *)fpstate, t->arch.fpu, FPU_IMAGE) ||
-	    copy_to_user((void *)sp, &fr, sizeof(fr)))
-		return -EFAULT;
-
-	tf->rdi = sig;
-	tf->rsi = sp + offsetof(struct rt_sigframe_k, info);
-	tf->rdx = sp + offsetof(struct rt_sigframe_k, uc);
-	tf->rax = 0;
-	tf->rip = ka->handler;
-	tf->rsp = sp;
-	tf->cs = USER_CS;
-	tf->ss = USER_DS;
-	tf->rflags &= ~(RFLAGS_DF | RFLAGS_RF | RFLAGS_TF);
-	arch_task_reset_fpu(t);
-	arch_task_load_fpu(t);
 	if ((ka->flags & SA_ONSTACK) && (t->sig.sas_flags & SS_AUTODISARM)) {
 		t->sig.sas_sp = 0;      /* SS_AUTODISARM: off while the handler runs on it */
 		t->sig.sas_size = 0;
@@ -483,64 +398,36 @@ void signal_deliver(struct trap_frame *tf)
 	if (ka.handler == SIG_IGN)
 		return;
 	syscall_restart_fixup(tf, true, ka.flags & SA_RESTART);
-	sti();
+	arch_irq_enable();
 	if (setup_rt_frame(tf, sig, &ka, &info, oldmask)) {
-		cli();
+		arch_irq_disable();
 		printk("%svmkernel: pid %d (%s): cannot deliver %s (bad stack %#llx or handler)\n%s",
-		       report_begin(t), t->pid, t->comm, signal_name(sig), (unsigned long long)tf->rsp,
+		       report_begin(t), t->pid, t->comm, signal_name(sig), (unsigned long long)arch_user_sp(tf),
 		       report_end(t));
 		kill_current(SIGSEGV);
 	}
-	cli();
+	arch_irq_disable();
 }
 
-/* rt_sigreturn: restore the context saved by setup_rt_frame (frame at rsp - 8). */
+/* rt_sigreturn: restore the context saved by setup_rt_frame (include/signal_frame.h). */
 long sys_rt_sigreturn(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		      uint64_t a4, uint64_t a5);
 long sys_rt_sigreturn(struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
 		      uint64_t a4, uint64_t a5)
 {
 	struct task *t = current;
-	struct rt_sigframe_k fr;
-	const struct sigcontext_k *sc = &fr.uc.uc_mcontext;
+	struct signal_stack ss;
+	ksigset_t mask;
 	unsigned long f;
+	long ret;
 
-	if (copy_from_user(&fr, (const void *)(tf->rsp - 8), sizeof(fr)) || sc->rip >= TASK_SIZE)
-		goto bad;
-	/* Linux returns with cs|3 and ss|3: anything but the user selectors faults (SIGSEGV) */
-	if ((sc->cs | 3) != USER_CS || ((fr.uc.uc_flags & UC_STRICT_RESTORE_SS) && (sc->ss | 3) != USER_DS))
-		goto bad;
-	if (sc->fpstate) {
-		uint32_t mxcsr;
-
-		if (copy_from_user(t->arch.fpu, (const void *)sc->fpstate, FPU_IMAGE))
-			goto bad;
-		memcpy(&mxcsr, t->arch.fpu + 24, sizeof(mxcsr));
-		if (mxcsr & 0xffff0000U) {     /* reserved MXCSR bits: Linux's restore fails */
-			arch_task_reset_fpu(t);
-			goto bad;
-		}
-	} else {
-		arch_task_reset_fpu(t);
+	if (arch_signal_frame_restore(tf, &mask, &ss, &ret)) {
+		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+		return -EFAULT;
 	}
-	tf->r8 = sc->r8; tf->r9 = sc->r9; tf->r10 = sc->r10; tf->r11 = sc->r11;
-	tf->r12 = sc->r12; tf->r13 = sc->r13; tf->r14 = sc->r14; tf->r15 = sc->r15;
-	tf->rdi = sc->rdi; tf->rsi = sc->rsi; tf->rbp = sc->rbp; tf->rbx = sc->rbx;
-	tf->rdx = sc->rdx; tf->rax = sc->rax; tf->rcx = sc->rcx; tf->rsp = sc->rsp;
-	tf->rip = sc->rip;
-	tf->rflags = (tf->rflags & ~FIX_EFLAGS) | (sc->eflags & FIX_EFLAGS);
-	tf->cs = USER_CS;
-	tf->ss = USER_DS;
-	tf->vector = VEC_SYSCALL;
-	tf->error = SYSCALL_NO_RESTART;
-	arch_task_load_fpu(t);
-	sigaltstack_set(t, fr.uc.uc_stack.ss_sp, fr.uc.uc_stack.ss_flags, fr.uc.uc_stack.ss_size, tf->rsp);
+	sigaltstack_set(t, ss.sp, ss.flags, ss.size, arch_user_sp(tf));
 	f = spin_lock_irqsave(&sched_lock);
-	t->sig.blocked = fr.uc.uc_sigmask & ~(sig_bit(SIGKILL) | sig_bit(SIGSTOP));
+	t->sig.blocked = mask & ~(sig_bit(SIGKILL) | sig_bit(SIGSTOP));
 	spin_unlock_irqrestore(&sched_lock, f);
-	return (long)tf->rax;
-bad:
-	force_sig_fault(SIGSEGV, SI_KERNEL, 0);
-	tf->error = SYSCALL_NO_RESTART;
-	return -EFAULT;
+	return ret;                     /* the restored return-value register, unchanged */
 }

@@ -7,7 +7,7 @@
 #include "kerrno.h"
 #include "kstring.h"
 #include "wait.h"
-#include "x86.h"
+#include "signal_frame.h"
 #include "ktimer.h"
 
 #define SYSCALL_ARGS struct trap_frame *tf, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, \
@@ -344,7 +344,7 @@ long sys_sigaltstack(SYSCALL_ARGS)
 {
 	struct stack_k { uint64_t ss_sp; int32_t ss_flags; int32_t pad; uint64_t ss_size; } ss, old;
 	struct task *t = current;
-	uint64_t sp = tf->rsp;
+	uint64_t sp = arch_user_sp(tf);
 	int err = 0;
 
 	if (a0 && copy_from_user(&ss, (const void *)a0, sizeof(ss)))

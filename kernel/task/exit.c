@@ -12,7 +12,7 @@
 #include "uaccess.h"
 #include "signal.h"
 #include "mm.h"
-#include "x86.h"
+#include "arch.h"
 #include "printk.h"
 #include "kstring.h"
 #include "kerrno.h"
@@ -115,7 +115,7 @@ void task_exit(int status)
 	struct task *t = current;
 	unsigned long f;
 
-	sti();
+	arch_irq_enable();
 	/* Leave the live count first, as Linux: the child-tid wake-up below may let the last thread go. */
 	f = spin_lock_irqsave(&sched_lock);
 	thread_group_leave_locked(t, &status);

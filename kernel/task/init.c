@@ -69,7 +69,7 @@ static __noreturn void init_finished(struct task *t)
 	 * space meanwhile leaves the check's mm_put the last one, whose
 	 * teardown takes the page-table lock, which wants interrupts on.
 	 */
-	sti();
+	arch_irq_enable();
 	/* Every address space still alive (orphans') passes vma_check, or the run fails. */
 	if (mm_check_all(&checked)) {
 		printk(REPORT_BEGIN "vm: vma_check failed on one of %u address spaces\n" REPORT_END, checked);
@@ -183,7 +183,7 @@ static __noreturn void init_run(struct task *t)
 	profile_user_begin();           /* profile=user: sample from here to init's exit */
 	sched_start_task(t);
 	for (;;) {
-		cli();
+		arch_irq_disable();
 		if (init_ended(&t))     /* init and all its threads */
 			break;
 		schedule();

@@ -8,7 +8,7 @@
 #include "task.h"
 #include "signal.h"
 #include "spinlock.h"
-#include "x86.h"
+#include "arch.h"
 #include "kerrno.h"
 #include "uaccess.h"
 
@@ -17,19 +17,18 @@
 static struct list_head armed = LIST_HEAD_INIT(armed);
 static struct spinlock timer_lock = SPINLOCK_INIT("ktimer");
 static struct ktimer *running;  /* [timer_lock] the timer whose function the tick runs now */
-static uint64_t tsc_boot;
+static uint64_t cycles_boot;     /* arch_cycles() at the first call */
 
 uint64_t monotonic_ns(void)
 {
-	uint64_t c, per_sec;
+	uint64_t c, khz = arch_cycles_khz(), per_sec = khz * 1000;
 
-	if (!tsc_boot)
-		tsc_boot = rdtsc();
-	c = rdtsc() - tsc_boot;
-	per_sec = tsc_khz * 1000;
+	if (!cycles_boot)
+		cycles_boot = arch_cycles();
+	c = arch_cycles() - cycles_boot;
 	if (!per_sec)
 		return 0;
-	return c / per_sec * NSEC + (c % per_sec) * 1000000ULL / tsc_khz;
+	return c / per_sec * NSEC + (c % per_sec) * 1000000ULL / khz;
 }
 
 uint64_t rtc_read_epoch(void);
