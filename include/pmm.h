@@ -84,6 +84,17 @@ void pmm_init(struct page *pages, pfn_t max_pfn, const struct mem_range *free, s
  * reserved and unused (else a panic: a kernel bug).
  */
 void pmm_release_reserved(phys_addr_t start, phys_addr_t end);
+/*
+ * pmm_claim_reserved: the reserved frame at pa becomes an allocated one
+ * (refcount 1, as from pmm_alloc(0, 0), its contents kept) and counts
+ * among the allocator's frames from then on: a boot module's page handed
+ * to a new owner in place (fs/tmpfs/cpio.c gives an initramfs file its
+ * archive pages). NULL when pa is not a reserved frame. The watermarks
+ * are set again by the pmm_release_reserved_rest that follows.
+ */
+struct page *pmm_claim_reserved(phys_addr_t pa);
+/* pmm_release_reserved_rest: pmm_release_reserved of the frames of [start, end) still reserved (not claimed). */
+void pmm_release_reserved_rest(phys_addr_t start, phys_addr_t end);
 
 /*
  * pmm_alloc: allocate 2^order contiguous, naturally aligned frames. Returns

@@ -98,6 +98,15 @@ void vm_object_put(struct vm_object *o);
  * reclaims and tries again.
  */
 int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, struct page **out);
+/*
+ * vm_object_add_page: p (a page of the caller's, refcount 1, holding the
+ * object's data for pgoff) becomes the cache page at pgoff, dirty (no copy
+ * elsewhere: reclaim writes it to swap); the caller's reference becomes
+ * the cache's. The size does not change (vm_object_set_size). 0, -EEXIST
+ * (a page or swap entry is there), -ENOMEM (no tree node), -ENOSPC (over
+ * the charge limit), -EFBIG (pgoff too far); on error p stays the caller's.
+ */
+int vm_object_add_page(struct vm_object *o, unsigned long pgoff, struct page *p);
 /* vm_object_page_put: drop the reference vm_object_page gave with a page. */
 void vm_object_page_put(struct page *p);
 /*

@@ -350,6 +350,32 @@ again:
 	return err;
 }
 
+int vm_object_add_page(struct vm_object *o, unsigned long pgoff, struct page *p)
+{
+	bool nomem = false;
+	unsigned long fl;
+	void **slot;
+	int err = 0;
+
+	if (pgoff >= VMO_MAX_PGOFF)
+		return -EFBIG;
+	fl = spin_lock_irqsave(&o->lock);
+	slot = tree_slot(o, pgoff, true, &nomem);
+	if (!slot)
+		err = -ENOMEM;
+	else if (*slot)
+		err = -EEXIST;
+	else if (o->ops->charge && o->ops->charge(o, 1))
+		err = -ENOSPC;
+	if (!err) {
+		page_set_cache(o, p, pgoff, true);
+		*slot = p;
+		o->nrpages++;
+	}
+	spin_unlock_irqrestore(&o->lock, fl);
+	return err;
+}
+
 void vm_object_page_put(struct page *p)
 {
 	user_page_put(p);

@@ -151,7 +151,8 @@ static void release_locked(pfn_t pfn, pfn_t end)
 	}
 }
 
-void pmm_release_reserved(phys_addr_t start, phys_addr_t end)
+/* The frames of [start, end): all of them (each must be reserved), or when rest only those still reserved. */
+static void release_range(phys_addr_t start, phys_addr_t end, bool rest)
 {
 	pfn_t pfn = ALIGN_UP(start, PAGE_SIZE) >> PAGE_SHIFT, last = end >> PAGE_SHIFT;
 	unsigned long flags;
@@ -159,9 +160,48 @@ void pmm_release_reserved(phys_addr_t start, phys_addr_t end)
 	if (last > max_pfn)
 		last = max_pfn;
 	flags = spin_lock_irqsave(&pmm_lock);
-	release_locked(pfn, last);
+	while (pfn < last) {
+		pfn_t run = pfn;
+
+		while (run < last && (!rest || (mem_map[run].flags & PG_reserved)))
+			run++;
+		release_locked(pfn, run);
+		pfn = run + 1;          /* past the claimed frame that ended the run */
+	}
 	set_watermarks();
 	spin_unlock_irqrestore(&pmm_lock, flags);
+}
+
+void pmm_release_reserved(phys_addr_t start, phys_addr_t end)
+{
+	release_range(start, end, false);
+}
+
+struct page *pmm_claim_reserved(phys_addr_t pa)
+{
+	struct page *p = phys_to_page(pa);
+	unsigned long flags;
+
+	if (!p || (pa & (PAGE_SIZE - 1)))
+		return NULL;
+	flags = spin_lock_irqsave(&pmm_lock);
+	if (!(p->flags & PG_reserved)) {
+		spin_unlock_irqrestore(&pmm_lock, flags);
+		return NULL;
+	}
+	*p = (struct page){ .refcount = 1 };
+	list_init(&p->lru);
+	nr_total++;                     /* the watermarks follow at pmm_release_reserved_rest */
+	spin_unlock_irqrestore(&pmm_lock, flags);
+#ifdef KASAN
+	kasan_unpoison(page_address(p), PAGE_SIZE);
+#endif
+	return p;
+}
+
+void pmm_release_reserved_rest(phys_addr_t start, phys_addr_t end)
+{
+	release_range(start, end, true);
 }
 
 struct page *pmm_alloc(unsigned order, unsigned gfp)
