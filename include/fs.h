@@ -331,8 +331,15 @@ void fs_accessed(struct inode *inode);
  * symbolic links, with their modes (missing parents are made); other
  * kinds are skipped. A name that exists already is replaced, unless both
  * are directories. 0, or -EINVAL (malformed, after what was read before),
- * -ENOSPC/-ENOMEM.
+ * -ENOSPC/-ENOMEM. u (may be NULL: every byte copied) asks for and counts
+ * what happens to file data.
  */
-int fs_unpack_cpio(struct dentry *dir, const void *data, size_t size);
+struct cpio_unpack {
+	bool keep_pages;        /* in: data lies in reserved frames (a boot module) whose whole,
+	                         * page-aligned file pages may become the files' pages in place */
+	uint64_t copied;        /* out: file bytes copied */
+	unsigned long kept;     /* out: pages taken over in place */
+};
+int fs_unpack_cpio(struct dentry *dir, const void *data, size_t size, struct cpio_unpack *u);
 
 #endif

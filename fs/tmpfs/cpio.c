@@ -15,11 +15,22 @@
  * Hard links (nlink > 1 sharing an inode number) and device, FIFO and
  * socket entries are not recreated: tools/run writes none.
  *
+ * A file's data is copied into its pages, except (struct cpio_unpack's
+ * keep_pages, for an archive in reserved boot-module frames) where it
+ * starts on a page boundary of the archive: then its whole pages become
+ * the file's pages in place (pmm_claim_reserved) and only a partial last
+ * page is copied, whose bytes past the end must read as zeros. tools/run
+ * pads the names of files of a page or more with NULs (Linux reads the
+ * name as a C string) so that their data is so aligned.
+ *
  * Locking: through the fs_* calls; meant for boot, before anything else
  * uses the tree.
  */
 #include "fs_internal.h"
 #include "slab.h"
+#include "pmm.h"
+#include "vm_object.h"
+#include "arch.h"
 #include "kstring.h"
 #include "kerrno.h"
 
@@ -70,7 +81,7 @@ static int next_entry(const char *data, size_t size, size_t *off, struct cpio_en
 	e->mtime = f[5];
 	e->size = f[6];
 	e->name = h + CPIO_HDR;
-	e->namelen = namesize - 1;
+	e->namelen = strnlen(e->name, namesize - 1);    /* NULs may pad it (tools/run aligns file data) */
 	p = ALIGN_UP(*off + CPIO_HDR + namesize, 4UL);
 	if (p > size || e->size > size - p)
 		return -EINVAL;
@@ -153,6 +164,48 @@ static size_t copy_in(void *arg, size_t done, void *kaddr, size_t n)
 	return 0;
 }
 
+/*
+ * The whole pages at the start of e's data (page-aligned in the archive)
+ * become the pages of inode, in place; stops at the first page that cannot
+ * (not a reserved frame, no memory). The bytes taken.
+ */
+static size_t keep_pages(struct inode *inode, const struct cpio_entry *e, struct cpio_unpack *u)
+{
+	size_t n = 0, whole = (size_t)e->size & ~(size_t)(PAGE_SIZE - 1);
+
+	while (n < whole) {
+		struct page *p = pmm_claim_reserved(virt_to_phys(e->data + n));
+
+		if (!p)
+			break;
+		if (vm_object_add_page(&inode->data, n >> PAGE_SHIFT, p)) {
+			pmm_free(p, 0);
+			break;
+		}
+		n += PAGE_SIZE;
+		u->kept++;
+	}
+	if (n)
+		vm_object_set_size(&inode->data, n);
+	return n;
+}
+
+/* e's data into the new, empty file inode: pages kept where u allows, the rest copied. 0 or -ENOSPC. */
+static int file_data(struct inode *inode, const struct cpio_entry *e, struct cpio_unpack *u)
+{
+	size_t size = (size_t)e->size, done = 0;
+
+	if (u && u->keep_pages && !((uintptr_t)e->data & (PAGE_SIZE - 1)))
+		done = keep_pages(inode, e, u);
+	if (done == size)
+		return 0;
+	if (fs_write(inode, done, size - done, copy_in, (void *)(e->data + done)) != (long)(size - done))
+		return -ENOSPC;
+	if (u)
+		u->copied += size - done;
+	return 0;
+}
+
 /* atime and mtime become the entry's mtime (Linux's do_utime); ctime stays the time of unpacking. */
 static void set_times(struct dentry *d, const struct cpio_entry *e)
 {
@@ -196,7 +249,7 @@ static int cpio_symlink(struct dentry *pd, const char *name, size_t n, const str
 
 /* A new node of e's type named name (n bytes) in pd; *out NULL for a skipped kind. */
 static int create_node(struct dentry *pd, const char *name, size_t n, const struct cpio_entry *e,
-		       struct dentry **out)
+		       struct cpio_unpack *u, struct dentry **out)
 {
 	int err;
 
@@ -208,10 +261,7 @@ static int create_node(struct dentry *pd, const char *name, size_t n, const stru
 		return cpio_symlink(pd, name, n, e, out);
 	case S_IFREG:
 		err = fs_create(pd, name, n, S_IFREG | (e->mode & 07777), 0, NULL, out);
-		if (!err && e->size &&
-		    fs_write((*out)->inode, 0, (size_t)e->size, copy_in, (void *)e->data) != (long)e->size)
-			err = -ENOSPC;
-		return err;
+		return err ? err : file_data((*out)->inode, e, u);
 	default:
 		return 0;
 	}
@@ -240,7 +290,8 @@ static int clear_name(struct dentry *pd, const char *name, size_t n, uint32_t ty
 }
 
 /* Make entry e (name[0, len) relative to dir). */
-static int make_entry(struct dentry *dir, const struct cpio_entry *e, const char *name, size_t len)
+static int make_entry(struct dentry *dir, const struct cpio_entry *e, const char *name, size_t len,
+		      struct cpio_unpack *u)
 {
 	struct dentry *pd, *d = NULL;
 	size_t last;
@@ -250,7 +301,7 @@ static int make_entry(struct dentry *dir, const struct cpio_entry *e, const char
 		return err;
 	err = clear_name(pd, name + last, len - last, e->mode & S_IFMT, &d);
 	if (!err && !d)
-		err = create_node(pd, name + last, len - last, e, &d);
+		err = create_node(pd, name + last, len - last, e, u, &d);
 	if (!err && d)
 		set_attrs(d, e);
 	if (d)
@@ -313,7 +364,7 @@ static void restore_dir_times(struct dentry *dir, const void *data, size_t size)
 	kfree(path);
 }
 
-int fs_unpack_cpio(struct dentry *dir, const void *data, size_t size)
+int fs_unpack_cpio(struct dentry *dir, const void *data, size_t size, struct cpio_unpack *u)
 {
 	size_t off = 0;
 
@@ -331,7 +382,7 @@ int fs_unpack_cpio(struct dentry *dir, const void *data, size_t size)
 		}
 		if (!entry_name(&e, &name, &len))
 			continue;
-		err = make_entry(dir, &e, name, len);
+		err = make_entry(dir, &e, name, len, u);
 		if (err)
 			return err;
 	}

@@ -461,17 +461,22 @@ static void test_paths(struct ktest *t)
 
 /* ---------------------------------------------------------------- cpio */
 
-/* Append one newc entry to a (its data too, padded). */
-static size_t cpio_put(char *a, size_t off, const char *name, uint32_t mode, const char *data, size_t n)
+/* Append one newc entry to a (its data too, padded) whose name field is nl bytes of name (NULs after the name pad it). */
+static size_t cpio_put_nl(char *a, size_t off, const char *name, size_t nl, uint32_t mode, const char *data,
+			  size_t n)
 {
-	size_t nl = strlen(name) + 1;
-
 	off += ksnprintf(a + off, 111, "070701%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x",
 			 1u, mode, 0u, 0u, 1u, 1000u, (unsigned)n, 0u, 0u, 0u, 0u, (unsigned)nl, 0u);
 	memcpy(a + off, name, nl);
 	off = ALIGN_UP(off + nl, 4UL);
 	memcpy(a + off, data, n);
 	return ALIGN_UP(off + n, 4UL);
+}
+
+/* Append one newc entry to a (its data too, padded). */
+static size_t cpio_put(char *a, size_t off, const char *name, uint32_t mode, const char *data, size_t n)
+{
+	return cpio_put_nl(a, off, name, strlen(name) + 1, mode, data, n);
 }
 
 /* An archive with ".", a directory, a file in a directory not listed, a link, a fifo (skipped). */
@@ -490,7 +495,7 @@ static void test_cpio(struct ktest *t)
 	n = cpio_put(a, n, "bin/x", S_IFLNK | 0777, "../usr/lib/x.so", 15);
 	n = cpio_put(a, n, "fifo", S_IFIFO | 0644, "", 0);
 	n = cpio_put(a, n, "TRAILER!!!", 0, "", 0);
-	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n), 0);
+	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n, NULL), 0);
 	ASSERT_EQ(t, lookup("bin/x", LOOKUP_FOLLOW, &d), 0);
 	EXPECT_EQ(t, d->inode->mode, S_IFREG | 0755);
 	EXPECT_EQ(t, d->inode->mtime.sec, 1000);
@@ -515,13 +520,13 @@ static void test_cpio(struct ktest *t)
 	dput(d);
 	EXPECT_EQ(t, resolves("fifo", 0), -ENOENT);
 	/* unpacking again replaces the file and keeps the directories */
-	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n), 0);
+	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n, NULL), 0);
 	EXPECT_EQ(t, resolves("bin/x", LOOKUP_FOLLOW), 0);
 	/* a name under a linked directory (Debian's lib -> usr/lib) lands where the link leads */
 	n = cpio_put(a, 0, "lib", S_IFLNK | 0777, "usr/lib", 7);
 	n = cpio_put(a, n, "lib/y.so", S_IFREG | 0644, "Y", 1);
 	n = cpio_put(a, n, "TRAILER!!!", 0, "", 0);
-	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n), 0);
+	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n, NULL), 0);
 	EXPECT_EQ(t, resolves("usr/lib/y.so", 0), 0);
 	ASSERT_EQ(t, lookup("lib", 0, &d), 0);
 	EXPECT_EQ(t, d->inode->mode & S_IFMT, S_IFLNK);   /* still the link */
@@ -530,12 +535,17 @@ static void test_cpio(struct ktest *t)
 	n = cpio_put(a, 0, "gone", S_IFLNK | 0777, "nowhere", 7);
 	n = cpio_put(a, n, "gone/z", S_IFREG | 0644, "Z", 1);
 	n = cpio_put(a, n, "TRAILER!!!", 0, "", 0);
-	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, n), -ENOENT);
+	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, n, NULL), -ENOENT);
 	/* malformed: a bad magic, a cut archive, no trailer */
-	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, "070709", 6), -EINVAL);
-	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, 100), -EINVAL);
+	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, "070709", 6, NULL), -EINVAL);
+	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, 100, NULL), -EINVAL);
 	n = cpio_put(a, 0, "z", S_IFREG | 0644, "q", 1);
-	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, n), -EINVAL);
+	EXPECT_EQ(t, fs_unpack_cpio(fx.dir, a, n, NULL), -EINVAL);
+	/* NULs after a name are padding (tools/run aligns file data so): the name ends at the first */
+	n = cpio_put_nl(a, 0, "padded\0\0\0\0\0\0\0", 14, S_IFREG | 0644, "P", 1);
+	n = cpio_put(a, n, "TRAILER!!!", 0, "", 0);
+	ASSERT_EQ(t, fs_unpack_cpio(fx.dir, a, n, NULL), 0);
+	EXPECT_EQ(t, resolves("padded", 0), 0);
 	fx_done(t);
 }
 
