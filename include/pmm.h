@@ -78,13 +78,6 @@ size_t pmm_watermark(enum pmm_wmark w);
 void pmm_init(struct page *pages, pfn_t max_pfn, const struct mem_range *free, size_t nfree);
 
 /*
- * pmm_release_reserved: hand the frames wholly inside [start, end) to the
- * allocator (pmm_init does this for the free ranges; boot modules that were
- * copied elsewhere are released the same way). Every such frame must be
- * reserved and unused (else a panic: a kernel bug).
- */
-void pmm_release_reserved(phys_addr_t start, phys_addr_t end);
-/*
  * pmm_claim_reserved: the reserved frame at pa becomes an allocated one
  * (refcount 1, as from pmm_alloc(0, 0), its contents kept) and counts
  * among the allocator's frames from then on: a boot module's page handed
@@ -93,7 +86,12 @@ void pmm_release_reserved(phys_addr_t start, phys_addr_t end);
  * are set again by the pmm_release_reserved_rest that follows.
  */
 struct page *pmm_claim_reserved(phys_addr_t pa);
-/* pmm_release_reserved_rest: pmm_release_reserved of the frames of [start, end) still reserved (not claimed). */
+/*
+ * pmm_release_reserved_rest: hand the frames wholly inside [start, end)
+ * that are still reserved to the allocator (pmm_init does this for the
+ * free ranges; a boot module's memory is released so once copied, the
+ * frames pmm_claim_reserved gave away left out).
+ */
 void pmm_release_reserved_rest(phys_addr_t start, phys_addr_t end);
 
 /*

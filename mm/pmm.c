@@ -111,6 +111,8 @@ static void free_block_locked(pfn_t pfn, unsigned order)
 	add_block_locked(&mem_map[pfn], order);
 }
 
+static void release_range(phys_addr_t start, phys_addr_t end, bool rest);
+
 void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size_t nfree)
 {
 	mem_map = pages;
@@ -126,7 +128,7 @@ void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size
 	}
 
 	for (size_t r = 0; r < nfree; r++)
-		pmm_release_reserved(free[r].start, free[r].end);
+		release_range(free[r].start, free[r].end, false);
 }
 
 /* Release the reserved frames [pfn, end) in the largest naturally aligned blocks that fit. pmm_lock held. */
@@ -170,11 +172,6 @@ static void release_range(phys_addr_t start, phys_addr_t end, bool rest)
 	}
 	set_watermarks();
 	spin_unlock_irqrestore(&pmm_lock, flags);
-}
-
-void pmm_release_reserved(phys_addr_t start, phys_addr_t end)
-{
-	release_range(start, end, false);
 }
 
 struct page *pmm_claim_reserved(phys_addr_t pa)
