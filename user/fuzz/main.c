@@ -152,6 +152,22 @@ static bool more_seeds(const struct options *o, long t0)
 	return o->seconds && now_ms() - t0 < o->seconds * 1000;
 }
 
+/* /proc/meminfo after a failed seed, for the report: where the memory is. */
+static void print_meminfo(void)
+{
+	char buf[2048];
+	int fd = (int)usys3(__NR_open, (long)"/proc/meminfo", 0, 0);
+	long n;
+
+	if (fd < 0)
+		return;
+	while ((n = usys3(__NR_read, fd, (long)buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = 0;
+		printf("%s", buf);
+	}
+	usys1(__NR_close, fd);
+}
+
 /* vmk_check: 1 on Linux (not there), 0 passed, -1 failed. */
 static int kernel_check(struct vmk_check *r)
 {
@@ -201,11 +217,13 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 			snprintf(why, sizeof(why), "kernel checks failed after the seed (failed %#lx: the kernel log says what)",
 				 (unsigned long)after.failed);
 		else if (frames && after.free_frames != before.free_frames)
-			snprintf(why, sizeof(why), "frames leaked: %lu free before the seed, %lu after",
-				 (unsigned long)before.free_frames, (unsigned long)after.free_frames);
+			snprintf(why, sizeof(why), "frames leaked: %lu free before the seed, %lu after (%lu address spaces)",
+				 (unsigned long)before.free_frames, (unsigned long)after.free_frames,
+				 (unsigned long)after.mms_checked);
 	}
 	if (why[0]) {
 		printf("FAILED: %s\n", why);
+		print_meminfo();
 		return -1;
 	}
 	printf("%lu syscalls, %lu forks, %lu threads, %lu signals, %lu faults caught; ",
