@@ -58,7 +58,7 @@ Tests
   make test-linux            the mmscript corpus on the host Linux
   make test-mmscript-kernel  the mmscript corpus on the kernel   [PERSONALITY=auto|base|...]
   make test-mmscript-host    the mmscript corpus on mm/ on the host [PERSONALITY=...]
-  make fuzz [SEEDS=a,b SECONDS=N SMP=n OPS=n]  the syscall fuzzer on the kernel (docs/fuzz.md)
+  make fuzz [SEEDS=a,b SECONDS=N SMP=n OPS=n ICOUNT=0]  the syscall fuzzer on the kernel (docs/fuzz.md)
   make fuzz-mmscript-kernel [SEEDS=n START=s FILES=1]  random scripts, Linux against the kernel
                                       (FILES=1: file scripts, memfds and their mappings)
   make fuzz-mmscript-host [SEEDS=n START=s FILES=1]    random scripts, Linux against mm/ on the host

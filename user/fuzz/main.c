@@ -1,10 +1,13 @@
 /*
  * fuzz: the syscall fuzzer's driver (docs/fuzz.md).
  *
- *   fuzz [--seeds A,B,..] [--seconds N] [--ops N] [--threads N] [--dir D] [--private-fds]
+ *   fuzz [--seeds A,B,..] [--seconds N | --until-input] [--ops N] [--threads N] [--dir D] [--private-fds]
  *
  * Runs each listed seed (default 1), then, with --seconds, the seeds after
- * the last one until N seconds have passed. A seed runs in a forked child
+ * the last one until N seconds of the guest's clock have passed; with
+ * --until-input, until fd 0 has input or is at its end (tools/fuzz stops
+ * a run by the host's clock that way when the guest's clock counts
+ * instructions, QEMU's -icount). A seed runs in a forked child
  * in its own process group (seed.c): --ops operations spread over
  * --threads threads (default 20000 over 4), plus what its forks and
  * late threads do. After the seed's first process has exited, the driver
@@ -54,16 +57,21 @@ struct options {
 	const char *seeds, *dir;
 	long seconds, ops;
 	int threads;
+	bool until_input;
 };
 
 static int parse(int argc, char **argv, struct options *o)
 {
-	*o = (struct options){ "1", "/fuzz", 0, 20000, 4 };
+	*o = (struct options){ "1", "/fuzz", 0, 20000, 4, false };
 	for (int i = 1; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (strcmp(argv[i], "--private-fds") == 0) {
 			fz_share_fds = false;
+			continue;
+		}
+		if (strcmp(argv[i], "--until-input") == 0) {
+			o->until_input = true;
 			continue;
 		}
 		if (!v)
@@ -128,6 +136,38 @@ static void remove_files(const char *dir)
 	}
 }
 
+/* Whether fd 0 has input or is at its end (poll with no wait): --until-input's stop. */
+static bool input_waiting(void)
+{
+	struct { int fd; short events, revents; } p = { 0, 1 /* POLLIN */, 0 };
+
+	return usys3(__NR_poll, (long)&p, 1, 0) > 0;
+}
+
+/* Whether to run the seed after the last one: time left, or no input yet. */
+static bool more_seeds(const struct options *o, long t0)
+{
+	if (o->until_input)
+		return !input_waiting();
+	return o->seconds && now_ms() - t0 < o->seconds * 1000;
+}
+
+/* /proc/meminfo after a failed seed, for the report: where the memory is. */
+static void print_meminfo(void)
+{
+	char buf[2048];
+	int fd = (int)usys3(__NR_open, (long)"/proc/meminfo", 0, 0);
+	long n;
+
+	if (fd < 0)
+		return;
+	while ((n = usys3(__NR_read, fd, (long)buf, sizeof(buf) - 1)) > 0) {
+		buf[n] = 0;
+		printf("%s", buf);
+	}
+	usys1(__NR_close, fd);
+}
+
 /* vmk_check: 1 on Linux (not there), 0 passed, -1 failed. */
 static int kernel_check(struct vmk_check *r)
 {
@@ -177,11 +217,13 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 			snprintf(why, sizeof(why), "kernel checks failed after the seed (failed %#lx: the kernel log says what)",
 				 (unsigned long)after.failed);
 		else if (frames && after.free_frames != before.free_frames)
-			snprintf(why, sizeof(why), "frames leaked: %lu free before the seed, %lu after",
-				 (unsigned long)before.free_frames, (unsigned long)after.free_frames);
+			snprintf(why, sizeof(why), "frames leaked: %lu free before the seed, %lu after (%lu address spaces)",
+				 (unsigned long)before.free_frames, (unsigned long)after.free_frames,
+				 (unsigned long)after.mms_checked);
 	}
 	if (why[0]) {
 		printf("FAILED: %s\n", why);
+		print_meminfo();
 		return -1;
 	}
 	printf("%lu syscalls, %lu forks, %lu threads, %lu signals, %lu faults caught; ",
@@ -208,7 +250,7 @@ int main(int argc, char **argv)
 	int failed = 0;
 
 	if (parse(argc, argv, &o) < 0) {
-		printf("usage: fuzz [--seeds A,B,..] [--seconds N] [--ops N] [--threads 1-%d] [--dir D] [--private-fds]\n",
+		printf("usage: fuzz [--seeds A,B,..] [--seconds N | --until-input] [--ops N] [--threads 1-%d] [--dir D] [--private-fds]\n",
 		       FZ_MAX_ACTORS);
 		return 2;
 	}
@@ -221,7 +263,7 @@ int main(int argc, char **argv)
 	sys_prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	printf("fuzz: %ld operations per seed over %d threads%s%s\n", o.ops, o.threads,
 	       fz_share_fds ? "" : " (each with its own fd table)",
-	       o.seconds ? ", then further seeds until the time is up" : "");
+	       o.seconds || o.until_input ? ", then further seeds until the time is up" : "");
 	t0 = now_ms();
 	{
 		struct options warm = o;
@@ -240,12 +282,12 @@ int main(int argc, char **argv)
 		p = *end == ',' ? end + 1 : end;
 		failed = run_seed(seed, &o, true) < 0;
 	}
-	while (!failed && o.seconds && now_ms() - t0 < o.seconds * 1000) {
+	while (!failed && more_seeds(&o, t0)) {
 		failed = run_seed(++seed, &o, true) < 0;
 		seeds++;
 	}
 	ms = now_ms() - t0;
-	printf("fuzz: %lu seeds, %lu syscalls in %ld.%01ld s (%lu syscalls/s): %s\n", (unsigned long)seeds,
+	printf("fuzz: %lu seeds, %lu syscalls in %ld.%01ld s of guest time (%lu syscalls/s): %s\n", (unsigned long)seeds,
 	       (unsigned long)fz_stats->syscalls, ms / 1000, ms % 1000 / 100,
 	       (unsigned long)(fz_stats->syscalls * 1000 / (ms ? ms : 1)), failed ? "FAILED" : "clean");
 	printf("%lu passed, %d failed\n", (unsigned long)(seeds - (uint64_t)failed), failed);
