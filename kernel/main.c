@@ -317,7 +317,7 @@ static void crash_on_request(const char *what)
 /*
  * One line of boot timings from arch_cycles (x86: the TSC, which QEMU starts at 0 at reset):
  * the firmware and loader (reset to kmain), kmain to usable memory, the
- * timer setup (its PIT calibration waits CALIBRATE_MS). In microseconds of
+ * timer setup (its calibration waits CALIBRATE_MS of a reference clock). In microseconds of
  * guest time; under -icount shift=0 a microsecond is 1000 instructions.
  */
 static void print_boot_timeline(uint64_t entry, uint64_t memory, uint64_t timer)
@@ -406,7 +406,7 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	failed += apply_vm_params(&kparams);
 	profile_configure(kparams.profile_hz, kparams.profile_stacks);
 	cycles_memory = arch_cycles();
-	timer_init();
+	timer_init(bi, kparams.acpi);
 	ipi_init();
 	tlb_init();
 	print_boot_timeline(cycles_entry, cycles_memory, arch_cycles());

@@ -1,7 +1,8 @@
 /*
- * Local APIC and its timer. The timer's input clock is measured against PIT
- * channel 2 (10 ms one-shot, gate through port 0x61) on the boot CPU, which
- * also gives the TSC frequency; then the timer runs periodically at
+ * Local APIC and its timer. The timer's input clock is measured on the boot
+ * CPU over 10 ms of a reference clock (clockref.c: the HPET, else the ACPI
+ * PM timer, else PIT channel 2), which also gives the TSC frequency; then
+ * the timer runs periodically at
  * TIMER_HZ on VEC_TIMER, on every CPU with the boot CPU's calibration
  * (each CPU's LAPIC has its own timer, programmed by lapic_init_cpu).
  * timer_ticks counts the boot CPU's ticks. The legacy 8259 PICs are
@@ -14,6 +15,7 @@
 #include "printk.h"
 #include "kernel.h"
 #include "lockless.h"
+#include "multiboot.h"
 
 #define LAPIC_TPR      0x080
 #define LAPIC_EOI      0x0B0
@@ -26,13 +28,13 @@
 #define LVT_MASKED     (1u << 16)
 #define LVT_PERIODIC   (1u << 17)
 
-#define PIT_HZ         1193182u
 #define CALIBRATE_MS   10u
 
 static volatile uint32_t *lapic;
 uint64_t timer_ticks;
 uint64_t tsc_khz;
 uint32_t lapic_timer_khz;
+const char *timer_reference;
 
 uint32_t lapic_read(unsigned reg) { return lapic[reg / 4]; }
 void lapic_write(unsigned reg, uint32_t v) { lapic[reg / 4] = v; }
@@ -41,6 +43,11 @@ void lapic_write(unsigned reg, uint32_t v) { lapic[reg / 4] = v; }
 uint32_t lapic_id(void)
 {
 	return lapic_read(LAPIC_ID) >> 24;
+}
+
+uint32_t lapic_timer_count(void)
+{
+	return lapic_read(LAPIC_TIMER_CUR);
 }
 
 void lapic_eoi(void)
@@ -64,36 +71,38 @@ static void pic_disable(void)
 	outb(0xA1, 0xff);
 }
 
-/* Count LAPIC timer ticks and TSC cycles during CALIBRATE_MS of PIT channel 2. */
-static void calibrate(void)
+/*
+ * Measure the LAPIC timer's and the TSC's rates over CALIBRATE_MS of the
+ * first reference clock that works: the HPET, the ACPI PM timer, the PIT.
+ */
+static void calibrate(const struct boot_info *bi, bool use_acpi)
 {
-	uint32_t count = PIT_HZ * CALIBRATE_MS / 1000;
-	uint32_t lapic_ticks;
-	uint64_t tsc0, tsc1;
-	uint8_t gate;
+	const struct clockref *refs[3];
+	struct clock_calib c;
+	size_t i;
 
-	gate = (inb(0x61) & ~0x02) | 0x01;      /* speaker off, gate on */
-	outb(0x61, gate);
-	outb(0x43, 0xB0);                       /* channel 2, lo/hi byte, mode 0 */
-	outb(0x42, count & 0xff);
-	outb(0x42, count >> 8);
-	/* restart the count: gate low then high */
-	outb(0x61, gate & ~0x01);
-	outb(0x61, gate);
-
+	clockref_init(use_acpi, bi->rsdp, bi->rsdp_len);
+	refs[0] = clockref_hpet();
+	refs[1] = clockref_pm_timer();
+	refs[2] = clockref_pit();
 	lapic_write(LAPIC_TIMER_DIV, 0x3);      /* divide by 16 */
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | VEC_TIMER);
 	lapic_write(LAPIC_TIMER_INIT, 0xffffffff);
-	tsc0 = rdtsc();
-	for (unsigned long spins = 0; !(inb(0x61) & 0x20); spins++)
-		if (spins > 100000000UL)
-			panic("timer: PIT channel 2 never finished counting");
-	tsc1 = rdtsc();
-	lapic_ticks = 0xffffffff - lapic_read(LAPIC_TIMER_CUR);
+	for (i = 0; i < ARRAY_SIZE(refs); i++) {
+		if (refs[i] && clockref_calibrate(refs[i], CALIBRATE_MS, &c))
+			break;
+		if (refs[i])
+			printk("timer: the %s does not count or cannot be read; trying the next\n",
+			       refs[i]->name);
+	}
+	if (i == ARRAY_SIZE(refs))
+		panic("timer: no reference clock counts (HPET, ACPI PM timer, PIT channel 2)");
 	lapic_write(LAPIC_TIMER_INIT, 0);
-
-	lapic_timer_khz = lapic_ticks / CALIBRATE_MS;
-	tsc_khz = (tsc1 - tsc0) / CALIBRATE_MS;
+	timer_reference = refs[i]->name;
+	printk("timer: calibrated against the %s (%llu Hz, %u-bit counter)\n",
+	       refs[i]->name, (unsigned long long)refs[i]->hz, 64 - __builtin_clzll(refs[i]->mask));
+	lapic_timer_khz = c.lapic_khz;
+	tsc_khz = c.tsc_khz;
 }
 
 /*
@@ -157,7 +166,7 @@ void lapic_init_cpu(void)
 }
 
 /* timer_init: map and enable the LAPIC, calibrate, start the periodic tick. Interrupts stay off. */
-void timer_init(void)
+void timer_init(const struct boot_info *bi, bool use_acpi)
 {
 	uint64_t base = rdmsr(MSR_APIC_BASE);
 	phys_addr_t pa = base & 0xfffff000UL;
@@ -170,7 +179,7 @@ void timer_init(void)
 	lapic_write(LAPIC_TPR, 0);
 	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
 
-	calibrate();
+	calibrate(bi, use_acpi);
 	if (lapic_timer_khz == 0)
 		panic("timer: LAPIC timer did not count during calibration");
 

@@ -1,12 +1,18 @@
 /*
- * The LAPIC timer tick and the interrupt-state primitives. Time is measured
- * with the TSC (calibrated against the PIT at boot); bounds are wide because
- * QEMU without KVM runs the guest at a varying speed.
+ * The LAPIC timer tick, the reference clocks it is calibrated against, and
+ * the interrupt-state primitives. Time is measured with the TSC (calibrated
+ * at boot against the HPET, the ACPI PM timer or the PIT); bounds on tick
+ * counts are wide because QEMU without KVM runs the guest at a varying
+ * speed. The reference clocks are compared with each other through the
+ * TSC, each reading bracketed (clockref.c), so load does not widen the
+ * error: see test_references_agree.
  */
 #include "ktest.h"
 #include "x86.h"
 #include "lockless.h"
 #include "arch.h"
+#include "kstring.h"
+#include "printk.h"
 
 /* Spin with interrupts on for ms milliseconds of TSC time; returns ticks seen. */
 static uint64_t ticks_during(unsigned ms)
@@ -22,6 +28,77 @@ static void test_calibration_sane(struct ktest *t)
 {
 	EXPECT_GT(t, tsc_khz, 10000);           /* > 10 MHz */
 	EXPECT_GT(t, lapic_timer_khz, 100);     /* > 100 kHz after the divider */
+}
+
+/*
+ * The boot calibrated against the first reference found that counts, in
+ * the order HPET, ACPI PM timer, PIT (QEMU's pc and q35 have all three;
+ * -no-hpet removes the first, acpi=off hides the first two).
+ */
+static void test_reference_order(struct ktest *t)
+{
+	const char *want = clockref_hpet() ? "HPET" : clockref_pm_timer() ? "ACPI PM timer" : "PIT";
+
+	EXPECT_STREQ(t, timer_reference, want);
+}
+
+/* The reference's counter advances, and wraps within its mask. */
+static void test_references_count(struct ktest *t)
+{
+	const struct clockref *refs[] = { clockref_hpet(), clockref_pm_timer() };
+
+	for (size_t i = 0; i < ARRAY_SIZE(refs); i++) {
+		uint64_t a, b;
+		unsigned long spins = 0;
+
+		if (!refs[i])
+			continue;
+		a = clockref_read(refs[i]);
+		EXPECT_EQ(t, a & ~refs[i]->mask, 0);
+		do
+			b = clockref_read(refs[i]);
+		while (b == a && ++spins < 100000000UL);
+		EXPECT_NE(t, b, a);
+	}
+}
+
+/*
+ * The TSC's rate measured against each reference found (the PIT too,
+ * which QEMU always has) over 40 ms: each end of each span is read within
+ * 100 us of the reference's time (clockref_calibrate's bracket, retried
+ * while the vCPU is interrupted), so each rate is within 2 * 100 us / 40
+ * ms = 0.5% of the TSC's, whatever the host's load; the TSC runs at a
+ * constant rate (under TCG it is the host's, and QEMU's HPET, PM timer and
+ * PIT count the host's monotonic clock). So two references' rates differ
+ * by at most 1%, plus the kHz rounding. A reference with a wrong period,
+ * width or frequency (a PM timer taken as 24-bit when it is 32, the HPET's
+ * femtoseconds misread) is off by far more.
+ */
+static void test_references_agree(struct ktest *t)
+{
+	const struct clockref *refs[] = { clockref_hpet(), clockref_pm_timer(), clockref_pit() };
+	uint64_t khz[ARRAY_SIZE(refs)] = { 0 };
+	unsigned n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(refs); i++) {
+		struct clock_calib c;
+
+		if (!refs[i])
+			continue;
+		ASSERT_TRUE(t, clockref_calibrate(refs[i], 40, &c));
+		khz[i] = c.tsc_khz;
+		n++;
+		printk("# x86_timer: TSC %llu kHz against the %s\n", (unsigned long long)c.tsc_khz,
+		       refs[i]->name);
+	}
+	if (n < 2) {
+		ktest_skip(t, "fewer than two reference clocks");
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(refs); i++)
+		for (size_t j = 0; j < ARRAY_SIZE(refs); j++)
+			if (khz[i] && khz[j])
+				EXPECT_LE(t, khz[i] * 100, khz[j] * 101 + 100);
 }
 
 static void test_interrupts_on_during_tests(struct ktest *t)
@@ -86,6 +163,9 @@ static void test_cpu_id(struct ktest *t)
 
 static const struct ktest_case x86_timer_cases[] = {
 	KTEST_CASE(test_calibration_sane),
+	KTEST_CASE(test_reference_order),
+	KTEST_CASE(test_references_count),
+	KTEST_CASE(test_references_agree),
 	KTEST_CASE(test_interrupts_on_during_tests),
 	KTEST_CASE(test_ticks_advance),
 	KTEST_CASE(test_no_ticks_with_irqs_off),
