@@ -45,7 +45,8 @@
 #define CLOCKREF_BRACKET_US 100
 #define SAMPLE_TRIES    1000
 #define CALIBRATE_TRIES 5
-#define WAIT_SPINS_MAX  100000000UL     /* a counter that does not count (no PIT) */
+/* A counter that does not count (no PIT): given up after 1 s at 10 GHz, the TSC's rate unknown yet. */
+#define WAIT_TSC_MAX    10000000000ULL
 
 static struct clockref hpet, pm_timer;
 /* The PIT's channel 2 counter, latched and read; counting down from 65536, so negated. */
@@ -186,8 +187,8 @@ static bool calibrate_once(const struct clockref *r, unsigned ms, struct clock_c
 		pit_start();
 	if (!sample(r, &s0))
 		return false;
-	for (unsigned long spins = 0; ((clockref_read(r) - s0.ref) & r->mask) < want; spins++)
-		if (spins > WAIT_SPINS_MAX)
+	while (((clockref_read(r) - s0.ref) & r->mask) < want)
+		if (rdtsc() - s0.tsc > WAIT_TSC_MAX)
 			return false;
 	if (!sample(r, &s1) || (r == &pit && pit_wrapped()))
 		return false;

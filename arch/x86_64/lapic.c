@@ -30,19 +30,72 @@
 
 #define CALIBRATE_MS   10u
 
+#define APIC_BASE_EXTD (1UL << 10)        /* x2APIC mode */
+#define APIC_BASE_EN   (1UL << 11)        /* global enable */
+#define X2APIC_MSR(reg) (0x800 + (reg) / 16)
+#define ICR_DELIVERY_PENDING (1u << 12)   /* xAPIC only: x2APIC has no such bit */
+
 static volatile uint32_t *lapic;
+bool x2apic_enabled;
 uint64_t timer_ticks;
 uint64_t tsc_khz;
 uint32_t lapic_timer_khz;
 const char *timer_reference;
 
-uint32_t lapic_read(unsigned reg) { return lapic[reg / 4]; }
-void lapic_write(unsigned reg, uint32_t v) { lapic[reg / 4] = v; }
+/* A register by its xAPIC offset: the MMIO word, or in x2APIC mode its MSR. */
+uint32_t lapic_read(unsigned reg)
+{
+	return x2apic_enabled ? (uint32_t)rdmsr(X2APIC_MSR(reg)) : lapic[reg / 4];
+}
 
-/* lapic_id: the running CPU's local APIC id. */
+void lapic_write(unsigned reg, uint32_t v)
+{
+	if (x2apic_enabled)
+		wrmsr(X2APIC_MSR(reg), v);
+	else
+		lapic[reg / 4] = v;
+}
+
+/* lapic_id: the running CPU's local APIC id (32 bits in x2APIC mode, 8 in xAPIC mode). */
 uint32_t lapic_id(void)
 {
-	return lapic_read(LAPIC_ID) >> 24;
+	return x2apic_enabled ? lapic_read(LAPIC_ID) : lapic_read(LAPIC_ID) >> 24;
+}
+
+/*
+ * lapic_send_icr: write the interrupt command register, destination
+ * apic_id; xAPIC: two MMIO words (destination in bits 56-63) after the
+ * previous command's delivery; x2APIC: one MSR (destination in bits
+ * 32-63). Interrupts are off across it so a handler cannot send in between.
+ */
+void lapic_send_icr(uint32_t apic_id, uint32_t low)
+{
+	unsigned long f = arch_irq_save();
+
+	if (x2apic_enabled) {
+		wrmsr(X2APIC_MSR(LAPIC_ICR_LOW), (uint64_t)apic_id << 32 | low);
+	} else {
+		while (lapic_read(LAPIC_ICR_LOW) & ICR_DELIVERY_PENDING)
+			arch_cpu_relax();
+		lapic_write(LAPIC_ICR_HIGH, apic_id << 24);
+		lapic_write(LAPIC_ICR_LOW, low);
+	}
+	arch_irq_restore(f);
+}
+
+/*
+ * Turn the running CPU's LAPIC on, in x2APIC mode when x2apic_enabled
+ * (the boot CPU decided: timer_init): xAPIC first, then x2APIC, the
+ * transitions the architecture allows.
+ */
+static void lapic_enable(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+
+	if (!(base & APIC_BASE_EN))
+		wrmsr(MSR_APIC_BASE, base |= APIC_BASE_EN);
+	if (x2apic_enabled && !(base & APIC_BASE_EXTD))
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_EXTD);
 }
 
 uint32_t lapic_timer_count(void)
@@ -52,7 +105,7 @@ uint32_t lapic_timer_count(void)
 
 void lapic_eoi(void)
 {
-	if (lapic)
+	if (lapic || x2apic_enabled)
 		lapic_write(LAPIC_EOI, 0);
 }
 
@@ -161,21 +214,36 @@ static void lapic_start(void)
 /* lapic_init_cpu: an application processor's LAPIC and timer, as timer_init set up the boot CPU's. */
 void lapic_init_cpu(void)
 {
-	wrmsr(MSR_APIC_BASE, rdmsr(MSR_APIC_BASE) | (1UL << 11));
+	lapic_enable();
 	lapic_start();
 }
 
-/* timer_init: map and enable the LAPIC, calibrate, start the periodic tick. Interrupts stay off. */
-void timer_init(const struct boot_info *bi, bool use_acpi)
+/*
+ * x2APIC mode when the CPU has it and want_x2apic (x2apic=on), or when the
+ * firmware handed over in it (leaving it needs a disable, which loses the
+ * LAPIC's state); otherwise xAPIC, its registers mapped.
+ */
+static void lapic_mode_init(bool want_x2apic)
 {
 	uint64_t base = rdmsr(MSR_APIC_BASE);
 	phys_addr_t pa = base & 0xfffff000UL;
 
+	x2apic_enabled = (x86_cpu.x2apic && want_x2apic) || (base & APIC_BASE_EXTD);
+	if (!x2apic_enabled) {
+		lapic = kpgtable_map_mmio(pa, PAGE_SIZE);
+		if (!lapic)
+			panic("timer: cannot map the local APIC at %llx", (unsigned long long)pa);
+	}
+	lapic_enable();
+	printk("lapic: %s mode%s\n", x2apic_enabled ? "x2APIC" : "xAPIC",
+	       (base & APIC_BASE_EXTD) ? " (the firmware's)" : "");
+}
+
+/* timer_init: enable the LAPIC, calibrate, start the periodic tick. Interrupts stay off. */
+void timer_init(const struct boot_info *bi, bool use_acpi, bool want_x2apic)
+{
 	pic_disable();
-	wrmsr(MSR_APIC_BASE, base | (1UL << 11));   /* global enable */
-	lapic = kpgtable_map_mmio(pa, PAGE_SIZE);
-	if (!lapic)
-		panic("timer: cannot map the local APIC at %llx", (unsigned long long)pa);
+	lapic_mode_init(want_x2apic);
 	lapic_write(LAPIC_TPR, 0);
 	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
 
@@ -186,5 +254,5 @@ void timer_init(const struct boot_info *bi, bool use_acpi)
 	irq_register(VEC_TIMER, timer_interrupt);
 	lapic_start();
 	printk("timer: LAPIC id %u, timer clock %u kHz, TSC %llu kHz, tick %u Hz\n",
-	       lapic_read(LAPIC_ID) >> 24, lapic_timer_khz, (unsigned long long)tsc_khz, TIMER_HZ);
+	       lapic_id(), lapic_timer_khz, (unsigned long long)tsc_khz, TIMER_HZ);
 }

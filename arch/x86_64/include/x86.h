@@ -142,7 +142,7 @@ struct x86_features {
 	bool hypervisor;        /* running under one (CPUID 1 ECX bit 31) */
 	bool pcid;              /* process-context ids (CPUID 1 ECX bit 17); not used */
 	bool invpcid;           /* INVPCID (CPUID 7.0 EBX bit 10); not used */
-	bool x2apic;            /* x2APIC mode (CPUID 1 ECX bit 21); not used: xAPIC MMIO */
+	bool x2apic;            /* x2APIC mode (CPUID 1 ECX bit 21): used unless x2apic=off */
 	unsigned family;        /* CPUID 1 EAX: the family, extended family added */
 	char vendor[13];
 };
@@ -252,8 +252,12 @@ void pci_write32(unsigned dev, unsigned off, uint32_t v);
  */
 #define TIMER_HZ 1000
 struct boot_info;
-/* timer_init: calibrate (ACPI tables from bi's RSDP unless use_acpi is false) and start the tick. */
-void timer_init(const struct boot_info *bi, bool use_acpi);
+/*
+ * timer_init: enable the LAPIC (x2APIC mode when the CPU has it and
+ * want_x2apic, or the firmware left it so), calibrate (ACPI tables from
+ * bi's RSDP unless use_acpi is false) and start the tick.
+ */
+void timer_init(const struct boot_info *bi, bool use_acpi, bool want_x2apic);
 /* The reference the boot calibrated against: "HPET", "ACPI PM timer" or "PIT". */
 extern const char *timer_reference;
 extern uint64_t timer_ticks;
@@ -267,6 +271,10 @@ void lapic_eoi(void);
 uint32_t lapic_read(unsigned reg);
 void lapic_write(unsigned reg, uint32_t v);
 uint32_t lapic_id(void);
+/* The LAPICs are in x2APIC mode (MSR access, 32-bit APIC ids): set by timer_init. */
+extern bool x2apic_enabled;
+/* lapic_send_icr: send an IPI (ICR low word low) to apic_id, in either mode. */
+void lapic_send_icr(uint32_t apic_id, uint32_t low);
 /* lapic_timer_count: the running CPU's LAPIC timer current count (it counts down). */
 uint32_t lapic_timer_count(void);
 /* lapic_init_cpu: enable an application processor's LAPIC and start its timer (after timer_init). */
