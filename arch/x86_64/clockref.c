@@ -54,9 +54,12 @@ static struct clockref pit = { .name = "PIT", .hz = PIT_HZ, .mask = 0xffff };
 
 uint64_t clockref_read(const struct clockref *r)
 {
-	if (r->hpet)
-		return r->mask == UINT32_MAX ? r->hpet[HPET_COUNTER / 4] :
-		       *(volatile uint64_t *)&r->hpet[HPET_COUNTER / 4];
+	if (r->hpet) {
+		volatile uint32_t *regs = r->hpet;
+
+		return r->mask == UINT32_MAX ? regs[HPET_COUNTER / 4] :
+		       *(volatile uint64_t *)&regs[HPET_COUNTER / 4];
+	}
 	if (r == &pit) {
 		uint16_t v;
 
@@ -98,7 +101,7 @@ static void find_hpet(const void *rsdp, size_t rsdp_len)
 	regs[HPET_CONF / 4] |= HPET_CONF_ENABLE;
 	hpet = (struct clockref){
 		.name = "HPET", .hz = 1000000000000000ULL / period,
-		.mask = (cap & HPET_CAP_64BIT) ? UINT64_MAX : UINT32_MAX, .hpet = regs,
+		.mask = (cap & HPET_CAP_64BIT) ? UINT64_MAX : UINT32_MAX, .hpet = (void *)regs,
 	};
 }
 

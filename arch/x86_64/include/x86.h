@@ -312,7 +312,7 @@ struct clockref {
 	const char *name;               /* "HPET", "ACPI PM timer" */
 	uint64_t hz;
 	uint64_t mask;                  /* the counter's width: it wraps at mask + 1 */
-	volatile uint32_t *hpet;        /* HPET: its registers; NULL for the PM timer */
+	void *hpet;                     /* HPET: its registers (MMIO, clockref.c reads); NULL for the others */
 	uint16_t port;                  /* PM timer: its I/O port */
 };
 /* The reference, the TSC and the LAPIC timer's current count, read together. */
