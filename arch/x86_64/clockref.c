@@ -14,16 +14,19 @@
  *   count wraps (after 55 ms), tells a span that wrapped, measured again.
  *
  * A measurement reads the reference, the TSC and the LAPIC timer's count,
- * and the reference again, and keeps the pair only when the two reference
- * reads are at most CLOCKREF_BRACKET_US apart (a vCPU or an SMI interrupted
- * between them: read again), so each end of a span is known to within
- * that bracket whatever the machine's load. A reference that does not
- * count, or no bracket, fails the calibration and lapic.c tries the next.
+ * and the reference again, and keeps the narrowest of several such
+ * brackets, stopping at one at most CLOCKREF_BRACKET_US wide (a vCPU or an
+ * SMI interrupted between them: read again), so each end of a span is
+ * known to within its bracket whatever the machine's load; the result
+ * says how wide the brackets were (a slow hypervisor's reads may all be
+ * wider). A reference that does not count fails the calibration and
+ * lapic.c tries the next.
  */
 #include "x86.h"
 #include "x86_mmu.h"
 #include "arch.h"
 #include "kstring.h"
+#include "kernel.h"
 #include "printk.h"
 
 #define PM_TIMER_HZ     3579545u
@@ -142,23 +145,27 @@ const struct clockref *clockref_hpet(void) { return hpet.hz ? &hpet : NULL; }
 const struct clockref *clockref_pm_timer(void) { return pm_timer.hz ? &pm_timer : NULL; }
 const struct clockref *clockref_pit(void) { return &pit; }
 
-/* The reference (its midpoint over the bracket), the TSC and the LAPIC timer read together. */
-static bool sample(const struct clockref *r, struct clock_sample *s)
+/*
+ * The reference (the midpoint of the two reads around them), the TSC and
+ * the LAPIC timer read together: the narrowest of up to SAMPLE_TRIES
+ * tries, the first at most CLOCKREF_BRACKET_US wide; s->width says how
+ * wide (the reference's time of the TSC read is known within width / 2).
+ */
+static void sample(const struct clockref *r, struct clock_sample *s)
 {
-	uint64_t bracket = r->hz * CLOCKREF_BRACKET_US / 1000000 + 1;
+	uint64_t good = r->hz * CLOCKREF_BRACKET_US / 1000000 + 1;
 
-	for (unsigned i = 0; i < SAMPLE_TRIES; i++) {
-		uint64_t a = clockref_read(r), w;
+	s->width = UINT64_MAX;
+	for (unsigned i = 0; i < SAMPLE_TRIES && s->width > good; i++) {
+		uint64_t a = clockref_read(r), tsc = rdtsc(), w;
+		uint32_t lapic = lapic_timer_count();
 
-		s->tsc = rdtsc();
-		s->lapic = lapic_timer_count();
 		w = (clockref_read(r) - a) & r->mask;
-		if (w <= bracket) {
-			s->ref = (a + w / 2) & r->mask;
-			return true;
-		}
+		if (w < s->width)
+			*s = (struct clock_sample){
+				.ref = (a + w / 2) & r->mask, .tsc = tsc, .lapic = lapic, .width = w,
+			};
 	}
-	return false;
 }
 
 /* PIT channel 2 as a one-shot from 65536 (mode 0): its output rises when the count wraps. */
@@ -180,7 +187,7 @@ static bool pit_wrapped(void)
 	return inb(0x61) & 0x20;
 }
 
-/* One measurement; false if a reading failed or the PIT's count wrapped during it. */
+/* One measurement; false if the reference did not count or the PIT's count wrapped during it. */
 static bool calibrate_once(const struct clockref *r, unsigned ms, struct clock_calib *c)
 {
 	uint64_t want = r->hz * ms / 1000, ref_ticks;
@@ -188,17 +195,20 @@ static bool calibrate_once(const struct clockref *r, unsigned ms, struct clock_c
 
 	if (r == &pit)
 		pit_start();
-	if (!sample(r, &s0))
-		return false;
+	sample(r, &s0);
 	while (((clockref_read(r) - s0.ref) & r->mask) < want)
 		if (rdtsc() - s0.tsc > WAIT_TSC_MAX)
 			return false;
-	if (!sample(r, &s1) || (r == &pit && pit_wrapped()))
+	sample(r, &s1);
+	if (r == &pit && pit_wrapped())
 		return false;
 	ref_ticks = (s1.ref - s0.ref) & r->mask;
+	if (ref_ticks == 0)
+		return false;
 	c->tsc_khz = (s1.tsc - s0.tsc) * r->hz / ref_ticks / 1000;
 	c->lapic_khz = (uint64_t)(s0.lapic - s1.lapic) * r->hz / ref_ticks / 1000;
 	c->ref_ticks = ref_ticks;
+	c->bracket = MAX(s0.width, s1.width);
 	return true;
 }
 

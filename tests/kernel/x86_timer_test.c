@@ -64,20 +64,22 @@ static void test_references_count(struct ktest *t)
 
 /*
  * The TSC's rate measured against each reference found (the PIT too,
- * which QEMU always has) over 40 ms: each end of each span is read within
- * 100 us of the reference's time (clockref_calibrate's bracket, retried
- * while the vCPU is interrupted), so each rate is within 2 * 100 us / 40
- * ms = 0.5% of the TSC's, whatever the host's load; the TSC runs at a
- * constant rate (under TCG it is the host's, and QEMU's HPET, PM timer and
- * PIT count the host's monotonic clock). So two references' rates differ
- * by at most 1%, plus the kHz rounding. A reference with a wrong period,
- * width or frequency (a PM timer taken as 24-bit when it is 32, the HPET's
- * femtoseconds misread) is off by far more.
+ * which QEMU always has) over 40 ms. Each end of a span is read within
+ * half its bracket of the reference's time (clockref_calibrate retries
+ * while the vCPU is interrupted; c.bracket says how wide it got), so a
+ * rate is off by at most bracket / (span - bracket) < 2 * bracket / span
+ * (the bracket at most a tenth of the span), plus 1 kHz of rounding,
+ * whatever the host's load: the TSC runs at a constant rate (under TCG
+ * it is the host's, and QEMU's HPET, PM timer and PIT count the host's
+ * monotonic clock). Two references' rates differ by at most the sum of
+ * their bounds (0.5% each with brackets of 100 us). A reference with a
+ * wrong period, width or frequency (a PM timer taken as 24-bit when it is
+ * 32, the HPET's femtoseconds misread) is off by far more.
  */
 static void test_references_agree(struct ktest *t)
 {
 	const struct clockref *refs[] = { clockref_hpet(), clockref_pm_timer(), clockref_pit() };
-	uint64_t khz[ARRAY_SIZE(refs)] = { 0 };
+	uint64_t khz[ARRAY_SIZE(refs)] = { 0 }, tol[ARRAY_SIZE(refs)] = { 0 };
 	unsigned n = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(refs); i++) {
@@ -86,10 +88,12 @@ static void test_references_agree(struct ktest *t)
 		if (!refs[i])
 			continue;
 		ASSERT_TRUE(t, clockref_calibrate(refs[i], 40, &c));
+		ASSERT_LE(t, c.bracket * 10, c.ref_ticks);
 		khz[i] = c.tsc_khz;
+		tol[i] = c.tsc_khz * 2 * c.bracket / c.ref_ticks + 1;
 		n++;
-		printk("# x86_timer: TSC %llu kHz against the %s\n", (unsigned long long)c.tsc_khz,
-		       refs[i]->name);
+		printk("# x86_timer: TSC %llu kHz against the %s (+-%llu kHz)\n",
+		       (unsigned long long)c.tsc_khz, refs[i]->name, (unsigned long long)tol[i]);
 	}
 	if (n < 2) {
 		ktest_skip(t, "fewer than two reference clocks");
@@ -98,7 +102,7 @@ static void test_references_agree(struct ktest *t)
 	for (size_t i = 0; i < ARRAY_SIZE(refs); i++)
 		for (size_t j = 0; j < ARRAY_SIZE(refs); j++)
 			if (khz[i] && khz[j])
-				EXPECT_LE(t, khz[i] * 100, khz[j] * 101 + 100);
+				EXPECT_LE(t, khz[i], khz[j] + tol[i] + tol[j]);
 }
 
 /*

@@ -319,12 +319,14 @@ struct clockref {
 struct clock_sample {
 	uint64_t ref, tsc;
 	uint32_t lapic;
+	uint64_t width;                 /* reference ticks between the reads around them */
 };
 /* Rates measured against a reference, and the span measured, in reference ticks. */
 struct clock_calib {
 	uint64_t tsc_khz;
 	uint64_t lapic_khz;             /* LAPIC timer count rate (after its divider) */
 	uint64_t ref_ticks;
+	uint64_t bracket;               /* the wider end's bracket, reference ticks */
 };
 /* clockref_init: find the HPET and the ACPI PM timer (ACPI tables; none when use_acpi is false). */
 void clockref_init(bool use_acpi, const void *rsdp, size_t rsdp_len);
@@ -337,8 +339,8 @@ uint64_t clockref_read(const struct clockref *r);
 /*
  * clockref_calibrate: the TSC's and the LAPIC timer's rates over at least
  * ms milliseconds (at most 50) of r; each end of the span is read within
- * 100 us of r's time. False when no such reading could be had or r does
- * not count (then c is unset).
+ * c->bracket / 2 of r's time (at most 100 us but on slow hypervisors).
+ * False when r does not count (then c is unset).
  */
 bool clockref_calibrate(const struct clockref *r, unsigned ms, struct clock_calib *c);
 
