@@ -107,7 +107,13 @@ void arch_backtrace(void);
 bool arch_fault_catch_armed(void);
 void arch_panic_recover(void);
 
-#define NR_CPUS 16
+/*
+ * The most CPUs brought up (the rest are counted as ignored). At most the
+ * bits of an unsigned long: the online mask, the TLB shootdown's target
+ * sets and the affinity masks are one word, bit n for CPU n.
+ */
+#define NR_CPUS 64
+_Static_assert(NR_CPUS <= 8 * sizeof(unsigned long), "CPU masks are one unsigned long");
 
 /* CPUs that are up (bit n: CPU n), and how many; CPU 0 boots first. Hosted: one CPU per thread. */
 unsigned long arch_cpu_online_mask(void);

@@ -33,6 +33,9 @@
  *                                             result to the kernel log (default off)
  *   acpi=on|off                               find the CPUs through ACPI (on) or the MP
  *                                             tables only (off)
+ *   x2apic=on|off                             the LAPICs in x2APIC mode when the CPU has
+ *                                             it (on, default) or in xAPIC mode (off;
+ *                                             x2APIC all the same if the firmware left it so)
  *   smp=N                                     bring up at most N CPUs (0, default: all)
  *   fault_lock=mmap|vma                       page faults take the mmap_lock (default) or,
  *                                             when they can, only their VMA's lock
@@ -74,6 +77,7 @@ struct kernel_params {
 	unsigned thp;                           /* enum thp_mode (include/mm.h); default never */
 	bool pku;                               /* default true */
 	bool acpi;                              /* default true */
+	bool x2apic;                            /* default true */
 	unsigned smp;                           /* CPUs to bring up at most; 0 (default): all */
 	bool fault_lock_vma;                    /* fault_lock=vma (true) or mmap (false, default) */
 	bool madv_lock_write;                   /* madv_lock=write (true) or read (false, default) */

@@ -104,6 +104,7 @@ static const struct {
 	BOOL_OPTION(ktest_list),
 	BOOL_OPTION(pku),
 	BOOL_OPTION(acpi),
+	BOOL_OPTION(x2apic),
 	BOOL_OPTION(strace),
 	BOOL_OPTION(profile_stacks),
 	BOOL_OPTION(profile_dither),
@@ -176,6 +177,7 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	p->zero_page = true;
 	p->pku = true;
 	p->acpi = true;
+	p->x2apic = true;
 	p->profile_hz = 1000;           /* TIMER_HZ */
 	p->profile_dither = true;
 	while (line && *line) {

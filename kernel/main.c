@@ -317,7 +317,7 @@ static void crash_on_request(const char *what)
 /*
  * One line of boot timings from arch_cycles (x86: the TSC, which QEMU starts at 0 at reset):
  * the firmware and loader (reset to kmain), kmain to usable memory, the
- * timer setup (its PIT calibration waits CALIBRATE_MS). In microseconds of
+ * timer setup (its calibration waits CALIBRATE_MS of a reference clock). In microseconds of
  * guest time; under -icount shift=0 a microsecond is 1000 instructions.
  */
 static void print_boot_timeline(uint64_t entry, uint64_t memory, uint64_t timer)
@@ -398,7 +398,6 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	if (bi->fb.addr && kparams.fbcon != FBCON_OFF)
 		fbcon_init(&bi->fb);
 	x86_smap_init();
-	cpu_features_report();
 	kstack_area_init();
 	slab_init();
 	modules_init(bi);
@@ -406,7 +405,8 @@ __noreturn void kmain(uint32_t magic, uint32_t info_phys)
 	failed += apply_vm_params(&kparams);
 	profile_configure(kparams.profile_hz, kparams.profile_stacks);
 	cycles_memory = arch_cycles();
-	timer_init();
+	timer_init(bi, kparams.acpi, kparams.x2apic);
+	cpu_features_report();          /* after timer_init: x2APIC or not */
 	ipi_init();
 	tlb_init();
 	print_boot_timeline(cycles_entry, cycles_memory, arch_cycles());

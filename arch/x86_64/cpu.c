@@ -80,7 +80,7 @@ void cpu_features_report(void)
 		{ .name = "SMEP", .found = x86_cpu.smep, .used = x86_smep_enabled },
 		{ .name = "SMAP", .found = x86_cpu.smap, .used = x86_smap_enabled },
 		{ .name = "ERMS", .found = x86_cpu.erms, .used = x86_cpu.erms },  /* page_ops.c */
-		{ .name = "x2APIC", .found = x86_cpu.x2apic, .used = false },
+		{ .name = "x2APIC", .found = x86_cpu.x2apic, .used = x2apic_enabled },
 		{ .name = "invariant-TSC", .found = x86_cpu.invariant_tsc, .used = false },
 	};
 	char found[128], used[128];

@@ -17,25 +17,6 @@
 #include "kstring.h"
 #include "printk.h"
 
-struct sdt_header {
-	char sig[4];
-	uint32_t length;
-	uint8_t revision, checksum;
-	char oem[6], oem_table[8];
-	uint32_t oem_rev, creator, creator_rev;
-} __attribute__((packed));
-
-struct rsdp {
-	char sig[8];
-	uint8_t checksum;
-	char oem[6];
-	uint8_t revision;
-	uint32_t rsdt;
-	uint32_t length;
-	uint64_t xsdt;
-	uint8_t ext_checksum, reserved[3];
-} __attribute__((packed));
-
 #define MADT_LAPIC   0
 #define MADT_X2APIC  9
 #define MADT_ENABLED 0x1
@@ -61,87 +42,6 @@ struct mp_config {
 #define MP_PROCESSOR 0
 #define MP_CPU_ENABLED 0x1
 
-/* A firmware table at pa, len bytes readable, or NULL. */
-static const void *fw_map(phys_addr_t pa, size_t len)
-{
-	uint64_t pte, eff;
-	int level;
-
-	if (!len || pa + len < pa)
-		return NULL;
-	for (phys_addr_t a = ALIGN_DOWN(pa, PAGE_SIZE); a < pa + len; a += PAGE_SIZE)
-		if (x86_pt_walk(kernel_cr3, DIRECT_MAP_BASE + a, &pte, &level, &eff))
-			return kpgtable_map_mmio(pa, len);
-	return phys_to_virt(pa);
-}
-
-static bool sum_ok(const void *p, size_t len)
-{
-	const uint8_t *b = p;
-	uint8_t s = 0;
-
-	for (size_t i = 0; i < len; i++)
-		s += b[i];
-	return s == 0;
-}
-
-/* Scan [start, start + len) in 16-byte steps for sig with a valid checksum over sumlen bytes. */
-static const void *scan(phys_addr_t start, size_t len, const char *sig, size_t siglen, size_t sumlen)
-{
-	const uint8_t *p = fw_map(start, len);
-
-	for (size_t off = 0; p && off + sumlen <= len; off += 16)
-		if (memcmp(p + off, sig, siglen) == 0 && sum_ok(p + off, sumlen))
-			return p + off;
-	return NULL;
-}
-
-/* The EBDA (its segment is at 0x40E) then the BIOS ROM area. */
-static const void *scan_bios(const char *sig, size_t siglen, size_t sumlen)
-{
-	const uint16_t *ebda_seg = fw_map(0x40E, 2);
-	const void *r = NULL;
-
-	if (ebda_seg && *ebda_seg)
-		r = scan((phys_addr_t)*ebda_seg << 4, 1024, sig, siglen, sumlen);
-	return r ? r : scan(0xE0000, 0x20000, sig, siglen, sumlen);
-}
-
-static const struct sdt_header *sdt_at(phys_addr_t pa)
-{
-	const struct sdt_header *h = fw_map(pa, sizeof(*h));
-
-	if (!h || h->length < sizeof(*h))
-		return NULL;
-	h = fw_map(pa, h->length);
-	return h && sum_ok(h, h->length) ? h : NULL;
-}
-
-/* The MADT, through the XSDT (ACPI 2+) or the RSDT; rsdp_copy (len bytes) or a BIOS scan. */
-static const struct sdt_header *find_madt(const void *rsdp_copy, size_t len)
-{
-	const struct rsdp *r = len >= 20 ? rsdp_copy : scan_bios("RSD PTR ", 8, 20);
-	const struct sdt_header *root;
-	bool x;
-
-	if (!r || memcmp(r->sig, "RSD PTR ", 8) || !sum_ok(r, 20))
-		return NULL;
-	x = r->revision >= 2 && (len == 0 || len >= sizeof(*r)) && r->xsdt;
-	root = sdt_at(x ? r->xsdt : r->rsdt);
-	if (!root)
-		return NULL;
-	for (size_t off = sizeof(*root); off + (x ? 8 : 4) <= root->length; off += x ? 8 : 4) {
-		uint64_t pa = 0;
-		const struct sdt_header *t;
-
-		memcpy(&pa, (const char *)root + off, x ? 8 : 4);
-		t = sdt_at(pa);
-		if (t && memcmp(t->sig, "APIC", 4) == 0)
-			return t;
-	}
-	return NULL;
-}
-
 static void add_cpu(struct cpu_enum *e, uint32_t apic_id)
 {
 	for (unsigned i = 0; i < e->n; i++)
@@ -155,7 +55,7 @@ static void add_cpu(struct cpu_enum *e, uint32_t apic_id)
 
 static bool from_madt(struct cpu_enum *e, const void *rsdp, size_t rsdp_len)
 {
-	const struct sdt_header *m = find_madt(rsdp, rsdp_len);
+	const struct sdt_header *m = acpi_find_table("APIC", rsdp, rsdp_len);
 	const uint8_t *p, *end;
 
 	if (!m)
@@ -183,7 +83,7 @@ static bool from_madt(struct cpu_enum *e, const void *rsdp, size_t rsdp_len)
 
 static bool from_mp_tables(struct cpu_enum *e)
 {
-	const struct mp_float *f = scan_bios("_MP_", 4, 16);
+	const struct mp_float *f = fw_scan_bios("_MP_", 4, 16);
 	const struct mp_config *c;
 	const uint8_t *p, *end;
 
@@ -191,7 +91,7 @@ static bool from_mp_tables(struct cpu_enum *e)
 		return false;           /* none, or a default configuration without a table */
 	c = fw_map(f->config, sizeof(*c));
 	if (!c || memcmp(c->sig, "PCMP", 4) || !(c = fw_map(f->config, c->base_len)) ||
-	    !sum_ok(c, c->base_len))
+	    !fw_sum_ok(c, c->base_len))
 		return false;
 	p = (const uint8_t *)(c + 1);
 	end = (const uint8_t *)c + c->base_len;

@@ -1,44 +1,31 @@
 /*
  * Inter-processor interrupts through the local APIC's interrupt command
- * register (xAPIC, physical destination mode): fixed IPIs with a vector
- * (reschedule, TLB shootdown, stop), and the INIT and STARTUP IPIs that
- * start an application processor. Sending waits for the previous command's
- * delivery status to clear; interrupts are off across the two register
- * writes so an interrupt handler cannot send in between.
+ * register (physical destination mode; lapic_send_icr writes it in xAPIC
+ * or x2APIC mode): fixed IPIs with a vector (reschedule, TLB shootdown,
+ * stop), and the INIT and STARTUP IPIs that start an application
+ * processor.
  */
 #include "x86.h"
 #include "arch.h"
 
-#define ICR_DELIVERY_PENDING (1u << 12)
 #define ICR_LEVEL_ASSERT     (1u << 14)
 #define ICR_FIXED            (0u << 8)
 #define ICR_INIT             (5u << 8)
 #define ICR_STARTUP          (6u << 8)
 
-static void icr_send(uint32_t apic_id, uint32_t low)
-{
-	unsigned long f = arch_irq_save();
-
-	while (lapic_read(LAPIC_ICR_LOW) & ICR_DELIVERY_PENDING)
-		arch_cpu_relax();
-	lapic_write(LAPIC_ICR_HIGH, apic_id << 24);
-	lapic_write(LAPIC_ICR_LOW, low);
-	arch_irq_restore(f);
-}
-
 void lapic_send_ipi(uint32_t apic_id, unsigned vector)
 {
-	icr_send(apic_id, ICR_FIXED | (vector & 0xff));
+	lapic_send_icr(apic_id, ICR_FIXED | (vector & 0xff));
 }
 
 void lapic_send_init(uint32_t apic_id)
 {
-	icr_send(apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
+	lapic_send_icr(apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
 }
 
 void lapic_send_startup(uint32_t apic_id, unsigned page)
 {
-	icr_send(apic_id, ICR_STARTUP | (page & 0xff));
+	lapic_send_icr(apic_id, ICR_STARTUP | (page & 0xff));
 }
 
 /* arch_send_reschedule: wake CPU cpu (idle in hlt) to look at its run queue. */

@@ -1,7 +1,8 @@
 /*
- * Local APIC and its timer. The timer's input clock is measured against PIT
- * channel 2 (10 ms one-shot, gate through port 0x61) on the boot CPU, which
- * also gives the TSC frequency; then the timer runs periodically at
+ * Local APIC and its timer. The timer's input clock is measured on the boot
+ * CPU over 10 ms of a reference clock (clockref.c: the HPET, else the ACPI
+ * PM timer, else PIT channel 2), which also gives the TSC frequency; then
+ * the timer runs periodically at
  * TIMER_HZ on VEC_TIMER, on every CPU with the boot CPU's calibration
  * (each CPU's LAPIC has its own timer, programmed by lapic_init_cpu).
  * timer_ticks counts the boot CPU's ticks. The legacy 8259 PICs are
@@ -14,6 +15,7 @@
 #include "printk.h"
 #include "kernel.h"
 #include "lockless.h"
+#include "multiboot.h"
 
 #define LAPIC_TPR      0x080
 #define LAPIC_EOI      0x0B0
@@ -26,26 +28,84 @@
 #define LVT_MASKED     (1u << 16)
 #define LVT_PERIODIC   (1u << 17)
 
-#define PIT_HZ         1193182u
 #define CALIBRATE_MS   10u
 
+#define APIC_BASE_EXTD (1UL << 10)        /* x2APIC mode */
+#define APIC_BASE_EN   (1UL << 11)        /* global enable */
+#define X2APIC_MSR(reg) (0x800 + (reg) / 16)
+#define ICR_DELIVERY_PENDING (1u << 12)   /* xAPIC only: x2APIC has no such bit */
+
 static volatile uint32_t *lapic;
+bool x2apic_enabled;
 uint64_t timer_ticks;
 uint64_t tsc_khz;
 uint32_t lapic_timer_khz;
+const char *timer_reference;
 
-uint32_t lapic_read(unsigned reg) { return lapic[reg / 4]; }
-void lapic_write(unsigned reg, uint32_t v) { lapic[reg / 4] = v; }
+/* A register by its xAPIC offset: the MMIO word, or in x2APIC mode its MSR. */
+uint32_t lapic_read(unsigned reg)
+{
+	return x2apic_enabled ? (uint32_t)rdmsr(X2APIC_MSR(reg)) : lapic[reg / 4];
+}
 
-/* lapic_id: the running CPU's local APIC id. */
+void lapic_write(unsigned reg, uint32_t v)
+{
+	if (x2apic_enabled)
+		wrmsr(X2APIC_MSR(reg), v);
+	else
+		lapic[reg / 4] = v;
+}
+
+/* lapic_id: the running CPU's local APIC id (32 bits in x2APIC mode, 8 in xAPIC mode). */
 uint32_t lapic_id(void)
 {
-	return lapic_read(LAPIC_ID) >> 24;
+	return x2apic_enabled ? lapic_read(LAPIC_ID) : lapic_read(LAPIC_ID) >> 24;
+}
+
+/*
+ * lapic_send_icr: write the interrupt command register, destination
+ * apic_id; xAPIC: two MMIO words (destination in bits 56-63) after the
+ * previous command's delivery; x2APIC: one MSR (destination in bits
+ * 32-63). Interrupts are off across it so a handler cannot send in between.
+ */
+void lapic_send_icr(uint32_t apic_id, uint32_t low)
+{
+	unsigned long f = arch_irq_save();
+
+	if (x2apic_enabled) {
+		wrmsr(X2APIC_MSR(LAPIC_ICR_LOW), (uint64_t)apic_id << 32 | low);
+	} else {
+		while (lapic_read(LAPIC_ICR_LOW) & ICR_DELIVERY_PENDING)
+			arch_cpu_relax();
+		lapic_write(LAPIC_ICR_HIGH, apic_id << 24);
+		lapic_write(LAPIC_ICR_LOW, low);
+	}
+	arch_irq_restore(f);
+}
+
+/*
+ * Turn the running CPU's LAPIC on, in x2APIC mode when x2apic_enabled
+ * (the boot CPU decided: timer_init): xAPIC first, then x2APIC, the
+ * transitions the architecture allows.
+ */
+static void lapic_enable(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+
+	if (!(base & APIC_BASE_EN))
+		wrmsr(MSR_APIC_BASE, base |= APIC_BASE_EN);
+	if (x2apic_enabled && !(base & APIC_BASE_EXTD))
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_EXTD);
+}
+
+uint32_t lapic_timer_count(void)
+{
+	return lapic_read(LAPIC_TIMER_CUR);
 }
 
 void lapic_eoi(void)
 {
-	if (lapic)
+	if (lapic || x2apic_enabled)
 		lapic_write(LAPIC_EOI, 0);
 }
 
@@ -64,36 +124,38 @@ static void pic_disable(void)
 	outb(0xA1, 0xff);
 }
 
-/* Count LAPIC timer ticks and TSC cycles during CALIBRATE_MS of PIT channel 2. */
-static void calibrate(void)
+/*
+ * Measure the LAPIC timer's and the TSC's rates over CALIBRATE_MS of the
+ * first reference clock that works: the HPET, the ACPI PM timer, the PIT.
+ */
+static void calibrate(const struct boot_info *bi, bool use_acpi)
 {
-	uint32_t count = PIT_HZ * CALIBRATE_MS / 1000;
-	uint32_t lapic_ticks;
-	uint64_t tsc0, tsc1;
-	uint8_t gate;
+	const struct clockref *refs[3];
+	struct clock_calib c;
+	size_t i;
 
-	gate = (inb(0x61) & ~0x02) | 0x01;      /* speaker off, gate on */
-	outb(0x61, gate);
-	outb(0x43, 0xB0);                       /* channel 2, lo/hi byte, mode 0 */
-	outb(0x42, count & 0xff);
-	outb(0x42, count >> 8);
-	/* restart the count: gate low then high */
-	outb(0x61, gate & ~0x01);
-	outb(0x61, gate);
-
+	clockref_init(use_acpi, bi->rsdp, bi->rsdp_len);
+	refs[0] = clockref_hpet();
+	refs[1] = clockref_pm_timer();
+	refs[2] = clockref_pit();
 	lapic_write(LAPIC_TIMER_DIV, 0x3);      /* divide by 16 */
 	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | VEC_TIMER);
 	lapic_write(LAPIC_TIMER_INIT, 0xffffffff);
-	tsc0 = rdtsc();
-	for (unsigned long spins = 0; !(inb(0x61) & 0x20); spins++)
-		if (spins > 100000000UL)
-			panic("timer: PIT channel 2 never finished counting");
-	tsc1 = rdtsc();
-	lapic_ticks = 0xffffffff - lapic_read(LAPIC_TIMER_CUR);
+	for (i = 0; i < ARRAY_SIZE(refs); i++) {
+		if (refs[i] && clockref_calibrate(refs[i], CALIBRATE_MS, &c))
+			break;
+		if (refs[i])
+			printk("timer: the %s does not count or cannot be read; trying the next\n",
+			       refs[i]->name);
+	}
+	if (i == ARRAY_SIZE(refs))
+		panic("timer: no reference clock counts (HPET, ACPI PM timer, PIT channel 2)");
 	lapic_write(LAPIC_TIMER_INIT, 0);
-
-	lapic_timer_khz = lapic_ticks / CALIBRATE_MS;
-	tsc_khz = (tsc1 - tsc0) / CALIBRATE_MS;
+	timer_reference = refs[i]->name;
+	printk("timer: calibrated against the %s (%llu Hz, %u-bit counter)\n",
+	       refs[i]->name, (unsigned long long)refs[i]->hz, 64 - __builtin_clzll(refs[i]->mask));
+	lapic_timer_khz = c.lapic_khz;
+	tsc_khz = c.tsc_khz;
 }
 
 /*
@@ -152,30 +214,45 @@ static void lapic_start(void)
 /* lapic_init_cpu: an application processor's LAPIC and timer, as timer_init set up the boot CPU's. */
 void lapic_init_cpu(void)
 {
-	wrmsr(MSR_APIC_BASE, rdmsr(MSR_APIC_BASE) | (1UL << 11));
+	lapic_enable();
 	lapic_start();
 }
 
-/* timer_init: map and enable the LAPIC, calibrate, start the periodic tick. Interrupts stay off. */
-void timer_init(void)
+/*
+ * x2APIC mode when the CPU has it and want_x2apic (x2apic=on), or when the
+ * firmware handed over in it (leaving it needs a disable, which loses the
+ * LAPIC's state); otherwise xAPIC, its registers mapped.
+ */
+static void lapic_mode_init(bool want_x2apic)
 {
 	uint64_t base = rdmsr(MSR_APIC_BASE);
 	phys_addr_t pa = base & 0xfffff000UL;
 
+	x2apic_enabled = (x86_cpu.x2apic && want_x2apic) || (base & APIC_BASE_EXTD);
+	if (!x2apic_enabled) {
+		lapic = kpgtable_map_mmio(pa, PAGE_SIZE);
+		if (!lapic)
+			panic("timer: cannot map the local APIC at %llx", (unsigned long long)pa);
+	}
+	lapic_enable();
+	printk("lapic: %s mode%s\n", x2apic_enabled ? "x2APIC" : "xAPIC",
+	       (base & APIC_BASE_EXTD) ? " (the firmware's)" : "");
+}
+
+/* timer_init: enable the LAPIC, calibrate, start the periodic tick. Interrupts stay off. */
+void timer_init(const struct boot_info *bi, bool use_acpi, bool want_x2apic)
+{
 	pic_disable();
-	wrmsr(MSR_APIC_BASE, base | (1UL << 11));   /* global enable */
-	lapic = kpgtable_map_mmio(pa, PAGE_SIZE);
-	if (!lapic)
-		panic("timer: cannot map the local APIC at %llx", (unsigned long long)pa);
+	lapic_mode_init(want_x2apic);
 	lapic_write(LAPIC_TPR, 0);
 	lapic_write(LAPIC_SVR, 0x100 | VEC_SPURIOUS);
 
-	calibrate();
+	calibrate(bi, use_acpi);
 	if (lapic_timer_khz == 0)
 		panic("timer: LAPIC timer did not count during calibration");
 
 	irq_register(VEC_TIMER, timer_interrupt);
 	lapic_start();
 	printk("timer: LAPIC id %u, timer clock %u kHz, TSC %llu kHz, tick %u Hz\n",
-	       lapic_read(LAPIC_ID) >> 24, lapic_timer_khz, (unsigned long long)tsc_khz, TIMER_HZ);
+	       lapic_id(), lapic_timer_khz, (unsigned long long)tsc_khz, TIMER_HZ);
 }

@@ -188,6 +188,11 @@ void smp_init(const struct boot_info *bi, bool use_acpi, unsigned max_cpus)
 		trampoline_setup();
 	for (unsigned cpu = 1; cpu < e.n; cpu++) {
 		cpu_apic_id[cpu] = e.apic_id[cpu];
+		if (e.apic_id[cpu] > 0xff && !x2apic_enabled) {
+			printk("smp: cpu %u's APIC id %u needs x2APIC mode; not started\n",
+			       cpu, e.apic_id[cpu]);
+			continue;
+		}
 		up += start_ap(cpu);
 	}
 	printk("smp: %u CPU%s found (%s)%s, %u online\n", e.n, e.n == 1 ? "" : "s", e.source,

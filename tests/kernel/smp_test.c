@@ -4,7 +4,8 @@
  * completes when every thread is inside it at once, each on its own CPU);
  * a thread queued for an idle CPU wakes it with a reschedule IPI; tasks
  * queued on one CPU are pulled by the idle ones; sleep/wake-up hand-offs
- * between CPUs lose no wake-up. Nothing here measures time: a broken
+ * between CPUs lose no wake-up; each CPU's LAPIC is in the mode the boot
+ * chose (x2APIC when the CPU has it) with the APIC id the firmware gave. Nothing here measures time: a broken
  * mechanism makes a test hang (the QEMU timeout fails the run) or count
  * wrong, never pass by luck.
  */
@@ -34,6 +35,8 @@ static unsigned nth_cpu(unsigned n)
 struct where {
 	unsigned cpu;
 	int ran;
+	uint32_t apic_id;               /* the LAPIC's own id register */
+	bool x2apic;                    /* IA32_APIC_BASE's x2APIC-mode bit */
 };
 
 static void record_cpu(void *arg)
@@ -41,6 +44,8 @@ static void record_cpu(void *arg)
 	struct where *w = arg;
 
 	w->cpu = arch_cpu_id();
+	w->apic_id = lapic_id();
+	w->x2apic = rdmsr(MSR_APIC_BASE) & (1UL << 10);
 	w->ran = 1;
 }
 
@@ -63,6 +68,9 @@ static void test_thread_on_each_cpu(struct ktest *t)
 		kthread_join(th[i]);
 		EXPECT_EQ(t, w[i].ran, 1);
 		EXPECT_EQ(t, w[i].cpu, nth_cpu(i));
+		/* each CPU's LAPIC in the boot CPU's mode, its id the firmware's for that CPU */
+		EXPECT_EQ(t, w[i].x2apic, x2apic_enabled);
+		EXPECT_EQ(t, w[i].apic_id, cpu_apic_id[nth_cpu(i)]);
 	}
 }
 
@@ -157,7 +165,7 @@ static void test_idle_cpu_woken_by_ipi(struct ktest *t)
 {
 	unsigned n = online_cpus(), cpu = nth_cpu(n - 1);
 	unsigned long before;
-	struct where w = { ~0u, 0 };
+	struct where w = { .cpu = ~0u };
 	struct task *th;
 
 	if (n < 2) {

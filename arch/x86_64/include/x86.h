@@ -142,7 +142,7 @@ struct x86_features {
 	bool hypervisor;        /* running under one (CPUID 1 ECX bit 31) */
 	bool pcid;              /* process-context ids (CPUID 1 ECX bit 17); not used */
 	bool invpcid;           /* INVPCID (CPUID 7.0 EBX bit 10); not used */
-	bool x2apic;            /* x2APIC mode (CPUID 1 ECX bit 21); not used: xAPIC MMIO */
+	bool x2apic;            /* x2APIC mode (CPUID 1 ECX bit 21): used unless x2apic=off */
 	unsigned family;        /* CPUID 1 EAX: the family, extended family added */
 	char vendor[13];
 };
@@ -245,12 +245,21 @@ uint32_t pci_read32(unsigned dev, unsigned off);
 void pci_write32(unsigned dev, unsigned off, uint32_t v);
 
 /*
- * LAPIC timer: calibrated against the PIT, then periodic at TIMER_HZ.
+ * LAPIC timer: calibrated against the HPET, the ACPI PM timer or the PIT
+ * (clockref.c), then periodic at TIMER_HZ.
  * timer_ticks counts ticks since timer_init on CPU 0 (written only by CPU 0's
  * timer interrupt: read it with READ_ONCE).
  */
 #define TIMER_HZ 1000
-void timer_init(void);
+struct boot_info;
+/*
+ * timer_init: enable the LAPIC (x2APIC mode when the CPU has it and
+ * want_x2apic, or the firmware left it so), calibrate (ACPI tables from
+ * bi's RSDP unless use_acpi is false) and start the tick.
+ */
+void timer_init(const struct boot_info *bi, bool use_acpi, bool want_x2apic);
+/* The reference the boot calibrated against: "HPET", "ACPI PM timer" or "PIT". */
+extern const char *timer_reference;
 extern uint64_t timer_ticks;
 extern uint64_t tsc_khz;                /* calibrated TSC frequency, kHz */
 extern uint32_t lapic_timer_khz;        /* LAPIC timer input clock after divide, kHz */
@@ -262,8 +271,78 @@ void lapic_eoi(void);
 uint32_t lapic_read(unsigned reg);
 void lapic_write(unsigned reg, uint32_t v);
 uint32_t lapic_id(void);
+/* The LAPICs are in x2APIC mode (MSR access, 32-bit APIC ids): set by timer_init. */
+extern bool x2apic_enabled;
+/* lapic_send_icr: send an IPI (ICR low word low) to apic_id, in either mode. */
+void lapic_send_icr(uint32_t apic_id, uint32_t low);
+/* lapic_timer_count: the running CPU's LAPIC timer current count (it counts down). */
+uint32_t lapic_timer_count(void);
 /* lapic_init_cpu: enable an application processor's LAPIC and start its timer (after timer_init). */
 void lapic_init_cpu(void);
+
+/* ---- Firmware tables (arch/x86_64/acpi.c) ---- */
+
+/* An ACPI system description table's header. */
+struct sdt_header {
+	char sig[4];
+	uint32_t length;
+	uint8_t revision, checksum;
+	char oem[6], oem_table[8];
+	uint32_t oem_rev, creator, creator_rev;
+} __attribute__((packed));
+
+/* fw_map: len bytes of firmware memory at pa, readable (uncached outside RAM), or NULL. */
+const void *fw_map(phys_addr_t pa, size_t len);
+/* fw_sum_ok: the len bytes at p add up to 0 (mod 256). */
+bool fw_sum_ok(const void *p, size_t len);
+/* fw_scan_bios: sig (siglen bytes, checksum over sumlen) in the EBDA's first KiB or 0xE0000-0xFFFFF. */
+const void *fw_scan_bios(const char *sig, size_t siglen, size_t sumlen);
+/*
+ * acpi_find_table: the ACPI table with signature sig (4 bytes, e.g.
+ * "APIC", "HPET", "FACP") with a valid checksum, through the XSDT (ACPI
+ * 2+) or the RSDT; rsdp: the loader's copy of the RSDP (rsdp_len bytes),
+ * or rsdp_len 0 to scan the BIOS areas for it. NULL when there is none.
+ */
+const struct sdt_header *acpi_find_table(const char *sig, const void *rsdp, size_t rsdp_len);
+
+/* ---- Reference clocks for calibration (arch/x86_64/clockref.c) ---- */
+
+/* A free-running counter of known frequency: the HPET's or the ACPI PM timer. */
+struct clockref {
+	const char *name;               /* "HPET", "ACPI PM timer" */
+	uint64_t hz;
+	uint64_t mask;                  /* the counter's width: it wraps at mask + 1 */
+	void *hpet;                     /* HPET: its registers (MMIO, clockref.c reads); NULL for the others */
+	uint16_t port;                  /* PM timer: its I/O port */
+};
+/* The reference, the TSC and the LAPIC timer's current count, read together. */
+struct clock_sample {
+	uint64_t ref, tsc;
+	uint32_t lapic;
+	uint64_t width;                 /* reference ticks between the reads around them */
+};
+/* Rates measured against a reference, and the span measured, in reference ticks. */
+struct clock_calib {
+	uint64_t tsc_khz;
+	uint64_t lapic_khz;             /* LAPIC timer count rate (after its divider) */
+	uint64_t ref_ticks;
+	uint64_t bracket;               /* the wider end's bracket, reference ticks */
+};
+/* clockref_init: find the HPET and the ACPI PM timer (ACPI tables; none when use_acpi is false). */
+void clockref_init(bool use_acpi, const void *rsdp, size_t rsdp_len);
+/* The HPET and the PM timer clockref_init found, or NULL; the PIT (always: it may not count). */
+const struct clockref *clockref_hpet(void);
+const struct clockref *clockref_pm_timer(void);
+const struct clockref *clockref_pit(void);
+/* clockref_read: the reference's counter now (masked to its width). */
+uint64_t clockref_read(const struct clockref *r);
+/*
+ * clockref_calibrate: the TSC's and the LAPIC timer's rates over at least
+ * ms milliseconds (at most 50) of r; each end of the span is read within
+ * c->bracket / 2 of r's time (at most 100 us but on slow hypervisors).
+ * False when r does not count (then c is unset).
+ */
+bool clockref_calibrate(const struct clockref *r, unsigned ms, struct clock_calib *c);
 
 /* ---- SMP (arch/x86_64/cpu_enum.c, smp.c, ipi.c) ---- */
 
