@@ -186,6 +186,25 @@ def submission_cases():
                 problems.append("%s: graded text %r, want %r" % (name, got, want))
             if flag is None and flags or flag is not None and not any(flag in x for x in flags):
                 problems.append("%s: flags %r, want %s" % (name, flags, flag or "none"))
+    return problems + ignored_cases()
+
+
+def ignored_cases():
+    """ignored_changes on a file of another lab (y): a copy differing only inside y's region
+    (the later lab's stub of a cumulative skeleton) is not flagged; one differing outside is."""
+    problems = []
+    other = REF_FILE[4:]                        # "int middle;", y's region, "int after;"
+    for name, theirs, flagged in (("y's region stubbed", other[:2] + ["int stub;\n"] + other[3:], False),
+                                  ("outside y's region", ["int cheat;\n"] + other[1:], True),
+                                  ("y's marker deleted", other[:1] + other[2:], True)):
+        with tempfile.TemporaryDirectory() as tmp:
+            for d, text in (("ref", other), ("sub", theirs)):
+                os.makedirs(os.path.join(tmp, d))
+                with open(os.path.join(tmp, d, "g.c"), "w") as f:
+                    f.write("".join(text))
+            flags = submission.ignored_changes(os.path.join(tmp, "ref"), os.path.join(tmp, "sub"), ["g.c"], set())
+        if bool(flags) != flagged:
+            problems.append("%s: flags %r, want %s" % (name, flags, "one" if flagged else "none"))
     return problems
 
 
@@ -254,7 +273,8 @@ def check_all():
             ("a fake lab's lines select through ktest-host --match (globs, parameters, slow "
              "suites)", fake_lab_cases()),
             ("the kernel tests after a panic run in a fresh boot; a hang is 'hung'", kernel_crash_cases()),
-            ("a submission's regions go into the reference, tampering is flagged", submission_cases())]
+            ("a submission's regions go into the reference, tampering is flagged, later labs' stubs are not",
+             submission_cases())]
 
 
 def pin_cases(root, runner):
