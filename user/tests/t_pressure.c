@@ -68,12 +68,12 @@ static long proc_value(const char *path, const char *name)
 	return proc_field(name);
 }
 
-static long vmstat(const char *name)
+long vmstat(const char *name)
 {
 	return proc_value("/proc/vmstat", name);
 }
 
-static long meminfo_kb(const char *name)
+long meminfo_kb(const char *name)
 {
 	return proc_value("/proc/meminfo", name);
 }
