@@ -625,6 +625,8 @@ static void test_thp_pageout_body(struct ktest *t)
 	EXPECT_GT(t, mm->swap_ents, 0);
 	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), 0);
 	EXPECT_EQ(t, mm->swap_ents, 0);
+	/* The slots read back are free again: no swap entry nor swap cache page holds one. */
+	EXPECT_EQ(t, swap_free_pages(), swap_total_pages());
 	EXPECT_EQ(t, mm->rss, 512);
 	EXPECT_TRUE(t, ut_state(mm, HV) & MMU_HUGE);
 	for (uintptr_t off = 0; off < HUGE_SIZE; off += 64 * PAGE_SIZE)
