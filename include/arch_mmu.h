@@ -269,6 +269,19 @@ int arch_mmu_map_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
  */
 bool arch_mmu_split_huge(struct arch_mmu *m, uintptr_t va);
 
+/*
+ * arch_mmu_collapse_huge: the page-table half of a collapse (Linux's
+ * collapse_huge_page): the page table under va's 2 MiB slot (va 2 MiB
+ * aligned; the table must be there, holding only present entries or
+ * none: no guard marker, no swap entry) is replaced by one 2 MiB leaf to
+ * pa (2 MiB aligned) with prot, and becomes that leaf's set-aside table;
+ * its entries' frames are the caller's to release (it has accounted for
+ * them), and tlb gets their addresses, to flush before those frames are
+ * freed. Never allocates, never fails.
+ */
+void arch_mmu_collapse_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot,
+			    struct tlb_batch *tlb);
+
 /* arch_mmu_huge_free: nothing (no leaf, no page table) lies in the 2 MiB slot of va. */
 bool arch_mmu_huge_free(struct arch_mmu *m, uintptr_t va);
 
@@ -284,6 +297,13 @@ unsigned long arch_mmu_walk_huge(struct arch_mmu *m, uintptr_t start, uintptr_t 
 				 mmu_visit_fn huge, mmu_visit_fn visit, void *ctx,
 				 struct tlb_batch *tlb);
 
+/*
+ * The 2 MiB blocks of frames that at least one leaf maps, in every address
+ * space (each block once however many leaves map it: /proc/meminfo's
+ * AnonHugePages, Linux's NR_ANON_THPS; pmm_huge_maps holds each block's
+ * count of leaves). mm/thp.c's thp_anon_blocks reads it.
+ */
+size_t arch_mmu_huge_blocks_all(void);
 
 /*
  * arch_mmu_enter_lazy: the running CPU goes on with no user address space

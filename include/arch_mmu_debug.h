@@ -27,9 +27,8 @@ void arch_tlb_stats(struct tlb_stats *out);
 /* CPUs where m is loaded, active or lazy (bit n: CPU n). */
 unsigned long arch_mmu_cpus(const struct arch_mmu *m);
 
-/* 2 MiB leaves m maps now; and in every address space (/proc/meminfo). */
+/* 2 MiB leaves m maps now (tests; the system-wide count of blocks is arch_mmu.h's). */
 size_t arch_mmu_huge_leaves(const struct arch_mmu *m);
-size_t arch_mmu_huge_leaves_all(void);
 
 /* Page-table pages m now uses (the root included): for leak checks and statistics. */
 size_t arch_mmu_table_pages(const struct arch_mmu *m);

@@ -163,6 +163,13 @@ extern bool mm_fault_lock_vma;
 enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS };
 extern enum thp_mode thp_mode;
 extern const char *const thp_mode_names[];      /* by enum thp_mode: "never", ... */
+/*
+ * thp_anon_blocks: anonymous huge pages mapped by at least one 2 MiB leaf
+ * anywhere, each once however many address spaces map it whole, the huge
+ * zero page not counted (/proc/meminfo's AnonHugePages, Linux's
+ * NR_ANON_THPS). Read racily: a snapshot.
+ */
+unsigned long thp_anon_blocks(void);
 /* thp_vma_eligible: may vma hold a huge page now (smaps' THPeligible)? */
 bool thp_vma_eligible(const struct mm *mm, const struct vma *vma);
 /* Index backend for new address spaces when none is named (btree; kernel option vma=NAME). */

@@ -109,6 +109,14 @@ void pmm_free_frame(void *va);
 
 phys_addr_t page_to_phys(const struct page *page);
 struct page *phys_to_page(phys_addr_t pa);       /* NULL if pa is beyond max_pfn */
+/*
+ * pmm_huge_maps: the counter of 2 MiB leaves (include/arch_mmu.h) mapping
+ * the 2 MiB-aligned block of frames that holds pa, in every address space
+ * (Linux's folio _entire_mapcount); NULL if pa is beyond max_pfn. The arch
+ * layer changes it atomically as it makes and removes leaves; pmm_init
+ * sets its storage aside (zeroed).
+ */
+int32_t *pmm_huge_maps(phys_addr_t pa);
 void *page_address(const struct page *page);     /* direct-map address */
 struct page *virt_to_page(const void *va);
 

@@ -146,6 +146,39 @@ bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enu
  * more. 0 or -ENOMEM (no page table: nothing mapped in the child).
  */
 int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state);
+/*
+ * thp_page_alloc: an order-9 block as 512 zeroed private anonymous pages
+ * of vma (which has its anon identity), mapped from h (refcount 1 and
+ * mapcount 1 each, not yet in any page table or RSS). NULL when no
+ * order-9 block is free above the user watermark.
+ */
+struct page *thp_page_alloc(const struct vma *vma, uintptr_t h);
+/* thp_leaf_state: a new huge page's leaf state: vma's rights, accessed, and dirty when writable. */
+unsigned thp_leaf_state(const struct vma *vma);
+/*
+ * thp_vma_collapsible: may MADV_COLLAPSE make huge pages in vma (Linux's
+ * TVA_FORCED_COLLAPSE: whatever the thp= policy; private anonymous, not
+ * MADV_NOHUGEPAGE nor PR_SET_THP_DISABLE, faulted once (its anon
+ * identity), and a 2 MiB-aligned huge page fits below its end)?
+ */
+bool thp_vma_collapsible(const struct mm *mm, const struct vma *vma);
+/*
+ * thp_collapse: MADV_COLLAPSE of [start, end) in vma (mm/collapse.c).
+ * 0, -EINVAL, -EAGAIN or -ENOMEM as Linux's madvise_collapse. mmap_lock
+ * held for writing (and the range's VMA locks); the old entries and
+ * frames go into tlb.
+ */
+int thp_collapse(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end, struct tlb_batch *tlb);
+/*
+ * thp_copy_leaf: mremap's move_huge_pmd, its copy half: when one 2 MiB
+ * leaf maps from (2 MiB-aligned), map the same frames at to (2 MiB-aligned,
+ * nothing mapped there) with one leaf of the same bits and return true,
+ * *err 0 or -ENOMEM (nothing mapped at to). False when there is no leaf
+ * at from, or a page table at to already (then copy 4 KiB entries).
+ * The old leaf stays (the caller clears it); no page reference, mapping
+ * count or RSS changes. pt_lock held.
+ */
+bool thp_copy_leaf(struct mm *mm, uintptr_t from, uintptr_t to, int *err);
 /* thp_zero_dup: fork: child holds the huge zero page when parent does (its PTEs may map it). */
 void thp_zero_dup(struct mm *child, const struct mm *parent);
 /* thp_zero_put: teardown, after the last flush: mm's huge zero page reference goes (the last frees it). */

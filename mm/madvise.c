@@ -11,11 +11,11 @@
  *
  * The advices Linux 6.18 knows are those of a kernel built with KSM and
  * transparent huge pages, without CONFIG_MEMORY_FAILURE (MADV_HWPOISON and
- * MADV_SOFT_OFFLINE are -EINVAL, as on the reference host). There are no
- * huge pages here: MADV_HUGEPAGE/NOHUGEPAGE only set their VMA flags, and
- * MADV_COLLAPSE answers as Linux does where no VMA may hold a huge page
- * (THP disabled for the process, as the mmscript runner asks, or a VMA too
- * small for one): -EINVAL per VMA, after the usual hole handling.
+ * MADV_SOFT_OFFLINE are -EINVAL, as on the reference host).
+ * MADV_HUGEPAGE/NOHUGEPAGE set their VMA flags (the fault reads them,
+ * mm/thp.c), and MADV_COLLAPSE makes huge pages of each VMA's part
+ * (mm/collapse.c; -EINVAL where no VMA may hold one, as the mmscript
+ * runner's processes, which disable THP), after the usual hole handling.
  * MADV_MERGEABLE sets VM_MERGEABLE only where KSM could merge (ksm_madvise:
  * not on shared or special mappings, which keep their flags and answer 0).
  *
@@ -42,6 +42,7 @@ struct advice {
 	int advice;
 	bool pages;                     /* acts on pages, not on VMA flags */
 	bool lock_knob;                 /* pages, but for writing under madv_lock=write (2007) */
+	bool pages_write;               /* pages, always for writing (collapse_huge_page) */
 	unsigned long set, clear;       /* VMA flags it sets, clears */
 	unsigned long keep_if;          /* a VMA with any of these keeps its flags (0, no error) */
 	unsigned long einval_if;        /* a VMA with any of these: -EINVAL */
@@ -73,7 +74,7 @@ static const struct advice advices[] = {
 	{ .advice = MADV_PAGEOUT, .pages = true },
 	{ .advice = MADV_POPULATE_READ, .pages = true },
 	{ .advice = MADV_POPULATE_WRITE, .pages = true },
-	{ .advice = MADV_COLLAPSE, .pages = true },
+	{ .advice = MADV_COLLAPSE, .pages = true, .pages_write = true },
 	{ .advice = MADV_GUARD_INSTALL, .pages = true },
 	{ .advice = MADV_GUARD_REMOVE, .pages = true },
 };
@@ -124,7 +125,7 @@ static bool advice_needs_write_lock(const struct advice *a)
 {
 	if (a->lock_knob)
 		return mm_madv_write_lock;  /* madv_lock=write: the 2007 vanilla kernel */
-	return !a->pages;
+	return !a->pages || a->pages_write;
 }
 
 /*
@@ -360,7 +361,7 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		return mm_guard_install(mm, vma, start, end, tlb);
 	case MADV_GUARD_REMOVE:
 		return mm_guard_remove(mm, vma, start, end);
-	default:                          /* MADV_COLLAPSE: no VMA can hold a huge page */
+	default:                          /* none left (advise_vma does MADV_COLLAPSE) */
 		return -EINVAL;
 	}
 }
@@ -374,6 +375,10 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 	struct vma *out;
 	int err;
 
+	if (a->advice == MADV_COLLAPSE) {
+		*prev = vma;
+		return thp_collapse(mm, vma, start, end, tlb);
+	}
 	if (a->pages)
 		return advise_pages(mm, vma, prev, start, end, a->advice, tlb);
 	nf = advice_flags(vma, a);

@@ -105,7 +105,8 @@ static enum mmu_action clear_visit(void *arg, uintptr_t va, phys_addr_t pa, unsi
  */
 static void clear_ptes(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb_batch *tlb)
 {
-	arch_mmu_walk(mm->mmu, start, end, clear_visit, NULL, tlb);
+	/* A 2 MiB leaf wholly inside goes whole (moved whole: no split); one partly inside is split. */
+	arch_mmu_walk_huge(mm->mmu, start, end, clear_visit, clear_visit, NULL, tlb);
 	mm_guard_clear(mm, start, end);
 	mm_swap_clear(mm, start, end, false);
 }
@@ -113,7 +114,10 @@ static void clear_ptes(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb
 /*
  * Copy the PTEs and guard markers of [old, old + len) to the same offsets
  * at new (whose range has no entries), without touching page references.
- * 0, or -ENOMEM after removing every entry it made at new.
+ * A 2 MiB leaf wholly inside that lands on a 2 MiB boundary is copied as
+ * one leaf (Linux's move_huge_pmd: no split); others are split by the
+ * walk (Linux splits them too). 0, or -ENOMEM after removing every entry
+ * it made at new.
  */
 static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 {
@@ -125,7 +129,12 @@ static int copy_ptes(struct mm *mm, uintptr_t old, uintptr_t new, uintptr_t len)
 		return -ENOMEM;
 	while (va < end && !err) {
 		uintptr_t wend = MIN(ALIGN_DOWN(va, MOVE_WINDOW) + MOVE_WINDOW, end);
+		uintptr_t to = new + (va - old);
 
+		if (wend - va == HUGE_SIZE && IS_ALIGNED(to, HUGE_SIZE) && thp_copy_leaf(mm, va, to, &err)) {
+			va = wend;
+			continue;
+		}
 		c->n = 0;
 		arch_mmu_walk(mm->mmu, va, wend, collect_visit, c, NULL);
 		for (unsigned i = 0; i < c->n && !err; i++)

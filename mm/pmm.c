@@ -17,6 +17,7 @@
 #include "spinlock.h"
 #include "kasan.h"
 #include "lockless.h"
+#include "arch_mmu.h"
 
 struct free_area {
 	struct list_head blocks;     /* head pages of free blocks of this order */
@@ -26,6 +27,7 @@ struct free_area {
 static struct page *mem_map;         /* one struct page per frame, [0, max_pfn) */
 static pfn_t max_pfn;
 static struct free_area free_area[PMM_MAX_ORDER + 1];
+static int32_t *huge_maps;           /* per 2 MiB block of [0, max_pfn): pmm_huge_maps */
 static size_t nr_free;               /* free frames */
 static size_t nr_total;              /* frames released to the allocator at init */
 static size_t wmark[NR_WMARK];       /* [atomic] include/pmm.h: from nr_total (set_watermarks) */
@@ -42,6 +44,13 @@ struct page *phys_to_page(phys_addr_t pa)
 {
 	pfn_t pfn = pa >> PAGE_SHIFT;
 	return pfn < max_pfn ? &mem_map[pfn] : NULL;
+}
+
+int32_t *pmm_huge_maps(phys_addr_t pa)
+{
+	pfn_t pfn = pa >> PAGE_SHIFT;
+
+	return pfn < max_pfn ? &huge_maps[pfn >> HUGE_ORDER] : NULL;
 }
 
 void *page_address(const struct page *page) { return phys_to_virt(page_to_phys(page)); }
@@ -113,6 +122,21 @@ static void free_block_locked(pfn_t pfn, unsigned order)
 
 static void release_range(phys_addr_t start, phys_addr_t end, bool rest);
 
+/* pmm_huge_maps' counters, zeroed, in the smallest block that holds one per 2 MiB of [0, max_pfn). */
+static void huge_maps_init(void)
+{
+	size_t bytes = ((max_pfn >> HUGE_ORDER) + 1) * sizeof(*huge_maps);
+	unsigned order = 0;
+	struct page *p;
+
+	while ((PAGE_SIZE << order) < bytes)
+		order++;
+	p = pmm_alloc(order, GFP_ZERO);
+	if (!p)
+		panic("pmm: no %zu bytes for the 2 MiB leaf counters", bytes);
+	huge_maps = page_address(p);
+}
+
 void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size_t nfree)
 {
 	mem_map = pages;
@@ -129,6 +153,7 @@ void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size
 
 	for (size_t r = 0; r < nfree; r++)
 		release_range(free[r].start, free[r].end, false);
+	huge_maps_init();
 }
 
 /* Release the reserved frames [pfn, end) in the largest naturally aligned blocks that fit. pmm_lock held. */

@@ -58,10 +58,16 @@ enum thp_mode thp_mode = THP_NEVER;
 
 const char *const thp_mode_names[] = { "never", "madvise", "always" };
 
+/* Whatever the thp= policy: is vma private anonymous, without MADV_NOHUGEPAGE and PR_SET_THP_DISABLE? */
+static bool thp_vma_permitted(const struct mm *mm, const struct vma *vma)
+{
+	return !vma->file && !(vma->flags & (VM_SHARED | VM_NOHUGEPAGE)) && !mm->thp_disabled;
+}
+
 /* May vma hold huge pages (private anonymous, the thp= policy, its VM flags, prctl)? */
 static bool thp_vma_allowed(const struct mm *mm, const struct vma *vma)
 {
-	if (vma->file || (vma->flags & (VM_SHARED | VM_NOHUGEPAGE)) || mm->thp_disabled)
+	if (!thp_vma_permitted(mm, vma))
 		return false;
 	return thp_mode == THP_ALWAYS || (thp_mode == THP_MADVISE && (vma->flags & VM_HUGEPAGE));
 }
@@ -81,12 +87,13 @@ bool thp_vma_eligible(const struct mm *mm, const struct vma *vma)
 	       thp_vma_fits(vma, vma->end - HUGE_SIZE);
 }
 
-/*
- * An order-9 block as 512 zeroed private anonymous pages of vma, mapped
- * from h (refcount 1 and mapcount 1 each). NULL when no order-9 block is
- * free above the user watermark.
- */
-static struct page *huge_alloc(const struct vma *vma, uintptr_t h)
+bool thp_vma_collapsible(const struct mm *mm, const struct vma *vma)
+{
+	return thp_vma_permitted(mm, vma) && vma->anon && vma->end - vma->start >= HUGE_SIZE &&
+	       thp_vma_fits(vma, vma->end - HUGE_SIZE);
+}
+
+struct page *thp_page_alloc(const struct vma *vma, uintptr_t h)
 {
 	struct page *head = pmm_alloc(HUGE_ORDER, GFP_USER | GFP_ZERO);
 
@@ -103,7 +110,7 @@ static struct page *huge_alloc(const struct vma *vma, uintptr_t h)
 	return head;
 }
 
-/* Undo huge_alloc: each frame loses its mapping and its reference (and is freed). */
+/* Undo thp_page_alloc: each frame loses its mapping and its reference (and is freed). */
 static void huge_release(struct page *head)
 {
 	for (unsigned i = 0; i < (1U << HUGE_ORDER); i++) {
@@ -125,8 +132,7 @@ static int huge_install(struct mm *mm, struct page *head, uintptr_t h, unsigned 
 	return 0;
 }
 
-/* The leaf state of a new huge page of vma: writable and dirty at once when the VMA allows writing. */
-static unsigned huge_new_state(const struct vma *vma)
+unsigned thp_leaf_state(const struct vma *vma)
 {
 	unsigned want = mm_vm_to_mmu(vma->flags);
 
@@ -253,7 +259,7 @@ static bool huge_exclusive(phys_addr_t pa)
  */
 static bool huge_zero_wp(struct mm *mm, struct vma *vma, uintptr_t h, enum fault_result *r)
 {
-	struct page *head = huge_alloc(vma, h);
+	struct page *head = thp_page_alloc(vma, h);
 
 	if (!head) {
 		count_vm_event(VM_THP_FAULT_FALLBACK);
@@ -262,7 +268,7 @@ static bool huge_zero_wp(struct mm *mm, struct vma *vma, uintptr_t h, enum fault
 	}
 	huge_leaf_set(mm, h, 0);
 	/* A page table it needs can be missing now: the access faults again and maps 4 KiB. */
-	if (!huge_install(mm, head, h, huge_new_state(vma)))
+	if (!huge_install(mm, head, h, thp_leaf_state(vma)))
 		count_vm_event(VM_THP_FAULT_ALLOC);
 	*r = FAULT_OK;
 	return true;
@@ -316,12 +322,12 @@ static bool thp_none_fault(struct mm *mm, struct vma *vma, uintptr_t h, unsigned
 		*r = FAULT_OK;
 		return true;
 	}
-	head = huge_alloc(vma, h);
+	head = thp_page_alloc(vma, h);
 	if (!head) {
 		count_vm_event(VM_THP_FAULT_FALLBACK);
 		return false;
 	}
-	if (huge_install(mm, head, h, huge_new_state(vma)))
+	if (huge_install(mm, head, h, thp_leaf_state(vma)))
 		return false;
 	count_vm_event(VM_THP_FAULT_ALLOC);
 	*r = FAULT_OK;
@@ -345,6 +351,33 @@ bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enu
 	default:
 		return false;
 	}
+}
+
+bool thp_copy_leaf(struct mm *mm, uintptr_t from, uintptr_t to, int *err)
+{
+	phys_addr_t pa;
+	unsigned st;
+	int e;
+
+	if (arch_mmu_query(mm->mmu, from, &pa, &st) || !(st & MMU_HUGE))
+		return false;
+	e = arch_mmu_map_huge(mm->mmu, to, pa, st & ~MMU_HUGE);
+	if (e == -EEXIST)
+		return false;           /* an (empty) page table at to: the 4 KiB way */
+	*err = e;
+	return true;
+}
+
+unsigned long thp_anon_blocks(void)
+{
+	phys_addr_t zero = smp_load_acquire(&mm_huge_zero_pa);
+	unsigned long n = arch_mmu_huge_blocks_all();
+	int32_t *zmaps = zero ? pmm_huge_maps(zero) : NULL;
+
+	/* The huge zero page is no anonymous page (Linux maps it without rmap). */
+	if (zmaps && READ_ONCE(*zmaps) > 0 && n)
+		n--;
+	return n;
 }
 
 int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state)

@@ -25,6 +25,9 @@
  *   0x7ffffffde000-0x7ffffffff000 rw-p    the stack (VM_GROWSDOWN)
  *   W = 0x600000000000                    the script window
  *
+ * and with transparent huge pages disabled, as the user-mode runner
+ * disables them for itself (PR_SET_THP_DISABLE: MADV_COLLAPSE -EINVAL).
+ *
  * After every command the child runs vma_check() (the VMA invariants); at
  * the end it closes its files, destroys the address space and checks that
  * no frame, VMA, anon identity, object, inode or dentry leaked. A broken invariant or a leak
@@ -447,6 +450,7 @@ static struct mm *process_mm(void)
 	if (!err) {
 		mm->start_brk = mm->brk = PROG_BRK;
 		mm->start_stack = STACK_TOP_HOST - PAGE_SIZE;
+		mm->thp_disabled = true;        /* the user-mode runner's PR_SET_THP_DISABLE */
 	}
 	mmap_write_unlock(mm);
 	if (err) {

@@ -48,6 +48,7 @@
 #include "kstring.h"
 #include "kernel.h"
 #include "lockless.h"
+#include "vmstat.h"
 #ifdef HOSTED
 #include "hosted.h"
 #endif
@@ -580,39 +581,46 @@ static bool walk_swap(struct walk_ctx *w, uint64_t *pte, uintptr_t va)
 
 /* ------------------------------------------------------- 2 MiB leaves */
 
-static size_t huge_all;                  /* [atomic] 2 MiB leaves in every address space */
+static size_t huge_all;                  /* [atomic] 2 MiB blocks that at least one leaf maps */
 
-static void huge_count(struct arch_mmu *m, long d)
+/* A leaf of m mapping the block at pa comes (d 1) or goes (d -1): m's count, the block's, huge_all. */
+static void huge_count(struct arch_mmu *m, phys_addr_t pa, int32_t d)
 {
+	int32_t *maps = pmm_huge_maps(pa);
+
+	BUG_ON(!maps);
 	m->huge += d;
-	__atomic_add_fetch(&huge_all, d, __ATOMIC_RELAXED);
+	if (__atomic_add_fetch(maps, d, __ATOMIC_RELAXED) == (d > 0 ? 1 : 0))
+		__atomic_add_fetch(&huge_all, (size_t)(long)d, __ATOMIC_RELAXED);
 }
 
-/* The table page set aside for one 2 MiB leaf's split (the leaf goes: split or cleared). */
-static struct page *deposit_take(struct arch_mmu *m)
+/* The table page set aside for one 2 MiB leaf's split (the leaf, to the block at pa, goes: split or cleared). */
+static struct page *deposit_take(struct arch_mmu *m, phys_addr_t pa)
 {
 	struct page *tp;
 
 	BUG_ON(list_empty(&m->deposit));
 	tp = list_first_entry(&m->deposit, struct page, lru);
 	list_del(&tp->lru);
-	huge_count(m, -1);
+	huge_count(m, pa, -1);
 	return tp;
 }
 
 /*
  * Replace the 2 MiB leaf *pmd (mapping va, 2 MiB aligned) with a page
- * table of 512 entries with the same frames and bits. The leaf is cleared
+ * table of 512 entries with the same frames and bits (counted:
+ * thp_split_pmd, as Linux's __split_huge_pmd_locked counts every split). The leaf is cleared
  * and flushed first (Linux's pmdp_invalidate), so that no CPU sets its
  * dirty bit through a stale TLB entry after its bits were copied.
  */
 static void huge_split(struct arch_mmu *m, uint64_t *pmd, uintptr_t va)
 {
-	struct page *tp = deposit_take(m);
-	uint64_t *t = page_address(tp);
 	uint64_t old = __atomic_exchange_n(pmd, 0, __ATOMIC_SEQ_CST), bits;
+	struct page *tp = deposit_take(m, old & PTE_ADDR_MASK);
+	uint64_t *t = page_address(tp);
 
 	x86_tlb_flush(m, &va, 1, false, false, false);
+	count_vm_event(VM_THP_SPLIT_PMD);
 	bits = old & ~(PTE_ADDR_MASK | PTE_PS);
 	for (unsigned i = 0; i < PT_ENTRIES; i++)
 		t[i] = ((old & PTE_ADDR_MASK) + ((uint64_t)i << PAGE_SHIFT)) | bits;
@@ -637,8 +645,38 @@ int arch_mmu_map_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
 	table_page(te)->mapcount++;
 	*pmd = pa | leaf_bits(prot) | PTE_PS;
 	list_add(&phys_to_page(dep)->lru, &m->deposit);
-	huge_count(m, 1);
+	huge_count(m, pa, 1);
 	return 0;
+}
+
+void arch_mmu_collapse_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot,
+			    struct tlb_batch *tlb)
+{
+	uint64_t *t = m->pml4, *pmd, *old;
+	struct page *tp;
+
+	BUG_ON(!IS_ALIGNED(va, HUGE_SIZE) || !IS_ALIGNED(pa, HUGE_SIZE) || (pa & ~PTE_ADDR_MASK));
+	BUG_ON(tlb->m != m);
+	for (int lvl = 4; lvl > 2; lvl--) {
+		uint64_t e = t[pt_index(va, lvl)];
+
+		BUG_ON(!(e & PTE_P));
+		t = table_va(e);
+	}
+	pmd = &t[pt_index(va, 2)];
+	BUG_ON(!(*pmd & PTE_P) || (*pmd & PTE_PS));
+	old = table_va(*pmd);
+	tp = table_page(*pmd);
+	for (unsigned i = 0; i < PT_ENTRIES; i++) {
+		BUG_ON(old[i] && !leaf_exists(old[i]));         /* a guard marker or a swap entry */
+		if (old[i])
+			tlb_batch_add(tlb, va + ((uintptr_t)i << PAGE_SHIFT));
+	}
+	*pmd = pa | leaf_bits(prot) | PTE_PS;
+	/* Linux deposits the old table too; its stale entries stay until a split rewrites all 512. */
+	tp->mapcount = 0;
+	list_add(&tp->lru, &m->deposit);
+	huge_count(m, pa, 1);
 }
 
 bool arch_mmu_split_huge(struct arch_mmu *m, uintptr_t va)
@@ -672,7 +710,7 @@ size_t arch_mmu_huge_leaves(const struct arch_mmu *m)
 	return m->huge;
 }
 
-size_t arch_mmu_huge_leaves_all(void)
+size_t arch_mmu_huge_blocks_all(void)
 {
 	return READ_ONCE(huge_all);
 }
@@ -704,7 +742,7 @@ static enum mmu_action walk_huge_leaf(struct walk_ctx *w, uint64_t *pmd, uintptr
 		huge_split(w->m, pmd, va);
 	} else if (act == MMU_CLEAR) {
 		*pmd = 0;
-		table_defer_free(w->tlb, page_to_phys(deposit_take(w->m)));
+		table_defer_free(w->tlb, page_to_phys(deposit_take(w->m, e & PTE_ADDR_MASK)));
 		tlb_batch_add(w->tlb, va);
 	} else if (act == MMU_UPDATE && (ne = huge_updated(e, old, state)) != e) {
 		*pmd = ne;

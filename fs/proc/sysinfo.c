@@ -54,7 +54,7 @@ static long meminfo_fill(int pid, char *buf, size_t size)
 	unsigned long vals[] = { total, free, mm_available_frames(), 0, cached, swap_cache_pages(), aa + af, ia + ifl,
 				 aa, ia, af, ifl, swap_total_pages(),
 				 swap_free_pages(), vm_stat_read(VM_NR_ANON_PAGES), cached, 0,
-				 arch_mmu_huge_leaves_all() << HUGE_ORDER };
+				 thp_anon_blocks() << HUGE_ORDER };
 	long n = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)

@@ -30,7 +30,7 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 		return mm_guard_install(mm, vma, start, end, tlb);
 	case MADV_GUARD_REMOVE:
 		return mm_guard_remove(mm, vma, start, end);
-	default:                          /* MADV_COLLAPSE: no VMA can hold a huge page */
+	default:                          /* none left (advise_vma does MADV_COLLAPSE) */
 		return -EINVAL;
 	}
 }

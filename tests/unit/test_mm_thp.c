@@ -120,13 +120,16 @@ static void test_thp_walk_huge(struct ktest *t)
 	pmm_free(b, HUGE_ORDER);
 }
 
-/* Bytes of AnonHugePages in the VMA containing va. */
+/* Bytes of AnonHugePages in the VMA containing va (0 without one: a lab's skeleton may leave none). */
 static unsigned long thp_vma_huge(struct mm *mm, uintptr_t va)
 {
 	struct vm_usage u = { 0 };
+	struct vma *v;
 
 	mmap_read_lock(mm);
-	vm_usage_add(mm, vma_lookup(mm, va), &u);
+	v = vma_lookup(mm, va);
+	if (v)
+		vm_usage_add(mm, v, &u);
 	mmap_read_unlock(mm);
 	return u.anon_huge;
 }
@@ -140,19 +143,35 @@ static void thp_done(struct ktest *t, struct mm *mm, enum thp_mode saved, size_t
 }
 
 /*
- * thp=always (the caller restores thp_mode): a new address space with two
- * huge pages at HV, written at HV + 0x1234 (7) and HV + HUGE_SIZE + 9 (8).
- * NULL when it cannot be made.
+ * A new address space with len bytes mapped at HV, under thp_mode mode
+ * (the caller restores it); *frames: the free frames before it (for
+ * thp_done). NULL when it cannot be made.
  */
-static struct mm *two_huge_pages(struct ktest *t)
+static struct mm *thp_mm(enum thp_mode mode, unsigned long len, size_t *frames)
 {
 	struct mm *mm;
 
-	thp_mode = THP_ALWAYS;
+	ut_warm_up();
+	*frames = ut_free_frames();
+	thp_mode = mode;
 	mm = mm_create();
+	if (mm && vm_mmap(mm, HV, len, UT_RW, UT_PA | MAP_FIXED) != (long)HV) {
+		mm_put(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+/*
+ * thp_mm with thp=always and two huge pages at HV, written at HV + 0x1234
+ * (7) and HV + HUGE_SIZE + 9 (8).
+ */
+static struct mm *two_huge_pages(struct ktest *t, size_t *frames)
+{
+	struct mm *mm = thp_mm(THP_ALWAYS, 2 * HUGE_SIZE, frames);
+
 	if (!mm)
 		return NULL;
-	EXPECT_EQ(t, vm_mmap(mm, HV, 2 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
 	EXPECT_EQ(t, ut_write8(mm, HV + 0x1234, 7), FAULT_OK);
 	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE + 9, 8), FAULT_OK);
 	return mm;
@@ -160,8 +179,9 @@ static struct mm *two_huge_pages(struct ktest *t)
 
 /*
  * thp=always: writes fault in huge pages; munmap of 4 KiB splits (511
- * pages stay, data kept); mprotect of a whole huge page keeps it whole;
- * every frame comes back at the end. (MADV_DONTNEED of a whole one: the
+ * pages stay, data kept; thp_split_pmd counts it, Linux's
+ * __split_huge_pmd_locked); mprotect of a whole huge page keeps it whole
+ * (no split counted); every frame comes back at the end. (MADV_DONTNEED of a whole one: the
  * next case, graded in the madvise lab, whose skeleton leaves
  * MADV_DONTNEED to the student; fork: test_thp_fork_share, graded in the
  * cow lab.)
@@ -169,15 +189,14 @@ static struct mm *two_huge_pages(struct ktest *t)
 static void test_thp_fault_split(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
-	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC);
+	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC), splits = vm_event_sum(VM_THP_SPLIT_PMD);
 	size_t frames;
 	struct mm *mm;
 
-	ut_warm_up();
-	frames = ut_free_frames();
-	mm = two_huge_pages(t);
+	mm = two_huge_pages(t, &frames);
 	ASSERT_TRUE(t, mm);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_ALLOC) - allocs, 2);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD), splits);
 	EXPECT_TRUE(t, ut_state(mm, HV + 0x1000) & MMU_HUGE);
 	EXPECT_EQ(t, mm->rss, 1024);
 	EXPECT_EQ(t, thp_vma_huge(mm, HV), 2 * HUGE_SIZE);
@@ -191,7 +210,9 @@ static void test_thp_fault_split(struct ktest *t)
 	EXPECT_EQ(t, vm_mprotect(mm, HV + HUGE_SIZE, HUGE_SIZE, UT_RW), 0);
 	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 8);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
 	thp_done(t, mm, saved, frames);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
 }
 
 /*
@@ -205,9 +226,7 @@ static void test_thp_dontneed_whole(struct ktest *t)
 	size_t frames;
 	struct mm *mm;
 
-	ut_warm_up();
-	frames = ut_free_frames();
-	mm = two_huge_pages(t);
+	mm = two_huge_pages(t, &frames);
 	ASSERT_TRUE(t, mm);
 	EXPECT_EQ(t, vm_munmap(mm, HV + 0x5000, PAGE_SIZE), 0);
 	EXPECT_EQ(t, mm->rss, 1023);
@@ -233,7 +252,7 @@ static int thp_counts(struct mm *mm, uintptr_t va)
  * mapping more, and fork allocates no data frame (a copy would take 1024;
  * the child's page tables and slab objects take a few). A write in the
  * child splits its leaf (the other stays whole, AnonHugePages shows one)
- * and copies exactly one frame: the page written; the rest stays shared
+ * (one thp_split_pmd) and copies exactly one frame: the page written; the rest stays shared
  * and the parent's data is unchanged; the child's 4 KiB munmap splits
  * only its own leaf, and mprotect of the parent's leaf keeps it whole and
  * read-only while a frame is shared. Once the child is gone the parent's
@@ -244,12 +263,11 @@ static void test_thp_fork_share(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
 	const uintptr_t h2 = HV + HUGE_SIZE;
+	unsigned long splits;
 	size_t frames, before;
 	struct mm *mm, *child;
 
-	ut_warm_up();
-	frames = ut_free_frames();
-	mm = two_huge_pages(t);
+	mm = two_huge_pages(t, &frames);
 	ASSERT_TRUE(t, mm);
 	before = ut_free_frames();
 	child = mm_dup(mm);
@@ -262,7 +280,9 @@ static void test_thp_fork_share(struct ktest *t)
 	EXPECT_EQ(t, thp_counts(mm, h2 + PAGE_SIZE), 22);
 	EXPECT_EQ(t, thp_vma_huge(child, HV), 2 * HUGE_SIZE);
 	before = ut_free_frames();
+	splits = vm_event_sum(VM_THP_SPLIT_PMD);
 	EXPECT_EQ(t, ut_write8(child, h2 + 9, 9), FAULT_OK);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
 	EXPECT_EQ(t, before - ut_free_frames(), 1);
 	EXPECT_EQ(t, child->cow_copies, 1);
 	EXPECT_EQ(t, child->rss, 1024);
@@ -285,6 +305,7 @@ static void test_thp_fork_share(struct ktest *t)
 	EXPECT_EQ(t, vm_mprotect(mm, HV, HUGE_SIZE, PROT_READ), 0);
 	EXPECT_EQ(t, vm_mprotect(mm, HV, HUGE_SIZE, UT_RW), 0);
 	EXPECT_EQ(t, ut_state(mm, HV) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 2);
 	mm_put(child);
 	EXPECT_EQ(t, thp_counts(mm, h2 + PAGE_SIZE), 11);
 	before = ut_free_frames();
@@ -297,12 +318,100 @@ static void test_thp_fork_share(struct ktest *t)
 }
 
 /*
+ * mremap of whole huge pages to a 2 MiB boundary moves each leaf whole
+ * (Linux's move_huge_pmd): the same frames, still one leaf each, no split
+ * counted, RSS and data kept, nothing left at the old place. A huge page
+ * moved to an address off a 2 MiB boundary cannot stay one leaf: split
+ * (counted once), data kept. Graded in the mremap lab (its skeleton
+ * cannot move anything).
+ */
+static void test_thp_mremap_whole(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	const uintptr_t nv = HV + 8 * HUGE_SIZE, off = HV + 16 * HUGE_SIZE + 0x3000;
+	unsigned long splits = vm_event_sum(VM_THP_SPLIT_PMD);
+	phys_addr_t pa1, pa2;
+	size_t frames;
+	struct mm *mm;
+
+	mm = two_huge_pages(t, &frames);
+	ASSERT_TRUE(t, mm);
+	pa1 = ut_pa(mm, HV);
+	pa2 = ut_pa(mm, HV + HUGE_SIZE);
+	EXPECT_EQ(t, vm_mremap(mm, HV, 2 * HUGE_SIZE, 2 * HUGE_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED, nv),
+		  (long)nv);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD), splits);
+	EXPECT_EQ(t, ut_state(mm, nv) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
+	EXPECT_EQ(t, ut_state(mm, nv + HUGE_SIZE) & MMU_HUGE, MMU_HUGE);
+	EXPECT_EQ(t, ut_pa(mm, nv), pa1);
+	EXPECT_EQ(t, ut_pa(mm, nv + HUGE_SIZE), pa2);
+	EXPECT_EQ(t, arch_mmu_query(mm->mmu, HV, NULL, NULL), -ENOENT);
+	EXPECT_EQ(t, arch_mmu_huge_leaves(mm->mmu), 2);
+	EXPECT_EQ(t, mm->rss, 1024);
+	EXPECT_EQ(t, thp_vma_huge(mm, nv), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, ut_read8(mm, nv + 0x1234), 7);
+	EXPECT_EQ(t, ut_read8(mm, nv + HUGE_SIZE + 9), 8);
+	/* The second, to an address 12 KiB past a 2 MiB boundary: split. */
+	EXPECT_EQ(t, vm_mremap(mm, nv + HUGE_SIZE, HUGE_SIZE, HUGE_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED, off),
+		  (long)off);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
+	EXPECT_FALSE(t, ut_state(mm, off) & MMU_HUGE);
+	EXPECT_EQ(t, ut_pa(mm, off), pa2);
+	EXPECT_EQ(t, ut_read8(mm, off + 9), 8);
+	EXPECT_EQ(t, mm->rss, 1024);
+	EXPECT_EQ(t, arch_mmu_huge_leaves(mm->mmu), 1);
+	thp_done(t, mm, saved, frames);
+}
+
+/*
+ * /proc/meminfo's AnonHugePages (thp_anon_blocks) counts each huge page
+ * once, as Linux's NR_ANON_THPS counts a folio while at least one PMD maps
+ * it: fork's second leaf for the same huge page adds nothing (smaps, per
+ * mapping, shows it in both), and the page counts until its last leaf is
+ * split; the huge zero page's leaves count nowhere. Splits by 4 KiB
+ * munmap only (no COW write: the cow lab's skeleton runs this case too).
+ */
+static void test_thp_meminfo_once(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	const uintptr_t hz = HV + 2 * HUGE_SIZE;
+	unsigned long base;
+	size_t frames;
+	struct mm *mm, *child;
+
+	base = thp_anon_blocks();
+	mm = two_huge_pages(t, &frames);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
+	ASSERT_EQ(t, vm_mmap(mm, hz, HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)hz);
+	EXPECT_EQ(t, ut_read8(mm, hz + 5), 0);
+	EXPECT_EQ(t, ut_pa(mm, hz), mm_huge_zero_pa);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_EQ(t, thp_vma_huge(child, HV), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, ut_pa(child, hz), mm_huge_zero_pa);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
+	/* The parent splits its leaf of the first: the child's still maps it whole. */
+	EXPECT_EQ(t, vm_munmap(mm, HV + 0x5000, PAGE_SIZE), 0);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
+	EXPECT_EQ(t, vm_munmap(child, HV + 0x6000, PAGE_SIZE), 0);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 1);
+	mm_put(child);
+	EXPECT_EQ(t, thp_anon_blocks() - base, 1);
+	EXPECT_EQ(t, vm_munmap(mm, HV + HUGE_SIZE, HUGE_SIZE), 0);
+	EXPECT_EQ(t, thp_anon_blocks(), base);
+	thp_done(t, mm, saved, frames);
+}
+
+/*
  * The huge zero page: a read maps it (one leaf, read-only, no RSS, no
  * AnonHugePages; allocated once: thp_zero_page_alloc counts it when no
  * address space held it), a second read maps the same page with only its
  * set-aside table allocated; a write replaces it by a huge page of the
- * VMA's own (thp_fault_alloc); a 4 KiB munmap splits the other leaf,
- * which still reads zero, and a write there takes one 4 KiB page; fork
+ * VMA's own (thp_fault_alloc); a 4 KiB munmap splits the other leaf
+ * (thp_split_pmd counts it: Linux counts before it looks for the huge
+ * zero page), which still reads zero, and a write there takes one 4 KiB page; fork
  * gives the child the zero leaf too. munmap gives the data frames back;
  * the address space holds the huge zero page until its teardown, which
  * frees it when nobody else holds it.
@@ -311,17 +420,13 @@ static void test_thp_huge_zero(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
 	unsigned long zallocs = vm_event_sum(VM_THP_ZERO_PAGE_ALLOC);
-	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC);
+	unsigned long allocs = vm_event_sum(VM_THP_FAULT_ALLOC), splits;
 	bool fresh = !mm_huge_zero_pa;
 	size_t frames, before, tables;
 	struct mm *mm, *child;
 
-	ut_warm_up();
-	frames = ut_free_frames();
-	thp_mode = THP_ALWAYS;
-	mm = mm_create();
+	mm = thp_mm(THP_ALWAYS, 2 * HUGE_SIZE, &frames);
 	ASSERT_TRUE(t, mm);
-	ASSERT_EQ(t, vm_mmap(mm, HV, 2 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234), 0);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_ZERO_PAGE_ALLOC) - zallocs, fresh ? 1 : 0);
 	ASSERT_TRUE(t, mm_huge_zero_pa != 0);
@@ -347,7 +452,9 @@ static void test_thp_huge_zero(struct ktest *t)
 	EXPECT_EQ(t, ut_pa(child, HV), mm_huge_zero_pa);
 	EXPECT_EQ(t, child->rss, 512);
 	mm_put(child);
+	splits = vm_event_sum(VM_THP_SPLIT_PMD);
 	EXPECT_EQ(t, vm_munmap(mm, HV + 0x3000, PAGE_SIZE), 0);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
 	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x5000), 0);
 	EXPECT_EQ(t, ut_write8(mm, HV + 0x5000, 3), FAULT_OK);
@@ -360,6 +467,82 @@ static void test_thp_huge_zero(struct ktest *t)
 	thp_done(t, mm, saved, frames);
 	if (fresh)
 		EXPECT_EQ(t, mm_huge_zero_pa, 0);
+}
+
+/* Leave no free order-9 block: take each, give back all but its first frame (on held; ut_release_frames). */
+static void hold_huge_blocks(struct list_head *held)
+{
+	struct page *b;
+
+	list_init(held);
+	while ((b = pmm_alloc(HUGE_ORDER, 0)) != NULL) {
+		for (unsigned i = 1; i < (1U << HUGE_ORDER); i++) {
+			b[i].refcount = 1;
+			pmm_free(b + i, 0);
+		}
+		b->order = 0;
+		list_add(&b->lru, held);
+	}
+}
+
+/*
+ * MADV_COLLAPSE (mm/collapse.c), with thp=never (it ignores the policy):
+ * a VMA never faulted: -EINVAL; a slot with two written pages and a read
+ * one (the zero page) becomes one writable leaf whose data is theirs
+ * (zero elsewhere), RSS 512, the old frames freed (the old page table
+ * becomes the leaf's set-aside one: nothing else allocated),
+ * thp_collapse_alloc and AnonHugePages count it; done again: 0, nothing
+ * taken. Over three slots, an untouched one ends the walk (-EINVAL, the
+ * third, written, stays 4 KiB); alone the third collapses. A range with
+ * no whole slot: -EINVAL, or 0 when it starts on a 2 MiB boundary
+ * (Linux's arithmetic). MADV_NOHUGEPAGE: -EINVAL. No order-9 block:
+ * -ENOMEM, thp_collapse_alloc_failed. Values from the host's Linux 6.18
+ * (the user test thp_collapse).
+ */
+static void test_thp_collapse(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	unsigned long allocs = vm_event_sum(VM_THP_COLLAPSE_ALLOC), blocks = thp_anon_blocks();
+	unsigned long failed = vm_event_sum(VM_THP_COLLAPSE_ALLOC_FAILED);
+	size_t frames, before;
+	struct list_head held;
+	struct mm *mm;
+	long rss;
+
+	mm = thp_mm(THP_NEVER, 3 * HUGE_SIZE, &frames);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
+	EXPECT_EQ(t, ut_write8(mm, HV + 0x1234, 7), FAULT_OK);
+	EXPECT_EQ(t, ut_write8(mm, HV + 0x5003, 8), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x9000), 0);
+	rss = mm->rss;
+	before = ut_free_frames();
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), 0);
+	EXPECT_EQ(t, ut_state(mm, HV + 0x7000) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
+	EXPECT_EQ(t, before - ut_free_frames(), 512 - rss);
+	EXPECT_EQ(t, mm->rss, 512);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_COLLAPSE_ALLOC) - allocs, 1);
+	EXPECT_EQ(t, thp_anon_blocks() - blocks, 1);
+	EXPECT_EQ(t, thp_vma_huge(mm, HV), HUGE_SIZE);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234) + ut_read8(mm, HV + 0x5003), 15);
+	EXPECT_EQ(t, ut_read8(mm, HV + 0x1235) + ut_read8(mm, HV + 0x9000) + ut_read8(mm, HV + 0x1ff000), 0);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), 0);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_COLLAPSE_ALLOC) - allocs, 1);
+	EXPECT_EQ(t, ut_write8(mm, HV + 2 * HUGE_SIZE + 5, 9), FAULT_OK);
+	EXPECT_EQ(t, vm_madvise(mm, HV, 3 * HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
+	EXPECT_FALSE(t, ut_state(mm, HV + 2 * HUGE_SIZE) & MMU_HUGE);
+	EXPECT_EQ(t, vm_madvise(mm, HV + HUGE_SIZE + PAGE_SIZE, PAGE_SIZE, MADV_COLLAPSE), -EINVAL);
+	EXPECT_EQ(t, vm_madvise(mm, HV + HUGE_SIZE, PAGE_SIZE, MADV_COLLAPSE), 0);
+	hold_huge_blocks(&held);
+	EXPECT_EQ(t, vm_madvise(mm, HV + 2 * HUGE_SIZE, HUGE_SIZE, MADV_COLLAPSE), -ENOMEM);
+	EXPECT_EQ(t, vm_event_sum(VM_THP_COLLAPSE_ALLOC_FAILED) - failed, 1);
+	ut_release_frames(&held);
+	EXPECT_EQ(t, vm_madvise(mm, HV + 2 * HUGE_SIZE, HUGE_SIZE, MADV_COLLAPSE), 0);
+	EXPECT_EQ(t, ut_state(mm, HV + 2 * HUGE_SIZE) & MMU_HUGE, MMU_HUGE);
+	EXPECT_EQ(t, ut_read8(mm, HV + 2 * HUGE_SIZE + 5), 9);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_NOHUGEPAGE), 0);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
+	thp_done(t, mm, saved, frames);
 }
 
 /*
@@ -376,22 +559,13 @@ static void test_thp_fallback_policy(struct ktest *t)
 	unsigned long zfailed = vm_event_sum(VM_THP_ZERO_PAGE_ALLOC_FAILED);
 	bool fresh = !mm_huge_zero_pa;
 	struct list_head held;
-	struct page *b;
 	struct mm *mm = mm_create();
 
 	ASSERT_TRUE(t, mm);
-	list_init(&held);
 	thp_mode = THP_ALWAYS;
 	ASSERT_EQ(t, vm_mmap(mm, HV, 3 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)HV);
 	ASSERT_EQ(t, vm_madvise(mm, HV + 2 * HUGE_SIZE, HUGE_SIZE, MADV_NOHUGEPAGE), 0);
-	while ((b = pmm_alloc(HUGE_ORDER, 0)) != NULL) {
-		for (unsigned i = 1; i < (1U << HUGE_ORDER); i++) {
-			b[i].refcount = 1;
-			pmm_free(b + i, 0);
-		}
-		b->order = 0;
-		list_add(&b->lru, &held);
-	}
+	hold_huge_blocks(&held);
 	EXPECT_EQ(t, ut_write8(mm, HV, 1), FAULT_OK);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_FALLBACK) - fallbacks, 1);
 	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
@@ -414,7 +588,10 @@ static void test_thp_fallback_policy(struct ktest *t)
 /*
  * Reclaim splits first: MADV_PAGEOUT of a huge page (on a RAM-disk swap
  * area of its own) splits the leaf and writes all 512 pages out (RSS 0,
- * 512 swap entries); they read back as written, as 4 KiB pages.
+ * 512 swap entries); they read back as written, as 4 KiB pages. Written
+ * out again, MADV_COLLAPSE reads them back and makes one huge page of
+ * them (Linux's __collapse_huge_page_swapin): no swap entry left, RSS
+ * 512, the data as written.
  */
 static void test_thp_pageout_body(struct ktest *t)
 {
@@ -444,6 +621,16 @@ static void test_thp_pageout_body(struct ktest *t)
 	for (uintptr_t off = 0; off < HUGE_SIZE; off += 64 * PAGE_SIZE)
 		EXPECT_EQ(t, ut_read8(mm, HV + off + 3), (int)(uint8_t)(off >> 12));
 	EXPECT_FALSE(t, ut_state(mm, HV) & MMU_HUGE);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_PAGEOUT), 0);
+	EXPECT_GT(t, mm->swap_ents, 0);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), 0);
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	/* The slots read back are free again: no swap entry nor swap cache page holds one. */
+	EXPECT_EQ(t, swap_free_pages(), swap_total_pages());
+	EXPECT_EQ(t, mm->rss, 512);
+	EXPECT_TRUE(t, ut_state(mm, HV) & MMU_HUGE);
+	for (uintptr_t off = 0; off < HUGE_SIZE; off += 64 * PAGE_SIZE)
+		EXPECT_EQ(t, ut_read8(mm, HV + off + 3), (int)(uint8_t)(off >> 12));
 	mm_put(mm);
 	thp_mode = saved;
 	EXPECT_EQ(t, swap_off((unsigned)type), 0);
@@ -457,8 +644,11 @@ static const struct ktest_case mm_thp_cases[] = {
 	KTEST_CASE(test_thp_fault_split),
 	KTEST_CASE(test_thp_fork_share),
 	KTEST_CASE(test_thp_huge_zero),
+	KTEST_CASE(test_thp_meminfo_once),
+	KTEST_CASE(test_thp_mremap_whole),
 	KTEST_CASE(test_thp_dontneed_whole),
 	KTEST_CASE(test_thp_fallback_policy),
+	KTEST_CASE(test_thp_collapse),
 	KTEST_CASE(test_thp_pageout),
 	{ 0 },
 };

@@ -54,6 +54,9 @@ extern const struct utest ut_attr_tests[], ut_lock_tests[], ut_thp_tests[], ut_f
 extern const struct utest ut_sigctx_tests[];
 /* The kB value of field (e.g. "Rss:") in the smaps block of the VMA at va (0: the rollup), or -1 (t_pressure.c). */
 long smaps_kb(const void *va, const char *field);
+/* The value of NAME in /proc/vmstat, and in /proc/meminfo (kB; NAME without its colon), or -1 (t_pressure.c). */
+long vmstat(const char *name);
+long meminfo_kb(const char *name);
 /* The helper "tests --exec-ids PID PPID OLDTID" (t_tgroup.c). */
 int tgroup_exec_ids(int argc, char **argv);
 /* The helper "tests --sigactions": what execve left of SIGUSR1 and SIGUSR2 (t_tgroup.c). */
