@@ -62,9 +62,10 @@ void lru_deactivate(struct page *page);
  * lru_isolate: look at up to max pages at the tail (the old end) of list
  * l (*looked: how many) and take them off into out, oldest first, each
  * with a reference of the caller's (Linux isolate_lru_folios); a page
- * whose last reference is going, and with anon_only a page-cache page,
- * is moved to the head instead, untouched (Linux skips folios the scan
- * cannot take). Returns how many were taken. lru_activate/lru_deactivate
+ * whose last reference is going or whose references are frozen
+ * (page_ref_freeze: a write fault reusing it), and with anon_only a
+ * page-cache page, is moved to the head instead, untouched (Linux skips
+ * folios the scan cannot take). Returns how many were taken. lru_activate/lru_deactivate
  * leave an isolated page where it is; it still counts in l's gauge. No
  * lock held.
  */

@@ -198,7 +198,7 @@ unsigned long lru_list_pages(enum lru_list l)
 	return vm_stat_read((enum vm_stat)(VM_NR_INACTIVE_ANON + l));
 }
 
-/* A reference to p unless its last one is gone (it is being freed: its lru_del waits for lru_lock). */
+/* A reference to p unless its count is 0: its last one is gone (its lru_del waits for lru_lock), or a fault froze it. */
 static bool get_unless_zero(struct page *p)
 {
 	int32_t r = READ_ONCE(p->refcount);
