@@ -43,12 +43,12 @@ uint32_t lapic_timer_khz;
 const char *timer_reference;
 
 /* A register by its xAPIC offset: the MMIO word, or in x2APIC mode its MSR. */
-uint32_t lapic_read(unsigned reg)
+static uint32_t lapic_read(unsigned reg)
 {
 	return x2apic_enabled ? (uint32_t)rdmsr(X2APIC_MSR(reg)) : lapic[reg / 4];
 }
 
-void lapic_write(unsigned reg, uint32_t v)
+static void lapic_write(unsigned reg, uint32_t v)
 {
 	if (x2apic_enabled)
 		wrmsr(X2APIC_MSR(reg), v);

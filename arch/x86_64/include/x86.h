@@ -264,12 +264,10 @@ extern uint64_t timer_ticks;
 extern uint64_t tsc_khz;                /* calibrated TSC frequency, kHz */
 extern uint32_t lapic_timer_khz;        /* LAPIC timer input clock after divide, kHz */
 void lapic_eoi(void);
-/* Local APIC registers (lapic.c) and the running CPU's APIC id. */
+/* Local APIC register offsets (lapic.c) and the running CPU's APIC id. */
 #define LAPIC_ID       0x020
 #define LAPIC_ICR_LOW  0x300
 #define LAPIC_ICR_HIGH 0x310
-uint32_t lapic_read(unsigned reg);
-void lapic_write(unsigned reg, uint32_t v);
 uint32_t lapic_id(void);
 /* The LAPICs are in x2APIC mode (MSR access, 32-bit APIC ids): set by timer_init. */
 extern bool x2apic_enabled;
