@@ -14,7 +14,8 @@
 #   make test-kernel SWAP=64M   the same with a virtio disk of that size (sparse,
 #                      removed afterwards) and swap=vda (tools/qemu-run --swap)
 #   make test-cpus     ktest=$(KTEST) (default: default) on QEMU's CPU models qemu64, max,
-#                      Skylake-Server, EPYC (tools/test-cpus; slow: not in make test)
+#                      Skylake-Server, EPYC (tools/test-cpus, QEMU >= 8.1 for x2APIC;
+#                      make test's cpus stage)
 #   make qemu-gdb      QEMU stopped at the first instruction, gdb stub on :1234
 #   make gdb           gdb connected to it, with tools/gdb/vmkernel.gdb (kernel symbols,
 #                      the vmas/ptwalk/pte/frames commands)

@@ -150,27 +150,35 @@ static void exec_only_case(struct ktest *t)
 	mm_put(mm);
 }
 
-static void test_exec_only(struct ktest *t)
+/* Run a case with and without execute-only pages: both on the host, the
+ * CPU's own mode in the kernel. */
+static void in_both_exec_modes(struct ktest *t, void (*run)(struct ktest *))
 {
 #ifdef HOSTED
 	bool saved = hosted_exec_only;
 
 	hosted_exec_only = false;
-	exec_only_case(t);
+	run(t);
 	hosted_exec_only = true;
-	exec_only_case(t);
+	run(t);
 	hosted_exec_only = saved;
 #else
-	exec_only_case(t);
+	run(t);
 #endif
+}
+
+static void test_exec_only(struct ktest *t)
+{
+	in_both_exec_modes(t, exec_only_case);
 }
 
 /*
  * x86 rules (arch/x86/mm/fault.c access_error): write needs VM_WRITE, an
  * instruction fetch VM_EXEC (NX), a read any access right (-w- and --x
- * read fine); PROT_NONE refuses everything; no VMA is MAPERR.
+ * read fine, --x not where PROT_EXEC alone is execute-only); PROT_NONE
+ * refuses everything; no VMA is MAPERR. Run in both exec modes.
  */
-static void test_permissions(struct ktest *t)
+static void permissions_case(struct ktest *t)
 {
 	struct mm *mm = mm_create();
 	uintptr_t r = A0, w = A0 + 0x2000, x = A0 + 0x4000, n = A0 + 0x6000, rw = A0 + 0x8000;
@@ -187,7 +195,8 @@ static void test_permissions(struct ktest *t)
 	EXPECT_EQ(t, ut_write8(mm, r, 1), FAULT_SIGSEGV_ACCERR);
 	EXPECT_EQ(t, ut_read8(mm, w), 0);                 /* -w- reads */
 	EXPECT_EQ(t, ut_write8(mm, w, 1), FAULT_OK);
-	EXPECT_EQ(t, ut_read8(mm, x), 0);                 /* --x reads */
+	/* --x reads, unless PROT_EXEC alone is execute-only (PKU: exec_only_case) */
+	EXPECT_EQ(t, ut_read8(mm, x), arch_mmu_exec_only() ? UT_READ_FAULT(FAULT_SIGSEGV_PKUERR) : 0);
 	EXPECT_EQ(t, ut_access(mm, x, FAULT_EXEC, &b, 1), FAULT_OK);
 	EXPECT_EQ(t, ut_read8(mm, n), UT_READ_FAULT(FAULT_SIGSEGV_ACCERR));
 	EXPECT_EQ(t, ut_write8(mm, n, 1), FAULT_SIGSEGV_ACCERR);
@@ -205,6 +214,11 @@ static void test_permissions(struct ktest *t)
 	EXPECT_TRUE(t, ut_state(mm, x) & MMU_EXEC);
 	EXPECT_EQ(t, ut_state(mm, rw) & MMU_PROT_MASK, MMU_READ | MMU_WRITE);
 	mm_put(mm);
+}
+
+static void test_permissions(struct ktest *t)
+{
+	in_both_exec_modes(t, permissions_case);
 }
 
 /*
