@@ -21,6 +21,7 @@
 #include "kerrno.h"
 #include "lru.h"
 #include "fs.h"
+#include "test_fs_util.h"
 
 #define B  0x40000000UL
 #define P(n) ((uintptr_t)(n) << PAGE_SHIFT)
@@ -874,18 +875,6 @@ static void test_lru_reclaims_shmem_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_lru_reclaims_shmem)
 
-static size_t from_byte(void *arg, size_t done, void *kaddr, size_t n)
-{
-	memcpy(kaddr, (const uint8_t *)arg + done, n);
-	return 0;
-}
-
-static size_t to_byte(void *arg, size_t done, void *kaddr, size_t n)
-{
-	memcpy((uint8_t *)arg + done, kaddr, n);
-	return 0;
-}
-
 /*
  * read() and write() of a memfd mark its pages accessed (Linux's
  * folio_mark_accessed): eight pages written a byte each at their start
@@ -911,11 +900,11 @@ static void test_file_io_marks_accessed_body(struct ktest *t)
 	o = &d->inode->data;
 	for (unsigned i = 0; i < 8; i++) {
 		b = (uint8_t)(0x40 + i);
-		EXPECT_EQ(t, fs_write(d->inode, P(i), 1, from_byte, &b), 1);
+		EXPECT_EQ(t, fs_write(d->inode, P(i), 1, ut_copy_from_buf, &b), 1);
 	}
 	for (unsigned i = 2; i < 5; i++)
-		EXPECT_EQ(t, fs_read(d->inode, P(i), 1, to_byte, &b), 1);
-	EXPECT_EQ(t, fs_read(d->inode, P(5) + 100, 1, to_byte, &b), 1);
+		EXPECT_EQ(t, fs_read(d->inode, P(i), 1, ut_copy_to_buf, &b), 1);
+	EXPECT_EQ(t, fs_read(d->inode, P(5) + 100, 1, ut_copy_to_buf, &b), 1);
 	for (unsigned long i = 0; i < 8; i++) {
 		struct page *p = NULL;
 
@@ -928,7 +917,7 @@ static void test_file_io_marks_accessed_body(struct ktest *t)
 	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 5);
 	for (unsigned long i = 0; i < 8; i++)
 		EXPECT_EQ(t, vm_object_has_page(o, i), i >= 2 && i < 5);
-	EXPECT_EQ(t, fs_read(d->inode, P(0), 1, to_byte, &b), 1);       /* swapped in */
+	EXPECT_EQ(t, fs_read(d->inode, P(0), 1, ut_copy_to_buf, &b), 1);       /* swapped in */
 	EXPECT_EQ(t, b, 0x40);
 	dput(d);
 	env_down(t, &e);
