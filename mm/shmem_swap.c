@@ -11,10 +11,10 @@
  * the list of every object (mm/filemap.c's clock), each one turn from
  * where its last scan stopped round to there, and takes the pages that
  * nothing maps and nobody holds (mapcount 0, the cache's reference
- * alone); with reclaim=lru, the LRU's inactive tail brings such pages
- * here too (shmem_reclaim_pages, Linux's shmem_writeout from
- * shrink_folio_list). Without a reverse map
- * a mapped page cannot be unmapped here, so mapped pages stay until
+ * alone); by default (reclaim=lru) the LRU's inactive tail brings such
+ * pages here too (shmem_reclaim_pages, Linux's shmem_writeout from
+ * shrink_folio_list). Without a reverse map for page caches a mapped
+ * page cannot be unmapped here, so mapped pages stay until
  * their mappings go (munmap, exit). A candidate is referenced and its
  * PG_dirty cleared under o->lock, written to a slot with no lock held,
  * and then leaves the tree only if it is still there, unmapped, unheld

@@ -8,6 +8,7 @@
  */
 #include "ktest.h"
 #include "fs.h"
+#include "test_fs_util.h"
 #include "pmm.h"
 #include "slab.h"
 #include "kstring.h"
@@ -78,26 +79,14 @@ static void fx_done(struct ktest *t)
 	EXPECT_EQ(t, frames_now(), fx.frames);
 }
 
-static size_t copy_from_buf(void *arg, size_t done, void *kaddr, size_t n)
-{
-	memcpy(kaddr, (const char *)arg + done, n);
-	return 0;
-}
-
-static size_t copy_to_buf(void *arg, size_t done, void *kaddr, size_t n)
-{
-	memcpy((char *)arg + done, kaddr, n);
-	return 0;
-}
-
 static long put_bytes(struct inode *i, uint64_t pos, const void *buf, size_t n)
 {
-	return fs_write(i, pos, n, copy_from_buf, (void *)buf);
+	return fs_write(i, pos, n, ut_copy_from_buf, (void *)buf);
 }
 
 static long get_bytes(struct inode *i, uint64_t pos, void *buf, size_t n)
 {
-	return fs_read(i, pos, n, copy_to_buf, buf);
+	return fs_read(i, pos, n, ut_copy_to_buf, buf);
 }
 
 static struct dentry *new_file(struct ktest *t, const char *name)
