@@ -188,8 +188,7 @@ void thp_zero_put(struct mm *mm);
  * va of vma, with vma's identity and offset (Linux page_move_anon_rmap).
  * The caller holds pt_lock and has frozen the page's one reference
  * (page_ref_freeze), so no reverse-map walk can hold it meanwhile
- * (wp_fault; thp_wp_fault still only reads each frame's count, and an
- * isolation can land between its test and the re-tag).
+ * (wp_fault; thp_wp_fault for each frame of a huge page).
  */
 void anon_page_move(struct page *page, const struct vma *vma, uintptr_t va);
 /* user_page_get/put: refcount +1 / -1; the last put frees the frame (and its identity reference). */

@@ -240,18 +240,33 @@ static void huge_leaf_set(struct mm *mm, uintptr_t h, unsigned state)
 	arch_mmu_walk_huge(mm->mmu, h, h + HUGE_SIZE, huge_set_visit, huge_keep_visit, &state, NULL);
 }
 
-/* Is every frame of the huge page from pa mapped by this leaf alone (no other reference)? */
-static bool huge_exclusive(phys_addr_t pa)
+/* Give back the one reference of each frame in [pa, pa + len) that huge_freeze_exclusive froze. */
+static void huge_unfreeze(phys_addr_t pa, uintptr_t len)
+{
+	for (uintptr_t off = 0; off < len; off += PAGE_SIZE)
+		page_ref_unfreeze(phys_to_page(pa + off), 1);
+}
+
+/*
+ * Freeze every frame of the huge page from pa when this leaf alone maps
+ * and holds each (anonymous, one mapping, one reference): true, and no
+ * reclaim isolation can take a reference until huge_unfreeze. Else
+ * false with nothing frozen. Reclaim isolates frames without pt_lock, so
+ * reading the counts and then re-tagging would race it (wp_fault's
+ * freeze, for 512 frames).
+ */
+static bool huge_freeze_exclusive(phys_addr_t pa)
 {
 	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
 		struct page *p = phys_to_page(pa + off);
 
-		if (!(p->flags & PG_anon) || page_refs(p) != 1 || p->mapcount != 1)
+		if (!(p->flags & PG_anon) || p->mapcount != 1 || !page_ref_freeze(p, 1)) {
+			huge_unfreeze(pa, off);
 			return false;
+		}
 	}
 	return true;
 }
-
 /*
  * A write to the huge zero page's leaf at h (do_huge_zero_wp_pmd): a
  * zeroed huge page of vma's own replaces it. Without an order-9 block:
@@ -276,8 +291,8 @@ static bool huge_zero_wp(struct mm *mm, struct vma *vma, uintptr_t h, enum fault
 
 /*
  * do_huge_pmd_wp_page: a write to the read-only leaf at va (its 4 KiB
- * frame pa). The huge zero page: huge_zero_wp. Every frame exclusive:
- * reuse the leaf writable (true). Else split it, read-only still, and
+ * frame pa). The huge zero page: huge_zero_wp. Every frame exclusive
+ * (and frozen while re-tagged): reuse the leaf writable (true). Else split it, read-only still, and
  * let the 4 KiB fault copy the page written (false).
  */
 static bool thp_wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr_t pa,
@@ -292,12 +307,13 @@ static bool thp_wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, phys_addr
 	}
 	if (mm_is_zero_pa(base))
 		return huge_zero_wp(mm, vma, h, r);
-	if (!huge_exclusive(base)) {
+	if (!huge_freeze_exclusive(base)) {
 		arch_mmu_split_huge(mm->mmu, va);
 		return false;
 	}
 	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE)
 		anon_page_move(phys_to_page(base + off), vma, h + off);
+	huge_unfreeze(base, HUGE_SIZE);
 	huge_leaf_set(mm, h, mm_vm_to_mmu(vma->flags) | MMU_ACCESSED | MMU_DIRTY);
 	mm_count(&mm->cow_reuses, 1);
 	*r = FAULT_OK;

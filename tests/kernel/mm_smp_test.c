@@ -464,6 +464,21 @@ static void isolate_and_watch(struct worker *w)
 }
 
 /*
+ * The controller's write of v at A in mm while the workers isolate p (a
+ * frame the write fault may reuse): p published, the write, p withdrawn,
+ * and no worker still holding it when this returns.
+ */
+static void write_while_isolated(struct ktest *t, struct mm *mm, struct page *p, uint64_t v)
+{
+	__atomic_store_n(&reuse_target, p, __ATOMIC_SEQ_CST);
+	sched_yield();                  /* one CPU: let the workers take their reference */
+	EXPECT_EQ(t, mm_copy_to(mm, A, &v, sizeof(v)), 0);
+	__atomic_store_n(&reuse_target, NULL, __ATOMIC_SEQ_CST);  /* pairs with the workers' load */
+	while (__atomic_load_n(&reuse_watchers, __ATOMIC_SEQ_CST))
+		sched_yield();          /* a worker may be waiting for this CPU */
+}
+
+/*
  * Round after round, the address space forks and the parent goes: the
  * child's page is read-only, mapped and held by it alone, tagged with
  * the parent's identity; the controller writes it (wp_fault: reuse,
@@ -498,12 +513,7 @@ static void test_reuse_races_isolation(struct ktest *t)
 		EXPECT_EQ(t, arch_mmu_query(cur->mmu, A, &pa, NULL), 0);
 		mm_pt_unlock(cur);
 		reuses = cur->cow_reuses;
-		__atomic_store_n(&reuse_target, phys_to_page(pa), __ATOMIC_SEQ_CST);
-		sched_yield();                  /* one CPU: let the workers take their reference */
-		EXPECT_EQ(t, mm_copy_to(cur, A, &v, sizeof(v)), 0);
-		__atomic_store_n(&reuse_target, NULL, __ATOMIC_SEQ_CST);  /* pairs with the workers' load */
-		while (__atomic_load_n(&reuse_watchers, __ATOMIC_SEQ_CST))
-			sched_yield();          /* a worker may be waiting for this CPU */
+		write_while_isolated(t, cur, phys_to_page(pa), v);
 		reused += cur->cow_reuses - reuses;
 		if ((r + 1) % 500 == 0)
 			printk("# %s/%s: round %u of %u\n", t->tcase->name, mode_name(t->param), r + 1, REUSE_ROUNDS);
@@ -519,6 +529,66 @@ static void test_reuse_races_isolation(struct ktest *t)
 	}
 	check_and_put(t, cur);
 	check_and_put(t, s.mm);
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
+#define THP_REUSE_ROUNDS 300
+
+/*
+ * The same race on a huge page (thp_wp_fault reuses all 512 frames):
+ * each round a new address space with one 2 MiB page written at A
+ * (thp=always), forked, the parent gone; the child's write reuses the
+ * read-only leaf (every frame re-tagged) while the workers isolate the
+ * frame at A + 0x5000, or splits it and copies 4 KiB when a worker holds
+ * that frame. No worker sees its frame re-tagged under its reference;
+ * the value is there; every frame comes back.
+ */
+static void test_thp_reuse_races_isolation(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	struct shared s = { 0 };
+	struct worker w[NR_CPUS];
+	unsigned long reused = 0;
+	unsigned n;
+	size_t frames;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	thp_mode = THP_ALWAYS;
+	s.mm = make_mm(t, 1, false);
+	ASSERT_TRUE(t, s.mm != NULL);
+	n = start_workers(w, &s, isolate_and_watch);
+	for (unsigned r = 0; r < THP_REUSE_ROUNDS; r++) {
+		struct mm *parent = make_mm(t, HUGE_SIZE / PAGE_SIZE, false), *child;
+		uint64_t v = r + 1, got = 0, reuses;
+		phys_addr_t pa = 0;
+		unsigned st = 0;
+
+		ASSERT_TRUE(t, parent != NULL);
+		EXPECT_EQ(t, mm_copy_to(parent, A, &v, sizeof(v)), 0);
+		child = mm_dup(parent);
+		ASSERT_TRUE(t, child != NULL);
+		mm_put(parent);
+		mm_pt_lock(child);
+		EXPECT_EQ(t, arch_mmu_query(child->mmu, A + 0x5000, &pa, &st), 0);
+		mm_pt_unlock(child);
+		EXPECT_TRUE(t, st & MMU_HUGE);
+		reuses = child->cow_reuses;
+		write_while_isolated(t, child, phys_to_page(pa), v + 1);
+		reused += child->cow_reuses - reuses;
+		EXPECT_EQ(t, mm_copy_from(child, &got, A, sizeof(got)), 0);
+		EXPECT_EQ(t, got, v + 1);
+		check_and_put(t, child);
+		if ((r + 1) % 100 == 0)
+			printk("# %s/%s: round %u of %u\n", t->tcase->name, mode_name(t->param), r + 1,
+			       THP_REUSE_ROUNDS);
+	}
+	stop_workers(w, n, &s);
+	printk("# %s: %lu huge reuses, %lu isolations\n", mode_name(t->param), reused, s.hits);
+	EXPECT_EQ(t, s.errors, 0);
+	EXPECT_TRUE(t, reused > 0);
+	check_and_put(t, s.mm);
+	thp_mode = saved;
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
@@ -945,6 +1015,7 @@ static const struct ktest_case mm_smp_cases[] = {
 	KTEST_CASE(test_mprotect_races_writes),
 	KTEST_CASE(test_cow_breaks_while_reading),
 	KTEST_CASE(test_reuse_races_isolation),
+	KTEST_CASE(test_thp_reuse_races_isolation),
 	KTEST_CASE(test_reclaim_races_faults),
 	KTEST_CASE(test_swap_races_writes_fork),
 	KTEST_CASE(test_fault_while_mmap_lock_held),
