@@ -14,11 +14,19 @@
 #ifndef SLEEP_H
 #define SLEEP_H
 
+#include "types.h"
+
 struct task;
 
 /* The task running on this CPU (host tests: one per host thread). */
 struct task *current_task(void);
 void sched_wait_flag(int *flag);
 void sched_wake_flag(struct task *t, int *flag);
+/*
+ * current_fatal_signal: the current task has SIGKILL pending (it dies on
+ * its way back to user mode), so a long loop on its behalf (populating a
+ * range) stops (Linux's fatal_signal_pending(current)). Host tests: false.
+ */
+bool current_fatal_signal(void);
 
 #endif

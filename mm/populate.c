@@ -8,15 +8,19 @@
  */
 #include "internal.h"
 #include "kerrno.h"
+#include "sleep.h"
 
 /*
  * Fault in [va, end) (page aligned). strict (madvise): the first problem
  * ends it, a hole with -ENOMEM, a VMA that does not allow the access
  * (check_vma_flags: a read needs VM_READ, a write VM_WRITE) with -EINVAL.
  * Not strict (mmap): holes and VMAs without any access are skipped. Both:
- * a fault that would be SIGSEGV/SIGBUS -EFAULT, no memory -ENOMEM; pages
- * before the problem stay populated. 0 when every page was present or
- * faulted in.
+ * a fault that would be SIGSEGV/SIGBUS -EFAULT, no memory -ENOMEM, and
+ * -EINTR when the task has SIGKILL pending (Linux's __get_user_pages: a
+ * killed task stops here rather than fill memory first; a range may be
+ * larger than memory, and pages nothing else maps may be reclaimed while
+ * it goes on, so without this it could run for ever); pages before the
+ * problem stay populated. 0 when every page was present or faulted in.
  */
 static int populate_range(struct mm *mm, uintptr_t va, uintptr_t end, bool write, bool strict)
 {
@@ -28,6 +32,8 @@ static int populate_range(struct mm *mm, uintptr_t va, uintptr_t end, bool write
 		bool fault;
 		enum fault_result r;
 
+		if (current_fatal_signal())
+			return -EINTR;
 		mmap_read_lock(mm);
 		vma = vma_find(mm, va);
 		if (!vma || vma->start >= end || (strict && vma->start > va)) {

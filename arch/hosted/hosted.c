@@ -124,6 +124,12 @@ struct task *current_task(void)
 	return (struct task *)&thread_task;
 }
 
+/* No signals on the host: nothing is ever killed. */
+bool current_fatal_signal(void)
+{
+	return false;
+}
+
 void sched_wait_flag(int *flag)
 {
 	while (!smp_load_acquire(flag))

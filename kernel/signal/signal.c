@@ -130,6 +130,11 @@ bool fatal_signal_pending(const struct task *t)
 	return ((own | group) & sig_bit(SIGKILL)) != 0;
 }
 
+bool current_fatal_signal(void)
+{
+	return fatal_signal_pending(current);
+}
+
 /* Make t notice a pending signal: wake it if it sleeps, interrupt it if it runs elsewhere. */
 static void signal_wake_locked(struct task *t)
 {

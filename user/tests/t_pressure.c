@@ -939,6 +939,80 @@ static void t_swap_shmem(void)
 		slots_all_free();
 }
 
+/* The monotonic clock in ms. */
+static long mono_ms(void)
+{
+	long ts[2] = { 0, 0 };
+
+	usys2(__NR_clock_gettime, 1 /* CLOCK_MONOTONIC */, (long)ts);
+	return ts[0] * 1000 + ts[1] / 1000000;
+}
+
+/* Wait for pid for at most ms; its pid, or 0 when it is still running then. */
+static int wait_for_ms(int pid, int *st, long ms)
+{
+	long end = mono_ms() + ms;
+	int r;
+
+	while ((r = waitpid(pid, st, WNOHANG)) == 0 && mono_ms() < end)
+		msleep(2);
+	return r;
+}
+
+#define HUGE_SHARED (64UL << 40)      /* 64 TiB: more than any memory, as the fuzzer's seed 12 maps */
+
+/*
+ * A child maps 64 TiB of shared anonymous memory with MAP_POPULATE, which
+ * would fill memory. SIGKILLed once it has populated an eighth of it, it
+ * must die at once: Linux's populate loop (__get_user_pages) stops when
+ * fatal_signal_pending and returns -EINTR. Dying is tearing down what it
+ * has, much less than populating it, so the reap must come within three
+ * times the time the eighth took (plus 200 ms): a child that goes on to
+ * fill the other seven eighths first takes about seven times as long
+ * (measured before the fix, on TCG: the reap came after more than 20 s,
+ * the eighth took about 5 s). Once it is reaped every frame it took is
+ * free again: nothing else holds the object.
+ */
+static void t_populate_shared_killed(void)
+{
+	struct vmk_memstat before, now;
+	int st = 0, pid;
+	long t0, t_eighth;
+
+	if (!on_vmkernel()) {
+		printf("    (skipped on Linux: would fill the host's memory)\n");
+		return;
+	}
+	CHECK(vmk_memstat(&before));
+	t0 = mono_ms();
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		void *p = mmap(NULL, HUGE_SHARED, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+		_exit(p == MAP_FAILED ? 3 : 4);
+	}
+	do {
+		msleep(1);
+		CHECK(vmk_memstat(&now));
+		CHECK_EQ(waitpid(pid, &st, WNOHANG), 0);       /* still populating */
+	} while (now.free_frames > before.free_frames - before.free_frames / 8);
+	t_eighth = mono_ms() - t0;
+	CHECK_EQ(kill(pid, SIGKILL), 0);
+	CHECK_EQ(wait_for_ms(pid, &st, 3 * t_eighth + 200), pid);
+	CHECK(WIFSIGNALED(st));
+	CHECK_EQ(WTERMSIG(st), SIGKILL);
+	/*
+	 * Two frames of slack, as thread_oom_kill: a slab cache may be a page
+	 * fuller. Up to a second for reclaim (kswapd), which may hold the object
+	 * a moment, to let go of it.
+	 */
+	for (long end = mono_ms() + 1000; vmk_memstat(&now) && now.free_frames + 2 < before.free_frames &&
+	     mono_ms() < end;)
+		msleep(10);
+	CHECK(now.free_frames + 2 >= before.free_frames);
+}
+
 const struct utest ut_pressure_tests[] = {
 	{ "vmstat_counts", t_vmstat_counts },
 	{ "meminfo_lru", t_meminfo_lru },
@@ -949,5 +1023,6 @@ const struct utest ut_pressure_tests[] = {
 	{ "smaps_counts", t_smaps_counts },
 	{ "smaps_swap", t_smaps_swap },
 	{ "swap_shmem", t_swap_shmem },
+	{ "populate_shared_killed", t_populate_shared_killed },
 	{ NULL, NULL },
 };
