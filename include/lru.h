@@ -59,16 +59,26 @@ void lru_activate(struct page *page);
 void lru_deactivate(struct page *page);
 
 /*
+ * lru_mark_accessed: a use of page that no page-table entry records (a
+ * read() or write() of a tmpfs file or memfd; Linux's
+ * folio_mark_accessed): the first marks it PG_referenced; the next, while
+ * it is inactive, moves it to the active list and clears the mark, so a
+ * page used twice by file I/O survives reclaim's pass over the inactive
+ * tail as a mapped page referenced twice does. The caller holds page.
+ */
+void lru_mark_accessed(struct page *page);
+
+/*
  * lru_isolate: look at up to max pages at the tail (the old end) of list
  * l (*looked: how many) and take them off into out, oldest first, each
  * with a reference of the caller's (Linux isolate_lru_folios); a page
- * whose last reference is going, and with anon_only a page-cache page,
- * is moved to the head instead, untouched (Linux skips folios the scan
- * cannot take). Returns how many were taken. lru_activate/lru_deactivate
+ * whose last reference is going or whose references are frozen
+ * (page_ref_freeze: a write fault reusing it) is moved to the head
+ * instead, untouched (Linux skips folios the scan cannot take). Returns how many were taken. lru_activate/lru_deactivate
  * leave an isolated page where it is; it still counts in l's gauge. No
  * lock held.
  */
-unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max, bool anon_only, unsigned *looked);
+unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max, unsigned *looked);
 
 /*
  * lru_putback: put an isolated page on list to, at its head (young end)

@@ -24,7 +24,7 @@
  *
  * Locking: the caller holds a reference to the page (so page->private
  * and page->index stay as they are: anon_page_move re-tags only a page
- * nobody else holds) and no spinning lock. rmap_walk takes the
+ * whose one reference the fault has frozen, page_ref_freeze) and no spinning lock. rmap_walk takes the
  * identity's lock (class ANON_VMA) alone, copies up to RMAP_BATCH
  * (address space, address) pairs with a reference to each address space
  * (mm_get_unless_zero; dropped with mm_put_deferred when rwc->locked is

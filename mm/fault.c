@@ -261,11 +261,19 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 	if (!mm_is_zero_pa(pa)) {
 		old = phys_to_page(pa);
 		BUG_ON(!old);
-		/* A file's page is never taken over: the private copy is a new page (wp_page_copy). */
-		if ((old->flags & PG_anon) && page_refs(old) == 1 && old->mapcount == 1) {
-			/* Nobody else maps it: reuse (do_wp_page's wp_page_reuse). */
+		/*
+		 * A file's page is never taken over: the private copy is a new
+		 * page (wp_page_copy). An anonymous one that this entry alone
+		 * maps and holds is reused (do_wp_page's wp_page_reuse). Reclaim
+		 * takes its isolation reference without pt_lock, so the test is
+		 * a freeze of the one reference: it fails when an isolation got
+		 * there first (copy, as Linux's wp_can_reuse_anon_folio), and an
+		 * isolation tried while the page is re-tagged backs off.
+		 */
+		if ((old->flags & PG_anon) && old->mapcount == 1 && page_ref_freeze(old, 1)) {
 			anon_page_move(old, vma, va);
 			page_clear_lazyfree(old);
+			page_ref_unfreeze(old, 1);
 			mm_set_pte_state(mm, va, want);
 			mm_count(&mm->cow_reuses, 1);
 			return FAULT_OK;

@@ -186,6 +186,10 @@ void thp_zero_put(struct mm *mm);
 /*
  * anon_page_move: re-tag an exclusively owned anonymous page, mapped at
  * va of vma, with vma's identity and offset (Linux page_move_anon_rmap).
+ * The caller holds pt_lock and has frozen the page's one reference
+ * (page_ref_freeze), so no reverse-map walk can hold it meanwhile
+ * (wp_fault; thp_wp_fault still only reads each frame's count, and an
+ * isolation can land between its test and the re-tag).
  */
 void anon_page_move(struct page *page, const struct vma *vma, uintptr_t va);
 /* user_page_get/put: refcount +1 / -1; the last put frees the frame (and its identity reference). */
@@ -200,6 +204,24 @@ static inline void page_mapcount_add(struct page *p, int d)
 static inline int32_t page_refs(const struct page *p)
 {
 	return READ_ONCE(p->refcount);
+}
+/*
+ * page_ref_freeze: when p holds exactly count references, take them all
+ * at once (the count becomes 0) and return true; else false, p untouched
+ * (Linux's page_ref_freeze). While frozen, nobody can take a reference
+ * the lockless way (lru_isolate's get-unless-zero backs off), so the
+ * freezer knows it is p's only holder until page_ref_unfreeze(p, count)
+ * gives them back. Only for a page the caller holds references to.
+ */
+static inline bool page_ref_freeze(struct page *p, int32_t count)
+{
+	int32_t want = count;
+
+	return __atomic_compare_exchange_n(&p->refcount, &want, 0, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+static inline void page_ref_unfreeze(struct page *p, int32_t count)
+{
+	smp_store_release(&p->refcount, count);
 }
 /*
  * page_set_lazyfree / page_clear_lazyfree: PG_lazyfree on or off, counted

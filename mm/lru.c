@@ -182,6 +182,21 @@ void lru_deactivate(struct page *p)
 	move(p, false);
 }
 
+void lru_mark_accessed(struct page *p)
+{
+	int l;
+
+	if (!(READ_ONCE(p->flags) & PG_referenced)) {
+		__atomic_fetch_or(&p->flags, PG_referenced, __ATOMIC_RELAXED);
+		return;
+	}
+	l = lru_page_list(p);
+	if (l < 0 || (l & 1))
+		return;                 /* on no list, or active already */
+	lru_activate(p);
+	__atomic_fetch_and(&p->flags, ~PG_referenced, __ATOMIC_RELAXED);
+}
+
 int lru_page_list(const struct page *p)
 {
 	uint8_t s = state_of(p);
@@ -198,7 +213,7 @@ unsigned long lru_list_pages(enum lru_list l)
 	return vm_stat_read((enum vm_stat)(VM_NR_INACTIVE_ANON + l));
 }
 
-/* A reference to p unless its last one is gone (it is being freed: its lru_del waits for lru_lock). */
+/* A reference to p unless its count is 0: its last one is gone (its lru_del waits for lru_lock), or a fault froze it. */
 static bool get_unless_zero(struct page *p)
 {
 	int32_t r = READ_ONCE(p->refcount);
@@ -209,7 +224,7 @@ static bool get_unless_zero(struct page *p)
 	return false;
 }
 
-unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max, bool anon_only, unsigned *looked)
+unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max, unsigned *looked)
 {
 	unsigned n = 0;
 
@@ -219,8 +234,8 @@ unsigned lru_isolate(enum lru_list l, struct page **out, unsigned max, bool anon
 		struct page *p = container_of(lists[l].prev, struct page, lru_link);
 
 		list_del(&p->lru_link);
-		if ((anon_only && !(p->flags & PG_anon)) || !get_unless_zero(p)) {
-			list_add(&p->lru_link, &lists[l]);     /* skipped, or being freed: to the head */
+		if (!get_unless_zero(p)) {
+			list_add(&p->lru_link, &lists[l]);     /* being freed, or frozen: to the head */
 			continue;
 		}
 		set_state(p, (uint8_t)(STATE_ISOLATED | l));

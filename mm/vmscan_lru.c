@@ -232,11 +232,16 @@ static bool inactive_is_low(void)
 	return in * ratio < act;
 }
 
-/* Linux shrink_active_list for a batch: from the active tail to the inactive head, accessed bits cleared. */
+/*
+ * Linux shrink_active_list for a batch: from the active tail to the
+ * inactive head, accessed bits cleared. Page-cache pages too (the reverse
+ * map finds none of their entries): one that file I/O activated
+ * (lru_mark_accessed) ages back as Linux's file pages do.
+ */
 static void shrink_active(void)
 {
 	struct page *pages[LRU_SCAN_BATCH];
-	unsigned looked, n = lru_isolate(LRU_ACTIVE_ANON, pages, LRU_SCAN_BATCH, true, &looked);
+	unsigned looked, n = lru_isolate(LRU_ACTIVE_ANON, pages, LRU_SCAN_BATCH, &looked);
 
 	for (unsigned i = 0; i < n; i++) {
 		rmap_referenced(pages[i], NULL, NULL);
@@ -258,7 +263,7 @@ static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, u
 	struct page *pages[LRU_SCAN_BATCH], *cache[LRU_SCAN_BATCH];
 	struct victim vs[LRU_SCAN_BATCH];
 	unsigned looked, nv = 0, nc = 0, i;
-	unsigned n = lru_isolate(LRU_INACTIVE_ANON, pages, (unsigned)MIN(*budget, LRU_SCAN_BATCH), false, &looked);
+	unsigned n = lru_isolate(LRU_INACTIVE_ANON, pages, (unsigned)MIN(*budget, LRU_SCAN_BATCH), &looked);
 
 	for (i = 0; i < n && rs->freed + nv + nc < rs->want; i++) {
 		struct page *p = pages[i];

@@ -12,6 +12,7 @@
 #include "fs_internal.h"
 #include "lockless.h"
 #include "pmm.h"
+#include "lru.h"
 #include "kerrno.h"
 
 /* What a hole reads as. */
@@ -113,6 +114,8 @@ long fs_read(struct inode *inode, uint64_t pos, size_t n, fs_copy_fn copy, void 
 			break;          /* truncated meanwhile */
 		if (err)
 			return done ? (long)done : err;   /* a page in swap not read back: -EIO, -ENOMEM */
+		if (p && !off)
+			lru_mark_accessed(p);   /* a read from the page's start (shmem_file_read_iter's rule) */
 		left = copy(arg, done, p ? (char *)page_address(p) + off : (void *)(zero_page_data + off),
 			    chunk);
 		if (p)
@@ -135,6 +138,7 @@ static int write_page(struct inode *inode, uint64_t pos, size_t chunk, size_t do
 	*copied = 0;
 	if (err)
 		return err == -ENOMEM ? -ENOSPC : err;
+	lru_mark_accessed(p);                   /* every write (shmem_get_folio's SGP_WRITE) */
 	left = copy(arg, done, (char *)page_address(p) + (pos & (PAGE_SIZE - 1)), chunk);
 	vm_object_page_dirty(p);
 	vm_object_page_put(p);

@@ -12,6 +12,9 @@
  *   - a write that began and ended while the range was read-only faults;
  *   - a reader of a page that forks and breaks COW never sees the values
  *     go backwards, and the child keeps the old ones;
+ *   - a page a write fault reuses (re-tags with its VMA's identity) is
+ *     never re-tagged under a reference reclaim's isolation took without
+ *     pt_lock: the fault copies instead, or the isolation backs off;
  *   - a page written while another CPU reclaims holds the write; read
  *     back after MADV_FREE, its value or zero (or, the copy being
  *     bytewise, its first bytes then zeros), nothing else;
@@ -402,6 +405,113 @@ static void test_cow_breaks_while_reading(struct ktest *t)
 		check_and_put(t, children[r]);
 	}
 	check_and_put(t, s.mm);
+}
+
+/* ---- a write fault's reuse racing reclaim's isolation */
+
+/*
+ * The page the controller's write is about to reuse (NULL: none), and
+ * how many workers may be touching it: a worker counts itself in before
+ * it loads the pointer, the controller clears the pointer and waits for
+ * the count to drop before the page's address space goes (both
+ * sequentially consistent: each side's store comes before its load).
+ */
+static struct page *reuse_target;       /* [atomic] */
+static unsigned reuse_watchers;         /* [atomic] */
+
+#define REUSE_ROUNDS 2000
+
+/*
+ * A worker: reclaim's isolation of the published page, over and over: a
+ * reference taken as lru_isolate takes it (unless the count is 0, with
+ * no page-table lock), the page's identity read, a short wait, read
+ * again, the reference dropped. While the reference is held, a write
+ * fault must not re-tag the page (anon_page_move): a reverse-map walk
+ * would read an identity that is being replaced and may be freed.
+ */
+static void isolate_and_watch(struct worker *w)
+{
+	while (!smp_load_acquire(&w->s->stop)) {
+		struct page *p;
+		int32_t r;
+
+		__atomic_add_fetch(&reuse_watchers, 1, __ATOMIC_SEQ_CST);
+		p = __atomic_load_n(&reuse_target, __ATOMIC_SEQ_CST);      /* pairs with the controller's clear */
+		r = p ? READ_ONCE(p->refcount) : 0;
+		while (r > 0 && !__atomic_compare_exchange_n(&p->refcount, &r, r + 1, false, __ATOMIC_ACQUIRE,
+							      __ATOMIC_RELAXED))
+			;
+		if (r > 0) {
+			void *tag = READ_ONCE(p->private);
+			unsigned long idx = READ_ONCE(p->index);
+
+			for (unsigned i = 0; i < 32; i++)
+				arch_cpu_relax();
+			if (READ_ONCE(p->private) != tag || READ_ONCE(p->index) != idx)
+				__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);
+			__atomic_add_fetch(&w->s->hits, 1, __ATOMIC_RELAXED);
+			user_page_put(p);       /* the last one when the write copied the page meanwhile */
+		}
+		__atomic_sub_fetch(&reuse_watchers, 1, __ATOMIC_SEQ_CST);
+	}
+}
+
+/*
+ * Round after round, the address space forks and the parent goes: the
+ * child's page is read-only, mapped and held by it alone, tagged with
+ * the parent's identity; the controller writes it (wp_fault: reuse,
+ * re-tagged with the child's identity, or a copy when a worker holds the
+ * page) while the workers isolate it. No worker sees the page re-tagged
+ * under its reference; the value written is there; nothing leaks.
+ */
+static void test_reuse_races_isolation(struct ktest *t)
+{
+	struct shared s = { 0 };
+	struct worker w[NR_CPUS];
+	struct mm *cur;
+	unsigned long reused = 0;
+	unsigned n;
+	size_t frames;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	s.mm = make_mm(t, 1, false);            /* the workers' (they touch no user memory) */
+	cur = make_mm(t, 1, true);
+	ASSERT_TRUE(t, s.mm != NULL && cur != NULL);
+	n = start_workers(w, &s, isolate_and_watch);
+	for (unsigned r = 0; r < REUSE_ROUNDS; r++) {
+		struct mm *child = mm_dup(cur);
+		uint64_t v = r + 2, reuses;
+		phys_addr_t pa = 0;
+
+		ASSERT_TRUE(t, child != NULL);
+		mm_put(cur);
+		cur = child;
+		mm_pt_lock(cur);
+		EXPECT_EQ(t, arch_mmu_query(cur->mmu, A, &pa, NULL), 0);
+		mm_pt_unlock(cur);
+		reuses = cur->cow_reuses;
+		__atomic_store_n(&reuse_target, phys_to_page(pa), __ATOMIC_SEQ_CST);
+		EXPECT_EQ(t, mm_copy_to(cur, A, &v, sizeof(v)), 0);
+		__atomic_store_n(&reuse_target, NULL, __ATOMIC_SEQ_CST);  /* pairs with the workers' load */
+		while (__atomic_load_n(&reuse_watchers, __ATOMIC_SEQ_CST))
+			arch_cpu_relax();
+		reused += cur->cow_reuses - reuses;
+		if ((r + 1) % 500 == 0)
+			printk("# %s/%s: round %u of %u\n", t->tcase->name, mode_name(t->param), r + 1, REUSE_ROUNDS);
+	}
+	stop_workers(w, n, &s);
+	printk("# %s: %lu reuses, %lu isolations\n", mode_name(t->param), reused, s.hits);
+	EXPECT_EQ(t, s.errors, 0);
+	{
+		uint64_t v = 0;
+
+		EXPECT_EQ(t, mm_copy_from(cur, &v, A, sizeof(v)), 0);
+		EXPECT_EQ(t, v, REUSE_ROUNDS + 1);
+	}
+	check_and_put(t, cur);
+	check_and_put(t, s.mm);
+	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
 /* ---- per-VMA locks: progress without the mmap_lock, and the fallback */
@@ -826,6 +936,7 @@ static const struct ktest_case mm_smp_cases[] = {
 	KTEST_CASE(test_munmap_races_faults),
 	KTEST_CASE(test_mprotect_races_writes),
 	KTEST_CASE(test_cow_breaks_while_reading),
+	KTEST_CASE(test_reuse_races_isolation),
 	KTEST_CASE(test_reclaim_races_faults),
 	KTEST_CASE(test_swap_races_writes_fork),
 	KTEST_CASE(test_fault_while_mmap_lock_held),

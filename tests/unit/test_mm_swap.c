@@ -20,6 +20,7 @@
 #include "vmstat.h"
 #include "kerrno.h"
 #include "lru.h"
+#include "fs.h"
 
 #define B  0x40000000UL
 #define P(n) ((uintptr_t)(n) << PAGE_SHIFT)
@@ -873,6 +874,68 @@ static void test_lru_reclaims_shmem_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_lru_reclaims_shmem)
 
+static size_t from_byte(void *arg, size_t done, void *kaddr, size_t n)
+{
+	memcpy(kaddr, (const uint8_t *)arg + done, n);
+	return 0;
+}
+
+static size_t to_byte(void *arg, size_t done, void *kaddr, size_t n)
+{
+	memcpy((uint8_t *)arg + done, kaddr, n);
+	return 0;
+}
+
+/*
+ * read() and write() of a memfd mark its pages accessed (Linux's
+ * folio_mark_accessed): eight pages written a byte each at their start
+ * (marked once: PG_referenced, still inactive); pages 2-4 read from
+ * their start (marked again: moved to the active list), page 5 read from
+ * its middle (shmem_file_read_iter marks only a read of the page's
+ * start: still inactive). lru_shrink(5) then swaps out the five inactive
+ * pages (0 at the tail) and leaves the three that file I/O used twice;
+ * without the marks it would take 0-4.
+ */
+static void test_file_io_marks_accessed_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct dentry *d;
+	struct vm_object *o;
+	struct reclaim_scan rs = { .want = 5, .may_swap = true };
+	uint8_t b = 0;
+
+	if (!env_up(t, &e))
+		return;
+	d = fs_create_unlinked("memfd:lru", 0777);
+	ASSERT_TRUE(t, d != NULL);
+	o = &d->inode->data;
+	for (unsigned i = 0; i < 8; i++) {
+		b = (uint8_t)(0x40 + i);
+		EXPECT_EQ(t, fs_write(d->inode, P(i), 1, from_byte, &b), 1);
+	}
+	for (unsigned i = 2; i < 5; i++)
+		EXPECT_EQ(t, fs_read(d->inode, P(i), 1, to_byte, &b), 1);
+	EXPECT_EQ(t, fs_read(d->inode, P(5) + 100, 1, to_byte, &b), 1);
+	for (unsigned long i = 0; i < 8; i++) {
+		struct page *p = NULL;
+
+		ASSERT_EQ(t, vm_object_page(o, i, 0, &p), 0);
+		EXPECT_EQ(t, lru_page_list(p), i >= 2 && i < 5 ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON);
+		vm_object_page_put(p);
+	}
+	lru_shrink(&rs, RECLAIM_KSWAPD);
+	EXPECT_EQ(t, rs.freed, 5);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 5);
+	for (unsigned long i = 0; i < 8; i++)
+		EXPECT_EQ(t, vm_object_has_page(o, i), i >= 2 && i < 5);
+	EXPECT_EQ(t, fs_read(d->inode, P(0), 1, to_byte, &b), 1);       /* swapped in */
+	EXPECT_EQ(t, b, 0x40);
+	dput(d);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_file_io_marks_accessed)
+
 static enum mmu_action clean_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
 	(void)arg;
@@ -947,6 +1010,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_shmem_swap),
 	KTEST_CASE(test_shmem_reclaim_wraps),
 	KTEST_CASE(test_lru_reclaims_shmem),
+	KTEST_CASE(test_file_io_marks_accessed),
 	KTEST_CASE(test_remote_write_keeps_page),
 	{ 0 },
 };
