@@ -91,6 +91,8 @@ struct kernel_params {
 };
 
 extern struct kernel_params kparams;
+/* The boot loader's command line as given ("" before boot reads it): /proc/cmdline (Linux's saved_command_line). */
+extern const char *kernel_cmdline;
 
 /* Reset p to the defaults, then apply the words of line. Returns the number of warnings. */
 unsigned cmdline_parse(struct kernel_params *p, const char *line);

@@ -26,6 +26,10 @@
  *                under pt_lock by a fault; rmap_walk takes it alone,
  *                copies (mm, address) pairs and drops it before any
  *                mmap_lock or pt_lock: mm/rmap.c)
+ *   I_MMAP       spinning  a page cache's list of the VMAs mapping it  mm/filemap.c
+ *                (Linux's i_mapping->i_mmap_rwsem; linked under the
+ *                mmap_lock by VMA changes, taken alone by rmap_walk
+ *                like ANON_VMA: mm/rmap.c)
  *   VM_OBJECT    spinning  a page cache: its tree, size, page count    mm/filemap.c
  *                (a fault looks its page up under pt_lock; truncation
  *                takes it before, not around, each mm's locks)
@@ -80,6 +84,7 @@
 	X(VMA,         "vma_lock",    0) \
 	X(PT,          "pt_lock",     0) \
 	X(ANON_VMA,    "anon_vma",    0) \
+	X(I_MMAP,      "i_mmap",      0) \
 	X(VM_OBJECT,   "vm_object",   0) \
 	X(SWAP_CACHE,  "swap_cache",  0) \
 	X(SWAP,        "swap",        0) \

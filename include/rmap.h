@@ -1,6 +1,7 @@
 /*
- * The reverse map (Linux mm/rmap.c): from a private anonymous page to
- * every page-table entry that maps it, in any address space.
+ * The reverse map (Linux mm/rmap.c): from a private anonymous page, or a
+ * page-cache page, to every page-table entry that maps it, in any address
+ * space.
  *
  * A page records its anon identity (page->private, struct anon_vma) and
  * its offset there (page->index: vma->pgoff + (va - vma->start) /
@@ -19,13 +20,27 @@
  * allocating a chain entry, so without a failure path. The address in a
  * candidate VMA is vma->start + (index - vma->pgoff) * PAGE_SIZE.
  *
- * Page-cache pages are not reverse-mapped yet (rmap_walk visits nothing
- * for them).
+ * A page-cache page (PG_cache; page->private its object, page->index its
+ * page offset there) is found through its object's list of the VMAs that
+ * map it (vm_object->i_mmap, kept by mm/filemap.c's vma_file_link and
+ * vma_file_unlink wherever a VMA gets or drops its file: mmap, split,
+ * merge, mremap's copy, fork, munmap, exit), Linux's address_space
+ * i_mmap. Linux keeps an interval tree there, so that a walk looks only
+ * at the VMAs whose offset range holds the page: O(log n + hits). Here it
+ * is a plain list, so a walk looks at every VMA mapping the file (O(n)
+ * per page; linking and unlinking are O(1) and allocate nothing); files
+ * here are mapped by few VMAs. A candidate is the VMA's address for the
+ * index when vma->pgoff <= index < vma->pgoff + pages, and the entry
+ * there is visited only when it maps this very page: a private file
+ * mapping's copy-on-write copy (an anonymous page) is not the cache
+ * page's, and is left to the anon reverse map.
  *
  * Locking: the caller holds a reference to the page (so page->private
  * and page->index stay as they are: anon_page_move re-tags only a page
  * whose one reference the fault has frozen, page_ref_freeze) and no spinning lock. rmap_walk takes the
- * identity's lock (class ANON_VMA) alone, copies up to RMAP_BATCH
+ * identity's lock (class ANON_VMA), or for a cache page the object's
+ * i_mmap_lock (class I_MMAP; the object held by a reference of the walk's,
+ * vm_object_of_page_get), alone, copies up to RMAP_BATCH
  * (address space, address) pairs with a reference to each address space
  * (mm_get_unless_zero; dropped with mm_put_deferred when rwc->locked is
  * set), and drops it; then, for each pair, takes that
@@ -57,14 +72,16 @@ struct rmap_walk_control {
 	rmap_visit_fn visit;
 	void *arg;
 	struct mm *locked;            /* an mm whose mmap_lock the caller holds (not taken again), or NULL */
+	bool keep_mlocked;            /* VM_LOCKED VMAs are not visited (Linux's try_to_unmap leaves them) */
 	unsigned skipped;             /* out: candidate mappings not looked at (mmap_lock busy) */
 };
 
 /*
  * rmap_walk: call rwc->visit for every entry that maps page (a private
- * anonymous page the caller holds a reference to). Returns the number of
- * entries visited. No spinning lock held; sleeps only to free an address
- * space whose last reference the walk held.
+ * anonymous page or a page-cache page, the caller holding a reference to
+ * it). Returns the number of entries visited. No spinning lock held;
+ * sleeps only to free an address space or object whose last reference
+ * the walk held.
  */
 unsigned rmap_walk(struct page *page, struct rmap_walk_control *rwc);
 
@@ -84,5 +101,17 @@ unsigned rmap_referenced(struct page *page, struct mm *skip, struct mm *locked);
  * reference and the cache's are what is left).
  */
 bool try_to_unmap_swapcache(struct page *page, struct mm *locked);
+
+/*
+ * try_to_unmap_file: page is a page-cache page (shmem, memfd, tmpfs; not
+ * anonymous) the caller holds a reference to: every entry that maps it
+ * (shared mappings, and private file mappings that still map the cache
+ * page rather than a copy) is removed and flushed, its dirty bit carried
+ * into the page (PG_dirty), as Linux's try_to_unmap of a file folio; a
+ * later access faults it back from the cache. Entries of VM_LOCKED VMAs
+ * and 2 MiB leaves stay. Locks as rmap_walk (no mm's mmap_lock held by
+ * the caller). True when no entry maps the page any more.
+ */
+bool try_to_unmap_file(struct page *page);
 
 #endif

@@ -64,6 +64,9 @@ struct vm_object {
 	const struct vm_object_ops *ops; /* [init] */
 	int refcount;                    /* [atomic] VMAs' files, open files, names, holders */
 	long nr_vmas;                    /* [atomic] VMAs mapping it (through any vm_file) */
+	struct spinlock i_mmap_lock;     /* class I_MMAP: the list below (Linux's i_mmap_rwsem) */
+	struct list_head i_mmap;         /* [i_mmap_lock] the VMAs mapping it, in any address space,
+	                                  *   by vma_rmap(v)->file_node (the file reverse map: mm/rmap.c) */
 	struct spinlock lock;
 	uint64_t size;                   /* [lock] bytes; pages from ceil(size) on are past the end */
 	unsigned depth;                  /* [lock] tree levels (0: no tree yet) */

@@ -101,16 +101,19 @@ struct vma {
 _Static_assert(sizeof(struct vma) == 64, "struct vma is one cache line (the per-VMA lock fits in padding)");
 
 /*
- * The reverse-map link of a VMA (mm/rmap.c): its entry on the list of
+ * The reverse-map links of a VMA (mm/rmap.c): its entry on the list of
  * VMAs of its anon identity's fork family (kept by the family's root
  * identity: mm/anon_vma.c; Linux's anon_vma_chain entries, one per VMA
- * here).
- * It lives right after struct vma in the VMA object, so that struct vma
- * stays one cache line, and the index backend's link follows it.
- * [the identity's lock]; meaningful while v->anon is set.
+ * here), and its entry on its file object's list of mapping VMAs
+ * (Linux's i_mmap tree; a private file mapping is on both).
+ * They live right after struct vma in the VMA object, so that struct vma
+ * stays one cache line, and the index backend's link follows them.
+ * anon_node: [the identity's lock], meaningful while v->anon is set.
  */
 struct vma_rmap_link {
 	struct list_head anon_node;
+	struct list_head file_node;   /* [v->file->obj->i_mmap_lock] on its object's i_mmap list, while
+	                               *   v->file (with an object) is set: mm/filemap.c's vma_file_link */
 };
 
 static inline struct vma_rmap_link *vma_rmap(const struct vma *v)

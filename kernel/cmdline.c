@@ -167,6 +167,8 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 	return 0;
 }
 
+const char *kernel_cmdline = "";
+
 unsigned cmdline_parse(struct kernel_params *p, const char *line)
 {
 	bool first = true;

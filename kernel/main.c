@@ -352,6 +352,7 @@ static void read_boot_info(uint32_t magic, uint32_t info_phys, struct boot_info 
 	printk("bootinfo: loader %s, command line '%s', %zu module(s)\n", bi->loader,
 	       bi->cmdline, bi->nmodules);
 	cmdline_parse(&kparams, bi->cmdline);
+	kernel_cmdline = bi->cmdline;   /* bi is boot_info_copy: it stays */
 }
 
 /*

@@ -52,6 +52,8 @@ void vm_object_init(struct vm_object *o, const struct vm_object_ops *ops, uint64
 	o->refcount = 1;
 	o->size = size;
 	spin_init_class(&o->lock, "vm_object", LOCK_CLASS_VM_OBJECT);
+	spin_init_class(&o->i_mmap_lock, "i_mmap", LOCK_CLASS_I_MMAP);
+	list_init(&o->i_mmap);
 	__atomic_add_fetch(&objects_alive, 1, __ATOMIC_RELAXED);
 	fl = spin_lock_irqsave(&objects_lock);
 	list_add_tail(&o->all, &objects);
@@ -220,7 +222,7 @@ void vm_object_put(struct vm_object *o)
 	list_del(&o->all);
 	objects_listed--;
 	spin_unlock_irqrestore(&objects_lock, fl);
-	BUG_ON(o->nrpages != 0 || o->nrswapped != 0 || o->nr_vmas != 0);
+	BUG_ON(o->nrpages != 0 || o->nrswapped != 0 || o->nr_vmas != 0 || !list_empty(&o->i_mmap));
 	__atomic_sub_fetch(&objects_alive, 1, __ATOMIC_RELAXED);
 	o->ops->release(o);
 }
@@ -523,20 +525,36 @@ bool vm_object_from_swap_locked(struct vm_object *o, unsigned long pgoff, unsign
 	return true;
 }
 
-void vma_file_get(struct vm_file *f)
+void vma_file_link(struct vma *v)
 {
+	struct vm_file *f = v->file;
+	struct vm_object *o;
+
 	if (!f)
 		return;
 	f->ops->get(f);
-	if (f->obj)
-		__atomic_add_fetch(&f->obj->nr_vmas, 1, __ATOMIC_RELAXED);
+	o = f->obj;
+	if (!o)
+		return;
+	__atomic_add_fetch(&o->nr_vmas, 1, __ATOMIC_RELAXED);
+	spin_lock(&o->i_mmap_lock);
+	list_add_tail(&vma_rmap(v)->file_node, &o->i_mmap);
+	spin_unlock(&o->i_mmap_lock);
 }
 
-void vma_file_put(struct vm_file *f)
+void vma_file_unlink(struct vma *v)
 {
+	struct vm_file *f = v->file;
+	struct vm_object *o;
+
 	if (!f)
 		return;
-	if (f->obj)
-		__atomic_sub_fetch(&f->obj->nr_vmas, 1, __ATOMIC_RELEASE);
-	f->ops->put(f);
+	o = f->obj;
+	if (o) {
+		spin_lock(&o->i_mmap_lock);
+		list_del(&vma_rmap(v)->file_node);
+		spin_unlock(&o->i_mmap_lock);
+		__atomic_sub_fetch(&o->nr_vmas, 1, __ATOMIC_RELEASE);
+	}
+	f->ops->put(f);                 /* may free o: after the list let go of v */
 }

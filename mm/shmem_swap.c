@@ -11,11 +11,12 @@
  * the list of every object (mm/filemap.c's clock), each one turn from
  * where its last scan stopped round to there, and takes the pages that
  * nothing maps and nobody holds (mapcount 0, the cache's reference
- * alone); by default (reclaim=lru) the LRU's inactive tail brings such
- * pages here too (shmem_reclaim_pages, Linux's shmem_writeout from
- * shrink_folio_list). Without a reverse map for page caches a mapped
- * page cannot be unmapped here, so mapped pages stay until
- * their mappings go (munmap, exit). A candidate is referenced and its
+ * alone); by default (reclaim=lru) the LRU's inactive tail brings such pages
+ * here too (shmem_reclaim_pages, Linux's shmem_writeout from
+ * shrink_folio_list). The clock does not unmap: its mapped pages stay
+ * until their mappings go (munmap, exit); the LRU unmaps a mapped victim
+ * first, through the file reverse map (mm/vmscan_lru.c,
+ * try_to_unmap_file), and hands it here unmapped. A candidate is referenced and its
  * PG_dirty cleared under o->lock, written to a slot with no lock held,
  * and then leaves the tree only if it is still there, unmapped, unheld
  * and not dirtied again (write() and zaps set PG_dirty after writing),

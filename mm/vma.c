@@ -174,7 +174,7 @@ static void vma_release(struct mm *mm, struct vma *v)
 static void vma_free(struct mm *mm, struct vma *v)
 {
 	vma_anon_unlink(v);
-	vma_file_put(v->file);
+	vma_file_unlink(v);
 	if (mm->vma_lockless) {
 		smp_store_release(&v->detached, true);
 		v->retired_next = mm->vma_retired;      /* file was put above: the field is free */
@@ -216,7 +216,7 @@ static void vma_copy_attrs(struct mm *mm, struct vma *dst, const struct vma *src
 		vma_anon_link(dst, src->anon);
 		dst->anon_forked = src->anon_forked;
 	}
-	vma_file_get(dst->file);
+	vma_file_link(dst);
 }
 
 void mm_vma_destroy(struct mm *mm)
@@ -479,7 +479,7 @@ static int new_range_insert(struct mm *mm, const struct merge_desc *d, struct vm
 	v->file = d->file;
 	v->anon = NULL;
 	v->mm = mm;
-	vma_file_get(d->file);
+	vma_file_link(v);
 	mm->index.ops->insert(&mm->index, v);
 	mm->map_count++;
 	*out = v;

@@ -21,12 +21,16 @@
  */
 
 /*
- * vma_file_get / vma_file_put (mm/filemap.c): one VMA more / less points
- * at f (the VMA layer's references: f's own count and its object's
- * nr_vmas). f may be NULL (nothing to do).
+ * vma_file_link / vma_file_unlink (mm/filemap.c): v (its file, bounds
+ * and mm set; v->file may be NULL: nothing to do) starts / stops pointing
+ * at v->file: the VMA layer's references (the file's own count and its
+ * object's nr_vmas) and v's place on the object's list of mapping VMAs
+ * (i_mmap, the file reverse map: include/rmap.h). Called wherever a VMA
+ * gets or drops its file (new, copied, freed), under its mm's mmap_lock
+ * for writing; takes the object's i_mmap_lock.
  */
-void vma_file_get(struct vm_file *f);
-void vma_file_put(struct vm_file *f);
+void vma_file_link(struct vma *v);
+void vma_file_unlink(struct vma *v);
 
 /* mmap_lock_init (mm/mmap_lock.c): make l unlocked. */
 void mmap_lock_init(struct rwsem *l);

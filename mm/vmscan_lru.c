@@ -23,10 +23,13 @@
  *     of slots), as reclaim's page-table walk did before.
  * Pages not reclaimed go back to the head of their list (a page not
  * looked at because enough was freed goes back to the tail, where it
- * was). Page-cache pages (shmem, on the same list) that nothing maps go
- * to mm/shmem_swap.c's shmem_reclaim_pages (Linux's shmem_writeout):
- * dropped when clean, written to swap when dirty. Mapped ones are not
- * reverse-mapped yet: passed over (to the head).
+ * was). Page-cache pages (shmem, on the same list) go to mm/shmem_swap.c's
+ * shmem_reclaim_pages (Linux's shmem_writeout): dropped when clean,
+ * written to swap when dirty. A mapped one is tested like an anonymous
+ * page and, as a victim, first unmapped from every entry through the
+ * file reverse map (try_to_unmap_file, include/rmap.h), its entries'
+ * dirty bits carried into PG_dirty; a later access faults it back from
+ * the cache (a major fault when it went to swap).
  *
  * When the inactive list is low against the active one (inactive_is_low:
  * ratio sqrt(10 * GiB of both), 1 below 1 GiB), a batch moves from the
@@ -67,7 +70,8 @@ struct victim {
 /*
  * Test and clear p's references (its entries' accessed bits, its
  * PG_referenced) and give the policy's verdict on them (mm/lru_policy.c;
- * no VM_EXEC rule: anonymous memory).
+ * no VM_EXEC rule: anonymous memory, and shmem, which Linux keeps
+ * swap-backed, off the file LRU where that rule applies).
  */
 static enum verdict check_references(struct page *p)
 {
@@ -234,9 +238,9 @@ static bool inactive_is_low(void)
 
 /*
  * Linux shrink_active_list for a batch: from the active tail to the
- * inactive head, accessed bits cleared. Page-cache pages too (the reverse
- * map finds none of their entries): one that file I/O activated
- * (lru_mark_accessed) ages back as Linux's file pages do.
+ * inactive head, accessed bits cleared. Page-cache pages too (their
+ * entries found through the file reverse map): one that file I/O
+ * activated (lru_mark_accessed) ages back as Linux's file pages do.
  */
 static void shrink_active(void)
 {
@@ -251,12 +255,34 @@ static void shrink_active(void)
 }
 
 /*
+ * A mapped page-cache page from the inactive tail (Linux
+ * shrink_folio_list for a mapped shmem folio): its references tested as
+ * an anonymous page's; unused, it is unmapped from every entry through
+ * the file reverse map (try_to_unmap_file, dirty bits carried into the
+ * page). True: no entry maps it any more, and it goes on with the
+ * unmapped ones (dropped clean, written dirty); false: it goes back to
+ * the list the verdict says (our reference put). A page that may be dirty
+ * is left mapped when reclaim may not swap (unmapping would free nothing).
+ */
+static bool unmap_cache_page(struct page *p, const struct reclaim_scan *rs)
+{
+	enum verdict r = check_references(p);
+
+	if (r == RECLAIM && (rs->may_swap || !(READ_ONCE(p->flags) & PG_dirty)) && try_to_unmap_file(p))
+		return true;
+	lru_putback(p, r == ACTIVATE ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON, false);
+	user_page_put(p);
+	return false;
+}
+
+/*
  * One batch of the inactive list's tail (Linux shrink_inactive_list):
  * each anonymous page isolated and looked at (counted in rs->scanned) is
  * kept, activated or reclaimed; the look stops once what is being
- * reclaimed would meet rs->want. Unmapped page-cache pages are reclaimed
- * (mm/shmem_swap.c), mapped ones passed over. *budget loses the pages
- * passed at the tail. Returns how many (0: the list is empty).
+ * reclaimed would meet rs->want. Page-cache pages are reclaimed
+ * (mm/shmem_swap.c), mapped ones unmapped first (unmap_cache_page).
+ * *budget loses the pages passed at the tail. Returns how many (0: the
+ * list is empty).
  */
 static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, unsigned long *budget)
 {
@@ -269,12 +295,13 @@ static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, u
 		struct page *p = pages[i];
 		enum verdict r = KEEP;
 
-		if (!(p->flags & PG_anon) && !READ_ONCE(p->mapcount)) {
-			cache[nc++] = p;        /* shmem nothing maps: no reference to test (shmem_reclaim_pages) */
+		if (!(p->flags & PG_anon)) {
+			/* shmem nothing maps: no reference to test (shmem_reclaim_pages) */
+			if (!READ_ONCE(p->mapcount) || unmap_cache_page(p, rs))
+				cache[nc++] = p;
 			continue;
 		}
-		if (p->flags & PG_anon)         /* a mapped shmem page: no file reverse map yet, kept */
-			r = check_references(p);
+		r = check_references(p);
 		vs[nv].page = p;
 		if (r == RECLAIM && locate(&vs[nv])) {
 			nv++;

@@ -74,7 +74,7 @@ extern const struct kspecial proc_fd_dir;       /* /proc/PID/fd (fd.c) */
 extern const struct kspecial proc_sys_dir;      /* /proc/sys (sysctl.c) */
 extern const struct kspecial proc_maps, proc_smaps, proc_smaps_rollup;
 extern const struct kspecial proc_meminfo, proc_vmstat, proc_cpuinfo, proc_sysstat, proc_uptime,
-			     proc_loadavg;
+			     proc_loadavg, proc_kernel_cmdline;
 
 /* the texts of pid_stat.c */
 long proc_pid_stat_fill(int pid, char *buf, size_t size);

@@ -161,6 +161,7 @@ static const struct kspecial proc_self = {
 /* ---- /proc */
 
 static const struct proc_entry root_table[] = {
+	{ .name = "cmdline", .mode = S_IFREG | 0444, .ks = &proc_kernel_cmdline },
 	{ .name = "cpuinfo", .mode = S_IFREG | 0444, .ks = &proc_cpuinfo },
 	{ .name = "loadavg", .mode = S_IFREG | 0444, .ks = &proc_loadavg },
 	{ .name = "meminfo", .mode = S_IFREG | 0444, .ks = &proc_meminfo },

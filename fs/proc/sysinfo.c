@@ -9,6 +9,7 @@
  *            get_nprocs counts them), btime, processes, procs_running
  *   uptime   seconds since boot, and idle seconds
  *   loadavg  the three averages, runnable/all tasks, the newest pid
+ *   cmdline  the kernel's command line as the loader gave it, and a newline
  *
  * This kernel keeps no CPU time accounting and no load average yet, so
  * every CPU is shown idle for the whole uptime (user and system 0) and
@@ -29,6 +30,7 @@
 #include "printk.h"
 #include "kstring.h"
 #include "kerrno.h"
+#include "cmdline.h"
 
 #define PUT(...) PROC_PUT(n, buf, size, __VA_ARGS__)
 
@@ -60,6 +62,11 @@ static long meminfo_fill(int pid, char *buf, size_t size)
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		PUT("%s%8lu kB\n", names[i], vals[i] * (PAGE_SIZE >> 10));
 	return n;
+}
+
+static long kernel_cmdline_fill(int pid, char *buf, size_t size)
+{
+	return ksnprintf(buf, size, "%s\n", kernel_cmdline);
 }
 
 static long vmstat_fill(int pid, char *buf, size_t size)
@@ -153,4 +160,5 @@ PROC_TEXT_FILE(, proc_vmstat, vmstat_fill);
 PROC_TEXT_FILE(, proc_cpuinfo, cpuinfo_fill);
 PROC_TEXT_FILE(, proc_sysstat, sysstat_fill);
 PROC_TEXT_FILE(, proc_uptime, uptime_fill);
+PROC_TEXT_FILE(, proc_kernel_cmdline, kernel_cmdline_fill);
 PROC_TEXT_FILE(, proc_loadavg, loadavg_fill);

@@ -1,7 +1,10 @@
 /*
  * The reverse map (mm/rmap.c, include/rmap.h): from a private anonymous
  * page to every entry that maps it, after fork, mremap, a split and COW,
- * and none left over after munmap and exit.
+ * and none left over after munmap and exit; from a page-cache page
+ * (shared memory) to every entry of the shared and private file mappings
+ * that map the cache page itself (not a private copy), after mremap,
+ * fork, munmap and exit.
  *
  * Expected mappings come from what each test did (an entry maps a page
  * when fork copied it read-only and nobody wrote it since; a write copies
@@ -10,6 +13,7 @@
  */
 #include "test_mm_util.h"
 #include "rmap.h"
+#include "vm_object.h"
 
 #define B  0x40000000UL                    /* the parent's range */
 #define C  0x50000000UL                    /* where the child moves its copy */
@@ -142,7 +146,116 @@ static void test_none_stale_after_munmap_exit(struct ktest *t)
 	EXPECT_EQ(t, anon_identity_inuse(), identities);
 }
 
+/* Walk the cache page at pgoff of o (held meanwhile); the mappings found in s. */
+static unsigned walk_cache(struct vm_object *o, unsigned long pgoff, struct seen *s)
+{
+	struct rmap_walk_control rwc = { .visit = record_visit, .arg = s };
+	struct page *p = NULL;
+	unsigned n;
+
+	s->n = 0;
+	if (vm_object_page(o, pgoff, 0, &p) || !p)
+		return ~0u;
+	n = rmap_walk(p, &rwc);
+	vm_object_page_put(p);
+	return rwc.skipped ? ~0u : n;
+}
+
+/*
+ * A 4-page memory object (MAP_SHARED | MAP_ANONYMOUS's kind) mapped
+ * shared at B (pages written through it) and private at C (page 2 read:
+ * the cache page mapped read-only; page 3 written: a private copy,
+ * Linux's do_cow_fault). Linux's i_mmap walk (rmap_walk_file) finds for
+ * cache page i every VMA whose offset range holds i, at vm_start + (i -
+ * vm_pgoff) pages, and keeps the entries that map the page itself: cache
+ * page 2 at B + 2 and C + 2, cache page 3 at B + 3 only (C + 3 maps the
+ * copy, which the anon walk finds). After mremap moves the shared pages
+ * 1-2 to D (offsets kept), cache page 2 is at D + 1; after fork, also in
+ * the child at both places (fork copies the entries); munmap and exit
+ * take theirs away.
+ */
+static void test_file_rmap_mremap_fork_cow(struct ktest *t)
+{
+	const uintptr_t D = 0x60000000UL;
+	struct vm_file *f = shared_anon_file(P(4));
+	struct mm *mm = mm_create(), *child;
+	struct seen s;
+
+	ASSERT_TRUE(t, mm && f);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, B, P(4), UT_RW, MAP_SHARED | MAP_FIXED, f, 0), (long)B);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, C, P(4), UT_RW, MAP_PRIVATE | MAP_FIXED, f, 0), (long)C);
+	for (unsigned i = 0; i < 4; i++)
+		EXPECT_EQ(t, ut_write8(mm, B + P(i), (uint8_t)(0x60 + i)), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, C + P(2)), 0x62);
+	EXPECT_EQ(t, ut_write8(mm, C + P(3), 0x99), FAULT_OK);
+	EXPECT_EQ(t, walk_cache(f->obj, 2, &s), 2);
+	EXPECT_TRUE(t, seen_has(&s, mm, B + P(2)) && seen_has(&s, mm, C + P(2)));
+	EXPECT_NE(t, ut_pa(mm, B + P(3)), ut_pa(mm, C + P(3)));
+	EXPECT_EQ(t, walk_cache(f->obj, 3, &s), 1);
+	EXPECT_TRUE(t, seen_has(&s, mm, B + P(3)));
+	EXPECT_EQ(t, walk_at(mm, C + P(3), &s), 1);     /* the copy: anonymous, its own walk */
+	/* page 0: B + 0, and C + 0 when the read of C + 2 mapped it too (fault-around) */
+	EXPECT_EQ(t, walk_cache(f->obj, 0, &s), 1u + (ut_pa(mm, C) == ut_pa(mm, B)));
+	ASSERT_EQ(t, vm_mremap(mm, B + P(1), P(2), P(2), MREMAP_MAYMOVE | MREMAP_FIXED, D), (long)D);
+	EXPECT_EQ(t, walk_cache(f->obj, 2, &s), 2);
+	EXPECT_TRUE(t, seen_has(&s, mm, D + P(1)) && seen_has(&s, mm, C + P(2)));
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_EQ(t, ut_read8(child, D + P(1)), 0x62);
+	EXPECT_EQ(t, ut_read8(child, C + P(2)), 0x62);
+	EXPECT_EQ(t, walk_cache(f->obj, 2, &s), 4);
+	EXPECT_TRUE(t, seen_has(&s, child, D + P(1)) && seen_has(&s, child, C + P(2)));
+	EXPECT_EQ(t, vm_munmap(mm, D, P(2)), 0);
+	mm_put(child);
+	EXPECT_EQ(t, walk_cache(f->obj, 2, &s), 1);
+	EXPECT_TRUE(t, seen_has(&s, mm, C + P(2)));
+	mm_put(mm);
+	EXPECT_EQ(t, walk_cache(f->obj, 2, &s), 0);
+	f->ops->put(f);
+}
+
+/*
+ * try_to_unmap_file (Linux try_to_unmap of a shmem folio) on the cache
+ * page that a shared mapping wrote and a private mapping copied: the
+ * shared entry goes (rss down by one), its dirty bit passes into the
+ * page (PG_dirty: written through the entry, never by write()), the
+ * private copy stays mapped where it was with its own data; the shared
+ * mapping reads the data back from the cache by a fault.
+ */
+static void test_unmap_file_keeps_cow_copy(struct ktest *t)
+{
+	struct vm_file *f = shared_anon_file(P(1));
+	struct mm *mm = mm_create();
+	struct page *p = NULL;
+	phys_addr_t copy;
+	long rss;
+
+	ASSERT_TRUE(t, mm && f);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, B, P(1), UT_RW, MAP_SHARED | MAP_FIXED, f, 0), (long)B);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, C, P(1), UT_RW, MAP_PRIVATE | MAP_FIXED, f, 0), (long)C);
+	EXPECT_EQ(t, ut_write8(mm, B, 0x5a), FAULT_OK);
+	EXPECT_EQ(t, ut_write8(mm, C, 0xa5), FAULT_OK);
+	copy = ut_pa(mm, C);
+	ASSERT_EQ(t, vm_object_page(f->obj, 0, 0, &p), 0);
+	ASSERT_TRUE(t, p != NULL);
+	EXPECT_NE(t, page_to_phys(p), copy);
+	EXPECT_FALSE(t, p->flags & PG_dirty);
+	rss = mm->rss;
+	EXPECT_TRUE(t, try_to_unmap_file(p));
+	EXPECT_EQ(t, p->mapcount, 0);
+	EXPECT_TRUE(t, p->flags & PG_dirty);
+	EXPECT_EQ(t, mm->rss, rss - 1);
+	EXPECT_EQ(t, ut_pa(mm, C), copy);
+	vm_object_page_put(p);
+	EXPECT_EQ(t, ut_read8(mm, C), 0xa5);
+	EXPECT_EQ(t, ut_read8(mm, B), 0x5a);
+	mm_put(mm);
+	f->ops->put(f);
+}
+
 static const struct ktest_case mm_rmap_cases[] = {
+	KTEST_CASE(test_file_rmap_mremap_fork_cow),
+	KTEST_CASE(test_unmap_file_keeps_cow_copy),
 	KTEST_CASE(test_fork_mremap_split_cow),
 	KTEST_CASE(test_none_stale_after_munmap_exit),
 	{ 0 },

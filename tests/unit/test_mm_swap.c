@@ -876,6 +876,61 @@ static void test_lru_reclaims_shmem_body(struct ktest *t)
 UT_CASE_WITHOUT_SWAP(test_lru_reclaims_shmem)
 
 /*
+ * Mapped shared memory on the LRU (Linux shrink_folio_list ->
+ * try_to_unmap -> shmem_writeout): a 4-page object mapped shared in two
+ * address spaces, written through the first, read through the second, so
+ * every page is mapped twice. Reclaim until 4 are freed (the faults left
+ * the pages referenced: the first look activates them, shrink_active
+ * ages them back). Every entry goes (rss 0 on both sides), the dirty bits
+ * written through the first go into the pages and the pages to swap (4
+ * slots, 4 pages out); each side then reads its data back by major
+ * faults. Passing mapped cache pages over (no file reverse map) freed
+ * none of them.
+ */
+static void test_lru_reclaims_mapped_shmem_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct vm_file *f;
+	struct mm *a, *b;
+	unsigned long freed = 0;
+
+	if (!env_up(t, &e))
+		return;
+	f = shared_anon_file(P(4));
+	a = mm_create();
+	b = mm_create();
+	ASSERT_TRUE(t, f && a && b);
+	EXPECT_EQ(t, vm_mmap_pgoff(a, B, P(4), UT_RW, MAP_SHARED | MAP_FIXED, f, 0), (long)B);
+	EXPECT_EQ(t, vm_mmap_pgoff(b, B + P(64), P(4), UT_RW, MAP_SHARED | MAP_FIXED, f, 0), (long)(B + P(64)));
+	for (unsigned i = 0; i < 4; i++) {
+		EXPECT_EQ(t, ut_write8(a, B + P(i), (uint8_t)(0x70 + i)), FAULT_OK);
+		EXPECT_EQ(t, ut_read8(b, B + P(64 + i)), 0x70 + (int)i);
+	}
+	for (unsigned round = 0; round < 4 && freed < 4; round++) {
+		struct reclaim_scan rs = { .want = 4 - freed, .may_swap = true };
+
+		lru_shrink(&rs, RECLAIM_KSWAPD);
+		freed += rs.freed;
+	}
+	EXPECT_EQ(t, freed, 4);
+	EXPECT_EQ(t, a->rss, 0);
+	EXPECT_EQ(t, b->rss, 0);
+	EXPECT_EQ(t, f->obj->nrswapped, 4);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 4);
+	for (unsigned i = 0; i < 4; i++) {
+		EXPECT_EQ(t, ut_read8(b, B + P(64 + i)), 0x70 + (int)i);
+		EXPECT_EQ(t, ut_read8(a, B + P(i)), 0x70 + (int)i);
+	}
+	EXPECT_GE(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 1);
+	mm_put(a);
+	mm_put(b);
+	f->ops->put(f);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_lru_reclaims_mapped_shmem)
+
+/*
  * read() and write() of a memfd mark its pages accessed (Linux's
  * folio_mark_accessed): eight pages written a byte each at their start
  * (marked once: PG_referenced, still inactive); pages 2-4 read from
@@ -999,6 +1054,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_shmem_swap),
 	KTEST_CASE(test_shmem_reclaim_wraps),
 	KTEST_CASE(test_lru_reclaims_shmem),
+	KTEST_CASE(test_lru_reclaims_mapped_shmem),
 	KTEST_CASE(test_file_io_marks_accessed),
 	KTEST_CASE(test_remote_write_keeps_page),
 	{ 0 },

@@ -789,8 +789,9 @@ static size_t shm_bad_read(int fd, size_t n, unsigned long salt, size_t first)
 
 /*
  * The same through shared read-only mappings of 256 pages at a time
- * (each unmapped before the next: pages this kernel's reclaim cannot
- * take while they are mapped, it has no reverse map yet).
+ * (each unmapped before the next: with reclaim=scan this kernel's
+ * reclaim cannot take mapped shared memory, only reclaim=lru unmaps it
+ * through the file reverse map).
  */
 static size_t shm_bad_mapped(int fd, size_t n, unsigned long salt, size_t first)
 {
@@ -1013,6 +1014,82 @@ static void t_populate_shared_killed(void)
 	CHECK(now.free_frames + 2 >= before.free_frames);
 }
 
+/*
+ * The kernel was booted with reclaim=scan (/proc/cmdline, Linux's file of
+ * the boot command line); reclaim=lru is the default.
+ */
+static bool reclaim_scan(void)
+{
+	static const char word[] = "reclaim=scan";
+	char line[1024];
+	int fd = open("/proc/cmdline", O_RDONLY);
+	long n = fd >= 0 ? read(fd, line, sizeof(line) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	for (long i = 0; i + (long)sizeof(word) - 1 <= n; i++)
+		if (!memcmp(line + i, word, sizeof(word) - 1) && (i == 0 || line[i - 1] == ' '))
+			return true;
+	return false;
+}
+
+/*
+ * Mapped shared memory in swap (Linux's shrink_folio_list: try_to_unmap
+ * of a mapped shmem folio, then shmem_writeout): a memfd of 1.25 x
+ * MemTotal (it cannot all be in memory, however much else reclaim
+ * takes), mapped shared once and written only through that
+ * mapping, so every page is mapped and dirty in its page-table entry
+ * when memory runs out; then every page read back through the mapping.
+ * Reclaim must unmap pages from the mapping (the reverse map from a page
+ * of the file to its entries), carry their entries' dirty bits into the
+ * pages and write them to swap; the reads fault them back (major
+ * faults) with the data written. Expected counts as swap_shmem's: at
+ * least D = pages - MemFree (before) cannot be in memory, so pswpout
+ * grows by at least D / 2 and the read pass reads back at least D / 2
+ * (pswpin), by major faults. With reclaim=scan (which takes no mapped
+ * shared memory: the file would not fit) and without swap (the host, or
+ * no UTEST_SWAP) the file is 8 MiB and only the data is checked.
+ */
+static void t_swap_shmem_mapped(void)
+{
+	const unsigned long salt = 0x3333333333333333UL;
+	bool swap = swap_ready();
+	size_t n = 2048, bad = 0;
+	long free0 = meminfo_kb("MemFree") / 4, out0 = vmstat("pswpout"), in0, maj0, want;
+	unsigned long *q;
+	int fd;
+
+	if (swap && reclaim_scan())
+		printf("    (8 MiB only: reclaim=scan takes no mapped shared memory)\n");
+	else if (swap)
+		n = (size_t)meminfo_kb("MemTotal") / 4 * 5 / 4;
+	want = (long)n - free0;
+	fd = (int)usys2(__NR_memfd_create, (long)"swap_shmem_mapped", 0);
+	CHECK(fd >= 0);
+	CHECK_EQ(usys2(__NR_ftruncate, fd, (long)(n * PG)), 0);
+	q = mmap(NULL, n * PG, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(q != MAP_FAILED);
+	for (size_t i = 0; i < n; i++)
+		for (unsigned k = 0; k < 4; k++)
+			q[i * (PG / 8) + k * 128] = shm_word(i, k, salt);
+	printf("# swap_shmem_mapped: %zu pages written through the mapping\n", n);
+	if (want > 0)
+		CHECK(vmstat("pswpout") - out0 >= want / 2);
+	in0 = vmstat("pswpin");
+	maj0 = vmstat("pgmajfault");
+	for (size_t i = 0; i < n; i++)
+		bad += !shm_page_ok(q + i * (PG / 8), i, salt, 0);
+	CHECK_EQ(bad, 0);
+	if (want > 0) {
+		CHECK(vmstat("pswpin") - in0 >= want / 2);
+		CHECK(vmstat("pgmajfault") - maj0 > 0);
+	}
+	CHECK_EQ(munmap(q, n * PG), 0);
+	CHECK_EQ(close(fd), 0);
+	if (swap)
+		slots_all_free();
+}
+
 const struct utest ut_pressure_tests[] = {
 	{ "vmstat_counts", t_vmstat_counts },
 	{ "meminfo_lru", t_meminfo_lru },
@@ -1024,5 +1101,6 @@ const struct utest ut_pressure_tests[] = {
 	{ "smaps_swap", t_smaps_swap },
 	{ "swap_shmem", t_swap_shmem },
 	{ "populate_shared_killed", t_populate_shared_killed },
+	{ "swap_shmem_mapped", t_swap_shmem_mapped },
 	{ NULL, NULL },
 };
