@@ -582,6 +582,31 @@ long smaps_kb(const void *va, const char *field)
 	return (long)strtoul(f, NULL, 10);
 }
 
+bool read_maps_zero_page(bool huge)
+{
+	static int probed = -1;
+	char *p, knob = '1';
+	int fd;
+
+	if (on_vmkernel())
+		return true;
+	if (probed < 0) {
+		p = mmap(NULL, PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CHECK(p != MAP_FAILED);
+		CHECK_EQ(((volatile char *)p)[0], 0);
+		probed = smaps_kb(p, "Rss:") == 0;
+		CHECK_EQ(munmap(p, PG), 0);
+	}
+	if (!probed || !huge)
+		return probed;
+	fd = open("/sys/kernel/mm/transparent_hugepage/use_zero_page", O_RDONLY);
+	if (fd >= 0) {
+		CHECK_EQ(read(fd, &knob, 1), 1);
+		close(fd);
+	}
+	return knob == '1';
+}
+
 /* The VmFlags line of the smaps block of the VMA at va, in line (size bytes); false if none. */
 static bool smaps_vmflags(const void *va, char *line, size_t size)
 {
@@ -625,12 +650,14 @@ static int holding_child(int *go)
  * /proc/self/smaps counts a VMA's pages as Linux 6.18's smaps_account
  * does, checked here on the host Linux too: 16 pages mapped, 8 written
  * and one read (the zero page, which counts nowhere): Rss, Pss,
- * Private_Dirty, Referenced and Anonymous are the 8 pages (32 kB). After
- * MADV_FREE of 4 of them, those are clean and LazyFree (16 kB:
- * madvise_free_pte_range cleans the entries and the folios); writing one
- * again makes it dirty and not lazily free. With a forked child holding
- * the same pages, each is shared by two: Pss is half of Rss and nothing is
- * private. In a MAP_LOCKED mapping Locked is the VMA's Pss. smaps_rollup
+ * Private_Dirty, Referenced and Anonymous are the 8 pages (32 kB). Where
+ * a Linux build maps no zero page the read page is a ninth, dirty one
+ * (do_anonymous_page makes a writable VMA's entry dirty): z = 4 kB more in
+ * each of those. After MADV_FREE of 4 written pages, those are clean and
+ * LazyFree (16 kB: madvise_free_pte_range cleans the entries and the
+ * folios); writing one again makes it dirty and not lazily free. With a
+ * forked child holding the same pages, each is shared by two: Pss is half
+ * of Rss and nothing is private. In a MAP_LOCKED mapping Locked is the VMA's Pss. smaps_rollup
  * totals every VMA: at least these pages.
  */
 static void t_smaps_counts(void)
@@ -639,6 +666,7 @@ static void t_smaps_counts(void)
 	char flags[128];
 	volatile char sink;
 	int pid, st, go;
+	const long z = read_maps_zero_page(false) ? 0 : 4;
 
 	CHECK(p != MAP_FAILED);
 	CHECK(pin_to_this_cpu() == 0 || errno == ENOSYS);     /* (the batch below is per CPU) */
@@ -648,14 +676,14 @@ static void t_smaps_counts(void)
 	(void)sink;
 	CHECK_EQ(smaps_kb(p, "Size:"), 64);
 	CHECK_EQ(smaps_kb(p, "KernelPageSize:"), 4);
-	CHECK_EQ(smaps_kb(p, "Rss:"), 32);
-	CHECK_EQ(smaps_kb(p, "Pss:"), 32);
-	CHECK_EQ(smaps_kb(p, "Pss_Dirty:"), 32);
-	CHECK_EQ(smaps_kb(p, "Private_Dirty:"), 32);
+	CHECK_EQ(smaps_kb(p, "Rss:"), 32 + z);
+	CHECK_EQ(smaps_kb(p, "Pss:"), 32 + z);
+	CHECK_EQ(smaps_kb(p, "Pss_Dirty:"), 32 + z);
+	CHECK_EQ(smaps_kb(p, "Private_Dirty:"), 32 + z);
 	CHECK_EQ(smaps_kb(p, "Private_Clean:"), 0);
 	CHECK_EQ(smaps_kb(p, "Shared_Dirty:"), 0);
-	CHECK_EQ(smaps_kb(p, "Referenced:"), 32);
-	CHECK_EQ(smaps_kb(p, "Anonymous:"), 32);
+	CHECK_EQ(smaps_kb(p, "Referenced:"), 32 + z);
+	CHECK_EQ(smaps_kb(p, "Anonymous:"), 32 + z);
 	CHECK_EQ(smaps_kb(p, "LazyFree:"), 0);
 	CHECK_EQ(smaps_kb(p, "Swap:"), 0);
 	CHECK_EQ(smaps_kb(p, "Locked:"), 0);
@@ -677,17 +705,17 @@ static void t_smaps_counts(void)
 	 */
 	CHECK_EQ(madvise(p + 15 * PG, PG, MADV_COLD), 0);
 	CHECK_EQ(smaps_kb(p, "LazyFree:"), 16);
-	CHECK_EQ(smaps_kb(p, "Private_Dirty:"), 16);
+	CHECK_EQ(smaps_kb(p, "Private_Dirty:"), 16 + z);
 	CHECK_EQ(smaps_kb(p, "Private_Clean:"), 16);
 	p[5 * PG] = 2;
 	CHECK_EQ(smaps_kb(p, "LazyFree:"), 12);
-	CHECK_EQ(smaps_kb(p, "Private_Dirty:"), 20);
+	CHECK_EQ(smaps_kb(p, "Private_Dirty:"), 20 + z);
 
 	pid = holding_child(&go);
-	CHECK_EQ(smaps_kb(p, "Rss:"), 32);
-	CHECK_EQ(smaps_kb(p, "Pss:"), 16);
+	CHECK_EQ(smaps_kb(p, "Rss:"), 32 + z);
+	CHECK_EQ(smaps_kb(p, "Pss:"), (32 + z) / 2);
 	CHECK_EQ(smaps_kb(p, "Private_Dirty:") + smaps_kb(p, "Private_Clean:"), 0);
-	CHECK_EQ(smaps_kb(p, "Shared_Dirty:") + smaps_kb(p, "Shared_Clean:"), 32);
+	CHECK_EQ(smaps_kb(p, "Shared_Dirty:") + smaps_kb(p, "Shared_Clean:"), 32 + z);
 	close(go);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
 	CHECK_EQ(st, 0);

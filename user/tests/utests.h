@@ -54,6 +54,16 @@ extern const struct utest ut_attr_tests[], ut_lock_tests[], ut_thp_tests[], ut_f
 extern const struct utest ut_sigctx_tests[];
 /* The kB value of field (e.g. "Rss:") in the smaps block of the VMA at va (0: the rollup), or -1 (t_pressure.c). */
 long smaps_kb(const void *va, const char *field);
+/*
+ * True where a read fault of untouched private anonymous memory maps the
+ * shared zero page (which counts in no Rss): always on this kernel
+ * (t_mem's zero_page_then_cow checks it by its counters); on Linux probed
+ * once by a read and the VMA's Rss, since a build may do without it (the
+ * CI host's 6.18, booted with pvm_no_zero_page=1, maps a new dirty page).
+ * huge: the huge zero page of a THP range (Linux: also its use_zero_page
+ * knob) (t_pressure.c).
+ */
+bool read_maps_zero_page(bool huge);
 /* The value of NAME in /proc/vmstat, and in /proc/meminfo (kB; NAME without its colon), or -1 (t_pressure.c). */
 long vmstat(const char *name);
 long meminfo_kb(const char *name);
