@@ -82,5 +82,11 @@ void ramdisk_fail_next(struct blockdev *dev, unsigned n);
 
 /* virtio_blk_init (drivers/block/virtio_blk.c, kernel only): find and register the virtio disks. */
 void virtio_blk_init(void);
+/*
+ * virtio_blk_counts: for a virtio disk, the requests it has served and the
+ * completion interrupts taken into *requests, *interrupts; true when its
+ * completions interrupt (false: polled, or dev is no virtio disk).
+ */
+bool virtio_blk_counts(struct blockdev *dev, unsigned long *requests, unsigned long *interrupts);
 
 #endif

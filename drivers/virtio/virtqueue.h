@@ -7,8 +7,9 @@
  *
  * A virtqueue has no lock of its own: its driver serializes every call on
  * one queue (the console under its streams lock, the disk under its
- * request lock). Interrupts are left off (VRING_AVAIL_F_NO_INTERRUPT):
- * the drivers poll the used ring.
+ * request lock). Interrupts start off (VRING_AVAIL_F_NO_INTERRUPT): the
+ * console polls the used ring; the disk turns them on where it can route
+ * them (MSI-X) and sleeps until the device's interrupt.
  */
 #ifndef DRIVERS_VIRTIO_VIRTQUEUE_H
 #define DRIVERS_VIRTIO_VIRTQUEUE_H
@@ -26,6 +27,11 @@
 #define VIO_STATUS             0x12
 #define VIO_ISR                0x13
 #define VIO_DEVICE_CONFIG      0x14     /* device-specific registers (no MSI-X) */
+/* With MSI-X enabled the legacy layout gains two vector registers, and the device's registers move. */
+#define VIO_MSIX_CONFIG_VECTOR 0x14
+#define VIO_MSIX_QUEUE_VECTOR  0x16     /* of the queue selected by VIO_QUEUE_SEL */
+#define VIO_DEVICE_CONFIG_MSIX 0x18
+#define VIO_MSIX_NO_VECTOR     0xffff
 /* Device status bits. */
 #define VIO_STATUS_ACK         1
 #define VIO_STATUS_DRIVER      2

@@ -34,6 +34,7 @@
 #define VEC_PF   14
 #define VEC_PIC_BASE   0x20     /* legacy 8259 remapped here, all masked */
 #define VEC_TIMER      0x40     /* LAPIC timer */
+#define VEC_VIRTIO_BLK 0x48     /* virtio-blk completions (MSI-X), one per disk from here */
 #define VEC_SPURIOUS   0xff
 #define VEC_SYSCALL    0x100    /* not a vector: trap_frame.vector of a SYSCALL entry */
 
@@ -243,6 +244,13 @@ uint64_t uart_lost_bytes(void);
 /* PCI configuration space (mechanism 1, bus 0): arch/x86_64/pci.c. */
 uint32_t pci_read32(unsigned dev, unsigned off);
 void pci_write32(unsigned dev, unsigned off, uint32_t v);
+/*
+ * pci_msix_route: enable MSI-X on dev (its table in a memory BAR the
+ * firmware assigned) with table entry `entry` sending `vector` to the
+ * local APIC apic_id (fixed, edge; xAPIC-format address, so apic_id <=
+ * 255). 0, or -1 when dev has no usable MSI-X (the caller polls).
+ */
+int pci_msix_route(unsigned dev, unsigned entry, unsigned vector, uint32_t apic_id);
 
 /*
  * LAPIC timer: calibrated against the HPET, the ACPI PM timer or the PIT
