@@ -161,7 +161,11 @@ bool signal_fatal(const struct task *t, int sig);
 const char *report_begin(const struct task *t);
 const char *report_end(const struct task *t);
 
-/* signal_deliver: called on return to user mode: deliver one pending unblocked signal (or terminate). */
+/*
+ * signal_deliver: called on return to user mode: deliver one pending
+ * unblocked signal (or terminate). When the handler's frame cannot be
+ * written, SIGSEGV is forced instead (Linux's force_sigsegv), for the next call.
+ */
 void signal_deliver(struct trap_frame *tf);
 /*
  * signal_dequeue_locked: take a pending signal of set (blocked or not) off

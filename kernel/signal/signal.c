@@ -205,13 +205,18 @@ bool signal_fatal(const struct task *t, int sig)
 	return h == SIG_DFL && !default_ignored(sig);
 }
 
-void force_sig_fault(int sig, int code, uintptr_t addr)
+/*
+ * Make sig pending for the current task with that siginfo, so that nothing
+ * stops it: blocked or ignored, it is unblocked and reset to SIG_DFL, and so
+ * it is when to_default (its handler is not to run). sched_lock held.
+ */
+static void force_sig_locked(int sig, int code, uintptr_t addr, bool to_default)
 {
 	struct task *t = current;
 	struct k_siginfo *info = &t->sig.pending.info[sig];
-	unsigned long f = spin_lock_irqsave(&sched_lock);
 
-	if ((t->sig.blocked & sig_bit(sig)) || t->sighand->action[sig].handler == SIG_IGN) {
+	assert_spin_held(&sched_lock);
+	if (to_default || (t->sig.blocked & sig_bit(sig)) || t->sighand->action[sig].handler == SIG_IGN) {
 		t->sig.blocked &= ~sig_bit(sig);
 		memset(&t->sighand->action[sig], 0, sizeof(t->sighand->action[sig]));
 	}
@@ -220,6 +225,13 @@ void force_sig_fault(int sig, int code, uintptr_t addr)
 	info->si_code = code;
 	info->addr = addr;
 	t->sig.pending.set |= sig_bit(sig);
+}
+
+void force_sig_fault(int sig, int code, uintptr_t addr)
+{
+	unsigned long f = spin_lock_irqsave(&sched_lock);
+
+	force_sig_locked(sig, code, addr, false);
 	spin_unlock_irqrestore(&sched_lock, f);
 }
 
@@ -308,17 +320,23 @@ void syscall_restart_fixup(struct trap_frame *tf, bool handler, bool sa_restart)
 	tf->error = SYSCALL_NO_RESTART;
 }
 
+/* The top of the alternate signal stack when ka's handler runs on it from sp, else 0. */
+static uint64_t altstack_top(const struct task *t, const struct k_sigaction *ka, uint64_t sp)
+{
+	if ((ka->flags & SA_ONSTACK) && sas_flags(t, sp) == 0)
+		return t->sig.sas_sp + t->sig.sas_size;
+	return 0;
+}
+
 /* Enter ka's handler for sig: the frame on the chosen stack; 0 or -EFAULT. */
 static int setup_rt_frame(struct trap_frame *tf, int sig, const struct k_sigaction *ka,
 			  const struct k_siginfo *info, ksigset_t oldmask)
 {
 	struct task *t = current;
-	uint64_t sp = arch_user_sp(tf), top = 0;
+	uint64_t sp = arch_user_sp(tf), top = altstack_top(t, ka, sp);
 	struct signal_stack ss = { .sp = t->sig.sas_sp, .flags = sas_flags(t, sp) | (int32_t)t->sig.sas_flags,
 				   .size = t->sig.sas_size };
 
-	if ((ka->flags & SA_ONSTACK) && sas_flags(t, sp) == 0)
-		top = t->sig.sas_sp + t->sig.sas_size;  /* the alternate signal stack */
 	if (arch_signal_frame_setup(tf, sig, ka, info, oldmask, &ss, top))
 		return -EFAULT;
 	if ((ka->flags & SA_ONSTACK) && (t->sig.sas_flags & SS_AUTODISARM)) {
@@ -362,13 +380,39 @@ int signal_dequeue_locked(struct task *t, ksigset_t set, struct k_siginfo *info)
 	return sig;
 }
 
+/*
+ * The frame for sig's handler ka could not be written (Linux's
+ * force_sigsegv): the delivery is undone but for its dequeue and
+ * SA_RESETHAND (the mask goes back to blocked, sigsuspend's restore_mask
+ * too), and SIGSEGV is forced (SI_KERNEL): a SIGSEGV handler that can run
+ * takes it on the next pass of exit_to_user; when the failed signal was
+ * SIGSEGV itself, its action goes back to SIG_DFL, so that kills.
+ */
+static void frame_failed(struct trap_frame *tf, int sig, const struct k_sigaction *ka, ksigset_t blocked,
+			 bool restore_mask)
+{
+	struct task *t = current;
+	uint64_t sp = arch_user_sp(tf), top = altstack_top(t, ka, sp);
+	unsigned long f;
+
+	printk("%svmkernel: pid %d (%s): cannot deliver %s (bad handler, or stack %#llx not writable): "
+	       "forcing SIGSEGV\n%s", report_begin(t), t->pid, t->comm, signal_name(sig),
+	       (unsigned long long)(top ? top : sp), report_end(t));
+	f = spin_lock_irqsave(&sched_lock);
+	t->sig.blocked = blocked;
+	t->sig.restore_mask = restore_mask;
+	force_sig_locked(SIGSEGV, SI_KERNEL, 0, sig == SIGSEGV);
+	spin_unlock_irqrestore(&sched_lock, f);
+}
+
 void signal_deliver(struct trap_frame *tf)
 {
 	struct task *t = current;
 	struct k_sigaction ka;
 	struct k_siginfo info;
-	ksigset_t ready, oldmask;
+	ksigset_t ready, oldmask, blocked;
 	unsigned long f;
+	bool restore_mask;
 	int sig;
 
 	f = spin_lock_irqsave(&sched_lock);
@@ -380,7 +424,8 @@ void signal_deliver(struct trap_frame *tf)
 	sig = ready & sig_bit(SIGKILL) ? SIGKILL : next_signal(ready);
 	info = dequeue_locked(t, sig);
 	ka = t->sighand->action[sig];
-	oldmask = t->sig.blocked;
+	oldmask = blocked = t->sig.blocked;
+	restore_mask = t->sig.restore_mask;
 	if (ka.handler > SIG_IGN && sig != SIGKILL && t->sig.restore_mask) {
 		oldmask = t->sig.saved_mask;    /* sigsuspend: the handler returns to the old set */
 		t->sig.blocked = oldmask;
@@ -406,10 +451,7 @@ void signal_deliver(struct trap_frame *tf)
 	arch_irq_enable();
 	if (setup_rt_frame(tf, sig, &ka, &info, oldmask)) {
 		arch_irq_disable();
-		printk("%svmkernel: pid %d (%s): cannot deliver %s (bad stack %#llx or handler)\n%s",
-		       report_begin(t), t->pid, t->comm, signal_name(sig), (unsigned long long)arch_user_sp(tf),
-		       report_end(t));
-		kill_current(SIGSEGV);
+		frame_failed(tf, sig, &ka, blocked, restore_mask);
 	}
 	arch_irq_disable();
 }

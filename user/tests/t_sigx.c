@@ -3,7 +3,8 @@
  * sigaltstack with SA_ONSTACK (the Go runtime), alarm / setitimer /
  * getitimer / pause, SA_RESTART for a read blocked on a pipe, sigsuspend,
  * sysinfo; rt_sigtimedwait; SS_AUTODISARM; the segment selectors user code
- * runs with (issue 22, item 8); and regressions from fuzzing (issue 13,
+ * runs with (issue 22, item 8); the SIGSEGV a handler gets whose frame
+ * cannot be written (issue 21); and regressions from fuzzing (issue 13,
  * section 4), each with the value Linux gives.
  */
 #include "utests.h"
@@ -615,6 +616,159 @@ static void t_sigaltstack_autodisarm(void)
 	CHECK_EQ(cur.ss_flags, (int)SS_AUTODISARM);
 }
 
+#define BAD_STACK_SIZE 65536
+#define UC_SIGMASK     296              /* offsetof(ucontext_t, uc_sigmask) */
+
+/* An alternate stack the kernel cannot write: mapped, installed, then PROT_NONE. */
+static void *install_bad_altstack(void)
+{
+	void *p = mmap(NULL, BAD_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct stack_u ss = { p, 0, BAD_STACK_SIZE };
+
+	CHECK(p != MAP_FAILED);
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), 0);
+	CHECK_EQ(mprotect(p, BAD_STACK_SIZE, PROT_NONE), 0);
+	return p;
+}
+
+static volatile int bad_usr1_ran;
+
+static void on_usr1_bad_stack(int sig)
+{
+	(void)sig;
+	bad_usr1_ran = 1;               /* never: its frame cannot be written */
+}
+
+/* Install h for sig with flags and sa_mask mask (SA_SIGINFO when sigaction is set). */
+static void set_action(int sig, void (*h)(int), void (*sa)(int, siginfo_t *, void *), unsigned long flags,
+		       sigset_t mask)
+{
+	struct sigaction act;
+
+	memset(&act, 0, sizeof(act));
+	if (sa)
+		act.sa_sigaction = sa;
+	else
+		act.sa_handler = h;
+	act.sa_flags = flags | (sa ? SA_SIGINFO : 0);
+	act.sa_mask = mask;
+	CHECK_EQ(sigaction(sig, &act, NULL), 0);
+}
+
+static sigjmp_buf forced_jb;
+static volatile int forced_signo, forced_code, forced_errno;
+static volatile long forced_addr, forced_sp;
+static volatile sigset_t forced_frame_mask;
+
+static void on_segv_forced(int sig, siginfo_t *si, void *ucv)
+{
+	volatile char here;
+
+	(void)sig;
+	forced_signo = si->si_signo;
+	forced_code = si->si_code;
+	forced_errno = si->si_errno;
+	forced_addr = (long)si->si_addr;
+	forced_sp = (long)&here;
+	forced_frame_mask = *(sigset_t *)((char *)ucv + UC_SIGMASK);
+	siglongjmp(forced_jb, 1);
+}
+
+/*
+ * A handler whose frame cannot be written (SA_ONSTACK on a PROT_NONE
+ * alternate stack) gets the process a SIGSEGV: here a SIGSEGV handler on
+ * the ordinary stack catches it and jumps back; see t_sigaltstack_bad_frame.
+ */
+static void bad_frame_caught(void)
+{
+	struct sigaction cur;
+	struct stack_u ss;
+	sigset_t before = sigmask_of(SIGTERM), now;
+	void *stack = install_bad_altstack();
+
+	set_action(SIGUSR1, on_usr1_bad_stack, NULL, SA_ONSTACK, sigmask_of(SIGSEGV) | sigmask_of(SIGUSR2));
+	set_action(SIGSEGV, NULL, on_segv_forced, 0, 0);
+	CHECK_EQ(sigprocmask(SIG_SETMASK, &before, NULL), 0);
+	if (sigsetjmp(forced_jb, 1) == 0) {
+		kill(getpid(), SIGUSR1);
+		CHECK(0);               /* the SIGSEGV handler jumps back */
+	}
+	CHECK_EQ(bad_usr1_ran, 0);
+	CHECK_EQ(forced_signo, SIGSEGV);
+	CHECK_EQ(forced_code, SI_KERNEL);
+	CHECK_EQ(forced_errno, 0);
+	CHECK_EQ(forced_addr, 0);
+	CHECK(forced_sp < (long)stack || forced_sp >= (long)stack + BAD_STACK_SIZE);
+	CHECK_EQ(forced_frame_mask, before);
+	CHECK_EQ(sigprocmask(SIG_SETMASK, NULL, &now), 0);
+	CHECK_EQ(now, before);
+	CHECK_EQ(sigaction(SIGSEGV, NULL, &cur), 0);
+	CHECK_EQ((long)cur.sa_sigaction, (long)on_segv_forced);
+	CHECK_EQ(sigaction(SIGUSR1, NULL, &cur), 0);
+	CHECK_EQ((long)cur.sa_handler, (long)on_usr1_bad_stack);
+	CHECK_EQ(usys2(__NR_sigaltstack, 0, (long)&ss), 0);
+	CHECK_EQ((long)ss.ss_sp, (long)stack);
+	CHECK_EQ(ss.ss_flags, 0);
+}
+
+static void raise_bad_frame(void)
+{
+	install_bad_altstack();
+	set_action(SIGUSR1, on_usr1_bad_stack, NULL, SA_ONSTACK, 0);
+	kill(getpid(), SIGUSR1);
+	_exit(3);                       /* survived: wrong */
+}
+
+static void segv_handler_on_bad_stack(void)
+{
+	set_action(SIGSEGV, NULL, on_segv_forced, SA_ONSTACK, 0);
+	raise_bad_frame();
+}
+
+static void segv_blocked(void)
+{
+	sigset_t segv = sigmask_of(SIGSEGV);
+
+	set_action(SIGSEGV, NULL, on_segv_forced, 0, 0);
+	CHECK_EQ(sigprocmask(SIG_BLOCK, &segv, NULL), 0);
+	raise_bad_frame();
+}
+
+static void segv_ignored(void)
+{
+	set_action(SIGSEGV, SIG_IGN, NULL, 0, 0);
+	raise_bad_frame();
+}
+
+static void check_killed_by_segv(void (*fn)(void))
+{
+	int st = run_in_child(fn);
+
+	CHECK(WIFSIGNALED(st));
+	CHECK_EQ(WTERMSIG(st), SIGSEGV);
+}
+
+/*
+ * Issue 21: a handler whose frame cannot be written gets the process a
+ * SIGSEGV, as Linux's force_sigsegv does: si_code SI_KERNEL (0x80),
+ * si_errno 0, no address. A SIGSEGV handler on the ordinary stack runs
+ * and may siglongjmp out, and the process goes on; the failed delivery
+ * changes nothing else: the failed handler's sa_mask (SIGSEGV and SIGUSR2
+ * here) is not applied, so SIGSEGV is not blocked and its frame saves the
+ * mask of before (SIGTERM only); both handlers stay installed. The
+ * SIGSEGV kills when it cannot be handled: its own handler's frame fails
+ * too (SA_ONSTACK on the same bad stack: that second failure resets it to
+ * SIG_DFL), or it is blocked or ignored (forced: unblocked, back to
+ * SIG_DFL). Values from Linux 6.18.
+ */
+static void t_sigaltstack_bad_frame(void)
+{
+	CHECK_EQ(run_in_child(bad_frame_caught), 0);
+	check_killed_by_segv(segv_handler_on_bad_stack);
+	check_killed_by_segv(segv_blocked);
+	check_killed_by_segv(segv_ignored);
+}
+
 const struct utest ut_sigx_tests[] = {
 	{ "sigaltstack", t_sigaltstack },
 	{ "itimer_pause", t_itimer_pause },
@@ -632,5 +786,6 @@ const struct utest ut_sigx_tests[] = {
 	{ "user_selectors", t_user_selectors },
 	{ "sigtimedwait", t_sigtimedwait },
 	{ "sigaltstack_autodisarm", t_sigaltstack_autodisarm },
+	{ "sigaltstack_bad_frame", t_sigaltstack_bad_frame },
 	{ NULL, NULL },
 };
