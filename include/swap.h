@@ -31,6 +31,7 @@ struct blockdev;
 #define SWP_OFFSET_BITS  50
 #define SWAP_MAP_MAX     0x7fff          /* most references one slot can hold */
 #define SWAP_SECTORS_PER_SLOT (PAGE_SIZE / 512)
+#define SWAP_RUN         64              /* pages one request moves at most (mm/swap_pte.c's staging buffer) */
 
 typedef struct {
 	unsigned long val;
@@ -78,6 +79,18 @@ int swap_boot_enable(const char *name);
  */
 int swap_slot_alloc(swp_entry_t *entry);
 int swap_slot_alloc_type(unsigned type, swp_entry_t *entry);
+/*
+ * swap_slots_alloc: up to n (at most SWAP_RUN) free slots of one area, each
+ * with one reference, into entries[]; consecutive where a run of n is free
+ * near the area's allocation point, so that a batch written together is
+ * read back together (swap-in reads ahead only through consecutive slots,
+ * and two reclaimers taking slots one by one would interleave their
+ * batches: Linux gives each CPU its own cluster for the same reason).
+ * Returns how many (0: every area full, or none on).
+ * swap_slots_alloc_type: the same from area type only (0: no such area, or full).
+ */
+unsigned swap_slots_alloc(swp_entry_t *entries, unsigned n);
+unsigned swap_slots_alloc_type(unsigned type, swp_entry_t *entries, unsigned n);
 /*
  * swap_slot_dup: one more reference to an allocated slot (a PTE copied by
  * fork). 0, -EINVAL (no such area, offset out of range, slot free or 0),

@@ -60,11 +60,9 @@ static unsigned long write_batch(struct vm_object *o, struct shmem_batch *b)
 {
 	swp_entry_t e[SHMEM_BATCH] = { { 0 } };
 	bool ok[SHMEM_BATCH] = { false }, moved[SHMEM_BATCH] = { false };
-	unsigned got = 0;
+	unsigned got = swap_slots_alloc(e, b->n);
 	unsigned long out = 0, fl;
 
-	while (got < b->n && !swap_slot_alloc(&e[got]))
-		got++;
 	swap_rw_batch(e, b->page, got, true, ok);
 	fl = spin_lock_irqsave(&o->lock);
 	for (unsigned i = 0; i < b->n; i++) {

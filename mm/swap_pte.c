@@ -137,7 +137,6 @@ int mm_swap_copy(struct mm *dst, uintptr_t dst_start, struct mm *src, uintptr_t 
 
 /* ---- the staging buffer: runs of slots go to the device in one request */
 
-#define SWAP_RUN 64                   /* pages in one run (the buffer's size) */
 
 static struct rwsem staging_lock;     /* class SWAP_IO: one user of the buffer at a time */
 static char *staging;                 /* [staging_lock] SWAP_RUN pages, contiguous; NULL: none */
@@ -276,15 +275,14 @@ unsigned mm_swap_out_batch(struct mm *mm, const uintptr_t *va, struct page **pag
 	/* A shared page another address space used since its last look keeps its place (second chance). */
 	for (unsigned i = 0; i < n; i++)
 		take[i] = shared[i] && !rmap_referenced(pages[i], mm, mm);
-	/* Slots for the pages not in the swap cache yet; the others need no I/O. */
+	/* Slots, in a row where there is room, for the pages not in the swap cache yet; the others need no I/O. */
 	for (unsigned i = 0; i < n; i++) {
 		if ((shared[i] && !take[i]) || smp_load_acquire(&pages[i]->swap))
 			continue;
-		if (swap_slot_alloc(&e[got]))
-			break;
 		io[got] = pages[i];
 		idx[got++] = i;
 	}
+	got = swap_slots_alloc(e, got);
 	swap_rw_batch(e, io, got, true, written);
 	for (unsigned k = 0; k < got; k++) {
 		struct page *p = io[k];

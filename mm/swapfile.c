@@ -74,6 +74,40 @@ static unsigned long scan_locked(struct swap_area *a)
 	return 0;
 }
 
+/* How far a run of free slots is looked for past the allocation point: a bounded scan, under swap_lock. */
+#define RUN_SEARCH 8192
+
+/*
+ * n free slots of a in a row (n >= 2), from the allocation point on (no
+ * run wraps past the end), taken with one reference each into off[]; 0
+ * when none is found within RUN_SEARCH slots. swap_lock held.
+ */
+static unsigned long take_run_locked(struct swap_area *a, unsigned n, unsigned long *off)
+{
+	unsigned long slots = a->nslots - 1, run = 0, start = 0;
+
+	for (unsigned long i = 0; i < MIN(slots, (unsigned long)RUN_SEARCH) && run < n; i++) {
+		unsigned long o = 1 + (a->next - 1 + i) % slots;
+
+		if (o == 1 || a->map[o])
+			run = 0;
+		if (a->map[o])
+			continue;
+		if (!run)
+			start = o;
+		run++;
+	}
+	if (run < n)
+		return 0;
+	for (unsigned k = 0; k < n; k++) {
+		a->map[start + k] = 1;
+		off[k] = start + k;
+	}
+	a->inuse += n;
+	a->next = start + n < a->nslots ? start + n : 1;
+	return n;
+}
+
 /* A free type for dev: -EBUSY if dev is an area already, -ENOSPC if every type is taken. swap_lock held. */
 static int free_type_locked(struct blockdev *dev)
 {
@@ -197,6 +231,34 @@ int swap_slot_alloc(swp_entry_t *entry)
 		if (swap_slot_alloc_type(type, entry) == 0)
 			return 0;
 	return -ENOSPC;
+}
+
+unsigned swap_slots_alloc_type(unsigned type, swp_entry_t *entries, unsigned n)
+{
+	unsigned long off[SWAP_RUN];
+	struct swap_area *a;
+	unsigned got = 0;
+
+	n = MIN(n, (unsigned)SWAP_RUN);
+	spin_lock(&swap_lock);
+	a = area_locked(type);
+	if (a && n > 1 && n <= a->nslots - 1 - a->inuse)
+		got = (unsigned)take_run_locked(a, n, off);
+	while (a && got < n && (off[got] = scan_locked(a)) != 0)
+		got++;
+	spin_unlock(&swap_lock);
+	for (unsigned k = 0; k < got; k++)
+		entries[k] = swp_entry(type, off[k]);
+	return got;
+}
+
+unsigned swap_slots_alloc(swp_entry_t *entries, unsigned n)
+{
+	unsigned got = 0;
+
+	for (unsigned type = 0; type < MAX_SWAPFILES && !got; type++)
+		got = swap_slots_alloc_type(type, entries, n);
+	return got;
 }
 
 int swap_slot_dup(swp_entry_t entry)

@@ -238,6 +238,52 @@ out:
 		pmm_free(in, 0);
 }
 
+/*
+ * A batch's slots come in a row (include/swap.h, swap_slots_alloc): in an
+ * area of 31 slots, all taken one by one and then 2, 4, 6 and 20-31 freed,
+ * the allocation point is back at 1, where one-by-one next-fit would hand
+ * out 2, 4, 6, 20; a batch of 4 gets 20-23 instead, and the next batch
+ * 24-27. When no run of the batch's size is free (8 asked, 7 free: 28-31
+ * and the holes), single slots are taken and the count says how many; a
+ * full area gives 0.
+ */
+static void test_batch_slots_in_a_row(struct ktest *t)
+{
+	struct area a;
+	swp_entry_t one[31], b1[4], b2[4], b3[8];
+	unsigned got;
+
+	if (!area_make(t, &a, 32))              /* slots 1..31 */
+		return;
+	for (unsigned i = 0; i < 31; i++)
+		ASSERT_EQ(t, swap_slot_alloc_type((unsigned)a.type, &one[i]), 0);
+	for (unsigned i = 0; i < 31; i++)       /* 1..31 all taken; now free 2, 4, 6 and 20..31 */
+		if (i == 1 || i == 3 || i == 5 || i >= 19)
+			swap_slot_free(one[i]);
+	/* next-fit now points past 31, i.e. at 1: one by one, the first four would be 2, 4, 6, 20 */
+	EXPECT_EQ(t, swap_slots_alloc_type((unsigned)a.type, b1, 4), 4);
+	for (unsigned k = 1; k < 4; k++)
+		EXPECT_EQ(t, swp_offset(b1[k]), swp_offset(b1[0]) + k);
+	EXPECT_EQ(t, swp_offset(b1[0]), 20);
+	EXPECT_EQ(t, swap_slots_alloc_type((unsigned)a.type, b2, 4), 4);
+	for (unsigned k = 0; k < 4; k++)
+		EXPECT_EQ(t, swp_offset(b2[k]), 24 + k);
+	/* free now: 2, 4, 6, 28..31; no run of 8: the 7 free slots come singly */
+	got = swap_slots_alloc_type((unsigned)a.type, b3, 8);
+	EXPECT_EQ(t, got, 7);
+	EXPECT_EQ(t, swap_slots_alloc_type((unsigned)a.type, b1, 4), 0);   /* full */
+	for (unsigned k = 0; k < got; k++)
+		swap_slot_free(b3[k]);
+	for (unsigned k = 0; k < 4; k++) {
+		swap_slot_free(b1[k]);
+		swap_slot_free(b2[k]);
+	}
+	for (unsigned i = 0; i < 31; i++)
+		if (!(i == 1 || i == 3 || i == 5 || i >= 19))
+			swap_slot_free(one[i]);
+	area_drop(t, &a);
+}
+
 static void test_blockdev_checks_ranges(struct ktest *t)
 {
 	struct blockdev *d = ramdisk_create(20);
@@ -277,6 +323,7 @@ static const struct ktest_case swapfile_cases[] = {
 	KTEST_CASE(test_refcount_dup_and_free),
 	KTEST_CASE(test_refcount_limit),
 	KTEST_CASE(test_bad_entries),
+	KTEST_CASE(test_batch_slots_in_a_row),
 	KTEST_CASE(test_page_round_trip),
 	KTEST_CASE(test_blockdev_checks_ranges),
 	{ 0 },

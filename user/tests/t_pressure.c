@@ -475,6 +475,8 @@ static void t_swap_roundtrip(void)
 	CHECK_EQ(bad_pages(p, n), 0);
 	CHECK(vmstat("pswpin") - in0 >= (long)(n / 2));
 	CHECK(vmstat("pgmajfault") - maj0 > 0);
+	printf("    read back: %ld pages swapped in by %ld major faults\n", vmstat("pswpin") - in0,
+	       vmstat("pgmajfault") - maj0);
 	CHECK_EQ(madvise(p, n * PG, MADV_PAGEOUT), 0);
 	pid = fork();
 	CHECK(pid >= 0);
