@@ -45,6 +45,7 @@
 #include "task.h"
 #include "wait.h"
 #include "ktimer.h"
+#include "lockless.h"
 
 #define VIRTIO_BLK_LEGACY  0x1001
 #define VIRTIO_BLK_T_IN    0
@@ -218,7 +219,7 @@ static bool interrupt_arrives(struct vblk *d)
 		return false;
 	deadline = monotonic_ns() + 1000000000ULL;
 	arch_irq_disable();
-	while (!(seen = __atomic_load_n(&d->interrupts, __ATOMIC_RELAXED)) && monotonic_ns() < deadline) {
+	while (!(seen = READ_ONCE(d->interrupts)) && monotonic_ns() < deadline) {
 		arch_idle_wait();       /* returns with interrupts on */
 		arch_irq_disable();
 	}
@@ -269,7 +270,7 @@ bool virtio_blk_counts(struct blockdev *dev, unsigned long *requests, unsigned l
 	down_write(&d->req_lock);
 	*requests = d->requests;
 	up_write(&d->req_lock);
-	*interrupts = __atomic_load_n(&d->interrupts, __ATOMIC_RELAXED);
+	*interrupts = READ_ONCE(d->interrupts);
 	return d->irq;
 }
 
