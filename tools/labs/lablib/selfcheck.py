@@ -109,8 +109,8 @@ def kernel_crash_cases():
 
 
 def scoring_cases():
-    """Line.score and line_ids: a regression line excludes the graded tests and loses a fifth
-    of its points per failing test; a graded line scores its fraction."""
+    """Line.score and line_ids: a regression line excludes the graded tests and those of later
+    labs and loses a fifth of its points per failing test; a graded line scores its fraction."""
     problems = []
     graded = grading.Line(20, "host", "a.t1,a.t2", 1)
     reg = grading.Line(15, "regression", "host:default user:*", 2)
@@ -118,6 +118,12 @@ def scoring_cases():
     ids = grading.line_ids(ROOT, [graded, reg], listed)
     if ids != [["host:a.t1", "host:a.t2"], ["host:b.t3", "user:u1", "user:u2"]]:
         problems.append("line_ids: %r" % ids)
+    # A later lab grades u2 (its stub fails it in this lab's skeleton) and a vmabench line
+    # (no such kind listed): the regression line leaves u2 out.
+    later = [grading.Line(5, "user", "u2", 1), grading.Line(5, "vmabench", "avl 64 mixed", 2)]
+    ids = grading.line_ids(ROOT, [graded, reg], listed, later)
+    if ids != [["host:a.t1", "host:a.t2"], ["host:b.t3", "user:u1"]]:
+        problems.append("line_ids with a later lab's lines: %r" % ids)
     # 1 of 2 passing: half of 20. Regression: 0 failing 15, 1 failing 15*4/5 = 12, 5 failing 0.
     for line, passed, total, want in ((graded, 1, 2, 10.0), (reg, 3, 3, 15.0), (reg, 2, 3, 12.0),
                                       (reg, 5, 10, 0.0), (reg, 0, 0, 0.0)):
@@ -180,6 +186,25 @@ def submission_cases():
                 problems.append("%s: graded text %r, want %r" % (name, got, want))
             if flag is None and flags or flag is not None and not any(flag in x for x in flags):
                 problems.append("%s: flags %r, want %s" % (name, flags, flag or "none"))
+    return problems + ignored_cases()
+
+
+def ignored_cases():
+    """ignored_changes on a file of another lab (y): a copy differing only inside y's region
+    (the later lab's stub of a cumulative skeleton) is not flagged; one differing outside is."""
+    problems = []
+    other = REF_FILE[4:]                        # "int middle;", y's region, "int after;"
+    for name, theirs, flagged in (("y's region stubbed", other[:2] + ["int stub;\n"] + other[3:], False),
+                                  ("outside y's region", ["int cheat;\n"] + other[1:], True),
+                                  ("y's marker deleted", other[:1] + other[2:], True)):
+        with tempfile.TemporaryDirectory() as tmp:
+            for d, text in (("ref", other), ("sub", theirs)):
+                os.makedirs(os.path.join(tmp, d))
+                with open(os.path.join(tmp, d, "g.c"), "w") as f:
+                    f.write("".join(text))
+            flags = submission.ignored_changes(os.path.join(tmp, "ref"), os.path.join(tmp, "sub"), ["g.c"], set())
+        if bool(flags) != flagged:
+            problems.append("%s: flags %r, want %s" % (name, flags, "one" if flagged else "none"))
     return problems
 
 
@@ -244,11 +269,12 @@ def fake_lab_cases():
 def check_all():
     """[(what, problems)] of the cases above."""
     return [("the grader's KTAP parsing shows assertions, BUG_ON texts and hangs", ktap_cases()),
-            ("scores: graded lines, regression lines, hidden lines, pins", scoring_cases()),
+            ("scores: graded lines, regression lines (less later labs' tests), hidden lines, pins", scoring_cases()),
             ("a fake lab's lines select through ktest-host --match (globs, parameters, slow "
              "suites)", fake_lab_cases()),
             ("the kernel tests after a panic run in a fresh boot; a hang is 'hung'", kernel_crash_cases()),
-            ("a submission's regions go into the reference, tampering is flagged", submission_cases())]
+            ("a submission's regions go into the reference, tampering is flagged, later labs' stubs are not",
+             submission_cases())]
 
 
 def pin_cases(root, runner):
