@@ -1,5 +1,5 @@
 # Course labs (docs/labs/): skeletons made from the real tree, the grader,
-# and the check that every lab's skeleton fails exactly its graded tests.
+# and the check of every lab's cumulative skeleton (docs/labs/README.md).
 #
 #   make lab LAB=x [BRANCH=name | OUT=dir]   the skeleton of lab x (tools/mklab):
 #                                            a directory (default build/labs/x)
@@ -14,8 +14,9 @@
 #   make check-labs [LABS="x y"]             every lab: full marks on the real tree; the
 #                                            skeleton (cumulative, labs/ORDER) holds no
 #                                            solution text, builds, fails every graded
-#                                            test and passes the rest of the fast stages
-#                                            but the later labs' tests; and
+#                                            test, fails no other test that the lab
+#                                            solved passes, and the lab solved in it
+#                                            scores full marks; and
 #                                            tools/grade-batch on generated submissions
 #                                            (LABS=grade-batch: that alone; tools/check-labs;
 #                                            .ci/run runs it)

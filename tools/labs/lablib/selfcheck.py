@@ -10,7 +10,7 @@ build/host/ktest-host --match (grading.ktest_select; made when missing).
 import os
 import tempfile
 
-from . import grading, submission
+from . import chain, grading, submission
 
 # The tree these tools belong to: its ktest-host decides what a ktest selector selects.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -148,6 +148,38 @@ def scoring_cases():
     return problems
 
 
+def chain_cases():
+    """chain.rule_problems on made-up runs of S(N) and S(N+1), user tests only (fnmatch
+    selects them): lab N grades a1 a2, a later lab grades b, no lab grades c and d."""
+    problems = []
+    lines = [grading.Line(20, "user", "a1 a2", 1), grading.Line(15, "regression", "user:*", 2)]
+    later = [grading.Line(5, "user", "b", 1)]
+    listed = {"user": ["user:a1", "user:a2", "user:b", "user:c", "user:d"]}
+
+    def run(failing):
+        return chain.Run(listed, {i: (i[5:] not in failing.split(), "", "") for i in listed["user"]})
+
+    def rule(cur, nxt):
+        ids = grading.line_ids(ROOT, lines, listed, later)
+        return chain.rule_problems(run(cur).ids(ROOT, lines[:1]), run(cur), run(nxt),
+                                   {i for got in ids for i in got})
+    # The skeleton fails its graded tests and b (the later lab's stub, still in S(N+1)): fine.
+    # The regression line leaves b out, so S(N+1) failing it costs no point.
+    cases = [("a1 a2 b", "b", (set(), set(), set())),
+             # (a) a2 passes on S(N): free points. (c) a2 fails with N solved: short.
+             ("a1 b", "a2 b", ({"user:a2"}, set(), {"user:a2"})),
+             # (b) N's stub breaks c, which no lab grades, and N solved repairs it.
+             ("a1 a2 b c", "b", (set(), {"user:c"}, set())),
+             # A later lab's stub breaks c on S(N) and S(N+1) alike: (b) allows it, but it is in
+             # N's regression line, so (c) reports it (the chain puts it in a later manifest).
+             ("a1 a2 c", "c", (set(), set(), {"user:c"}))]
+    for cur, nxt, want in cases:
+        got = rule(cur, nxt)
+        if got != want:
+            problems.append("rule_problems, S(N) failing %s, S(N+1) %s: %r, want %r" % (cur, nxt, got, want))
+    return problems
+
+
 REF_FILE = ["int before;\n", "/* LAB x: BEGIN r */\n", "int solved;\n", "/* LAB x: END r */\n",
             "int middle;\n", "/* LAB y: BEGIN s */\n", "int other_lab;\n", "/* LAB y: END s */\n",
             "int after;\n"]
@@ -270,6 +302,8 @@ def check_all():
     """[(what, problems)] of the cases above."""
     return [("the grader's KTAP parsing shows assertions, BUG_ON texts and hangs", ktap_cases()),
             ("scores: graded lines, regression lines (less later labs' tests), hidden lines, pins", scoring_cases()),
+            ("the cumulative skeleton's rule: (a) no free points, (b) other failures a later lab's, "
+             "(c) full marks with the lab solved", chain_cases()),
             ("a fake lab's lines select through ktest-host --match (globs, parameters, slow "
              "suites)", fake_lab_cases()),
             ("the kernel tests after a panic run in a fresh boot; a hang is 'hung'", kernel_crash_cases()),
