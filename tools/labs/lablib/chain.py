@@ -24,7 +24,13 @@ class Run:
         return {i for i, r in self.results.items() if not r[0]}
 
     def ok(self, i):
+        """Passed, or skipped (a skip scores as a pass)."""
         return i in self.results and bool(self.results[i][0])
+
+    def ran_ok(self, i):
+        """Passed, not skipped: a skipped test did not run (in the kernel an earlier failed
+        case can leave what makes the next ones skip), which is no evidence it would pass."""
+        return self.ok(i) and self.results[i][1] != "skipped"
 
     def ids(self, root, lines):
         """The ids the manifest lines (no regression line) select among the tests run (root:
@@ -38,10 +44,10 @@ def rule_problems(graded, cur, nxt, scored):
     N's lines grade; cur and nxt, the runs of S(N) and S(N+1); scored, every id N's lines
     select on S(N+1), its regression line's included.
       free: (a) a graded test S(N) passes (free points);
-      unexplained: (b) a test S(N) fails, N does not grade, S(N+1) passes: N's stub breaks
-        it, and no lab grades it there;
+      unexplained: (b) a test S(N) fails, N does not grade, S(N+1) passes (runs and passes:
+        a skip there is no evidence): N's stub breaks it, and no lab grades it there;
       short: (c) a test of N's grade that S(N+1) fails: N solved does not score full marks."""
     free = {i for i in graded if cur.ok(i)}
-    unexplained = {i for i in cur.failed() - set(graded) if i not in nxt.failed()}
+    unexplained = {i for i in cur.failed() - set(graded) if nxt.ran_ok(i)}
     short = {i for i in scored if not nxt.ok(i)}
     return free, unexplained, short

@@ -157,7 +157,10 @@ def chain_cases():
     listed = {"user": ["user:a1", "user:a2", "user:b", "user:c", "user:d"]}
 
     def run(failing):
-        return chain.Run(listed, {i: (i[5:] not in failing.split(), "", "") for i in listed["user"]})
+        """A run where the tests named in failing fail, those named "skip:NAME" skip."""
+        words = failing.split()
+        return chain.Run(listed, {i: (i[5:] not in words, "skipped" if "skip:" + i[5:] in words else "", "")
+                                  for i in listed["user"]})
 
     def rule(cur, nxt):
         ids = grading.line_ids(ROOT, lines, listed, later)
@@ -172,7 +175,11 @@ def chain_cases():
              ("a1 a2 b c", "b", (set(), {"user:c"}, set())),
              # A later lab's stub breaks c on S(N) and S(N+1) alike: (b) allows it, but it is in
              # N's regression line, so (c) reports it (the chain puts it in a later manifest).
-             ("a1 a2 c", "c", (set(), set(), {"user:c"}))]
+             ("a1 a2 c", "c", (set(), set(), {"user:c"})),
+             # c fails on S(N) and skips on S(N+1) (a skip scores as a pass): no evidence
+             # that N's stub breaks it, (b) holds; a skipped graded test is free points.
+             ("a1 a2 c", "skip:a2 skip:c", (set(), set(), set())),
+             ("a1 skip:a2", "", ({"user:a2"}, set(), set()))]
     for cur, nxt, want in cases:
         got = rule(cur, nxt)
         if got != want:
