@@ -69,7 +69,7 @@ Course labs (docs/labs/)
   make lab LAB=x [BRANCH=b | OUT=dir]  the skeleton of lab x, as a directory or a git branch
   make grade LAB=x [SUBMISSION=dir|ref]  grade lab x (with SUBMISSION: its lab regions in a clean HEAD)
   make autograder LAB=x      a Gradescope bundle, build/autograder/x.zip (tools/grade-batch: many)
-  make check-labs [LABS=..]  each skeleton fails exactly its graded tests (CI runs it)
+  make check-labs [LABS=..]  each skeleton: no solution text, fails its graded tests, solved scores full (CI)
 Benchmarks
   make bench [BENCH_ARGS=..] the VMA index benchmark (docs/vma-bench.md; tools/bench/)
   make bench-boot [RUNS=n]   boot timings of the boot paths (docs/boot-bench.md)

@@ -1,9 +1,9 @@
 # Course labs (docs/labs/): skeletons made from the real tree, the grader,
-# and the check that every lab's skeleton fails exactly its graded tests.
+# and the check of every lab's cumulative skeleton (docs/labs/README.md).
 #
 #   make lab LAB=x [BRANCH=name | OUT=dir]   the skeleton of lab x (tools/mklab):
 #                                            a directory (default build/labs/x)
-#                                            or a git branch on top of HEAD
+#                                            or a git branch (one commit, no parents)
 #   make grade LAB=x [SUBMISSION=dir|ref]    grade lab x in this tree (tools/grade):
 #                                            points per test, a total, build/grade/x.json;
 #                                            with SUBMISSION, only its lab regions, in a
@@ -12,8 +12,11 @@
 #                                            (tools/autograder; tools/grade-batch grades
 #                                            a directory of submissions)
 #   make check-labs [LABS="x y"]             every lab: full marks on the real tree; the
-#                                            skeleton builds, fails every graded test and
-#                                            passes the rest of the fast stages; and
+#                                            skeleton (cumulative, labs/ORDER) holds no
+#                                            solution text, builds, fails every graded
+#                                            test, fails no other test that the lab
+#                                            solved passes, and the lab solved in it
+#                                            scores full marks; and
 #                                            tools/grade-batch on generated submissions
 #                                            (LABS=grade-batch: that alone; tools/check-labs;
 #                                            .ci/run runs it)

@@ -12,7 +12,8 @@ A manifest (labs/LAB/manifest) lists the lab's tests with points:
     5  vmabench avl 4096 mixed           tools/vmabench --backend avl on a generated
                                          trace of 4096 VMAs, checked against the model
     15 regression host:default user:*    the rest of the kernel: KIND:SELECTOR items,
-                                         less the tests the other lines grade
+                                         less the tests the other lines grade and
+                                         those of later labs (labs/ORDER)
     hidden 5 user fork_cow_extra         "hidden": Gradescope shows it after publishing
 
 A line's score is its points times the fraction of the tests it selects
@@ -36,6 +37,8 @@ import os
 import re
 import shutil
 import subprocess
+
+from . import markers
 
 KINDS = ("host", "kernel", "user", "mmscript", "mmscript-host", "vmabench", "regression")
 # The kinds a regression line may name (KIND:SELECTOR items).
@@ -94,10 +97,15 @@ class Result:
 
 
 def lab_names(root):
-    d = os.path.join(root, "labs")
-    if not os.path.isdir(d):
-        return []
-    return sorted(n for n in os.listdir(d) if os.path.isfile(os.path.join(d, n, "manifest")))
+    """The labs in their order (labs/ORDER, markers.lab_order), those with a manifest; a lab
+    directory not in the order is no lab (markers.order_problems reports it)."""
+    return [n for n in markers.lab_order(root) if os.path.isfile(os.path.join(root, "labs", n, "manifest"))]
+
+
+def later_labs(root, lab):
+    """The labs after lab in labs/ORDER (their regions are stubbed in lab's skeleton)."""
+    order = lab_names(root)
+    return order[order.index(lab) + 1:] if lab in order else []
 
 
 def parse_manifest(root, lab):
@@ -218,12 +226,25 @@ def ktest_select(root, patterns, names):
     return [n for n in names if n in picked]
 
 
-def line_ids(root, lines, listed):
+def later_lines(root, lab):
+    """The graded lines (hidden ones too, no regression line) of the labs after lab in
+    labs/ORDER: their tests fail in lab's cumulative skeleton, so lab's regression line
+    leaves them out."""
+    out = []
+    for other in later_labs(root, lab):
+        out += [l for l in parse_manifest(root, other)[1] if l.kind != "regression"]
+    return out
+
+
+def line_ids(root, lines, listed, later=()):
     """[ids of each line] for the lines of one manifest, listed {kind: [ids]}: a regression
-    line selects its items' tests less those the other lines grade (root: ktest_select's)."""
+    line selects its items' tests less those the other lines grade and those the lines of
+    later labs grade (later: later_lines) (root: ktest_select's)."""
     graded = [] if not lines else [ids_of_line(root, l, listed[l.kind]) if l.kind != "regression"
                                    else None for l in lines]
     taken = {i for ids in graded if ids for i in ids}
+    if any(l.kind == "regression" for l in lines):
+        taken |= {i for l in later if l.kind in listed for i in ids_of_line(root, l, listed[l.kind])}
     out = []
     for line, ids in zip(lines, graded):
         if ids is None:
@@ -661,11 +682,13 @@ def selection_of(lines):
 
 
 def grade_lines(runner, lines, pins=None, lab=None):
-    """[(line, ids, results, note)] with every selected test run; with pins ({label: count},
+    """[(line, ids, results, note)] with every selected test run (lab's regression line less
+    the tests of later labs, later_lines); with pins ({label: count},
     read_pins), GradeError before anything runs when a line selects another number."""
     sel = selection_of(lines)
     listed = list_selection(runner, sel)
-    ids = line_ids(runner.match_root, lines, listed)
+    later = later_lines(runner.root, lab) if lab else []
+    ids = line_ids(runner.match_root, lines, listed, later)
     if pins is not None:
         problems = pin_problems(lab, lines, ids, pins)
         if problems:

@@ -12,6 +12,13 @@ the region's tag. In a skeleton tree the marker lines stay (they show where
 the work is) and only what lies between them is replaced, so a solved
 skeleton is the real tree again. Regions do not nest; a tag names one region
 in the whole tree.
+
+The labs have an order, easy to hard: labs/ORDER, one name a line
+(lab_order). A lab's skeleton is cumulative: it replaces the regions of
+that lab and of every later lab (skeleton_files), so that the first lab
+does not hand out the solutions of the others; the earlier labs' regions
+keep their real code (the student did them). leakcheck.py checks a
+skeleton for the solution text it must not hold.
 """
 
 import os
@@ -25,6 +32,41 @@ LOOSE = re.compile(r'/\*\s*LAB\b[^*]*\b(BEGIN|END)\b')
 
 class MarkerError(Exception):
     pass
+
+
+def lab_order(root):
+    """The labs in their order (labs/ORDER: one name a line, '#' starts a comment); [] without
+    the file."""
+    path = os.path.join(root, "labs", "ORDER")
+    if not os.path.isfile(path):
+        return []
+    with open(path) as f:
+        names = [l.split("#", 1)[0].strip() for l in f]
+    return [n for n in names if n]
+
+
+def order_problems(root):
+    """What is wrong with labs/ORDER: a name twice, a name without labs/NAME/manifest, a lab
+    directory (with a manifest) not in it."""
+    order = lab_order(root)
+    problems = ["labs/ORDER names %s twice" % n for i, n in enumerate(order) if n in order[:i]]
+    problems += ["labs/ORDER names %s, which has no labs/%s/manifest" % (n, n) for n in order
+                 if not os.path.isfile(os.path.join(root, "labs", n, "manifest"))]
+    d = os.path.join(root, "labs")
+    dirs = sorted(n for n in os.listdir(d) if os.path.isfile(os.path.join(d, n, "manifest"))) \
+        if os.path.isdir(d) else []
+    problems += ["lab %s is not in labs/ORDER (add its line where it belongs by difficulty)" % n
+                 for n in dirs if n not in order]
+    return problems
+
+
+def stubbed_labs(root, lab):
+    """The labs whose regions the skeleton of lab replaces: lab and every later lab of
+    labs/ORDER. MarkerError when lab is not in the order."""
+    order = lab_order(root)
+    if lab not in order:
+        raise MarkerError("lab %s is not in labs/ORDER (add its line where it belongs by difficulty)" % lab)
+    return order[order.index(lab):]
 
 
 class Region:
@@ -164,15 +206,21 @@ def skeleton_texts(root, lab, regions):
 
 
 def skeleton_files(root, lab):
-    """{path: new text} for the files the lab changes: each of its regions' content replaced
-    by its skeleton file (the marker lines kept)."""
-    changed = {}
-    for path, regions in scan_tree(root).items():
-        mine = [r for r in regions if r.lab == lab]
-        if mine:
-            changed[path] = fill_regions(read_lines(root, path), mine, skeleton_texts(root, lab, mine))
-    if not changed:
+    """{path: new text} for the files the skeleton of lab changes: the content of each region
+    of lab and of every later lab (stubbed_labs) replaced by its skeleton file (the marker
+    lines kept). MarkerError when lab is not in labs/ORDER or marks no region."""
+    stubbed = stubbed_labs(root, lab)
+    found = scan_tree(root)
+    if not any(r.lab == lab for regions in found.values() for r in regions):
         raise MarkerError("lab %s marks no region in this tree" % lab)
+    changed = {}
+    for path, regions in found.items():
+        mine = [r for r in regions if r.lab in stubbed]
+        if mine:
+            texts = {}
+            for other in stubbed:
+                texts.update(skeleton_texts(root, other, mine))
+            changed[path] = fill_regions(read_lines(root, path), mine, texts)
     return changed
 
 

@@ -10,7 +10,7 @@ build/host/ktest-host --match (grading.ktest_select; made when missing).
 import os
 import tempfile
 
-from . import grading, submission
+from . import chain, grading, submission
 
 # The tree these tools belong to: its ktest-host decides what a ktest selector selects.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -109,8 +109,8 @@ def kernel_crash_cases():
 
 
 def scoring_cases():
-    """Line.score and line_ids: a regression line excludes the graded tests and loses a fifth
-    of its points per failing test; a graded line scores its fraction."""
+    """Line.score and line_ids: a regression line excludes the graded tests and those of later
+    labs and loses a fifth of its points per failing test; a graded line scores its fraction."""
     problems = []
     graded = grading.Line(20, "host", "a.t1,a.t2", 1)
     reg = grading.Line(15, "regression", "host:default user:*", 2)
@@ -118,6 +118,12 @@ def scoring_cases():
     ids = grading.line_ids(ROOT, [graded, reg], listed)
     if ids != [["host:a.t1", "host:a.t2"], ["host:b.t3", "user:u1", "user:u2"]]:
         problems.append("line_ids: %r" % ids)
+    # A later lab grades u2 (its stub fails it in this lab's skeleton) and a vmabench line
+    # (no such kind listed): the regression line leaves u2 out.
+    later = [grading.Line(5, "user", "u2", 1), grading.Line(5, "vmabench", "avl 64 mixed", 2)]
+    ids = grading.line_ids(ROOT, [graded, reg], listed, later)
+    if ids != [["host:a.t1", "host:a.t2"], ["host:b.t3", "user:u1"]]:
+        problems.append("line_ids with a later lab's lines: %r" % ids)
     # 1 of 2 passing: half of 20. Regression: 0 failing 15, 1 failing 15*4/5 = 12, 5 failing 0.
     for line, passed, total, want in ((graded, 1, 2, 10.0), (reg, 3, 3, 15.0), (reg, 2, 3, 12.0),
                                       (reg, 5, 10, 0.0), (reg, 0, 0, 0.0)):
@@ -139,6 +145,45 @@ def scoring_cases():
             problems.append("the pins just written do not match")
         if not grading.pin_problems("x", lines, [["host:a.t1"], ["user:u1"], []], pins):
             problems.append("a line selecting one test fewer than pinned is not reported")
+    return problems
+
+
+def chain_cases():
+    """chain.rule_problems on made-up runs of S(N) and S(N+1), user tests only (fnmatch
+    selects them): lab N grades a1 a2, a later lab grades b, no lab grades c and d."""
+    problems = []
+    lines = [grading.Line(20, "user", "a1 a2", 1), grading.Line(15, "regression", "user:*", 2)]
+    later = [grading.Line(5, "user", "b", 1)]
+    listed = {"user": ["user:a1", "user:a2", "user:b", "user:c", "user:d"]}
+
+    def run(failing):
+        """A run where the tests named in failing fail, those named "skip:NAME" skip."""
+        words = failing.split()
+        return chain.Run(listed, {i: (i[5:] not in words, "skipped" if "skip:" + i[5:] in words else "", "")
+                                  for i in listed["user"]})
+
+    def rule(cur, nxt):
+        ids = grading.line_ids(ROOT, lines, listed, later)
+        return chain.rule_problems(run(cur).ids(ROOT, lines[:1]), run(cur), run(nxt),
+                                   {i for got in ids for i in got})
+    # The skeleton fails its graded tests and b (the later lab's stub, still in S(N+1)): fine.
+    # The regression line leaves b out, so S(N+1) failing it costs no point.
+    cases = [("a1 a2 b", "b", (set(), set(), set())),
+             # (a) a2 passes on S(N): free points. (c) a2 fails with N solved: short.
+             ("a1 b", "a2 b", ({"user:a2"}, set(), {"user:a2"})),
+             # (b) N's stub breaks c, which no lab grades, and N solved repairs it.
+             ("a1 a2 b c", "b", (set(), {"user:c"}, set())),
+             # A later lab's stub breaks c on S(N) and S(N+1) alike: (b) allows it, but it is in
+             # N's regression line, so (c) reports it (the chain puts it in a later manifest).
+             ("a1 a2 c", "c", (set(), set(), {"user:c"})),
+             # c fails on S(N) and skips on S(N+1) (a skip scores as a pass): no evidence
+             # that N's stub breaks it, (b) holds; a skipped graded test is free points.
+             ("a1 a2 c", "skip:a2 skip:c", (set(), set(), set())),
+             ("a1 skip:a2", "", ({"user:a2"}, set(), set()))]
+    for cur, nxt, want in cases:
+        got = rule(cur, nxt)
+        if got != want:
+            problems.append("rule_problems, S(N) failing %s, S(N+1) %s: %r, want %r" % (cur, nxt, got, want))
     return problems
 
 
@@ -180,6 +225,25 @@ def submission_cases():
                 problems.append("%s: graded text %r, want %r" % (name, got, want))
             if flag is None and flags or flag is not None and not any(flag in x for x in flags):
                 problems.append("%s: flags %r, want %s" % (name, flags, flag or "none"))
+    return problems + ignored_cases()
+
+
+def ignored_cases():
+    """ignored_changes on a file of another lab (y): a copy differing only inside y's region
+    (the later lab's stub of a cumulative skeleton) is not flagged; one differing outside is."""
+    problems = []
+    other = REF_FILE[4:]                        # "int middle;", y's region, "int after;"
+    for name, theirs, flagged in (("y's region stubbed", other[:2] + ["int stub;\n"] + other[3:], False),
+                                  ("outside y's region", ["int cheat;\n"] + other[1:], True),
+                                  ("y's marker deleted", other[:1] + other[2:], True)):
+        with tempfile.TemporaryDirectory() as tmp:
+            for d, text in (("ref", other), ("sub", theirs)):
+                os.makedirs(os.path.join(tmp, d))
+                with open(os.path.join(tmp, d, "g.c"), "w") as f:
+                    f.write("".join(text))
+            flags = submission.ignored_changes(os.path.join(tmp, "ref"), os.path.join(tmp, "sub"), ["g.c"], set())
+        if bool(flags) != flagged:
+            problems.append("%s: flags %r, want %s" % (name, flags, "one" if flagged else "none"))
     return problems
 
 
@@ -244,11 +308,14 @@ def fake_lab_cases():
 def check_all():
     """[(what, problems)] of the cases above."""
     return [("the grader's KTAP parsing shows assertions, BUG_ON texts and hangs", ktap_cases()),
-            ("scores: graded lines, regression lines, hidden lines, pins", scoring_cases()),
+            ("scores: graded lines, regression lines (less later labs' tests), hidden lines, pins", scoring_cases()),
+            ("the cumulative skeleton's rule: (a) no free points, (b) other failures a later lab's, "
+             "(c) full marks with the lab solved", chain_cases()),
             ("a fake lab's lines select through ktest-host --match (globs, parameters, slow "
              "suites)", fake_lab_cases()),
             ("the kernel tests after a panic run in a fresh boot; a hang is 'hung'", kernel_crash_cases()),
-            ("a submission's regions go into the reference, tampering is flagged", submission_cases())]
+            ("a submission's regions go into the reference, tampering is flagged, later labs' stubs are not",
+             submission_cases())]
 
 
 def pin_cases(root, runner):

@@ -13,7 +13,10 @@ flagged and ignored:
   - a lab file that is missing, or whose markers are broken or missing:
     graded with the skeleton code in the regions it lacks;
   - any other file that differs from the reference (a test, the manifest,
-    the grader): ignored, the reference's is used.
+    the grader): ignored, the reference's is used; flagged unless it
+    differs only between the marker lines of other labs' regions (a
+    cumulative skeleton stubs the later labs' regions: a student's whole
+    tree differs there, and those regions are never graded in this lab).
 """
 
 import os
@@ -128,14 +131,27 @@ def take_regions(tree, paths, sub, lab):
     return files, flags
 
 
+def _differs_outside_regions(tree, sub, path):
+    """Whether the submission's copy of path differs from the reference's other than in the
+    contents of marked regions (broken markers: it does)."""
+    ref, theirs = markers.read_lines(tree, path), markers.read_lines(sub, path)
+    try:
+        return (markers.outside_regions(ref, markers.scan_text(path, ref)) !=
+                markers.outside_regions(theirs, markers.scan_text(path, theirs)))
+    except markers.MarkerError:
+        return True
+
+
 def ignored_changes(tree, sub, paths, lab_files):
     """The reference files (paths) other than the lab's that the submission has with other
-    contents: flagged, never used (a missing one is not flagged: a submission may be only
-    the lab's files)."""
+    contents outside their marked regions (other labs' regions: the later labs' are stubbed in
+    a cumulative skeleton): flagged, never used (a missing one is not flagged: a submission
+    may be only the lab's files)."""
     flags = []
     for p in paths:
         theirs = os.path.join(sub, p)
-        if p not in lab_files and os.path.isfile(theirs) and not _same_file(os.path.join(tree, p), theirs):
+        if p not in lab_files and os.path.isfile(theirs) and not _same_file(os.path.join(tree, p), theirs) \
+                and _differs_outside_regions(tree, sub, p):
             flags.append("ignored, not the lab's to change: %s (the reference's is used)" % p)
     return flags
 
