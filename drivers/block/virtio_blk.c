@@ -255,6 +255,8 @@ static int probe(unsigned slot)
 	rwsem_init(&d->req_lock, d->dev.name, LOCK_CLASS_BLOCKDEV);
 	outb(io + VIO_STATUS, VIO_STATUS_ACK | VIO_STATUS_DRIVER | VIO_STATUS_DRIVER_OK);
 	d->irq = routed && interrupt_arrives(d);
+	if (!d->irq)
+		d->q.avail->flags = VRING_AVAIL_F_NO_INTERRUPT;        /* polled: the device need not signal */
 	return blockdev_register(&d->dev);
 }
 
