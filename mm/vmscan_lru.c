@@ -158,8 +158,40 @@ static enum mmu_action prepare_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 }
 
 /*
+ * Put the n pages to write in address order (insertion sort: n <= 32).
+ * Slots are handed out in the batch's order, and swap-in reads ahead only
+ * entries at the next addresses that hold the next slots (mm/swap_pte.c).
+ * The LRU's order is the address order of a sequential writer only while
+ * one CPU works the list: with kswapd on another CPU, pages it keeps
+ * (second chance, back to the head) and pages the program adds meanwhile
+ * reach the head interleaved, and a batch in list order held two address
+ * runs alternating, which left readahead one page a fault (swap_roundtrip
+ * at 2 CPUs: 30545 pages in by 27014 major faults, against 14.7 pages a
+ * fault with reclaim=scan).
+ */
+static void sort_by_address(uintptr_t *va, struct page **pages, bool *shared, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++) {
+		uintptr_t v = va[i];
+		struct page *p = pages[i];
+		bool s = shared[i];
+		unsigned j = i;
+
+		for (; j > 0 && va[j - 1] > v; j--) {
+			va[j] = va[j - 1];
+			pages[j] = pages[j - 1];
+			shared[j] = shared[j - 1];
+		}
+		va[j] = v;
+		pages[j] = p;
+		shared[j] = s;
+	}
+}
+
+/*
  * Reclaim the victims that mm maps (its mmap_lock held for reading):
- * lazily freed ones dropped, the others written out together.
+ * lazily freed ones dropped, the others written out together, in address
+ * order.
  */
 static void reclaim_in_mm(struct mm *mm, struct victim *vs, unsigned n, struct reclaim_scan *rs)
 {
@@ -188,7 +220,10 @@ static void reclaim_in_mm(struct mm *mm, struct victim *vs, unsigned n, struct r
 	}
 	mm_tlb_finish(&tlb);    /* cleaned entries flushed: a write now sets the dirty bit again */
 	if (k) {
-		unsigned out = mm_swap_out_batch(mm, va, pages, shared, k);
+		unsigned out;
+
+		sort_by_address(va, pages, shared, k);
+		out = mm_swap_out_batch(mm, va, pages, shared, k);
 
 		rs->freed += out;
 		rs->swapped += out;
