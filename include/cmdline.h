@@ -81,7 +81,7 @@ struct kernel_params {
 	unsigned smp;                           /* CPUs to bring up at most; 0 (default): all */
 	bool fault_lock_vma;                    /* fault_lock=vma (true) or mmap (false, default) */
 	bool madv_lock_write;                   /* madv_lock=write (true) or read (false, default) */
-	bool reclaim_lru;                       /* reclaim=lru (true) or scan (false, default) */
+	bool reclaim_lru;                       /* reclaim=lru (true, default) or scan (false) */
 	bool ktest_list;                        /* default false */
 	bool strace;                            /* default false */
 	char crash[CMDLINE_VALUE_MAX];          /* empty: no deliberate crash */

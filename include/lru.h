@@ -10,7 +10,7 @@
  * A new page starts inactive (Linux 6.1 without the multi-generational
  * LRU: lru_cache_add / folio_add_lru_vma since Linux 5.9's "protect the
  * workingset on anonymous LRU"); reclaim's page-table scan promotes a
- * page it finds referenced (lru_activate); with reclaim=lru, reclaim
+ * page it finds referenced (lru_activate); by default (reclaim=lru) reclaim
  * takes its swap victims from the inactive anonymous list's tail
  * (lru_isolate, mm/vmscan_lru.c), promotes a page referenced again there
  * and moves pages back from the active list's tail when the inactive list

@@ -12,9 +12,9 @@
  * lists (include/lru.h, mm/vmscan_lru.c: Linux's shrink_inactive_list and
  * shrink_active_list): the tail of the inactive anonymous list, each
  * page's references tested through the reverse map (include/rmap.h), a
- * page referenced once kept, one referenced again promoted, with the
- * kernel option reclaim=lru; by default (reclaim=scan) the page-table
- * clock finds them too. Reclaim
+ * page referenced once kept, one referenced again promoted (the default,
+ * reclaim=lru; with reclaim=scan the page-table clock finds them
+ * instead), and the unmapped shmem pages there with them. Reclaim
  * stops once it has freed what was asked. A page that fork shares is
  * unmapped from every address space at once through the reverse map.
  *
@@ -77,7 +77,7 @@ unsigned long kswapd_balance(void);
 unsigned long mm_available_frames(void);
 
 /*
- * vmscan_reclaim_lru: the kernel option reclaim=lru (default reclaim=scan):
+ * vmscan_reclaim_lru: the kernel option reclaim=lru (the default; reclaim=scan: false):
  * reclaim's swap rounds take their victims from the LRU lists' tails
  * (mm/vmscan_lru.c) instead of walking each address space's page tables
  * with a clock hand. Set once at boot (and by tests of the LRU's order).

@@ -182,6 +182,7 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	p->x2apic = true;
 	p->profile_hz = 1000;           /* TIMER_HZ */
 	p->profile_dither = true;
+	p->reclaim_lru = true;          /* reclaim=lru: the LRU lists (mm/vmscan_lru.c) */
 	while (line && *line) {
 		const char *w;
 

@@ -7,9 +7,10 @@
  * object's owner (tmpfs's size limit).
  *
  * Mirrors Linux's filemap/shmem lookup as far as an in-memory file system
- * needs it: no readahead, no writeback, no LRU. Under memory pressure a
- * page nothing maps goes to swap and its slot holds the swap entry
- * (mm/shmem_swap.c); a lookup reads it back. Every object is on one list,
+ * needs it: no readahead, no writeback; its pages are on the anonymous
+ * LRU lists (include/lru.h). Under memory pressure a page nothing maps
+ * goes to swap and its slot holds the swap entry (mm/shmem_swap.c); a
+ * lookup reads it back. Every object is on one list,
  * the clock reclaim goes round.
  *
  * Locking: o->lock around every tree change and lookup; a page handed out

@@ -11,7 +11,7 @@
  * the list of every object (mm/filemap.c's clock), each one turn from
  * where its last scan stopped round to there, and takes the pages that
  * nothing maps and nobody holds (mapcount 0, the cache's reference
- * alone); with reclaim=lru, the LRU's inactive tail brings such pages
+ * alone); by default (reclaim=lru) the LRU's inactive tail brings such pages
  * here too (shmem_reclaim_pages, Linux's shmem_writeout from
  * shrink_folio_list). The clock does not unmap: its mapped pages stay
  * until their mappings go (munmap, exit); the LRU unmaps a mapped victim

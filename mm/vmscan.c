@@ -1,9 +1,9 @@
 /*
  * Reclaim under memory pressure (include/vmscan.h): the clock over every
  * address space's lazily freed pages and, with a swap area, its cold
- * anonymous pages (swap_out_range; with reclaim=lru, the tail of the LRU
- * lists instead: mm/vmscan_lru.c), direct reclaim for a fault that
- * found no page, and kswapd's balancing loop (its thread is
+ * anonymous pages (by default, reclaim=lru, the tail of the LRU lists:
+ * mm/vmscan_lru.c; with reclaim=scan, swap_out_range), direct reclaim
+ * for a fault that found no page, and kswapd's balancing loop (its thread is
  * kernel/mm/kswapd.c). The per-page decision is mm/madvise.c's
  * (mm_reclaim_lazyfree_range), shared with MADV_PAGEOUT. Before the swap
  * rounds, the page caches' unmapped pages (tmpfs, memfd): mm/shmem_swap.c.
@@ -18,7 +18,7 @@
 #include "lockless.h"
 
 void (*vmscan_wake_kswapd)(void);
-bool vmscan_reclaim_lru;
+bool vmscan_reclaim_lru = true;        /* the kernel option reclaim=lru|scan (main.c sets it) */
 /* kswapd's last run freed nothing: do not wake it until some reclaim frees a page. */
 static bool kswapd_failed;             /* [atomic] */
 
@@ -202,8 +202,9 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
  * Rounds 1 and 2 drop lazily freed pages only (they cost no I/O: Linux
  * reclaims them first, from the file list); rounds 3 and 4, when a swap
  * area has room, also write cold anonymous pages out: found by the
- * page-table clock, or with reclaim=lru taken from the inactive LRU
- * list's tail (lru_shrink). Two rounds each, so that a page's second chance is
+ * page-table clock (reclaim=scan), or by default (reclaim=lru) taken
+ * from the inactive LRU list's tail with the unmapped shmem pages there
+ * (lru_shrink). Two rounds each, so that a page's second chance is
  * used up. Before round 3, the page
  * caches' pages nothing maps: clean ones dropped, dirty ones swapped
  * (Linux keeps shmem on the anonymous LRU, where pages written once and

@@ -1,6 +1,6 @@
 /*
- * Reclaim from the LRU lists (include/lru.h), with the kernel option
- * reclaim=lru (the default is still the page-table clock, mm/vmscan.c),
+ * Reclaim from the LRU lists (include/lru.h), the kernel option
+ * reclaim=lru (the default; reclaim=scan: the page-table clock, mm/vmscan.c),
  * Linux's shape without the multi-generational LRU (mm/vmscan.c: shrink_inactive_list,
  * shrink_active_list, inactive_is_low, folio_check_references): the
  * victims of reclaim's swap rounds come from the tail of the inactive

@@ -252,7 +252,7 @@ UT_CASE_WITHOUT_SWAP(test_reclaim_swaps_cold_pages)
 /*
  * WITH_RECLAIM(name, lru): name's body is name_run, run with reclaim
  * taking its swap victims from the LRU lists (lru: the kernel option
- * reclaim=lru, not yet the default) or by the page-table clock
+ * reclaim=lru, the default) or by the page-table clock
  * (reclaim=scan), whatever the boot chose: these cases check an order.
  */
 #define WITH_RECLAIM(name, lru)                         \
@@ -265,7 +265,7 @@ UT_CASE_WITHOUT_SWAP(test_reclaim_swaps_cold_pages)
 	}
 
 /*
- * The page-table clock (reclaim=scan, the default) and the LRU lists
+ * The page-table clock (reclaim=scan) and the LRU lists
  * (include/lru.h): eight pages written (new pages
  * start inactive; writing sets their accessed bits). mm_reclaim(1): the
  * first swap round finds all eight referenced: each loses its accessed

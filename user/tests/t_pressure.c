@@ -1044,10 +1044,13 @@ static void t_populate_shared_killed(void)
 	CHECK(now.free_frames + 2 >= before.free_frames);
 }
 
-/* The kernel was booted with reclaim=lru (/proc/cmdline, Linux's file of the boot command line). */
-static bool reclaim_lru(void)
+/*
+ * The kernel was booted with reclaim=scan (/proc/cmdline, Linux's file of
+ * the boot command line); reclaim=lru is the default.
+ */
+static bool reclaim_scan(void)
 {
-	static const char word[] = "reclaim=lru";
+	static const char word[] = "reclaim=scan";
 	char line[1024];
 	int fd = open("/proc/cmdline", O_RDONLY);
 	long n = fd >= 0 ? read(fd, line, sizeof(line) - 1) : -1;
@@ -1086,8 +1089,8 @@ static void t_swap_shmem_mapped(void)
 	unsigned long *q;
 	int fd;
 
-	if (swap && !reclaim_lru())
-		printf("    (8 MiB only: mapped shared memory is reclaimed with reclaim=lru)\n");
+	if (swap && reclaim_scan())
+		printf("    (8 MiB only: reclaim=scan takes no mapped shared memory)\n");
 	else if (swap)
 		n = (size_t)meminfo_kb("MemTotal") / 4 * 5 / 4;
 	want = (long)n - free0;
