@@ -407,6 +407,61 @@ WITH_RECLAIM(test_reclaim_spares_touched_set, true)
 UT_CASE_WITHOUT_SWAP(test_reclaim_spares_touched_set)
 
 /*
+ * Victims are written in address order, whatever their order on the list
+ * (mm/vmscan_lru.c, sort_by_address). Eight pages written in the order
+ * 0 4 1 5 2 6 3 7, so the inactive list holds them in that order from its
+ * tail, as kswapd on another CPU leaves a sequential writer's pages
+ * (the pages it kept and the new ones reach the head interleaved).
+ * mm_reclaim(8): the first swap round keeps all eight (referenced once,
+ * back to the head in the same order), the second writes all eight out
+ * as one batch: page i's entry must hold the first slot + i, so that
+ * reading page 0 back is one major fault that reads the seven after it
+ * too (readahead takes the next slots at the next addresses). In list
+ * order page 1 would hold the first slot + 2, and the read would bring
+ * one page.
+ */
+static void test_reclaim_writes_in_address_order_run(struct ktest *t)
+{
+	static const unsigned order[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };
+	struct swap_env e;
+	struct mm *mm = mm_create();
+	phys_addr_t val0 = 0;
+
+	ASSERT_TRUE(t, mm);
+	if (!env_up(t, &e)) {
+		mm_put(mm);
+		return;
+	}
+	EXPECT_EQ(t, vm_mmap(mm, B, P(8), UT_RW, UT_PA | MAP_FIXED), (long)B);
+	for (unsigned k = 0; k < 8; k++) {
+		unsigned i = order[k];
+
+		EXPECT_EQ(t, ut_write8(mm, B + P(i), (uint8_t)(0x20 + i)), FAULT_OK);
+		EXPECT_EQ(t, ut_write8(mm, B + P(i) + 100, (uint8_t)(0x20 + i)), FAULT_OK);
+	}
+	EXPECT_EQ(t, mm_reclaim(8, RECLAIM_KSWAPD), 8);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 8);
+	ASSERT_EQ(t, arch_mmu_query(mm->mmu, B, &val0, NULL), -EAGAIN);
+	for (unsigned i = 1; i < 8; i++) {
+		phys_addr_t val = 0;
+
+		EXPECT_EQ(t, arch_mmu_query(mm->mmu, B + P(i), &val, NULL), -EAGAIN);
+		EXPECT_EQ(t, val, val0 + i);
+	}
+	EXPECT_TRUE(t, data_ok(mm, 0));
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 1);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 8);
+	for (unsigned i = 1; i < 8; i++)
+		EXPECT_TRUE(t, data_ok(mm, i));
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 1);
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+WITH_RECLAIM(test_reclaim_writes_in_address_order, true)
+UT_CASE_WITHOUT_SWAP(test_reclaim_writes_in_address_order)
+
+/*
  * shrink_active_list: eight pages written and moved to the active list
  * (lru_activate, as a second reference would), so the inactive list is
  * low against the active one (Linux's inactive_is_low; below 1 GiB the
@@ -1044,6 +1099,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_scan_promotes_referenced),
 	KTEST_CASE(test_reclaim_promotes_referenced),
 	KTEST_CASE(test_reclaim_spares_touched_set),
+	KTEST_CASE(test_reclaim_writes_in_address_order),
 	KTEST_CASE(test_active_refills_inactive),
 	KTEST_CASE(test_swap_out_refusals),
 	KTEST_CASE(test_cold_loses_second_chance),
