@@ -35,6 +35,7 @@ it run again in a fresh boot.
 import fnmatch
 import os
 import re
+import signal
 import shutil
 import subprocess
 
@@ -271,17 +272,35 @@ def ids_of_line(root, line, listed):
 
 def run(cmd, cwd, timeout=None, env=None, stdin=None):
     """(status, stdout+stderr) of cmd (stdin: text to feed it); status 124 when it ran past
-    timeout."""
+    timeout. cmd runs in a session of its own, and what it started goes with it: on the
+    timeout, or when the grader itself is stopped (^C, a batch's kill), the whole process
+    group is killed, so no QEMU outlives its boot (subprocess.run kills only cmd, and
+    tools/qemu-run's QEMU went on running, orphaned)."""
     e = dict(os.environ)
     if env:
         e.update(env)
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                         env=e, start_new_session=True)
     try:
-        p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout, env=e, input=stdin.encode() if stdin is not None else None)
-        return p.returncode, p.stdout.decode(errors="replace")
-    except subprocess.TimeoutExpired as ex:
-        out = ex.stdout.decode(errors="replace") if ex.stdout else ""
-        return 124, out
+        out, _ = p.communicate(stdin.encode() if stdin is not None else None, timeout)
+        return p.returncode, out.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        kill_group(p)
+        out, _ = p.communicate()
+        return 124, out.decode(errors="replace") if out else ""
+    except BaseException:
+        kill_group(p)
+        p.wait()
+        raise
+
+
+def kill_group(p):
+    """SIGKILL p's process group (p leads it: start_new_session), if it is still there."""
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 # Not a case's diagnostics: KTAP's own lines around the cases.

@@ -305,6 +305,34 @@ def fake_lab_cases():
     return problems
 
 
+def alive(pid):
+    """Whether pid is a process that has not ended (a zombie has ended)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def orphan_cases():
+    """grading.run past its timeout kills what its command started too (a QEMU under
+    tools/qemu-run): here a shell's background sleep, whose pid the shell prints first.
+    The timeout of 1 s certainly expires (the shell waits for a 300 s sleep); the status
+    is then 124 and the sleep, the grandchild, must be gone. subprocess.run's timeout
+    killed only the shell and left the sleep running."""
+    problems = []
+    status, out = grading.run(["sh", "-c", "sleep 300 & echo $!; wait"], ROOT, timeout=1)
+    if status != 124:
+        problems.append("status %r after the timeout, not 124" % status)
+    pids = [int(w) for w in out.split() if w.isdigit()]
+    if not pids:
+        return problems + ["the shell printed no pid: %r" % out]
+    if alive(pids[0]):
+        problems.append("the command's child (pid %d) outlived the timeout" % pids[0])
+        os.kill(pids[0], 9)
+    return problems
+
+
 def check_all():
     """[(what, problems)] of the cases above."""
     return [("the grader's KTAP parsing shows assertions, BUG_ON texts and hangs", ktap_cases()),
@@ -315,7 +343,8 @@ def check_all():
              "suites)", fake_lab_cases()),
             ("the kernel tests after a panic run in a fresh boot; a hang is 'hung'", kernel_crash_cases()),
             ("a submission's regions go into the reference, tampering is flagged, later labs' stubs are not",
-             submission_cases())]
+             submission_cases()),
+            ("a command past its timeout is killed with what it started (no orphan QEMU)", orphan_cases())]
 
 
 def pin_cases(root, runner):
