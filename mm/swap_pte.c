@@ -30,8 +30,9 @@
  * PG_readahead (vmstat swap_ra). It is a hit (swap_ra_hit), its mark
  * cleared, when it is seen used: at the address space's next major fault,
  * which looks at the accessed bits of the last fault's window, or when
- * reclaim's reference test finds it accessed; reclaim's test finding it
- * unused clears the mark (a miss: nothing counted). The hits since the
+ * the LRU reclaimer's reference test (mm/vmscan_lru.c) finds it accessed;
+ * that test finding it unused clears the mark (a miss: nothing counted;
+ * reclaim=scan does not look, and a freed page loses its flags). The hits since the
  * last window was sized (one count for the whole system, as Linux's) size
  * the next: hits + 2 rounded up to a power of two, at most SWAP_READAHEAD;
  * no hit: 2 when the fault lands right after the last window (or right
