@@ -35,9 +35,12 @@
  * reclaim=scan does not look, and a freed page loses its flags). The hits since the
  * last window was sized (one count for the whole system, as Linux's) size
  * the next: hits + 2 rounded up to a power of two, at most SWAP_READAHEAD;
- * no hit: 2 when the fault lands right after the last window (or right
- * before the last fault), 1 otherwise; never below half the address
- * space's last window, so it shrinks by halves. The first major fault of
+ * no hit: 2 when the fault lands right after the pages the last fault
+ * read (or right before the last fault), 1 otherwise; when it lands
+ * right after them and every one read ahead was used, no smaller than the
+ * last window (a run cut short where the next slots stopped is no reason
+ * to shrink); never below half the address space's last window, so it
+ * shrinks by halves. The first major fault of
  * an address space reads the full SWAP_READAHEAD. So sequential swap-in
  * keeps (or regains) 16 pages a fault, and random faults whose neighbours
  * go unused fall to one page. MADV_WILLNEED asks for its range: full
@@ -359,19 +362,28 @@ static bool swap_in_install(struct mm *mm, struct vma *vma, uintptr_t va, unsign
 
 static unsigned long ra_hits;         /* [atomic] pages read ahead found used since a window was last sized */
 
-void swap_ra_note(struct page *p, bool used)
+/* swap_ra_note's work; true when it counted a hit. */
+static bool ra_note(struct page *p, bool used)
 {
 	if (!(READ_ONCE(p->flags) & PG_readahead) ||
 	    !(__atomic_fetch_and(&p->flags, ~PG_readahead, __ATOMIC_RELAXED) & PG_readahead) || !used)
-		return;
+		return false;
 	__atomic_add_fetch(&ra_hits, 1, __ATOMIC_RELAXED);
 	count_vm_event(VM_SWAP_RA_HIT);
+	return true;
 }
 
-/* The pages of mm's last window accessed since they were mapped are hits. pt_lock. */
-static void ra_scan_last(struct mm *mm)
+void swap_ra_note(struct page *p, bool used)
 {
-	for (unsigned i = 1; i < mm->swap_ra_win; i++) {
+	ra_note(p, used);
+}
+
+/* The pages mm's last fault read ahead, accessed since they were mapped, are hits: how many. pt_lock. */
+static unsigned ra_scan_last(struct mm *mm)
+{
+	unsigned used = 0;
+
+	for (unsigned i = 1; i < mm->swap_ra_read; i++) {
 		phys_addr_t pa = 0;
 		unsigned st = 0;
 		struct page *p;
@@ -379,27 +391,28 @@ static void ra_scan_last(struct mm *mm)
 		if (arch_mmu_query(mm->mmu, mm->swap_ra_va + i * PAGE_SIZE, &pa, &st) || !(st & MMU_ACCESSED))
 			continue;
 		p = phys_to_page(pa);
-		if (p)
-			swap_ra_note(p, true);
+		if (p && ra_note(p, true))
+			used++;
 	}
+	return used;
 }
 
 /* The window of a major fault at va (the rule in the header comment); remembered in mm. pt_lock. */
 static unsigned ra_window(struct mm *mm, uintptr_t va)
 {
-	unsigned last = mm->swap_ra_win, w = 1;
-	unsigned long hits;
+	unsigned last = mm->swap_ra_win, w = 1, used = last ? ra_scan_last(mm) : 0;
+	bool next = last && va == mm->swap_ra_va + mm->swap_ra_read * PAGE_SIZE;
+	unsigned long hits = __atomic_exchange_n(&ra_hits, 0, __ATOMIC_RELAXED);
 
-	if (last)
-		ra_scan_last(mm);
-	hits = __atomic_exchange_n(&ra_hits, 0, __ATOMIC_RELAXED);
 	if (!last)
 		w = SWAP_READAHEAD;
 	else if (hits)
 		while (w < MIN(hits + 2, (unsigned long)SWAP_READAHEAD))
 			w <<= 1;
-	else if (va == mm->swap_ra_va + last * PAGE_SIZE || va + PAGE_SIZE == mm->swap_ra_va)
+	else if (next || va + PAGE_SIZE == mm->swap_ra_va)
 		w = 2;
+	if (next && used + 1 == mm->swap_ra_read)
+		w = MAX(w, last);       /* a run read ahead and used to its end: keep going */
 	w = MAX(w, last / 2);
 	mm->swap_ra_va = va;
 	mm->swap_ra_win = w;
@@ -447,6 +460,8 @@ static enum fault_result swap_in_run(struct mm *mm, struct vma *vma, uintptr_t v
 		return FAULT_OK;
 	}
 	k = readahead_count(mm, limit, va, val, accessed ? ra_window(mm, va) : SWAP_READAHEAD);
+	if (accessed)
+		mm->swap_ra_read = k;
 	/*
 	 * Each slot read gets a reference of its own first: pt_lock is
 	 * dropped for the read, and an entry unmapped meanwhile must not

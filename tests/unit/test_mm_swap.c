@@ -1185,6 +1185,38 @@ static void test_readahead_grows_sequential_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_readahead_grows_sequential)
 
+/*
+ * A run cut short where the next slots stop is no reason to shrink: pages
+ * 2..47 paged out first (slots in a row), then pages 0..1 (the two slots
+ * after those). Page 0's fault (the first: window 16) reads only pages 0
+ * and 1 (page 2's slot is not the next one). Page 1 is used, so the run
+ * read ahead was used to its end, and page 2's fault, right after it,
+ * keeps the window: 16 pages. By the hits alone (1 hit: 1 + 2 rounded up
+ * is 4, never below half of 16) it would read 8.
+ */
+static void test_readahead_keeps_cut_run_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 48);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, B + P(2), P(46), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(2), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, fault_reads(t, mm, 0), 2);
+	EXPECT_EQ(t, fault_reads(t, mm, 1), 0);
+	EXPECT_EQ(t, fault_reads(t, mm, 2), 16);
+	for (unsigned i = 0; i < 48; i++)
+		EXPECT_TRUE(t, data_ok(mm, i));
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_readahead_keeps_cut_run)
+
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),
 	KTEST_CASE(test_fork_shares_slots),
@@ -1209,6 +1241,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_remote_write_keeps_page),
 	KTEST_CASE(test_readahead_shrinks_unused),
 	KTEST_CASE(test_readahead_grows_sequential),
+	KTEST_CASE(test_readahead_keeps_cut_run),
 	{ 0 },
 };
 KTEST_SUITE(mm_swap, mm_swap_cases);
