@@ -1091,6 +1091,16 @@ static void test_remote_write_keeps_page_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_remote_write_keeps_page)
 
+/* The readahead tests' end: the 48 pages' data all back, no swap entry left. */
+static void readahead_done(struct ktest *t, struct mm *mm, struct swap_env *e)
+{
+	for (unsigned i = 0; i < 48; i++)
+		EXPECT_TRUE(t, data_ok(mm, i));
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	mm_put(mm);
+	env_down(t, e);
+}
+
 /* What one major fault at page i read: pswpin's change (mm/swap_pte.c's adaptive window). */
 static unsigned long fault_reads(struct ktest *t, struct mm *mm, unsigned i)
 {
@@ -1134,11 +1144,7 @@ static void test_readahead_shrinks_unused_run(struct ktest *t)
 	EXPECT_EQ(t, fault_reads(t, mm, 40), 2);
 	EXPECT_EQ(t, fault_reads(t, mm, 44), 1);
 	EXPECT_EQ(t, vm_event_sum(VM_SWAP_RA_HIT) - hit0, 0);
-	for (unsigned i = 0; i < 48; i++)
-		EXPECT_TRUE(t, data_ok(mm, i));
-	EXPECT_EQ(t, mm->swap_ents, 0);
-	mm_put(mm);
-	env_down(t, &e);
+	readahead_done(t, mm, &e);
 }
 
 WITH_RECLAIM(test_readahead_shrinks_unused, true)
@@ -1176,11 +1182,7 @@ static void test_readahead_grows_sequential_body(struct ktest *t)
 	EXPECT_EQ(t, fault_reads(t, mm, 16), 8);
 	EXPECT_EQ(t, vm_event_sum(VM_SWAP_RA_HIT) - hit0, 7 + 15);
 	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 4);
-	for (unsigned i = 0; i < 48; i++)
-		EXPECT_TRUE(t, data_ok(mm, i));
-	EXPECT_EQ(t, mm->swap_ents, 0);
-	mm_put(mm);
-	env_down(t, &e);
+	readahead_done(t, mm, &e);
 }
 
 UT_CASE_WITHOUT_SWAP(test_readahead_grows_sequential)
@@ -1208,11 +1210,7 @@ static void test_readahead_keeps_cut_run_body(struct ktest *t)
 	EXPECT_EQ(t, fault_reads(t, mm, 0), 2);
 	EXPECT_EQ(t, fault_reads(t, mm, 1), 0);
 	EXPECT_EQ(t, fault_reads(t, mm, 2), 16);
-	for (unsigned i = 0; i < 48; i++)
-		EXPECT_TRUE(t, data_ok(mm, i));
-	EXPECT_EQ(t, mm->swap_ents, 0);
-	mm_put(mm);
-	env_down(t, &e);
+	readahead_done(t, mm, &e);
 }
 
 UT_CASE_WITHOUT_SWAP(test_readahead_keeps_cut_run)
