@@ -106,6 +106,9 @@ struct mm {
 	unsigned long rss_file;       /* of which page-cache pages: files and shared anonymous
 	                               *   memory (Linux MM_FILEPAGES + MM_SHMEMPAGES) */
 	unsigned long swap_ents;      /* swap entries in the page tables (Linux MM_SWAPENTS) */
+	uintptr_t swap_ra_va;         /* [pt_lock] the last major fault's address (mm/swap_pte.c, readahead) */
+	unsigned swap_ra_win;         /* [pt_lock] the window it was given; 0: no fault read swap yet */
+	unsigned swap_ra_read;        /* [pt_lock] the pages it read (fewer where the next slots stopped) */
 	unsigned long faults;         /* handle_mm_fault calls */
 	unsigned long cow_copies;     /* write faults that copied a shared or zero page */
 	unsigned long cow_reuses;     /* write faults that reused a page nobody else maps */

@@ -24,6 +24,8 @@
 #define PG_cache    0x80              /* in a page cache (include/vm_object.h); private = its object */
 #define PG_referenced 0x100           /* reclaim found it referenced on the inactive list once (mm/vmscan_lru.c);
                                        *   set and cleared atomically, by the page's isolator only */
+#define PG_readahead 0x200            /* read from swap ahead of a fault, not yet seen used (mm/swap_pte.c);
+                                       *   set before it is mapped, cleared atomically by whoever sees it */
 
 /*
  * Read without a lock: refcount and mapcount (changed with atomics,

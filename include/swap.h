@@ -134,6 +134,13 @@ void swap_rw_batch(const swp_entry_t *e, struct page **pages, unsigned n, bool w
 void swap_io_init(void);
 
 /*
+ * swap_ra_note (mm/swap_pte.c): reclaim looked at p (used: some entry
+ * had accessed it); a page a swap-in fault read ahead counts as a hit
+ * when used, and is an ordinary page from then on either way.
+ */
+void swap_ra_note(struct page *p, bool used);
+
+/*
  * swap_cache_shrink (mm/swap_cache.c): let go of every page of the swap
  * cache that no entry maps any more (a put that raced with reclaim's left
  * one there), freeing its frame and its slot reference. The frames freed.

@@ -38,7 +38,9 @@
 	X(THP_SPLIT_PMD,    "thp_split_pmd")    /* 2 MiB leaves split into 512 entries (the huge \
 	                                         *   zero page's too; the arch layer's huge_split) */ \
 	X(THP_ZERO_PAGE_ALLOC, "thp_zero_page_alloc") /* huge zero pages allocated */ \
-	X(THP_ZERO_PAGE_ALLOC_FAILED, "thp_zero_page_alloc_failed") /* ... and no order-9 block for one */
+	X(THP_ZERO_PAGE_ALLOC_FAILED, "thp_zero_page_alloc_failed") /* ... and no order-9 block for one */ \
+	X(SWAP_RA,          "swap_ra")          /* pages a swap-in fault read ahead (mm/swap_pte.c) */ \
+	X(SWAP_RA_HIT,      "swap_ra_hit")      /* ... of which found used afterwards */
 
 #define VM_EVENT_ENUM(id, name) VM_##id,
 enum vm_event { VM_EVENT_TABLE(VM_EVENT_ENUM) NR_VM_EVENTS };

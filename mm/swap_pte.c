@@ -7,7 +7,7 @@
  * the next access faults and reads it back into a new page (a major
  * fault), with the entries after it that hold the next slots (swap
  * readahead: Linux reads those into its swap cache, this kernel maps
- * them, old and clean), and the slots are freed. Reclaim writes its
+ * them, old and clean; how many adapts, below), and the slots are freed. Reclaim writes its
  * candidates in runs of consecutive slots, one device request a run,
  * through a staging buffer. Unmapping frees the slots of the range,
  * fork gives the child a reference to each slot (the data is shared until
@@ -23,6 +23,28 @@
  * cached maps the cached page again. Two
  * faults on one swap entry both read it; the second finds the entry gone
  * and drops its copy.
+ *
+ * Adaptive readahead (Linux: swapin_nr_pages, swap_vma_ra_win): a
+ * fault's window (the most slots it reads, its own included) follows how
+ * many pages read ahead were used. Each page read ahead is marked
+ * PG_readahead (vmstat swap_ra). It is a hit (swap_ra_hit), its mark
+ * cleared, when it is seen used: at the address space's next major fault,
+ * which looks at the accessed bits of the last fault's window, or when
+ * the LRU reclaimer's reference test (mm/vmscan_lru.c) finds it accessed;
+ * that test finding it unused clears the mark (a miss: nothing counted;
+ * reclaim=scan does not look, and a freed page loses its flags). The hits since the
+ * last window was sized (one count for the whole system, as Linux's) size
+ * the next: hits + 2 rounded up to a power of two, at most SWAP_READAHEAD;
+ * no hit: 2 when the fault lands right after the pages the last fault
+ * read (or right before the last fault), 1 otherwise; when it lands
+ * right after them and every one read ahead was used, no smaller than the
+ * last window (a run cut short where the next slots stopped is no reason
+ * to shrink); never below half the address space's last window, so it
+ * shrinks by halves. The first major fault of
+ * an address space reads the full SWAP_READAHEAD. So sequential swap-in
+ * keeps (or regains) 16 pages a fault, and random faults whose neighbours
+ * go unused fall to one page. MADV_WILLNEED asks for its range: full
+ * windows, not marked.
  *
  * Locking: swap entries change under pt_lock (a read mmap_lock held, or
  * the write lock); slot references are counted under swap_lock, which
@@ -338,13 +360,72 @@ static bool swap_in_install(struct mm *mm, struct vma *vma, uintptr_t va, unsign
 /* Swap-in reads ahead the entries that follow va in the same page table and hold the next slots. */
 #define SWAP_READAHEAD 16
 
-/* How many entries from va on (at most SWAP_READAHEAD, below limit and inside va's page table) hold val, val + 1, ... pt_lock. */
-static unsigned readahead_count(struct mm *mm, uintptr_t limit, uintptr_t va, unsigned long val)
+static unsigned long ra_hits;         /* [atomic] pages read ahead found used since a window was last sized */
+
+/* swap_ra_note's work; true when it counted a hit. */
+static bool ra_note(struct page *p, bool used)
+{
+	if (!(READ_ONCE(p->flags) & PG_readahead) ||
+	    !(__atomic_fetch_and(&p->flags, ~PG_readahead, __ATOMIC_RELAXED) & PG_readahead) || !used)
+		return false;
+	__atomic_add_fetch(&ra_hits, 1, __ATOMIC_RELAXED);
+	count_vm_event(VM_SWAP_RA_HIT);
+	return true;
+}
+
+void swap_ra_note(struct page *p, bool used)
+{
+	ra_note(p, used);
+}
+
+/* The pages mm's last fault read ahead, accessed since they were mapped, are hits: how many. pt_lock. */
+static unsigned ra_scan_last(struct mm *mm)
+{
+	unsigned used = 0;
+
+	for (unsigned i = 1; i < mm->swap_ra_read; i++) {
+		phys_addr_t pa = 0;
+		unsigned st = 0;
+		struct page *p;
+
+		if (arch_mmu_query(mm->mmu, mm->swap_ra_va + i * PAGE_SIZE, &pa, &st) || !(st & MMU_ACCESSED))
+			continue;
+		p = phys_to_page(pa);
+		if (p && ra_note(p, true))
+			used++;
+	}
+	return used;
+}
+
+/* The window of a major fault at va (the rule in the header comment); remembered in mm. pt_lock. */
+static unsigned ra_window(struct mm *mm, uintptr_t va)
+{
+	unsigned last = mm->swap_ra_win, w = 1, used = last ? ra_scan_last(mm) : 0;
+	bool next = last && va == mm->swap_ra_va + mm->swap_ra_read * PAGE_SIZE;
+	unsigned long hits = __atomic_exchange_n(&ra_hits, 0, __ATOMIC_RELAXED);
+
+	if (!last)
+		w = SWAP_READAHEAD;
+	else if (hits)
+		while (w < MIN(hits + 2, (unsigned long)SWAP_READAHEAD))
+			w <<= 1;
+	else if (next || va + PAGE_SIZE == mm->swap_ra_va)
+		w = 2;
+	if (next && used + 1 == mm->swap_ra_read)
+		w = MAX(w, last);       /* a run read ahead and used to its end: keep going */
+	w = MAX(w, last / 2);
+	mm->swap_ra_va = va;
+	mm->swap_ra_win = w;
+	return w;
+}
+
+/* How many entries from va on (at most max, below limit and inside va's page table) hold val, val + 1, ... pt_lock. */
+static unsigned readahead_count(struct mm *mm, uintptr_t limit, uintptr_t va, unsigned long val, unsigned max)
 {
 	uintptr_t end = MIN(limit, ALIGN_DOWN(va, 512 * PAGE_SIZE) + 512 * PAGE_SIZE);
 	unsigned k = 1;
 
-	while (k < SWAP_READAHEAD && va + k * PAGE_SIZE < end) {
+	while (k < max && va + k * PAGE_SIZE < end) {
 		phys_addr_t v = 0;
 
 		if (arch_mmu_query(mm->mmu, va + k * PAGE_SIZE, &v, NULL) != -EAGAIN || v != val + k)
@@ -357,7 +438,9 @@ static unsigned readahead_count(struct mm *mm, uintptr_t limit, uintptr_t va, un
 /*
  * Read the swap entry val at va, and the entries after it below limit that
  * hold the next slots, into new pages and map them (the page at va as flags asks,
- * accessed when accessed; the others old and clean). pt_lock held,
+ * accessed when accessed; the others old and clean). A fault (accessed)
+ * reads its adaptive window and marks the others read ahead; MADV_WILLNEED
+ * (not accessed) reads up to SWAP_READAHEAD. pt_lock held,
  * dropped around the read. FAULT_OK, FAULT_OOM (not one page to be had),
  * FAULT_SIGBUS (I/O error: every entry stays).
  */
@@ -376,7 +459,9 @@ static enum fault_result swap_in_run(struct mm *mm, struct vma *vma, uintptr_t v
 			user_page_put(p[0]);
 		return FAULT_OK;
 	}
-	k = readahead_count(mm, limit, va, val);
+	k = readahead_count(mm, limit, va, val, accessed ? ra_window(mm, va) : SWAP_READAHEAD);
+	if (accessed)
+		mm->swap_ra_read = k;
 	/*
 	 * Each slot read gets a reference of its own first: pt_lock is
 	 * dropped for the read, and an entry unmapped meanwhile must not
@@ -398,13 +483,18 @@ static enum fault_result swap_in_run(struct mm *mm, struct vma *vma, uintptr_t v
 	err = rw_run(e, p, got, false);
 	mm_pt_lock(mm);
 	for (unsigned i = 0; i < got; i++) {
-		bool first = i == 0;
+		bool first = i == 0, ahead = !first && accessed;
 
+		if (ahead)
+			__atomic_fetch_or(&p[i]->flags, PG_readahead, __ATOMIC_RELAXED);
 		if (err || !swap_in_install(mm, vma, va + i * PAGE_SIZE, e[i].val, p[i],
-					    first ? flags : 0, first && accessed))
+					    first ? flags : 0, first && accessed)) {
 			user_page_put(p[i]);
-		else
+		} else {
 			count_vm_event(VM_PSWPIN);
+			if (ahead)
+				count_vm_event(VM_SWAP_RA);
+		}
 		swap_slot_free(e[i]);
 	}
 	return err ? FAULT_SIGBUS : FAULT_OK;   /* Linux: an I/O error is VM_FAULT_SIGBUS */

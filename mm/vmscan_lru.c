@@ -79,6 +79,8 @@ static enum verdict check_references(struct page *p)
 	bool ref = __atomic_fetch_and(&p->flags, ~PG_referenced, __ATOMIC_RELAXED) & PG_referenced;
 	enum lru_verdict r = lru_inactive_verdict(ptes, &ref);
 
+	swap_ra_note(p, ptes != 0);     /* read ahead from swap: used (a hit) or not */
+
 	if (ref)
 		__atomic_fetch_or(&p->flags, PG_referenced, __ATOMIC_RELAXED);
 	return (enum verdict)r;

@@ -1091,6 +1091,130 @@ static void test_remote_write_keeps_page_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_remote_write_keeps_page)
 
+/* The readahead tests' end: the 48 pages' data all back, no swap entry left. */
+static void readahead_done(struct ktest *t, struct mm *mm, struct swap_env *e)
+{
+	for (unsigned i = 0; i < 48; i++)
+		EXPECT_TRUE(t, data_ok(mm, i));
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	mm_put(mm);
+	env_down(t, e);
+}
+
+/* What one major fault at page i read: pswpin's change (mm/swap_pte.c's adaptive window). */
+static unsigned long fault_reads(struct ktest *t, struct mm *mm, unsigned i)
+{
+	unsigned long in0 = vm_event_sum(VM_PSWPIN);
+
+	EXPECT_EQ(t, ut_read8(mm, B + P(i)), 0x20 + (int)i);
+	return vm_event_sum(VM_PSWPIN) - in0;
+}
+
+/*
+ * Adaptive readahead (mm/swap_pte.c's rule, Linux's swapin_nr_pages):
+ * 48 pages paged out in consecutive slots. The address space's first
+ * major fault (page 0) reads the full window, 16 pages, 15 of them read
+ * ahead (swap_ra). Reclaim (the LRU lists) finds those 15 unused and
+ * takes them (misses: no swap_ra_hit); page 0, just used, keeps its
+ * second chance. No page read ahead was used, so each fault away from
+ * the last window halves it: page 24 reads 8, page 32 reads 4, page 40
+ * reads 2, page 44 reads 1 (Linux's rule: hits + 2 pages, 1 when no hit
+ * and the fault is not next to the last one, never below half the last
+ * window). With a fixed window each would read up to 16.
+ */
+static void test_readahead_shrinks_unused_run(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned long ra0 = vm_event_sum(VM_SWAP_RA), hit0 = vm_event_sum(VM_SWAP_RA_HIT);
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 48);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(48), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, mm->swap_ents, 48);
+	EXPECT_EQ(t, fault_reads(t, mm, 0), 16);
+	EXPECT_EQ(t, vm_event_sum(VM_SWAP_RA) - ra0, 15);
+	EXPECT_EQ(t, mm_reclaim(15, RECLAIM_KSWAPD), 15);
+	EXPECT_EQ(t, mm->swap_ents, 32 + 15);
+	EXPECT_EQ(t, vm_event_sum(VM_SWAP_RA_HIT) - hit0, 0);
+	EXPECT_EQ(t, fault_reads(t, mm, 24), 8);
+	EXPECT_EQ(t, fault_reads(t, mm, 32), 4);
+	EXPECT_EQ(t, fault_reads(t, mm, 40), 2);
+	EXPECT_EQ(t, fault_reads(t, mm, 44), 1);
+	EXPECT_EQ(t, vm_event_sum(VM_SWAP_RA_HIT) - hit0, 0);
+	readahead_done(t, mm, &e);
+}
+
+WITH_RECLAIM(test_readahead_shrinks_unused, true)
+UT_CASE_WITHOUT_SWAP(test_readahead_shrinks_unused)
+
+/*
+ * Sequential use grows the window back: 48 pages paged out; page 0's
+ * fault (the first) reads 16, unused; page 24's, no hit, reads 8 (half).
+ * Pages 25..31, read ahead, are then read in order: their accessed bits,
+ * seen at the next fault, are 7 hits, so page 32's fault reads 16 (7 + 2
+ * rounded up to a power of two is 16, the most). 33..47 used too: 15
+ * hits at page 16's fault, whose window is 16 again (8 read: page 24 is
+ * in memory). With no hits counted the window would have kept shrinking
+ * (4 at page 32, 2 at page 16); with a fixed one page 24 would read 16.
+ */
+static void test_readahead_grows_sequential_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+	unsigned long hit0 = vm_event_sum(VM_SWAP_RA_HIT);
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 48);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(48), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, fault_reads(t, mm, 0), 16);
+	EXPECT_EQ(t, fault_reads(t, mm, 24), 8);
+	for (unsigned i = 25; i < 32; i++)
+		EXPECT_EQ(t, fault_reads(t, mm, i), 0);
+	EXPECT_EQ(t, fault_reads(t, mm, 32), 16);
+	EXPECT_EQ(t, vm_event_sum(VM_SWAP_RA_HIT) - hit0, 7);
+	for (unsigned i = 33; i < 48; i++)
+		EXPECT_EQ(t, fault_reads(t, mm, i), 0);
+	EXPECT_EQ(t, fault_reads(t, mm, 16), 8);
+	EXPECT_EQ(t, vm_event_sum(VM_SWAP_RA_HIT) - hit0, 7 + 15);
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 4);
+	readahead_done(t, mm, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_readahead_grows_sequential)
+
+/*
+ * A run cut short where the next slots stop is no reason to shrink: pages
+ * 2..47 paged out first (slots in a row), then pages 0..1 (the two slots
+ * after those). Page 0's fault (the first: window 16) reads only pages 0
+ * and 1 (page 2's slot is not the next one). Page 1 is used, so the run
+ * read ahead was used to its end, and page 2's fault, right after it,
+ * keeps the window: 16 pages. By the hits alone (1 hit: 1 + 2 rounded up
+ * is 4, never below half of 16) it would read 8.
+ */
+static void test_readahead_keeps_cut_run_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct mm *mm;
+
+	if (!env_up(t, &e))
+		return;
+	mm = written_mm(t, 48);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_madvise(mm, B + P(2), P(46), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(2), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, fault_reads(t, mm, 0), 2);
+	EXPECT_EQ(t, fault_reads(t, mm, 1), 0);
+	EXPECT_EQ(t, fault_reads(t, mm, 2), 16);
+	readahead_done(t, mm, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_readahead_keeps_cut_run)
+
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),
 	KTEST_CASE(test_fork_shares_slots),
@@ -1113,6 +1237,9 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_lru_reclaims_mapped_shmem),
 	KTEST_CASE(test_file_io_marks_accessed),
 	KTEST_CASE(test_remote_write_keeps_page),
+	KTEST_CASE(test_readahead_shrinks_unused),
+	KTEST_CASE(test_readahead_grows_sequential),
+	KTEST_CASE(test_readahead_keeps_cut_run),
 	{ 0 },
 };
 KTEST_SUITE(mm_swap, mm_swap_cases);

@@ -92,7 +92,7 @@ static void t_vmstat_counts(void)
 	char *p = mmap(NULL, n * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	static const char *const names[] = { "nr_free_pages", "pswpin", "pswpout", "pgfault", "pgmajfault",
 					     "pglazyfree", "pglazyfreed", "pgscan_kswapd", "pgscan_direct",
-					     "pgsteal_kswapd", "pgsteal_direct", "oom_kill" };
+					     "pgsteal_kswapd", "pgsteal_direct", "oom_kill", "swap_ra", "swap_ra_hit" };
 	long f0, lf0, lfd0;
 
 	CHECK(p != MAP_FAILED);
