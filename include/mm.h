@@ -281,7 +281,8 @@ bool mm_get_unless_zero(struct mm *mm);
  * mm_put_deferred: mm_put for a caller that holds another address space's
  * mmap_lock (the reverse map, for reclaim): a last reference leaves mm on
  * a stack that mm_put_deferred_flush tears down, from a caller that holds
- * no lock (mm_reclaim, at its end). Any context that may call mm_put.
+ * no lock (mm_reclaim, at its end; mm_check_all, first). Any context that
+ * may call mm_put.
  */
 void mm_put_deferred(struct mm *mm);
 void mm_put_deferred_flush(void);
@@ -313,13 +314,16 @@ void mm_put(struct mm *mm);
 struct mm *mm_dup(struct mm *parent);
 
 /*
- * mm_check_all: vma_check every live address space (made by mm_create and
- * not torn down), each under its mmap_lock for reading (at most 32 of
- * them); *checked (may be NULL) = how many. 0, or -EINVAL when one failed
- * (vma_check printed what). The caller holds no mmap_lock.
+ * mm_check_all: first tear down the address spaces whose last user is
+ * gone but that wait on mm_put_deferred's stack (so none of them holds
+ * frames or objects past the check), then vma_check every live address
+ * space (made by mm_create and not torn down), each under its mmap_lock
+ * for reading (at most 32 of them); *checked (may be NULL) = how many. 0,
+ * or -EINVAL when one failed (vma_check printed what). The caller holds
+ * no lock.
  */
 int mm_check_all(unsigned *checked);
-/* Address spaces made by mm_create and not torn down yet (leak checks). */
+/* Address spaces made by mm_create and not torn down yet, queued ones included (leak checks). */
 size_t mm_live_count(void);
 /*
  * mm_mark_oom_victim: the OOM killer chose the process of mm (a task's,

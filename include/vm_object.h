@@ -58,6 +58,8 @@ struct vm_object_ops {
 	 * Called under o->lock.
 	 */
 	int (*charge)(struct vm_object *o, long pages);
+	/* What o is, for a leak report (vm_object_report): a line into buf (n bytes). NULL: "object". */
+	void (*describe)(struct vm_object *o, char *buf, size_t n);
 };
 
 struct vm_object {
@@ -163,6 +165,13 @@ int vm_object_swap_in(struct vm_object *o, unsigned long pgoff);
 unsigned long vm_object_swapped(struct vm_object *o, unsigned long first, unsigned long last);
 /* Objects now alive (leak checks). */
 size_t vm_object_inuse(void);
+/*
+ * vm_object_report: print to the kernel log every object that has pages
+ * (in memory or in swap): its references, VMAs, pages and what it is
+ * (ops->describe). A diagnostic for a leak check that failed; the numbers
+ * are read without the objects' locks. How many objects had pages.
+ */
+unsigned long vm_object_report(void);
 
 struct vm_file_ops {
 	/* One more / one less reference to f (a VMA, or whoever holds it). Required. */

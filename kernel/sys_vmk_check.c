@@ -10,8 +10,9 @@
 #include "slab.h"
 #include "kerrno.h"
 #include "file.h"
+#include "vm_object.h"
 
-/* vmk_check(out, size): mm, buddy and slab checks; struct vmk_check (a prefix of size bytes). */
+/* vmk_check(out, size, flags): mm, buddy and slab checks; struct vmk_check (a prefix of size bytes). */
 long sys_vmk_check(SYSCALL_ARGS)
 {
 	struct vmk_check r = { 0 };
@@ -30,6 +31,9 @@ long sys_vmk_check(SYSCALL_ARGS)
 	slab_shrink_all();              /* empty slabs do not count as used memory */
 	r.free_frames = pmm_free_frames();
 	r.mms_checked = mms;
+	r.mms_live = mm_live_count();
+	if (a2 & VMK_CHECK_REPORT)
+		r.objects_with_pages = vm_object_report();
 	r.caches_checked = caches;
 	if (copy_to_user((void *)a0, &r, MIN(a1, sizeof(r))))
 		return -EFAULT;

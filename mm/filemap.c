@@ -27,6 +27,7 @@
 #include "vmscan.h"
 #include "lru.h"
 #include "lockless.h"
+#include "printk.h"
 
 #define VMO_SHIFT 9
 #define VMO_SLOTS (1UL << VMO_SHIFT)
@@ -106,6 +107,30 @@ struct vm_object *vm_object_of_page_get(struct page *p)
 unsigned long vm_object_count(void)
 {
 	return READ_ONCE(objects_listed);       /* without objects_lock: races with adds and removals */
+}
+
+unsigned long vm_object_report(void)
+{
+	unsigned long fl = spin_lock_irqsave(&objects_lock), n = 0;
+	struct list_head *pos;
+	char what[80];
+
+	list_for_each(pos, &objects) {
+		struct vm_object *o = list_entry(pos, struct vm_object, all);
+		unsigned long pages = READ_ONCE(o->nrpages);
+
+		if (!pages)
+			continue;
+		n++;
+		if (o->ops->describe)
+			o->ops->describe(o, what, sizeof(what));
+		else
+			ksnprintf(what, sizeof(what), "object");
+		printk("vm_object %p: %s: refcount %d, nr_vmas %ld, pages %lu (%lu in swap)\n", (void *)o, what,
+		       READ_ONCE(o->refcount), READ_ONCE(o->nr_vmas), pages, READ_ONCE(o->nrswapped));
+	}
+	spin_unlock_irqrestore(&objects_lock, fl);
+	return n;
 }
 
 void vm_object_get(struct vm_object *o)

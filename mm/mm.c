@@ -190,8 +190,10 @@ int mm_check_all(unsigned *checked)
 	struct mm *batch[MM_CHECK_BATCH];
 	unsigned n = 0, bad = 0;
 	struct list_head *p;
-	unsigned long f = spin_lock_irqsave(&mm_list_lock);
+	unsigned long f;
 
+	mm_put_deferred_flush();        /* a dead address space must not hold memory past the check */
+	f = spin_lock_irqsave(&mm_list_lock);
 	list_for_each(p, &mm_list) {
 		struct mm *mm = list_entry(p, struct mm, all_link);
 

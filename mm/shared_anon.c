@@ -27,7 +27,14 @@ static void sa_release(struct vm_object *o)
 	kfree(container_of(o, struct shared_anon, obj));
 }
 
-static const struct vm_object_ops sa_object_ops = { .release = sa_release };
+static void sa_object_describe(struct vm_object *o, char *buf, size_t n)
+{
+	struct shared_anon *sa = container_of(o, struct shared_anon, obj);
+
+	ksnprintf(buf, n, "shared anon ino %llu, file refs %d", (unsigned long long)sa->ino, READ_ONCE(sa->refcount));
+}
+
+static const struct vm_object_ops sa_object_ops = { .release = sa_release, .describe = sa_object_describe };
 
 static void sa_get(struct vm_file *f)
 {

@@ -11,6 +11,7 @@
 #include "lockless.h"
 #include "slab.h"
 #include "kstring.h"
+#include "printk.h"
 #include "kerrno.h"
 
 static uint64_t next_ino = 1;
@@ -76,8 +77,17 @@ static void inode_release(struct vm_object *o)
 	__atomic_sub_fetch(&inodes_alive, 1, __ATOMIC_RELAXED);
 }
 
+/* memfds and unlinked files have no name (nlink 0); an open file or a mapping keeps them */
+static void inode_describe(struct vm_object *o, char *buf, size_t n)
+{
+	struct inode *inode = container_of(o, struct inode, data);
+
+	ksnprintf(buf, n, "tmpfs inode %llu (memfd or file), nlink %u", (unsigned long long)inode->ino,
+		 READ_ONCE(inode->nlink));
+}
+
 static const struct vm_object_ops inode_object_ops = {
-	.release = inode_release, .charge = inode_charge,
+	.release = inode_release, .charge = inode_charge, .describe = inode_describe,
 };
 
 struct inode *inode_alloc(uint32_t mode, uint64_t rdev, const struct inode_special *special)

@@ -23,20 +23,25 @@
 #define VMDUMP_VMAS          0x1
 #define VMDUMP_PAGES         0x2
 /*
- * vmk_check(struct vmk_check *out, size_t size): run the kernel's
+ * vmk_check(struct vmk_check *out, size_t size, flags): run the kernel's
  * consistency checks on the live system: vma_check of every address space
  * (mm_check_all), the buddy allocator (pmm_check), every slab cache
  * (slab_check_all) and the slab debug checks' corruption count; then fill
  * out (a prefix of size bytes; free_frames after the /proc names nobody
  * holds are dropped and empty slabs given back). 0 when every check passed; -EINVAL when one
  * failed (out->failed says which, the kernel log says what); -EFAULT.
- * The syscall fuzzer (user/fuzz) calls it after each seed.
+ * Address spaces queued for teardown (mm_put_deferred) are torn down
+ * first. flags: VMK_CHECK_REPORT also prints to the kernel log every
+ * page-cache object that has pages (references, mappings, pages, kind),
+ * for a leak check that failed. The syscall fuzzer (user/fuzz) calls it
+ * after each seed.
  */
 #define __NR_vmk_check       1003
 #define VMK_CHECK_MM         0x1        /* a vma_check failed */
 #define VMK_CHECK_PMM        0x2        /* pmm_check failed */
 #define VMK_CHECK_SLAB       0x4        /* a kmem_cache_check failed */
 #define VMK_CHECK_SLAB_DEBUG 0x8        /* slab debug checks found corruption (ever since boot) */
+#define VMK_CHECK_REPORT     0x1        /* flags: report the objects with pages (vm_object_report) */
 
 /* What vmk_memstat fills in (a prefix if size is smaller). */
 struct vmk_memstat {
@@ -69,6 +74,8 @@ struct vmk_check {
 	uint64_t mms_checked;           /* address spaces vma_check ran on */
 	uint64_t caches_checked;        /* slab caches checked */
 	uint64_t slab_debug_errors;     /* corruptions the slab debug checks found since boot */
+	uint64_t mms_live;              /* address spaces alive after the check (mm_live_count) */
+	uint64_t objects_with_pages;    /* VMK_CHECK_REPORT: page-cache objects that have pages */
 };
 
 #endif

@@ -253,7 +253,52 @@ static void test_unmap_file_keeps_cow_copy(struct ktest *t)
 	f->ops->put(f);
 }
 
+/* A new address space mapping a shared anonymous object of 4 written pages at B (the mapping its only holder). */
+static struct mm *mm_with_shared_pages(struct ktest *t)
+{
+	struct vm_file *f = shared_anon_file(P(4));
+	struct mm *mm = mm_create();
+
+	if (!mm || !f)
+		return NULL;
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, B, P(4), UT_RW, MAP_SHARED | MAP_FIXED, f, 0), (long)B);
+	f->ops->put(f);
+	for (unsigned i = 0; i < 4; i++)
+		EXPECT_EQ(t, ut_write8(mm, B + P(i), (uint8_t)i), FAULT_OK);
+	return mm;
+}
+
+/*
+ * An address space whose last reference went through mm_put_deferred (a
+ * reverse-map walk's put under another mmap_lock) waits on the deferred
+ * stack, still listed and still mapping a shared object's pages. The
+ * checker (mm_check_all, what vmk_check and the leak checks run) must
+ * tear it down first: after it every frame is back (the object's pages,
+ * the page tables) and the address space is gone from mm_live_count.
+ * Before that, a dead address space skipped by the checker held the
+ * object until the next reclaim.
+ */
+static void test_check_flushes_deferred_put(struct ktest *t)
+{
+	size_t mms, frames;
+	struct mm *mm = mm_with_shared_pages(t);
+
+	ASSERT_TRUE(t, mm != NULL);
+	mm_put(mm);                     /* the same once, torn down at once: caches first used stay */
+	mms = mm_live_count();
+	frames = ut_free_frames();
+	mm = mm_with_shared_pages(t);
+	ASSERT_TRUE(t, mm != NULL);
+	mm_put_deferred(mm);            /* the last reference: queued, not torn down */
+	EXPECT_EQ(t, mm_live_count(), mms + 1);
+	EXPECT_EQ(t, mm_check_all(NULL), 0);
+	EXPECT_EQ(t, mm_live_count(), mms);
+	EXPECT_EQ(t, ut_free_frames(), frames);
+	mm_put_deferred_flush();        /* leaves nothing queued if the check did not */
+}
+
 static const struct ktest_case mm_rmap_cases[] = {
+	KTEST_CASE(test_check_flushes_deferred_put),
 	KTEST_CASE(test_file_rmap_mremap_fork_cow),
 	KTEST_CASE(test_unmap_file_keeps_cow_copy),
 	KTEST_CASE(test_fork_mremap_split_cow),

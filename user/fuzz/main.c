@@ -168,12 +168,29 @@ static void print_meminfo(void)
 	usys1(__NR_close, fd);
 }
 
-/* vmk_check: 1 on Linux (not there), 0 passed, -1 failed. */
-static int kernel_check(struct vmk_check *r)
+/* vmk_check (flags: VMK_CHECK_*): 1 on Linux (not there), 0 passed, -1 failed. */
+static int kernel_check(struct vmk_check *r, long flags)
 {
-	long e = usys2(__NR_vmk_check, (long)r, sizeof(*r));
+	long e = usys3(__NR_vmk_check, (long)r, sizeof(*r), flags);
 
 	return e == -38 ? 1 : e == 0 ? 0 : -1;
+}
+
+/*
+ * The frame count did not come back: say how many address spaces are
+ * alive (queued teardowns included) and ask the kernel to list in its log
+ * every page-cache object still holding pages (references, mappings,
+ * kind), so that one failing run tells who keeps the memory.
+ */
+static void leak_report(const struct vmk_check *before, const struct vmk_check *after, char *why, size_t n)
+{
+	struct vmk_check again;
+
+	kernel_check(&again, VMK_CHECK_REPORT);
+	snprintf(why, n, "frames leaked: %lu free before the seed, %lu after (%lu address spaces, %lu alive; "
+		 "%lu objects with pages, kernel log)", (unsigned long)before->free_frames,
+		 (unsigned long)after->free_frames, (unsigned long)after->mms_checked, (unsigned long)again.mms_live,
+		 (unsigned long)again.objects_with_pages);
 }
 
 /*
@@ -185,8 +202,8 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 {
 	struct vmk_check before, after;
 	struct fz_stats s0 = *fz_stats;
-	int on_vmk = kernel_check(&before), st = 0, pid;
-	char why[160] = "";
+	int on_vmk = kernel_check(&before, 0), st = 0, pid;
+	char why[224] = "";
 
 	printf("seed %lu: ", (unsigned long)seed);     /* the rest when it ends: a crash still names it */
 	if (on_vmk < 0) {
@@ -213,13 +230,11 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 	else if (!why[0] && WEXITSTATUS(st) != 0)
 		snprintf(why, sizeof(why), "the seed's first process exited with %d", WEXITSTATUS(st));
 	if (!why[0] && on_vmk == 0) {
-		if (kernel_check(&after) < 0)
+		if (kernel_check(&after, 0) < 0)
 			snprintf(why, sizeof(why), "kernel checks failed after the seed (failed %#lx: the kernel log says what)",
 				 (unsigned long)after.failed);
 		else if (frames && after.free_frames != before.free_frames)
-			snprintf(why, sizeof(why), "frames leaked: %lu free before the seed, %lu after (%lu address spaces)",
-				 (unsigned long)before.free_frames, (unsigned long)after.free_frames,
-				 (unsigned long)after.mms_checked);
+			leak_report(&before, &after, why, sizeof(why));
 	}
 	if (why[0]) {
 		printf("FAILED: %s\n", why);

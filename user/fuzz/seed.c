@@ -127,7 +127,7 @@ static void join_threads(void)
 static void check_live(void)
 {
 	struct vmk_check r;
-	long e = usys2(__NR_vmk_check, (long)&r, sizeof(r));
+	long e = usys3(__NR_vmk_check, (long)&r, sizeof(r), 0);
 	char what[64];
 
 	if (e == 0 || e == -38)
