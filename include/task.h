@@ -339,9 +339,11 @@ int user_init_start(void);
  * back to user mode), with a report, unless an earlier victim is still
  * exiting; when another process was chosen (or is exiting) current yields
  * so that it can free its memory. The caller returns to user mode, where
- * the fault is retried. No lock held.
+ * the fault is retried (or retries a kernel copy itself). Returns false when
+ * nobody could be chosen (every process is exiting already): a retry would
+ * find no more memory. No lock held.
  */
-void out_of_memory(void);
+bool out_of_memory(void);
 
 /*
  * Kernel threads (kernel/sched/kthread.c): kthread_create makes a task that runs

@@ -144,8 +144,14 @@ void user_exception(struct trap_frame *tf)
  * signals are delivered: so a task with SIGKILL pending fails the copy
  * instead (-EFAULT, then it dies, as Linux's fault_signal_pending), and
  * the retry is a point where it yields the CPU when its slice is over
- * (else, on one CPU, the task that would kill it never runs). An SMAP or
- * SMEP violation is not handled: retrying would fault again forever.
+ * (else, on one CPU, the task that would kill it never runs). A fault that
+ * found no page even after reclaim (FAULT_OOM) runs the OOM killer and
+ * retries, as a user-mode fault does: Linux's page allocator kills and
+ * retries inside the allocation, so a copy to user memory (a read(), a
+ * signal frame) waits for the victim's memory instead of failing. Not
+ * where interrupts were off (the copy's caller cannot give up the CPU).
+ * An SMAP or SMEP violation is not handled: retrying would fault again
+ * forever.
  */
 int kernel_uaccess_fault(struct trap_frame *tf);
 int kernel_uaccess_fault(struct trap_frame *tf)
@@ -167,6 +173,8 @@ int kernel_uaccess_fault(struct trap_frame *tf)
 			if (tf->rflags & RFLAGS_IF)
 				sti();
 			r = handle_mm_fault(t->mm, addr, fault_flags(tf->error));
+			if (r == FAULT_OOM && (tf->rflags & RFLAGS_IF) && out_of_memory())
+				r = FAULT_OK;   /* retried: a victim's memory comes back, or this task dies */
 			if (r == FAULT_OK && t->need_resched && (tf->rflags & RFLAGS_IF))
 				schedule();
 			cli();

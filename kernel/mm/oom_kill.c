@@ -76,7 +76,7 @@ static void oom_kill_locked(struct task *v, const struct task *faulting)
 	count_vm_event(VM_OOM_KILL);
 }
 
-void out_of_memory(void)
+bool out_of_memory(void)
 {
 	struct oom_choice c = { 0 }, init = { 0 };
 	struct task *victim;
@@ -96,4 +96,5 @@ void out_of_memory(void)
 	spin_unlock_irqrestore(&sched_lock, f);
 	if (other)
 		sched_yield();          /* let the victim run and free its memory; the fault is retried */
+	return c.wait || victim;
 }

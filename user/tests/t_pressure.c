@@ -304,6 +304,67 @@ static void t_oom_kill_largest(void)
 	close(ready[0]);
 }
 
+/*
+ * A kernel copy to user memory that finds no page OOM-kills and retries,
+ * as a user fault does: Linux's page allocator runs the OOM killer inside
+ * the allocation and tries again, so a read() into fresh memory waits for
+ * the victim's pages instead of failing with EFAULT. A child holds 60% of
+ * memory and sleeps; the parent then reads half of memory from /dev/zero
+ * into an untouched mapping, so every page of it is first touched by the
+ * kernel's copy. The read must return every byte, the child (the larger)
+ * dies of SIGKILL, and the buffer reads back as zeros. (Before the fix the
+ * read failed with EFAULT once memory ran out; the fuzzer met the same gap
+ * as a signal frame that could not be written, docs/fuzz.md, seed 12.)
+ */
+static void t_oom_kill_in_copy(void)
+{
+	size_t total = (size_t)meminfo_kb("MemTotal") * 1024 / PG, n = total / 2;
+	int ready[2], hold[2], st = 0, pid, fd;
+	long oom0 = vmstat("oom_kill"), bad = 0;
+	char c, *p;
+
+	if (!on_vmkernel()) {
+		printf("    (skipped on Linux: would fill the host's memory)\n");
+		return;
+	}
+	if (meminfo_kb("SwapTotal") > 0) {
+		printf("    (skipped: with swap, memory does not run out here)\n");
+		return;
+	}
+	CHECK_EQ(pipe(ready), 0);
+	CHECK_EQ(pipe(hold), 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		close(ready[0]);
+		close(hold[1]);
+		if (!fill(total * 6 / 10))
+			_exit(3);
+		write(ready[1], "r", 1);
+		read(hold[0], &c, 1);           /* sleeps until killed (or the parent gives up) */
+		_exit(4);
+	}
+	close(ready[1]);
+	close(hold[0]);
+	CHECK_EQ(read(ready[0], &c, 1), 1);
+	p = mmap(NULL, n * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(p != MAP_FAILED);
+	fd = open("/dev/zero", O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK_EQ(read(fd, p, n * PG), (long)(n * PG));
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFSIGNALED(st));
+	CHECK_EQ(WTERMSIG(st), SIGKILL);
+	CHECK_EQ(vmstat("oom_kill") - oom0, 1);
+	for (size_t i = 0; i < n; i++)
+		bad += p[i * PG] != 0;
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(munmap(p, n * PG), 0);
+	close(fd);
+	close(hold[1]);
+	close(ready[0]);
+}
+
 extern char **environ;
 
 /* A swap area is expected (UTEST_SWAP=1) and present; false with a note when the test must be skipped. */
@@ -1125,6 +1186,7 @@ const struct utest ut_pressure_tests[] = {
 	{ "meminfo_lru", t_meminfo_lru },
 	{ "pressure_madv_free", t_pressure_madv_free },
 	{ "oom_kill_largest", t_oom_kill_largest },
+	{ "oom_kill_in_copy", t_oom_kill_in_copy },
 	{ "swap_roundtrip", t_swap_roundtrip },
 	{ "swap_fork_cow_mremap", t_swap_fork_cow_mremap },
 	{ "smaps_counts", t_smaps_counts },
