@@ -5,7 +5,9 @@
  * anonymous memory, which Linux keeps on the anonymous lists because they
  * are swap-backed) go on the anonymous lists; the file lists are for
  * pages that need no swap to leave (Linux: a file's clean page cache and
- * MADV_FREE'd anonymous pages), which this kernel does not put there yet.
+ * MADV_FREE'd anonymous pages): here the lazily freed anonymous pages
+ * (lru_lazyfree), which reclaim's swap rounds scan first
+ * (mm/vmscan_lru.c).
  *
  * A new page starts inactive (Linux 6.1 without the multi-generational
  * LRU: lru_cache_add / folio_add_lru_vma since Linux 5.9's "protect the
@@ -57,6 +59,25 @@ void lru_del(struct page *page);
  */
 void lru_activate(struct page *page);
 void lru_deactivate(struct page *page);
+
+/*
+ * lru_list_for: the list page belongs on by its kind, inactive or active
+ * (Linux folio_lru_list): a lazily freed anonymous page (PG_lazyfree) on
+ * the file lists, every other page on the anonymous ones.
+ */
+enum lru_list lru_list_for(const struct page *page, bool active);
+
+/*
+ * lru_lazyfree: page (held by the caller) was just marked lazily freed:
+ * its PG_referenced cleared, it moves to the head of the inactive file
+ * list (Linux lru_lazyfree_fn: not counted as a deactivation).
+ * lru_lazyfree_cancel: it was written since and is data again: to the
+ * active anonymous list (Linux sets it swap-backed and activates it). A
+ * page on no list stays on none; an isolated one is placed by its
+ * isolator (lru_list_for).
+ */
+void lru_lazyfree(struct page *page);
+void lru_lazyfree_cancel(struct page *page);
 
 /*
  * lru_mark_accessed: a use of page that no page-table entry records (a

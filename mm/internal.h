@@ -15,6 +15,7 @@
 #include "swap.h"
 #include "vmscan.h"
 #include "lockless.h"
+#include "lru.h"
 
 /* ---- the page-table lock (mm->pt_lock): a spinning lock that leaves interrupts on */
 static inline void mm_pt_lock(struct mm *mm)
@@ -225,7 +226,9 @@ static inline void page_ref_unfreeze(struct page *p, int32_t count)
 /*
  * page_set_lazyfree / page_clear_lazyfree: PG_lazyfree on or off, counted
  * (the nr_lazyfree gauge; pglazyfree for each page newly marked, as
- * Linux's folio_mark_lazyfree). Under the rules for a mapped page's flags.
+ * Linux's folio_mark_lazyfree), the page moved to the inactive file list
+ * or back to the active anonymous one (lru_lazyfree, lru_lazyfree_cancel).
+ * Under the rules for a mapped page's flags.
  */
 static inline void page_set_lazyfree(struct page *p)
 {
@@ -234,6 +237,7 @@ static inline void page_set_lazyfree(struct page *p)
 	p->flags |= PG_lazyfree;
 	mod_vm_stat(VM_NR_LAZYFREE, 1);
 	count_vm_event(VM_PGLAZYFREE);
+	lru_lazyfree(p);
 }
 static inline void page_clear_lazyfree(struct page *p)
 {
@@ -241,6 +245,7 @@ static inline void page_clear_lazyfree(struct page *p)
 		return;
 	p->flags &= ~PG_lazyfree;
 	mod_vm_stat(VM_NR_LAZYFREE, -1);
+	lru_lazyfree_cancel(p);
 }
 
 /* ---- reclaim of lazily freed pages (mm/madvise.c; driven by mm/vmscan.c) */
@@ -292,10 +297,11 @@ void shmem_reclaim_object(struct vm_object *o, struct reclaim_scan *rs);
 void mm_reclaim_lazyfree_range(struct reclaim_scan *rs, uintptr_t start, uintptr_t end);
 /*
  * lru_shrink (mm/vmscan_lru.c): reclaim from the tail of the inactive
- * anonymous list (lazily freed pages dropped, the others written to swap;
- * rs->may_swap is assumed), deactivating from the active list when the
- * inactive one is low, until rs->freed reaches rs->want or about one pass
- * over both lists is done. Counts rs->scanned, freed, swapped. No lock held.
+ * file list (lazily freed pages, dropped when clean), then of the
+ * inactive anonymous list (written to swap; rs->may_swap is assumed), each
+ * kind deactivating from its active list when the inactive one is low,
+ * until rs->freed reaches rs->want or about one pass over a kind's lists
+ * is done. Counts rs->scanned, freed, swapped. No lock held.
  */
 void lru_shrink(struct reclaim_scan *rs, enum reclaim_who who);
 /*

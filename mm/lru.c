@@ -105,7 +105,7 @@ void lru_drain_all(void)
  * Change a queued page's list to l (to == -1: take it out of its batch).
  * False when it is not queued (any more: the batch was drained).
  */
-static bool requeue(struct page *p, int to)
+static bool requeue(struct page *p, int to, bool counted)
 {
 	struct lru_batch *b = &batches[p->lru_cpu];
 	uint8_t s;
@@ -121,7 +121,8 @@ static bool requeue(struct page *p, int to)
 			set_state(p, 0);
 		} else {
 			count((enum lru_list)to, 1);
-			count_move((enum lru_list)(s & ~STATE_QUEUED), (enum lru_list)to);
+			if (counted)
+				count_move((enum lru_list)(s & ~STATE_QUEUED), (enum lru_list)to);
 			set_state(p, (uint8_t)(STATE_QUEUED | to));
 		}
 	}
@@ -133,7 +134,7 @@ void lru_del(struct page *p)
 {
 	uint8_t s = state_of(p);
 
-	if (!s || ((s & STATE_QUEUED) && requeue(p, -1)))
+	if (!s || ((s & STATE_QUEUED) && requeue(p, -1, false)))
 		return;
 	spin_lock(&lru_lock);
 	s = state_of(p);
@@ -144,8 +145,13 @@ void lru_del(struct page *p)
 	spin_unlock(&lru_lock);
 }
 
-/* Move p to the head of the active (or inactive) list of its kind, anon or file, unless it is on it. */
-static void move(struct page *p, bool active)
+/*
+ * Move p to the head of its active (or inactive) list: of its own kind
+ * when kind < 0, else of kind's (LRU_INACTIVE_ANON or LRU_INACTIVE_FILE),
+ * unless it is on that list; counted: a move between active and inactive
+ * counts as Linux's pgactivate / pgdeactivate.
+ */
+static void move(struct page *p, int kind, bool active, bool counted)
 {
 	uint8_t s = state_of(p);
 	enum lru_list from, to;
@@ -153,8 +159,8 @@ static void move(struct page *p, bool active)
 	if (!s || (s & STATE_ISOLATED))
 		return;                 /* an isolated page is reclaim's to place (Linux: !folio_test_lru) */
 	from = (enum lru_list)((s & STATE_QUEUED) ? s & ~STATE_QUEUED : s - STATE_ON);
-	to = (enum lru_list)((from & ~1) | (active ? 1 : 0));
-	if (from == to || ((s & STATE_QUEUED) && requeue(p, to)))
+	to = (enum lru_list)((kind < 0 ? (int)(from & ~1) : kind) | (active ? 1 : 0));
+	if (from == to || ((s & STATE_QUEUED) && requeue(p, to, counted)))
 		return;
 	spin_lock(&lru_lock);
 	s = state_of(p);
@@ -167,19 +173,38 @@ static void move(struct page *p, bool active)
 	list_add(&p->lru_link, &lists[to]);
 	count((enum lru_list)(s - STATE_ON), -1);
 	count(to, 1);
-	count_move((enum lru_list)(s - STATE_ON), to);
+	if (counted)
+		count_move((enum lru_list)(s - STATE_ON), to);
 	set_state(p, (uint8_t)(STATE_ON + to));
 	spin_unlock(&lru_lock);
 }
 
 void lru_activate(struct page *p)
 {
-	move(p, true);
+	move(p, -1, true, true);
 }
 
 void lru_deactivate(struct page *p)
 {
-	move(p, false);
+	move(p, -1, false, true);
+}
+
+enum lru_list lru_list_for(const struct page *p, bool active)
+{
+	bool file = (READ_ONCE(p->flags) & (PG_anon | PG_lazyfree)) == (PG_anon | PG_lazyfree);
+
+	return (enum lru_list)((file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON) | (active ? 1 : 0));
+}
+
+void lru_lazyfree(struct page *p)
+{
+	__atomic_fetch_and(&p->flags, ~PG_referenced, __ATOMIC_RELAXED);
+	move(p, LRU_INACTIVE_FILE, false, false);
+}
+
+void lru_lazyfree_cancel(struct page *p)
+{
+	move(p, LRU_INACTIVE_ANON, true, false);
 }
 
 void lru_mark_accessed(struct page *p)

@@ -200,12 +200,15 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
 
 /*
  * Rounds 1 and 2 drop lazily freed pages only (they cost no I/O: Linux
- * reclaims them first, from the file list); rounds 3 and 4, when a swap
- * area has room, also write cold anonymous pages out: found by the
- * page-table clock (reclaim=scan), or by default (reclaim=lru) taken
- * from the inactive LRU list's tail with the unmapped shmem pages there
- * (lru_shrink). Two rounds each, so that a page's second chance is
- * used up. Before round 3, the page
+ * reclaims them first, from the file list), found by the page-table
+ * clock under either policy; rounds 3 and 4, when a swap area has room,
+ * also write cold anonymous pages out: found by the clock (reclaim=scan),
+ * or by default (reclaim=lru) taken from the inactive anonymous list's
+ * tail with the unmapped shmem pages there, after what is left on the
+ * file lists (lru_shrink). Two rounds each, so that a page's second
+ * chance is used up. (The clock, not the file list, in rounds 1 and 2:
+ * it waits for a busy mmap_lock when the reclaimer may, where the LRU's
+ * reverse-map walks only try it.) Before round 3, the page
  * caches' pages nothing maps: clean ones dropped, dirty ones swapped
  * (Linux keeps shmem on the anonymous LRU, where pages written once and
  * not touched since are older than anonymous pages in use: swapping hot

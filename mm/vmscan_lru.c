@@ -3,9 +3,12 @@
  * reclaim=lru (the default; reclaim=scan: the page-table clock, mm/vmscan.c),
  * Linux's shape without the multi-generational LRU (mm/vmscan.c: shrink_inactive_list,
  * shrink_active_list, inactive_is_low, folio_check_references): the
- * victims of reclaim's swap rounds come from the tail of the inactive
- * anonymous list, the pages that have gone longest without being
- * promoted, whatever address space maps them.
+ * victims come from the tail of an inactive list, the pages that have
+ * gone longest without being promoted, whatever address space maps them:
+ * first the file list's, where MADV_FREE put the lazily freed pages
+ * (Linux: they need no swap), then the anonymous list's. Called in
+ * reclaim's swap rounds (mm/vmscan.c); the rounds before them drop lazily
+ * freed pages with the page-table clock.
  *
  * A batch (SWAP_CLUSTER_MAX, 32) is isolated under the lists' lock; then,
  * with no lock, each page's references are tested and cleared through
@@ -65,6 +68,7 @@ struct victim {
 	bool writable;                /* some entry may write it */
 	bool swap;                    /* prepared for swap-out */
 	bool dropped;                 /* lazily freed page unmapped */
+	bool activate;                /* lazily freed but written since: data again, to the active list */
 };
 
 /*
@@ -106,7 +110,7 @@ static bool locate(struct victim *v)
 	struct rmap_walk_control rwc = { .visit = locate_visit, .arg = v };
 
 	v->mm = NULL;
-	v->writable = v->swap = v->dropped = false;
+	v->writable = v->swap = v->dropped = v->activate = false;
 	rmap_walk(v->page, &rwc);
 	v->shared = page_refs(v->page) != 2 || v->page->mapcount != 1;
 	if (v->mm && v->shared && v->writable) {        /* a shared page is swapped only read-only everywhere */
@@ -141,6 +145,7 @@ static enum mmu_action prepare_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 	if (p->flags & PG_lazyfree) {
 		if ((*state & MMU_DIRTY) || (p->flags & PG_dirty) || v->shared) {
 			page_clear_lazyfree(p);
+			v->activate = true;     /* Linux: swap-backed again, activate_locked */
 			return MMU_KEEP;
 		}
 		mm_unmap_page(v->mm, p, false, c->tlb);
@@ -257,15 +262,15 @@ static void reclaim_victims(struct victim *vs, unsigned n, struct reclaim_scan *
 		vs[i].mm = NULL;
 	}
 	for (unsigned i = 0; i < n; i++) {
-		lru_putback(vs[i].page, LRU_INACTIVE_ANON, false);
+		lru_putback(vs[i].page, lru_list_for(vs[i].page, vs[i].activate), false);
 		user_page_put(vs[i].page);
 	}
 }
 
-/* Linux inactive_is_low: the inactive anonymous list is shorter than the active one over the ratio. */
-static bool inactive_is_low(void)
+/* Linux inactive_is_low: the inactive list of a kind (inactive) is shorter than its active one over the ratio. */
+static bool inactive_is_low(enum lru_list inactive)
 {
-	unsigned long in = lru_list_pages(LRU_INACTIVE_ANON), act = lru_list_pages(LRU_ACTIVE_ANON);
+	unsigned long in = lru_list_pages(inactive), act = lru_list_pages(inactive + 1);
 	unsigned long gb = (in + act) >> (30 - PAGE_SHIFT), ratio = 1;
 
 	while (gb && (ratio + 1) * (ratio + 1) <= 10 * gb)
@@ -279,14 +284,14 @@ static bool inactive_is_low(void)
  * entries found through the file reverse map): one that file I/O
  * activated (lru_mark_accessed) ages back as Linux's file pages do.
  */
-static void shrink_active(void)
+static void shrink_active(enum lru_list active)
 {
 	struct page *pages[LRU_SCAN_BATCH];
-	unsigned looked, n = lru_isolate(LRU_ACTIVE_ANON, pages, LRU_SCAN_BATCH, &looked);
+	unsigned looked, n = lru_isolate(active, pages, LRU_SCAN_BATCH, &looked);
 
 	for (unsigned i = 0; i < n; i++) {
 		rmap_referenced(pages[i], NULL, NULL);
-		lru_putback(pages[i], LRU_INACTIVE_ANON, false);
+		lru_putback(pages[i], lru_list_for(pages[i], false), false);
 		user_page_put(pages[i]);
 	}
 }
@@ -307,7 +312,7 @@ static bool unmap_cache_page(struct page *p, const struct reclaim_scan *rs)
 
 	if (r == RECLAIM && (rs->may_swap || !(READ_ONCE(p->flags) & PG_dirty)) && try_to_unmap_file(p))
 		return true;
-	lru_putback(p, r == ACTIVATE ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON, false);
+	lru_putback(p, lru_list_for(p, r == ACTIVATE), false);
 	user_page_put(p);
 	return false;
 }
@@ -321,12 +326,13 @@ static bool unmap_cache_page(struct page *p, const struct reclaim_scan *rs)
  * *budget loses the pages passed at the tail. Returns how many (0: the
  * list is empty).
  */
-static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, unsigned long *budget)
+static unsigned shrink_inactive(enum lru_list inactive, struct reclaim_scan *rs, enum reclaim_who who,
+				unsigned long *budget)
 {
 	struct page *pages[LRU_SCAN_BATCH], *cache[LRU_SCAN_BATCH];
 	struct victim vs[LRU_SCAN_BATCH];
 	unsigned looked, nv = 0, nc = 0, i;
-	unsigned n = lru_isolate(LRU_INACTIVE_ANON, pages, (unsigned)MIN(*budget, LRU_SCAN_BATCH), &looked);
+	unsigned n = lru_isolate(inactive, pages, (unsigned)MIN(*budget, LRU_SCAN_BATCH), &looked);
 
 	for (i = 0; i < n && rs->freed + nv + nc < rs->want; i++) {
 		struct page *p = pages[i];
@@ -344,32 +350,38 @@ static unsigned shrink_inactive(struct reclaim_scan *rs, enum reclaim_who who, u
 			nv++;
 			continue;
 		}
-		lru_putback(p, r == ACTIVATE ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON, false);
+		lru_putback(p, lru_list_for(p, r == ACTIVATE), false);
 		user_page_put(p);
 	}
 	rs->scanned += i;
 	*budget -= MIN(*budget, (unsigned long)(looked - (n - i)));
 	for (unsigned j = n; j-- > i;) {                /* not looked at: back where they were */
-		lru_putback(pages[j], LRU_INACTIVE_ANON, true);
+		lru_putback(pages[j], lru_list_for(pages[j], false), true);
 		user_page_put(pages[j]);
 	}
 	reclaim_victims(vs, nv, rs, who);
 	for (unsigned j = 0; j < nc; j++)               /* listed again: the write may leave them */
-		lru_putback(cache[j], LRU_INACTIVE_ANON, false);
+		lru_putback(cache[j], lru_list_for(cache[j], false), false);
 	shmem_reclaim_pages(cache, nc, rs);             /* takes our references */
 	return looked;
 }
 
-void lru_shrink(struct reclaim_scan *rs, enum reclaim_who who)
+/* Shrink one kind's pair of lists (inactive and the active one after it) until rs->want is met or each page was passed once. */
+static void shrink_kind(enum lru_list inactive, struct reclaim_scan *rs, enum reclaim_who who)
 {
-	unsigned long budget;
+	unsigned long budget = lru_list_pages(inactive) + lru_list_pages(inactive + 1);
 
-	lru_drain_all();
-	budget = lru_list_pages(LRU_INACTIVE_ANON) + lru_list_pages(LRU_ACTIVE_ANON);
 	while (rs->freed < rs->want && budget) {
-		if (inactive_is_low())
-			shrink_active();
-		if (!shrink_inactive(rs, who, &budget))
+		if (inactive_is_low(inactive))
+			shrink_active(inactive + 1);
+		if (!shrink_inactive(inactive, rs, who, &budget))
 			break;
 	}
+}
+
+void lru_shrink(struct reclaim_scan *rs, enum reclaim_who who)
+{
+	lru_drain_all();
+	shrink_kind(LRU_INACTIVE_FILE, rs, who);
+	shrink_kind(LRU_INACTIVE_ANON, rs, who);
 }

@@ -4,7 +4,8 @@
  * multi-generational LRU: folio_add_lru_vma, inactive since Linux 5.9),
  * shmem pages (MAP_SHARED | MAP_ANONYMOUS) go on the anonymous lists too
  * (they are swap-backed), MADV_COLD moves a page mapped only here back to
- * the inactive list (folio_deactivate), and a freed page leaves its list
+ * the inactive list (folio_deactivate), MADV_FREE moves a page to the
+ * inactive file list (lru_lazyfree_fn), and a freed page leaves its list
  * (the counts fall back by exactly what the test freed; pmm_free refuses
  * a frame still on a list).
  *
@@ -15,6 +16,8 @@
  */
 #include "test_mm_util.h"
 #include "lru.h"
+#include "vmscan.h"
+#include "vmstat.h"
 
 #define B  0x40000000UL
 #define P(n) ((uintptr_t)(n) << PAGE_SHIFT)
@@ -148,10 +151,51 @@ static void test_shmem_on_anon_lists(struct ktest *t)
 	put_and_check(t, mm, &c);
 }
 
+/*
+ * MADV_FREE moves each page it marks to the inactive file list (Linux
+ * lru_lazyfree_fn: off its anonymous list, active or not, to the head of
+ * the file list, its PG_referenced cleared, counted as pglazyfree and not
+ * as a deactivation): 20 pages, the first 5 made active, MADV_FREE of the
+ * first 16: 16 more inactive file pages, 5 active and 11 inactive
+ * anonymous ones fewer, pgdeactivate unchanged. Reclaim without swap
+ * drops them (16 asked, 16 dropped, each reading zero again, the 4 others
+ * kept with their data) and they leave the file list.
+ */
+static void test_lazyfree_on_file_list_body(struct ktest *t)
+{
+	struct lru_counts c;
+	struct mm *mm;
+	unsigned long deact0;
+
+	lru_take(&c);
+	mm = written(t, 20, UT_PA);
+	ASSERT_TRUE(t, mm);
+	for (unsigned i = 0; i < 5; i++)
+		lru_activate(phys_to_page(ut_pa(mm, B + P(i))));
+	deact0 = vm_event_sum(VM_PGDEACTIVATE);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(16), MADV_FREE), 0);
+	EXPECT_EQ(t, lru_delta(&c, LRU_INACTIVE_FILE), 16);
+	EXPECT_EQ(t, lru_delta(&c, LRU_ACTIVE_FILE), 0);
+	EXPECT_EQ(t, lru_delta(&c, LRU_ACTIVE_ANON), 0);
+	EXPECT_EQ(t, lru_delta(&c, LRU_INACTIVE_ANON), 4);
+	EXPECT_EQ(t, vm_event_sum(VM_PGDEACTIVATE), deact0);
+	EXPECT_EQ(t, list_at(mm, B + P(2)), LRU_INACTIVE_FILE);
+	EXPECT_EQ(t, list_at(mm, B + P(16)), LRU_INACTIVE_ANON);
+	EXPECT_EQ(t, mm_reclaim(16, RECLAIM_KSWAPD), 16);
+	EXPECT_EQ(t, lru_delta(&c, LRU_INACTIVE_FILE), 0);
+	EXPECT_EQ(t, mm->rss, 4);
+	for (unsigned i = 0; i < 20; i++)
+		EXPECT_EQ(t, ut_read8(mm, B + P(i)), i < 16 ? 0 : (int)i);
+	put_and_check(t, mm, &c);
+}
+
+UT_CASE_WITHOUT_SWAP(test_lazyfree_on_file_list)
+
 static const struct ktest_case mm_lru_cases[] = {
 	KTEST_CASE(test_fault_adds_inactive),
 	KTEST_CASE(test_cold_deactivates),
 	KTEST_CASE(test_shmem_on_anon_lists),
+	KTEST_CASE(test_lazyfree_on_file_list),
 	{ 0 },
 };
 KTEST_SUITE(mm_lru, mm_lru_cases);
