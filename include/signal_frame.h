@@ -28,7 +28,8 @@ uint64_t arch_user_sp(const struct trap_frame *tf);
  * tf's registers, the FPU state, oldmask (restored by rt_sigreturn), ss
  * and info; tf then enters the handler (its arguments: sig, &info, &uc)
  * with a fresh FPU state. 0, or -EFAULT (no restorer, a handler outside
- * user space, a stack not writable): tf is then unchanged.
+ * user space, a stack not writable, a frame that would leave the
+ * alternate stack it goes on, ss): tf is then unchanged.
  */
 int arch_signal_frame_setup(struct trap_frame *tf, int sig, const struct k_sigaction *ka,
 			    const struct k_siginfo *info, ksigset_t oldmask,

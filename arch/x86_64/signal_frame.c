@@ -96,6 +96,13 @@ int arch_signal_frame_setup(struct trap_frame *tf, int sig, const struct k_sigac
 	sp = top ? top : tf->rsp - RED_ZONE;
 	fpstate = ALIGN_DOWN(sp - FPU_IMAGE, 64UL);
 	sp = ALIGN_DOWN(fpstate - sizeof(fr), 16UL) - 8;
+	/*
+	 * On the alternate stack (entering it, or nested there), a frame that
+	 * would not fit is refused rather than written over what lies below
+	 * it, as Linux's get_sigframe does: the delivery fails (SIGSEGV).
+	 */
+	if ((top || (ss->flags & SS_ONSTACK)) && !(sp > ss->sp && sp - ss->sp <= ss->size))
+		return -EFAULT;
 
 	memset(&fr, 0, sizeof(fr));
 	fr.pretcode = ka->restorer;

@@ -749,6 +749,47 @@ static void check_killed_by_segv(void (*fn)(void))
 }
 
 /*
+ * A handler nested on the alternate stack whose frame would not fit there
+ * is not run: Linux's get_sigframe refuses a frame that would leave the
+ * alternate stack it is on, and the delivery fails into SIGSEGV (here
+ * the default action: the process dies of it). The handler (SA_ONSTACK |
+ * SA_NODEFER) sends itself its signal again at every level, so each frame
+ * goes below the last on the 16 KiB alternate stack; one frame is at most
+ * a few KiB (Linux's xsave area included), so the stack overflows long
+ * before the 40th level. Writable memory lies below the alternate stack
+ * (64 KiB of it, more than 40 frames take), so a kernel that writes the
+ * frames on regardless lets the handler reach level 40 and exit 0. (Found
+ * by the fuzzer, seed 23: frames that overflowed an alternate stack wrote
+ * over the thread's own stack below it.)
+ */
+#define OVF_BELOW (64 * 1024)
+#define OVF_ALT (16 * 1024)
+static char ovf_area[OVF_BELOW + OVF_ALT] __attribute__((aligned(4096)));
+static volatile int ovf_depth;
+
+static void on_usr2_ovf(int sig)
+{
+	if (++ovf_depth >= 40)
+		_exit(0);
+	kill(getpid(), sig);
+}
+
+static void altstack_overflow(void)
+{
+	struct stack_u ss = { ovf_area + OVF_BELOW, 0, OVF_ALT };
+
+	CHECK_EQ(usys2(__NR_sigaltstack, (long)&ss, 0), 0);
+	set_action(SIGUSR2, on_usr2_ovf, NULL, SA_ONSTACK | SA_NODEFER, 0);
+	kill(getpid(), SIGUSR2);
+	_exit(3);                       /* the handler returned: wrong */
+}
+
+static void t_sigaltstack_overflow(void)
+{
+	check_killed_by_segv(altstack_overflow);
+}
+
+/*
  * Issue 21: a handler whose frame cannot be written gets the process a
  * SIGSEGV, as Linux's force_sigsegv does: si_code SI_KERNEL (0x80),
  * si_errno 0, no address. A SIGSEGV handler on the ordinary stack runs
@@ -787,5 +828,6 @@ const struct utest ut_sigx_tests[] = {
 	{ "sigtimedwait", t_sigtimedwait },
 	{ "sigaltstack_autodisarm", t_sigaltstack_autodisarm },
 	{ "sigaltstack_bad_frame", t_sigaltstack_bad_frame },
+	{ "sigaltstack_overflow", t_sigaltstack_overflow },
 	{ NULL, NULL },
 };
