@@ -127,19 +127,28 @@
 
 #define H_NLISTS 16
 
-/* The link each VMA carries (vma_link) and the per-index state (struct vma_index.state). */
+/*
+ * The link each VMA carries (vma_link) and the per-index state (struct
+ * vma_index.state). "hash" keeps only next/prev (its link_size ends before
+ * lnext); "hash+list" also the sorted list's lnext/lprev and lhead/ltail.
+ */
 struct hash_link {
-	struct vma *next, *prev;
+	struct vma *next, *prev;      /* the VMA's own list (bucket) */
+	struct vma *lnext, *lprev;    /* hash+list: the address-sorted list of all VMAs */
 };
 
 struct __attribute__((may_alias)) hash_state {
 	struct vma *head[H_NLISTS], *tail[H_NLISTS];
+	struct vma *lhead, *ltail;    /* hash+list only */
+	bool with_list;
 };
 VMA_INDEX_STATE_FITS(struct hash_state);
 
 #define HS(idx)   VMA_INDEX_STATE(idx, struct hash_state)
 #define H_NEXT(v) (((struct hash_link *)vma_link(v))->next)
 #define H_PREV(v) (((struct hash_link *)vma_link(v))->prev)
+#define H_LNEXT(v) (((struct hash_link *)vma_link(v))->lnext)
+#define H_LPREV(v) (((struct hash_link *)vma_link(v))->lprev)
 
 _Static_assert(H_NLISTS >= 2 && H_NLISTS <= 32 && (H_NLISTS & (H_NLISTS - 1)) == 0,
 	       "list masks are 32-bit and buckets are low page bits");
@@ -152,15 +161,22 @@ static unsigned hash_bucket(uintptr_t start)
 	return (unsigned)(start >> PAGE_SHIFT) & (H_NLISTS - 1);
 }
 
-static void hash_init(struct vma_index *idx)
+static void hash_init_common(struct vma_index *idx, const struct vma_index_ops *ops, bool with_list)
 {
 	unsigned b;
 
-	idx->ops = &vma_hash_ops;
+	idx->ops = ops;
 	idx->count = 0;
 	idx->accesses = 0;
 	for (b = 0; b < H_NLISTS; b++)
 		HS(idx)->head[b] = HS(idx)->tail[b] = NULL;
+	HS(idx)->lhead = HS(idx)->ltail = NULL;
+	HS(idx)->with_list = with_list;
+}
+
+static void hash_init(struct vma_index *idx)
+{
+	hash_init_common(idx, &vma_hash_ops, false);
 }
 
 static void hash_destroy(struct vma_index *idx)
@@ -583,9 +599,27 @@ static int hash_check_list(struct vma_index *idx, unsigned b, size_t *n)
  * Every list as hash_check_list says; over all lists, as many nodes as
  * idx->count, and the 16-way merge sorted and non-overlapping.
  */
+/*
+ * hash+list: v, the next VMA of the lists' merge (last before it), must be
+ * *l, the sorted list's next, with lprev = last; *l moves on. Plain hash:
+ * the sorted list must be empty.
+ */
+static int hash_check_sorted(struct vma_index *idx, struct vma *v, struct vma *last, struct vma **l)
+{
+	if (!HS(idx)->with_list)
+		return HS(idx)->lhead || HS(idx)->ltail ? -EINVAL : 0;
+	if (*l != v || H_LPREV(v) != last) {
+		printk("vma hash+list: sorted list has %p (lprev %p) where the merge has %p after %p\n",
+		       *l, *l ? H_LPREV(*l) : NULL, v, last);
+		return -EINVAL;
+	}
+	*l = H_LNEXT(v);
+	return 0;
+}
+
 static int hash_check(struct vma_index *idx)
 {
-	struct vma *cur[H_NLISTS], *v, *last = NULL;
+	struct vma *cur[H_NLISTS], *v, *last = NULL, *l = HS(idx)->lhead;
 	size_t n = 0;
 	unsigned b, best;
 	int err;
@@ -607,10 +641,201 @@ static int hash_check(struct vma_index *idx)
 			       (unsigned long)v->start, (unsigned long)v->end, best);
 			return -EINVAL;
 		}
+		if ((err = hash_check_sorted(idx, v, last, &l)))
+			return err;
 		last = v;
 		cur[best] = H_NEXT(v);
 	}
+	if (HS(idx)->with_list && (l || HS(idx)->ltail != last)) {
+		printk("vma hash+list: sorted list goes on at %p / tail %p, merge ends at %p\n",
+		       l, HS(idx)->ltail, last);
+		return -EINVAL;
+	}
 	return 0;
+}
+
+/* ---- hash+list: the sorted list beside the 16 lists ---- */
+
+static void hash_list_init(struct vma_index *idx)
+{
+	hash_init_common(idx, &vma_hash_list_ops, true);
+}
+
+/*
+ * Lookup as Andrey's 1998 patch did it: start from the lowest VMA of the
+ * first list, among those of addr's page, the page below, ..., whose lowest
+ * VMA starts at or below addr (none: every VMA starts above addr, and the
+ * sorted list's head is the answer). Then climb: to the VMA's next in its
+ * own list if that starts at or below addr (a long step), else to its
+ * successor in the sorted list if that does (a short one). The climb ends
+ * on the last VMA starting at or below addr: the answer if it ends above
+ * addr, else its successor. Every VMA whose start is read counts.
+ */
+static struct vma *hash_list_find(struct vma_index *idx, uintptr_t addr)
+{
+	uintptr_t p = addr >> PAGE_SHIFT;
+	struct vma *v = NULL, *t;
+	unsigned i;
+
+	for (i = 0; i < H_NLISTS && !v; i++) {
+		t = HS(idx)->head[(p - i) & (H_NLISTS - 1)];
+		if (t) {
+			idx->accesses++;
+			if (t->start <= addr)
+				v = t;
+		}
+	}
+	if (!v)
+		return HS(idx)->lhead;
+	for (;;) {
+		if ((t = H_NEXT(v)) && (idx->accesses++, t->start <= addr)) {
+			v = t;
+			continue;
+		}
+		if ((t = H_LNEXT(v)) && (idx->accesses++, t->start <= addr)) {
+			v = t;
+			continue;
+		}
+		return v->end > addr ? v : H_LNEXT(v);
+	}
+}
+
+/* find, and the predecessor from the sorted list (the answer's lprev, or the tail). */
+static struct vma *hash_list_find_prev(struct vma_index *idx, uintptr_t addr, struct vma **prev)
+{
+	struct vma *v = hash_list_find(idx, addr);
+
+	*prev = v ? H_LPREV(v) : HS(idx)->ltail;
+	return v;
+}
+
+/* Link v into the sorted list before its successor, found by hash_list_find. */
+static void hash_list_link_sorted(struct vma_index *idx, struct vma *v)
+{
+	struct vma *next = hash_list_find(idx, v->start);
+	struct vma *prev = next ? H_LPREV(next) : HS(idx)->ltail;
+
+	H_LPREV(v) = prev;
+	H_LNEXT(v) = next;
+	if (prev) {
+		idx->accesses++;
+		H_LNEXT(prev) = v;
+	} else {
+		HS(idx)->lhead = v;
+	}
+	if (next)
+		H_LPREV(next) = v;                /* read by the find: counted */
+	else
+		HS(idx)->ltail = v;
+}
+
+/* Unlink v from the sorted list: its two neighbours are touched (v was counted by the caller). */
+static void hash_list_unlink_sorted(struct vma_index *idx, struct vma *v)
+{
+	struct vma *prev = H_LPREV(v), *next = H_LNEXT(v);
+
+	if (prev) {
+		idx->accesses++;
+		H_LNEXT(prev) = next;
+	} else {
+		HS(idx)->lhead = next;
+	}
+	if (next) {
+		idx->accesses++;
+		H_LPREV(next) = prev;
+	} else {
+		HS(idx)->ltail = prev;
+	}
+	H_LNEXT(v) = H_LPREV(v) = NULL;
+}
+
+/* Into the sorted list (a find), then into its own list (a walk from the head, as hash). */
+static void hash_list_insert(struct vma_index *idx, struct vma *v)
+{
+	hash_list_link_sorted(idx, v);
+	hash_insert(idx, v);
+}
+
+static void hash_list_erase(struct vma_index *idx, struct vma *v)
+{
+	hash_erase(idx, v);
+	hash_list_unlink_sorted(idx, v);
+}
+
+/*
+ * If v keeps its place in address order (its range intersects the old one,
+ * or its sorted-list neighbours still end below / start above it), it keeps
+ * its place in its own list too when that list does not change (the list is
+ * the address order restricted to one bucket), else it moves to the new
+ * list only. Otherwise it leaves both and is inserted again.
+ */
+static void hash_list_update(struct vma_index *idx, struct vma *v, uintptr_t start, uintptr_t end)
+{
+	unsigned ob = hash_bucket(v->start), nb = hash_bucket(start);
+	struct vma *prev = H_LPREV(v), *next = H_LNEXT(v);
+	bool in_order = true;
+
+	idx->accesses++;
+	if (!(start < v->end && v->start < end)) {
+		if (prev) {
+			idx->accesses++;
+			in_order = prev->end <= start;
+		}
+		if (in_order && next) {
+			idx->accesses++;
+			in_order = end <= next->start;
+		}
+	}
+	if (in_order && ob == nb) {
+		v->start = start;
+		v->end = end;
+		return;
+	}
+	hash_unlink(idx, ob, v);
+	if (!in_order)
+		hash_list_unlink_sorted(idx, v);
+	v->start = start;
+	v->end = end;
+	if (!in_order)
+		hash_list_link_sorted(idx, v);
+	hash_link(idx, nb, v);
+}
+
+static struct vma *hash_list_next(struct vma_index *idx, struct vma *v)
+{
+	idx->accesses++;
+	return H_LNEXT(v);
+}
+
+static struct vma *hash_list_prev(struct vma_index *idx, struct vma *v)
+{
+	idx->accesses++;
+	return H_LPREV(v);
+}
+
+static struct vma *hash_list_first(struct vma_index *idx)
+{
+	return HS(idx)->lhead;
+}
+
+static struct vma *hash_list_last(struct vma_index *idx)
+{
+	return HS(idx)->ltail;
+}
+
+/* Free-gap search: the sorted list walked as the list backend walks its own (gap.h). */
+static int hash_list_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
+			     uintptr_t low, uintptr_t high, uintptr_t *out)
+{
+	return vma_list_gap_top(idx, HS(idx)->ltail, offsetof(struct hash_link, lprev),
+				len, align, low, high, out);
+}
+
+static int hash_list_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align,
+				uintptr_t low, uintptr_t high, uintptr_t *out)
+{
+	return vma_list_gap_bottom(idx, HS(idx)->lhead, offsetof(struct hash_link, lnext),
+				   len, align, low, high, out);
 }
 
 static size_t hash_bytes(struct vma_index *idx)
@@ -620,7 +845,7 @@ static size_t hash_bytes(struct vma_index *idx)
 
 const struct vma_index_ops vma_hash_ops = {
 	.name = "hash",
-	.link_size = sizeof(struct hash_link),
+	.link_size = offsetof(struct hash_link, lnext),
 	.init = hash_init,
 	.destroy = hash_destroy,
 	.find = hash_find,
@@ -635,6 +860,28 @@ const struct vma_index_ops vma_hash_ops = {
 	.last = hash_last,
 	.gap_top = hash_gap_top,
 	.gap_bottom = hash_gap_bottom,
+	.check = hash_check,
+	.bytes = hash_bytes,
+};
+
+/* "hash+list": the same 16 lists with the sorted list beside them, as Andrey's patch kept it. */
+const struct vma_index_ops vma_hash_list_ops = {
+	.name = "hash+list",
+	.link_size = sizeof(struct hash_link),
+	.init = hash_list_init,
+	.destroy = hash_destroy,
+	.find = hash_list_find,
+	.find_prev = hash_list_find_prev,
+	.reserve = hash_reserve,
+	.insert = hash_list_insert,
+	.erase = hash_list_erase,
+	.update = hash_list_update,
+	.next = hash_list_next,
+	.prev = hash_list_prev,
+	.first = hash_list_first,
+	.last = hash_list_last,
+	.gap_top = hash_list_gap_top,
+	.gap_bottom = hash_list_gap_bottom,
 	.check = hash_check,
 	.bytes = hash_bytes,
 };
