@@ -117,6 +117,25 @@
  * insert 64; erase 3; with every VMA 64 KiB aligned, find, find_prev and
  * insert ~998 (the plain list's n/2), next 2. n/32 = 62.5, n/2 = 1000.
  *
+ * ---- "hash+list" (vma_hash_list_ops) ----
+ *
+ * The same 16 lists plus the address-sorted doubly linked list of all VMAs
+ * beside them (lnext/lprev in the link, lhead/ltail in the state), which is
+ * what Andrey Savochkin's patch of 30 Aug 1998 kept (mmap_neighbours via
+ * vm_next; docs/results/README.md, 1998, cites it). next/prev cost 1,
+ * first/last 0, gap_top/gap_bottom walk the sorted list as the list backend
+ * does. find is the patch's climb (hash_list_find): from the lowest VMA of
+ * the first list, among those of addr's page, the page below, ..., that
+ * starts at or below addr, step to the next VMA of the same list or, when
+ * that starts above addr, to the sorted list's successor, while they start
+ * at or below addr: about n/32 steps in the VMA's own list plus the few
+ * sorted-list steps between its last member below addr and addr, at any
+ * address in a VMA (no probing of other lists). find_prev adds the answer's
+ * lprev; insert = find (its place in the sorted list) + the walk of its own
+ * list as above; erase <= 5. Link 32 bytes a VMA.
+ * The patch also kept a one-entry cache and hashed 8 KiB (addr >> 13); this
+ * backend has no cache and hashes 4 KiB pages as "hash" does.
+ *
  * Locking: none of its own; the caller holds the mm's mmap_lock (read for
  * lookups, write for insert/erase/update). Lookups write nothing.
  */
@@ -377,25 +396,41 @@ static void hash_link(struct vma_index *idx, unsigned b, struct vma *v)
 		HS(idx)->tail[b] = v;
 }
 
-/* Unlink v from list b: v and its two neighbours are touched. */
-static void hash_unlink(struct vma_index *idx, unsigned b, struct vma *v)
+/*
+ * Unlink v from a doubly linked list kept in the links (its next pointer at
+ * byte offset off of struct hash_link, prev right after it; head and tail its
+ * ends): v's two neighbours are touched and counted, v itself is not.
+ */
+static void hash_dl_unlink(struct vma_index *idx, struct vma *v, size_t off,
+			   struct vma **head, struct vma **tail)
 {
-	struct vma *prev = H_PREV(v), *next = H_NEXT(v);
+	struct vma **vl = (struct vma **)((char *)vma_link(v) + off);
+	struct vma *next = vl[0], *prev = vl[1];
 
-	idx->accesses++;
 	if (prev) {
 		idx->accesses++;
-		H_NEXT(prev) = next;
+		((struct vma **)((char *)vma_link(prev) + off))[0] = next;
 	} else {
-		HS(idx)->head[b] = next;
+		*head = next;
 	}
 	if (next) {
 		idx->accesses++;
-		H_PREV(next) = prev;
+		((struct vma **)((char *)vma_link(next) + off))[1] = prev;
 	} else {
-		HS(idx)->tail[b] = prev;
+		*tail = prev;
 	}
-	H_NEXT(v) = H_PREV(v) = NULL;
+	vl[0] = vl[1] = NULL;
+}
+
+_Static_assert(offsetof(struct hash_link, prev) == offsetof(struct hash_link, next) + sizeof(struct vma *) &&
+	       offsetof(struct hash_link, lprev) == offsetof(struct hash_link, lnext) + sizeof(struct vma *),
+	       "hash_dl_unlink: prev right after next");
+
+/* Unlink v from list b: v and its two neighbours are touched. */
+static void hash_unlink(struct vma_index *idx, unsigned b, struct vma *v)
+{
+	idx->accesses++;
+	hash_dl_unlink(idx, v, offsetof(struct hash_link, next), &HS(idx)->head[b], &HS(idx)->tail[b]);
 }
 
 static void hash_insert(struct vma_index *idx, struct vma *v)
@@ -416,30 +451,37 @@ static void hash_erase(struct vma_index *idx, struct vma *v)
  * overlaps neither, so it stays between them). Same list, disjoint ranges:
  * read the neighbours to see whether the order holds. Different list: move.
  */
+/*
+ * Whether v, given the range [start, end), still lies between prev and next
+ * (its neighbours in some address-ordered list; either may be NULL): at
+ * once when the new range intersects the old one (neither neighbour can
+ * then lie between), else by reading them (counted).
+ */
+static bool hash_stays_between(struct vma_index *idx, struct vma *v, struct vma *prev,
+			       struct vma *next, uintptr_t start, uintptr_t end)
+{
+	if (start < v->end && v->start < end)
+		return true;
+	if (prev) {
+		idx->accesses++;
+		if (prev->end > start)
+			return false;
+	}
+	if (next) {
+		idx->accesses++;
+		if (end > next->start)
+			return false;
+	}
+	return true;
+}
+
 static void hash_update(struct vma_index *idx, struct vma *v, uintptr_t start, uintptr_t end)
 {
 	unsigned ob = hash_bucket(v->start), nb = hash_bucket(start);
-	struct vma *prev, *next;
-	bool in_place = false;
+	bool in_place;
 
 	idx->accesses++;
-	if (ob == nb) {
-		if (start < v->end && v->start < end) {
-			in_place = true;
-		} else {
-			prev = H_PREV(v);
-			next = H_NEXT(v);
-			in_place = true;
-			if (prev) {
-				idx->accesses++;
-				in_place = prev->end <= start;
-			}
-			if (in_place && next) {
-				idx->accesses++;
-				in_place = end <= next->start;
-			}
-		}
-	}
+	in_place = ob == nb && hash_stays_between(idx, v, H_PREV(v), H_NEXT(v), start, end);
 	if (in_place) {
 		v->start = start;
 		v->end = end;
@@ -732,21 +774,7 @@ static void hash_list_link_sorted(struct vma_index *idx, struct vma *v)
 /* Unlink v from the sorted list: its two neighbours are touched (v was counted by the caller). */
 static void hash_list_unlink_sorted(struct vma_index *idx, struct vma *v)
 {
-	struct vma *prev = H_LPREV(v), *next = H_LNEXT(v);
-
-	if (prev) {
-		idx->accesses++;
-		H_LNEXT(prev) = next;
-	} else {
-		HS(idx)->lhead = next;
-	}
-	if (next) {
-		idx->accesses++;
-		H_LPREV(next) = prev;
-	} else {
-		HS(idx)->ltail = prev;
-	}
-	H_LNEXT(v) = H_LPREV(v) = NULL;
+	hash_dl_unlink(idx, v, offsetof(struct hash_link, lnext), &HS(idx)->lhead, &HS(idx)->ltail);
 }
 
 /* Into the sorted list (a find), then into its own list (a walk from the head, as hash). */
@@ -772,20 +800,10 @@ static void hash_list_erase(struct vma_index *idx, struct vma *v)
 static void hash_list_update(struct vma_index *idx, struct vma *v, uintptr_t start, uintptr_t end)
 {
 	unsigned ob = hash_bucket(v->start), nb = hash_bucket(start);
-	struct vma *prev = H_LPREV(v), *next = H_LNEXT(v);
-	bool in_order = true;
+	bool in_order;
 
 	idx->accesses++;
-	if (!(start < v->end && v->start < end)) {
-		if (prev) {
-			idx->accesses++;
-			in_order = prev->end <= start;
-		}
-		if (in_order && next) {
-			idx->accesses++;
-			in_order = end <= next->start;
-		}
-	}
+	in_order = hash_stays_between(idx, v, H_LPREV(v), H_LNEXT(v), start, end);
 	if (in_order && ob == nb) {
 		v->start = start;
 		v->end = end;
