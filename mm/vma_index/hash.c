@@ -128,7 +128,7 @@
  * the first list, among those of addr's page, the page below, ..., that
  * starts at or below addr, step to the next VMA of the same list or, when
  * that starts above addr, to the sorted list's successor, while they start
- * at or below addr: about n/32 steps in the VMA's own list plus the few
+ * at or below addr: about n/32 steps along the list of addr's page plus the
  * sorted-list steps between its last member below addr and addr, at any
  * address in a VMA (no probing of other lists). find_prev adds the answer's
  * lprev; insert = find (its place in the sorted list) + the walk of its own
