@@ -156,7 +156,7 @@ static inline bool vma_is_fork_child(const struct vma *v)
  * (VMA_INDEX_STATE), so that a new backend is one file plus one line in
  * mm/vma_index/registry.c.
  */
-#define VMA_INDEX_STATE_BYTES 256
+#define VMA_INDEX_STATE_BYTES 288
 
 struct vma_index {
 	const struct vma_index_ops *ops;
@@ -231,6 +231,8 @@ struct vma_index_ops {
 extern const struct vma_index_ops vma_list_ops, vma_avl_ops, vma_hash_ops, vma_rbtree_ops, vma_btree_ops;
 /* The sorted list with its one-entry last-lookup cache switched on ("list+cache"). */
 extern const struct vma_index_ops vma_list_cache_ops;
+/* The fuzzy hash with the address-sorted list kept beside its 16 lists ("hash+list"). */
+extern const struct vma_index_ops vma_hash_list_ops;
 
 /* Bytes of one VMA object in an address space whose index is ops: struct vma, its rmap link, the backend's link. */
 static inline size_t vma_alloc_size(const struct vma_index_ops *ops)
@@ -238,7 +240,7 @@ static inline size_t vma_alloc_size(const struct vma_index_ops *ops)
 	return sizeof(struct vma) + sizeof(struct vma_rmap_link) + ops->link_size;
 }
 
-/* All backends in a fixed order (list, avl, hash, rbtree, btree, list+cache), NULL-terminated. */
+/* All backends in a fixed order (list, avl, hash, rbtree, btree, list+cache, hash+list), NULL-terminated. */
 extern const struct vma_index_ops *const vma_backends[];
 /* The backend named name, or NULL. */
 const struct vma_index_ops *vma_backend_by_name(const char *name);

@@ -117,6 +117,25 @@
  * insert 64; erase 3; with every VMA 64 KiB aligned, find, find_prev and
  * insert ~998 (the plain list's n/2), next 2. n/32 = 62.5, n/2 = 1000.
  *
+ * ---- "hash+list" (vma_hash_list_ops) ----
+ *
+ * The same 16 lists plus the address-sorted doubly linked list of all VMAs
+ * beside them (lnext/lprev in the link, lhead/ltail in the state), which is
+ * what Andrey Savochkin's patch of 30 Aug 1998 kept (mmap_neighbours via
+ * vm_next; docs/results/README.md, 1998, cites it). next/prev cost 1,
+ * first/last 0, gap_top/gap_bottom walk the sorted list as the list backend
+ * does. find is the patch's climb (hashl_search): from the lowest VMA of
+ * the first list, among those of addr's page, the page below, ..., that
+ * starts at or below addr, step to the next VMA of the same list or, when
+ * that starts above addr, to the sorted list's successor, while they start
+ * at or below addr: about n/32 steps along the list of addr's page plus the
+ * sorted-list steps between its last member below addr and addr, at any
+ * address in a VMA (no probing of other lists). find_prev adds the answer's
+ * lprev; insert = find (its place in the sorted list) + the walk of its own
+ * list as above; erase <= 5. Link 32 bytes a VMA.
+ * The patch also kept a one-entry cache and hashed 8 KiB (addr >> 13); this
+ * backend has no cache and hashes 4 KiB pages as "hash" does.
+ *
  * Locking: none of its own; the caller holds the mm's mmap_lock (read for
  * lookups, write for insert/erase/update). Lookups write nothing.
  */
@@ -127,19 +146,28 @@
 
 #define H_NLISTS 16
 
-/* The link each VMA carries (vma_link) and the per-index state (struct vma_index.state). */
+/*
+ * The link each VMA carries (vma_link) and the per-index state (struct
+ * vma_index.state). "hash" keeps only next/prev (its link_size ends before
+ * lnext); "hash+list" also the sorted list's lnext/lprev and lhead/ltail.
+ */
 struct hash_link {
-	struct vma *next, *prev;
+	struct vma *next, *prev;      /* the VMA's own list (bucket) */
+	struct vma *lnext, *lprev;    /* hash+list: the address-sorted list of all VMAs */
 };
 
 struct __attribute__((may_alias)) hash_state {
 	struct vma *head[H_NLISTS], *tail[H_NLISTS];
+	struct vma *lhead, *ltail;    /* hash+list only */
+	bool with_list;
 };
 VMA_INDEX_STATE_FITS(struct hash_state);
 
 #define HS(idx)   VMA_INDEX_STATE(idx, struct hash_state)
 #define H_NEXT(v) (((struct hash_link *)vma_link(v))->next)
 #define H_PREV(v) (((struct hash_link *)vma_link(v))->prev)
+#define H_LNEXT(v) (((struct hash_link *)vma_link(v))->lnext)
+#define H_LPREV(v) (((struct hash_link *)vma_link(v))->lprev)
 
 _Static_assert(H_NLISTS >= 2 && H_NLISTS <= 32 && (H_NLISTS & (H_NLISTS - 1)) == 0,
 	       "list masks are 32-bit and buckets are low page bits");
@@ -152,15 +180,22 @@ static unsigned hash_bucket(uintptr_t start)
 	return (unsigned)(start >> PAGE_SHIFT) & (H_NLISTS - 1);
 }
 
-static void hash_init(struct vma_index *idx)
+static void hash_init_common(struct vma_index *idx, const struct vma_index_ops *ops, bool with_list)
 {
 	unsigned b;
 
-	idx->ops = &vma_hash_ops;
+	idx->ops = ops;
 	idx->count = 0;
 	idx->accesses = 0;
 	for (b = 0; b < H_NLISTS; b++)
 		HS(idx)->head[b] = HS(idx)->tail[b] = NULL;
+	HS(idx)->lhead = HS(idx)->ltail = NULL;
+	HS(idx)->with_list = with_list;
+}
+
+static void hash_init(struct vma_index *idx)
+{
+	hash_init_common(idx, &vma_hash_ops, false);
 }
 
 static void hash_destroy(struct vma_index *idx)
@@ -361,25 +396,41 @@ static void hash_link(struct vma_index *idx, unsigned b, struct vma *v)
 		HS(idx)->tail[b] = v;
 }
 
-/* Unlink v from list b: v and its two neighbours are touched. */
-static void hash_unlink(struct vma_index *idx, unsigned b, struct vma *v)
+/*
+ * Unlink v from a doubly linked list kept in the links (its next pointer at
+ * byte offset off of struct hash_link, prev right after it; head and tail its
+ * ends): v's two neighbours are touched and counted, v itself is not.
+ */
+static void hash_unlink_at(struct vma_index *idx, struct vma *v, size_t off,
+			   struct vma **head, struct vma **tail)
 {
-	struct vma *prev = H_PREV(v), *next = H_NEXT(v);
+	struct vma **vl = (struct vma **)((char *)vma_link(v) + off);
+	struct vma *next = vl[0], *prev = vl[1];
 
-	idx->accesses++;
 	if (prev) {
 		idx->accesses++;
-		H_NEXT(prev) = next;
+		((struct vma **)((char *)vma_link(prev) + off))[0] = next;
 	} else {
-		HS(idx)->head[b] = next;
+		*head = next;
 	}
 	if (next) {
 		idx->accesses++;
-		H_PREV(next) = prev;
+		((struct vma **)((char *)vma_link(next) + off))[1] = prev;
 	} else {
-		HS(idx)->tail[b] = prev;
+		*tail = prev;
 	}
-	H_NEXT(v) = H_PREV(v) = NULL;
+	vl[0] = vl[1] = NULL;
+}
+
+_Static_assert(offsetof(struct hash_link, prev) == offsetof(struct hash_link, next) + sizeof(struct vma *) &&
+	       offsetof(struct hash_link, lprev) == offsetof(struct hash_link, lnext) + sizeof(struct vma *),
+	       "hash_unlink_at: prev right after next");
+
+/* Unlink v from list b: v and its two neighbours are touched. */
+static void hash_unlink(struct vma_index *idx, unsigned b, struct vma *v)
+{
+	idx->accesses++;
+	hash_unlink_at(idx, v, offsetof(struct hash_link, next), &HS(idx)->head[b], &HS(idx)->tail[b]);
 }
 
 static void hash_insert(struct vma_index *idx, struct vma *v)
@@ -400,30 +451,37 @@ static void hash_erase(struct vma_index *idx, struct vma *v)
  * overlaps neither, so it stays between them). Same list, disjoint ranges:
  * read the neighbours to see whether the order holds. Different list: move.
  */
+/*
+ * Whether v, given the range [start, end), still lies between prev and next
+ * (its neighbours in some address-ordered list; either may be NULL): at
+ * once when the new range intersects the old one (neither neighbour can
+ * then lie between), else by reading them (counted).
+ */
+static bool hash_stays_between(struct vma_index *idx, struct vma *v, struct vma *prev,
+			       struct vma *next, uintptr_t start, uintptr_t end)
+{
+	if (start < v->end && v->start < end)
+		return true;
+	if (prev) {
+		idx->accesses++;
+		if (prev->end > start)
+			return false;
+	}
+	if (next) {
+		idx->accesses++;
+		if (end > next->start)
+			return false;
+	}
+	return true;
+}
+
 static void hash_update(struct vma_index *idx, struct vma *v, uintptr_t start, uintptr_t end)
 {
 	unsigned ob = hash_bucket(v->start), nb = hash_bucket(start);
-	struct vma *prev, *next;
-	bool in_place = false;
+	bool in_place;
 
 	idx->accesses++;
-	if (ob == nb) {
-		if (start < v->end && v->start < end) {
-			in_place = true;
-		} else {
-			prev = H_PREV(v);
-			next = H_NEXT(v);
-			in_place = true;
-			if (prev) {
-				idx->accesses++;
-				in_place = prev->end <= start;
-			}
-			if (in_place && next) {
-				idx->accesses++;
-				in_place = end <= next->start;
-			}
-		}
-	}
+	in_place = ob == nb && hash_stays_between(idx, v, H_PREV(v), H_NEXT(v), start, end);
 	if (in_place) {
 		v->start = start;
 		v->end = end;
@@ -583,9 +641,27 @@ static int hash_check_list(struct vma_index *idx, unsigned b, size_t *n)
  * Every list as hash_check_list says; over all lists, as many nodes as
  * idx->count, and the 16-way merge sorted and non-overlapping.
  */
+/*
+ * hash+list: v, the next VMA of the lists' merge (last before it), must be
+ * *l, the sorted list's next, with lprev = last; *l moves on. Plain hash:
+ * the sorted list must be empty.
+ */
+static int hash_check_sorted(struct vma_index *idx, struct vma *v, struct vma *last, struct vma **l)
+{
+	if (!HS(idx)->with_list)
+		return HS(idx)->lhead || HS(idx)->ltail ? -EINVAL : 0;
+	if (*l != v || H_LPREV(v) != last) {
+		printk("vma hash+list: sorted list has %p (lprev %p) where the merge has %p after %p\n",
+		       *l, *l ? H_LPREV(*l) : NULL, v, last);
+		return -EINVAL;
+	}
+	*l = H_LNEXT(v);
+	return 0;
+}
+
 static int hash_check(struct vma_index *idx)
 {
-	struct vma *cur[H_NLISTS], *v, *last = NULL;
+	struct vma *cur[H_NLISTS], *v, *last = NULL, *l = HS(idx)->lhead;
 	size_t n = 0;
 	unsigned b, best;
 	int err;
@@ -607,10 +683,189 @@ static int hash_check(struct vma_index *idx)
 			       (unsigned long)v->start, (unsigned long)v->end, best);
 			return -EINVAL;
 		}
+		if ((err = hash_check_sorted(idx, v, last, &l)))
+			return err;
 		last = v;
 		cur[best] = H_NEXT(v);
 	}
+	if (HS(idx)->with_list && (l || HS(idx)->ltail != last)) {
+		printk("vma hash+list: sorted list goes on at %p / tail %p, merge ends at %p\n",
+		       l, HS(idx)->ltail, last);
+		return -EINVAL;
+	}
 	return 0;
+}
+
+/* ---- hash+list: the sorted list beside the 16 lists ---- */
+
+static void hashl_init(struct vma_index *idx)
+{
+	hash_init_common(idx, &vma_hash_list_ops, true);
+}
+
+/*
+ * Lookup as Andrey's 1998 patch did it: start from the lowest VMA of the
+ * first list, among those of addr's page, the page below, ..., whose lowest
+ * VMA starts at or below addr (none: every VMA starts above addr, and the
+ * sorted list's head is the answer). Then climb: to the VMA's next in its
+ * own list if that starts at or below addr (a long step), else to its
+ * successor in the sorted list if that does (a short one). The climb ends
+ * on the last VMA starting at or below addr: the answer if it ends above
+ * addr, else its successor. Every VMA whose start is read counts.
+ */
+static inline __attribute__((always_inline)) struct vma *hashl_search(struct vma_index *idx,
+									uintptr_t addr)
+{
+	uintptr_t p = addr >> PAGE_SHIFT;
+	struct vma *v = NULL, *t;
+	unsigned i;
+
+	for (i = 0; i < H_NLISTS && !v; i++) {
+		t = HS(idx)->head[(p - i) & (H_NLISTS - 1)];
+		if (t) {
+			idx->accesses++;
+			if (t->start <= addr)
+				v = t;
+		}
+	}
+	if (!v)
+		return HS(idx)->lhead;
+	for (;;) {
+		if ((t = H_NEXT(v)) && (idx->accesses++, t->start <= addr)) {
+			v = t;
+			continue;
+		}
+		if ((t = H_LNEXT(v)) && (idx->accesses++, t->start <= addr)) {
+			v = t;
+			continue;
+		}
+		return v->end > addr ? v : H_LNEXT(v);
+	}
+}
+
+/*
+ * The search is inlined into its callers, so that the profile puts an
+ * insert's search under insert (as the patch's vma_insert_neighbour had its
+ * own copy) and the functions keep the PREFIX_OP names the profile suite
+ * groups by (hashl_: one word).
+ */
+static struct vma *hashl_find(struct vma_index *idx, uintptr_t addr)
+{
+	return hashl_search(idx, addr);
+}
+
+/* find, and the predecessor from the sorted list (the answer's lprev, or the tail). */
+static struct vma *hashl_find_prev(struct vma_index *idx, uintptr_t addr, struct vma **prev)
+{
+	struct vma *v = hashl_search(idx, addr);
+
+	*prev = v ? H_LPREV(v) : HS(idx)->ltail;
+	return v;
+}
+
+/* Link v into the sorted list before its successor, found by the search. */
+static void hashl_link_sorted(struct vma_index *idx, struct vma *v)
+{
+	struct vma *next = hashl_search(idx, v->start);
+	struct vma *prev = next ? H_LPREV(next) : HS(idx)->ltail;
+
+	H_LPREV(v) = prev;
+	H_LNEXT(v) = next;
+	if (prev) {
+		idx->accesses++;
+		H_LNEXT(prev) = v;
+	} else {
+		HS(idx)->lhead = v;
+	}
+	if (next)
+		H_LPREV(next) = v;                /* read by the find: counted */
+	else
+		HS(idx)->ltail = v;
+}
+
+/* Unlink v from the sorted list: its two neighbours are touched (v was counted by the caller). */
+static void hashl_unlink_sorted(struct vma_index *idx, struct vma *v)
+{
+	hash_unlink_at(idx, v, offsetof(struct hash_link, lnext), &HS(idx)->lhead, &HS(idx)->ltail);
+}
+
+/* Into the sorted list (a find), then into its own list (a walk from the head, as hash). */
+static void hashl_insert(struct vma_index *idx, struct vma *v)
+{
+	hashl_link_sorted(idx, v);
+	hash_insert(idx, v);
+}
+
+static void hashl_erase(struct vma_index *idx, struct vma *v)
+{
+	hash_erase(idx, v);
+	hashl_unlink_sorted(idx, v);
+}
+
+/*
+ * If v keeps its place in address order (its range intersects the old one,
+ * or its sorted-list neighbours still end below / start above it), it keeps
+ * its place in its own list too when that list does not change (the list is
+ * the address order restricted to one bucket), else it moves to the new
+ * list only. Otherwise it leaves both and is inserted again.
+ */
+static void hashl_update(struct vma_index *idx, struct vma *v, uintptr_t start, uintptr_t end)
+{
+	unsigned ob = hash_bucket(v->start), nb = hash_bucket(start);
+	bool in_order;
+
+	idx->accesses++;
+	in_order = hash_stays_between(idx, v, H_LPREV(v), H_LNEXT(v), start, end);
+	if (in_order && ob == nb) {
+		v->start = start;
+		v->end = end;
+		return;
+	}
+	hash_unlink(idx, ob, v);
+	if (!in_order)
+		hashl_unlink_sorted(idx, v);
+	v->start = start;
+	v->end = end;
+	if (!in_order)
+		hashl_link_sorted(idx, v);
+	hash_link(idx, nb, v);
+}
+
+static struct vma *hashl_next(struct vma_index *idx, struct vma *v)
+{
+	idx->accesses++;
+	return H_LNEXT(v);
+}
+
+static struct vma *hashl_prev(struct vma_index *idx, struct vma *v)
+{
+	idx->accesses++;
+	return H_LPREV(v);
+}
+
+static struct vma *hashl_first(struct vma_index *idx)
+{
+	return HS(idx)->lhead;
+}
+
+static struct vma *hashl_last(struct vma_index *idx)
+{
+	return HS(idx)->ltail;
+}
+
+/* Free-gap search: the sorted list walked as the list backend walks its own (gap.h). */
+static int hashl_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
+			     uintptr_t low, uintptr_t high, uintptr_t *out)
+{
+	return vma_list_gap_top(idx, HS(idx)->ltail, offsetof(struct hash_link, lprev),
+				len, align, low, high, out);
+}
+
+static int hashl_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align,
+				uintptr_t low, uintptr_t high, uintptr_t *out)
+{
+	return vma_list_gap_bottom(idx, HS(idx)->lhead, offsetof(struct hash_link, lnext),
+				   len, align, low, high, out);
 }
 
 static size_t hash_bytes(struct vma_index *idx)
@@ -620,7 +875,7 @@ static size_t hash_bytes(struct vma_index *idx)
 
 const struct vma_index_ops vma_hash_ops = {
 	.name = "hash",
-	.link_size = sizeof(struct hash_link),
+	.link_size = offsetof(struct hash_link, lnext),
 	.init = hash_init,
 	.destroy = hash_destroy,
 	.find = hash_find,
@@ -635,6 +890,28 @@ const struct vma_index_ops vma_hash_ops = {
 	.last = hash_last,
 	.gap_top = hash_gap_top,
 	.gap_bottom = hash_gap_bottom,
+	.check = hash_check,
+	.bytes = hash_bytes,
+};
+
+/* "hash+list": the same 16 lists with the sorted list beside them, as Andrey's patch kept it. */
+const struct vma_index_ops vma_hash_list_ops = {
+	.name = "hash+list",
+	.link_size = sizeof(struct hash_link),
+	.init = hashl_init,
+	.destroy = hash_destroy,
+	.find = hashl_find,
+	.find_prev = hashl_find_prev,
+	.reserve = hash_reserve,
+	.insert = hashl_insert,
+	.erase = hashl_erase,
+	.update = hashl_update,
+	.next = hashl_next,
+	.prev = hashl_prev,
+	.first = hashl_first,
+	.last = hashl_last,
+	.gap_top = hashl_gap_top,
+	.gap_bottom = hashl_gap_bottom,
 	.check = hash_check,
 	.bytes = hash_bytes,
 };

@@ -285,52 +285,19 @@ static struct vma *list_last(struct vma_index *idx)
 	return LS(idx)->tail;
 }
 
-/*
- * Top-down: walk from the tail; hi is the top of the free range being
- * looked at (high, then the start of the last VMA passed). Stops as soon as
- * what is left below hi is shorter than len.
- */
+/* Top-down and bottom-up: the shared list walks of gap.h, from the tail / the head. */
 static int list_gap_top(struct vma_index *idx, uintptr_t len, uintptr_t align,
 			uintptr_t low, uintptr_t high, uintptr_t *out)
 {
-	uintptr_t hi = high;
-	struct vma *w;
-
-	if (len == 0 || high <= low || high - low < len)
-		return -ENOMEM;
-	for (w = LS(idx)->tail; w; w = L_PREV(w)) {
-		idx->accesses++;
-		if (w->start >= hi)
-			continue;                 /* above high */
-		if (vma_gap_fit_top(w->end, hi, len, align, low, high, out))
-			return 0;
-		hi = w->start;
-		if (hi <= low || hi - low < len)
-			return -ENOMEM;
-	}
-	return vma_gap_fit_top(low, hi, len, align, low, high, out) ? 0 : -ENOMEM;
+	return vma_list_gap_top(idx, LS(idx)->tail, offsetof(struct list_link, prev),
+				len, align, low, high, out);
 }
 
-/* Bottom-up: the mirror image, walking from the head. */
 static int list_gap_bottom(struct vma_index *idx, uintptr_t len, uintptr_t align,
 			   uintptr_t low, uintptr_t high, uintptr_t *out)
 {
-	uintptr_t lo = low;
-	struct vma *w;
-
-	if (len == 0 || high <= low || high - low < len)
-		return -ENOMEM;
-	for (w = LS(idx)->head; w; w = L_NEXT(w)) {
-		idx->accesses++;
-		if (w->end <= lo)
-			continue;                 /* below low */
-		if (vma_gap_fit_bottom(lo, w->start, len, align, low, high, out))
-			return 0;
-		lo = w->end;
-		if (lo >= high || high - lo < len)
-			return -ENOMEM;
-	}
-	return vma_gap_fit_bottom(lo, high, len, align, low, high, out) ? 0 : -ENOMEM;
+	return vma_list_gap_bottom(idx, LS(idx)->head, offsetof(struct list_link, next),
+				   len, align, low, high, out);
 }
 
 /*

@@ -1,7 +1,8 @@
 /*
  * The registry of VMA index backends: vma_backends[] in a fixed order
  * (list, avl, hash, rbtree, btree, then "list+cache", the list with its
- * one-entry last-lookup cache) and lookup by name. A new backend is one
+ * one-entry last-lookup cache, and "hash+list", the fuzzy hash with the
+ * sorted list beside it) and lookup by name. A new backend is one
  * file in mm/vma_index/ (its ops, with the size of the link it keeps in each
  * VMA, and its per-index state in struct vma_index.state: include/vma.h)
  * and one line here (its extern goes in include/vma.h): the per-backend
@@ -18,6 +19,7 @@ const struct vma_index_ops *const vma_backends[] = {
 	&vma_rbtree_ops,
 	&vma_btree_ops,
 	&vma_list_cache_ops,          /* after the five classic structures, which keep their order */
+	&vma_hash_list_ops,
 	NULL,
 };
 

@@ -15,7 +15,7 @@ stub (make qemu-gdb, tools/run-gdb), whatever the CPU was running.
     frames [PA]          the buddy allocator's free blocks by order; with PA, the
                          struct page of that frame (flags, references, mappings)
 
-The VMA walk knows each index backend's structure (list, list+cache, hash,
+The VMA walk knows each index backend's structure (list, list+cache, hash, hash+list,
 avl, rbtree, btree, the counted wrapper of vmastat=on); the page-table
 walk reads the tables through the kernel's direct map, as the kernel does.
 """
@@ -203,7 +203,7 @@ def vma_list(mm):
     name = backend_name(idx)
     if name in ("list", "list+cache"):
         return name, _chain(_state(idx, "struct list_state")["head"], "struct list_link")
-    if name == "hash":
+    if name in ("hash", "hash+list"):          # hash+list: its 16 lists, as hash
         heads = _state(idx, "struct hash_state")["head"]
         vs = []
         for i in range(heads.type.range()[1] + 1):

@@ -8,7 +8,8 @@
  *             the way ld.so does (reserve the whole extent read-only, map
  *             text r-x, rodata r--, data rw- and bss rw- over it with
  *             MAP_FIXED, write the data and bss pages, make RELRO read-only),
- *             malloc a little, and exit: about 100-250 VMAs each.
+ *             malloc a little, and exit: about 100-250 VMAs each (the
+ *             count before exit is printed: phase=startup-peak vmas=).
  *   malloc    one process with a glibc-like allocator: small requests from a
  *             brk heap that grows and is trimmed, requests of 128 KiB and more
  *             with mmap/munmap (up to 16 live); every page written.
@@ -22,7 +23,9 @@
  *             count at the peak is printed: vmas=).
  *
  * --small leaves out the compile phase: the few-VMA regime of the 1998
- * table. --size PCT scales the process, allocation and segment counts
+ * table. --libs-min N / --libs-max N: libraries per start-up process
+ * (default 20 and 60; 2 and 6 give a few dozen VMAs a process, as in 1998).
+ * --size PCT scales the process, allocation and segment counts
  * (default 100).
  * Prints one @result line per phase and one for the whole run.
  */
@@ -30,6 +33,7 @@
 
 struct mix_cfg {
 	unsigned long pct;              /* --size */
+	unsigned long libs_min, libs_max;       /* --libs-min, --libs-max */
 	struct wl_rng rng;
 };
 
@@ -74,7 +78,8 @@ static void startup_child(void *arg)
 {
 	struct mix_cfg *c = arg;
 
-	start_process(&c->rng, (unsigned)wl_between(&c->rng, 20, 60));
+	start_process(&c->rng, (unsigned)wl_between(&c->rng, c->libs_min, c->libs_max));
+	wl_result("workload=mix phase=startup-peak vmas=%ld", wl_vma_count());
 }
 
 /* The glibc-like allocator: brk heap for small requests, mmap from 128 KiB. */
@@ -175,6 +180,10 @@ int wl_mix(int argc, char **argv)
 	c.pct = wl_opt(argc, argv, "--size", 100);
 	if (c.pct == 0 || c.pct > 10000)
 		wl_die("mix: --size must be 1..10000 (percent)");
+	c.libs_min = wl_opt(argc, argv, "--libs-min", 20);
+	c.libs_max = wl_opt(argc, argv, "--libs-max", 60);
+	if (c.libs_min > c.libs_max || c.libs_max > 1000)
+		wl_die("mix: need --libs-min <= --libs-max <= 1000");
 	wl_rng_seed(&c.rng, 1998);
 	wl_counts(&a);
 	run_phase(&c, "startup", startup_child, (unsigned)((24 * c.pct + 99) / 100));

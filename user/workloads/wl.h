@@ -5,6 +5,7 @@
  * subcommand per workload; the same binary runs on the host Linux.
  *
  *   workloads mix [--size PCT] [--small]  1998: start-up, malloc, compile-like, exit (mix.c)
+ *             [--libs-min N --libs-max N] libraries per start-up process (default 20, 60)
  *   workloads sweep [--layout L] [--max N] [--ops K]
  *                                         1998: index accesses per operation vs n (sweep.c)
  *   workloads gc --chunk PAGES [--peak PAGES] [--cycles C]
