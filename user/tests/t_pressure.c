@@ -294,32 +294,30 @@ static void t_meminfo_lazyfree(void)
 }
 
 /*
- * The OOM killer takes the largest process, not the one that faulted
- * (Linux's oom_badness: resident pages, swap, page tables): a child holds
- * 60% of memory and sleeps; the parent then writes 50%, which cannot fit
- * beside it. When the parent's fault finds no page, the child (then the
- * larger) is killed with SIGKILL, and the parent's writes all succeed.
+ * For the OOM tests: false (with a note) where memory cannot run out here
+ * (the host's Linux, which it would fill; a swap area). Else a child that
+ * holds 6/10 of memory's pages and sleeps until killed: its pid, and
+ * *hold, the pipe end whose closing lets it go (0 as it returns).
  */
-static void t_oom_kill_largest(void)
+static bool oom_holder_start(int *pid, int *hold_w)
 {
 	size_t total = (size_t)meminfo_kb("MemTotal") * 1024 / PG;
-	int ready[2], hold[2], st = 0, pid;
-	long oom0 = vmstat("oom_kill");
-	char c, *p;
+	int ready[2], hold[2];
+	char c;
 
 	if (!on_vmkernel()) {
 		printf("    (skipped on Linux: would fill the host's memory)\n");
-		return;
+		return false;
 	}
 	if (meminfo_kb("SwapTotal") > 0) {
 		printf("    (skipped: with swap, memory does not run out here)\n");
-		return;
+		return false;
 	}
 	CHECK_EQ(pipe(ready), 0);
 	CHECK_EQ(pipe(hold), 0);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
+	*pid = fork();
+	CHECK(*pid >= 0);
+	if (*pid == 0) {
 		close(ready[0]);
 		close(hold[1]);
 		if (!fill(total * 6 / 10))
@@ -331,6 +329,27 @@ static void t_oom_kill_largest(void)
 	close(ready[1]);
 	close(hold[0]);
 	CHECK_EQ(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	*hold_w = hold[1];
+	return true;
+}
+
+/*
+ * The OOM killer takes the largest process, not the one that faulted
+ * (Linux's oom_badness: resident pages, swap, page tables): a child holds
+ * 60% of memory and sleeps; the parent then writes 50%, which cannot fit
+ * beside it. When the parent's fault finds no page, the child (then the
+ * larger) is killed with SIGKILL, and the parent's writes all succeed.
+ */
+static void t_oom_kill_largest(void)
+{
+	size_t total = (size_t)meminfo_kb("MemTotal") * 1024 / PG;
+	int hold, st = 0, pid;
+	long oom0 = vmstat("oom_kill");
+	char *p;
+
+	if (!oom_holder_start(&pid, &hold))
+		return;
 	p = fill(total / 2);
 	CHECK(p != NULL);
 	CHECK_EQ(waitpid(pid, &st, 0), pid);
@@ -339,8 +358,7 @@ static void t_oom_kill_largest(void)
 	for (size_t i = 0; i < total / 2; i++)
 		CHECK_EQ(p[i * PG], (char)(i % 253 + 1));
 	CHECK_EQ(vmstat("oom_kill") - oom0, 1);
-	close(hold[1]);
-	close(ready[0]);
+	close(hold);
 }
 
 /*
@@ -357,35 +375,13 @@ static void t_oom_kill_largest(void)
  */
 static void t_oom_kill_in_copy(void)
 {
-	size_t total = (size_t)meminfo_kb("MemTotal") * 1024 / PG, n = total / 2;
-	int ready[2], hold[2], st = 0, pid, fd;
+	size_t n = (size_t)meminfo_kb("MemTotal") * 1024 / PG / 2;
+	int hold, st = 0, pid, fd;
 	long oom0 = vmstat("oom_kill"), bad = 0;
-	char c, *p;
+	char *p;
 
-	if (!on_vmkernel()) {
-		printf("    (skipped on Linux: would fill the host's memory)\n");
+	if (!oom_holder_start(&pid, &hold))
 		return;
-	}
-	if (meminfo_kb("SwapTotal") > 0) {
-		printf("    (skipped: with swap, memory does not run out here)\n");
-		return;
-	}
-	CHECK_EQ(pipe(ready), 0);
-	CHECK_EQ(pipe(hold), 0);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		close(ready[0]);
-		close(hold[1]);
-		if (!fill(total * 6 / 10))
-			_exit(3);
-		write(ready[1], "r", 1);
-		read(hold[0], &c, 1);           /* sleeps until killed (or the parent gives up) */
-		_exit(4);
-	}
-	close(ready[1]);
-	close(hold[0]);
-	CHECK_EQ(read(ready[0], &c, 1), 1);
 	p = mmap(NULL, n * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(p != MAP_FAILED);
 	fd = open("/dev/zero", O_RDONLY);
@@ -400,8 +396,7 @@ static void t_oom_kill_in_copy(void)
 	CHECK_EQ(bad, 0);
 	CHECK_EQ(munmap(p, n * PG), 0);
 	close(fd);
-	close(hold[1]);
-	close(ready[0]);
+	close(hold);
 }
 
 extern char **environ;
