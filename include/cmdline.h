@@ -25,8 +25,8 @@
  *                                             a fresh page of the VMA's own (off, Linux
  *                                             where mm_forbids_zeropage() holds)
  *   thp=always|madvise|never                  transparent huge pages for private anonymous
- *                                             memory (mm/thp.c; default never, Linux's
- *                                             default is always)
+ *                                             memory (mm/thp.c; default always, as
+ *                                             Linux's Kconfig default and Debian)
  *   pku=on|off                                use protection keys for execute-only
  *                                             memory when the CPU has them (Linux does)
  *   strace=on|off                             log each system call, its arguments and
@@ -74,7 +74,7 @@ struct kernel_params {
 	char vma[CMDLINE_VALUE_MAX];            /* empty: the default backend */
 	bool merge;                             /* default true */
 	bool zero_page;                         /* default true */
-	unsigned thp;                           /* enum thp_mode (include/mm.h); default never */
+	unsigned thp;                           /* enum thp_mode (include/mm.h); default always */
 	bool pku;                               /* default true */
 	bool acpi;                              /* default true */
 	bool x2apic;                            /* default true */

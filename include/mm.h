@@ -160,7 +160,8 @@ extern bool mm_madv_write_lock;
 extern bool mm_fault_lock_vma;
 /*
  * Transparent huge pages (mm/thp.c; kernel option thp=always|madvise|never,
- * default never): which private anonymous VMAs fault in 2 MiB pages
+ * default always as Linux's Kconfig and Debian): which private anonymous
+ * VMAs fault in 2 MiB pages
  * (Linux's /sys/kernel/mm/transparent_hugepage/enabled).
  */
 enum thp_mode { THP_NEVER, THP_MADVISE, THP_ALWAYS };

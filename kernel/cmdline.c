@@ -177,6 +177,7 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	set_str(p->ktest, sizeof(p->ktest), "default", 7, "ktest");
 	p->merge = true;
 	p->zero_page = true;
+	p->thp = THP_ALWAYS;            /* Linux's Kconfig default, Debian's too */
 	p->pku = true;
 	p->acpi = true;
 	p->x2apic = true;

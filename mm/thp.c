@@ -38,7 +38,8 @@
  * 4 KiB fault maps a zeroed page.
  *
  * Policy (Linux's /sys/kernel/mm/transparent_hugepage/enabled, here the
- * kernel option thp=always|madvise|never, default never): always, or
+ * kernel option thp=always|madvise|never, default always: Linux's
+ * Kconfig default, which Debian's kernel keeps): always, or
  * madvise for VMAs with VM_HUGEPAGE; never a VMA with VM_NOHUGEPAGE, nor
  * an address space whose process asked PR_SET_THP_DISABLE. With the zero
  * page off (zero_page=off, Linux's use_zero_page=0 and
@@ -54,7 +55,7 @@
 #include "vmstat.h"
 #include "lockless.h"
 
-enum thp_mode thp_mode = THP_NEVER;
+enum thp_mode thp_mode = THP_ALWAYS;
 
 const char *const thp_mode_names[] = { "never", "madvise", "always" };
 

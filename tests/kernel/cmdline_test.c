@@ -2,6 +2,7 @@
 #include "ktest.h"
 #include "cmdline.h"
 #include "kstring.h"
+#include "mm.h"
 
 static void test_defaults(struct ktest *t)
 {
@@ -12,6 +13,8 @@ static void test_defaults(struct ktest *t)
 	EXPECT_STREQ(t, p.profile, "");
 	EXPECT_STREQ(t, p.vma, "");
 	EXPECT_TRUE(t, p.merge);
+	/* thp=always: Linux's Kconfig default (TRANSPARENT_HUGEPAGE_ALWAYS), Debian's */
+	EXPECT_EQ(t, p.thp, (unsigned)THP_ALWAYS);
 	EXPECT_EQ(t, cmdline_parse(&p, NULL), 0u);
 }
 

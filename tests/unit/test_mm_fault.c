@@ -17,6 +17,10 @@ static long map_fixed(struct mm *mm, uintptr_t a, size_t len, int prot, int flag
 /*
  * 64 MiB mapped, one byte written every 1 MiB: exactly 64 pages become
  * resident (demand paging allocates nothing else), and each reads back.
+ * This tests 4 KiB demand paging, so the range gets MADV_NOHUGEPAGE: under
+ * thp=always (the default) a write would otherwise map a 2 MiB page (512
+ * pages of rss) and the read at A0 + 4096 would hit the huge page written
+ * at A0 instead of mapping the zero page.
  */
 static void test_demand_paging_sparse(struct ktest *t)
 {
@@ -25,6 +29,7 @@ static void test_demand_paging_sparse(struct ktest *t)
 
 	ASSERT_TRUE(t, mm);
 	ASSERT_EQ(t, map_fixed(mm, A0, len, UT_RW, UT_PA), (long)A0);
+	ASSERT_EQ(t, vm_madvise(mm, A0, len, MADV_NOHUGEPAGE), 0);
 	EXPECT_EQ(t, mm->rss, 0);
 	for (uintptr_t a = A0; a < A0 + len; a += 1UL << 20)
 		EXPECT_EQ(t, ut_write8(mm, a + 5, (uint8_t)(a >> 20)), FAULT_OK);

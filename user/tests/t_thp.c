@@ -12,9 +12,8 @@
  * writes; MADV_DONTNEED of a whole huge page frees it whole.
  *
  * usertests disables THP in every test (PR_SET_THP_DISABLE); this one
- * enables it again for itself. Where THP is off (Linux's "never", this
- * kernel's default thp=never:
- * the VMA's THPeligible is 0) the AnonHugePages checks are skipped, with
+ * enables it again for itself. Where THP is off (Linux's and this
+ * kernel's "never": the VMA's THPeligible is 0) the AnonHugePages checks are skipped, with
  * the reason printed; the Rss and data checks stay.
  */
 #include "utests.h"
@@ -303,8 +302,8 @@ static int collapse(char *p, unsigned long len)
 /*
  * MADV_COLLAPSE, as the host's Linux 6.18 answers it (mm/collapse.c): it
  * ignores the THP policy (the VMAs here never asked for huge pages:
- * their faults map 4 KiB pages on the host's "madvise", and on this
- * kernel's default "never"), so only PR_SET_THP_DISABLE is lifted. A
+ * their faults map 4 KiB pages under "madvise", as on the host and in
+ * make test's user-thp stage, and under "never"), so only PR_SET_THP_DISABLE is lifted. A
  * VMA never faulted: EINVAL. A slot with two written pages and a read
  * one: one huge page (AnonHugePages 2048 kB, data kept, thp_collapse_alloc
  * one more: exactly here, at least on the host, where khugepaged works
