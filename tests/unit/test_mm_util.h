@@ -60,6 +60,20 @@ static inline unsigned ut_state(struct mm *mm, uintptr_t va)
 	return arch_mmu_query(mm->mmu, va & PAGE_MASK, NULL, &st) == 0 ? st : 0xdead;
 }
 
+/* Bytes of AnonHugePages (smaps) in the VMA containing va (0 without one: a lab's skeleton may leave none). */
+static inline unsigned long ut_anon_huge(struct mm *mm, uintptr_t va)
+{
+	struct vm_usage u = { 0 };
+	struct vma *v;
+
+	mmap_read_lock(mm);
+	v = vma_lookup(mm, va);
+	if (v)
+		vm_usage_add(mm, v, &u);
+	mmap_read_unlock(mm);
+	return u.anon_huge;
+}
+
 /* Frames free once caches have given back their empty slabs. */
 static inline size_t ut_free_frames(void)
 {
@@ -349,5 +363,37 @@ static inline void ut_expect_drawing(struct ktest *t, struct mm *mm, uintptr_t b
 #define UT_RW  (PROT_READ | PROT_WRITE)
 #define UT_PA  (MAP_PRIVATE | MAP_ANONYMOUS)
 #define UT_SA  (MAP_SHARED | MAP_ANONYMOUS)
+
+/* ---- transparent huge pages (test_mm_thp.c, test_mm_khugepaged.c) */
+
+#define HV 0x40000000UL                 /* a 2 MiB-aligned user address */
+
+/*
+ * A new address space with len bytes mapped at HV, under thp_mode mode
+ * (the caller restores it); *frames: the free frames before it (for
+ * ut_thp_done). NULL when it cannot be made.
+ */
+static inline struct mm *ut_thp_mm(enum thp_mode mode, unsigned long len, size_t *frames)
+{
+	struct mm *mm;
+
+	ut_warm_up();
+	*frames = ut_free_frames();
+	thp_mode = mode;
+	mm = mm_create();
+	if (mm && vm_mmap(mm, HV, len, UT_RW, UT_PA | MAP_FIXED) != (long)HV) {
+		mm_put(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+/* The end of a case: mm goes, thp_mode is restored, and every frame is back (frames free before). */
+static inline void ut_thp_done(struct ktest *t, struct mm *mm, enum thp_mode saved, size_t frames)
+{
+	mm_put(mm);
+	thp_mode = saved;
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
 
 #endif
