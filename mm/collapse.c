@@ -31,9 +31,8 @@
  *
  * khugepaged (mm/khugepaged.c) collapses through the same collapse_slot:
  * the scan of the slot's entries (collapse_scan_slot) under its limits
- * (struct collapse_limits: max_ptes_none/swap/shared, a writable and a
- * referenced entry needed), where MADV_COLLAPSE has none; then the
- * swap-in and the copy.
+ * (struct collapse_limits: max_ptes_none/swap/shared, a referenced page
+ * needed), where MADV_COLLAPSE has none; then the swap-in and the copy.
  *
  * Locking: the mmap_lock held for writing with the range's VMA locks
  * (vm_madvise), so no fault runs; pt_lock around each slot. The old
@@ -55,7 +54,6 @@ enum slot_result {
 /* What the entries of a slot hold (hpage_collapse_scan_pmd's counts). */
 struct slot_counts {
 	unsigned none, swap, shared, referenced;
-	bool writable;
 };
 
 /* One entry into c: COLLAPSE_SCAN_OK to go on, else the slot's verdict. */
@@ -80,7 +78,6 @@ static enum collapse_scan entry_count(struct mm *mm, uintptr_t va, const struct 
 		return COLLAPSE_SCAN_PMD_MAPPED;
 	if (mm_is_zero_pa(pa))
 		return ++c->none > cc->max_ptes_none ? COLLAPSE_SCAN_EXCEED_NONE : COLLAPSE_SCAN_OK;
-	c->writable |= (st & MMU_WRITE) != 0;
 	p = phys_to_page(pa);
 	if (READ_ONCE(p->mapcount) > 1 && ++c->shared > cc->max_ptes_shared)
 		return COLLAPSE_SCAN_EXCEED_SHARED;
@@ -102,8 +99,6 @@ enum collapse_scan collapse_scan_slot(struct mm *mm, uintptr_t h, const struct c
 	}
 	if (!cc->khugepaged)
 		return c.swap ? COLLAPSE_SCAN_SWAPPED : COLLAPSE_SCAN_OK;
-	if (!c.writable)
-		return COLLAPSE_SCAN_PAGE_RO;
 	if (!c.referenced || (c.swap && c.referenced < (1U << HUGE_ORDER) / 2))
 		return COLLAPSE_SCAN_LACK_REFERENCED;
 	return c.swap ? COLLAPSE_SCAN_SWAPPED : COLLAPSE_SCAN_OK;
@@ -187,7 +182,7 @@ enum collapse_scan collapse_slot(struct mm *mm, struct vma *vma, uintptr_t h, co
 	return slot_scan_collapse(mm, vma, h, cc, tlb);
 }
 
-/* MADV_COLLAPSE's control: no limits, no referenced or writable page needed (Linux's madvise_collapse). */
+/* MADV_COLLAPSE's control: no limits, no referenced page needed (Linux's madvise_collapse). */
 static const struct collapse_limits madvise_limits = {
 	.khugepaged = false, .max_ptes_none = 1U << HUGE_ORDER,
 	.max_ptes_swap = 1U << HUGE_ORDER, .max_ptes_shared = 1U << HUGE_ORDER,

@@ -175,9 +175,9 @@ int thp_collapse(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
 /*
  * The limits of a collapse (Linux's collapse_control and the khugepaged
  * sysfs knobs): khugepaged's scan refuses a slot with more empty (or zero
- * page) entries, swap entries or pages mapped elsewhere too than these, or
- * with no writable entry, or with no referenced page (fewer than half of
- * them when a page is in swap); MADV_COLLAPSE has no such limits.
+ * page) entries, swap entries or pages mapped elsewhere too than these,
+ * or with no referenced page (fewer than half of them when a page is in
+ * swap); MADV_COLLAPSE has no such limits.
  */
 struct collapse_limits {
 	bool khugepaged;
@@ -192,7 +192,6 @@ enum collapse_scan {
 	COLLAPSE_SCAN_EXCEED_NONE,
 	COLLAPSE_SCAN_EXCEED_SWAP,
 	COLLAPSE_SCAN_EXCEED_SHARED,
-	COLLAPSE_SCAN_PAGE_RO,          /* no writable entry */
 	COLLAPSE_SCAN_LACK_REFERENCED,
 	COLLAPSE_SCAN_SWAPPED,          /* may be, once its swapped pages are read back */
 	COLLAPSE_SCAN_ALLOC_FAILED,     /* no order-9 block (thp_collapse_alloc_failed) */

@@ -24,9 +24,11 @@
  *  - at most max_ptes_swap are swap entries (read back before the copy);
  *  - at most max_ptes_shared map a page mapped elsewhere too (mapcount);
  *  - no entry is a guard marker;
- *  - one entry at least is writable (SCAN_PAGE_RO otherwise);
  *  - one page at least is referenced (its entry's accessed bit, or
  *    PG_referenced), half of them when a page is in swap.
+ * No writable entry is needed: Linux dropped that rule (SCAN_PAGE_RO) for
+ * anonymous memory in 2025, before 6.18 (the host's MADV_COLLAPSE, which
+ * runs the same scan, collapses a read-only VMA: user test thp_collapse).
  * Left out: userfaultfd, page locks and LRU isolation, the pin/reference
  * count check (is_refcount_suitable), the NUMA node choice, file and
  * shmem collapse, alloc_sleep_millisecs and defrag (the block is taken
