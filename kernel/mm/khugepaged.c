@@ -24,7 +24,7 @@ static int khugepaged_kicked;           /* [atomic] the sleep is cut short */
 
 static void khugepaged_wake(void)
 {
-	__atomic_store_n(&khugepaged_kicked, 1, __ATOMIC_RELEASE);
+	smp_store_release(&khugepaged_kicked, 1);
 	wake_up(&khugepaged_wait);
 }
 
