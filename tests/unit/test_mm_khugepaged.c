@@ -217,6 +217,69 @@ static void test_khugepaged_collapse(struct ktest *t)
 	ut_thp_done(t, mm, saved, frames);
 }
 
+static enum mmu_action accessed_all(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+{
+	*state |= MMU_ACCESSED;
+	return MMU_UPDATE;
+}
+
+/*
+ * Swapped pages (a RAM-disk swap area of the case's own), thp=never's
+ * 4 KiB pages: slot 0 with 300 written pages, 2 of them paged out: 2 <=
+ * max_ptes_swap 64 and 298 referenced >= 256 (half a slot, Linux's rule
+ * when a page is in swap): it qualifies once they are read back
+ * (COLLAPSE_SCAN_SWAPPED); with max_ptes_swap 1 it does not. Slot 1
+ * with 10 written pages, 2 paged out: 8 referenced < 256, not collapsed.
+ * Two full passes of the scan (thp=always now, so both slots are
+ * scanned): slot 0 is a huge page with its data (swapped pages read
+ * back), slot 1 keeps its 8 pages and 2 swap entries.
+ */
+static void test_khugepaged_swap_body(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	struct collapse_limits one_swap = khp_defaults;
+	struct blockdev *dev;
+	struct mm *mm;
+	int type;
+
+	if (swap_total_pages()) {
+		ktest_skip(t, "a swap area is on already");
+		return;
+	}
+	dev = ramdisk_create(64UL * SWAP_SECTORS_PER_SLOT);
+	ASSERT_TRUE(t, dev != NULL);
+	type = swap_on(dev);
+	ASSERT_GE(t, type, 0);
+	one_swap.max_ptes_swap = 1;
+	mm = ut_thp_mm(THP_NEVER, 2 * HUGE_SIZE, &(size_t){ 0 });
+	ASSERT_TRUE(t, mm);
+	for (unsigned i = 0; i < 300; i++)
+		EXPECT_EQ(t, ut_write8(mm, HV + i * PAGE_SIZE + 1, (uint8_t)(i + 1)), FAULT_OK);
+	for (unsigned i = 0; i < 10; i++)
+		EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE + i * PAGE_SIZE, (uint8_t)(i + 1)), FAULT_OK);
+	EXPECT_EQ(t, vm_madvise(mm, HV + 4 * PAGE_SIZE, 2 * PAGE_SIZE, MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, vm_madvise(mm, HV + HUGE_SIZE, 2 * PAGE_SIZE, MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, mm->swap_ents, 4);
+	/* A page-out may age the others; they count as just used, as after the writes. */
+	arch_mmu_walk(mm->mmu, HV, HV + 2 * HUGE_SIZE, accessed_all, NULL, NULL);
+	EXPECT_EQ(t, scan_at(mm, HV, &khp_defaults), COLLAPSE_SCAN_SWAPPED);
+	EXPECT_EQ(t, scan_at(mm, HV, &one_swap), COLLAPSE_SCAN_EXCEED_SWAP);
+	EXPECT_EQ(t, scan_at(mm, HV + HUGE_SIZE, &khp_defaults), COLLAPSE_SCAN_LACK_REFERENCED);
+	thp_mode = THP_ALWAYS;
+	scan_passes(2, 100);
+	EXPECT_EQ(t, ut_state(mm, HV) & MMU_HUGE, MMU_HUGE);
+	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE + 2 * PAGE_SIZE) & MMU_HUGE, 0);
+	EXPECT_EQ(t, mm->swap_ents, 2);
+	EXPECT_EQ(t, mm->rss, 512 + 8);
+	EXPECT_EQ(t, ut_read8(mm, HV + 4 * PAGE_SIZE + 1) + ut_read8(mm, HV + 299 * PAGE_SIZE + 1), 5 + 44);
+	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + PAGE_SIZE), 2);
+	mm_put(mm);
+	thp_mode = saved;
+	EXPECT_EQ(t, swap_off((unsigned)type), 0);
+	ramdisk_destroy(dev);
+}
+UT_CASE_WITHOUT_SWAP(test_khugepaged_swap)
+
 /* The tunables' ranges (Linux's sysfs stores): pages_to_scan >= 1, max_ptes_* <= 511, counters read-only. */
 static void test_khugepaged_tunables(struct ktest *t)
 {
@@ -241,6 +304,7 @@ static const struct ktest_case mm_khugepaged_cases[] = {
 	KTEST_CASE(test_khugepaged_scan_rules),
 	KTEST_CASE(test_khugepaged_shared),
 	KTEST_CASE(test_khugepaged_collapse),
+	KTEST_CASE(test_khugepaged_swap),
 	KTEST_CASE(test_khugepaged_tunables),
 	{ 0 },
 };
