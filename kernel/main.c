@@ -54,7 +54,8 @@ extern const char __kernel_phys_start[], __kernel_phys_end[];
 #define EARLY_MAP_LIMIT (4UL << 30)
 
 /*
- * The VM options of the command line: vma=BACKEND, merge=, zero_page=.
+ * The VM options of the command line: vma=BACKEND, merge=, zero_page=,
+ * thp=, khugepaged_sleep_ms=, fault_lock=, madv_lock=, reclaim=.
  * Returns the number of errors: a vma= that names no backend (the boot
  * then fails rather than silently test the default backend).
  */
