@@ -67,6 +67,8 @@ static const struct proc_entry root_table[] = {
 };
 PROC_TABLE_DIR(static, sys_root_dir, root_table);
 
+static struct dentry *sys_root;         /* /sys (no reference: it is never removed) */
+
 int sysfs_mount(struct dentry *root)
 {
 	struct dentry *sys;
@@ -74,6 +76,13 @@ int sysfs_mount(struct dentry *root)
 
 	if (err)
 		return err;
+	sys_root = sys;
 	dput(sys);                      /* the root directory keeps it */
 	return 0;
+}
+
+void sysfs_shrink(void)
+{
+	if (sys_root)
+		fs_dyn_shrink(sys_root);
 }
