@@ -76,9 +76,10 @@ static void test_khugepaged_policy(struct ktest *t)
 	ut_thp_done(t, mm, saved, frames);
 }
 
-static enum mmu_action clear_accessed(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
+/* Each entry's accessed bit set (arg not NULL) or cleared (NULL). */
+static enum mmu_action set_accessed(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
-	*state &= ~MMU_ACCESSED;
+	*state = arg ? *state | MMU_ACCESSED : *state & ~MMU_ACCESSED;
 	return MMU_UPDATE;
 }
 
@@ -109,7 +110,7 @@ static void test_khugepaged_scan_rules(struct ktest *t)
 	EXPECT_EQ(t, scan_at(mm, HV, &khp_defaults), COLLAPSE_SCAN_OK);
 	tight.max_ptes_none = 510;
 	EXPECT_EQ(t, scan_at(mm, HV, &tight), COLLAPSE_SCAN_EXCEED_NONE);
-	arch_mmu_walk(mm->mmu, HV, HV + HUGE_SIZE, clear_accessed, NULL, NULL);
+	arch_mmu_walk(mm->mmu, HV, HV + HUGE_SIZE, set_accessed, NULL, NULL);
 	EXPECT_EQ(t, scan_at(mm, HV, &khp_defaults), COLLAPSE_SCAN_LACK_REFERENCED);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x3000), 1);
 	EXPECT_EQ(t, scan_at(mm, HV, &khp_defaults), COLLAPSE_SCAN_OK);
@@ -217,12 +218,6 @@ static void test_khugepaged_collapse(struct ktest *t)
 	ut_thp_done(t, mm, saved, frames);
 }
 
-static enum mmu_action accessed_all(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
-{
-	*state |= MMU_ACCESSED;
-	return MMU_UPDATE;
-}
-
 /*
  * Swapped pages (a RAM-disk swap area of the case's own), thp=never's
  * 4 KiB pages: slot 0 with 300 written pages, 2 of them paged out: 2 <=
@@ -238,18 +233,11 @@ static void test_khugepaged_swap_body(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
 	struct collapse_limits one_swap = khp_defaults;
-	struct blockdev *dev;
+	struct ut_swap_area area;
 	struct mm *mm;
-	int type;
 
-	if (swap_total_pages()) {
-		ktest_skip(t, "a swap area is on already");
+	if (!ut_swap_area_on(t, &area, 64))
 		return;
-	}
-	dev = ramdisk_create(64UL * SWAP_SECTORS_PER_SLOT);
-	ASSERT_TRUE(t, dev != NULL);
-	type = swap_on(dev);
-	ASSERT_GE(t, type, 0);
 	one_swap.max_ptes_swap = 1;
 	mm = ut_thp_mm(THP_NEVER, 2 * HUGE_SIZE, &(size_t){ 0 });
 	ASSERT_TRUE(t, mm);
@@ -261,7 +249,7 @@ static void test_khugepaged_swap_body(struct ktest *t)
 	EXPECT_EQ(t, vm_madvise(mm, HV + HUGE_SIZE, 2 * PAGE_SIZE, MADV_PAGEOUT), 0);
 	EXPECT_EQ(t, mm->swap_ents, 4);
 	/* A page-out may age the others; they count as just used, as after the writes. */
-	arch_mmu_walk(mm->mmu, HV, HV + 2 * HUGE_SIZE, accessed_all, NULL, NULL);
+	arch_mmu_walk(mm->mmu, HV, HV + 2 * HUGE_SIZE, set_accessed, mm, NULL);
 	EXPECT_EQ(t, scan_at(mm, HV, &khp_defaults), COLLAPSE_SCAN_SWAPPED);
 	EXPECT_EQ(t, scan_at(mm, HV, &one_swap), COLLAPSE_SCAN_EXCEED_SWAP);
 	EXPECT_EQ(t, scan_at(mm, HV + HUGE_SIZE, &khp_defaults), COLLAPSE_SCAN_LACK_REFERENCED);
@@ -275,8 +263,7 @@ static void test_khugepaged_swap_body(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + PAGE_SIZE), 2);
 	mm_put(mm);
 	thp_mode = saved;
-	EXPECT_EQ(t, swap_off((unsigned)type), 0);
-	ramdisk_destroy(dev);
+	ut_swap_area_off(t, &area);
 }
 UT_CASE_WITHOUT_SWAP(test_khugepaged_swap)
 

@@ -553,18 +553,11 @@ static void test_thp_fallback_policy(struct ktest *t)
 static void test_thp_pageout_body(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
-	struct blockdev *dev;
+	struct ut_swap_area area;
 	struct mm *mm;
-	int type;
 
-	if (swap_total_pages()) {
-		ktest_skip(t, "a swap area is on already");
+	if (!ut_swap_area_on(t, &area, 2UL << HUGE_ORDER))
 		return;
-	}
-	dev = ramdisk_create(2UL * (1U << HUGE_ORDER) * SWAP_SECTORS_PER_SLOT);
-	ASSERT_TRUE(t, dev != NULL);
-	type = swap_on(dev);
-	ASSERT_GE(t, type, 0);
 	thp_mode = THP_ALWAYS;
 	mm = mm_create();
 	ASSERT_TRUE(t, mm);
@@ -590,8 +583,7 @@ static void test_thp_pageout_body(struct ktest *t)
 		EXPECT_EQ(t, ut_read8(mm, HV + off + 3), (int)(uint8_t)(off >> 12));
 	mm_put(mm);
 	thp_mode = saved;
-	EXPECT_EQ(t, swap_off((unsigned)type), 0);
-	ramdisk_destroy(dev);
+	ut_swap_area_off(t, &area);
 }
 UT_CASE_WITHOUT_SWAP(test_thp_pageout)
 

@@ -125,6 +125,36 @@ static inline void ut_swap_release(struct blockdev *d)
 		swap_on(d);
 }
 
+/* A RAM-disk swap area of a case's own (ut_swap_area_on / ut_swap_area_off). */
+struct ut_swap_area {
+	struct blockdev *dev;
+	int type;
+};
+
+/*
+ * ut_swap_area_on: turn on a swap area of pages slots in a new RAM disk;
+ * false (the case skipped) when one is on already, or failed when none
+ * can be made.
+ */
+static inline bool ut_swap_area_on(struct ktest *t, struct ut_swap_area *a, unsigned long pages)
+{
+	if (swap_total_pages()) {
+		ktest_skip(t, "a swap area is on already");
+		return false;
+	}
+	a->dev = ramdisk_create((uint64_t)pages * SWAP_SECTORS_PER_SLOT);
+	__KT_CMP(t, a->dev != NULL, ==, 1, return false);
+	a->type = swap_on(a->dev);
+	__KT_CMP(t, a->type >= 0, ==, 1, return false);
+	return true;
+}
+
+static inline void ut_swap_area_off(struct ktest *t, struct ut_swap_area *a)
+{
+	EXPECT_EQ(t, swap_off((unsigned)a->type), 0);
+	ramdisk_destroy(a->dev);
+}
+
 /* UT_CASE_WITHOUT_SWAP(name): the case name runs name_body with the kernel's swap area held off. */
 #define UT_CASE_WITHOUT_SWAP(name)                                  \
 	static void name(struct ktest *t)                           \
