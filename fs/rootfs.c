@@ -127,6 +127,8 @@ int rootfs_init(void)
 	if (!err)
 		err = procfs_mount(fs_root());
 	if (!err)
+		err = sysfs_mount(fs_root());
+	if (!err)
 		err = make_dir("tmp", 01777, NULL);
 	if (!err)
 		err = unpack_modules();

@@ -27,6 +27,9 @@
  *   thp=always|madvise|never                  transparent huge pages for private anonymous
  *                                             memory (mm/thp.c; default always, as
  *                                             Linux's Kconfig default and Debian)
+ *   khugepaged_sleep_ms=N                     khugepaged's sleep between scans (default
+ *                                             10000, Linux's scan_sleep_millisecs; the
+ *                                             file of that name changes it later)
  *   pku=on|off                                use protection keys for execute-only
  *                                             memory when the CPU has them (Linux does)
  *   strace=on|off                             log each system call, its arguments and
@@ -75,6 +78,7 @@ struct kernel_params {
 	bool merge;                             /* default true */
 	bool zero_page;                         /* default true */
 	unsigned thp;                           /* enum thp_mode (include/mm.h); default always */
+	unsigned khugepaged_sleep_ms;           /* default 10000 (include/khugepaged.h) */
 	bool pku;                               /* default true */
 	bool acpi;                              /* default true */
 	bool x2apic;                            /* default true */

@@ -197,6 +197,10 @@ int rootfs_init(void);
 /* devices_populate: make /dev's entries (fs/devices.c). procfs_mount: make /proc in root (fs/proc/). */
 int devices_populate(struct dentry *dev);
 int procfs_mount(struct dentry *root);
+/* sysfs_mount: make /sys in root, the few Linux sysfs files this kernel has (fs/proc/sysfs.c). */
+int sysfs_mount(struct dentry *root);
+/* sysfs_shrink: drop what /sys cached that nobody holds (as procfs_shrink). */
+void sysfs_shrink(void);
 /* procfs_forget: process pid was reaped: drop what /proc cached for it (no lock held). */
 void procfs_forget(int pid);
 /* procfs_shrink: drop what /proc cached that nobody holds (fs_dyn_shrink; no lock held). */

@@ -60,6 +60,7 @@ struct arch_mmu;
  * statistics of the 2007 experiment.
  *
  *   mmap_read_lock(mm) / mmap_read_unlock(mm), mmap_read_trylock(mm)
+ *   mmap_write_trylock(mm) (khugepaged: never waits for a program)
  *   mmap_write_lock(mm) / mmap_write_unlock(mm)
  *   mmap_assert_locked(mm) (read or write), mmap_assert_write_locked(mm)
  */
@@ -128,6 +129,8 @@ struct mm {
 	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm (mm_check_all,
 	                               *   truncation's walk: mm/truncate.c, reclaim: mm/vmscan.c) */
 	uintptr_t reclaim_hand;       /* [atomic] where reclaim's clock stopped last in this mm (reclaimers race) */
+	uint64_t list_id;             /* [init, mm_list lock] its place in that list: ids grow
+	                               *   along it (mm_list_from: khugepaged's cursor) */
 	struct mm *put_next;          /* on the deferred-teardown stack (mm_put_deferred) */
 	bool oom_victim;              /* [atomic] the OOM killer chose its process (mm_mark_oom_victim) */
 	bool thp_disabled;            /* [mmap_lock] PR_SET_THP_DISABLE: no huge pages (Linux's
@@ -242,6 +245,8 @@ size_t anon_identity_inuse(void);
 void mmap_read_lock(struct mm *mm);
 /* mmap_read_trylock: the read lock if it can be had without waiting (none held or queued); else false. */
 bool mmap_read_trylock(struct mm *mm);
+/* mmap_write_trylock: the write lock if it can be had without waiting; else false. */
+bool mmap_write_trylock(struct mm *mm);
 void mmap_read_unlock(struct mm *mm);
 void mmap_write_lock(struct mm *mm);
 void mmap_write_unlock(struct mm *mm);

@@ -33,7 +33,7 @@
 	X(PAGEOUTRUN,       "pageoutrun")       /* background reclaim runs (kswapd woken) */ \
 	X(THP_FAULT_ALLOC,  "thp_fault_alloc")  /* faults that mapped a new huge page */ \
 	X(THP_FAULT_FALLBACK, "thp_fault_fallback") /* THP faults with no order-9 block: 4 KiB */ \
-	X(THP_COLLAPSE_ALLOC, "thp_collapse_alloc") /* order-9 blocks taken by MADV_COLLAPSE */ \
+	X(THP_COLLAPSE_ALLOC, "thp_collapse_alloc") /* order-9 blocks taken by MADV_COLLAPSE, khugepaged */ \
 	X(THP_COLLAPSE_ALLOC_FAILED, "thp_collapse_alloc_failed") /* ... and none free for it */ \
 	X(THP_SPLIT_PMD,    "thp_split_pmd")    /* 2 MiB leaves split into 512 entries (the huge \
 	                                         *   zero page's too; the arch layer's huge_split) */ \

@@ -158,6 +158,8 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_choice(&p->madv_lock_write, v, vlen, "madv_lock", "write", "read");
 	} else if (word_is(w, klen, "reclaim")) {
 		return set_choice(&p->reclaim_lru, v, vlen, "reclaim", "lru", "scan");
+	} else if (word_is(w, klen, "khugepaged_sleep_ms")) {
+		return set_uint(&p->khugepaged_sleep_ms, v, vlen, "khugepaged_sleep_ms");
 	} else if (word_is(w, klen, "profile_hz")) {
 		return set_uint(&p->profile_hz, v, vlen, "profile_hz");
 	} else {
@@ -178,6 +180,7 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	p->merge = true;
 	p->zero_page = true;
 	p->thp = THP_ALWAYS;            /* Linux's Kconfig default, Debian's too */
+	p->khugepaged_sleep_ms = 10000; /* Linux's scan_sleep_millisecs */
 	p->pku = true;
 	p->acpi = true;
 	p->x2apic = true;

@@ -27,6 +27,7 @@
 #include "memblock.h"
 #include "kasan.h"
 #include "cmdline.h"
+#include "khugepaged.h"
 #include "blockdev.h"
 #include "swap.h"
 #include "vmscan.h"
@@ -53,7 +54,8 @@ extern const char __kernel_phys_start[], __kernel_phys_end[];
 #define EARLY_MAP_LIMIT (4UL << 30)
 
 /*
- * The VM options of the command line: vma=BACKEND, merge=, zero_page=.
+ * The VM options of the command line: vma=BACKEND, merge=, zero_page=,
+ * thp=, khugepaged_sleep_ms=, fault_lock=, madv_lock=, reclaim=.
  * Returns the number of errors: a vma= that names no backend (the boot
  * then fails rather than silently test the default backend).
  */
@@ -64,6 +66,7 @@ static unsigned apply_vm_params(const struct kernel_params *p)
 	vma_merge_enabled = p->merge;
 	mm_zero_page_enabled = p->zero_page;
 	thp_mode = (enum thp_mode)p->thp;
+	khugepaged_set(KHUGEPAGED_SCAN_SLEEP_MS, (long)p->khugepaged_sleep_ms);
 	mm_fault_lock_vma = p->fault_lock_vma;
 	mm_madv_write_lock = p->madv_lock_write;
 	vmscan_reclaim_lru = p->reclaim_lru;

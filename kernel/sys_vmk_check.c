@@ -28,6 +28,7 @@ long sys_vmk_check(SYSCALL_ARGS)
 	if (slab_debug_errors)
 		r.failed |= VMK_CHECK_SLAB_DEBUG;
 	procfs_shrink();                /* nor /proc names cached at their first lookup */
+	sysfs_shrink();                 /* nor /sys names */
 	slab_shrink_all();              /* empty slabs do not count as used memory */
 	r.free_frames = pmm_free_frames();
 	r.mms_checked = mms;

@@ -29,6 +29,11 @@
  * to read it into, an I/O error) is left as it is: -EAGAIN, the walk goes
  * on.
  *
+ * khugepaged (mm/khugepaged.c) collapses through the same collapse_slot:
+ * the scan of the slot's entries (collapse_scan_slot) under its limits
+ * (struct collapse_limits: max_ptes_none/swap/shared, a referenced page
+ * needed), where MADV_COLLAPSE has none; then the swap-in and the copy.
+ *
  * Locking: the mmap_lock held for writing with the range's VMA locks
  * (vm_madvise), so no fault runs; pt_lock around each slot. The old
  * entries are write-protected and flushed before the copy, so that no
@@ -46,37 +51,57 @@ enum slot_result {
 	SLOT_STOP,              /* not collapsed, the walk ends (errno kept) */
 };
 
-/*
- * hpage_collapse_scan_pmd: may the slot at h be collapsed? SLOT_HUGE when
- * a leaf maps it already; SLOT_STOP with -EINVAL (no page table, a guard
- * marker), SLOT_SKIP with -EAGAIN (a swap entry left). Else -1: go on.
- */
-static int slot_scan(struct mm *mm, uintptr_t h, int *err)
+/* What the entries of a slot hold (hpage_collapse_scan_pmd's counts). */
+struct slot_counts {
+	unsigned none, swap, shared, referenced;
+};
+
+/* One entry into c: COLLAPSE_SCAN_OK to go on, else the slot's verdict. */
+static enum collapse_scan entry_count(struct mm *mm, uintptr_t va, const struct collapse_limits *cc,
+				      struct slot_counts *c)
 {
 	phys_addr_t pa;
 	unsigned st;
+	struct page *p;
 
-	if (arch_mmu_huge_free(mm->mmu, h)) {
-		*err = -EINVAL;
-		return SLOT_STOP;
+	switch (arch_mmu_query(mm->mmu, va, &pa, &st)) {
+	case -EFAULT:
+		return COLLAPSE_SCAN_NON_PRESENT;
+	case -EAGAIN:
+		return ++c->swap > cc->max_ptes_swap ? COLLAPSE_SCAN_EXCEED_SWAP : COLLAPSE_SCAN_OK;
+	case 0:
+		break;
+	default:
+		return ++c->none > cc->max_ptes_none ? COLLAPSE_SCAN_EXCEED_NONE : COLLAPSE_SCAN_OK;
 	}
+	if (st & MMU_HUGE)
+		return COLLAPSE_SCAN_PMD_MAPPED;
+	if (mm_is_zero_pa(pa))
+		return ++c->none > cc->max_ptes_none ? COLLAPSE_SCAN_EXCEED_NONE : COLLAPSE_SCAN_OK;
+	p = phys_to_page(pa);
+	if (READ_ONCE(p->mapcount) > 1 && ++c->shared > cc->max_ptes_shared)
+		return COLLAPSE_SCAN_EXCEED_SHARED;
+	c->referenced += (st & MMU_ACCESSED) || (READ_ONCE(p->flags) & PG_referenced);
+	return COLLAPSE_SCAN_OK;
+}
+
+enum collapse_scan collapse_scan_slot(struct mm *mm, uintptr_t h, const struct collapse_limits *cc)
+{
+	struct slot_counts c = { 0 };
+
+	if (arch_mmu_huge_free(mm->mmu, h))
+		return COLLAPSE_SCAN_PMD_NULL;
 	for (uintptr_t va = h; va < h + HUGE_SIZE; va += PAGE_SIZE) {
-		switch (arch_mmu_query(mm->mmu, va, &pa, &st)) {
-		case -EFAULT:
-			*err = -EINVAL;
-			return SLOT_STOP;
-		case -EAGAIN:
-			*err = -EAGAIN;
-			return SLOT_SKIP;
-		case 0:
-			if (st & MMU_HUGE)
-				return SLOT_HUGE;
-			break;
-		default:
-			break;
-		}
+		enum collapse_scan r = entry_count(mm, va, cc, &c);
+
+		if (r != COLLAPSE_SCAN_OK)
+			return r;
 	}
-	return -1;
+	if (!cc->khugepaged)
+		return c.swap ? COLLAPSE_SCAN_SWAPPED : COLLAPSE_SCAN_OK;
+	if (!c.referenced || (c.swap && c.referenced < (1U << HUGE_ORDER) / 2))
+		return COLLAPSE_SCAN_LACK_REFERENCED;
+	return c.swap ? COLLAPSE_SCAN_SWAPPED : COLLAPSE_SCAN_OK;
 }
 
 static enum mmu_action wrprotect_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
@@ -113,14 +138,13 @@ static enum mmu_action copy_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
  * collapse_huge_page for the slot at h of vma, its entries checked: a
  * new huge page with their data replaces them. pt_lock held.
  */
-static int slot_collapse(struct mm *mm, struct vma *vma, uintptr_t h, struct tlb_batch *tlb, int *err)
+static enum collapse_scan slot_collapse(struct mm *mm, struct vma *vma, uintptr_t h, struct tlb_batch *tlb)
 {
 	struct collapse_copy c = { mm, thp_page_alloc(vma, h), h, tlb };
 
 	if (!c.head) {
 		count_vm_event(VM_THP_COLLAPSE_ALLOC_FAILED);
-		*err = -ENOMEM;
-		return SLOT_STOP;
+		return COLLAPSE_SCAN_ALLOC_FAILED;
 	}
 	count_vm_event(VM_THP_COLLAPSE_ALLOC);
 	/* No CPU may write an old page while it is copied (the whole batch is flushed: a few entries more). */
@@ -129,22 +153,58 @@ static int slot_collapse(struct mm *mm, struct vma *vma, uintptr_t h, struct tlb
 	arch_mmu_walk(mm->mmu, h, h + HUGE_SIZE, copy_visit, &c, tlb);
 	arch_mmu_collapse_huge(mm->mmu, h, page_to_phys(c.head), thp_leaf_state(vma), tlb);
 	mm_count(&mm->rss, 1L << HUGE_ORDER);
-	return SLOT_HUGE;
+	return COLLAPSE_SCAN_OK;
 }
 
-/* One slot: scanned, then collapsed when it may be. */
-static int slot_do(struct mm *mm, struct vma *vma, uintptr_t h, struct tlb_batch *tlb, int *err)
+/* The slot's verdict under pt_lock, and its collapse when it may be. */
+static enum collapse_scan slot_scan_collapse(struct mm *mm, struct vma *vma, uintptr_t h,
+					     const struct collapse_limits *cc, struct tlb_batch *tlb)
 {
-	int r;
+	enum collapse_scan r;
 
-	/* __collapse_huge_page_swapin: swapped pages are read back first (those that cannot be stay). */
-	mm_swap_willneed(mm, vma, h, h + HUGE_SIZE);
 	mm_pt_lock(mm);
-	r = slot_scan(mm, h, err);
-	if (r < 0)
-		r = slot_collapse(mm, vma, h, tlb, err);
+	r = collapse_scan_slot(mm, h, cc);
+	if (r == COLLAPSE_SCAN_OK)
+		r = slot_collapse(mm, vma, h, tlb);
 	mm_pt_unlock(mm);
 	return r;
+}
+
+enum collapse_scan collapse_slot(struct mm *mm, struct vma *vma, uintptr_t h, const struct collapse_limits *cc,
+				 struct tlb_batch *tlb)
+{
+	enum collapse_scan r = slot_scan_collapse(mm, vma, h, cc, tlb);
+
+	if (r != COLLAPSE_SCAN_SWAPPED)
+		return r;
+	/* __collapse_huge_page_swapin: swapped pages are read back first (those that cannot be stay). */
+	mm_swap_willneed(mm, vma, h, h + HUGE_SIZE);
+	return slot_scan_collapse(mm, vma, h, cc, tlb);
+}
+
+/* MADV_COLLAPSE's control: no limits, no referenced page needed (Linux's madvise_collapse). */
+static const struct collapse_limits madvise_limits = {
+	.khugepaged = false, .max_ptes_none = 1U << HUGE_ORDER,
+	.max_ptes_swap = 1U << HUGE_ORDER, .max_ptes_shared = 1U << HUGE_ORDER,
+};
+
+/* One slot for MADV_COLLAPSE: what the walk does next, and errno kept in *err. */
+static int slot_do(struct mm *mm, struct vma *vma, uintptr_t h, struct tlb_batch *tlb, int *err)
+{
+	switch (collapse_slot(mm, vma, h, &madvise_limits, tlb)) {
+	case COLLAPSE_SCAN_OK:
+	case COLLAPSE_SCAN_PMD_MAPPED:
+		return SLOT_HUGE;
+	case COLLAPSE_SCAN_SWAPPED:
+		*err = -EAGAIN;
+		return SLOT_SKIP;
+	case COLLAPSE_SCAN_ALLOC_FAILED:
+		*err = -ENOMEM;
+		return SLOT_STOP;
+	default:                        /* no page table, a guard marker */
+		*err = -EINVAL;
+		return SLOT_STOP;
+	}
 }
 
 int thp_collapse(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end, struct tlb_batch *tlb)

@@ -163,6 +163,8 @@ unsigned thp_leaf_state(const struct vma *vma);
  * identity), and a 2 MiB-aligned huge page fits below its end)?
  */
 bool thp_vma_collapsible(const struct mm *mm, const struct vma *vma);
+/* thp_vma_khugepaged: may khugepaged collapse in vma: collapsible, and the thp= policy allows it? */
+bool thp_vma_khugepaged(const struct mm *mm, const struct vma *vma);
 /*
  * thp_collapse: MADV_COLLAPSE of [start, end) in vma (mm/collapse.c).
  * 0, -EINVAL, -EAGAIN or -ENOMEM as Linux's madvise_collapse. mmap_lock
@@ -170,6 +172,44 @@ bool thp_vma_collapsible(const struct mm *mm, const struct vma *vma);
  * frames go into tlb.
  */
 int thp_collapse(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end, struct tlb_batch *tlb);
+/*
+ * The limits of a collapse (Linux's collapse_control and the khugepaged
+ * sysfs knobs): khugepaged's scan refuses a slot with more empty (or zero
+ * page) entries, swap entries or pages mapped elsewhere too than these,
+ * or with no referenced page (fewer than half of them when a page is in
+ * swap); MADV_COLLAPSE has no such limits.
+ */
+struct collapse_limits {
+	bool khugepaged;
+	unsigned max_ptes_none, max_ptes_swap, max_ptes_shared;
+};
+/* A slot's verdict (Linux's scan_result: the ones this kernel can meet). */
+enum collapse_scan {
+	COLLAPSE_SCAN_OK,               /* may be collapsed (collapse_slot: was collapsed) */
+	COLLAPSE_SCAN_PMD_MAPPED,       /* a 2 MiB leaf maps it already */
+	COLLAPSE_SCAN_PMD_NULL,         /* no page table there */
+	COLLAPSE_SCAN_NON_PRESENT,      /* a guard marker */
+	COLLAPSE_SCAN_EXCEED_NONE,
+	COLLAPSE_SCAN_EXCEED_SWAP,
+	COLLAPSE_SCAN_EXCEED_SHARED,
+	COLLAPSE_SCAN_LACK_REFERENCED,
+	COLLAPSE_SCAN_SWAPPED,          /* may be, once its swapped pages are read back */
+	COLLAPSE_SCAN_ALLOC_FAILED,     /* no order-9 block (thp_collapse_alloc_failed) */
+};
+/*
+ * collapse_scan_slot: hpage_collapse_scan_pmd: may the 2 MiB slot at h be
+ * collapsed under cc? Changes nothing. pt_lock held.
+ */
+enum collapse_scan collapse_scan_slot(struct mm *mm, uintptr_t h, const struct collapse_limits *cc);
+/*
+ * collapse_slot: scan the slot at h of vma (collapsible, h inside it), read
+ * its swapped pages back when that is all it lacks, and collapse it:
+ * COLLAPSE_SCAN_OK when a new huge page maps it now, else the verdict
+ * that stopped it. mmap_lock held for writing with vma's lock; the old
+ * entries and frames go into tlb.
+ */
+enum collapse_scan collapse_slot(struct mm *mm, struct vma *vma, uintptr_t h, const struct collapse_limits *cc,
+				 struct tlb_batch *tlb);
 /*
  * thp_copy_leaf: mremap's move_huge_pmd, its copy half: when one 2 MiB
  * leaf maps from (2 MiB-aligned), map the same frames at to (2 MiB-aligned,
@@ -484,6 +524,13 @@ struct vm_object *vm_object_of_page_get(struct page *p);
  * skipped. No lock held by the caller.
  */
 struct mm *mm_list_next(struct mm *prev);
+/*
+ * mm_list_from: the first address space in that list whose list_id is
+ * id or more (ids grow along the list), with a reference (mm_get); NULL
+ * when none. A cursor that outlives its address space (khugepaged's).
+ * No lock held by the caller.
+ */
+struct mm *mm_list_from(uint64_t id);
 
 /* ---- page-table work on VMA ranges (mm/zap.c, mm/mprotect.c, mm/fault.c) */
 

@@ -19,6 +19,7 @@ static struct kmem_cache *mm_cachep;
 /* Every address space with page tables: mm_check_all, truncation's walk (mm/truncate.c). */
 static struct list_head mm_list = LIST_HEAD_INIT(mm_list);
 static struct spinlock mm_list_lock = SPINLOCK_INIT_CLASS("mm_list", LOCK_CLASS_MM_LIST);
+static uint64_t mm_list_last_id;       /* [mm_list_lock] the last list_id given */
 /* [atomic] address spaces the OOM killer marked whose teardown has not ended (it waits for them). */
 static unsigned long oom_victims;
 
@@ -49,6 +50,7 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 	{
 		unsigned long f = spin_lock_irqsave(&mm_list_lock);
 
+		mm->list_id = ++mm_list_last_id;
 		list_add_tail(&mm->all_link, &mm_list);
 		spin_unlock_irqrestore(&mm_list_lock, f);
 	}
@@ -181,6 +183,24 @@ struct mm *mm_list_next(struct mm *prev)
 	if (prev)
 		mm_put(prev);
 	return next;
+}
+
+struct mm *mm_list_from(uint64_t id)
+{
+	struct list_head *pos;
+	struct mm *found = NULL;
+	unsigned long fl = spin_lock_irqsave(&mm_list_lock);
+
+	list_for_each(pos, &mm_list) {
+		struct mm *m = list_entry(pos, struct mm, all_link);
+
+		if (m->list_id >= id && mm_get_unless_zero(m)) {
+			found = m;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&mm_list_lock, fl);
+	return found;
 }
 
 #define MM_CHECK_BATCH 32

@@ -33,6 +33,11 @@ void mmap_write_lock(struct mm *mm)
 	down_write(&mm->mmap_lock);
 }
 
+bool mmap_write_trylock(struct mm *mm)
+{
+	return down_write_trylock(&mm->mmap_lock);
+}
+
 void mmap_write_lock_nested(struct mm *mm)
 {
 	down_write_nested(&mm->mmap_lock);

@@ -94,6 +94,11 @@ bool thp_vma_collapsible(const struct mm *mm, const struct vma *vma)
 	       thp_vma_fits(vma, vma->end - HUGE_SIZE);
 }
 
+bool thp_vma_khugepaged(const struct mm *mm, const struct vma *vma)
+{
+	return thp_vma_allowed(mm, vma) && thp_vma_collapsible(mm, vma);
+}
+
 struct page *thp_page_alloc(const struct vma *vma, uintptr_t h)
 {
 	struct page *head = pmm_alloc(HUGE_ORDER, GFP_USER | GFP_ZERO);

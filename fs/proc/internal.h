@@ -13,6 +13,7 @@
  *   maps.c      /proc/PID/maps
  *   smaps.c     /proc/PID/smaps and smaps_rollup
  *   sysctl.c    /proc/sys: the tunables
+ *   sysfs.c     /sys: the few files of Linux's sysfs this kernel has (khugepaged's)
  */
 #ifndef FS_PROC_INTERNAL_H
 #define FS_PROC_INTERNAL_H
@@ -67,6 +68,35 @@ int *proc_pids(size_t *n);
 long proc_number(const char *name, size_t len);
 /* proc_pid_of: the process id of the /proc/PID directory d is in (or is). */
 int proc_pid_of(const struct dentry *d);
+
+/* One numeric tunable: its file and its owner's accessors (/proc/sys, /sys). */
+struct sysctl_number {
+	struct kspecial ks;
+	unsigned long (*get)(void);
+	long (*set)(long value);        /* 0, or -EINVAL */
+};
+
+/*
+ * sysctl_open: a struct sysctl_number's open (its ks.open): for reading,
+ * writing or both, the number as it is now, which a write replaces.
+ */
+long sysctl_open(struct dentry *d, int flags, struct file **out);
+
+/* PROC_TABLE_DIR(storage, var, table): the kspecial var of a directory listing table's entries. */
+#define PROC_TABLE_DIR(storage, var, table)                                                              \
+	static const struct inode_special *var##_lookup(struct dentry *dir, const char *name,  \
+							size_t len, uint32_t *mode)            \
+	{                                                                                       \
+		return proc_table_lookup(table, ARRAY_SIZE(table), name, len, mode);            \
+	}                                                                                       \
+	static void var##_readdir(struct dentry *dir, uint64_t *pos, fs_emit_fn emit, void *arg) \
+	{                                                                                       \
+		if (proc_dots(dir, pos, emit, arg))                                             \
+			proc_table_readdir(dir, table, ARRAY_SIZE(table), pos, emit, arg);      \
+	}                                                                                       \
+	storage const struct kspecial var = {                                                   \
+		.base = { .lookup = var##_lookup }, .readdir = var##_readdir, .dev = PROC_DEV,  \
+	}
 
 /* the specials of the directories, for the tables */
 extern const struct kspecial proc_pid_dir;      /* /proc/PID (pid.c) */

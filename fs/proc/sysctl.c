@@ -17,13 +17,6 @@
 #include "kerrno.h"
 #include "uaccess.h"
 
-/* One numeric tunable: its file and its owner's accessors. */
-struct sysctl_number {
-	struct kspecial ks;
-	unsigned long (*get)(void);
-	long (*set)(long value);        /* 0, or -EINVAL */
-};
-
 static const struct sysctl_number *sysctl_of(struct dentry *d)
 {
 	return container_of(inode_kspecial(d->inode), struct sysctl_number, ks);
@@ -93,8 +86,7 @@ static const struct file_ops sysctl_file_ops = {
 	.read = sysctl_read, .write = sysctl_write, .stat = sysctl_stat, .seekable = true,
 };
 
-/* Open for reading, writing or both: the number as it is now, which a write replaces. */
-static long sysctl_open(struct dentry *d, int flags, struct file **out)
+long sysctl_open(struct dentry *d, int flags, struct file **out)
 {
 	char text[24];
 	int len = ksnprintf(text, sizeof(text), "%lu\n", sysctl_of(d)->get());
@@ -129,22 +121,6 @@ static const struct kspecial proc_sys_kernel_dir;
 static const struct proc_entry sys_table[] = {
 	{ .name = "kernel", .mode = S_IFDIR | 0555, .ks = &proc_sys_kernel_dir },
 };
-
-/* PROC_TABLE_DIR(storage, var, table): the kspecial var of a directory listing table's entries. */
-#define PROC_TABLE_DIR(storage, var, table)                                                              \
-	static const struct inode_special *var##_lookup(struct dentry *dir, const char *name,  \
-							size_t len, uint32_t *mode)            \
-	{                                                                                       \
-		return proc_table_lookup(table, ARRAY_SIZE(table), name, len, mode);            \
-	}                                                                                       \
-	static void var##_readdir(struct dentry *dir, uint64_t *pos, fs_emit_fn emit, void *arg) \
-	{                                                                                       \
-		if (proc_dots(dir, pos, emit, arg))                                             \
-			proc_table_readdir(dir, table, ARRAY_SIZE(table), pos, emit, arg);      \
-	}                                                                                       \
-	storage const struct kspecial var = {                                                   \
-		.base = { .lookup = var##_lookup }, .readdir = var##_readdir, .dev = PROC_DEV,  \
-	}
 
 PROC_TABLE_DIR(static, proc_sys_kernel_dir, kernel_table);
 PROC_TABLE_DIR(, proc_sys_dir, sys_table);

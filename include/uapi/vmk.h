@@ -27,8 +27,8 @@
  * consistency checks on the live system: vma_check of every address space
  * (mm_check_all), the buddy allocator (pmm_check), every slab cache
  * (slab_check_all) and the slab debug checks' corruption count; then fill
- * out (a prefix of size bytes; free_frames after the /proc names nobody
- * holds are dropped and empty slabs given back). 0 when every check passed; -EINVAL when one
+ * out (a prefix of size bytes; free_frames after the /proc and /sys names
+ * nobody holds are dropped and empty slabs given back). 0 when every check passed; -EINVAL when one
  * failed (out->failed says which, the kernel log says what); -EFAULT.
  * Address spaces queued for teardown (mm_put_deferred) are torn down
  * first. flags: VMK_CHECK_REPORT also prints to the kernel log every
@@ -45,7 +45,8 @@
 
 /* What vmk_memstat fills in (a prefix if size is smaller). */
 struct vmk_memstat {
-	uint64_t free_frames;           /* free physical frames (pmm_free_frames()) */
+	uint64_t free_frames;           /* free physical frames (pmm_free_frames(), after the /sys
+	                                 *   names nobody holds are dropped and empty slabs given back) */
 	uint64_t rss;                   /* the caller's resident anonymous pages (mm counter) */
 	uint64_t faults;                /* page faults of the caller's mm */
 	uint64_t cow_copies;            /* COW copies made in the caller's mm */

@@ -15,6 +15,7 @@
 #include "kerrno.h"
 #include "mm.h"
 #include "vmscan.h"
+#include "khugepaged.h"
 #include "arch.h"
 #include "file.h"
 #include "console.h"
@@ -272,6 +273,7 @@ int user_init_start(void)
 	t->pgid = t->sid = t->pid;      /* a session and group leader, as Linux's init */
 	init_task = t;
 	kswapd_start();                 /* after init, which keeps pid 1 as on Linux */
+	khugepaged_start();             /* pid 3 */
 	/* The marker in a printk of its own: a long path must not truncate it away. */
 	printk("init: starting pid %d: %.300s%s\n", t->pid, path, strlen(path) > 300 ? " ..." : "");
 	printk(CONSOLE_USER_START);

@@ -15,6 +15,8 @@ static void test_defaults(struct ktest *t)
 	EXPECT_TRUE(t, p.merge);
 	/* thp=always: Linux's Kconfig default (TRANSPARENT_HUGEPAGE_ALWAYS), Debian's */
 	EXPECT_EQ(t, p.thp, (unsigned)THP_ALWAYS);
+	/* Linux's khugepaged/scan_sleep_millisecs default */
+	EXPECT_EQ(t, p.khugepaged_sleep_ms, 10000u);
 	EXPECT_EQ(t, cmdline_parse(&p, NULL), 0u);
 }
 
@@ -31,6 +33,10 @@ static void test_known_keys(struct ktest *t)
 	EXPECT_EQ(t, cmdline_parse(&p, "merge=on ktest=all"), 0u);
 	EXPECT_TRUE(t, p.merge);
 	EXPECT_STREQ(t, p.ktest, "all");
+	EXPECT_EQ(t, cmdline_parse(&p, "khugepaged_sleep_ms=100"), 0u);
+	EXPECT_EQ(t, p.khugepaged_sleep_ms, 100u);
+	EXPECT_EQ(t, cmdline_parse(&p, "khugepaged_sleep_ms=fast"), 1u);
+	EXPECT_EQ(t, p.khugepaged_sleep_ms, 10000u);
 }
 
 static void test_profile_keys(struct ktest *t)

@@ -14,7 +14,6 @@
 #include "vmstat.h"
 #include "arch_mmu_debug.h"
 
-#define HV 0x40000000UL                 /* a 2 MiB-aligned user address */
 
 static enum mmu_action thp_clear(void *arg, uintptr_t va, phys_addr_t pa, unsigned *st)
 {
@@ -120,55 +119,13 @@ static void test_thp_walk_huge(struct ktest *t)
 	pmm_free(b, HUGE_ORDER);
 }
 
-/* Bytes of AnonHugePages in the VMA containing va (0 without one: a lab's skeleton may leave none). */
-static unsigned long thp_vma_huge(struct mm *mm, uintptr_t va)
-{
-	struct vm_usage u = { 0 };
-	struct vma *v;
-
-	mmap_read_lock(mm);
-	v = vma_lookup(mm, va);
-	if (v)
-		vm_usage_add(mm, v, &u);
-	mmap_read_unlock(mm);
-	return u.anon_huge;
-}
-
-/* The end of a case: mm goes, thp_mode is restored, and every frame is back (frames free before). */
-static void thp_done(struct ktest *t, struct mm *mm, enum thp_mode saved, size_t frames)
-{
-	mm_put(mm);
-	thp_mode = saved;
-	EXPECT_EQ(t, ut_free_frames(), frames);
-}
-
-/*
- * A new address space with len bytes mapped at HV, under thp_mode mode
- * (the caller restores it); *frames: the free frames before it (for
- * thp_done). NULL when it cannot be made.
- */
-static struct mm *thp_mm(enum thp_mode mode, unsigned long len, size_t *frames)
-{
-	struct mm *mm;
-
-	ut_warm_up();
-	*frames = ut_free_frames();
-	thp_mode = mode;
-	mm = mm_create();
-	if (mm && vm_mmap(mm, HV, len, UT_RW, UT_PA | MAP_FIXED) != (long)HV) {
-		mm_put(mm);
-		return NULL;
-	}
-	return mm;
-}
-
 /*
  * thp_mm with thp=always and two huge pages at HV, written at HV + 0x1234
  * (7) and HV + HUGE_SIZE + 9 (8).
  */
 static struct mm *two_huge_pages(struct ktest *t, size_t *frames)
 {
-	struct mm *mm = thp_mm(THP_ALWAYS, 2 * HUGE_SIZE, frames);
+	struct mm *mm = ut_thp_mm(THP_ALWAYS, 2 * HUGE_SIZE, frames);
 
 	if (!mm)
 		return NULL;
@@ -199,19 +156,19 @@ static void test_thp_fault_split(struct ktest *t)
 	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD), splits);
 	EXPECT_TRUE(t, ut_state(mm, HV + 0x1000) & MMU_HUGE);
 	EXPECT_EQ(t, mm->rss, 1024);
-	EXPECT_EQ(t, thp_vma_huge(mm, HV), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, ut_anon_huge(mm, HV), 2 * HUGE_SIZE);
 	EXPECT_EQ(t, vm_munmap(mm, HV + 0x5000, PAGE_SIZE), 0);
 	EXPECT_EQ(t, mm->rss, 1023);
 	EXPECT_FALSE(t, ut_state(mm, HV + 0x1000) & MMU_HUGE);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234), 7);
-	EXPECT_EQ(t, thp_vma_huge(mm, HV + HUGE_SIZE), HUGE_SIZE);
+	EXPECT_EQ(t, ut_anon_huge(mm, HV + HUGE_SIZE), HUGE_SIZE);
 	EXPECT_EQ(t, vm_mprotect(mm, HV + HUGE_SIZE, HUGE_SIZE, PROT_READ), 0);
 	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
 	EXPECT_EQ(t, vm_mprotect(mm, HV + HUGE_SIZE, HUGE_SIZE, UT_RW), 0);
 	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 8);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
-	thp_done(t, mm, saved, frames);
+	ut_thp_done(t, mm, saved, frames);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_SPLIT_PMD) - splits, 1);
 }
 
@@ -235,7 +192,7 @@ static void test_thp_dontneed_whole(struct ktest *t)
 	EXPECT_EQ(t, mm->rss, 511);
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 0);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234), 7);
-	thp_done(t, mm, saved, frames);
+	ut_thp_done(t, mm, saved, frames);
 }
 
 /* refcount and mapcount of the frame mapped at va, as refs * 10 + maps. */
@@ -278,7 +235,7 @@ static void test_thp_fork_share(struct ktest *t)
 	EXPECT_EQ(t, ut_state(child, h2) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
 	EXPECT_EQ(t, ut_state(mm, h2) & (MMU_HUGE | MMU_WRITE), MMU_HUGE);
 	EXPECT_EQ(t, thp_counts(mm, h2 + PAGE_SIZE), 22);
-	EXPECT_EQ(t, thp_vma_huge(child, HV), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, ut_anon_huge(child, HV), 2 * HUGE_SIZE);
 	before = ut_free_frames();
 	splits = vm_event_sum(VM_THP_SPLIT_PMD);
 	EXPECT_EQ(t, ut_write8(child, h2 + 9, 9), FAULT_OK);
@@ -291,8 +248,8 @@ static void test_thp_fork_share(struct ktest *t)
 	EXPECT_EQ(t, ut_pa(child, h2 + PAGE_SIZE), ut_pa(mm, h2 + PAGE_SIZE));
 	EXPECT_EQ(t, thp_counts(mm, h2), 11);
 	EXPECT_EQ(t, thp_counts(mm, h2 + PAGE_SIZE), 22);
-	EXPECT_EQ(t, thp_vma_huge(child, HV), HUGE_SIZE);
-	EXPECT_EQ(t, thp_vma_huge(mm, HV), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, ut_anon_huge(child, HV), HUGE_SIZE);
+	EXPECT_EQ(t, ut_anon_huge(mm, HV), 2 * HUGE_SIZE);
 	EXPECT_EQ(t, ut_read8(mm, h2 + 9), 8);
 	EXPECT_EQ(t, ut_read8(child, h2 + 9), 9);
 	EXPECT_EQ(t, ut_read8(child, HV + 0x1234), 7);
@@ -314,7 +271,7 @@ static void test_thp_fork_share(struct ktest *t)
 	EXPECT_EQ(t, ut_state(mm, h2 + PAGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
 	EXPECT_EQ(t, mm->cow_copies, 0);
 	EXPECT_EQ(t, ut_read8(mm, h2 + 9), 8);
-	thp_done(t, mm, saved, frames);
+	ut_thp_done(t, mm, saved, frames);
 }
 
 /*
@@ -348,7 +305,7 @@ static void test_thp_mremap_whole(struct ktest *t)
 	EXPECT_EQ(t, arch_mmu_query(mm->mmu, HV, NULL, NULL), -ENOENT);
 	EXPECT_EQ(t, arch_mmu_huge_leaves(mm->mmu), 2);
 	EXPECT_EQ(t, mm->rss, 1024);
-	EXPECT_EQ(t, thp_vma_huge(mm, nv), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, ut_anon_huge(mm, nv), 2 * HUGE_SIZE);
 	EXPECT_EQ(t, ut_read8(mm, nv + 0x1234), 7);
 	EXPECT_EQ(t, ut_read8(mm, nv + HUGE_SIZE + 9), 8);
 	/* The second, to an address 12 KiB past a 2 MiB boundary: split. */
@@ -360,7 +317,7 @@ static void test_thp_mremap_whole(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, off + 9), 8);
 	EXPECT_EQ(t, mm->rss, 1024);
 	EXPECT_EQ(t, arch_mmu_huge_leaves(mm->mmu), 1);
-	thp_done(t, mm, saved, frames);
+	ut_thp_done(t, mm, saved, frames);
 }
 
 /*
@@ -389,7 +346,7 @@ static void test_thp_meminfo_once(struct ktest *t)
 	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
 	child = mm_dup(mm);
 	ASSERT_TRUE(t, child);
-	EXPECT_EQ(t, thp_vma_huge(child, HV), 2 * HUGE_SIZE);
+	EXPECT_EQ(t, ut_anon_huge(child, HV), 2 * HUGE_SIZE);
 	EXPECT_EQ(t, ut_pa(child, hz), mm_huge_zero_pa);
 	EXPECT_EQ(t, thp_anon_blocks() - base, 2);
 	/* The parent splits its leaf of the first: the child's still maps it whole. */
@@ -401,7 +358,7 @@ static void test_thp_meminfo_once(struct ktest *t)
 	EXPECT_EQ(t, thp_anon_blocks() - base, 1);
 	EXPECT_EQ(t, vm_munmap(mm, HV + HUGE_SIZE, HUGE_SIZE), 0);
 	EXPECT_EQ(t, thp_anon_blocks(), base);
-	thp_done(t, mm, saved, frames);
+	ut_thp_done(t, mm, saved, frames);
 }
 
 /*
@@ -425,7 +382,7 @@ static void test_thp_huge_zero(struct ktest *t)
 	size_t frames, before, tables;
 	struct mm *mm, *child;
 
-	mm = thp_mm(THP_ALWAYS, 2 * HUGE_SIZE, &frames);
+	mm = ut_thp_mm(THP_ALWAYS, 2 * HUGE_SIZE, &frames);
 	ASSERT_TRUE(t, mm);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234), 0);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_ZERO_PAGE_ALLOC) - zallocs, fresh ? 1 : 0);
@@ -439,12 +396,12 @@ static void test_thp_huge_zero(struct ktest *t)
 	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu) - tables, 1);
 	EXPECT_EQ(t, before - ut_free_frames(), 1);
 	EXPECT_EQ(t, mm->rss, 0);
-	EXPECT_EQ(t, thp_vma_huge(mm, HV), 0);
+	EXPECT_EQ(t, ut_anon_huge(mm, HV), 0);
 	EXPECT_EQ(t, ut_write8(mm, HV + HUGE_SIZE + 5, 7), FAULT_OK);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_FAULT_ALLOC) - allocs, 1);
 	EXPECT_EQ(t, ut_state(mm, HV + HUGE_SIZE) & (MMU_HUGE | MMU_WRITE), MMU_HUGE | MMU_WRITE);
 	EXPECT_EQ(t, mm->rss, 512);
-	EXPECT_EQ(t, thp_vma_huge(mm, HV), HUGE_SIZE);
+	EXPECT_EQ(t, ut_anon_huge(mm, HV), HUGE_SIZE);
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 5), 7);
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 6), 0);
 	child = mm_dup(mm);
@@ -464,7 +421,7 @@ static void test_thp_huge_zero(struct ktest *t)
 	EXPECT_EQ(t, vm_munmap(mm, HV, 2 * HUGE_SIZE), 0);
 	EXPECT_EQ(t, mm->rss, 0);
 	EXPECT_TRUE(t, mm->huge_zero);
-	thp_done(t, mm, saved, frames);
+	ut_thp_done(t, mm, saved, frames);
 	if (fresh)
 		EXPECT_EQ(t, mm_huge_zero_pa, 0);
 }
@@ -509,7 +466,7 @@ static void test_thp_collapse(struct ktest *t)
 	struct mm *mm;
 	long rss;
 
-	mm = thp_mm(THP_NEVER, 3 * HUGE_SIZE, &frames);
+	mm = ut_thp_mm(THP_NEVER, 3 * HUGE_SIZE, &frames);
 	ASSERT_TRUE(t, mm);
 	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
 	EXPECT_EQ(t, ut_write8(mm, HV + 0x1234, 7), FAULT_OK);
@@ -523,7 +480,7 @@ static void test_thp_collapse(struct ktest *t)
 	EXPECT_EQ(t, mm->rss, 512);
 	EXPECT_EQ(t, vm_event_sum(VM_THP_COLLAPSE_ALLOC) - allocs, 1);
 	EXPECT_EQ(t, thp_anon_blocks() - blocks, 1);
-	EXPECT_EQ(t, thp_vma_huge(mm, HV), HUGE_SIZE);
+	EXPECT_EQ(t, ut_anon_huge(mm, HV), HUGE_SIZE);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234) + ut_read8(mm, HV + 0x5003), 15);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x1235) + ut_read8(mm, HV + 0x9000) + ut_read8(mm, HV + 0x1ff000), 0);
 	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), 0);
@@ -542,7 +499,7 @@ static void test_thp_collapse(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, HV + 2 * HUGE_SIZE + 5), 9);
 	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_NOHUGEPAGE), 0);
 	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
-	thp_done(t, mm, saved, frames);
+	ut_thp_done(t, mm, saved, frames);
 }
 
 /*
@@ -596,18 +553,11 @@ static void test_thp_fallback_policy(struct ktest *t)
 static void test_thp_pageout_body(struct ktest *t)
 {
 	enum thp_mode saved = thp_mode;
-	struct blockdev *dev;
+	struct ut_swap_area area;
 	struct mm *mm;
-	int type;
 
-	if (swap_total_pages()) {
-		ktest_skip(t, "a swap area is on already");
+	if (!ut_swap_area_on(t, &area, 2UL << HUGE_ORDER))
 		return;
-	}
-	dev = ramdisk_create(2UL * (1U << HUGE_ORDER) * SWAP_SECTORS_PER_SLOT);
-	ASSERT_TRUE(t, dev != NULL);
-	type = swap_on(dev);
-	ASSERT_GE(t, type, 0);
 	thp_mode = THP_ALWAYS;
 	mm = mm_create();
 	ASSERT_TRUE(t, mm);
@@ -633,8 +583,7 @@ static void test_thp_pageout_body(struct ktest *t)
 		EXPECT_EQ(t, ut_read8(mm, HV + off + 3), (int)(uint8_t)(off >> 12));
 	mm_put(mm);
 	thp_mode = saved;
-	EXPECT_EQ(t, swap_off((unsigned)type), 0);
-	ramdisk_destroy(dev);
+	ut_swap_area_off(t, &area);
 }
 UT_CASE_WITHOUT_SWAP(test_thp_pageout)
 

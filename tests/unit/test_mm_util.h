@@ -60,6 +60,20 @@ static inline unsigned ut_state(struct mm *mm, uintptr_t va)
 	return arch_mmu_query(mm->mmu, va & PAGE_MASK, NULL, &st) == 0 ? st : 0xdead;
 }
 
+/* Bytes of AnonHugePages (smaps) in the VMA containing va (0 without one: a lab's skeleton may leave none). */
+static inline unsigned long ut_anon_huge(struct mm *mm, uintptr_t va)
+{
+	struct vm_usage u = { 0 };
+	struct vma *v;
+
+	mmap_read_lock(mm);
+	v = vma_lookup(mm, va);
+	if (v)
+		vm_usage_add(mm, v, &u);
+	mmap_read_unlock(mm);
+	return u.anon_huge;
+}
+
 /* Frames free once caches have given back their empty slabs. */
 static inline size_t ut_free_frames(void)
 {
@@ -109,6 +123,36 @@ static inline void ut_swap_release(struct blockdev *d)
 {
 	if (d)
 		swap_on(d);
+}
+
+/* A RAM-disk swap area of a case's own (ut_swap_area_on / ut_swap_area_off). */
+struct ut_swap_area {
+	struct blockdev *dev;
+	int type;
+};
+
+/*
+ * ut_swap_area_on: turn on a swap area of pages slots in a new RAM disk;
+ * false (the case skipped) when one is on already, or failed when none
+ * can be made.
+ */
+static inline bool ut_swap_area_on(struct ktest *t, struct ut_swap_area *a, unsigned long pages)
+{
+	if (swap_total_pages()) {
+		ktest_skip(t, "a swap area is on already");
+		return false;
+	}
+	a->dev = ramdisk_create((uint64_t)pages * SWAP_SECTORS_PER_SLOT);
+	__KT_CMP(t, a->dev != NULL, ==, 1, return false);
+	a->type = swap_on(a->dev);
+	__KT_CMP(t, a->type >= 0, ==, 1, return false);
+	return true;
+}
+
+static inline void ut_swap_area_off(struct ktest *t, struct ut_swap_area *a)
+{
+	EXPECT_EQ(t, swap_off((unsigned)a->type), 0);
+	ramdisk_destroy(a->dev);
 }
 
 /* UT_CASE_WITHOUT_SWAP(name): the case name runs name_body with the kernel's swap area held off. */
@@ -349,5 +393,37 @@ static inline void ut_expect_drawing(struct ktest *t, struct mm *mm, uintptr_t b
 #define UT_RW  (PROT_READ | PROT_WRITE)
 #define UT_PA  (MAP_PRIVATE | MAP_ANONYMOUS)
 #define UT_SA  (MAP_SHARED | MAP_ANONYMOUS)
+
+/* ---- transparent huge pages (test_mm_thp.c, test_mm_khugepaged.c) */
+
+#define HV 0x40000000UL                 /* a 2 MiB-aligned user address */
+
+/*
+ * A new address space with len bytes mapped at HV, under thp_mode mode
+ * (the caller restores it); *frames: the free frames before it (for
+ * ut_thp_done). NULL when it cannot be made.
+ */
+static inline struct mm *ut_thp_mm(enum thp_mode mode, unsigned long len, size_t *frames)
+{
+	struct mm *mm;
+
+	ut_warm_up();
+	*frames = ut_free_frames();
+	thp_mode = mode;
+	mm = mm_create();
+	if (mm && vm_mmap(mm, HV, len, UT_RW, UT_PA | MAP_FIXED) != (long)HV) {
+		mm_put(mm);
+		return NULL;
+	}
+	return mm;
+}
+
+/* The end of a case: mm goes, thp_mode is restored, and every frame is back (frames free before). */
+static inline void ut_thp_done(struct ktest *t, struct mm *mm, enum thp_mode saved, size_t frames)
+{
+	mm_put(mm);
+	thp_mode = saved;
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
 
 #endif

@@ -377,11 +377,136 @@ static void t_thp_collapse(void)
 	CHECK_EQ(munmap(p, HPG), 0);
 }
 
+#define KHUGEPAGED "/sys/kernel/mm/transparent_hugepage/khugepaged/"
+
+/* The number a /sys file holds, or -1 when it cannot be read. */
+static long sys_number(const char *path)
+{
+	char buf[32];
+	int fd = open(path, O_RDONLY);
+	long n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return strtol(buf, NULL, 10);
+}
+
+/* Write the number v into a /sys file; whether it took it. */
+static bool sys_set(const char *path, long v)
+{
+	char buf[24];
+	int fd = open(path, O_WRONLY), n = snprintf(buf, sizeof(buf), "%ld\n", v);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, buf, (size_t)n) == n;
+	close(fd);
+	return ok;
+}
+
+static long monotonic_s(void)
+{
+	long ts[2] = { 0, 0 };
+
+	usys2(__NR_clock_gettime, 1 /* CLOCK_MONOTONIC */, (long)ts);
+	return ts[0];
+}
+
+#define KHUGEPAGED_WAIT_S 280           /* under usertests' 300 s watchdog */
+
+/*
+ * Wait until khugepaged's full_scans has advanced twice from scans0 (each
+ * pass visits every address space it scans: by then both slots of p were
+ * looked at) or, on Linux, until p's 4 MiB show as AnonHugePages (the
+ * host's pass over all its processes at 4096 entries per 10 s can take
+ * minutes), for KHUGEPAGED_WAIT_S at most; the seconds waited, or -1.
+ */
+static long khugepaged_wait(const char *p, long scans0)
+{
+	long start = monotonic_s(), nap[2] = { 0, 10000000 };   /* polled every 10 ms */
+
+	while (monotonic_s() - start < KHUGEPAGED_WAIT_S) {
+		if (sys_number(KHUGEPAGED "full_scans") >= scans0 + 2)
+			return monotonic_s() - start;
+		if (!on_vmkernel() && smaps_kb(p, "AnonHugePages:") == 4096)
+			return monotonic_s() - start;
+		usys2(35 /* nanosleep */, (long)nap, 0);
+	}
+	return -1;
+}
+
+/*
+ * khugepaged, the background collapser: 4 MiB on a 2 MiB boundary with
+ * MADV_NOHUGEPAGE, so that writes fault 4 KiB pages whatever the policy,
+ * three pages written in its two slots (Rss 12 kB); then MADV_HUGEPAGE:
+ * the VMA may have huge pages under "always" and "madvise", and
+ * khugepaged collapses each slot (one written page is enough: up to 511
+ * empty entries, max_ptes_none; the pages were just written, so
+ * referenced). After two full scans: AnonHugePages and Rss 4096 kB, the
+ * data kept, zeros around it, thp_collapse_alloc 2 more (exactly here;
+ * at least 2 on the host, where khugepaged works for others too) and
+ * pages_collapsed too. On this kernel the test sets scan_sleep_millisecs
+ * to 100 for its wait (restored after); on the host it waits at Linux's
+ * pace and, if khugepaged has not come to this region within the
+ * bound, says so and skips the checks (the host's settings are not
+ * touched). Skipped under "never" (THPeligible 0).
+ */
+static void t_thp_khugepaged(void)
+{
+	char *p = map_aligned(2 * HPG);
+	long c0 = vmstat("thp_collapse_alloc"), done0 = sys_number(KHUGEPAGED "pages_collapsed");
+	long sleep_ms = -1, waited;
+
+	CHECK_EQ(sys_prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0), 0);
+	CHECK_EQ(madvise(p, 2 * HPG, MADV_NOHUGEPAGE), 0);
+	p[5] = 1;
+	p[3 * PG] = 2;
+	p[HPG + 7 * PG + 1] = 3;
+	vma_line(p, 0, 12, 0);
+	CHECK_EQ(madvise(p, 2 * HPG, MADV_HUGEPAGE), 0);
+	if (smaps_kb(p, "THPeligible:") != 1) {
+		printf("    (skipped: THP is \"never\" here)\n");
+		return;
+	}
+	CHECK(done0 >= 0);
+	if (on_vmkernel()) {
+		sleep_ms = sys_number(KHUGEPAGED "scan_sleep_millisecs");
+		CHECK(sys_set(KHUGEPAGED "scan_sleep_millisecs", 100));
+	}
+	waited = khugepaged_wait(p, sys_number(KHUGEPAGED "full_scans"));
+	if (sleep_ms >= 0)
+		CHECK(sys_set(KHUGEPAGED "scan_sleep_millisecs", sleep_ms));
+	if (waited < 0 && !on_vmkernel()) {
+		printf("    (skipped: the host's khugepaged did not come here in %d s)\n", KHUGEPAGED_WAIT_S);
+		return;
+	}
+	printf("    (waited %ld s)\n", waited);
+	CHECK(waited >= 0);
+	vma_line(p, 0, 4096, 4096);
+	CHECK_EQ(p[5] + p[3 * PG] + p[HPG + 7 * PG + 1], 6);
+	CHECK_EQ(p[0] + p[6] + p[PG] + p[HPG] + p[2 * HPG - 1], 0);
+	if (on_vmkernel()) {
+		CHECK_EQ(vmstat("thp_collapse_alloc") - c0, 2);
+		CHECK_EQ(sys_number(KHUGEPAGED "pages_collapsed") - done0, 2);
+	} else {
+		CHECK(vmstat("thp_collapse_alloc") - c0 >= 2);
+		CHECK(sys_number(KHUGEPAGED "pages_collapsed") - done0 >= 2);
+	}
+	CHECK_EQ(munmap(p, 2 * HPG), 0);
+}
+
 const struct utest ut_thp_tests[] = {
 	{ "thp_split_fork", t_thp_split_fork },
 	{ "thp_zero_fork", t_thp_zero_fork },
 	{ "thp_meminfo_vmstat", t_thp_meminfo_vmstat },
 	{ "thp_mremap", t_thp_mremap },
 	{ "thp_collapse", t_thp_collapse },
+	{ "thp_khugepaged", t_thp_khugepaged },
 	{ NULL, NULL },
 };
