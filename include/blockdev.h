@@ -5,7 +5,9 @@
  *
  * A device is a run of 512-byte sectors, [0, capacity). I/O is
  * synchronous: blockdev_read / blockdev_write return once the data is in
- * buf (or on the device), with 0 or a Linux errno. They may sleep: the
+ * buf (or on the device), with 0 or a Linux errno. The one exception,
+ * blockdev_write_behind, returns once the device has its own copy of the
+ * data (swap-out: the page can be freed while the disk writes). They may sleep: the
  * caller holds no spinning lock. Concurrent callers on any CPU are fine;
  * each driver serializes its requests itself (its own lock, documented in
  * its file). Like Linux's bdev names, a device is named by its driver:
@@ -36,6 +38,11 @@ struct blockdev_ops {
 	 * device). 0 or -EIO. May sleep.
 	 */
 	int (*rw)(struct blockdev *dev, bool write, uint64_t sector, void *buf, uint32_t nsect);
+	/*
+	 * Optional: queue a write of buf and return once buf may be reused
+	 * (blockdev_write_behind's contract). NULL: writes are synchronous.
+	 */
+	int (*write_behind)(struct blockdev *dev, uint64_t sector, const void *buf, uint32_t nsect);
 };
 
 struct blockdev {
@@ -66,6 +73,18 @@ struct blockdev *blockdev_find(const char *name);
  */
 int blockdev_read(struct blockdev *dev, uint64_t sector, void *buf, uint32_t nsect);
 int blockdev_write(struct blockdev *dev, uint64_t sector, const void *buf, uint32_t nsect);
+/*
+ * blockdev_write_behind: as blockdev_write, but it may return before the
+ * data is on the device, once the driver holds its own copy (buf may be
+ * reused at once). Every request issued after it that overlaps its
+ * sectors (a read, another write) is ordered after it, so a read returns
+ * what was last written. A device error that comes after the return
+ * cannot reach this caller: the driver then fails every later read of
+ * the device with -EIO rather than hand back data that never reached it.
+ * Devices without a write-behind path (the RAM disk) write synchronously.
+ * 0, -EINVAL as blockdev_write, or -EIO (a synchronous write failed).
+ */
+int blockdev_write_behind(struct blockdev *dev, uint64_t sector, const void *buf, uint32_t nsect);
 
 /*
  * RAM disks (drivers/block/ramdisk.c): a device of nsect sectors kept in
@@ -83,7 +102,7 @@ void ramdisk_fail_next(struct blockdev *dev, unsigned n);
 /* virtio_blk_init (drivers/block/virtio_blk.c, kernel only): find and register the virtio disks. */
 void virtio_blk_init(void);
 /*
- * virtio_blk_counts: for a virtio disk, the requests it has served and the
+ * virtio_blk_counts: for a virtio disk, the requests it has submitted and the
  * completion interrupts taken into *requests, *interrupts; true when its
  * completions interrupt (false: polled, or dev is no virtio disk).
  */

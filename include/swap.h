@@ -110,7 +110,9 @@ int swap_slot_count(swp_entry_t entry);
 /*
  * swap_write_page / swap_read_page: the page's PAGE_SIZE bytes to / from
  * the slot, which must be allocated. 0, -EINVAL (slot not allocated), or
- * the device's -EIO. Sleep; no spinning lock held.
+ * the device's -EIO. Sleep; no spinning lock held. A write may return
+ * before the data is on the disk (blockdev_write_behind: the device keeps
+ * a copy, and a later read of the slot is ordered after it).
  */
 int swap_write_page(swp_entry_t entry, struct page *page);
 int swap_read_page(swp_entry_t entry, struct page *page);
@@ -118,8 +120,8 @@ int swap_read_page(swp_entry_t entry, struct page *page);
 /*
  * swap_rw_run: n consecutive slots of one area from first (the first and
  * last must be allocated) written from / read into buf (n pages,
- * contiguous in the kernel's address space) in one device request. 0,
- * -EINVAL, -EIO. Sleeps.
+ * contiguous in the kernel's address space) in one device request (a
+ * write: a write-behind, as swap_write_page's). 0, -EINVAL, -EIO. Sleeps.
  */
 int swap_rw_run(swp_entry_t first, void *buf, unsigned n, bool write);
 

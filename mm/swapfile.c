@@ -332,7 +332,7 @@ int swap_rw_run(swp_entry_t first, void *buf, unsigned n, bool write)
 
 	if (!dev || !buf || !n || (n > 1 && slot_device(last) != dev))
 		return -EINVAL;
-	return write ? blockdev_write(dev, sector, buf, n * SWAP_SECTORS_PER_SLOT) :
+	return write ? blockdev_write_behind(dev, sector, buf, n * SWAP_SECTORS_PER_SLOT) :
 		       blockdev_read(dev, sector, buf, n * SWAP_SECTORS_PER_SLOT);
 }
 

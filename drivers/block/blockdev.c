@@ -87,3 +87,12 @@ int blockdev_write(struct blockdev *dev, uint64_t sector, const void *buf, uint3
 		return -EINVAL;
 	return dev->ops->rw(dev, true, sector, (void *)buf, nsect);
 }
+
+int blockdev_write_behind(struct blockdev *dev, uint64_t sector, const void *buf, uint32_t nsect)
+{
+	if (!range_ok(dev, sector, buf, nsect))
+		return -EINVAL;
+	if (!dev->ops->write_behind)
+		return dev->ops->rw(dev, true, sector, (void *)buf, nsect);
+	return dev->ops->write_behind(dev, sector, buf, nsect);
+}

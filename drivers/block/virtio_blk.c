@@ -5,12 +5,21 @@
  * drivers/block/virtio_blk.c is the model; the queue code is shared with
  * the console (drivers/virtio/virtqueue.c).
  *
- * One request at a time per disk, of three descriptors: the request
- * header (type, sector; device-readable), the data (the disk's bounce
- * buffer, BOUNCE_SECTORS at most: a larger request is cut into pieces)
- * and the status byte (device-writable). The caller's buffer may be any
- * kernel memory (a stack, a slab object): it is copied to or from the
- * bounce buffer, which is physically contiguous.
+ * Up to VBLK_SLOTS requests per disk in flight, each of three
+ * descriptors: the request header (type, sector; device-readable), the
+ * data (its slot's bounce buffer, BOUNCE_SECTORS at most: a larger
+ * request is cut into pieces) and the status byte (device-writable). The
+ * caller's buffer may be any kernel memory (a stack, a slab object): it is
+ * copied to or from the bounce buffer, which is physically contiguous.
+ * A read or write waits until it is done; a write-behind
+ * (blockdev_write_behind: swap-out) returns once its data is in the
+ * bounce buffer, and the next request to need its slot reaps it. The
+ * device may complete requests in any order, so a request first waits for
+ * every request in flight that overlaps its sectors: a read returns what
+ * was written last. A write-behind that fails marks the disk lost, and
+ * every later read fails (-EIO): which sectors hold stale data is not
+ * kept. Linux keeps the page itself under writeback instead, and frees it
+ * when the write completes; here the bounce buffer is that copy.
  *
  * Completion: where the device's MSI-X table can be reached (a memory
  * BAR the firmware assigned, as SeaBIOS, qboot and OVMF do), its queue's
@@ -29,9 +38,9 @@
  * when it is done), yielding its CPU to other runnable tasks meanwhile.
  *
  * Lock: each disk's req_lock, a sleeping lock (class blockdev) taken for
- * writing around a whole request: concurrent callers on any CPU queue up
- * on it and sleep, and the queue, header, status and bounce buffer are
- * touched only under it.
+ * writing around a whole request, its wait included: concurrent callers
+ * on any CPU queue up on it and sleep, and the queue and the slots
+ * (headers, status bytes, bounce buffers) are touched only under it.
  */
 #include "blockdev.h"
 #include "drivers/virtio/virtqueue.h"
@@ -52,7 +61,8 @@
 #define VIRTIO_BLK_T_OUT   1
 #define VIRTIO_BLK_S_OK    0
 #define VBLK_MAX_DISKS     4
-#define BOUNCE_ORDER       6                            /* 256 KiB: a swap run of 64 pages */
+#define VBLK_SLOTS         16                           /* requests in flight at once, at most */
+#define BOUNCE_ORDER       5                            /* 128 KiB: a reclaim batch of 32 pages */
 #define BOUNCE_SECTORS     ((PAGE_SIZE << BOUNCE_ORDER) / SECTOR_SIZE)
 
 struct virtio_blk_outhdr {
@@ -61,53 +71,42 @@ struct virtio_blk_outhdr {
 	uint64_t sector;
 };
 
-/* The request page: header, then the status byte. */
+/* A slot's part of the request page: header, then the status byte. */
 struct vblk_req {
 	struct virtio_blk_outhdr hdr;
 	volatile uint8_t status;
 };
 
+_Static_assert(sizeof(struct vblk_req) <= 64 && VBLK_SLOTS * 64 <= PAGE_SIZE, "slots' headers share a page");
+
+/* One request the device may hold: descriptors 3i..3i+2 of the queue (head 3i). */
+struct vblk_slot {
+	struct vblk_req *req;           /* in the disk's request page */
+	char *bounce;                   /* BOUNCE_SECTORS, physically contiguous */
+	uint64_t sector;                /* what it moves: [sector, sector + nsect) */
+	uint32_t nsect;
+	bool busy;                      /* submitted and not reaped yet */
+	bool behind;                    /* a write-behind: nobody waits for it */
+	bool failed;                    /* reaped with an error status (a waited-for request) */
+};
+
 struct vblk {
 	struct blockdev dev;
 	struct virtqueue q;             /* [req_lock] */
-	struct vblk_req *req;           /* [req_lock] a page of its own */
-	char *bounce;                   /* [req_lock] BOUNCE_SECTORS, physically contiguous */
-	struct rwsem req_lock;          /* one request at a time (sleeping, class blockdev) */
-	unsigned long requests;         /* [req_lock] requests done (statistics) */
+	struct vblk_slot slots[VBLK_SLOTS];     /* [req_lock] */
+	unsigned nslots;                /* [const after probe] slots with a bounce buffer (1..VBLK_SLOTS) */
+	bool lost;                      /* [req_lock] a write-behind failed: reads fail from then on */
+	struct rwsem req_lock;          /* the queue and the slots (sleeping, class blockdev) */
+	unsigned long requests;         /* [req_lock] requests submitted (statistics) */
 	unsigned long interrupts;       /* [atomic] completion interrupts taken */
 	bool irq;                       /* [const after probe] completions interrupt: sleep on done */
-	struct wait_queue done;         /* the submitter, until its request is used */
+	struct wait_queue done;         /* submitters waiting for a request to come back */
 };
 
 static struct vblk disks[VBLK_MAX_DISKS];
 static unsigned ndisks;                 /* set once at boot */
 
-/* Wait until the device returns the request (its used entry). req_lock held. */
-static void wait_used(struct vblk *d)
-{
-	uint32_t id, len;
-	struct task *me = current_task();
-	struct waiter w = WAITER_INIT;
-
-	if (d->irq && me && !me->is_idle && arch_irqs_enabled()) {
-		for (;;) {              /* include/wait.h's pattern: a wake-up between the test and the sleep is kept */
-			wait_prepare(&d->done, &w);
-			if (virtq_used_pop(&d->q, &id, &len))
-				break;
-			wait_schedule(&w);
-		}
-		wait_finish(&d->done, &w);
-		return;
-	}
-	while (!virtq_used_pop(&d->q, &id, &len)) {
-		if (me && !me->is_idle)
-			sched_yield();  /* another task may use this CPU meanwhile */
-		else
-			arch_cpu_relax();
-	}
-}
-
-/* A completion interrupt of disk tf->vector - VEC_VIRTIO_BLK: wake its submitter. */
+/* A completion interrupt of disk tf->vector - VEC_VIRTIO_BLK: wake its submitters (they reap). */
 static void vblk_interrupt(struct trap_frame *tf)
 {
 	struct vblk *d = &disks[tf->vector - VEC_VIRTIO_BLK];
@@ -117,42 +116,147 @@ static void vblk_interrupt(struct trap_frame *tf)
 	wake_up(&d->done);
 }
 
-/* One request of nsect <= BOUNCE_SECTORS sectors through the bounce buffer. req_lock held. */
-static int request_locked(struct vblk *d, bool write, uint64_t sector, char *buf, uint32_t nsect)
+/* Take every request the device returned off the used ring. req_lock held. */
+static void reap_locked(struct vblk *d)
+{
+	uint32_t id, len;
+
+	while (virtq_used_pop(&d->q, &id, &len)) {
+		struct vblk_slot *s = &d->slots[id / 3];
+
+		if (id % 3 || id / 3 >= d->nslots || !s->busy)
+			continue;       /* not a head we submitted: a broken device; nothing to free */
+		s->busy = false;
+		s->failed = s->req->status != VIRTIO_BLK_S_OK;
+		if (s->failed && s->behind)
+			d->lost = true;
+	}
+}
+
+/* What a submitter waits for (wait_for's test): true when it may go on. req_lock held. */
+typedef bool (*vblk_cond)(struct vblk *d, const void *arg);
+
+/* Reap until cond holds, sleeping on the completion interrupt (or polling without one). req_lock held. */
+static void wait_for(struct vblk *d, vblk_cond cond, const void *arg)
+{
+	struct task *me = current_task();
+	struct waiter w = WAITER_INIT;
+
+	reap_locked(d);
+	if (cond(d, arg))
+		return;
+	if (d->irq && me && !me->is_idle && arch_irqs_enabled()) {
+		for (;;) {              /* include/wait.h's pattern: a wake-up between the test and the sleep is kept */
+			wait_prepare(&d->done, &w);
+			reap_locked(d);
+			if (cond(d, arg))
+				break;
+			wait_schedule(&w);
+		}
+		wait_finish(&d->done, &w);
+		return;
+	}
+	for (;;) {
+		reap_locked(d);
+		if (cond(d, arg))
+			return;
+		if (me && !me->is_idle)
+			sched_yield();  /* another task may use this CPU meanwhile */
+		else
+			arch_cpu_relax();
+	}
+}
+
+static bool slot_done(struct vblk *d, const void *arg)
+{
+	(void)d;
+	return !((const struct vblk_slot *)arg)->busy;
+}
+
+/* A slot that is not busy, or NULL. */
+static struct vblk_slot *idle_slot(struct vblk *d)
+{
+	for (unsigned i = 0; i < d->nslots; i++)
+		if (!d->slots[i].busy)
+			return &d->slots[i];
+	return NULL;
+}
+
+static bool slot_free(struct vblk *d, const void *arg)
+{
+	(void)arg;
+	return idle_slot(d) != NULL;
+}
+
+/* No request in flight overlaps the range arg (two uint64_t: first sector, count). */
+static bool range_quiet(struct vblk *d, const void *arg)
+{
+	const uint64_t *r = arg;
+
+	for (unsigned i = 0; i < d->nslots; i++) {
+		const struct vblk_slot *s = &d->slots[i];
+
+		if (s->busy && s->sector < r[0] + r[1] && r[0] < s->sector + s->nsect)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * One request of nsect <= BOUNCE_SECTORS sectors through a slot's bounce
+ * buffer, after every request in flight that overlaps it (the device may
+ * complete requests in any order). behind (a write): return once it is
+ * submitted. req_lock held. 0 or -EIO.
+ */
+static int request_locked(struct vblk *d, bool write, uint64_t sector, char *buf, uint32_t nsect, bool behind)
 {
 	uint32_t bytes = nsect * SECTOR_SIZE;
+	uint64_t range[2] = { sector, nsect };
+	struct vblk_slot *s;
+	uint16_t head;
 
-	d->req->hdr.type = write ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN;
-	d->req->hdr.ioprio = 0;
-	d->req->hdr.sector = sector;
-	d->req->status = 0xff;
+	wait_for(d, range_quiet, range);
+	wait_for(d, slot_free, NULL);
+	s = idle_slot(d);
+	head = (uint16_t)(3 * (s - d->slots));
+	s->req->hdr.type = write ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN;
+	s->req->hdr.ioprio = 0;
+	s->req->hdr.sector = sector;
+	s->req->status = 0xff;
+	s->sector = sector;
+	s->nsect = nsect;
+	s->behind = behind;
+	s->failed = false;
 	if (write)
-		memcpy(d->bounce, buf, bytes);
-	virtq_set_desc(&d->q, 0, virt_to_phys(&d->req->hdr), sizeof(d->req->hdr), VRING_DESC_F_NEXT, 1);
-	virtq_set_desc(&d->q, 1, virt_to_phys(d->bounce), bytes,
-		       VRING_DESC_F_NEXT | (write ? 0 : VRING_DESC_F_WRITE), 2);
-	virtq_set_desc(&d->q, 2, virt_to_phys((void *)&d->req->status), 1, VRING_DESC_F_WRITE, 0);
-	virtq_submit(&d->q, 0);
-	wait_used(d);
+		memcpy(s->bounce, buf, bytes);
+	virtq_set_desc(&d->q, head, virt_to_phys(&s->req->hdr), sizeof(s->req->hdr), VRING_DESC_F_NEXT, head + 1);
+	virtq_set_desc(&d->q, head + 1, virt_to_phys(s->bounce), bytes,
+		       VRING_DESC_F_NEXT | (write ? 0 : VRING_DESC_F_WRITE), head + 2);
+	virtq_set_desc(&d->q, head + 2, virt_to_phys((void *)&s->req->status), 1, VRING_DESC_F_WRITE, 0);
+	s->busy = true;
 	d->requests++;
-	if (d->req->status != VIRTIO_BLK_S_OK)
+	virtq_submit(&d->q, head);
+	if (behind)
+		return 0;
+	wait_for(d, slot_done, s);
+	if (s->failed || (!write && d->lost))
 		return -EIO;
 	if (!write)
-		memcpy(buf, d->bounce, bytes);
+		memcpy(buf, s->bounce, bytes);
 	return 0;
 }
 
-static int vblk_rw(struct blockdev *dev, bool write, uint64_t sector, void *buf, uint32_t nsect)
+/* The request cut into pieces of BOUNCE_SECTORS at most, under req_lock. */
+static int vblk_request(struct blockdev *dev, bool write, uint64_t sector, char *p, uint32_t nsect, bool behind)
 {
 	struct vblk *d = dev->priv;
-	char *p = buf;
 	int r = 0;
 
 	down_write(&d->req_lock);
 	while (nsect > 0 && r == 0) {
 		uint32_t n = MIN(nsect, (uint32_t)BOUNCE_SECTORS);
 
-		r = request_locked(d, write, sector, p, n);
+		r = request_locked(d, write, sector, p, n, behind);
 		sector += n;
 		p += (size_t)n * SECTOR_SIZE;
 		nsect -= n;
@@ -161,24 +265,43 @@ static int vblk_rw(struct blockdev *dev, bool write, uint64_t sector, void *buf,
 	return r;
 }
 
-static const struct blockdev_ops vblk_ops = { .rw = vblk_rw };
+static int vblk_rw(struct blockdev *dev, bool write, uint64_t sector, void *buf, uint32_t nsect)
+{
+	return vblk_request(dev, write, sector, buf, nsect, false);
+}
 
-/* The device's buffers: the request page and the bounce buffer. 0 or -ENOMEM. */
+static int vblk_write_behind(struct blockdev *dev, uint64_t sector, const void *buf, uint32_t nsect)
+{
+	return vblk_request(dev, true, sector, (char *)buf, nsect, true);
+}
+
+static const struct blockdev_ops vblk_ops = { .rw = vblk_rw, .write_behind = vblk_write_behind };
+
+/*
+ * The device's buffers: the request page (every slot's header and status)
+ * and a bounce buffer a slot; slots past the first go without one when
+ * memory is short (fewer requests in flight). 0 or -ENOMEM.
+ */
 static int alloc_buffers(struct vblk *d)
 {
 	struct page *req = pmm_alloc(0, GFP_ZERO);
-	struct page *bounce = pmm_alloc(BOUNCE_ORDER, 0);
 
-	if (!req || !bounce) {
-		if (req)
-			pmm_free(req, 0);
-		if (bounce)
-			pmm_free(bounce, BOUNCE_ORDER);
+	d->nslots = 0;
+	if (!req)
 		return -ENOMEM;
+	for (unsigned i = 0; i < VBLK_SLOTS; i++) {
+		struct page *bounce = pmm_alloc(BOUNCE_ORDER, 0);
+
+		if (!bounce)
+			break;
+		d->slots[i].req = (struct vblk_req *)((char *)page_address(req) + i * 64);
+		d->slots[i].bounce = page_address(bounce);
+		d->nslots++;
 	}
-	d->req = page_address(req);
-	d->bounce = page_address(bounce);
-	return 0;
+	if (d->nslots)
+		return 0;
+	pmm_free(req, 0);
+	return -ENOMEM;
 }
 
 /*
@@ -215,7 +338,7 @@ static bool interrupt_arrives(struct vblk *d)
 	uint64_t deadline;
 	bool seen;
 
-	if (request_locked(d, false, 0, sector, 1))
+	if (request_locked(d, false, 0, sector, 1, false))
 		return false;
 	deadline = monotonic_ns() + 1000000000ULL;
 	arch_irq_disable();
@@ -239,7 +362,7 @@ static int probe(unsigned slot)
 	if (r)
 		return r;
 	outl(io + VIO_GUEST_FEATURES, 0);       /* none needed: 512-byte sectors, one segment */
-	r = virtq_init(&d->q, io, 0, 3);
+	r = virtq_init(&d->q, io, 0, 3 * VBLK_SLOTS);
 	if (r == 0)
 		r = alloc_buffers(d);
 	if (r) {

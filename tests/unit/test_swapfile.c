@@ -305,6 +305,18 @@ static void test_blockdev_checks_ranges(struct ktest *t)
 	EXPECT_EQ(t, blockdev_read(d, UINT64_MAX, buf, 2), -EINVAL);   /* sector + n wraps */
 	EXPECT_EQ(t, blockdev_read(d, 0, NULL, 1), -EINVAL);
 	EXPECT_EQ(t, blockdev_read(NULL, 0, buf, 1), -EINVAL);
+	/* write-behind: the same checks; a disk without its own path (this one) writes at once */
+	EXPECT_EQ(t, blockdev_write_behind(d, 20, buf, 1), -EINVAL);
+	EXPECT_EQ(t, blockdev_write_behind(d, 0, NULL, 1), -EINVAL);
+	EXPECT_EQ(t, blockdev_write_behind(d, 5, buf, 0), -EINVAL);
+	memset(buf, 0x33, sizeof(buf));
+	EXPECT_EQ(t, blockdev_write_behind(d, 5, buf, 2), 0);
+	memset(buf, 0, sizeof(buf));
+	EXPECT_EQ(t, blockdev_read(d, 5, buf, 2), 0);
+	EXPECT_EQ(t, buf[0], 0x33);
+	EXPECT_EQ(t, buf[sizeof(buf) - 1], 0x33);
+	ramdisk_fail_next(d, 1);
+	EXPECT_EQ(t, blockdev_write_behind(d, 5, buf, 1), -EIO);        /* synchronous: the error comes back */
 	memset(&dup, 0, sizeof(dup));
 	memcpy(dup.name, d->name, sizeof(dup.name));
 	dup.ops = d->ops;

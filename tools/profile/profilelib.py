@@ -40,12 +40,12 @@ class RunResult:
 
 
 def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icount=True,
-                 profile=True, timeout=900, mem=None, smp=None, release=False):
+                 profile=True, timeout=900, mem=None, smp=None, release=False, swap=None):
     """Boot the kernel with elf as init (tools/run) under profile=user; returns a RunResult.
     smp: QEMU's -smp (guest CPUs); it goes after the caller's RUN_QEMU_ARGS, so it wins over
     tools/run's -smp $QEMU_SMP (default 4). None: whatever RUN_QEMU_ARGS and QEMU_SMP say.
     release: boot the release kernel (LOCKDEP=0, tools/run --release) instead of the
-    lock-checking one."""
+    lock-checking one. swap: a swap disk of that size (tools/run --swap SIZE)."""
     opts = []
     if profile:
         opts += ["profile=user", "profile_hz=%d" % hz]
@@ -63,6 +63,8 @@ def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icoun
         env["QEMU_MEM"] = mem
     env.setdefault("QEMU_MEM", "128M")  # the memory the stored results were measured with
     cmd = [os.path.join(ROOT, "tools", "run")] + (["--release"] if release else [])
+    if swap:
+        cmd += ["--swap", swap]
     for m in modules:
         cmd += ["--module", in_tree(m)]
     cmd += [in_tree(elf)] + list(args)
