@@ -91,6 +91,15 @@ void vm_object_init(struct vm_object *o, const struct vm_object_ops *ops, uint64
 void vm_object_get(struct vm_object *o);
 void vm_object_put(struct vm_object *o);
 /*
+ * vm_object_evict: free every page of the cache (swap slots too) now, the
+ * object staying for whoever still holds it (Linux's
+ * truncate_inode_pages_final at eviction): what its owner calls when its
+ * last user goes, so that the memory does not wait for a transient holder
+ * (reclaim's clock, a reverse-map walk) to let go. Nothing may add pages
+ * afterwards (nothing maps or opens o any more). Takes o->lock.
+ */
+void vm_object_evict(struct vm_object *o);
+/*
  * vm_object_page: the page at pgoff with a reference for the caller
  * (vm_object_page_put when done), allocated (zeroed) when absent and VMO_ALLOC.
  * 0 and *out (NULL: absent, without VMO_ALLOC); -ENXIO pgoff past the end

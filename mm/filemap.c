@@ -233,6 +233,14 @@ void vm_object_remove_locked(struct vm_object *o, unsigned long first, unsigned 
 	}
 }
 
+void vm_object_evict(struct vm_object *o)
+{
+	unsigned long fl = spin_lock_irqsave(&o->lock);
+
+	vm_object_remove_locked(o, 0, ~0UL);
+	spin_unlock_irqrestore(&o->lock, fl);
+}
+
 void vm_object_put(struct vm_object *o)
 {
 	unsigned long fl;
@@ -240,9 +248,7 @@ void vm_object_put(struct vm_object *o)
 	if (__atomic_sub_fetch(&o->refcount, 1, __ATOMIC_ACQ_REL))
 		return;
 	/* pages first: while a page still names o, o is on the list (vm_object_of_page_get) */
-	fl = spin_lock_irqsave(&o->lock);
-	vm_object_remove_locked(o, 0, ~0UL);
-	spin_unlock_irqrestore(&o->lock, fl);
+	vm_object_evict(o);
 	fl = spin_lock_irqsave(&objects_lock);
 	list_del(&o->all);
 	objects_listed--;

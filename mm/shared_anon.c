@@ -45,8 +45,16 @@ static void sa_put(struct vm_file *f)
 {
 	struct shared_anon *sa = container_of(f, struct shared_anon, file);
 
-	if (!__atomic_sub_fetch(&sa->refcount, 1, __ATOMIC_ACQ_REL))
-		vm_object_put(&sa->obj);
+	if (__atomic_sub_fetch(&sa->refcount, 1, __ATOMIC_ACQ_REL))
+		return;
+	/*
+	 * The last mapping went: the pages go now (Linux's shmem_evict_inode
+	 * truncates them), not with the object, which reclaim may still hold
+	 * for a whole turn of its clock (shmem_reclaim): else the memory of a
+	 * process that exited came back only later, after its parent reaped it.
+	 */
+	vm_object_evict(&sa->obj);
+	vm_object_put(&sa->obj);
 }
 
 /* Linux names the file "dev/zero" on its internal mount; maps prints it deleted. */

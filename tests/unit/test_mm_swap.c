@@ -890,6 +890,30 @@ static void test_shmem_reclaim_wraps_body(struct ktest *t)
 UT_CASE_WITHOUT_SWAP(test_shmem_reclaim_wraps)
 
 /*
+ * The last mapping of shared anonymous memory goes while reclaim holds
+ * its object (shmem_reclaim's clock keeps a reference for a whole turn):
+ * the 8 pages must leave at once, as Linux's shmem_evict_inode truncates
+ * them at the last fput, not when reclaim lets go of the object (the
+ * fuzzer's seeds 12 and 53: a dead object's pages were still in memory
+ * after its process had been reaped, "file refs 0, nr_vmas 0, refcount 1").
+ */
+static void test_shared_anon_freed_under_reclaim(struct ktest *t)
+{
+	struct vm_file *f = written_object(t, 8, 8, NULL);
+	struct vm_object *o;
+	unsigned long shmem0;
+
+	ASSERT_TRUE(t, f);
+	o = f->obj;
+	vm_object_get(o);                       /* reclaim's (vm_object_next_to_scan) */
+	shmem0 = vm_stat_read(VM_NR_SHMEM);
+	f->ops->put(f);                         /* the last mapping's file reference */
+	EXPECT_EQ(t, vm_object_pages(o), 0);
+	EXPECT_EQ(t, shmem0 - vm_stat_read(VM_NR_SHMEM), 8);
+	vm_object_put(o);
+}
+
+/*
  * Shmem pages leave from the LRU's inactive tail, as Linux's
  * shrink_folio_list hands them to shmem_writeout: eight pages of an
  * object nothing maps go on the inactive list in order (0 at the tail),
@@ -1233,6 +1257,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_unmap_swapcache_dirty_parent),
 	KTEST_CASE(test_shmem_swap),
 	KTEST_CASE(test_shmem_reclaim_wraps),
+	KTEST_CASE(test_shared_anon_freed_under_reclaim),
 	KTEST_CASE(test_lru_reclaims_shmem),
 	KTEST_CASE(test_lru_reclaims_mapped_shmem),
 	KTEST_CASE(test_file_io_marks_accessed),
