@@ -9,6 +9,7 @@ build/host/ktest-host --match (grading.ktest_select; made when missing).
 
 import os
 import tempfile
+import time
 
 from . import chain, grading, submission
 
@@ -327,8 +328,15 @@ def orphan_cases():
     pids = [int(w) for w in out.split() if w.isdigit()]
     if not pids:
         return problems + ["the shell printed no pid: %r" % out]
+    # The group's SIGKILL is sent before run returns, but the sleep's exit can finish after
+    # run saw its pipe close (a dying process closes its files before it becomes a zombie):
+    # on a loaded host it was seen alive there. Wait for the exit, as long as a loaded host
+    # could need; a sleep the kill missed stays alive for its 300 s and fails this.
+    deadline = time.monotonic() + 30
+    while alive(pids[0]) and time.monotonic() < deadline:
+        time.sleep(0.05)
     if alive(pids[0]):
-        problems.append("the command's child (pid %d) outlived the timeout" % pids[0])
+        problems.append("the command's child (pid %d) outlived the timeout by 30 s" % pids[0])
         os.kill(pids[0], 9)
     return problems
 
