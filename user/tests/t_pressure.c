@@ -401,13 +401,20 @@ static void t_oom_kill_in_copy(void)
 
 extern char **environ;
 
+/* Whether the environment holds the string var (NAME=VALUE). */
+static bool env_has(const char *var)
+{
+	for (char **e = environ; e && *e; e++)
+		if (!strcmp(*e, var))
+			return true;
+	return false;
+}
+
 /* A swap area is expected (UTEST_SWAP=1) and present; false with a note when the test must be skipped. */
 static bool swap_ready(void)
 {
-	bool want = false;
+	bool want = env_has("UTEST_SWAP=1");
 
-	for (char **e = environ; e && *e; e++)
-		want |= !strncmp(*e, "UTEST_SWAP=1", 13);
 	if (!on_vmkernel() || !want) {
 		printf("    (skipped: no swap area asked for; make test's user-swap stage runs it)\n");
 		return false;
@@ -1152,6 +1159,14 @@ static void t_populate_shared_killed(void)
  * slack). Before the fix it read 720,116 kB in 5 runs of 6: the pages
  * waited for reclaim to let go of the object, as in the fuzzer's seeds
  * 12 and 53 ("file refs 0, nr_vmas 0, refcount 1").
+ *
+ * Run in a 512 MiB machine (UTEST_SMALL_OOM=1: make test's user-oom
+ * stage): with no swap every reclaim pass scans all of C's pages and
+ * frees none, and in the 1 GiB of the other stages the OOM kill came
+ * after more than 300 s on a loaded host (and past 120 s on the KASAN
+ * kernel). In 512 MiB it took 4-22 s at load 6-10, and with the fix
+ * taken out it failed (90 s); in 128 and 256 MiB it passed without the
+ * fix too (reclaim's pass is over before C is reaped), so not smaller.
  */
 static void t_shared_freed_under_reclaim(void)
 {
@@ -1162,6 +1177,10 @@ static void t_shared_freed_under_reclaim(void)
 
 	if (!on_vmkernel()) {
 		printf("    (skipped on Linux: would fill the host's memory)\n");
+		return;
+	}
+	if (!env_has("UTEST_SMALL_OOM=1")) {
+		printf("    (skipped: make test's user-oom stage runs it, in 512 MiB)\n");
 		return;
 	}
 	CHECK_EQ(pipe(fds), 0);
@@ -1190,7 +1209,8 @@ static void t_shared_freed_under_reclaim(void)
 				q[i] = 1;
 		}
 	}
-	CHECK_EQ(wait_for_ms(c, &st, 120000), c);
+	/* No deadline: D's faults run until the OOM killer takes C (the run's hang detector bounds it). */
+	CHECK_EQ(waitpid(c, &st, 0), c);
 	now_kb = meminfo_kb("Shmem");
 	CHECK_EQ(kill(d, SIGKILL), 0);
 	CHECK_EQ(waitpid(d, NULL, 0), d);
