@@ -96,6 +96,14 @@ unsigned arch_cpu_id(void)
 	return (unsigned)my_cpu;
 }
 
+/* The CPUs threads have played so far (all of them once NR_CPUS threads have). */
+unsigned long arch_cpu_online_mask(void)
+{
+	unsigned n = READ_ONCE(next_cpu);     /* [atomic] raced by threads first calling arch_cpu_id */
+
+	return n >= NR_CPUS ? ~0UL : (1UL << n) - 1;
+}
+
 uint64_t arch_cycles(void)
 {
 	struct timespec ts;
