@@ -124,8 +124,13 @@ struct mm {
 	                               *   drops every VMA's write mark at once */
 	struct vma_snapshot *vma_snap;  /* [mmap_lock write; read lock-free] the sorted VMAs
 	                               *   lock-free faults search; NULL: none (fall back) */
-	struct vma *vma_retired;      /* [mmap_lock write] VMAs removed in this write section,
-	                               *   freed after the lock-free faults that may see them */
+	struct vma *vma_retired;      /* [mmap_lock write] VMAs removed since the waiting batch closed
+	                               *   (the open batch of mm/vma_lock.c's deferred frees) */
+	struct vma_snapshot *snap_retired;  /* [mmap_lock write] replaced snapshots, open batch */
+	struct vma *vma_waiting;      /* [mmap_lock write] the waiting batch: freed once the grace */
+	struct vma_snapshot *snap_waiting;  /*   period of gp_cookie is over (include/rcu.h) */
+	unsigned long gp_cookie;      /* [mmap_lock write] with gp_waiting */
+	bool gp_waiting;              /* [mmap_lock write] a batch waits */
 	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm (mm_check_all,
 	                               *   truncation's walk: mm/truncate.c, reclaim: mm/vmscan.c) */
 	uintptr_t reclaim_hand;       /* [atomic] where reclaim's clock stopped last in this mm (reclaimers race) */

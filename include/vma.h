@@ -162,6 +162,9 @@ struct vma_index {
 	const struct vma_index_ops *ops;
 	size_t count;                 /* VMAs in the index */
 	uint64_t accesses;            /* nodes touched, monotonic */
+	bool lockless;                /* [mmap_lock write] find_lockless callers may be reading:
+	                               *   writers keep what they stop using until release_deferred
+	                               *   (false after init; set by mm/vma_lock.c's vma_lockless_set) */
 	union {
 		unsigned char bytes[VMA_INDEX_STATE_BYTES];
 		uint64_t align;
@@ -226,6 +229,22 @@ struct vma_index_ops {
 	int (*check)(struct vma_index *idx);
 	/* Bytes of memory the backend uses outside struct vma (external nodes, spares excluded). */
 	size_t (*bytes)(struct vma_index *idx);
+	/*
+	 * Optional: lock-free faults (fault_lock=vma) use these where present,
+	 * else mm/vma_lock.c's snapshot of the VMAs. find_lockless: the VMA
+	 * whose end is the first above addr, found without the mmap_lock while
+	 * writers may be changing the index, from inside a lock-free section
+	 * (mm/vma_lock.c); the VMA returned was in the index at one instant
+	 * during the call. NULL: none, or writers kept it from finishing (the
+	 * caller takes the mmap_lock). Only while idx->lockless is set, and
+	 * then writers free no memory a reader may be looking at: they keep it
+	 * (deferred: how many objects, 0 when none) until release_deferred,
+	 * which the caller runs under the write lock once every read section
+	 * that was running at the last change has ended (include/rcu.h).
+	 */
+	struct vma *(*find_lockless)(struct vma_index *idx, uintptr_t addr);
+	size_t (*deferred)(struct vma_index *idx);
+	void (*release_deferred)(struct vma_index *idx);
 };
 
 extern const struct vma_index_ops vma_list_ops, vma_avl_ops, vma_hash_ops, vma_rbtree_ops, vma_btree_ops;

@@ -58,12 +58,17 @@ void mm_tlb_put_page(struct tlb_batch *b, struct page *p);
 void vma_lockless_init(struct mm *mm);
 /*
  * vma_lockless_publish: at mmap_write_unlock: publish a new snapshot of the
- * VMAs, drop every VMA write mark, and free the old snapshot and the VMAs
- * retired in this write section once no lock-free fault can see them.
+ * VMAs (backends without find_lockless), drop every VMA write mark, and
+ * free the old snapshot, the VMAs retired in this write section and what
+ * the index kept from lock-free readers, once no lock-free fault can see them.
  */
 void vma_lockless_publish(struct mm *mm);
-/* vma_lockless_disable: no more lock-free faults in mm (teardown): free the snapshot. mmap_lock write. */
-void vma_lockless_disable(struct mm *mm);
+/*
+ * vma_lockless_set: lock-free faults in mm on or off (off at teardown, when
+ * nobody can fault in it any more; tests switch it): publishes as at an
+ * unlock, and on the way off waits for the faults still inside. mmap_lock write.
+ */
+void vma_lockless_set(struct mm *mm, bool on);
 /*
  * vma_start_write: mark v as changing in this write section, after waiting
  * for the faults inside it. vma_write_lock_range: every VMA that touches
@@ -82,8 +87,8 @@ void vma_write_lock_all(struct mm *mm);
  */
 struct vma *vma_lock_lookup(struct mm *mm, uintptr_t addr);
 void vma_read_unlock(struct vma *v);
-/* vma_retired_free: free the VMAs on mm->vma_retired (mm/vma.c; vma_lockless_publish calls it). */
-void vma_retired_free(struct mm *mm);
+/* vma_retired_free: free the retired VMAs of mm on chain (linked by retired_next; mm/vma.c; mm/vma_lock.c calls it). */
+void vma_retired_free(struct mm *mm, struct vma *chain);
 
 /* ---- counters ([atomic] fields of struct mm) */
 static inline void mm_count(unsigned long *c, long d)

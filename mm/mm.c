@@ -88,7 +88,7 @@ static void mm_teardown(struct mm *mm)
 	mm_pt_unlock(mm);
 	mm_tlb_finish(&tlb);
 	thp_zero_put(mm);
-	vma_lockless_disable(mm);       /* nobody can fault in it any more */
+	vma_lockless_set(mm, false);    /* nobody can fault in it any more */
 	if (mm->rss || mm->swap_ents)
 		panic("mm_put: rss %lu, swap entries %lu after unmapping everything", mm->rss, mm->swap_ents);
 	mm_vma_destroy(mm);

@@ -184,12 +184,12 @@ static void vma_free(struct mm *mm, struct vma *v)
 	vma_release(mm, v);
 }
 
-void vma_retired_free(struct mm *mm)
+void vma_retired_free(struct mm *mm, struct vma *chain)
 {
-	while (mm->vma_retired) {
-		struct vma *v = mm->vma_retired;
+	while (chain) {
+		struct vma *v = chain;
 
-		mm->vma_retired = v->retired_next;
+		chain = v->retired_next;
 		vma_release(mm, v);
 	}
 }

@@ -4,19 +4,30 @@
  * mmap_lock, read-locks only that VMA, and handles the fault under it (and
  * the page-table lock); on any doubt it falls back to the mmap_lock.
  *
- * Finding the VMA without the mmap_lock: the VMA index is not written for
- * readers running alongside a writer (its backends move pointers in
- * several steps), so faults never read it. Instead each address space
- * publishes a snapshot: an immutable sorted array of (start, end, vma),
- * rebuilt by every writer when it drops the mmap_lock and replaced with
- * one pointer store. A fault binary-searches the snapshot inside a
- * "lock-free section" (a per-CPU counter, odd while inside). A writer
- * frees the old snapshot, and the VMAs it removed from the index, only
- * after every CPU that was inside a section has left it (vma_lockless
- * _sync: an RCU grace period in its simplest form, waited for by the
- * writer; the sections are a few hundred instructions and never sleep).
- * An address space with more than VMA_SNAPSHOT_MAX VMAs has no snapshot:
- * its faults always take the mmap_lock.
+ * Finding the VMA without the mmap_lock. A fault looks inside an RCU read
+ * section (include/rcu.h; a few hundred instructions, never sleeping). The B-tree (the default index)
+ * is searched there directly: its find_lockless validates each step
+ * against the tree's write sequence (mm/vma_index/btree.c), at any VMA
+ * count. The other backends move pointers in several steps with no such
+ * check, so for them each address space publishes a snapshot instead: an
+ * immutable sorted array of (start, end, vma), rebuilt by every writer
+ * when it drops the mmap_lock and replaced with one pointer store, which
+ * the fault binary-searches; an address space with more than
+ * VMA_SNAPSHOT_MAX VMAs has none and its faults take the mmap_lock.
+ * Either way a writer frees what a fault may still be reading (the old
+ * snapshot, the VMAs it removed from the index, the B-tree's nodes that
+ * left the tree) only after every read section that was running has
+ * ended: a grace period (include/rcu.h), which the writer does not wait
+ * for. What a write section takes away joins the open batch; at an
+ * unlock with nothing waiting, the open batch closes and waits with the
+ * cookie of a grace period that starts then; each unlock frees the
+ * waiting batch when its grace period is over (usually at once: the
+ * check moves the epoch on itself), and a closed batch never takes in
+ * more, so memory waits for at most two grace periods. The B-tree's kept
+ * nodes are not told apart by batch: they go back to the cache only when
+ * a batch closed at this unlock is over at once (past VMA_INDEX_KEPT_MAX
+ * of them, the writer waits for that). Switching lock-free faults off
+ * (teardown) waits for both batches and frees everything.
  *
  * The VMA lock: vm_readers counts the faults inside the VMA; a writer marks
  * a VMA it is about to change (vma_start_write: vm_lock_seq = the mm's
@@ -37,11 +48,13 @@
 #include "lockless.h"
 #include "slab.h"
 #include "lockdep.h"
+#include "rcu.h"
 
 /* Above this many VMAs an address space has no snapshot (its rebuild would cost too much per write). */
 #define VMA_SNAPSHOT_MAX 80
 
 struct vma_snapshot {
+	struct vma_snapshot *next;      /* replaced and waiting to be freed: the next such (mm->snap_retired) */
 	unsigned n;
 	struct snap_entry {
 		uintptr_t start, end;
@@ -51,32 +64,6 @@ struct vma_snapshot {
 
 bool mm_fault_lock_vma;
 
-/* Per CPU: odd while the CPU is inside a lock-free section. */
-static unsigned long lockless_gen[NR_CPUS];
-
-static void lockless_enter(void)
-{
-	/* A full fence: the snapshot is read after the section is visible as entered. */
-	__atomic_add_fetch(&lockless_gen[arch_cpu_id()], 1, __ATOMIC_SEQ_CST);
-}
-
-static void lockless_leave(void)
-{
-	__atomic_add_fetch(&lockless_gen[arch_cpu_id()], 1, __ATOMIC_RELEASE);
-}
-
-/* Wait until every CPU inside a lock-free section now has left it. */
-static void vma_lockless_sync(void)
-{
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for (unsigned cpu = 0; cpu < NR_CPUS; cpu++) {
-		unsigned long g = smp_load_acquire(&lockless_gen[cpu]);
-
-		if (g & 1)
-			while (smp_load_acquire(&lockless_gen[cpu]) == g)
-				arch_cpu_relax();
-	}
-}
 
 /* ------------------------------------------------------------ snapshots */
 
@@ -120,34 +107,98 @@ static struct vma *snapshot_find(const struct vma_snapshot *s, uintptr_t addr)
 
 void vma_lockless_init(struct mm *mm)
 {
-	mm->vma_lockless = mm_fault_lock_vma;
+	mm->vma_lockless = mm->index.lockless = mm_fault_lock_vma;
 	mm->mm_lock_seq = 1;            /* never 0: a zeroed new VMA is not marked */
 	mm->vma_snap = NULL;
 	mm->vma_retired = NULL;
+	mm->snap_retired = NULL;
+	mm->vma_waiting = NULL;
+	mm->snap_waiting = NULL;
+	mm->gp_waiting = false;
 }
 
-void vma_lockless_publish(struct mm *mm)
+/* Whether the index kept memory from lock-free readers (find_lockless) that it can free after a grace period. */
+static bool index_has_deferred(struct mm *mm)
+{
+	const struct vma_index_ops *ops = mm->index.ops;
+
+	return ops->deferred && ops->deferred(&mm->index);
+}
+
+/* Past this many kept objects (B-tree nodes) the writer waits for a grace period itself rather than keep more. */
+#define VMA_INDEX_KEPT_MAX 1024
+
+/* The waiting batch's grace period is over (sync: wait for it); free the batch. */
+static bool waiting_done(struct mm *mm, bool sync)
+{
+	while (!rcu_gp_done(mm->gp_cookie)) {
+		if (!sync)
+			return false;
+		arch_cpu_relax();       /* read sections are short and never sleep */
+	}
+	vma_retired_free(mm, mm->vma_waiting);
+	while (mm->snap_waiting) {
+		struct vma_snapshot *s = mm->snap_waiting;
+
+		mm->snap_waiting = s->next;
+		kfree(s);
+	}
+	mm->vma_waiting = NULL;
+	mm->gp_waiting = false;
+	return true;
+}
+
+/*
+ * Publish a new snapshot (if the index needs one) and drop the section's
+ * marks; then free what lock-free faults could still see, once they
+ * cannot: the deferred frees of the file comment. sync: now, waiting for
+ * the grace period (switching lock-free faults off).
+ */
+static void publish(struct mm *mm, bool sync)
 {
 	struct vma_snapshot *old = mm->vma_snap, *s = NULL;
+	bool nodes;
 
 	mmap_assert_write_locked(mm);
-	if (mm->vma_lockless)
+	if (mm->vma_lockless && !mm->index.ops->find_lockless)
 		s = snapshot_build(mm);
 	smp_store_release(&mm->vma_snap, s);
 	/* Every mark of this write section goes at once. */
 	smp_store_release(&mm->mm_lock_seq, mm->mm_lock_seq + 1);
-	if (!old && !mm->vma_retired)
+	if (old) {
+		old->next = mm->snap_retired;
+		mm->snap_retired = old;
+	}
+	nodes = index_has_deferred(mm);
+	if (!mm->gp_waiting && !mm->vma_retired && !mm->snap_retired && !nodes)
 		return;
-	vma_lockless_sync();
-	kfree(old);
-	vma_retired_free(mm);
+	if (mm->gp_waiting && !waiting_done(mm, sync))
+		return;                 /* what this section took away waits in the open batch */
+	/* Close the open batch: everything taken away so far waits for the grace period from now. */
+	mm->vma_waiting = mm->vma_retired;
+	mm->snap_waiting = mm->snap_retired;
+	mm->vma_retired = NULL;
+	mm->snap_retired = NULL;
+	mm->gp_cookie = rcu_gp_start();
+	mm->gp_waiting = true;
+	sync |= nodes && mm->index.ops->deferred(&mm->index) > VMA_INDEX_KEPT_MAX;
+	if (waiting_done(mm, sync) && nodes)
+		mm->index.ops->release_deferred(&mm->index);    /* every kept node left before the cookie */
 }
 
-void vma_lockless_disable(struct mm *mm)
+void vma_lockless_publish(struct mm *mm)
 {
+	publish(mm, false);
+}
+
+void vma_lockless_set(struct mm *mm, bool on)
+{
+	bool was = mm->vma_lockless;
+
 	mmap_assert_write_locked(mm);
-	mm->vma_lockless = false;
-	vma_lockless_publish(mm);
+	mm->vma_lockless = mm->index.lockless = on;
+	/* Switched off: the index frees at once from now on, so no fault may still be inside it. */
+	publish(mm, was && !on);
 }
 
 /* ------------------------------------------------------------- the lock */
@@ -213,16 +264,20 @@ struct vma *vma_lock_lookup(struct mm *mm, uintptr_t addr)
 	struct vma_snapshot *s;
 	struct vma *v = NULL;
 
-	lockless_enter();
-	s = smp_load_acquire(&mm->vma_snap);
-	if (s)
-		v = snapshot_find(s, addr);
+	rcu_read_lock();
+	if (mm->index.ops->find_lockless) {
+		v = mm->index.ops->find_lockless(&mm->index, addr);
+	} else {
+		s = smp_load_acquire(&mm->vma_snap);
+		if (s)
+			v = snapshot_find(s, addr);
+	}
 	if (v && !vma_read_trylock(mm, v))
 		v = NULL;
-	lockless_leave();
+	rcu_read_unlock();
 	if (!v)
 		return NULL;
-	/* Locked: its bounds are stable now. The snapshot may have been older than them. */
+	/* Locked: its bounds are stable now. The snapshot or the tree may have been older than them. */
 	BUG_ON(v->mm != mm);
 	if (addr < v->start || addr >= v->end) {
 		vma_read_unlock(v);

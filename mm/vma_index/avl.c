@@ -83,6 +83,7 @@ static void avl_init(struct vma_index *idx)
 	idx->ops = &vma_avl_ops;
 	idx->count = 0;
 	idx->accesses = 0;
+	idx->lockless = false;
 	AS(idx)->root = NULL;
 }
 

@@ -92,6 +92,29 @@
  * Locking: as for every index, the caller holds mm->mmap_lock (read for
  * lookups, write for insert/erase/update/reserve/destroy). The nodes'
  * kmem_cache has its own lock inside the slab allocator.
+ *
+ * Lock-free lookups (find_lockless, for fault_lock=vma's faults). While
+ * idx->lockless is set, insert, erase and update run between two steps of
+ * a write sequence, BT(idx)->seq (odd while the tree changes: a seqcount
+ * over the whole tree, as the writers are one at a time anyway under the
+ * mmap_lock). bt_find_lockless reads the sequence, descends, and before it
+ * follows any pointer it read from a node (a child or the VMA) reads the
+ * sequence again: unchanged, no write began since the descent did, so the
+ * pointer was in the tree then; changed or odd, it starts over (and after
+ * BT_LOCKLESS_TRIES gives up: the fault takes the mmap_lock). So a node it
+ * visits may be one a writer has just taken out of the tree, and the
+ * contents it reads from it garbage, but it never acts on them. What keeps
+ * such a node readable is that a node taken out goes to the spare pool
+ * (still a B-tree node, reused only as one), never to the cache, while
+ * readers may run: the pool is trimmed back to the cache by
+ * release_deferred, which mm/vma_lock.c calls after a grace period (every
+ * lock-free section running at the write has ended). VMAs wait in the same
+ * way (mm/vma.c's vma_free). A reader that meets a write starts over
+ * rather than finishing on the old version: the writes are a few hundred
+ * instructions, and the cost of a per-node scheme (Linux's maple tree marks
+ * each replaced node dead and readers finish on old copies) is copying or
+ * ordering every node change so that each intermediate tree stays
+ * searchable, which this tree's in-place shifts do not.
  */
 #include "vma.h"
 #include "lockless.h"
@@ -100,6 +123,7 @@
 #include "kerrno.h"
 #include "kstring.h"
 #include "btree.h"
+#include "arch.h"
 
 static struct kmem_cache *bt_cache;
 
@@ -168,17 +192,36 @@ static struct btree_node *bt_node_new(struct vma_index *idx, bool leaf)
 	return n;
 }
 
-/* Give a node that left the tree back to the spare pool (or the cache). */
+/*
+ * Give a node that left the tree back to the spare pool (or the cache:
+ * never while lock-free readers may still be in it, see the design note).
+ */
 static void bt_node_free(struct vma_index *idx, struct btree_node *n)
 {
 	BT(idx)->nodes--;
-	if (BT(idx)->nspare < BT_SPARE_KEEP) {
+	if (BT(idx)->nspare < BT_SPARE_KEEP || idx->lockless) {
 		n->next_spare = BT(idx)->spare;
 		BT(idx)->spare = n;
 		BT(idx)->nspare++;
 	} else {
 		kmem_cache_free(bt_cache, n);
 	}
+}
+
+/* With lock-free readers: the tree is changing from now until bt_write_end (design note). */
+static inline void bt_write_begin(struct vma_index *idx)
+{
+	if (unlikely(idx->lockless)) {
+		WRITE_ONCE(BT(idx)->seq, BT(idx)->seq + 1);
+		/* The odd sequence is seen before any node change (bt_find_lockless's fence). */
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	}
+}
+
+static inline void bt_write_end(struct vma_index *idx)
+{
+	if (unlikely(idx->lockless))
+		smp_store_release(&BT(idx)->seq, BT(idx)->seq + 1);
 }
 
 _Static_assert(BT_SLOTS == 12, "bt_slot is unrolled for 12 keys");
@@ -435,6 +478,7 @@ static void bt_init(struct vma_index *idx)
 	idx->ops = &vma_btree_ops;
 	idx->count = 0;
 	idx->accesses = 0;
+	idx->lockless = false;
 	memset(BT(idx), 0, sizeof(struct bt_state));
 	bt_get_cache();         /* lazily, once; reserve retries on failure */
 }
@@ -502,7 +546,8 @@ static int bt_reserve(struct vma_index *idx, unsigned nr)
 	if (!c)
 		return -ENOMEM;
 	if (have >= need) {
-		bt_trim_spares(idx, need + BT_SPARE_KEEP);
+		if (!idx->lockless)     /* else release_deferred trims, after a grace period */
+			bt_trim_spares(idx, need + BT_SPARE_KEEP);
 		return 0;
 	}
 	for (k = 0; have + k < need; k++) {
@@ -803,22 +848,24 @@ static void bt_insert(struct vma_index *idx, struct vma *v)
 	BUG_ON(v->start >= v->end);
 	bt_forget(idx);
 	idx->count++;
+	bt_write_begin(idx);
 	if (!BT(idx)->root) {
 		leaf = bt_node_new(idx, true);
 		bt_put(leaf, 0, v->end, bt_pages(v->end - v->start), v);
 		BT(idx)->root = leaf;
 		BT(idx)->height = 1;
-		return;
-	}
-	leaf = bt_descend(idx, v->start, &p);
-	j = bt_slot(leaf, v->start);
-	p.slot[p.leaf] = (uint8_t)j;
-	if (leaf->nr < BT_SLOTS) {
-		bt_put(leaf, j, v->end, bt_pages(v->end - v->start), v);
-		bt_insert_fix(&p, j, v);
 	} else {
-		bt_put_split(idx, &p, p.leaf, j, v->end, bt_pages(v->end - v->start), v);
+		leaf = bt_descend(idx, v->start, &p);
+		j = bt_slot(leaf, v->start);
+		p.slot[p.leaf] = (uint8_t)j;
+		if (leaf->nr < BT_SLOTS) {
+			bt_put(leaf, j, v->end, bt_pages(v->end - v->start), v);
+			bt_insert_fix(&p, j, v);
+		} else {
+			bt_put_split(idx, &p, p.leaf, j, v->end, bt_pages(v->end - v->start), v);
+		}
 	}
+	bt_write_end(idx);
 }
 
 /* ---------------------------------------------------------------- erase */
@@ -918,7 +965,9 @@ static void bt_erase(struct vma_index *idx, struct vma *v)
 	bt_locate(idx, v, &p);
 	bt_forget(idx);
 	idx->count--;
+	bt_write_begin(idx);
 	bt_remove(idx, &p);
+	bt_write_end(idx);
 }
 
 /* ---------------------------------------------------------------- update */
@@ -947,15 +996,82 @@ static void bt_update(struct vma_index *idx, struct vma *v, uintptr_t start, uin
 	bt_forget(idx);
 	leaf = p.node[p.leaf];
 	j = p.slot[p.leaf];
+	bt_write_begin(idx);
 	v->start = start;
 	v->end = end;
 	leaf->key[j] = end;
 	leaf->aux[j] = bt_pages(end - start);
-	if (p.leaf == 0)
-		return;
-	bt_fix_up(&p, p.leaf);
-	if (j + 1u == leaf->nr && end != old_end)
-		bt_succ_fix(idx, end);
+	if (p.leaf > 0) {
+		bt_fix_up(&p, p.leaf);
+		if (j + 1u == leaf->nr && end != old_end)
+			bt_succ_fix(idx, end);
+	}
+	bt_write_end(idx);
+}
+
+/* ---------------------------------------------------------------- lock-free find */
+
+/* bt_slot with each key read once, whole: a writer may be changing them. */
+static inline unsigned bt_slot_once(const struct btree_node *n, uintptr_t addr)
+{
+	const uintptr_t *k = n->key;
+	unsigned g = 4 * ((READ_ONCE(k[3]) <= addr) + (READ_ONCE(k[7]) <= addr));
+
+	k += g;
+	return g + (READ_ONCE(k[0]) <= addr) + (READ_ONCE(k[1]) <= addr) + (READ_ONCE(k[2]) <= addr) +
+	       (READ_ONCE(k[3]) <= addr);
+}
+
+/*
+ * find_lockless (see the design note): every value read from a node is used
+ * only after the write sequence is found unchanged since the descent began.
+ * Counts no accesses (idx->accesses is the locked operations' count).
+ */
+static struct vma *bt_find_lockless(struct vma_index *idx, uintptr_t addr)
+{
+	struct bt_state *bt = BT(idx);
+
+	for (unsigned tries = 0; tries < BT_LOCKLESS_TRIES; tries++) {
+		uint32_t seq = smp_load_acquire(&bt->seq);
+		struct btree_node *n;
+
+		if (seq & 1) {
+			arch_cpu_relax();       /* a write is under way: a few hundred instructions */
+			continue;
+		}
+		n = READ_ONCE(bt->root);
+		for (;;) {
+			void *p = NULL;
+			bool leaf = false;
+
+			if (n) {
+				unsigned i = bt_slot_once(n, addr);
+
+				leaf = READ_ONCE(n->leaf);
+				if (i < READ_ONCE(n->nr))       /* also keeps i inside the node */
+					p = READ_ONCE(n->ptr[i]);
+			}
+			/* What was read above comes before the check below (pairs with bt_write_begin). */
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (READ_ONCE(bt->seq) != seq)
+				break;                  /* a write began: start over */
+			if (!p || leaf)
+				return p;
+			n = p;
+		}
+	}
+	return NULL;
+}
+
+static size_t bt_deferred(struct vma_index *idx)
+{
+	return BT(idx)->nspare > BT_SPARE_KEEP ? BT(idx)->nspare - BT_SPARE_KEEP : 0;
+}
+
+/* The nodes kept from the cache while lock-free readers could see them go back now. */
+static void bt_release_deferred(struct vma_index *idx)
+{
+	bt_trim_spares(idx, BT_SPARE_KEEP);
 }
 
 /* ---------------------------------------------------------------- gaps */
@@ -1253,6 +1369,8 @@ static int bt_check(struct vma_index *idx)
 		ns++;
 	if (ns != BT(idx)->nspare)
 		BT_BAD("spare list holds %u nodes, nspare says %u", ns, BT(idx)->nspare);
+	if (BT(idx)->seq & 1)
+		BT_BAD("write sequence %u is odd: a write never ended", BT(idx)->seq);
 	if (!BT(idx)->root) {
 		if (idx->count || BT(idx)->height || BT(idx)->nodes)
 			BT_BAD("empty tree but count %zu height %u nodes %zu", idx->count,
@@ -1295,4 +1413,7 @@ const struct vma_index_ops vma_btree_ops = {
 	.gap_bottom = bt_gap_bottom,
 	.check = bt_check,
 	.bytes = bt_bytes,
+	.find_lockless = bt_find_lockless,
+	.deferred = bt_deferred,
+	.release_deferred = bt_release_deferred,
 };

@@ -15,6 +15,7 @@
 #define BT_PATH_LEVELS 15    /* levels the last find's path records: trees of < 28.7M VMAs */
 #define BT_SPARE_KEEP 64     /* spare nodes kept beyond what reserve asked for */
 #define BT_AUX_SAT    UINT32_MAX  /* aux saturates here: 2^32 - 1 pages (16 TiB) or more */
+#define BT_LOCKLESS_TRIES 64 /* find_lockless starts over at most this often, then gives up */
 
 /*
  * One 256-byte node (four cache lines). Slot i of a leaf is the VMA ptr[i]
@@ -55,6 +56,8 @@ struct __attribute__((may_alias)) bt_state {
 	size_t nodes;                 /* nodes in the tree */
 	struct btree_node *cache;     /* leaf of the last lookup (next/prev shortcut); NULL after any change */
 	uint64_t last_path;           /* slots on the last lookup's path, 0 after any change (btree.c) */
+	uint32_t seq;                 /* with idx->lockless: odd while insert, erase or update
+	                               *   changes the tree (bt_find_lockless reads it, btree.c) */
 };
 VMA_INDEX_STATE_FITS(struct bt_state);
 

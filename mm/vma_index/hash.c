@@ -187,6 +187,7 @@ static void hash_init_common(struct vma_index *idx, const struct vma_index_ops *
 	idx->ops = ops;
 	idx->count = 0;
 	idx->accesses = 0;
+	idx->lockless = false;
 	for (b = 0; b < H_NLISTS; b++)
 		HS(idx)->head[b] = HS(idx)->tail[b] = NULL;
 	HS(idx)->lhead = HS(idx)->ltail = NULL;

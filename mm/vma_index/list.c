@@ -75,6 +75,7 @@ static void list_init_common(struct vma_index *idx, bool use_cache)
 {
 	idx->count = 0;
 	idx->accesses = 0;
+	idx->lockless = false;
 	LS(idx)->head = NULL;
 	LS(idx)->tail = NULL;
 	LS(idx)->cache = NULL;

@@ -107,6 +107,7 @@ static void rb_init(struct vma_index *idx)
 	idx->ops = &vma_rbtree_ops;
 	idx->count = 0;
 	idx->accesses = 0;
+	idx->lockless = false;
 	RS(idx)->root = NULL;
 }
 

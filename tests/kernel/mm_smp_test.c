@@ -57,7 +57,7 @@ static struct mm *make_mm(struct ktest *t, unsigned npages, bool write_pages)
 	if (!mm)
 		return NULL;
 	mmap_write_lock(mm);
-	mm->vma_lockless = t->param == 1;
+	vma_lockless_set(mm, t->param == 1);
 	mmap_write_unlock(mm);
 	if (vm_mmap(mm, A, npages * PAGE_SIZE, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED) != (long)A) {
@@ -696,6 +696,116 @@ static void test_fault_in_marked_vma_waits(struct ktest *t)
 	check_and_put(t, f.mm);
 }
 
+/* ---- the lock-free VMA lookup while the tree changes */
+
+/*
+ * LOOKUP_STABLE one-page VMAs, read-write, every LOOKUP_STRIDE pages from
+ * A; the three pages after each are the churn slot, where the test maps,
+ * splits and unmaps read-only VMAs (read-only: they never merge with the
+ * stable ones). 400 VMAs: the B-tree is three levels deep, far beyond the
+ * 80 VMAs above which the old snapshot gave up.
+ */
+#define LOOKUP_STABLE 400
+#define LOOKUP_STRIDE 4
+#define LOOKUP_SLOT(i) (A + (uintptr_t)(i) * LOOKUP_STRIDE * PAGE_SIZE)
+
+/*
+ * vma_lock_lookup from a worker: a stable page's lookup gives that page's
+ * VMA or NULL (the fault would take the mmap_lock), never another; a churn
+ * page's gives NULL or a VMA inside the slot. hits and faults: stable pages'
+ * lookups that found their VMA, and that gave up (a writer marked the VMA,
+ * or changed the tree through all of BT_LOCKLESS_TRIES tries).
+ */
+static void lookup_while_changing(struct worker *w)
+{
+	uint32_t x = 0x9e3779b9u * (w->id + 1);
+
+	while (!smp_load_acquire(&w->s->stop)) {
+		unsigned i;
+		uintptr_t slot, addr;
+		bool churn;
+		struct vma *v;
+
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		i = x % LOOKUP_STABLE;
+		churn = x & (1u << 20);
+		slot = LOOKUP_SLOT(i);
+		addr = slot + (churn ? (1 + (x >> 24) % 3) * PAGE_SIZE : 0) + 8;
+		v = vma_lock_lookup(w->s->mm, addr);
+		if (!churn)
+			__atomic_add_fetch(v ? &w->s->hits : &w->s->faults, 1, __ATOMIC_RELAXED);
+		if (!v)
+			continue;
+		if (churn ? v->start < slot + PAGE_SIZE || v->end > slot + LOOKUP_STRIDE * PAGE_SIZE
+			  : v->start != slot || v->end != slot + PAGE_SIZE)
+			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);
+		vma_read_unlock(v);
+	}
+}
+
+/*
+ * With per-VMA locks the B-tree is searched without the mmap_lock
+ * (mm/vma_index/btree.c's find_lockless) while the test maps, splits and
+ * unmaps VMAs among the ones the workers look up: every VMA found is the
+ * right one. Then, with nothing changing, every stable page's lookup
+ * succeeds: at 400 VMAs no fault needs the mmap_lock to find its VMA.
+ */
+static void test_lockless_lookup_races_changes(struct ktest *t)
+{
+	struct shared s = { 0 };
+	struct worker w[NR_CPUS];
+	unsigned n, found = 0;
+	size_t frames;
+
+	if (t->param != 1) {
+		ktest_skip(t, "faults take the mmap_lock with fault_lock=mmap");
+		return;
+	}
+	ut_warm_up();
+	frames = ut_free_frames();
+	s.mm = mm_create();
+	ASSERT_TRUE(t, s.mm != NULL);
+	mmap_write_lock(s.mm);
+	vma_lockless_set(s.mm, true);
+	mmap_write_unlock(s.mm);
+	for (unsigned i = 0; i < LOOKUP_STABLE; i++)
+		ASSERT_EQ(t, vm_mmap(s.mm, LOOKUP_SLOT(i), PAGE_SIZE, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)LOOKUP_SLOT(i));
+	n = start_workers(w, &s, lookup_while_changing);
+	for (unsigned r = 0; r < RACE_ROUNDS; r++) {
+		/* Forty slots a round: map three pages, split them in three, unmap them. */
+		for (unsigned k = 0; k < 40; k++) {
+			uintptr_t c = LOOKUP_SLOT((r * 40 + k) * 7 % LOOKUP_STABLE) + PAGE_SIZE;
+
+			EXPECT_EQ(t, vm_mmap(s.mm, c, 3 * PAGE_SIZE, PROT_READ,
+					     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)c);
+			EXPECT_EQ(t, vm_mprotect(s.mm, c + PAGE_SIZE, PAGE_SIZE, PROT_NONE), 0);
+			if (k % 2)
+				EXPECT_EQ(t, vm_munmap(s.mm, c, 3 * PAGE_SIZE), 0);
+		}
+		for (unsigned k = 0; k < 40; k += 2)
+			EXPECT_EQ(t, vm_munmap(s.mm, LOOKUP_SLOT((r * 40 + k) * 7 % LOOKUP_STABLE) + PAGE_SIZE,
+					       3 * PAGE_SIZE), 0);
+		race_progress(t, r);
+	}
+	stop_workers(w, n, &s);
+	EXPECT_EQ(t, s.errors, 0);
+	for (unsigned i = 0; i < LOOKUP_STABLE; i++) {
+		struct vma *v = vma_lock_lookup(s.mm, LOOKUP_SLOT(i));
+
+		if (v && v->start == LOOKUP_SLOT(i))
+			found++;
+		if (v)
+			vma_read_unlock(v);
+	}
+	EXPECT_EQ(t, found, LOOKUP_STABLE);
+	printk("# lookups of stable VMAs while the tree changed: %lu found, %lu gave up\n", s.hits, s.faults);
+	check_and_put(t, s.mm);
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
 /* ---- reclaim racing faults, MADV_FREE and munmap */
 
 /*
@@ -1020,6 +1130,7 @@ static const struct ktest_case mm_smp_cases[] = {
 	KTEST_CASE(test_swap_races_writes_fork),
 	KTEST_CASE(test_fault_while_mmap_lock_held),
 	KTEST_CASE(test_fault_in_marked_vma_waits),
+	KTEST_CASE(test_lockless_lookup_races_changes),
 	KTEST_CASE(test_direct_reclaim_waits_for_mmap_lock),
 	{ NULL, NULL },
 };

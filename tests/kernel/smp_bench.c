@@ -26,6 +26,7 @@
 #include "x86.h"
 #include "printk.h"
 #include "lockless.h"
+#include "mm/internal.h"
 
 #define BENCH_BASE 0x100000000UL
 #define REGION (1UL << 24)              /* each thread's own 16 MiB of address space */
@@ -162,7 +163,7 @@ static bool run_bench(enum workload w, unsigned threads, bool vma)
 	if (!b.mm)
 		return false;
 	mmap_write_lock(b.mm);
-	b.mm->vma_lockless = vma;
+	vma_lockless_set(b.mm, vma);
 	mmap_write_unlock(b.mm);
 	for (unsigned i = 0; i < threads; i++) {
 		bt[i] = (struct bench_thread){ &b, i };
