@@ -4,7 +4,7 @@
  * by tools/bench/smpbench with musl-gcc -static -pthread (a real libc: malloc1
  * needs a thread-safe malloc), so the same static binary runs on both.
  *
- *   threadbench [--quick] [WORKLOAD...]     (default: all five)
+ *   threadbench [--quick] [WORKLOAD...]     (default: all six)
  *
  * Workloads (each thread on its own memory, as will-it-scale's threads
  * mode; an operation is):
@@ -17,6 +17,13 @@
  *   malloc1      malloc(1 MiB) + a write to its first byte + free (musl
  *                serves it with mmap/munmap)
  *   tlb_flush1   a write to the thread's own page + MADV_DONTNEED of it
+ *   mixed1       a page fault, as page_fault1 but in 4 KiB pages
+ *                (MADV_NOHUGEPAGE) and with 2000 other VMAs in the
+ *                process; with 2 threads or more, one of them does no
+ *                faults but maps and unmaps 64 KiB (mmap + munmap, its
+ *                own count: mapper_ops) until the others are done, so the
+ *                faults meet a writer of the mmap_lock and of the VMA tree
+ *                all the time (issue 20's mixed row)
  * for 1, 2, 4, 8 and 16 threads, a fixed number of operations per thread
  * (--quick: a quarter).
  *
@@ -56,6 +63,9 @@ static const struct params quick = { 32UL << 20, 500, 1000, 500, 1000 };
 static const struct params *par = &full;
 
 static volatile int ready, go;
+/* mixed1: faulting threads still running (the mapper stops at 0), and the mapper's operations. */
+static int mixed_faulters;
+static long mapper_ops;
 
 static long page_fault1(void)
 {
@@ -118,22 +128,76 @@ static long tlb_flush1(void)
 	return par->tlb_ops;
 }
 
+/* mixed1's faulting thread: page_fault1's loop in 4 KiB pages. */
+static long mixed_fault(void)
+{
+	char *p = mmap(NULL, par->pf_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long n = (long)(par->pf_bytes / PAGE);
+
+	if (p == MAP_FAILED || madvise(p, par->pf_bytes, MADV_NOHUGEPAGE))
+		n = -1;
+	for (unsigned long off = 0; n > 0 && off < par->pf_bytes; off += PAGE)
+		p[off] = 1;
+	if (p != MAP_FAILED)
+		munmap(p, par->pf_bytes);
+	__atomic_sub_fetch(&mixed_faulters, 1, __ATOMIC_SEQ_CST);
+	return n;
+}
+
+/* mixed1's mapper: mmap + munmap of 64 KiB until no faulting thread is left; does no fault itself. */
+static long mixed_map(void)
+{
+	long ops = 0;
+
+	while (__atomic_load_n(&mixed_faulters, __ATOMIC_SEQ_CST) > 0) {
+		void *p = mmap(NULL, 64 << 10, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED || munmap(p, 64 << 10))
+			return -1;
+		ops++;
+	}
+	__atomic_store_n(&mapper_ops, ops, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
 static const struct workload {
 	const char *name;
 	long (*fn)(void);
+	long (*first)(void);    /* what thread 0 runs instead when there are 2 threads or more */
 } workloads[] = {
-	{ "page_fault1", page_fault1 }, { "mmap1", mmap1 }, { "brk1", brk1 },
-	{ "malloc1", malloc1 }, { "tlb_flush1", tlb_flush1 },
+	{ "page_fault1", page_fault1, NULL }, { "mmap1", mmap1, NULL }, { "brk1", brk1, NULL },
+	{ "malloc1", malloc1, NULL }, { "tlb_flush1", tlb_flush1, NULL },
+	{ "mixed1", mixed_fault, mixed_map },
+};
+
+/* mixed1's 2000 other VMAs: 2000 pages, every other one PROT_NONE, so no two merge. Stay mapped. */
+static int mixed_setup(void)
+{
+	static char *others;
+
+	if (others)
+		return 0;
+	others = mmap(NULL, 2000 * PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (others == MAP_FAILED)
+		return -1;
+	for (int i = 1; i < 2000; i += 2)
+		if (mprotect(others + i * PAGE, PAGE, PROT_NONE))
+			return -1;
+	return 0;
+}
+
+struct start {
+	long (*fn)(void);
 };
 
 static void *worker(void *arg)
 {
-	const struct workload *w = arg;
+	const struct start *st = arg;
 
 	__atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
 	while (!__atomic_load_n(&go, __ATOMIC_SEQ_CST))
 		sched_yield();
-	return (void *)w->fn();
+	return (void *)st->fn();
 }
 
 static long now_ns(void)
@@ -154,14 +218,22 @@ static int memstat(struct vmk_memstat *st)
 static int run(const struct workload *w, int n)
 {
 	pthread_t t[MAX_THREADS];
+	struct start st[MAX_THREADS];
 	struct vmk_memstat a, b;
 	long ops = 0, t0, t1;
 	int counted;
+	bool mapper = w->first && n > 1;
 
 	ready = go = 0;
-	for (int i = 0; i < n; i++)
-		if (pthread_create(&t[i], NULL, worker, (void *)w))
+	if (w->first && mixed_setup())
+		return 1;
+	mixed_faulters = mapper ? n - 1 : n;
+	mapper_ops = 0;
+	for (int i = 0; i < n; i++) {
+		st[i].fn = i == 0 && mapper ? w->first : w->fn;
+		if (pthread_create(&t[i], NULL, worker, &st[i]))
 			return 1;
+	}
 	while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) < n)
 		sched_yield();
 	counted = memstat(&a);
@@ -178,6 +250,8 @@ static int run(const struct workload *w, int n)
 	t1 = now_ns();
 	printf("threadbench %s threads=%d ops=%ld ns=%ld ops_per_sec=%ld", w->name, n, ops, t1 - t0,
 	       t1 > t0 ? (long)((__int128)ops * 1000000000 / (t1 - t0)) : 0);
+	if (mapper)
+		printf(" mapper_ops=%ld", mapper_ops);
 	if (counted && memstat(&b))
 		printf(" mmap_read=%lu mmap_write=%lu contended=%lu lockless=%lu fallback=%lu shootdowns=%lu ipis=%lu",
 		       (unsigned long)(b.mmap_read_acquired - a.mmap_read_acquired),
@@ -213,7 +287,7 @@ int main(int argc, char **argv)
 			status |= run(&workloads[k], counts[c]);
 	}
 	if (!any) {
-		fprintf(stderr, "usage: threadbench [--quick] [page_fault1|mmap1|brk1|malloc1|tlb_flush1]...\n");
+		fprintf(stderr, "usage: threadbench [--quick] [page_fault1|mmap1|brk1|malloc1|tlb_flush1|mixed1]...\n");
 		return 2;
 	}
 	printf("threadbench done\n");
