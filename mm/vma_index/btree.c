@@ -231,15 +231,18 @@ _Static_assert(BT_SLOTS == 12, "bt_slot is unrolled for 12 keys");
  * range holds addr. Branch-free in two rounds of independent compares:
  * key[3] and key[7] pick the group of four keys that holds the answer, then
  * the four keys of that group are counted (a key beyond the answer adds 0).
- * Six compares; two loads deep rather than a binary search's five.
+ * Six compares; two loads deep rather than a binary search's five. Each
+ * key is read once, whole (READ_ONCE: plain loads on x86), so that
+ * bt_find_lockless can use it while a writer changes the node.
  */
 static inline unsigned bt_slot(const struct btree_node *n, uintptr_t addr)
 {
 	const uintptr_t *k = n->key;
-	unsigned g = 4 * ((k[3] <= addr) + (k[7] <= addr));
+	unsigned g = 4 * ((READ_ONCE(k[3]) <= addr) + (READ_ONCE(k[7]) <= addr));
 
 	k += g;
-	return g + (k[0] <= addr) + (k[1] <= addr) + (k[2] <= addr) + (k[3] <= addr);
+	return g + (READ_ONCE(k[0]) <= addr) + (READ_ONCE(k[1]) <= addr) + (READ_ONCE(k[2]) <= addr) +
+	       (READ_ONCE(k[3]) <= addr);
 }
 
 static inline uintptr_t bt_max(const struct btree_node *n)
@@ -1011,17 +1014,6 @@ static void bt_update(struct vma_index *idx, struct vma *v, uintptr_t start, uin
 
 /* ---------------------------------------------------------------- lock-free find */
 
-/* bt_slot with each key read once, whole: a writer may be changing them. */
-static inline unsigned bt_slot_once(const struct btree_node *n, uintptr_t addr)
-{
-	const uintptr_t *k = n->key;
-	unsigned g = 4 * ((READ_ONCE(k[3]) <= addr) + (READ_ONCE(k[7]) <= addr));
-
-	k += g;
-	return g + (READ_ONCE(k[0]) <= addr) + (READ_ONCE(k[1]) <= addr) + (READ_ONCE(k[2]) <= addr) +
-	       (READ_ONCE(k[3]) <= addr);
-}
-
 /*
  * find_lockless (see the design note): every value read from a node is used
  * only after the write sequence is found unchanged since the descent began.
@@ -1045,7 +1037,7 @@ static struct vma *bt_find_lockless(struct vma_index *idx, uintptr_t addr)
 			bool leaf = false;
 
 			if (n) {
-				unsigned i = bt_slot_once(n, addr);
+				unsigned i = bt_slot(n, addr);
 
 				leaf = READ_ONCE(n->leaf);
 				if (i < READ_ONCE(n->nr))       /* also keeps i inside the node */
