@@ -726,6 +726,7 @@ static void lookup_while_changing(struct worker *w)
 		bool churn;
 		struct vma *v;
 
+		sched_yield();          /* kernel threads are not preempted: with one CPU the test must run */
 		x ^= x << 13;
 		x ^= x >> 17;
 		x ^= x << 5;
