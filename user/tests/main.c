@@ -51,6 +51,20 @@ void ut_catch_signal(int sig, void (*fn)(int, siginfo_t *, void *))
 	CHECK_EQ(sigaction(sig, &sa, NULL), 0);
 }
 
+long ut_read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	long n, total = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf + total, size - 1 - total)) > 0)
+		total += n;
+	close(fd);
+	buf[total] = 0;
+	return n < 0 ? -1 : total;
+}
+
 int run_in_child(void (*fn)(void))
 {
 	int pid = fork(), status = -1;

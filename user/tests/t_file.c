@@ -563,15 +563,9 @@ static bool maps_has(void *p, size_t len, unsigned long off, const char *name)
 {
 	static char buf[65536];
 	char head[64];
-	long n, total = 0;
-	int fd = (int)SYS_OPEN("/proc/self/maps", O_RDONLY, 0);
 	char *line;
 
-	CHECK(fd >= 0);
-	while ((n = read(fd, buf + total, sizeof(buf) - 1 - total)) > 0)
-		total += n;
-	close(fd);
-	buf[total] = 0;
+	CHECK(ut_read_file("/proc/self/maps", buf, sizeof(buf)) >= 0);
 	snprintf(head, sizeof(head), "%lx-%lx ", (unsigned long)p, (unsigned long)p + len);
 	for (line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
 		char *end = strchr(line, '\n'), want[32];

@@ -19,16 +19,7 @@ static char fm_buf[65536];
 
 static long fm_read_maps(void)
 {
-	int fd = open("/proc/self/maps", O_RDONLY);
-	long n, total = 0;
-
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, fm_buf + total, sizeof(fm_buf) - 1 - total)) > 0)
-		total += n;
-	close(fd);
-	fm_buf[total] = 0;
-	return n < 0 ? -1 : total;
+	return ut_read_file("/proc/self/maps", fm_buf, sizeof(fm_buf));
 }
 
 static unsigned long fm_hex(const char **s)

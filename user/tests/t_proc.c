@@ -180,20 +180,6 @@ static void t_uname_clock(void)
 	CHECK_EQ(usys2(__NR_clock_gettime, 99, (long)t0), -EINVAL);
 }
 
-/* A fork bomb stops at the process limit with EAGAIN, and everything is reaped (our kernel only). */
-static long read_file(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	long n, total = 0;
-
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, buf + total, size - 1 - total)) > 0)
-		total += n;
-	close(fd);
-	buf[total] = 0;
-	return n < 0 ? -1 : total;
-}
 
 #define THREADS_MAX "/proc/sys/kernel/threads-max"
 
@@ -203,7 +189,7 @@ static long read_number(const char *path)
 	char buf[64];
 	long v = 0;
 
-	if (read_file(path, buf, sizeof(buf)) <= 0 || buf[strlen(buf) - 1] != '\n')
+	if (ut_read_file(path, buf, sizeof(buf)) <= 0 || buf[strlen(buf) - 1] != '\n')
 		return -1;
 	for (const char *p = buf; *p != '\n'; p++) {
 		if (*p < '0' || *p > '9')
@@ -235,7 +221,7 @@ static void t_threads_max(void)
 	long tmax = read_number(THREADS_MAX), mem_kb = -1;
 	int fd;
 
-	if (read_file("/proc/meminfo", text, sizeof(text)) > 0 && (m = strstr_simple(text, "MemTotal:")))
+	if (ut_read_file("/proc/meminfo", text, sizeof(text)) > 0 && (m = strstr_simple(text, "MemTotal:")))
 		mem_kb = strtol(m + 9, NULL, 10);
 
 	CHECK(tmax > 0);
@@ -324,7 +310,7 @@ static void t_proc_maps(void)
 
 	CHECK(p != MAP_FAILED);
 	CHECK_EQ(mprotect(p + 4096, 4096, PROT_READ), 0);       /* three VMAs: rw- r-- rw- */
-	CHECK(read_file("/proc/self/maps", buf, sizeof(buf)) > 0);
+	CHECK(ut_read_file("/proc/self/maps", buf, sizeof(buf)) > 0);
 	snprintf(want, sizeof(want), "%lx-%lx r--p 00000000 00:00 0 \n", (unsigned long)p + 4096,
 		 (unsigned long)p + 8192);
 	line = strstr_simple(buf, want);

@@ -658,14 +658,10 @@ static void t_madvise_bad(void)
 static bool maps_name_present(const char *name)
 {
 	static char buf[65536];
-	long n, total = 0;
 	size_t nl = strlen(name);
-	int fd = open("/proc/self/maps", O_RDONLY);
+	long total = ut_read_file("/proc/self/maps", buf, sizeof(buf));
 
-	CHECK(fd >= 0);
-	while ((n = read(fd, buf + total, sizeof(buf) - 1 - total)) > 0)
-		total += n;
-	close(fd);
+	CHECK(total >= 0);
 	for (long i = 0; i + (long)nl <= total; i++)
 		if (memcmp(buf + i, name, nl) == 0 && (i + (long)nl == total || buf[i + nl] == '\n'))
 			return true;

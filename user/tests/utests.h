@@ -36,6 +36,8 @@ bool on_vmkernel(void);
 void ut_catch_signal(int sig, void (*fn)(int, siginfo_t *, void *));
 /* Run fn in a forked child; returns its wait status. */
 int run_in_child(void (*fn)(void));
+/* The whole file path (at most size - 1 bytes) in buf, NUL-terminated: its length, or -1 (main.c). */
+long ut_read_file(const char *path, char *buf, size_t size);
 
 int helper_main(int argc, char **argv);
 /* argv[0] of this program (execve tests). */
