@@ -123,8 +123,8 @@ typedef enum mmu_action (*mmu_guard_fn)(void *ctx, uintptr_t va);
 
 /*
  * Walk the guard markers of [start, end) (page aligned, user half) in
- * address order, removing those the visitor clears and freeing page-table
- * pages left empty. Returns the number of markers visited. Never
+ * address order, removing those the visitor clears (page-table pages left
+ * empty stay). Returns the number of markers visited. Never
  * allocates, never fails; no TLB work (a not-present entry is never cached).
  */
 unsigned long arch_mmu_walk_guards(struct arch_mmu *m, uintptr_t start, uintptr_t end,
@@ -219,8 +219,8 @@ void arch_tlb_flush(struct tlb_batch *b);
  * Walk the present 4 KiB entries of [start, end) (page aligned, user half)
  * in address order (splitting 2 MiB leaves there first), applying each
  * visitor's verdict. Changed and cleared
- * entries are recorded in tlb and page-table pages left empty by MMU_CLEAR
- * are queued there; the caller flushes the batch before it drops the
+ * entries are recorded in tlb (page-table pages left empty stay: see
+ * arch_mmu_free_tables); the caller flushes the batch before it drops the
  * page-table lock's protection of what the entries mapped. With tlb NULL
  * the walk flushes before returning. A visitor is shown the entry's final
  * dirty bit: an entry another CPU could still dirty is out of the table
@@ -230,6 +230,20 @@ void arch_tlb_flush(struct tlb_batch *b);
  */
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 			    mmu_visit_fn visit, void *ctx, struct tlb_batch *tlb);
+
+/*
+ * arch_mmu_free_tables: Linux's free_pgtables. Free the page-table pages
+ * over [start, end) that are empty and whose whole block (2 MiB for a page
+ * table, 1 GiB for a page directory, 512 GiB for a PDPT) lies in
+ * [floor, ceiling) (floor <= start, end <= ceiling; ceiling 0: the end
+ * of the user half, Linux's USER_PGTABLES_CEILING), at level top or below (1: page tables only; 3: every level below
+ * the root). They go into tlb (not local_only), with an address under each
+ * to invalidate, and are freed at its flush. Walks never free tables:
+ * munmap calls this with floor and ceiling at the neighbouring VMAs, so a
+ * table shared with a VMA that stays is kept, even empty, as on Linux.
+ */
+void arch_mmu_free_tables(struct arch_mmu *m, uintptr_t start, uintptr_t end, uintptr_t floor,
+			  uintptr_t ceiling, int top, struct tlb_batch *tlb);
 
 /*
  * 2 MiB leaves (transparent huge pages): one entry one level above the

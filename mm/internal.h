@@ -565,6 +565,22 @@ void mm_unmap_pte_page(struct mm *mm, struct page *p, unsigned state, struct tlb
  */
 void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb);
 /*
+ * Page tables after an unmap (Linux's free_pgtables): a page-table page
+ * goes when no VMA is left over any of its block and its block lies
+ * between the VMAs that stay on either side of the unmapped range, so a
+ * table a neighbour shares stays even empty. mm_table_window reads that
+ * window (floor: the end of the VMA staying below, ceiling: the start of
+ * the one above, 0 when none) before the unmap; mm_free_tables, after it,
+ * frees the empty tables over [start, end) inside the window, into tlb.
+ * mmap_lock write; mm_free_tables takes pt_lock.
+ */
+struct table_window {
+	uintptr_t floor, ceiling;
+};
+void mm_table_window(struct mm *mm, uintptr_t start, uintptr_t end, struct table_window *w);
+void mm_free_tables(struct mm *mm, uintptr_t start, uintptr_t end, const struct table_window *w,
+		    struct tlb_batch *tlb);
+/*
  * mm_unmap_range: vma_unmap_range with mm_zap_piece and one TLB batch
  * flushed at the end (one shootdown for the whole range, however many VMAs
  * it covers); mm_unmap_range_tlb leaves the batch to the caller. mmap_lock

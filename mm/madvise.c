@@ -367,6 +367,18 @@ static int advise_pages(struct mm *mm, struct vma *vma, struct vma **prev, uintp
 }
 /* LAB madvise: END advise_pages */
 
+/*
+ * After a DONTNEED of [start, end): the page tables whose whole 2 MiB the
+ * range covers and that it left empty go (Linux 6.14's PT_RECLAIM; a guard
+ * marker keeps its table). Tables above them stay, as on Linux.
+ */
+static void dontneed_free_tables(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb_batch *tlb)
+{
+	mm_pt_lock(mm);
+	arch_mmu_free_tables(mm->mmu, start, end, start, end, 1, tlb);
+	mm_pt_unlock(mm);
+}
+
 /* One VMA's part [start, end) (madvise_vma_behavior). *prev = the VMA now covering it. */
 static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr_t start,
 		      uintptr_t end, const struct advice *a, struct tlb_batch *tlb)
@@ -379,8 +391,12 @@ static int advise_vma(struct mm *mm, struct vma *vma, struct vma **prev, uintptr
 		*prev = vma;
 		return thp_collapse(mm, vma, start, end, tlb);
 	}
-	if (a->pages)
-		return advise_pages(mm, vma, prev, start, end, a->advice, tlb);
+	if (a->pages) {
+		err = advise_pages(mm, vma, prev, start, end, a->advice, tlb);
+		if (!err && (a->advice == MADV_DONTNEED || a->advice == MADV_DONTNEED_LOCKED))
+			dontneed_free_tables(mm, start, end, tlb);
+		return err;
+	}
 	nf = advice_flags(vma, a);
 	if (nf < 0)
 		return (int)nf;

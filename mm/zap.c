@@ -5,8 +5,10 @@
  * frees it once every CPU has flushed its translations (mm/mm_tlb.c);
  * page-cache pages stay in their object (an orphan that truncation took
  * out of its cache goes to the batch with its last mapping, like a private
- * page); the zero page is never counted. Page-table pages left empty wait
- * in the batch too (arch_mmu_walk). Swap entries go with their slots'
+ * page); the zero page is never counted. Page-table pages left empty stay
+ * until an unmap frees those no remaining VMA shares (mm_free_tables,
+ * Linux's free_pgtables), or a MADV_DONTNEED frees the page tables it
+ * covers whole (Linux 6.14's PT_RECLAIM). Swap entries go with their slots'
  * references (mm/swap_pte.c). A 2 MiB leaf the range covers goes whole,
  * one it covers in part is split first (mm/thp.c). Guard markers (mm/guard.c) stay through a
  * zap (MADV_DONTNEED) and go with an unmap (mm_zap_piece).
@@ -86,9 +88,34 @@ void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb)
 	mm_pt_unlock(mm);
 }
 
+void mm_table_window(struct mm *mm, uintptr_t start, uintptr_t end, struct table_window *w)
+{
+	struct vma *prev, *v = vma_find_prev(mm, start, &prev);
+
+	/* A VMA across start keeps its part below: the window starts there. */
+	w->floor = v && v->start < start ? start : prev ? prev->end : 0;
+	v = vma_find(mm, end);
+	w->ceiling = !v ? 0 : v->start < end ? end : v->start;
+}
+
+void mm_free_tables(struct mm *mm, uintptr_t start, uintptr_t end, const struct table_window *w,
+		    struct tlb_batch *tlb)
+{
+	mm_pt_lock(mm);
+	arch_mmu_free_tables(mm->mmu, start, end, w->floor, w->ceiling, 3, tlb);
+	mm_pt_unlock(mm);
+}
+
 int mm_unmap_range_tlb(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb_batch *tlb)
 {
-	return vma_unmap_range(mm, start, end, mm_zap_piece, tlb);
+	struct table_window w;
+	int err;
+
+	mm_table_window(mm, start, end, &w);
+	err = vma_unmap_range(mm, start, end, mm_zap_piece, tlb);
+	if (!err)
+		mm_free_tables(mm, start, end, &w, tlb);
+	return err;
 }
 
 int mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)

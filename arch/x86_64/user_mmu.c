@@ -3,10 +3,13 @@
  *
  *   PML4[0..255]    user half, private to the address space: tables are
  *                   pmm frames marked PG_pgtable, allocated on first map,
- *                   freed when a walk leaves them empty (the mapcount of
- *                   a table below the PML4 counts its non-zero entries, so
- *                   "empty" is known without scanning 512 entries; a table
- *                   is never mapped into user space, the field is free)
+ *                   freed only by arch_mmu_free_tables, when empty and
+ *                   inside the window the caller gives (Linux's
+ *                   free_pgtables; walks leave emptied tables in place);
+ *                   the mapcount of a table below the PML4 counts its
+ *                   non-zero entries, so "empty" is known without
+ *                   scanning 512 entries (a table is never mapped into
+ *                   user space, the field is free)
  *   PML4[256..511]  kernel half, copied from kernel_cr3 at creation (the
  *                   PDPTs below are shared, so later kernel mappings in an
  *                   existing PML4 slot are seen by every address space)
@@ -30,8 +33,9 @@
  * x86_mm_switch and x86_tlb_flush it calls are arch/hosted/hosted_tlb.c's,
  * which only count flushes.
  *
- * TLB: walks record changed and cleared leaves in a struct tlb_batch and
- * queue the page-table pages they empty there; arch_tlb_flush invalidates
+ * TLB: walks record changed and cleared leaves in a struct tlb_batch, and
+ * arch_mmu_free_tables queues the page-table pages it unlinks there (with
+ * an address under each, for the paging-structure caches); arch_tlb_flush invalidates
  * them wherever m is loaded (x86_tlb.c: INVLPG per page, or a CR3 reload past
  * TLB_BATCH_PAGES, locally and by IPI on the other CPUs) and only then
  * frees the tables, which a CPU's page-walk caches may still hold.
@@ -763,8 +767,8 @@ static bool table_now_empty(const struct page *tp, const uint64_t *t)
 	return tp->mapcount == 0;
 }
 
-/* The leaves of the page table e points to, covering [base, base + 2 MiB), clipped. True when it became empty. */
-static bool walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
+/* The leaves of the page table e points to, covering [base, base + 2 MiB), clipped. */
+static void walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 {
 	uint64_t *t = table_va(e);
 	unsigned i = (unsigned)((MAX(w->start, base) - base) >> PAGE_SHIFT);
@@ -781,18 +785,16 @@ static bool walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 		else if (leaf_exists(t[i]))
 			cleared += walk_leaf(w, &t[i], va);
 	}
-	if (!cleared)
-		return false;
 	table_page(e)->mapcount -= cleared;
-	return table_now_empty(table_page(e), t);
+	BUG_ON(table_page(e)->mapcount < 0);
 }
 
 /*
  * Walk the table te points to, at level lvl (2 or 3), covering
- * [base, base + 512 * span) clipped to the walk range, freeing the tables
- * below it that become empty. Returns true when it became empty.
+ * [base, base + 512 * span) clipped to the walk range. Tables it leaves
+ * empty stay (arch_mmu_free_tables frees them).
  */
-static bool walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
+static void walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 {
 	uint64_t *t = table_va(te);
 	uintptr_t span = entry_span(lvl);
@@ -802,7 +804,6 @@ static bool walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 	for (; i < PT_ENTRIES; i++) {
 		uintptr_t va = base + (uintptr_t)i * span;
 		uint64_t e = t[i];
-		bool empty;
 
 		if (va >= w->end)
 			break;
@@ -811,28 +812,24 @@ static bool walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 		if (lvl == 2 && (e & PTE_PS)) {
 			enum mmu_action act = w->visit ? walk_huge_leaf(w, &t[i], va) : MMU_KEEP;
 
-			cleared += act == MMU_CLEAR;    /* its table is queued already */
+			cleared += act == MMU_CLEAR;    /* its set-aside table is queued already */
 			if (act != MMU_SPLIT)
 				continue;
 			e = t[i];
 		}
-		empty = lvl == 2 ? walk_ptes(w, e, va) : walk_table(w, e, lvl - 1, va);
-		if (empty) {
-			t[i] = 0;
-			table_defer_free(w->tlb, e & PTE_ADDR_MASK);
-			cleared++;
-		}
+		if (lvl == 2)
+			walk_ptes(w, e, va);
+		else
+			walk_table(w, e, lvl - 1, va);
 	}
-	if (!cleared)
-		return false;
 	table_page(te)->mapcount -= cleared;
-	return table_now_empty(table_page(te), t);
+	BUG_ON(table_page(te)->mapcount < 0);
 }
 
 /*
- * Walk w's range over the user half of the PML4 (the root is never freed),
- * its changes and emptied tables going into tlb, or, when tlb is NULL,
- * into a batch of its own flushed before returning.
+ * Walk w's range over the user half of the PML4, its changes going into
+ * tlb, or, when tlb is NULL, into a batch of its own flushed before
+ * returning.
  */
 static unsigned long walk_range(struct walk_ctx *w, struct tlb_batch *tlb)
 {
@@ -856,14 +853,85 @@ static unsigned long walk_range(struct walk_ctx *w, struct tlb_batch *tlb)
 			break;
 		if (!e)
 			continue;
-		if (walk_table(w, e, 3, va)) {
-			m->pml4[i] = 0;
-			table_defer_free(w->tlb, e & PTE_ADDR_MASK);
-		}
+		walk_table(w, e, 3, va);
 	}
 	if (!tlb)
 		arch_tlb_flush(&own);
 	return w->visited;
+}
+
+/* What arch_mmu_free_tables may free. */
+struct free_ctx {
+	uintptr_t start, end;           /* the tables over this range are looked at */
+	uintptr_t floor, ceiling;       /* only those whose whole block lies in here go */
+	int top;                        /* and only tables of this level or below (1: page tables) */
+	struct tlb_batch *tlb;
+};
+
+/* May the empty-or-not table e points to, of level lvl, covering [va, va + span), go? */
+static bool table_may_go(const struct free_ctx *f, uint64_t e, int lvl, uintptr_t va, uintptr_t span)
+{
+	return lvl <= f->top && va >= f->floor && va + span <= f->ceiling &&
+	       table_now_empty(table_page(e), table_va(e));
+}
+
+/* Unlink table e (under *slot, covering from va) and queue it on the batch, with an invalidation of its path. */
+static void table_unlink(struct free_ctx *f, uint64_t *slot, uintptr_t va)
+{
+	table_defer_free(f->tlb, *slot & PTE_ADDR_MASK);
+	*slot = 0;
+	tlb_batch_add(f->tlb, va);      /* a CPU's paging-structure cache may hold the way through it */
+}
+
+/* The table te points to holds entries of level lvl (3 or 2) from base: free the tables below it that f lets go. */
+static void free_below_range(struct free_ctx *f, uint64_t te, int lvl, uintptr_t base)
+{
+	uint64_t *t = table_va(te);
+	uintptr_t span = entry_span(lvl);
+	unsigned i = (unsigned)((MAX(f->start, base) - base) / span);
+	int freed = 0;
+
+	for (; i < PT_ENTRIES; i++) {
+		uintptr_t va = base + (uintptr_t)i * span;
+		uint64_t e = t[i];
+
+		if (va >= f->end)
+			break;
+		if (!e || (lvl == 2 && (e & PTE_PS)))
+			continue;
+		if (lvl == 3)
+			free_below_range(f, e, 2, va);
+		if (table_may_go(f, e, lvl - 1, va, span)) {
+			table_unlink(f, &t[i], va);
+			freed++;
+		}
+	}
+	table_page(te)->mapcount -= freed;
+}
+
+void arch_mmu_free_tables(struct arch_mmu *m, uintptr_t start, uintptr_t end, uintptr_t floor,
+			  uintptr_t ceiling, int top, struct tlb_batch *tlb)
+{
+	struct free_ctx f = { start, end, floor, ceiling ? ceiling : USER_HALF_END, top, tlb };
+	uintptr_t span = entry_span(4);
+
+	if (start >= end)
+		return;
+	check_user_va(__func__, start);
+	BUG_ON(!tlb || tlb->m != m || tlb->local_only || floor > start || end > f.ceiling ||
+	       f.ceiling > USER_HALF_END || top < 1 || top > 3);
+	for (unsigned i = (unsigned)(start / span); i < PT_ENTRIES / 2; i++) {
+		uintptr_t va = (uintptr_t)i * span;
+		uint64_t e = m->pml4[i];
+
+		if (va >= end)
+			break;
+		if (!e)
+			continue;
+		free_below_range(&f, e, 3, va);
+		if (table_may_go(&f, e, 3, va, span))
+			table_unlink(&f, &m->pml4[i], va);
+	}
 }
 
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,

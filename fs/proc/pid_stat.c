@@ -16,6 +16,7 @@
 #include "vma.h"
 #include "ktimer.h"
 #include "arch.h"
+#include "arch_mmu_debug.h"
 #include "printk.h"
 #include "kstring.h"
 #include "kerrno.h"
@@ -26,6 +27,7 @@
 /* What the VMAs of a process add up to, in pages (task_mem's classes). */
 struct mem_use {
 	unsigned long total, data, stack, text, rss, rss_file, swap;
+	unsigned long tables;           /* page-table pages below the root (Linux's mm_pgtables_bytes) */
 	uintptr_t start_code, end_code;
 	uintptr_t start_stack, start_brk, arg_start, arg_end;
 };
@@ -58,6 +60,7 @@ static void mem_use(struct mm *mm, struct mem_use *u)
 	u->rss = READ_ONCE(mm->rss);
 	u->rss_file = READ_ONCE(mm->rss_file);
 	u->swap = READ_ONCE(mm->swap_ents);
+	u->tables = arch_mmu_table_pages(mm->mmu) - 1;
 }
 
 /* The snapshot and memory of process pid; false when it is gone. *has_mm: it has an address space. */
@@ -166,7 +169,7 @@ long proc_pid_status_fill(int pid, char *buf, size_t size)
 		    "RssShmem:\t%8lu kB\nVmData:\t%8lu kB\nVmStk:\t%8lu kB\nVmExe:\t%8lu kB\n"
 		    "VmLib:\t%8lu kB\nVmPTE:\t%8lu kB\nVmSwap:\t%8lu kB\nHugetlbPages:\t%8lu kB\n",
 		    KB(u.total), KB(u.total), 0UL, 0UL, KB(u.rss), KB(u.rss), KB(u.rss - u.rss_file),
-		    KB(u.rss_file), 0UL, KB(u.data), KB(u.stack), KB(u.text), 0UL, 0UL, KB(u.swap), 0UL);
+		    KB(u.rss_file), 0UL, KB(u.data), KB(u.stack), KB(u.text), 0UL, KB(u.tables), KB(u.swap), 0UL);
 	}
 	PUT("CoreDumping:\t0\nTHP_enabled:\t%d\nuntag_mask:\t0xffffffffffffffff\nThreads:\t%d\n"
 	    "SigQ:\t0/%d\nSigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\nSigIgn:\t%016llx\n"

@@ -73,6 +73,8 @@ static void test_arch_guard_markers(struct ktest *t)
 	EXPECT_EQ(t, arch_mmu_query(m, G + P(1), NULL, NULL), -EFAULT);
 	EXPECT_EQ(t, guards_in(m, G + P(2), G + P(4)), 0);
 	EXPECT_EQ(t, arch_mmu_walk_guards(m, G, G + P(4), clear_guard, NULL), 1);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);                /* emptied, not freed by the walk */
+	ut_free_tables(m);
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
 	EXPECT_EQ(t, arch_mmu_query(m, G + P(1), NULL, NULL), -ENOENT);
 	pmm_free(f, 0);

@@ -67,6 +67,8 @@ static void test_thp_map_split(struct ktest *t)
 	}
 	EXPECT_EQ(t, arch_mmu_walk(m, HV, HV + HUGE_SIZE, thp_clear, &n, NULL), 512);
 	EXPECT_EQ(t, n, 512);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);                /* emptied tables stay */
+	ut_free_tables(m);
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
 	/* PROT_NONE leaves keep their frame; a partial walk splits first and sees 4 KiB entries. */
 	EXPECT_EQ(t, arch_mmu_map_huge(m, HV, pa, 0), 0);
@@ -80,6 +82,7 @@ static void test_thp_map_split(struct ktest *t)
 	EXPECT_EQ(t, arch_mmu_query(m, HV + 0x1000, NULL, NULL), -ENOENT);
 	n = 0;
 	EXPECT_EQ(t, arch_mmu_walk(m, 0, TASK_SIZE, thp_clear, &n, NULL), 510);
+	ut_free_tables(m);
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
 	arch_mmu_destroy(m);
 	pmm_free(b, HUGE_ORDER);
@@ -105,6 +108,8 @@ static void test_thp_walk_huge(struct ktest *t)
 	EXPECT_EQ(t, arch_mmu_query(m, HV + 0x1000, NULL, &st), 0);
 	EXPECT_EQ(t, st, MMU_READ | MMU_HUGE);
 	EXPECT_EQ(t, arch_mmu_walk_huge(m, HV, HV + HUGE_SIZE, thp_clear, thp_keep, &n, NULL), 1);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 3);                /* the set-aside table went; PDPT and PD stay */
+	ut_free_tables(m);
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
 	EXPECT_EQ(t, arch_mmu_huge_leaves(m), 0);
 	ASSERT_EQ(t, arch_mmu_map_huge(m, HV, pa, MMU_READ | MMU_WRITE), 0);
@@ -114,6 +119,7 @@ static void test_thp_walk_huge(struct ktest *t)
 	EXPECT_EQ(t, arch_mmu_query(m, HV, NULL, &st), 0);
 	EXPECT_EQ(t, st, MMU_READ | MMU_WRITE);
 	EXPECT_EQ(t, arch_mmu_walk(m, 0, TASK_SIZE, thp_clear, &n, NULL), 512);
+	ut_free_tables(m);
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
 	arch_mmu_destroy(m);
 	pmm_free(b, HUGE_ORDER);

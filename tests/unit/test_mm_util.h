@@ -75,6 +75,16 @@ static inline unsigned long ut_anon_huge(struct mm *mm, uintptr_t va)
 }
 
 /* Frames free once caches have given back their empty slabs. */
+/* Free every empty page-table page of m below the root (as an unmap of everything would), flushed. */
+static inline void ut_free_tables(struct arch_mmu *m)
+{
+	struct tlb_batch b;
+
+	tlb_batch_init(&b, m, false);
+	arch_mmu_free_tables(m, 0, TASK_SIZE, 0, 0, 3, &b);
+	arch_tlb_flush(&b);
+}
+
 static inline size_t ut_free_frames(void)
 {
 	slab_shrink_all();

@@ -31,8 +31,9 @@ static enum mmu_action clear_visit(void *arg, uintptr_t va, phys_addr_t pa, unsi
 /*
  *   0x40000000 0x40001000 (rw)   0x7f0000000000 (rw)   0x7f0000200000 (r-x)
  * walk [0x40000000, 0x7f0000201000): visited in address order, UPDATE and
- * CLEAR applied, the tables of a cleared region freed (root alone remains
- * at the end).
+ * CLEAR applied; the tables a walk empties stay until
+ * arch_mmu_free_tables, which frees only the empty ones whose whole block
+ * lies in its window (root alone remains at the end).
  */
 static void test_arch_walk_semantics(struct ktest *t)
 {
@@ -41,6 +42,7 @@ static void test_arch_walk_semantics(struct ktest *t)
 	phys_addr_t pa = page_to_phys(f), got;
 	unsigned st;
 	struct rec r = { 0, { 0 } };
+	struct tlb_batch tlb;
 
 	ASSERT_TRUE(t, m && f);
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
@@ -67,7 +69,21 @@ static void test_arch_walk_semantics(struct ktest *t)
 	EXPECT_EQ(t, arch_mmu_query(m, 0x40001000UL, NULL, &st), 0);
 	EXPECT_EQ(t, st & MMU_PROT_MASK, MMU_READ);
 	EXPECT_EQ(t, arch_mmu_query(m, 0x7f0000000000UL, NULL, NULL), -ENOENT);
-	EXPECT_EQ(t, arch_mmu_table_pages(m), 7);                /* its PT freed, PD still used */
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 8);                /* the emptied PT stays */
+	/* A window that ends inside the PT's 2 MiB block keeps it (a neighbour shares it). */
+	tlb_batch_init(&tlb, m, false);
+	arch_mmu_free_tables(m, 0x7f0000000000UL, 0x7f0000001000UL, 0x7f0000000000UL, 0x7f00001ff000UL, 3, &tlb);
+	arch_tlb_flush(&tlb);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 8);
+	/* Its whole block in the window: it goes; the PD still maps 0x7f0000200000, the PDPT the PD. */
+	arch_mmu_free_tables(m, 0x7f0000000000UL, 0x7f0000001000UL, 0x40002000UL, 0x7f0000200000UL, 3, &tlb);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 8);                /* freed at the flush, not before */
+	arch_tlb_flush(&tlb);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 7);
+	/* A non-empty table never goes, whatever the window. */
+	arch_mmu_free_tables(m, 0x40000000UL, 0x40001000UL, 0, 0, 3, &tlb);
+	arch_tlb_flush(&tlb);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 7);
 	/* A walk of a sub-range sees only that range. */
 	r.n = 0;
 	EXPECT_EQ(t, arch_mmu_walk(m, 0x40001000UL, 0x40002000UL, rec_visit, &r, NULL), 1);
@@ -77,6 +93,13 @@ static void test_arch_walk_semantics(struct ktest *t)
 	EXPECT_EQ(t, got, pa);
 	EXPECT_EQ(t, st & MMU_PROT_MASK, 0);
 	EXPECT_EQ(t, arch_mmu_walk(m, 0, TASK_SIZE, clear_visit, NULL, NULL), 4);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 7);
+	/* top 1: only page tables go (the two PTs); then every level (PDs, PDPTs) but the root. */
+	arch_mmu_free_tables(m, 0, TASK_SIZE, 0, 0, 1, &tlb);
+	arch_tlb_flush(&tlb);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 5);
+	arch_mmu_free_tables(m, 0, TASK_SIZE, 0, 0, 3, &tlb);
+	arch_tlb_flush(&tlb);
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
 	arch_mmu_destroy(m);
 	pmm_free(f, 0);
@@ -183,9 +206,55 @@ static void test_brk(struct ktest *t)
 	mm_put(mm);
 }
 
+/*
+ * Page tables go as Linux's free_pgtables and PT_RECLAIM let them: an
+ * unmap frees a page table only when its whole 2 MiB lies between the
+ * VMAs that stay (so one a neighbour shares stays, even empty), and a
+ * MADV_DONTNEED frees the page tables whose whole 2 MiB it covers. Eight
+ * MiB at 1 GiB (B(0)..B(3) its 2 MiB blocks), one page written in each:
+ * the root, a PDPT, a PD and four page tables. user test
+ * vm_pgtables_freed_like_linux checks the same steps on Linux (VmPTE).
+ */
+static void test_unmap_frees_tables_like_linux(struct ktest *t)
+{
+	const uintptr_t a = 0x40000000UL;
+	struct mm *mm = mm_create();
+
+#define B(k) (a + (uintptr_t)(k) * HUGE_SIZE)
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, vm_mmap(mm, a, 4 * HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)a);
+	ASSERT_EQ(t, vm_madvise(mm, a, 4 * HUGE_SIZE, MADV_NOHUGEPAGE), 0);
+	for (int k = 0; k < 4; k++)
+		ut_write8(mm, B(k) + (k == 1 ? 0x100000 : 0), 1);
+	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu), 7);
+	/* A hole in B(1) around its page: the table is empty, but both sides of it stay mapped. */
+	EXPECT_EQ(t, vm_munmap(mm, B(1) + 0xc0000, 0x80000), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu), 7);
+	/* DONTNEED of all of B(2) frees its table; of B(3) but its last page, keeps it (emptied). */
+	EXPECT_EQ(t, vm_madvise(mm, B(2), HUGE_SIZE, MADV_DONTNEED), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu), 6);
+	EXPECT_EQ(t, vm_madvise(mm, B(3), HUGE_SIZE - PAGE_SIZE, MADV_DONTNEED), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu), 6);
+	/* B(1)'s lower piece goes: the upper piece still shares the table. */
+	EXPECT_EQ(t, vm_munmap(mm, B(1), 0xc0000), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu), 6);
+	/* The upper piece goes: B(1) now lies between B(0) and B(2)'s VMA: freed. */
+	EXPECT_EQ(t, vm_munmap(mm, B(1) + 0x140000, 0xc0000), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu), 5);
+	/* A MAP_FIXED mapping over B(3) frees its table as an unmap would (nothing else in the block). */
+	EXPECT_EQ(t, vm_mmap(mm, B(3), HUGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)B(3));
+	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu), 4);
+	/* Everything: the window is the whole address space, the PD and PDPT go too. */
+	EXPECT_EQ(t, vm_munmap(mm, a, 4 * HUGE_SIZE), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(mm->mmu), 1);
+#undef B
+	mm_put(mm);
+}
+
 static const struct ktest_case mm_vm_cases[] = {
 	KTEST_CASE(test_arch_walk_semantics),
 	KTEST_CASE(test_munmap_dontneed_mincore),
+	KTEST_CASE(test_unmap_frees_tables_like_linux),
 	KTEST_CASE(test_mmap_errors),
 	KTEST_CASE(test_brk),
 	{ 0 },

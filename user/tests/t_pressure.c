@@ -78,6 +78,11 @@ long meminfo_kb(const char *name)
 	return proc_value("/proc/meminfo", name);
 }
 
+long status_kb(const char *name)
+{
+	return proc_value("/proc/self/status", name);
+}
+
 /*
  * The counters move as Linux moves them: pgfault once per fault
  * (handle_mm_fault), pglazyfree once per page MADV_FREE marks

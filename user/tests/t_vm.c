@@ -817,6 +817,53 @@ static void t_brk_bad(void)
 }
 
 /*
+ * Page tables go when Linux lets them go (VmPTE of /proc/self/status, kB
+ * of page-table pages): an unmap frees a page table only when its whole
+ * 2 MiB lies between the VMAs that stay (free_pgtables: one a neighbour
+ * shares stays, even empty); MADV_DONTNEED frees the page tables whose
+ * whole 2 MiB it covers (PT_RECLAIM, Linux 6.14 and later; 6.1 keeps
+ * them), and MAP_FIXED over a mapping frees its tables as an unmap.
+ * Eight MiB on 2 MiB boundaries inside a larger mapping, blocks B(0) to
+ * B(3), one page written in each (B(1)'s in its middle): each step's
+ * change is one page table of 4 kB or none (the tables above stay: the
+ * mapping's ends are still there).
+ */
+static void t_pgtables_freed_like_linux(void)
+{
+	const size_t two = 2UL << 20;
+	char *m = mmap(NULL, 6 * two, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a = (char *)(((uintptr_t)m + two - 1) & ~(two - 1));
+	long v;
+
+#define B(k) (a + (size_t)(k) * two)
+	CHECK(m != MAP_FAILED);
+	CHECK_EQ(madvise(m, 6 * two, MADV_NOHUGEPAGE), 0);     /* 4 KiB pages, in page tables */
+	for (int k = 0; k < 4; k++)
+		B(k)[k == 1 ? 0x100000 : 0] = 1;
+	v = status_kb("VmPTE");
+	CHECK(v >= 16);
+	/* A hole in B(1) around its page: the table is empty, but both sides of it stay mapped. */
+	CHECK_EQ(munmap(B(1) + 0xc0000, 0x80000), 0);
+	CHECK_EQ(status_kb("VmPTE"), v);
+	/* DONTNEED of all of B(2) frees its table; of B(3) but its last page, keeps it. */
+	CHECK_EQ(madvise(B(2), two, MADV_DONTNEED), 0);
+	CHECK_EQ(status_kb("VmPTE"), v - 4);
+	CHECK_EQ(madvise(B(3), two - PG, MADV_DONTNEED), 0);
+	CHECK_EQ(status_kb("VmPTE"), v - 4);
+	/* B(1)'s lower piece goes: its upper piece still shares the table. */
+	CHECK_EQ(munmap(B(1), 0xc0000), 0);
+	CHECK_EQ(status_kb("VmPTE"), v - 4);
+	/* The upper piece goes: B(1) lies between the VMAs below and above now: freed. */
+	CHECK_EQ(munmap(B(1) + 0x140000, 0xc0000), 0);
+	CHECK_EQ(status_kb("VmPTE"), v - 8);
+	/* MAP_FIXED over B(3) (the mapping goes on above it): its table goes. */
+	CHECK(mmap(B(3), two, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == B(3));
+	CHECK_EQ(status_kb("VmPTE"), v - 12);
+#undef B
+	CHECK_EQ(munmap(m, 6 * two), 0);
+}
+
+/*
  * vmk_vmdump, this kernel's debugging dump: 0 for the caller and for its
  * parent, -EINVAL for an empty or unknown request, -ESRCH for a pid that
  * does not exist. Linux has no such call: -ENOSYS for every request.
@@ -837,6 +884,7 @@ static void t_vmdump(void)
 const struct utest ut_vm_tests[] = {
 	{ "vm_dontneed_zero_fill", t_dontneed_zero_fill },
 	{ "vm_dontneed_partial", t_dontneed_partial },
+	{ "vm_pgtables_freed_like_linux", t_pgtables_freed_like_linux },
 	{ "vm_free_keeps_data", t_free_keeps_data },
 	{ "vm_free_untouched", t_free_untouched },
 	{ "vm_pageout_lazyfree", t_pageout_lazyfree },

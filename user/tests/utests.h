@@ -69,6 +69,8 @@ bool read_maps_zero_page(bool huge);
 /* The value of NAME in /proc/vmstat, and in /proc/meminfo (kB; NAME without its colon), or -1 (t_pressure.c). */
 long vmstat(const char *name);
 long meminfo_kb(const char *name);
+/* The value of NAME in /proc/self/status (kB for the Vm fields; NAME without its colon), or -1 (t_pressure.c). */
+long status_kb(const char *name);
 /* The helper "tests --exec-ids PID PPID OLDTID" (t_tgroup.c). */
 int tgroup_exec_ids(int argc, char **argv);
 /* The helper "tests --sigactions": what execve left of SIGUSR1 and SIGUSR2 (t_tgroup.c). */
