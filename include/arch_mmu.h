@@ -235,15 +235,23 @@ unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
  * arch_mmu_free_tables: Linux's free_pgtables. Free the page-table pages
  * over [start, end) that are empty and whose whole block (2 MiB for a page
  * table, 1 GiB for a page directory, 512 GiB for a PDPT) lies in
- * [floor, ceiling) (floor <= start, end <= ceiling; ceiling 0: the end
- * of the user half, Linux's USER_PGTABLES_CEILING), at level top or below (1: page tables only; 3: every level below
- * the root). They go into tlb (not local_only), with an address under each
- * to invalidate, and are freed at its flush. Walks never free tables:
- * munmap calls this with floor and ceiling at the neighbouring VMAs, so a
- * table shared with a VMA that stays is kept, even empty, as on Linux.
+ * [floor, ceiling) (floor <= start, end <= ceiling; ceiling 0: the end of
+ * the user half, Linux's USER_PGTABLES_CEILING), at level top or below
+ * (1: page tables only; 3: every level below the root). They go into tlb
+ * (not local_only), with an address under each to invalidate, and are
+ * freed at its flush. Other walks never free tables: a table shared with
+ * a VMA that stays is kept, even empty, as on Linux.
+ *
+ * arch_mmu_unmap_walk: arch_mmu_walk_huge over [start, end) that also
+ * frees, on the way, the tables it leaves (or finds) empty that
+ * arch_mmu_free_tables(floor, ceiling, top 3) would: an unmap's zap and
+ * free_pgtables in one pass, floor and ceiling at the VMAs that stay.
  */
 void arch_mmu_free_tables(struct arch_mmu *m, uintptr_t start, uintptr_t end, uintptr_t floor,
 			  uintptr_t ceiling, int top, struct tlb_batch *tlb);
+unsigned long arch_mmu_unmap_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
+				  mmu_visit_fn huge, mmu_visit_fn visit, void *ctx,
+				  uintptr_t floor, uintptr_t ceiling, struct tlb_batch *tlb);
 
 /*
  * 2 MiB leaves (transparent huge pages): one entry one level above the

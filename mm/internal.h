@@ -556,30 +556,29 @@ void mm_unmap_page(struct mm *mm, struct page *p, bool file, struct tlb_batch *t
 void mm_unmap_pte_page(struct mm *mm, struct page *p, unsigned state, struct tlb_batch *tlb);
 
 /*
- * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and
- * releases the pages (private pages freed with their last mapping, cache
- * pages stay in their object), and drops its guard markers, under pt_lock.
- * Use as vma_unmap_range(mm, s, e, mm_zap_piece, &tlb) with a struct
- * tlb_batch that the caller finishes (mm_tlb_finish) after the unmap.
- * Caller holds mmap_lock for writing.
+ * An unmap's context: its TLB batch, and the window its page-table pages
+ * may be freed in (Linux's free_pgtables): a page-table page goes when no
+ * VMA is left over any of its block and the block lies between the VMAs
+ * that stay on either side of the unmapped range (floor: the end of the
+ * one below, ceiling: the start of the one above, 0 when none), so a
+ * table a neighbour shares stays, even empty. mm_unmap_window fills the
+ * window for an unmap of [start, end), read before it (mmap_lock write).
  */
-void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb);
-/*
- * Page tables after an unmap (Linux's free_pgtables): a page-table page
- * goes when no VMA is left over any of its block and its block lies
- * between the VMAs that stay on either side of the unmapped range, so a
- * table a neighbour shares stays even empty. mm_table_window reads that
- * window (floor: the end of the VMA staying below, ceiling: the start of
- * the one above, 0 when none) before the unmap; mm_free_tables, after it,
- * frees the empty tables over [start, end) inside the window, into tlb.
- * mmap_lock write; mm_free_tables takes pt_lock.
- */
-struct table_window {
+struct unmap_window {
+	struct tlb_batch *tlb;
 	uintptr_t floor, ceiling;
 };
-void mm_table_window(struct mm *mm, uintptr_t start, uintptr_t end, struct table_window *w);
-void mm_free_tables(struct mm *mm, uintptr_t start, uintptr_t end, const struct table_window *w,
-		    struct tlb_batch *tlb);
+void mm_unmap_window(struct mm *mm, uintptr_t start, uintptr_t end, struct unmap_window *u);
+/*
+ * mm_zap_piece: vma_unmap_cb that removes the PTEs of piece's range and
+ * releases the pages (private pages freed with their last mapping, cache
+ * pages stay in their object), drops its guard markers and swap entries,
+ * and frees the page tables the window lets go, under pt_lock. Use as
+ * vma_unmap_range(mm, s, e, mm_zap_piece, &u) with a struct unmap_window
+ * from mm_unmap_window and a batch the caller finishes (mm_tlb_finish)
+ * after the unmap. Caller holds mmap_lock for writing.
+ */
+void mm_zap_piece(struct mm *mm, const struct vma *piece, void *window);
 /*
  * mm_unmap_range: vma_unmap_range with mm_zap_piece and one TLB batch
  * flushed at the end (one shootdown for the whole range, however many VMAs

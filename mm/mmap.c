@@ -215,14 +215,12 @@ static int mmap_region(struct mm *mm, const struct mmap_req *r)
 	}
 	vma_write_lock_range(mm, r->addr, r->addr + r->len);
 	if (vma_find_intersection(mm, r->addr, r->addr + r->len)) {
-		struct table_window w;
+		struct unmap_window u = { .tlb = &tlb };
 
 		mm_tlb_init(&tlb, mm, false);
-		mm_table_window(mm, r->addr, r->addr + r->len, &w);
+		mm_unmap_window(mm, r->addr, r->addr + r->len, &u);   /* the old mappings' tables go as in an unmap */
 		err = vma_map_replace(mm, r->addr, r->addr + r->len, r->vf, anon ? anon : r->file, r->pgoff,
-				      mm_zap_piece, &tlb, &v);
-		if (!err)   /* the old mappings' tables, as an unmap: the new VMA has no pages yet */
-			mm_free_tables(mm, r->addr, r->addr + r->len, &w, &tlb);
+				      mm_zap_piece, &u, &v);
 		mm_tlb_finish(&tlb);
 	} else {
 		err = vma_map_new_range(mm, r->addr, r->addr + r->len, r->vf, anon ? anon : r->file,

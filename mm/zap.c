@@ -6,7 +6,7 @@
  * page-cache pages stay in their object (an orphan that truncation took
  * out of its cache goes to the batch with its last mapping, like a private
  * page); the zero page is never counted. Page-table pages left empty stay
- * until an unmap frees those no remaining VMA shares (mm_free_tables,
+ * until an unmap frees those no remaining VMA shares (mm_zap_piece,
  * Linux's free_pgtables), or a MADV_DONTNEED frees the page tables it
  * covers whole (Linux 6.14's PT_RECLAIM). Swap entries go with their slots'
  * references (mm/swap_pte.c). A 2 MiB leaf the range covers goes whole,
@@ -78,44 +78,37 @@ unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start
 	return n;
 }
 
-void mm_zap_piece(struct mm *mm, const struct vma *piece, void *tlb)
+void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg)
 {
-	BUG_ON(!tlb);
+	struct unmap_window *u = arg;
+	struct zap_ctx z = { mm, u->tlb };
+
 	mm_pt_lock(mm);
-	mm_zap_range(mm, piece, piece->start, piece->end, tlb);
 	/* An unmap also drops guard markers (unmap_vmas: ZAP_FLAG_DROP_MARKER); a zap alone keeps them. */
 	mm_guard_clear(mm, piece->start, piece->end);
+	mm_swap_clear(mm, piece->start, piece->end, true);
+	/* Markers and swap entries first: the last walk frees the tables it empties (free_pgtables). */
+	arch_mmu_unmap_walk(mm->mmu, piece->start, piece->end, zap_huge_visit, zap_visit, &z, u->floor,
+			    u->ceiling, u->tlb);
 	mm_pt_unlock(mm);
 }
 
-void mm_table_window(struct mm *mm, uintptr_t start, uintptr_t end, struct table_window *w)
+void mm_unmap_window(struct mm *mm, uintptr_t start, uintptr_t end, struct unmap_window *u)
 {
 	struct vma *prev, *v = vma_find_prev(mm, start, &prev);
 
 	/* A VMA across start keeps its part below: the window starts there. */
-	w->floor = v && v->start < start ? start : prev ? prev->end : 0;
+	u->floor = v && v->start < start ? start : prev ? prev->end : 0;
 	v = vma_find(mm, end);
-	w->ceiling = !v ? 0 : v->start < end ? end : v->start;
-}
-
-void mm_free_tables(struct mm *mm, uintptr_t start, uintptr_t end, const struct table_window *w,
-		    struct tlb_batch *tlb)
-{
-	mm_pt_lock(mm);
-	arch_mmu_free_tables(mm->mmu, start, end, w->floor, w->ceiling, 3, tlb);
-	mm_pt_unlock(mm);
+	u->ceiling = !v ? 0 : v->start < end ? end : v->start;
 }
 
 int mm_unmap_range_tlb(struct mm *mm, uintptr_t start, uintptr_t end, struct tlb_batch *tlb)
 {
-	struct table_window w;
-	int err;
+	struct unmap_window u = { .tlb = tlb };
 
-	mm_table_window(mm, start, end, &w);
-	err = vma_unmap_range(mm, start, end, mm_zap_piece, tlb);
-	if (!err)
-		mm_free_tables(mm, start, end, &w, tlb);
-	return err;
+	mm_unmap_window(mm, start, end, &u);
+	return vma_unmap_range(mm, start, end, mm_zap_piece, &u);
 }
 
 int mm_unmap_range(struct mm *mm, uintptr_t start, uintptr_t end)

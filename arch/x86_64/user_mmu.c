@@ -471,7 +471,11 @@ struct walk_ctx {
 	mmu_visit_fn huge_visit;      /* with visit: 2 MiB leaves wholly inside (else split) */
 	void *ctx;
 	unsigned long visited;
-	struct tlb_batch *tlb;        /* where changes and emptied tables go */
+	struct tlb_batch *tlb;        /* where changes and freed tables go */
+	/* Tables left empty are freed when they are of level free_top or below
+	 * (1: page tables; 0: none) and their whole block lies in [floor, ceiling). */
+	int free_top;
+	uintptr_t floor, ceiling;
 };
 
 /* Span of one entry at level lvl. */
@@ -767,6 +771,21 @@ static bool table_now_empty(const struct page *tp, const uint64_t *t)
 	return tp->mapcount == 0;
 }
 
+/* May the table e points to, of level lvl, covering [va, va + span), go now? */
+static bool table_may_go(const struct walk_ctx *w, uint64_t e, int lvl, uintptr_t va, uintptr_t span)
+{
+	return lvl <= w->free_top && va >= w->floor && va + span <= w->ceiling &&
+	       table_now_empty(table_page(e), table_va(e));
+}
+
+/* Unlink the table under *slot (covering from va) and queue it on the batch, with an invalidation of its path. */
+static void table_unlink(struct walk_ctx *w, uint64_t *slot, uintptr_t va)
+{
+	table_defer_free(w->tlb, *slot & PTE_ADDR_MASK);
+	*slot = 0;
+	tlb_batch_add(w->tlb, va);      /* a CPU's paging-structure cache may hold the way through it */
+}
+
 /* The leaves of the page table e points to, covering [base, base + 2 MiB), clipped. */
 static void walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 {
@@ -775,6 +794,8 @@ static void walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 	unsigned last = (unsigned)MIN((uintptr_t)PT_ENTRIES, (w->end - base + PAGE_SIZE - 1) >> PAGE_SHIFT);
 	int cleared = 0;
 
+	if (!w->visit && !w->guard_visit && !w->swap_visit)
+		return;                 /* arch_mmu_free_tables: only the tables */
 	for (; i < last; i++) {
 		uintptr_t va = base + ((uintptr_t)i << PAGE_SHIFT);
 
@@ -791,8 +812,8 @@ static void walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 
 /*
  * Walk the table te points to, at level lvl (2 or 3), covering
- * [base, base + 512 * span) clipped to the walk range. Tables it leaves
- * empty stay (arch_mmu_free_tables frees them).
+ * [base, base + 512 * span) clipped to the walk range, freeing the
+ * tables below it that w's window lets go.
  */
 static void walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 {
@@ -821,6 +842,10 @@ static void walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 			walk_ptes(w, e, va);
 		else
 			walk_table(w, e, lvl - 1, va);
+		if (table_may_go(w, e, lvl - 1, va, span)) {
+			table_unlink(w, &t[i], va);
+			cleared++;
+		}
 	}
 	table_page(te)->mapcount -= cleared;
 	BUG_ON(table_page(te)->mapcount < 0);
@@ -854,84 +879,12 @@ static unsigned long walk_range(struct walk_ctx *w, struct tlb_batch *tlb)
 		if (!e)
 			continue;
 		walk_table(w, e, 3, va);
+		if (table_may_go(w, e, 3, va, span))
+			table_unlink(w, &m->pml4[i], va);
 	}
 	if (!tlb)
 		arch_tlb_flush(&own);
 	return w->visited;
-}
-
-/* What arch_mmu_free_tables may free. */
-struct free_ctx {
-	uintptr_t start, end;           /* the tables over this range are looked at */
-	uintptr_t floor, ceiling;       /* only those whose whole block lies in here go */
-	int top;                        /* and only tables of this level or below (1: page tables) */
-	struct tlb_batch *tlb;
-};
-
-/* May the empty-or-not table e points to, of level lvl, covering [va, va + span), go? */
-static bool table_may_go(const struct free_ctx *f, uint64_t e, int lvl, uintptr_t va, uintptr_t span)
-{
-	return lvl <= f->top && va >= f->floor && va + span <= f->ceiling &&
-	       table_now_empty(table_page(e), table_va(e));
-}
-
-/* Unlink table e (under *slot, covering from va) and queue it on the batch, with an invalidation of its path. */
-static void table_unlink(struct free_ctx *f, uint64_t *slot, uintptr_t va)
-{
-	table_defer_free(f->tlb, *slot & PTE_ADDR_MASK);
-	*slot = 0;
-	tlb_batch_add(f->tlb, va);      /* a CPU's paging-structure cache may hold the way through it */
-}
-
-/* The table te points to holds entries of level lvl (3 or 2) from base: free the tables below it that f lets go. */
-static void free_below_range(struct free_ctx *f, uint64_t te, int lvl, uintptr_t base)
-{
-	uint64_t *t = table_va(te);
-	uintptr_t span = entry_span(lvl);
-	unsigned i = (unsigned)((MAX(f->start, base) - base) / span);
-	int freed = 0;
-
-	for (; i < PT_ENTRIES; i++) {
-		uintptr_t va = base + (uintptr_t)i * span;
-		uint64_t e = t[i];
-
-		if (va >= f->end)
-			break;
-		if (!e || (lvl == 2 && (e & PTE_PS)))
-			continue;
-		if (lvl == 3)
-			free_below_range(f, e, 2, va);
-		if (table_may_go(f, e, lvl - 1, va, span)) {
-			table_unlink(f, &t[i], va);
-			freed++;
-		}
-	}
-	table_page(te)->mapcount -= freed;
-}
-
-void arch_mmu_free_tables(struct arch_mmu *m, uintptr_t start, uintptr_t end, uintptr_t floor,
-			  uintptr_t ceiling, int top, struct tlb_batch *tlb)
-{
-	struct free_ctx f = { start, end, floor, ceiling ? ceiling : USER_HALF_END, top, tlb };
-	uintptr_t span = entry_span(4);
-
-	if (start >= end)
-		return;
-	check_user_va(__func__, start);
-	BUG_ON(!tlb || tlb->m != m || tlb->local_only || floor > start || end > f.ceiling ||
-	       f.ceiling > USER_HALF_END || top < 1 || top > 3);
-	for (unsigned i = (unsigned)(start / span); i < PT_ENTRIES / 2; i++) {
-		uintptr_t va = (uintptr_t)i * span;
-		uint64_t e = m->pml4[i];
-
-		if (va >= end)
-			break;
-		if (!e)
-			continue;
-		free_below_range(&f, e, 3, va);
-		if (table_may_go(&f, e, 3, va, span))
-			table_unlink(&f, &m->pml4[i], va);
-	}
 }
 
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
@@ -951,6 +904,28 @@ unsigned long arch_mmu_walk_huge(struct arch_mmu *m, uintptr_t start, uintptr_t 
 
 	BUG_ON(!visit);
 	return walk_range(&w, tlb);
+}
+
+unsigned long arch_mmu_unmap_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
+				  mmu_visit_fn huge, mmu_visit_fn visit, void *ctx,
+				  uintptr_t floor, uintptr_t ceiling, struct tlb_batch *tlb)
+{
+	struct walk_ctx w = { .m = m, .start = start, .end = end, .visit = visit, .huge_visit = huge,
+			      .ctx = ctx, .free_top = 3, .floor = floor,
+			      .ceiling = ceiling ? ceiling : USER_HALF_END };
+
+	BUG_ON(!visit || !tlb || tlb->local_only || floor > start || end > w.ceiling);
+	return walk_range(&w, tlb);
+}
+
+void arch_mmu_free_tables(struct arch_mmu *m, uintptr_t start, uintptr_t end, uintptr_t floor,
+			  uintptr_t ceiling, int top, struct tlb_batch *tlb)
+{
+	struct walk_ctx w = { .m = m, .start = start, .end = end, .free_top = top, .floor = floor,
+			      .ceiling = ceiling ? ceiling : USER_HALF_END };
+
+	BUG_ON(!tlb || tlb->local_only || floor > start || end > w.ceiling || top < 1 || top > 3);
+	walk_range(&w, tlb);
 }
 
 /* Markers are never cached by a TLB; the batch is for the page-table pages a removal empties. */
