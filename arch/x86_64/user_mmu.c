@@ -778,16 +778,25 @@ static bool table_may_go(const struct walk_ctx *w, uint64_t e, int lvl, uintptr_
 	       table_now_empty(table_page(e), table_va(e));
 }
 
-/* Unlink the table under *slot (covering from va) and queue it on the batch, with an invalidation of its path. */
-static void table_unlink(struct walk_ctx *w, uint64_t *slot, uintptr_t va)
+/*
+ * Unlink the table under *slot (covering from va) and queue it on the
+ * batch. A CPU's paging-structure caches may hold the way through it: the
+ * flush must invalidate an address under it, which the batch has already
+ * when this walk cleared an entry there (recorded: false), else va.
+ */
+static void table_unlink(struct walk_ctx *w, uint64_t *slot, uintptr_t va, bool recorded)
 {
 	table_defer_free(w->tlb, *slot & PTE_ADDR_MASK);
 	*slot = 0;
-	tlb_batch_add(w->tlb, va);      /* a CPU's paging-structure cache may hold the way through it */
+	if (!recorded)
+		tlb_batch_add(w->tlb, va);
 }
 
-/* The leaves of the page table e points to, covering [base, base + 2 MiB), clipped. */
-static void walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
+/*
+ * The leaves of the page table e points to, covering [base, base + 2 MiB),
+ * clipped. Returns how many cleared leaves it recorded in the batch.
+ */
+static int walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 {
 	uint64_t *t = table_va(e);
 	unsigned i = (unsigned)((MAX(w->start, base) - base) >> PAGE_SHIFT);
@@ -795,7 +804,7 @@ static void walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 	int cleared = 0;
 
 	if (!w->visit && !w->guard_visit && !w->swap_visit)
-		return;                 /* arch_mmu_free_tables: only the tables */
+		return 0;               /* arch_mmu_free_tables: only the tables */
 	for (; i < last; i++) {
 		uintptr_t va = base + ((uintptr_t)i << PAGE_SHIFT);
 
@@ -808,23 +817,26 @@ static void walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 	}
 	table_page(e)->mapcount -= cleared;
 	BUG_ON(table_page(e)->mapcount < 0);
+	return w->visit ? cleared : 0;  /* markers and swap entries are not in the batch (never cached) */
 }
 
 /*
  * Walk the table te points to, at level lvl (2 or 3), covering
  * [base, base + 512 * span) clipped to the walk range, freeing the
- * tables below it that w's window lets go.
+ * tables below it that w's window lets go. Returns how many leaves it
+ * cleared below it (each recorded in the batch).
  */
-static void walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
+static int walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 {
 	uint64_t *t = table_va(te);
 	uintptr_t span = entry_span(lvl);
-	int cleared = 0;
+	int cleared = 0, leaves = 0;
 	unsigned i = (unsigned)((MAX(w->start, base) - base) / span);
 
 	for (; i < PT_ENTRIES; i++) {
 		uintptr_t va = base + (uintptr_t)i * span;
 		uint64_t e = t[i];
+		int below;
 
 		if (va >= w->end)
 			break;
@@ -834,21 +846,21 @@ static void walk_table(struct walk_ctx *w, uint64_t te, int lvl, uintptr_t base)
 			enum mmu_action act = w->visit ? walk_huge_leaf(w, &t[i], va) : MMU_KEEP;
 
 			cleared += act == MMU_CLEAR;    /* its set-aside table is queued already */
+			leaves += act == MMU_CLEAR;
 			if (act != MMU_SPLIT)
 				continue;
 			e = t[i];
 		}
-		if (lvl == 2)
-			walk_ptes(w, e, va);
-		else
-			walk_table(w, e, lvl - 1, va);
+		below = lvl == 2 ? walk_ptes(w, e, va) : walk_table(w, e, lvl - 1, va);
+		leaves += below;
 		if (table_may_go(w, e, lvl - 1, va, span)) {
-			table_unlink(w, &t[i], va);
+			table_unlink(w, &t[i], va, below > 0);
 			cleared++;
 		}
 	}
 	table_page(te)->mapcount -= cleared;
 	BUG_ON(table_page(te)->mapcount < 0);
+	return leaves;
 }
 
 /*
@@ -873,14 +885,15 @@ static unsigned long walk_range(struct walk_ctx *w, struct tlb_batch *tlb)
 	for (unsigned i = (unsigned)(w->start / span); i < PT_ENTRIES / 2; i++) {
 		uintptr_t va = (uintptr_t)i * span;
 		uint64_t e = m->pml4[i];
+		int below;
 
 		if (va >= w->end)
 			break;
 		if (!e)
 			continue;
-		walk_table(w, e, 3, va);
+		below = walk_table(w, e, 3, va);
 		if (table_may_go(w, e, 3, va, span))
-			table_unlink(w, &m->pml4[i], va);
+			table_unlink(w, &m->pml4[i], va, below > 0);
 	}
 	if (!tlb)
 		arch_tlb_flush(&own);
