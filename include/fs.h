@@ -115,7 +115,10 @@ struct inode_special {
 
 struct inode {
 	struct vm_object data;           /* regular files: their pages and size; every
-	                                  * inode: the reference count (data.refcount) */
+	                                  * inode: when its memory goes (data.refcount: the
+	                                  * users' one reference plus transient holders,
+	                                  * as reclaim's clock) */
+	int users;                       /* [atomic] iget/iput holders (dentries, a rename) */
 	uint64_t ino;                    /* [init] */
 	uint32_t mode;                   /* [fs_lock] type and permission bits */
 	uint32_t nlink;                  /* [fs_lock] names; directories: 2 + subdirectories */
@@ -162,8 +165,9 @@ size_t fs_dentries_inuse(void);
 
 void dget(struct dentry *d);
 void dput(struct dentry *d);
-static inline void iget(struct inode *i) { vm_object_get(&i->data); }
-static inline void iput(struct inode *i) { vm_object_put(&i->data); }
+/* iget / iput: one more / one less user; the last user's put frees the pages at once (iput). */
+static inline void iget(struct inode *i) { __atomic_add_fetch(&i->users, 1, __ATOMIC_RELAXED); }
+void iput(struct inode *i);
 
 /* ----------------------------------------------------------- lookups */
 

@@ -90,6 +90,19 @@ static const struct vm_object_ops inode_object_ops = {
 	.release = inode_release, .charge = inode_charge, .describe = inode_describe,
 };
 
+/*
+ * The last user gone (no name, no open file, no mapping), the pages go now,
+ * as Linux's shmem_evict_inode truncates them: not when a transient holder
+ * of the object (reclaim's clock, which keeps it a whole turn) lets go.
+ */
+void iput(struct inode *i)
+{
+	if (__atomic_sub_fetch(&i->users, 1, __ATOMIC_ACQ_REL))
+		return;
+	vm_object_evict(&i->data);
+	vm_object_put(&i->data);
+}
+
 struct inode *inode_alloc(uint32_t mode, uint64_t rdev, const struct inode_special *special)
 {
 	struct inode *inode = kzalloc(sizeof(*inode));
@@ -97,6 +110,7 @@ struct inode *inode_alloc(uint32_t mode, uint64_t rdev, const struct inode_speci
 	if (!inode)
 		return NULL;
 	vm_object_init(&inode->data, &inode_object_ops, 0);
+	inode->users = 1;
 	inode->ino = __atomic_add_fetch(&next_ino, 1, __ATOMIC_RELAXED);
 	inode->mode = mode;
 	inode->nlink = S_ISDIR(mode) ? 2 : 1;

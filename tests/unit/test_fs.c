@@ -209,6 +209,37 @@ static void test_page_limit(struct ktest *t)
 	fx_done(t);
 }
 
+/*
+ * An unlinked file's last close while reclaim holds its object (its clock
+ * keeps a reference for a whole turn): the pages leave at that close, as
+ * Linux's shmem_evict_inode truncates them at the inode's final iput, not
+ * when reclaim lets go. The same window the fuzzer found for shared
+ * anonymous memory (mm_swap.test_shared_anon_freed_under_reclaim).
+ */
+static void test_pages_freed_at_last_user(struct ktest *t)
+{
+	static char buf[8 * PAGE_SIZE];
+	unsigned long used;
+	struct vm_object *o;
+	struct dentry *d;
+
+	if (!fx_init(t))
+		return;
+	used = fs_pages_used();
+	d = new_file(t, "f");
+	ASSERT_TRUE(t, d);
+	EXPECT_EQ(t, put_bytes(d->inode, 0, buf, sizeof(buf)), (long)sizeof(buf));
+	o = &d->inode->data;
+	vm_object_get(o);                       /* reclaim's (vm_object_next_to_scan) */
+	EXPECT_EQ(t, fs_unlink(fx.dir, "f", 1), 0);
+	EXPECT_EQ(t, vm_object_pages(o), 8);    /* still open (d): the pages stay */
+	dput(d);                                /* the last user */
+	EXPECT_EQ(t, vm_object_pages(o), 0);
+	EXPECT_EQ(t, fs_pages_used(), used);
+	vm_object_put(o);                       /* reclaim lets go: the inode itself goes */
+	fx_done(t);
+}
+
 /* ------------------------------------------------------------ directories */
 
 /* mkdir/create/unlink/rmdir errors as Linux's vfs_* return them. */
@@ -621,6 +652,7 @@ static const struct ktest_case fs_cases[] = {
 	KTEST_CASE(test_write_read_hole),
 	KTEST_CASE(test_truncate),
 	KTEST_CASE(test_page_limit),
+	KTEST_CASE(test_pages_freed_at_last_user),
 	KTEST_CASE(test_dir_errors),
 	KTEST_CASE(test_readdir),
 	KTEST_CASE(test_rename),
