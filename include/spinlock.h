@@ -1,7 +1,15 @@
 /*
- * Spinlocks, correct on SMP: a ticket lock (CPUs are served in arrival
- * order). Each lock has a class of include/lock_order.h, which the lock-order
- * checker (include/lockdep.h) enforces.
+ * Spinlocks, correct on SMP: test-and-test-and-set locks (whichever waiting
+ * CPU sees the lock free first takes it; no arrival order). Each lock has a
+ * class of include/lock_order.h, which the lock-order checker
+ * (include/lockdep.h) enforces.
+ *
+ * Why not tickets (fair, and what this kernel had): a guest CPU is a host
+ * thread, which a loaded host deschedules for milliseconds. A ticket lock
+ * hands the lock to the next CPU in line even when that CPU is not
+ * running, and every CPU behind it spins until it runs again (waiter
+ * preemption); here the lock goes to a CPU that is running. Linux does the
+ * same in guests without paravirtual spinlocks (virt_spin_lock).
  *
  * Two ways to take one:
  *   spin_lock_irqsave / spin_unlock_irqrestore: interrupts off while held
@@ -19,15 +27,14 @@
 #include "lock_order.h"
 
 struct spinlock {
-	uint32_t next;              /* [atomic] next ticket to hand out */
-	uint32_t owner;             /* [atomic] ticket now being served (stored by the holder) */
+	uint32_t locked;            /* [atomic] 1 while held */
 	int holder_cpu;             /* CPU holding it, -1 when free (for assertions; read lockless) */
 	const char *name;
 	unsigned lclass;            /* enum lock_class */
 };
 
-#define SPINLOCK_INIT(n) { 0, 0, -1, (n), LOCK_CLASS_DEFAULT }
-#define SPINLOCK_INIT_CLASS(n, c) { 0, 0, -1, (n), (c) }
+#define SPINLOCK_INIT(n) { 0, -1, (n), LOCK_CLASS_DEFAULT }
+#define SPINLOCK_INIT_CLASS(n, c) { 0, -1, (n), (c) }
 
 /* spin_init: an unlocked lock of class LOCK_CLASS_DEFAULT; spin_init_class: of class c. */
 void spin_init(struct spinlock *l, const char *name);

@@ -5,7 +5,8 @@
  * a thread queued for an idle CPU wakes it with a reschedule IPI; tasks
  * queued on one CPU are pulled by the idle ones; sleep/wake-up hand-offs
  * between CPUs lose no wake-up; each CPU's LAPIC is in the mode the boot
- * chose (x2APIC when the CPU has it) with the APIC id the firmware gave. Nothing here measures time: a broken
+ * chose (x2APIC when the CPU has it) with the APIC id the firmware gave; a
+ * spinlock taken on every CPU at once excludes. Nothing here measures time: a broken
  * mechanism makes a test hang (the QEMU timeout fails the run) or count
  * wrong, never pass by luck.
  */
@@ -14,6 +15,7 @@
 #include "x86.h"
 #include "arch.h"
 #include "lockless.h"
+#include "spinlock.h"
 
 static unsigned online_cpus(void)
 {
@@ -72,6 +74,62 @@ static void test_thread_on_each_cpu(struct ktest *t)
 		EXPECT_EQ(t, w[i].x2apic, x2apic_enabled);
 		EXPECT_EQ(t, w[i].apic_id, cpu_apic_id[nth_cpu(i)]);
 	}
+}
+
+/*
+ * A spinlock excludes: one thread per CPU adds 1 to a plain counter
+ * ROUNDS times, reading and writing it in two steps under the lock (half
+ * the rounds with interrupts off, spin_lock_irqsave). Any two CPUs inside
+ * at once lose an increment, so the total is exact only if the lock works;
+ * each holder also finds itself the lock's holder.
+ */
+#define LOCK_ROUNDS 20000
+
+struct lock_counter {
+	struct spinlock lock;
+	unsigned long count;            /* [lock] */
+	unsigned long wrong_holder;     /* [lock] */
+};
+
+static void lock_counter_party(void *arg)
+{
+	struct lock_counter *c = arg;
+
+	for (unsigned i = 0; i < LOCK_ROUNDS; i++) {
+		unsigned long flags = 0, v;
+
+		if (i & 1)
+			flags = spin_lock_irqsave(&c->lock);
+		else
+			spin_lock(&c->lock);
+		c->wrong_holder += !spin_is_held(&c->lock);
+		v = READ_ONCE(c->count);
+		arch_cpu_relax();               /* widen the window a second CPU would need */
+		WRITE_ONCE(c->count, v + 1);
+		if (i & 1)
+			spin_unlock_irqrestore(&c->lock, flags);
+		else
+			spin_unlock(&c->lock);
+	}
+}
+
+static void test_spinlock_excludes(struct ktest *t)
+{
+	static struct lock_counter c = { .lock = SPINLOCK_INIT_CLASS("ktest_counter", LOCK_CLASS_TEST_OUTER) };
+	struct task *th[NR_CPUS];
+	unsigned n = online_cpus();
+
+	c.count = c.wrong_holder = 0;
+	for (unsigned i = 0; i < n; i++) {
+		th[i] = kthread_create(lock_counter_party, &c, (int)nth_cpu(i), "smp_lock");
+		ASSERT_TRUE(t, th[i] != NULL);
+		kthread_start(th[i]);
+	}
+	for (unsigned i = 0; i < n; i++)
+		kthread_join(th[i]);
+	EXPECT_EQ(t, c.count, (unsigned long)n * LOCK_ROUNDS);
+	EXPECT_EQ(t, c.wrong_holder, 0);
+	EXPECT_FALSE(t, spin_is_held(&c.lock));
 }
 
 /* A barrier that spins without yielding: it completes only if every party runs at the same time. */
@@ -236,6 +294,7 @@ static void test_no_lost_wakeups(struct ktest *t)
 static const struct ktest_case smp_cases[] = {
 	KTEST_CASE(test_thread_on_each_cpu),
 	KTEST_CASE(test_all_cpus_at_once),
+	KTEST_CASE(test_spinlock_excludes),
 	KTEST_CASE(test_placement_spreads),
 	KTEST_CASE(test_idle_cpus_pull),
 	KTEST_CASE(test_idle_cpu_woken_by_ipi),
