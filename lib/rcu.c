@@ -49,10 +49,11 @@ unsigned long rcu_gp_start(void)
 static void rcu_advance(void)
 {
 	unsigned long e = __atomic_load_n(&rcu_epoch, __ATOMIC_SEQ_CST);
+	unsigned cpu;
 
 	/* Only a CPU that is up can be inside a section. */
-	for (unsigned long m = arch_cpu_online_mask(); m; m &= m - 1) {
-		unsigned long r = __atomic_load_n(&rcu_cpu[__builtin_ctzl(m)], __ATOMIC_SEQ_CST);
+	for_each_cpu(cpu, arch_cpu_online_mask()) {
+		unsigned long r = __atomic_load_n(&rcu_cpu[cpu], __ATOMIC_SEQ_CST);
 
 		if ((r & 1) && r / 2 != e)
 			return;

@@ -193,11 +193,11 @@ static void dequeue(struct task *t)
 /* Where a task made runnable goes: an idle allowed CPU (its last first), else the least loaded. */
 static unsigned select_cpu(const struct task *t)
 {
-	unsigned best = NR_CPUS, best_load = ~0u;
+	unsigned best = NR_CPUS, best_load = ~0u, cpu;
 
 	if (t->cpu >= 0 && cpu_may_run(t, (unsigned)t->cpu) && rq_load((unsigned)t->cpu) == 0)
 		return (unsigned)t->cpu;
-	for (unsigned cpu = 0; cpu < NR_CPUS; cpu++) {
+	for_each_cpu(cpu, t->cpus_allowed & arch_cpu_online_mask()) {
 		unsigned load;
 
 		if (!cpu_may_run(t, cpu))
@@ -239,10 +239,10 @@ static struct task *first_movable(unsigned from, unsigned here)
 /* Pull one task to cpu from the busiest CPU when cpu is idle-bound or two tasks behind. */
 static void balance(unsigned cpu, unsigned my_load)
 {
-	unsigned busiest = NR_CPUS, most = 0;
+	unsigned busiest = NR_CPUS, most = 0, c;
 	struct task *t;
 
-	for (unsigned c = 0; c < NR_CPUS; c++) {
+	for_each_cpu(c, arch_cpu_online_mask()) {
 		unsigned load = rq_load(c);
 
 		if (c != cpu && runqueues[c].nr_queued && load > most) {
@@ -372,7 +372,9 @@ void sched_yield(void)
 /* Work an idle cpu could pick up: its own queue, or a task waiting behind a running one elsewhere (a hint: no lock). */
 static bool work_hint(unsigned cpu)
 {
-	for (unsigned c = 0; c < NR_CPUS; c++)
+	unsigned c;
+
+	for_each_cpu(c, arch_cpu_online_mask())
 		if (runqueues[c].nr_queued && (c == cpu || rq_load(c) > 1))
 			return true;
 	return false;
@@ -381,9 +383,11 @@ static bool work_hint(unsigned cpu)
 /* work_hint, exactly: the task could run here. sched_lock held. */
 static bool has_work_locked(unsigned cpu)
 {
+	unsigned c;
+
 	if (runqueues[cpu].nr_queued)
 		return true;
-	for (unsigned c = 0; c < NR_CPUS; c++)
+	for_each_cpu(c, arch_cpu_online_mask())
 		if (c != cpu && rq_load(c) > 1 && first_movable(c, cpu))
 			return true;
 	return false;
