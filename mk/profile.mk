@@ -8,7 +8,8 @@
 #                                 (under 2 minutes)
 #   make profile-check            the quick self-test make test runs: one profiled run,
 #                                 its readprofile table and folded stacks well formed; the
-#                                 2007 workload's lock and fault counts in two variants
+#                                 2007 workload's lock and fault counts in two variants; every
+#                                 claim of README.md.in against docs/results/values.json
 #   make profile-traces           record the strace traces of real compiler runs again
 #                                 (user/workloads/traces/*.replay; needs strace, gcc, g++)
 # PROFILE_JOBS=N runs N QEMUs at a time (default 2).
