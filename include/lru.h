@@ -42,6 +42,7 @@
 #include "types.h"
 
 struct page;
+struct list_head;
 
 /* Linux's enum lru_list order (and the vmstat gauges' order). */
 enum lru_list { LRU_INACTIVE_ANON, LRU_ACTIVE_ANON, LRU_INACTIVE_FILE, LRU_ACTIVE_FILE, NR_LRU_LISTS };
@@ -49,8 +50,18 @@ enum lru_list { LRU_INACTIVE_ANON, LRU_ACTIVE_ANON, LRU_INACTIVE_FILE, LRU_ACTIV
 /* lru_add: queue page (on no list yet, referenced by the caller) for list l. Any CPU, no mm lock needed. */
 void lru_add(struct page *page, enum lru_list l);
 
+/*
+ * lru_add_run: lru_add for the n frames from first (a huge page's), linked
+ * onto list l at once, first to last, under one lru_lock hold: what a full
+ * batch's drain does, without the per-CPU batch.
+ */
+void lru_add_run(struct page *first, unsigned n, enum lru_list l);
+
 /* lru_del: take page off its list or batch, if it is on one. Called once its last reference is gone. */
 void lru_del(struct page *page);
+
+/* lru_del_list: lru_del for every page on pages (linked through lru), taking lru_lock once per run of them. */
+void lru_del_list(struct list_head *pages);
 
 /*
  * lru_activate / lru_deactivate: move page (the caller holds it: a

@@ -105,6 +105,15 @@ struct page *pmm_alloc(unsigned order, unsigned gfp);
 /* pmm_free: return a block from pmm_alloc with the same order. Coalesces with free buddies. */
 void pmm_free(struct page *page, unsigned order);
 
+/*
+ * pmm_free_list: free the order-0 frames on frames (linked through lru;
+ * the list is left empty), each as pmm_free(p, 0) would, with one
+ * pmm_lock hold per batch: frames with consecutive pfns go back as the
+ * largest aligned blocks they make up. The free lists end as they would
+ * after single frees (the buddy layout of a set of free frames is unique).
+ */
+void pmm_free_list(struct list_head *frames);
+
 /* One-frame conveniences: kernel virtual address of a zeroed/unzeroed frame, or NULL. */
 void *pmm_alloc_frame(unsigned gfp);
 void pmm_free_frame(void *va);

@@ -79,19 +79,19 @@ void vma_anon_link(struct vma *v, struct anon_vma *av)
 	spin_unlock(&root->lock);
 }
 
-/* Drop one reference of any kind; the last frees the identity. */
-static void anon_identity_put(struct anon_vma *av)
+/* Drop n references of any kind; the last frees the identity. */
+static void anon_identity_put(struct anon_vma *av, unsigned n)
 {
-	unsigned left = __atomic_sub_fetch(&av->refcount, 1, __ATOMIC_ACQ_REL);
+	unsigned left = __atomic_sub_fetch(&av->refcount, n, __ATOMIC_ACQ_REL);
 
-	BUG_ON(left == ~0u);
+	BUG_ON(left > ~0u - n);
 	if (left == 0) {
 		struct anon_identity *ai = anon_identity(av), *root = ai->root;
 
 		BUG_ON(ai->vma_refs != 0);
 		kmem_cache_free(anon_cachep, ai);
 		if (root != ai)
-			anon_identity_put(&root->av);   /* the family's first goes with its last member */
+			anon_identity_put(&root->av, 1);   /* the family's first goes with its last member */
 	}
 }
 
@@ -110,7 +110,7 @@ void vma_anon_unlink(struct vma *v)
 	v->anon_forked = false;
 	ai->vma_refs--;
 	spin_unlock(&ai->root->lock);
-	anon_identity_put(av);
+	anon_identity_put(av, 1);
 }
 
 /*
@@ -120,10 +120,20 @@ void vma_anon_unlink(struct vma *v)
  */
 void anon_vma_get(struct anon_vma *av)
 {
-	__atomic_add_fetch(&av->refcount, 1, __ATOMIC_RELAXED);
+	anon_vma_get_many(av, 1);
+}
+
+void anon_vma_get_many(struct anon_vma *av, unsigned n)
+{
+	__atomic_add_fetch(&av->refcount, n, __ATOMIC_RELAXED);
 }
 
 void anon_vma_put(struct anon_vma *av)
 {
-	anon_identity_put(av);
+	anon_identity_put(av, 1);
+}
+
+void anon_vma_put_many(struct anon_vma *av, unsigned n)
+{
+	anon_identity_put(av, n);
 }

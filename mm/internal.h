@@ -118,8 +118,8 @@ static inline bool mm_is_zero_pa(phys_addr_t pa)
  * zeroed when zero. NULL on -ENOMEM.
  */
 struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero);
-/* anon_page_init: make the allocated frame p such a page (anon_page_alloc's tagging). */
-void anon_page_init(struct page *p, const struct vma *vma, uintptr_t va);
+/* anon_pages_init: make the n allocated frames from first, mapped from va on, such pages (anon_page_alloc's tagging; a huge page's at once). */
+void anon_pages_init(struct page *first, unsigned n, const struct vma *vma, uintptr_t va);
 
 /* ---- transparent huge pages (mm/thp.c) */
 
@@ -242,6 +242,13 @@ void user_page_get(struct page *page);
 void user_page_put(struct page *page);
 /* user_page_put_tlb: user_page_put for a page unmapped in tlb: the frame waits in tlb for the flush. */
 void user_page_put_tlb(struct page *page, struct tlb_batch *tlb);
+/*
+ * user_pages_release: what user_page_put does at the last reference, for
+ * the frames on pages (linked through lru: a batch's free_pages, after its
+ * flush): off their LRU lists, untagged, their identities' references
+ * dropped, with one lru_lock hold and one atomic per identity and run.
+ */
+void user_pages_release(struct list_head *pages);
 static inline void page_mapcount_add(struct page *p, int d)
 {
 	__atomic_add_fetch(&p->mapcount, d, __ATOMIC_RELAXED);

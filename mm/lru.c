@@ -92,6 +92,19 @@ void lru_add(struct page *p, enum lru_list l)
 	spin_unlock(&b->lock);
 }
 
+void lru_add_run(struct page *first, unsigned n, enum lru_list l)
+{
+	for (unsigned i = 0; i < n; i++)
+		BUG_ON(state_of(first + i) != 0);
+	count(l, (long)n);
+	spin_lock(&lru_lock);
+	for (unsigned i = 0; i < n; i++) {
+		list_add(&first[i].lru_link, &lists[l]);
+		set_state(first + i, (uint8_t)(STATE_ON + l));
+	}
+	spin_unlock(&lru_lock);
+}
+
 void lru_drain_all(void)
 {
 	for (unsigned c = 0; c < NR_CPUS; c++) {
@@ -130,6 +143,22 @@ static bool requeue(struct page *p, int to, bool counted)
 	return queued;
 }
 
+/* Take p (not queued any more, last reference gone) off its list; its gauge's -1 goes to d[l], or at once when !d. lru_lock held. */
+static void del_locked(struct page *p, long *d)
+{
+	uint8_t s = state_of(p);
+	enum lru_list l;
+
+	BUG_ON(!s || (s & (STATE_QUEUED | STATE_ISOLATED)));
+	l = (enum lru_list)(s - STATE_ON);
+	list_del(&p->lru_link);
+	if (d)
+		d[l]--;
+	else
+		count(l, -1);
+	set_state(p, 0);
+}
+
 void lru_del(struct page *p)
 {
 	uint8_t s = state_of(p);
@@ -137,12 +166,45 @@ void lru_del(struct page *p)
 	if (!s || ((s & STATE_QUEUED) && requeue(p, -1, false)))
 		return;
 	spin_lock(&lru_lock);
-	s = state_of(p);
-	BUG_ON(!s || (s & (STATE_QUEUED | STATE_ISOLATED)));
-	list_del(&p->lru_link);
-	count((enum lru_list)(s - STATE_ON), -1);
-	set_state(p, 0);
+	del_locked(p, NULL);
 	spin_unlock(&lru_lock);
+}
+
+/* Pages lru_del_list takes off their lists per lru_lock hold. */
+#define DEL_HOLD 256
+
+void lru_del_list(struct list_head *pages)
+{
+	long d[NR_LRU_LISTS] = { 0 };
+	unsigned held = 0;
+	struct list_head *pos;
+
+	list_for_each(pos, pages) {
+		struct page *p = list_entry(pos, struct page, lru);
+		uint8_t s = state_of(p);
+
+		if (s & STATE_QUEUED) {
+			if (held)
+				spin_unlock(&lru_lock);     /* a batch's lock comes before lru_lock */
+			held = 0;
+			if (requeue(p, -1, false))
+				continue;
+		} else if (!s) {
+			continue;
+		}
+		if (held == DEL_HOLD) {
+			spin_unlock(&lru_lock);
+			held = 0;
+		}
+		if (!held++)
+			spin_lock(&lru_lock);
+		del_locked(p, d);
+	}
+	if (held)
+		spin_unlock(&lru_lock);
+	for (unsigned l = 0; l < NR_LRU_LISTS; l++)
+		if (d[l])
+			count((enum lru_list)l, d[l]);
 }
 
 /*

@@ -20,12 +20,8 @@
 void mm_tlb_finish(struct tlb_batch *b)
 {
 	arch_tlb_flush(b);
-	while (!list_empty(&b->free_pages)) {
-		struct page *p = list_first_entry(&b->free_pages, struct page, lru);
-
-		list_del(&p->lru);
-		pmm_free(p, 0);
-	}
+	user_pages_release(&b->free_pages);
+	pmm_free_list(&b->free_pages);
 	for (unsigned i = 0; i < b->nputs; i++)
 		user_page_put(b->puts[i]);
 	b->nputs = 0;

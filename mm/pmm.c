@@ -156,26 +156,39 @@ void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size
 	huge_maps_init();
 }
 
-/* Release the reserved frames [pfn, end) in the largest naturally aligned blocks that fit. pmm_lock held. */
-static void release_locked(pfn_t pfn, pfn_t end)
+/* The largest order of a naturally aligned block that starts at pfn and ends at or below end. */
+static unsigned largest_block(pfn_t pfn, pfn_t end)
+{
+	unsigned order = 0;
+
+	while (order < PMM_MAX_ORDER && !(pfn & ((2UL << order) - 1)) && pfn + (2UL << order) <= end)
+		order++;
+	return order;
+}
+
+/* Put the frames [pfn, end) back in the largest aligned blocks they hold (each merged with its buddies). pmm_lock held. */
+static void free_run_locked(pfn_t pfn, pfn_t end)
 {
 	while (pfn < end) {
-		unsigned order = 0;
+		unsigned order = largest_block(pfn, end);
 
-		while (order < PMM_MAX_ORDER && !(pfn & ((2UL << order) - 1)) &&
-		       pfn + (2UL << order) <= end)
-			order++;
-		for (pfn_t i = pfn; i < pfn + (1UL << order); i++) {
-			if (!(mem_map[i].flags & PG_reserved))
-				panic("pmm: frame 0x%llx released twice (or in use)", (unsigned long long)i);
-			mem_map[i].flags = 0;
-			mem_map[i].refcount = 0;
-		}
 		free_block_locked(pfn, order);
-		nr_free += 1UL << order;
-		nr_total += 1UL << order;
 		pfn += 1UL << order;
 	}
+}
+
+/* Release the reserved frames [pfn, end) to the allocator. pmm_lock held. */
+static void release_locked(pfn_t pfn, pfn_t end)
+{
+	for (pfn_t i = pfn; i < end; i++) {
+		if (!(mem_map[i].flags & PG_reserved))
+			panic("pmm: frame 0x%llx released twice (or in use)", (unsigned long long)i);
+		mem_map[i].flags = 0;
+		mem_map[i].refcount = 0;
+	}
+	free_run_locked(pfn, end);
+	nr_free += end - pfn;
+	nr_total += end - pfn;
 }
 
 /* The frames of [start, end): all of them (each must be reserved), or when rest only those still reserved. */
@@ -262,7 +275,8 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 	return head;
 }
 
-void pmm_free(struct page *page, unsigned order)
+/* pmm_free's checks of a block about to be freed (panics on a bad one) and the reset of its head. */
+static void free_prepare(struct page *page, unsigned order)
 {
 	pfn_t pfn = page_pfn(page);
 
@@ -280,11 +294,58 @@ void pmm_free(struct page *page, unsigned order)
 	page->refcount = 0;
 	page->mapcount = 0;
 	page->private = NULL;
+}
 
-	unsigned long flags = spin_lock_irqsave(&pmm_lock);
-	free_block_locked(pfn, order);
+void pmm_free(struct page *page, unsigned order)
+{
+	unsigned long flags;
+
+	free_prepare(page, order);
+	flags = spin_lock_irqsave(&pmm_lock);
+	free_block_locked(page_pfn(page), order);
 	nr_free += 1UL << order;
 	spin_unlock_irqrestore(&pmm_lock, flags);
+}
+
+/*
+ * pmm_free_list's batch: at most FREE_RUNS runs of consecutive frames and
+ * FREE_FRAMES frames in all per pmm_lock hold (interrupts are off while
+ * it is held). A huge page's 512 frames, zapped in address order, are one
+ * run: one order-9 block instead of 512 frees and 511 merges.
+ */
+#define FREE_RUNS 16
+#define FREE_FRAMES 512
+
+void pmm_free_list(struct list_head *frames)
+{
+	struct { pfn_t lo, hi; } run[FREE_RUNS];
+
+	while (!list_empty(frames)) {
+		unsigned nr = 0, n = 0;
+		unsigned long flags;
+
+		while (n < FREE_FRAMES && !list_empty(frames)) {
+			struct page *p = list_first_entry(frames, struct page, lru);
+			pfn_t pfn = page_pfn(p);
+
+			if (nr && pfn == run[nr - 1].hi)
+				run[nr - 1].hi++;
+			else if (nr && pfn + 1 == run[nr - 1].lo)
+				run[nr - 1].lo--;
+			else if (nr == FREE_RUNS)
+				break;
+			else
+				run[nr].lo = pfn, run[nr].hi = pfn + 1, nr++;
+			free_prepare(p, 0);
+			list_del(&p->lru);
+			n++;
+		}
+		flags = spin_lock_irqsave(&pmm_lock);
+		for (unsigned i = 0; i < nr; i++)
+			free_run_locked(run[i].lo, run[i].hi);
+		nr_free += n;
+		spin_unlock_irqrestore(&pmm_lock, flags);
+	}
 }
 
 void *pmm_alloc_frame(unsigned gfp)

@@ -110,9 +110,9 @@ struct page *thp_page_alloc(const struct vma *vma, uintptr_t h)
 
 		p->order = 0;
 		p->refcount = 1;
-		anon_page_init(p, vma, h + ((uintptr_t)i << PAGE_SHIFT));
 		page_mapcount_add(p, 1);
 	}
+	anon_pages_init(head, 1U << HUGE_ORDER, vma, h);
 	return head;
 }
 

@@ -41,15 +41,26 @@ phys_addr_t mm_zero_page_phys(void)
 	return mm_zero_pa;
 }
 
-void anon_page_init(struct page *p, const struct vma *vma, uintptr_t va)
+/* anon_pages_init's tags of one frame (the identity's reference is the caller's). */
+static void anon_page_tag(struct page *p, const struct vma *vma, uintptr_t va)
 {
-	BUG_ON(!vma->anon);
-	mod_vm_stat(VM_NR_ANON_PAGES, 1);
 	p->flags |= PG_anon;
 	p->private = vma->anon;
 	p->index = vma_pgoff_at(vma, va);
-	anon_vma_get(vma->anon);
-	lru_add(p, LRU_INACTIVE_ANON);          /* new anonymous pages start inactive (include/lru.h) */
+}
+
+void anon_pages_init(struct page *first, unsigned n, const struct vma *vma, uintptr_t va)
+{
+	BUG_ON(!vma->anon);
+	mod_vm_stat(VM_NR_ANON_PAGES, (long)n);
+	for (unsigned i = 0; i < n; i++)
+		anon_page_tag(first + i, vma, va + ((uintptr_t)i << PAGE_SHIFT));
+	anon_vma_get_many(vma->anon, n);
+	/* new anonymous pages start inactive (include/lru.h) */
+	if (n == 1)
+		lru_add(first, LRU_INACTIVE_ANON);
+	else
+		lru_add_run(first, n, LRU_INACTIVE_ANON);
 }
 
 struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero)
@@ -59,7 +70,7 @@ struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero)
 	BUG_ON(!vma->anon);
 	if (!p)
 		return NULL;
-	anon_page_init(p, vma, va);
+	anon_pages_init(p, 1, vma, va);
 	return p;
 }
 
@@ -82,24 +93,42 @@ void user_page_get(struct page *page)
 	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_RELAXED);
 }
 
-/* Drop a reference; the references left (0: the page is then ready to be freed). */
-static int32_t put_ref(struct page *page)
+/* Drop a reference; the references left (0: the last is gone, release_page's turn). */
+static int32_t drop_ref(struct page *page)
 {
 	int32_t left;
 
 	BUG_ON(page->flags & PG_reserved);
 	left = __atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
 	BUG_ON(left < 0);
+	return left;
+}
+
+/* The anonymous identity of a page whose last reference is gone goes (the caller puts the returned identity, or NULL). */
+static struct anon_vma *untag_anon(struct page *page)
+{
+	struct anon_vma *av = page->private;
+
+	BUG_ON(page->mapcount != 0);
+	if (!(page->flags & PG_anon))
+		return NULL;
+	page->private = NULL;
+	page_clear_lazyfree(page);
+	page->flags &= ~(PG_anon | PG_dirty);
+	return av;
+}
+
+/* Drop a reference; the references left (0: the page, off its LRU list and untagged, is ready to be freed). */
+static int32_t put_ref(struct page *page)
+{
+	int32_t left = drop_ref(page);
+	struct anon_vma *av;
+
 	if (left)
 		return left;
-	BUG_ON(page->mapcount != 0);
 	lru_del(page);
-	if (page->flags & PG_anon) {
-		struct anon_vma *av = page->private;
-
-		page->private = NULL;
-		page_clear_lazyfree(page);
-		page->flags &= ~(PG_anon | PG_dirty);
+	av = untag_anon(page);
+	if (av) {
 		mod_vm_stat(VM_NR_ANON_PAGES, -1);
 		anon_vma_put(av);
 	}
@@ -118,10 +147,36 @@ void user_page_put(struct page *page)
 
 void user_page_put_tlb(struct page *page, struct tlb_batch *tlb)
 {
-	int32_t left = put_ref(page);
+	int32_t left = drop_ref(page);
 
 	if (!left)
-		list_add_tail(&page->lru, &tlb->free_pages);
+		list_add_tail(&page->lru, &tlb->free_pages);    /* released in user_pages_release */
 	else if (left == 1 && smp_load_acquire(&page->swap))
 		swap_cache_release(page, tlb);
+}
+
+void user_pages_release(struct list_head *pages)
+{
+	struct anon_vma *run = NULL;
+	unsigned n = 0, anon = 0;
+	struct list_head *pos;
+
+	lru_del_list(pages);
+	list_for_each(pos, pages) {
+		struct anon_vma *av = untag_anon(list_entry(pos, struct page, lru));
+
+		if (!av)
+			continue;
+		anon++;
+		if (av != run && n) {
+			anon_vma_put_many(run, n);
+			n = 0;
+		}
+		run = av;
+		n++;
+	}
+	if (n)
+		anon_vma_put_many(run, n);
+	if (anon)
+		mod_vm_stat(VM_NR_ANON_PAGES, -(long)anon);
 }

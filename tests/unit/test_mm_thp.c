@@ -12,6 +12,7 @@
  */
 #include "test_mm_util.h"
 #include "vmstat.h"
+#include "lru.h"
 #include "arch_mmu_debug.h"
 
 
@@ -199,6 +200,39 @@ static void test_thp_dontneed_whole(struct ktest *t)
 	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 0);
 	EXPECT_EQ(t, ut_read8(mm, HV + 0x1234), 7);
 	ut_thp_done(t, mm, saved, frames);
+}
+
+/*
+ * A huge page's 512 frames go onto the inactive anonymous list at once
+ * (lru_add_run) and count in nr_anon_pages; a munmap of a whole huge page
+ * takes its 512 off the list and the count after the flush (the batch's
+ * user_pages_release) and frees them as one block (pmm_free_list); a
+ * 4 KiB munmap of the other takes one. Nothing else allocates user pages
+ * while a suite runs, so the gauges move by exactly these.
+ */
+static void test_thp_lists_and_counts(struct ktest *t)
+{
+	unsigned long inactive = lru_list_pages(LRU_INACTIVE_ANON), anon = vm_stat_read(VM_NR_ANON_PAGES);
+	enum thp_mode saved = thp_mode;
+	size_t frames;
+	struct mm *mm;
+
+	mm = two_huge_pages(t, &frames);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON) - inactive, 1024);
+	EXPECT_EQ(t, vm_stat_read(VM_NR_ANON_PAGES) - anon, 1024);
+	EXPECT_EQ(t, vm_munmap(mm, HV, HUGE_SIZE), 0);
+	EXPECT_EQ(t, mm->rss, 512);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON) - inactive, 512);
+	EXPECT_EQ(t, vm_stat_read(VM_NR_ANON_PAGES) - anon, 512);
+	EXPECT_EQ(t, vm_munmap(mm, HV + HUGE_SIZE + 0x3000, PAGE_SIZE), 0);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON) - inactive, 511);
+	EXPECT_EQ(t, vm_stat_read(VM_NR_ANON_PAGES) - anon, 511);
+	EXPECT_EQ(t, ut_read8(mm, HV + HUGE_SIZE + 9), 8);
+	ut_thp_done(t, mm, saved, frames);
+	EXPECT_EQ(t, lru_list_pages(LRU_INACTIVE_ANON), inactive);
+	EXPECT_EQ(t, vm_stat_read(VM_NR_ANON_PAGES), anon);
+	EXPECT_EQ(t, pmm_check(), 0);
 }
 
 /* refcount and mapcount of the frame mapped at va, as refs * 10 + maps. */
@@ -597,6 +631,7 @@ static const struct ktest_case mm_thp_cases[] = {
 	KTEST_CASE(test_thp_map_split),
 	KTEST_CASE(test_thp_walk_huge),
 	KTEST_CASE(test_thp_fault_split),
+	KTEST_CASE(test_thp_lists_and_counts),
 	KTEST_CASE(test_thp_fork_share),
 	KTEST_CASE(test_thp_huge_zero),
 	KTEST_CASE(test_thp_meminfo_once),

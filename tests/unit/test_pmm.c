@@ -188,6 +188,47 @@ static void test_random_patterns(struct ktest *t)
 	expect_same(t, &before);
 }
 
+/*
+ * pmm_free_list (the TLB batch's free): 768 frames of an order-9 and an
+ * order-8 block, split as a huge page's frames are, handed back in one
+ * list with scattered single frames between them and the huge block's
+ * frames in descending order (runs grow at both ends), more runs than one
+ * batch holds and more frames than one lock hold frees. Afterwards the
+ * free lists are what they were before (the file's header: the same free
+ * frames give the same blocks), the list is empty, and pmm_check passes.
+ */
+static void test_free_list_runs(struct ktest *t)
+{
+	struct pmm_snapshot before;
+	struct page *big, *mid, *single[40];
+	struct list_head frames;
+	unsigned n = 0;
+
+	snapshot(&before);
+	big = pmm_alloc(9, 0);
+	mid = pmm_alloc(8, 0);
+	ASSERT_TRUE(t, big && mid);
+	for (; n < 40; n++) {
+		single[n] = pmm_alloc(0, 0);
+		if (!single[n])
+			break;
+	}
+	EXPECT_EQ(t, n, 40);
+	list_init(&frames);
+	for (unsigned i = 0; i < 256; i++)
+		list_add_tail(&mid[i].lru, &frames);
+	for (unsigned i = 0; i < 512; i++) {
+		list_add_tail(&big[511 - i].lru, &frames);
+		if (i % 16 == 0 && i / 16 < n)
+			list_add_tail(&single[i / 16]->lru, &frames);
+	}
+	for (unsigned i = 32; i < n; i++)
+		list_add_tail(&single[i]->lru, &frames);
+	pmm_free_list(&frames);
+	EXPECT_TRUE(t, list_empty(&frames));
+	expect_same(t, &before);
+}
+
 static void test_bad_requests(struct ktest *t)
 {
 	size_t free = pmm_free_frames();
@@ -202,6 +243,7 @@ static const struct ktest_case pmm_cases[] = {
 	KTEST_CASE(test_coalesce_to_top_order),
 	KTEST_CASE(test_split_leaves_one_per_order),
 	KTEST_CASE(test_random_patterns),
+	KTEST_CASE(test_free_list_runs),
 	KTEST_CASE(test_bad_requests),
 	{ 0 },
 };
