@@ -12,6 +12,8 @@ struct list_head {
 
 static inline void list_init(struct list_head *h) { h->next = h->prev = h; }
 static inline bool list_empty(const struct list_head *h) { return h->next == h; }
+/* Does h hold exactly one entry? */
+static inline bool list_is_singular(const struct list_head *h) { return h->next != h && h->next == h->prev; }
 
 static inline void __list_link(struct list_head *n, struct list_head *prev, struct list_head *next)
 {

@@ -20,8 +20,10 @@
 void mm_tlb_finish(struct tlb_batch *b)
 {
 	arch_tlb_flush(b);
-	user_pages_release(&b->free_pages);
-	pmm_free_list(&b->free_pages);
+	if (!list_empty(&b->free_pages)) {
+		user_pages_release(&b->free_pages);
+		pmm_free_list(&b->free_pages);
+	}
 	for (unsigned i = 0; i < b->nputs; i++)
 		user_page_put(b->puts[i]);
 	b->nputs = 0;

@@ -320,6 +320,13 @@ void pmm_free_list(struct list_head *frames)
 {
 	struct { pfn_t lo, hi; } run[FREE_RUNS];
 
+	if (list_is_singular(frames)) {
+		struct page *p = list_first_entry(frames, struct page, lru);
+
+		list_del(&p->lru);
+		pmm_free(p, 0);         /* a lone frame: no batch set-up */
+		return;
+	}
 	while (!list_empty(frames)) {
 		unsigned nr = 0, n = 0;
 		unsigned long flags;

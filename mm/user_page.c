@@ -118,21 +118,27 @@ static struct anon_vma *untag_anon(struct page *page)
 	return av;
 }
 
-/* Drop a reference; the references left (0: the page, off its LRU list and untagged, is ready to be freed). */
-static int32_t put_ref(struct page *page)
+/* What goes with the last reference: the page leaves its LRU list and loses its anonymous identity. */
+static void release_page(struct page *page)
 {
-	int32_t left = drop_ref(page);
 	struct anon_vma *av;
 
-	if (left)
-		return left;
 	lru_del(page);
 	av = untag_anon(page);
 	if (av) {
 		mod_vm_stat(VM_NR_ANON_PAGES, -1);
 		anon_vma_put(av);
 	}
-	return 0;
+}
+
+/* Drop a reference; the references left (0: the page, released, is ready to be freed). */
+static int32_t put_ref(struct page *page)
+{
+	int32_t left = drop_ref(page);
+
+	if (!left)
+		release_page(page);
+	return left;
 }
 
 void user_page_put(struct page *page)
@@ -161,6 +167,10 @@ void user_pages_release(struct list_head *pages)
 	unsigned n = 0, anon = 0;
 	struct list_head *pos;
 
+	if (list_is_singular(pages)) {
+		release_page(list_first_entry(pages, struct page, lru));       /* a lone page: no batch set-up */
+		return;
+	}
 	lru_del_list(pages);
 	list_for_each(pos, pages) {
 		struct anon_vma *av = untag_anon(list_entry(pos, struct page, lru));
