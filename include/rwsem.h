@@ -46,6 +46,19 @@ bool down_write_trylock(struct rwsem *s);
 void up_read(struct rwsem *s);
 void up_write(struct rwsem *s);
 /* Someone holds s (either mode) / the running task holds it for writing. */
+/*
+ * rwsem_spin_on_owner: before taking s, wait spinning while a writer that
+ * is running on a CPU holds it and no task sleeps in its queue (Linux's
+ * optimistic spinning, simplified: lib/rwsem.c says when it stops). The
+ * caller then takes s as usual. A task that may sleep, holding no
+ * spinning lock. Inline: a lock without a writer costs one load.
+ */
+void rwsem_spin_on_writer(struct rwsem *s);
+static inline void rwsem_spin_on_owner(struct rwsem *s)
+{
+	if (__atomic_load_n(&s->writer, __ATOMIC_RELAXED))
+		rwsem_spin_on_writer(s);
+}
 bool rwsem_is_locked(const struct rwsem *s);
 bool rwsem_is_write_locked_by_me(const struct rwsem *s);
 

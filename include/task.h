@@ -167,6 +167,12 @@ void sched_yield(void);
  * sched_wakeup came in between (which made it runnable again).
  */
 void sched_sleep_if_sleeping(void);
+/*
+ * sched_task_running: is t the task running on some online CPU now? A
+ * racy hint without sched_lock; t is only compared, never read, so it may
+ * be a task that has exited (the answer is then false).
+ */
+bool sched_task_running(const struct task *t);
 /* sched_wakeup: make a sleeping t runnable again, on a CPU chosen by the balancing rules (callable from interrupts). */
 void sched_wakeup(struct task *t);
 /* sched_wait_flag / sched_wake_flag: include/sleep.h. */

@@ -11,6 +11,8 @@
 #include "sleep.h"
 #include "lockdep.h"
 #include "lockless.h"
+#include "task.h"
+#include "arch.h"
 
 struct rwsem_waiter {
 	struct list_head link;
@@ -175,6 +177,36 @@ void up_write(struct rwsem *s)
 	spin_unlock_irqrestore(&s->wait_lock, fl);
 }
 /* LAB smp: END rwsem */
+
+/*
+ * A writer's hold is short next to what a sleep costs (a context switch
+ * away, a wake-up IPI, a switch back), so while the holder runs the
+ * waiter spins (pause: a hyperthread sibling or a vCPU's turn goes on).
+ * It stops, and the caller's down_* takes the lock or queues as before,
+ * when: the lock has no writer (free, or readers only: they have no
+ * owner to watch), the holder is not running (it sleeps with the lock
+ * held), a task sleeps in the queue (the FIFO order stays theirs: a
+ * spinner only ever goes before tasks that came after it), or this CPU
+ * must run something else (need_resched). Everything is read without
+ * wait_lock: a stale read costs one more turn, and the owner is only
+ * compared (sched_task_running), never read through.
+ */
+void rwsem_spin_on_writer(struct rwsem *s)
+{
+	struct task *self = current_task();
+
+	for (;;) {
+		struct task *owner = READ_ONCE(s->owner);
+
+		if (!READ_ONCE(s->writer) || !owner || owner == self)
+			return;
+		if (READ_ONCE(s->waiters.next) != &s->waiters || !sched_task_running(owner))
+			return;
+		if (READ_ONCE(self->need_resched))
+			return;
+		arch_cpu_relax();
+	}
+}
 
 /* Without wait_lock: races with lock and unlock on other CPUs (a hint, or an assertion by a holder). */
 bool rwsem_is_locked(const struct rwsem *s)

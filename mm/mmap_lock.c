@@ -15,6 +15,7 @@ void mmap_lock_init(struct rwsem *l)
 
 void mmap_read_lock(struct mm *mm)
 {
+	rwsem_spin_on_owner(&mm->mmap_lock);
 	down_read(&mm->mmap_lock);
 }
 
@@ -30,6 +31,7 @@ void mmap_read_unlock(struct mm *mm)
 
 void mmap_write_lock(struct mm *mm)
 {
+	rwsem_spin_on_owner(&mm->mmap_lock);
 	down_write(&mm->mmap_lock);
 }
 

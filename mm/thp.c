@@ -12,8 +12,10 @@
  * the page table's alone (arch_mmu_split_huge: 512 entries, same bits, no
  * data moved), and every 4 KiB path (zap, mprotect, COW, swap-out, ...)
  * stays right on the frames after it; the arch layer splits a leaf under
- * any 4 KiB operation (include/arch_mmu.h lists where). Frames freed one
- * by one coalesce into the block again in the buddy allocator. Sharing at
+ * any 4 KiB operation (include/arch_mmu.h lists where). Frames freed
+ * together go back as one block (pmm_free_list), one by one they coalesce
+ * into it again in the buddy allocator; a new huge page's frames join the
+ * LRU at once (lru_add_run). Sharing at
  * fork is per frame too: each frame gains a reference and a mapping.
  *
  * A write fault on a write-protected leaf (do_huge_pmd_wp_page): when

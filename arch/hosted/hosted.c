@@ -149,6 +149,12 @@ void sched_wake_flag(struct task *t, int *flag)
 	smp_store_release(flag, 1);
 }
 
+/* Host threads take turns by yielding: a lock holder is never watched running (no rwsem spinning). */
+bool sched_task_running(const struct task *t)
+{
+	return false;
+}
+
 /* Lock-order records: each host thread plays one CPU and one task. */
 static __thread struct lockdep_held thread_cpu_held, thread_task_held;
 

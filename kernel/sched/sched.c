@@ -470,6 +470,16 @@ void sched_wakeup_locked(struct task *t)
 		make_runnable(t);
 }
 
+bool sched_task_running(const struct task *t)
+{
+	unsigned cpu;
+
+	for_each_cpu(cpu, arch_cpu_online_mask())
+		if (READ_ONCE(runqueues[cpu].curr) == t)
+			return true;
+	return false;
+}
+
 void sched_wakeup(struct task *t)
 {
 	unsigned long f = spin_lock_irqsave(&sched_lock);
