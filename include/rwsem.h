@@ -17,6 +17,7 @@
 
 #include "spinlock.h"
 #include "list.h"
+#include "lockless.h"
 
 struct task;
 
@@ -56,7 +57,7 @@ void up_write(struct rwsem *s);
 void rwsem_spin_on_writer(struct rwsem *s);
 static inline void rwsem_spin_on_owner(struct rwsem *s)
 {
-	if (__atomic_load_n(&s->writer, __ATOMIC_RELAXED))
+	if (READ_ONCE(s->writer))
 		rwsem_spin_on_writer(s);
 }
 bool rwsem_is_locked(const struct rwsem *s);
