@@ -107,7 +107,9 @@ void lru_add_run(struct page *first, unsigned n, enum lru_list l)
 
 void lru_drain_all(void)
 {
-	for (unsigned c = 0; c < NR_CPUS; c++) {
+	unsigned c;
+
+	for_each_cpu(c, arch_cpu_online_mask()) {      /* only a CPU that is up has queued pages */
 		spin_lock(&batches[c].lock);
 		drain_locked(&batches[c]);
 		spin_unlock(&batches[c].lock);

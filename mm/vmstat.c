@@ -32,8 +32,9 @@ void count_vm_events(enum vm_event e, unsigned long n)
 unsigned long vm_event_sum(enum vm_event e)
 {
 	unsigned long sum = 0;
+	unsigned c;
 
-	for (unsigned c = 0; c < NR_CPUS; c++)
+	for_each_cpu(c, arch_cpu_online_mask())        /* only a CPU that is up has counted */
 		sum += READ_ONCE(vm_events[c].n[e]);
 	return sum;
 }

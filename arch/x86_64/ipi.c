@@ -56,12 +56,10 @@ static void stop_interrupt(struct trap_frame *tf)
 /* arch_stop_other_cpus: halt every other online CPU (panic), best effort, without waiting. */
 void arch_stop_other_cpus(void)
 {
-	unsigned long online = arch_cpu_online_mask();
-	unsigned me = arch_cpu_id();
+	unsigned me = arch_cpu_id(), cpu;
 
-	for (unsigned cpu = 0; cpu < NR_CPUS; cpu++)
-		if (cpu != me && (online & (1UL << cpu)))
-			lapic_send_ipi(cpu_apic_id[cpu], VEC_STOP);
+	for_each_cpu(cpu, arch_cpu_online_mask() & ~(1UL << me))
+		lapic_send_ipi(cpu_apic_id[cpu], VEC_STOP);
 }
 
 void ipi_init(void)

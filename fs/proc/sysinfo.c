@@ -77,16 +77,14 @@ static long vmstat_fill(int pid, char *buf, size_t size)
 static long cpuinfo_fill(int pid, char *buf, size_t size)
 {
 	unsigned long online = arch_cpu_online_mask();
-	unsigned ncpu = arch_nr_cpus();
+	unsigned ncpu = arch_nr_cpus(), c;
 	struct cpu_identity *id = kmalloc(sizeof(*id));
 	long n = 0;
 
 	if (!id)
 		return -ENOMEM;
 	arch_cpu_identity(id);
-	for (unsigned c = 0; c < NR_CPUS; c++) {
-		if (!(online & (1UL << c)))
-			continue;
+	for_each_cpu(c, online) {
 		PUT("processor\t: %u\nvendor_id\t: %s\ncpu family\t: %u\nmodel\t\t: %u\n"
 		    "model name\t: %s\nstepping\t: %u\nphysical id\t: 0\nsiblings\t: %u\n"
 		    "core id\t\t: %u\ncpu cores\t: %u\napicid\t\t: %u\ninitial apicid\t: %u\n"
@@ -126,13 +124,13 @@ static long sysstat_fill(int pid, char *buf, size_t size)
 	uint64_t up = proc_uptime_ticks();
 	uint64_t boot = (clock_realtime_ns() - monotonic_ns()) / 1000000000ULL;
 	int newest, running, all;
+	unsigned c;
 	long n = 0;
 
 	task_counts(&newest, &running, &all);
 	PUT("cpu  0 0 0 %llu 0 0 0 0 0 0\n", (unsigned long long)(up * arch_nr_cpus()));
-	for (unsigned c = 0; c < NR_CPUS; c++)
-		if (online & (1UL << c))
-			PUT("cpu%u 0 0 0 %llu 0 0 0 0 0 0\n", c, (unsigned long long)up);
+	for_each_cpu(c, online)
+		PUT("cpu%u 0 0 0 %llu 0 0 0 0 0 0\n", c, (unsigned long long)up);
 	PUT("intr 0\nctxt 0\nbtime %llu\nprocesses %d\nprocs_running %d\nprocs_blocked 0\n"
 	    "softirq 0 0 0 0 0 0 0 0 0 0 0\n", (unsigned long long)boot, newest, MAX(running, 1));
 	return n;
