@@ -56,6 +56,8 @@
  *   KASAN_QUARANTINE spinning  the sanitizer's freed objects (taken by  kernel/mm/kasan_quarantine.c
  *                a free under any lock; KASAN builds)
  *   SLAB_CACHE   spinning  one slab cache                              mm/slab.c
+ *   PCP          spinning  one CPU's list of free frames (a drain     mm/pmm.c
+ *                takes every CPU's; interrupts off)
  *   PMM          spinning  the buddy allocator                         mm/pmm.c
  *   STREAMS      spinning  the programs' console streams (virtio)     arch/x86_64/virtio_console.c
  *   CONSOLE      spinning  the console (printk)                        lib/printk.c
@@ -101,6 +103,7 @@
 	X(SLAB_LIST,   "slab_list",   0) \
 	X(KASAN_QUARANTINE, "kasan_quarantine", 0) \
 	X(SLAB_CACHE,  "slab_cache",  0) \
+	X(PCP,         "pcp",         0) \
 	X(PMM,         "pmm",         0) \
 	X(STREAMS,     "streams",     0) \
 	X(CONSOLE,     "console",     0) \

@@ -24,6 +24,7 @@
 #define PG_cache    0x80              /* in a page cache (include/vm_object.h); private = its object */
 #define PG_referenced 0x100           /* reclaim found it referenced on the inactive list once (mm/vmscan_lru.c);
                                        *   set and cleared atomically, by the page's isolator only */
+#define PG_pcp      0x400             /* free, on a CPU's list of free frames (mm/pmm.c, pmm_free_user) */
 #define PG_readahead 0x200            /* read from swap ahead of a fault, not yet seen used (mm/swap_pte.c);
                                        *   set before it is mapped, cleared atomically by whoever sees it */
 
@@ -106,8 +107,24 @@ struct page *pmm_alloc(unsigned order, unsigned gfp);
 void pmm_free(struct page *page, unsigned order);
 
 /*
+ * pmm_free_user: pmm_free(page, 0) for a user page: the frame goes onto
+ * this CPU's list of free frames, where the next order-0 GFP_USER
+ * allocation on this CPU takes it (mm/pmm.c, "Per-CPU lists"); it still
+ * counts as free (pmm_free_frames).
+ */
+void pmm_free_user(struct page *page);
+
+/*
+ * pmm_drain_pcp: give every CPU's free frames back to the buddy lists, so
+ * that the blocks they complete are whole again (pmm_alloc does it before
+ * it fails; tests that compare the buddy lists' blocks do it first).
+ */
+void pmm_drain_pcp(void);
+
+/*
  * pmm_free_list: free the order-0 frames on frames (linked through lru;
- * the list is left empty), each as pmm_free(p, 0) would, with one
+ * the list is left empty), each as pmm_free(p, 0) would (a list of one:
+ * pmm_free_user), with one
  * pmm_lock hold per batch: frames with consecutive pfns go back as the
  * largest aligned blocks they make up. The free lists end as they would
  * after single frees (the buddy layout of a set of free frames is unique).

@@ -28,7 +28,8 @@ static struct page *mem_map;         /* one struct page per frame, [0, max_pfn) 
 static pfn_t max_pfn;
 static struct free_area free_area[PMM_MAX_ORDER + 1];
 static int32_t *huge_maps;           /* per 2 MiB block of [0, max_pfn): pmm_huge_maps */
-static size_t nr_free;               /* free frames */
+static size_t nr_free;               /* free frames in the buddy lists */
+static size_t pcp_frames;            /* [atomic] free frames on the per-CPU lists (pcp_alloc) */
 static size_t nr_total;              /* frames released to the allocator at init */
 static size_t wmark[NR_WMARK];       /* [atomic] include/pmm.h: from nr_total (set_watermarks) */
 static struct spinlock pmm_lock = SPINLOCK_INIT_CLASS("pmm", LOCK_CLASS_PMM);
@@ -57,7 +58,7 @@ void *page_address(const struct page *page) { return phys_to_virt(page_to_phys(p
 struct page *virt_to_page(const void *va) { return phys_to_page(virt_to_phys(va)); }
 
 /* Snapshots without pmm_lock: they race with allocations and frees on other CPUs. */
-size_t pmm_free_frames(void) { return READ_ONCE(nr_free); }
+size_t pmm_free_frames(void) { return READ_ONCE(nr_free) + READ_ONCE(pcp_frames); }
 size_t pmm_total_frames(void) { return nr_total; }
 size_t pmm_free_blocks(unsigned order) { return order <= PMM_MAX_ORDER ? READ_ONCE(free_area[order].count) : 0; }
 size_t pmm_watermark(enum pmm_wmark w) { return READ_ONCE(wmark[w]); }
@@ -120,6 +121,195 @@ static void free_block_locked(pfn_t pfn, unsigned order)
 	add_block_locked(&mem_map[pfn], order);
 }
 
+/* Take a block of exactly order off the free lists, splitting a larger one (NULL: none). pmm_lock held. */
+static struct page *take_block_locked(unsigned order)
+{
+	unsigned o = order;
+	struct page *head;
+
+	while (o <= PMM_MAX_ORDER && free_area[o].count == 0)
+		o++;
+	if (o > PMM_MAX_ORDER)
+		return NULL;
+	head = list_first_entry(&free_area[o].blocks, struct page, lru);
+	del_block_locked(head, o);
+	/* Split: the upper half of each level goes back on the list below. */
+	while (o > order) {
+		o--;
+		add_block_locked(head + (1UL << o), o);
+	}
+	nr_free -= 1UL << order;
+	return head;
+}
+
+/* Would a user allocation of n frames leave fewer than the min watermark free (GFP_USER refuses it)? */
+static bool below_min(unsigned gfp, size_t n)
+{
+	return (gfp & GFP_USER) && pmm_free_frames() < n + READ_ONCE(wmark[WMARK_MIN]);
+}
+
+/* The buddy lists' half of pmm_alloc: NULL when no block of order is free. */
+static struct page *buddy_alloc(unsigned order, unsigned gfp)
+{
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+	struct page *head = below_min(gfp, 1UL << order) ? NULL : take_block_locked(order);
+
+	spin_unlock_irqrestore(&pmm_lock, flags);
+	return head;
+}
+
+/* pmm_free's checks of a block about to be freed (panics on a bad one) and the reset of its head. */
+static void free_prepare(struct page *page, unsigned order)
+{
+	pfn_t pfn = page_pfn(page);
+
+	if (pfn >= max_pfn || order > PMM_MAX_ORDER || (pfn & ((1UL << order) - 1)))
+		panic("pmm_free: bad block pfn 0x%llx order %u", (unsigned long long)pfn, order);
+	if (page->flags & (PG_reserved | PG_buddy | PG_pcp))
+		panic("pmm_free: pfn 0x%llx is %s", (unsigned long long)pfn,
+		      page->flags & PG_reserved ? "reserved" : "already free (double free)");
+	if (page->lru_state)            /* a freed frame must have left its LRU list (lru_del) */
+		panic("pmm_free: pfn 0x%llx is still on an LRU list", (unsigned long long)pfn);
+#ifdef KDEBUG
+	memset(page_address(page), FREE_JUNK, PAGE_SIZE << order);
+#endif
+	page->flags = 0;
+	page->refcount = 0;
+	page->mapcount = 0;
+	page->private = NULL;
+}
+
+/*
+ * Per-CPU lists of free frames (Linux's per-cpu pagesets, order 0 only):
+ * a user page comes from this CPU's list, refilled from the buddy lists
+ * PCP_BATCH frames at a time under one pmm_lock hold (one order-5 block
+ * when there is one); a freed user page goes back to it
+ * (pmm_free_user), and past PCP_HIGH frames the oldest PCP_BATCH go back
+ * to the buddy lists. The frames on the lists count as free
+ * (pmm_free_frames) but are in no free block, so an allocation the buddy
+ * lists cannot serve drains every list first (pmm_drain_pcp). Each list
+ * has its own lock (class PCP, taken before pmm_lock, interrupts off):
+ * its CPU takes it uncontended, a drain from another CPU takes it too.
+ */
+#define PCP_BATCH 32
+#define PCP_HIGH (4 * PCP_BATCH)
+
+struct pcp_list {
+	struct spinlock lock;
+	unsigned count;
+	struct list_head frames;              /* [lock] PG_pcp frames, linked through lru: oldest at the tail */
+} __attribute__((aligned(64)));
+
+static struct pcp_list pcp[NR_CPUS];
+
+static void pcp_init(void)
+{
+	for (unsigned c = 0; c < NR_CPUS; c++) {
+		spin_init_class(&pcp[c].lock, "pcp", LOCK_CLASS_PCP);
+		pcp[c].count = 0;
+		list_init(&pcp[c].frames);
+	}
+}
+
+/* Put the n frames from first on l (they were free in the buddy lists or just freed). l's lock held. */
+static void pcp_add_locked(struct pcp_list *l, struct page *first, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		first[i].flags = PG_pcp;
+		list_add(&first[i].lru, &l->frames);
+	}
+	l->count += n;
+	__atomic_add_fetch(&pcp_frames, n, __ATOMIC_RELAXED);
+}
+
+/* Move PCP_BATCH frames (an order-5 block if there is one) from the buddy lists to l. l's lock held. */
+static void pcp_refill_locked(struct pcp_list *l)
+{
+	unsigned order = __builtin_ctz(PCP_BATCH);
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+	struct page *b = take_block_locked(order);
+
+	if (b) {
+		b->flags &= ~PG_buddy;
+		pcp_add_locked(l, b, PCP_BATCH);
+	}
+	while (!b && l->count < PCP_BATCH && (b = take_block_locked(0)) != NULL) {
+		pcp_add_locked(l, b, 1);
+		b = NULL;
+	}
+	spin_unlock_irqrestore(&pmm_lock, flags);
+}
+
+/* Return the n oldest frames of l to the buddy lists. l's lock held. */
+static void pcp_drain_locked(struct pcp_list *l, unsigned n)
+{
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+
+	for (unsigned i = 0; i < n && l->count; i++) {
+		struct page *p = list_entry(l->frames.prev, struct page, lru);
+
+		list_del(&p->lru);
+		p->flags = 0;
+		l->count--;
+		free_block_locked(page_pfn(p), 0);
+		nr_free++;
+		__atomic_sub_fetch(&pcp_frames, 1, __ATOMIC_RELAXED);
+	}
+	spin_unlock_irqrestore(&pmm_lock, flags);
+}
+
+/* A frame from this CPU's list (refilled when empty), or NULL: GFP_USER below min, or no frame left to refill with. */
+static struct page *pcp_alloc(unsigned gfp)
+{
+	struct pcp_list *l = &pcp[arch_cpu_id()];
+	struct page *p = NULL;
+	unsigned long flags;
+
+	if (below_min(gfp, 1))
+		return NULL;
+	flags = spin_lock_irqsave(&l->lock);
+	if (!l->count)
+		pcp_refill_locked(l);
+	if (l->count) {
+		p = list_first_entry(&l->frames, struct page, lru);
+		list_del(&p->lru);
+		p->flags = 0;
+		l->count--;
+		__atomic_sub_fetch(&pcp_frames, 1, __ATOMIC_RELAXED);
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
+	return p;
+}
+
+void pmm_free_user(struct page *page)
+{
+	struct pcp_list *l;
+	unsigned long flags;
+
+	free_prepare(page, 0);
+#ifdef KASAN
+	kasan_poison(page_address(page), PAGE_SIZE, KASAN_PAGE_FREE);
+#endif
+	l = &pcp[arch_cpu_id()];
+	flags = spin_lock_irqsave(&l->lock);
+	pcp_add_locked(l, page, 1);
+	if (l->count > PCP_HIGH)
+		pcp_drain_locked(l, PCP_BATCH);
+	spin_unlock_irqrestore(&l->lock, flags);
+}
+
+void pmm_drain_pcp(void)
+{
+	unsigned cpu;
+
+	for_each_cpu(cpu, arch_cpu_online_mask()) {
+		unsigned long flags = spin_lock_irqsave(&pcp[cpu].lock);
+
+		pcp_drain_locked(&pcp[cpu], pcp[cpu].count);
+		spin_unlock_irqrestore(&pcp[cpu].lock, flags);
+	}
+}
+
 static void release_range(phys_addr_t start, phys_addr_t end, bool rest);
 
 /* pmm_huge_maps' counters, zeroed, in the smallest block that holds one per 2 MiB of [0, max_pfn). */
@@ -141,7 +331,8 @@ void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size
 {
 	mem_map = pages;
 	max_pfn = npfn;
-	nr_free = nr_total = 0;
+	nr_free = nr_total = pcp_frames = 0;
+	pcp_init();
 	for (unsigned o = 0; o <= PMM_MAX_ORDER; o++) {
 		list_init(&free_area[o].blocks);
 		free_area[o].count = 0;
@@ -241,30 +432,24 @@ void pmm_release_reserved_rest(phys_addr_t start, phys_addr_t end)
 
 struct page *pmm_alloc(unsigned order, unsigned gfp)
 {
+	struct page *head = NULL;
+
 	if (order > PMM_MAX_ORDER)
 		return NULL;
-
-	unsigned long flags = spin_lock_irqsave(&pmm_lock);
-	unsigned o = order;
-	while (o <= PMM_MAX_ORDER && free_area[o].count == 0)
-		o++;
-	if (o > PMM_MAX_ORDER || ((gfp & GFP_USER) && nr_free < (1UL << order) + READ_ONCE(wmark[WMARK_MIN]))) {
-		spin_unlock_irqrestore(&pmm_lock, flags);
+	if (order == 0 && (gfp & GFP_USER))
+		head = pcp_alloc(gfp);
+	if (!head)
+		head = buddy_alloc(order, gfp);
+	if (!head && READ_ONCE(pcp_frames)) {
+		pmm_drain_pcp();        /* frames held in the CPUs' lists may make the block */
+		head = buddy_alloc(order, gfp);
+	}
+	if (!head)
 		return NULL;
-	}
-	struct page *head = list_first_entry(&free_area[o].blocks, struct page, lru);
-	del_block_locked(head, o);
-	/* Split: the upper half of each level goes back on the list below. */
-	while (o > order) {
-		o--;
-		add_block_locked(head + (1UL << o), o);
-	}
-	nr_free -= 1UL << order;
 	head->order = (uint8_t)order;
 	head->refcount = 1;
 	head->mapcount = 0;
 	head->private = NULL;
-	spin_unlock_irqrestore(&pmm_lock, flags);
 #ifdef KASAN
 	kasan_unpoison(page_address(head), PAGE_SIZE << order);
 #endif
@@ -273,27 +458,6 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 		for (size_t i = 0; i < (1UL << order); i++)
 			arch_clear_page((char *)page_address(head) + i * PAGE_SIZE);
 	return head;
-}
-
-/* pmm_free's checks of a block about to be freed (panics on a bad one) and the reset of its head. */
-static void free_prepare(struct page *page, unsigned order)
-{
-	pfn_t pfn = page_pfn(page);
-
-	if (pfn >= max_pfn || order > PMM_MAX_ORDER || (pfn & ((1UL << order) - 1)))
-		panic("pmm_free: bad block pfn 0x%llx order %u", (unsigned long long)pfn, order);
-	if (page->flags & (PG_reserved | PG_buddy))
-		panic("pmm_free: pfn 0x%llx is %s", (unsigned long long)pfn,
-		      page->flags & PG_buddy ? "already free (double free)" : "reserved");
-	if (page->lru_state)            /* a freed frame must have left its LRU list (lru_del) */
-		panic("pmm_free: pfn 0x%llx is still on an LRU list", (unsigned long long)pfn);
-#ifdef KDEBUG
-	memset(page_address(page), FREE_JUNK, PAGE_SIZE << order);
-#endif
-	page->flags = 0;
-	page->refcount = 0;
-	page->mapcount = 0;
-	page->private = NULL;
 }
 
 void pmm_free(struct page *page, unsigned order)
@@ -324,7 +488,7 @@ void pmm_free_list(struct list_head *frames)
 		struct page *p = list_first_entry(frames, struct page, lru);
 
 		list_del(&p->lru);
-		pmm_free(p, 0);         /* a lone frame: no batch set-up */
+		pmm_free_user(p);       /* a lone frame: this CPU's list */
 		return;
 	}
 	while (!list_empty(frames)) {
@@ -446,11 +610,46 @@ static int check_no_overlap(void)
 	return 0;
 }
 
+/* Every CPU's list of free frames: its count, its frames marked PG_pcp and nothing else, at most PCP_HIGH. */
+static int check_pcp_lists(void)
+{
+	unsigned cpu;
+
+	for_each_cpu(cpu, arch_cpu_online_mask()) {
+		struct pcp_list *l = &pcp[cpu];
+		unsigned long flags = spin_lock_irqsave(&l->lock);
+		struct list_head *pos;
+		unsigned n = 0;
+		int err = 0;
+
+		list_for_each(pos, &l->frames) {
+			struct page *p = list_entry(pos, struct page, lru);
+
+			if (p->flags != PG_pcp || page_pfn(p) >= max_pfn)
+				err = -EINVAL;
+			n++;
+		}
+		if (n != l->count || n > PCP_HIGH)
+			err = -EINVAL;
+		spin_unlock_irqrestore(&l->lock, flags);
+		if (err) {
+			printk("pmm_check: CPU %u's free-frame list (%u frames, counter %u) is bad\n", cpu, n, l->count);
+			return err;
+		}
+	}
+	return 0;
+}
+
 int pmm_check(void)
 {
 	size_t frames = 0;
-	unsigned long flags = spin_lock_irqsave(&pmm_lock);
-	int err = check_free_lists(&frames);
+	int err = check_pcp_lists();
+	unsigned long flags;
+
+	if (err)
+		return err;
+	flags = spin_lock_irqsave(&pmm_lock);
+	err = check_free_lists(&frames);
 
 	if (!err)
 		err = check_no_overlap();

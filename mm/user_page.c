@@ -146,7 +146,7 @@ void user_page_put(struct page *page)
 	int32_t left = put_ref(page);
 
 	if (!left)
-		pmm_free(page, 0);
+		pmm_free_user(page);
 	else if (left == 1 && smp_load_acquire(&page->swap))
 		swap_cache_release(page, NULL);         /* perhaps the swap cache's alone now */
 }

@@ -19,8 +19,15 @@ struct pmm_snapshot {
 	size_t blocks[PMM_MAX_ORDER + 1];
 };
 
+/*
+ * The CPUs' lists of free frames (pmm_free_user's) are drained first: their
+ * frames count as free but sit in no block. These tests allocate without
+ * GFP_USER and free with pmm_free, which take and give blocks of the buddy
+ * lists only, so the lists stay empty until the next snapshot.
+ */
 static void snapshot(struct pmm_snapshot *s)
 {
+	pmm_drain_pcp();
 	s->free = pmm_free_frames();
 	for (unsigned o = 0; o <= PMM_MAX_ORDER; o++)
 		s->blocks[o] = pmm_free_blocks(o);
@@ -229,6 +236,55 @@ static void test_free_list_runs(struct ktest *t)
 	expect_same(t, &before);
 }
 
+/*
+ * The CPUs' lists of free frames (mm/pmm.c): a user page freed with
+ * pmm_free_user still counts as free and is the next user page this CPU
+ * allocates (the list's head); frames waiting on the lists are not lost to
+ * a caller that needs the buddy lists: allocating every frame with plain
+ * pmm_alloc still gets every free frame (it drains the lists when the
+ * buddy lists run dry). pmm_check verifies the lists (counts, PG_pcp, at
+ * most PCP_HIGH) after 300 frees onto one list, more than it may hold.
+ */
+static void test_pcp_lists(struct ktest *t)
+{
+	struct pmm_snapshot before;
+	struct page *p, *q, *held[300];
+	void *chain = NULL, *f;
+	size_t n = 0, free;
+	unsigned got;
+
+	snapshot(&before);
+	p = pmm_alloc(0, GFP_USER);
+	ASSERT_TRUE(t, p != NULL);
+	EXPECT_EQ(t, pmm_free_frames(), before.free - 1);
+	pmm_free_user(p);
+	EXPECT_EQ(t, pmm_free_frames(), before.free);
+	q = pmm_alloc(0, GFP_USER);
+	EXPECT_TRUE(t, q == p);
+	pmm_free_user(q);
+	for (got = 0; got < 300 && (held[got] = pmm_alloc(0, GFP_USER)) != NULL; got++)
+		;
+	EXPECT_EQ(t, got, 300);
+	for (unsigned i = 0; i < got; i++)
+		pmm_free_user(held[i]);
+	EXPECT_EQ(t, pmm_check(), 0);
+	free = pmm_free_frames();
+	EXPECT_EQ(t, free, before.free);
+	while ((f = pmm_alloc_frame(0))) {
+		*(void **)f = chain;
+		chain = f;
+		n++;
+	}
+	EXPECT_EQ(t, n, free);
+	while (chain) {
+		void *next = *(void **)chain;
+
+		pmm_free_frame(chain);
+		chain = next;
+	}
+	expect_same(t, &before);
+}
+
 static void test_bad_requests(struct ktest *t)
 {
 	size_t free = pmm_free_frames();
@@ -244,6 +300,7 @@ static const struct ktest_case pmm_cases[] = {
 	KTEST_CASE(test_split_leaves_one_per_order),
 	KTEST_CASE(test_random_patterns),
 	KTEST_CASE(test_free_list_runs),
+	KTEST_CASE(test_pcp_lists),
 	KTEST_CASE(test_bad_requests),
 	{ 0 },
 };
