@@ -142,17 +142,11 @@ static struct page *take_block_locked(unsigned order)
 	return head;
 }
 
-/* Would a user allocation of n frames leave fewer than the min watermark free (GFP_USER refuses it)? */
-static bool below_min(unsigned gfp, size_t n)
-{
-	return (gfp & GFP_USER) && pmm_free_frames() < n + READ_ONCE(wmark[WMARK_MIN]);
-}
-
 /* The buddy lists' half of pmm_alloc: NULL when no block of order is free. */
-static struct page *buddy_alloc(unsigned order, unsigned gfp)
+static struct page *buddy_alloc(unsigned order)
 {
 	unsigned long flags = spin_lock_irqsave(&pmm_lock);
-	struct page *head = below_min(gfp, 1UL << order) ? NULL : take_block_locked(order);
+	struct page *head = take_block_locked(order);
 
 	spin_unlock_irqrestore(&pmm_lock, flags);
 	return head;
@@ -258,16 +252,13 @@ static void pcp_drain_locked(struct pcp_list *l, unsigned n)
 	spin_unlock_irqrestore(&pmm_lock, flags);
 }
 
-/* A frame from this CPU's list (refilled when empty), or NULL: GFP_USER below min, or no frame left to refill with. */
-static struct page *pcp_alloc(unsigned gfp)
+/* A frame from this CPU's list (refilled when empty), or NULL: none left in the buddy lists to refill it with. */
+static struct page *pcp_alloc(void)
 {
 	struct pcp_list *l = &pcp[arch_cpu_id()];
 	struct page *p = NULL;
-	unsigned long flags;
+	unsigned long flags = spin_lock_irqsave(&l->lock);
 
-	if (below_min(gfp, 1))
-		return NULL;
-	flags = spin_lock_irqsave(&l->lock);
 	if (!l->count)
 		pcp_refill_locked(l);
 	if (l->count) {
@@ -436,13 +427,16 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 
 	if (order > PMM_MAX_ORDER)
 		return NULL;
+	/* GFP_USER leaves the min watermark's frames to the kernel (a snapshot: racing CPUs may cross it by a few). */
+	if ((gfp & GFP_USER) && pmm_free_frames() < (1UL << order) + READ_ONCE(wmark[WMARK_MIN]))
+		return NULL;
 	if (order == 0 && (gfp & GFP_USER))
-		head = pcp_alloc(gfp);
+		head = pcp_alloc();
 	if (!head)
-		head = buddy_alloc(order, gfp);
+		head = buddy_alloc(order);
 	if (!head && READ_ONCE(pcp_frames)) {
 		pmm_drain_pcp();        /* frames held in the CPUs' lists may make the block */
-		head = buddy_alloc(order, gfp);
+		head = buddy_alloc(order);
 	}
 	if (!head)
 		return NULL;
