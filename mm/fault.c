@@ -6,7 +6,8 @@
  * mappings map them, private ones map them read-only and copy them on
  * write; past the end of the file: SIGBUS; a read fault maps the cached
  * pages around it too: fault-around; a page of theirs in swap is read back
- * with pt_lock dropped, a major fault), and stack growth. A guard marker
+ * with pt_lock dropped, a major fault), and stack growth (its rules are
+ * mm/stack.c's). A guard marker
  * (mm/guard.c) refuses the access with SIGSEGV (SEGV_MAPERR), after the
  * VMA's permission check as on Linux.
  *
@@ -76,36 +77,6 @@ static void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state)
 	mm_tlb_init(&tlb, mm, true);
 	arch_mmu_walk(mm->mmu, va, va + PAGE_SIZE, set_state_visit, &c, &tlb);
 	mm_tlb_finish(&tlb);
-}
-
-/*
- * Grow the growsdown VMA above addr down to addr's page (Linux
- * expand_downwards + acct_stack_growth). mmap_lock write. 0, or -EFAULT
- * (nothing to grow), -EPERM (below MMAP_MIN_ADDR), -ENOMEM (rlimit, guard
- * gap, index memory).
- */
-static int expand_stack_locked(struct mm *mm, uintptr_t addr)
-{
-	uintptr_t new_start = ALIGN_DOWN(addr, PAGE_SIZE);
-	struct vma *prev, *vma = vma_find_prev(mm, addr, &prev);
-	int err;
-
-	if (!vma || !(vma->flags & VM_GROWSDOWN))
-		return -EFAULT;
-	if (vma->start <= addr)
-		return 0;
-	if (new_start < MMAP_MIN_ADDR)
-		return -EPERM;
-	if (vma->end - new_start > STACK_RLIMIT_DEFAULT)
-		return -ENOMEM;
-	/* stack_guard_gap: an accessible, non-growsdown neighbour keeps its distance. */
-	if (prev && !(prev->flags & VM_GROWSDOWN) && (prev->flags & VM_ACCESS_FLAGS) &&
-	    new_start - prev->end < STACK_GUARD_GAP)
-		return -ENOMEM;
-	err = vma_expand_start(mm, vma, new_start);
-	if (!err)
-		mm_count(&mm->stack_grows, 1);
-	return err;
 }
 
 /*
@@ -330,7 +301,7 @@ static enum fault_result cow_fault(struct mm *mm, struct vma *vma, uintptr_t va)
 	return FAULT_OK;
 }
 
-/* LAB pgtbl: BEGIN private_fault */
+/* LAB lazy: BEGIN private_fault */
 static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t va,
 				       unsigned flags, bool present, phys_addr_t pa, unsigned state)
 {
@@ -371,7 +342,7 @@ static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t
 	mm_count(&mm->rss, 1);
 	return FAULT_OK;
 }
-/* LAB pgtbl: END private_fault */
+/* LAB lazy: END private_fault */
 
 /*
  * shmem_fault's swap-in: the object's page at va is in swap: read it back

@@ -544,6 +544,19 @@ struct mm *mm_list_next(struct mm *prev);
  */
 struct mm *mm_list_from(uint64_t id);
 
+/* ---- stack growth (mm/stack.c) */
+
+/*
+ * expand_stack_locked: grow the growsdown VMA above addr down to addr's
+ * page (Linux expand_downwards + acct_stack_growth), counting stack_grows.
+ * 0 (grown, or addr is inside it already), or -EFAULT (no growsdown VMA
+ * above addr), -EPERM (below MMAP_MIN_ADDR), -ENOMEM (within
+ * STACK_GUARD_GAP of an accessible VMA below that is no stack, past
+ * STACK_RLIMIT_DEFAULT in size, or no memory for the index), checked in
+ * that order. mmap_lock write.
+ */
+int expand_stack_locked(struct mm *mm, uintptr_t addr);
+
 /* ---- page-table work on VMA ranges (mm/zap.c, mm/mprotect.c, mm/fault.c) */
 
 /*

@@ -228,8 +228,9 @@ static void test_permissions(struct ktest *t)
 
 /*
  * Stack growth (Linux expand_downwards): a growsdown VMA grows down to the
- * faulting page while its size stays within RLIMIT_STACK (8 MiB) and it
- * keeps stack_guard_gap (1 MiB) from the accessible VMA below.
+ * faulting page while its size stays within RLIMIT_STACK (8 MiB), it
+ * keeps stack_guard_gap (1 MiB) from the accessible VMA below, and it
+ * stays at or above mmap_min_addr.
  *
  *   S-8M-1p   S-8M            S-2M       S-1M         S-1p   S
  *      |  X     | .....grows........|.......|...........|[stk]|
@@ -272,6 +273,22 @@ static void test_stack_growth_limits(struct ktest *t)
 	/* A PROT_NONE neighbour does not keep a gap (vma_is_accessible). */
 	ASSERT_EQ(t, vm_mprotect(mm, S - (3UL << 20), 1UL << 20, PROT_NONE), 0);
 	EXPECT_EQ(t, ut_write8(mm, S - (2UL << 20) + PAGE_SIZE, 1), FAULT_OK);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+
+	/*
+	 * Not below mmap_min_addr (64 KiB): a stack two pages above it grows
+	 * to it, not one byte lower (expand_downwards' -EPERM: SIGSEGV).
+	 */
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, map_fixed(mm, MMAP_MIN_ADDR + 2 * PAGE_SIZE, PAGE_SIZE, UT_RW, UT_PA | MAP_GROWSDOWN),
+		  (long)(MMAP_MIN_ADDR + 2 * PAGE_SIZE));
+	EXPECT_EQ(t, ut_write8(mm, MMAP_MIN_ADDR - 1, 1), FAULT_SIGSEGV_MAPERR);
+	EXPECT_EQ(t, ut_vma(mm, MMAP_MIN_ADDR + 2 * PAGE_SIZE)->start, MMAP_MIN_ADDR + 2 * PAGE_SIZE);
+	EXPECT_EQ(t, ut_write8(mm, MMAP_MIN_ADDR, 1), FAULT_OK);
+	EXPECT_EQ(t, ut_vma(mm, MMAP_MIN_ADDR + 2 * PAGE_SIZE)->start, MMAP_MIN_ADDR);
+	EXPECT_EQ(t, mm->stack_grows, 1);
 	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }

@@ -212,7 +212,7 @@ static void test_guard_fork_mremap_munmap(struct ktest *t)
 	EXPECT_EQ(t, guards_in(mm->mmu, G + P(32), G + P(36)), 0);
 	EXPECT_EQ(t, vm_mmap(mm, G + P(32), P(4), UT_RW, UT_PA | MAP_FIXED), (long)(G + P(32)));
 	EXPECT_EQ(t, ut_read8(mm, G + P(33)), 0);
-	/* (entries of the pages read are the zero page's: the pgtbl lab's to check) */
+	/* (entries of the pages read are the zero page's: the lazy lab's to check) */
 	UT_EXPECT_DRAWING(mm, G, "AAAA    BB      CC              DDDD",
 			  "wwww    ww      ww              wwww", NULL);
 	EXPECT_EQ(t, ut_vma_check(mm), 0);

@@ -349,7 +349,7 @@ struct arusage {
 /*
  * getrusage: after 256 new pages were written, at least 1 MiB is resident
  * and the minor-fault count has not gone down (how many faults the writes
- * took is the fault path's business: the pgtbl lab's skeleton maps pages
+ * took is the fault path's business: the lazy lab's skeleton maps pages
  * its own way, and this test must not grade that).
  */
 static void t_attr_getrusage(void)

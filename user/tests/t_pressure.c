@@ -176,7 +176,7 @@ static void t_meminfo_lru(void)
 	/*
 	 * Read-write-execute: no neighbour of the same kind to merge with, so
 	 * a VMA of its own and no fault maps a page outside it (a skeleton of
-	 * the pgtbl lab fills ahead within the VMA), without a split.
+	 * the lazy lab fills ahead within the VMA), without a split.
 	 */
 	p = mmap(NULL, n * PG, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(p != MAP_FAILED);

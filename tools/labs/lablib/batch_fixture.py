@@ -1,23 +1,23 @@
 """Submissions with known scores, for tools/check-labs' test of tools/grade-batch.
 
 The test grades in a reference repository made from the tree (its files,
-committed) with lab pgtbl's manifest cut down to host tests: a hung case
+committed) with lab lazy's manifest cut down to host tests: a hung case
 is a killed host process (ktest-host --fork --timeout) rather than a boot
 that runs out its time, and each submission rebuilds only its two lab
 files for the host. The submissions and what each must score:
 
   full       the reference tree                                       50
-  skeleton   tools/mklab pgtbl                                        10 (regression only)
-  half       the skeleton with the dump_table region solved           30
-  hung       the reference with dump_table an infinite loop           30, "hung"
+  skeleton   tools/mklab lazy                                         10 (regression only)
+  half       the skeleton with the expand_stack region solved         30
+  hung       the reference with expand_stack an infinite loop         30, "hung"
   tampered   the skeleton, a manifest naming two tests that pass on
              it, a test file edited, a line added outside the regions 10, and those 3 flagged
   half-b     the skeleton with the private_fault region solved        30
   lab-files  only the reference's two lab files                       50
-  no-marker  the reference without dump_table's END marker            30, flagged
-  no-build   the reference with a syntax error in dump_table          0 (nothing builds)
+  no-marker  the reference without expand_stack's END marker          30, flagged
+  no-build   the reference with a syntax error in expand_stack        0 (nothing builds)
   empty      no file at all                                           10, both files flagged
-  bug-on     the reference with a BUG_ON that fires in dump_table     30, the BUG_ON's text shown
+  bug-on     the reference with a BUG_ON that fires in expand_stack   30, the BUG_ON's text shown
 """
 
 import os
@@ -26,17 +26,17 @@ import subprocess
 
 from . import markers, submission
 
-LAB = "pgtbl"
-MANIFEST = """# Page tables (tools/check-labs' grade-batch test: lab pgtbl's host tests)
-20 host     ptdump.test_dump_tree,ptdump.test_dump_range
+LAB = "lazy"
+MANIFEST = """# Lazy allocation and stack growth (tools/check-labs' grade-batch test: lab lazy's host tests)
+20 host     mm_fault.test_stack_growth_limits
 20 host     mm_fault.test_demand_paging_sparse,mm_fault.test_fault_oom,mm_fault.test_read_fault_without_zero_page,mm_fault.test_zero_page_then_cow
 10 regression host:mm_file
 """
 # What a student edits to get free points: a manifest of two tests the skeleton passes, ...
-TAMPERED_MANIFEST = "# Page tables\n50 host mm_vm.test_brk,vma_diff.test_model_selftest\n"
-TEST_FILE = "tests/unit/test_ptdump.c"                 # ... a test file of the lab, ...
-LAB_FILE = "arch/x86_64/ptdump.c"                      # ... a change outside the regions.
-HUNG_TAG = "dump_table"
+TAMPERED_MANIFEST = "# Lazy allocation\n50 host mm_vm.test_brk,vma_diff.test_model_selftest\n"
+TEST_FILE = "tests/unit/test_mm_fault.c"               # ... a test file of the lab, ...
+LAB_FILE = "mm/stack.c"                                # ... a change outside the regions.
+HUNG_TAG = "expand_stack"
 FAULT_FILE, FAULT_TAG = "mm/fault.c", "private_fault"
 
 # name -> (score, max score, substrings of the flags, a substring of its log)
@@ -53,7 +53,7 @@ EXPECTED = {
     "no-marker": (30, 50, ["broken markers: " + LAB_FILE], ""),
     "no-build": (0, 50, [], "the build failed"),
     "empty": (10, 50, ["missing: " + LAB_FILE, "missing: " + FAULT_FILE], ""),
-    "bug-on": (30, 50, [], "BUG_ON(d != 0)"),
+    "bug-on": (30, 50, [], "BUG_ON(addr != 0)"),
 }
 
 
@@ -128,7 +128,7 @@ def make_submissions(ref, subs):
     if "/* TODO */" not in skeleton:
         raise RuntimeError("labs/%s/%s.c has no /* TODO */ to put the loop at" % (LAB, HUNG_TAG))
     _set_region(os.path.join(subs, "hung"), LAB_FILE, HUNG_TAG, skeleton.replace("/* TODO */", "for (;;) {}"))
-    _set_region(os.path.join(subs, "bug-on"), LAB_FILE, HUNG_TAG, skeleton.replace("/* TODO */", "BUG_ON(d != 0);"))
+    _set_region(os.path.join(subs, "bug-on"), LAB_FILE, HUNG_TAG, skeleton.replace("/* TODO */", "BUG_ON(addr != 0);"))
     t = os.path.join(subs, "tampered")
     with open(os.path.join(t, "labs", LAB, "manifest"), "w") as f:
         f.write(TAMPERED_MANIFEST)

@@ -3,14 +3,14 @@
  * touch of this page (of a file: its page, done for you; of anonymous
  * memory: below).
  *
- * LAB pgtbl: a first touch fills ahead: the page that faulted and the
+ * LAB lazy: a first touch fills ahead: the page that faulted and the
  * FILL_AHEAD - 1 pages after it in the VMA that are not mapped yet each get
  * a zeroed frame of their own, now (eager zero-fill). Make it lazy: map
  * only the page that faulted, and, for a read when
  * mm->zero_page is on, map the shared zero page read-only instead
  * (mm_zero_pa; no frame allocated, no anon identity, count zero_maps): a
  * later write copies it (wp_fault). A new page is writable and dirty at
- * once when the VMA allows writing. docs/labs/pgtbl.md.
+ * once when the VMA allows writing. docs/labs/lazy.md.
  */
 #define FILL_AHEAD 16
 
