@@ -1,12 +1,11 @@
 /*
- * LAB lazy: the stack VMA above addr grows down to addr's page, with no
- * limit: a program can take as much stack as the address space below it
- * holds. Give it Linux's limits (docs/labs/lazy.md, Part B): the stack's
- * size stays within STACK_RLIMIT_DEFAULT, a VMA below it that is
- * accessible and no stack itself keeps STACK_GUARD_GAP of free space
- * above it, nothing grows below MMAP_MIN_ADDR (each with the errno the
- * contract in mm/internal.h names), and each growth is counted in
- * mm->stack_grows.
+ * LAB lazy: the stack VMA above addr grows down to addr's page whenever
+ * its size stays within RLIMIT_STACK (STACK_RLIMIT_DEFAULT), whatever
+ * lies below it. Give it Linux's other limits (docs/labs/lazy.md, Part
+ * B): nothing grows below MMAP_MIN_ADDR, and a VMA below the stack that
+ * is accessible and no stack itself keeps STACK_GUARD_GAP of free space
+ * above it, each with the errno the contract in mm/internal.h names and
+ * in Linux's order; and count each growth in mm->stack_grows.
  */
 int expand_stack_locked(struct mm *mm, uintptr_t addr)
 {
@@ -18,5 +17,7 @@ int expand_stack_locked(struct mm *mm, uintptr_t addr)
 		return -EFAULT;
 	if (vma->start <= addr)
 		return 0;
+	if (vma->end - ALIGN_DOWN(addr, PAGE_SIZE) > STACK_RLIMIT_DEFAULT)
+		return -ENOMEM;
 	return vma_expand_start(mm, vma, ALIGN_DOWN(addr, PAGE_SIZE));
 }

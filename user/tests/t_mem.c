@@ -342,6 +342,69 @@ static void t_below_stack(void)
 	CHECK_EQ(fault_addr, (long)far);
 }
 
+/* The start of this process's stack VMA, from its "[stack]" line in /proc/self/maps; 0 if none. */
+static unsigned long stack_vma_start(void)
+{
+	static char buf[65536];
+	char *tag, *line;
+
+	CHECK(ut_read_file("/proc/self/maps", buf, sizeof(buf)) > 0);
+	for (tag = buf; *tag && memcmp(tag, "[stack]", 7); tag++)
+		;
+	if (!*tag)
+		return 0;
+	for (line = tag; line > buf && line[-1] != '\n'; line--)
+		;
+	return strtoul(line, NULL, 16);
+}
+
+static volatile char *gap_probe;
+
+/* Touch gap_probe; the caught SIGSEGV's address, or 0 when the access worked. */
+static long touch_probe(void)
+{
+	fault_addr = 0;
+	if (sigsetjmp(jb, 1) == 0)
+		*gap_probe = 1;
+	return fault_addr;
+}
+
+/*
+ * Linux's stack_guard_gap (1 MiB since the 2017 Stack Clash fix): the
+ * stack does not grow to within 1 MiB of an accessible mapping below it
+ * (an access there is SIGSEGV at its address), does grow to exactly
+ * 1 MiB above it, and a PROT_NONE mapping below keeps no gap. S is the
+ * stack VMA's start; the mapping below is one page at S - 2 MiB.
+ *
+ *   S-2M  S-2M+4K          S-1.5M          S-1M+4K               S
+ *   [ R ]....................X.................ok.................[stack
+ */
+static void t_stack_guard_gap(void)
+{
+	unsigned long s = stack_vma_start(), below;
+	struct sigaction sa;
+	char *m;
+
+	CHECK(s != 0);
+	below = s - (2UL << 20);
+	m = mmap((void *)below, PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	CHECK_EQ((unsigned long)m, below);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_segv;
+	sa.sa_flags = SA_SIGINFO;
+	CHECK_EQ(sigaction(SIGSEGV, &sa, NULL), 0);
+	gap_probe = (volatile char *)(s - (3UL << 19));                 /* S - 1.5 MiB: in the gap */
+	CHECK_EQ(touch_probe(), (long)gap_probe);
+	CHECK_EQ(stack_vma_start(), s);
+	gap_probe = (volatile char *)(below + PG + (1UL << 20));        /* exactly 1 MiB above it */
+	CHECK_EQ(touch_probe(), 0);
+	CHECK_EQ(stack_vma_start(), (unsigned long)gap_probe);
+	CHECK_EQ(mprotect(m, PG, PROT_NONE), 0);                        /* no gap below PROT_NONE */
+	gap_probe = (volatile char *)(below + PG + (1UL << 19));
+	CHECK_EQ(touch_probe(), 0);
+	CHECK_EQ(stack_vma_start(), (unsigned long)gap_probe);
+}
+
 const struct utest ut_mem_tests[] = {
 	{ "demand_paging", t_demand_paging },
 	{ "zero_page_then_cow", t_zero_page_then_cow },
@@ -352,5 +415,6 @@ const struct utest ut_mem_tests[] = {
 	{ "stack_growth", t_stack_growth },
 	{ "stack_limit", t_stack_limit },
 	{ "below_stack", t_below_stack },
+	{ "stack_guard_gap", t_stack_guard_gap },
 	{ NULL, NULL },
 };
