@@ -150,6 +150,7 @@ static enum fault_result object_error(int err)
  * which leaves a page mapped twice alone). pt_lock held; out of memory
  * just maps fewer.
  */
+/* LAB filemap: BEGIN fault_around */
 static void object_fault_around(struct mm *mm, struct vma *vma, uintptr_t va, unsigned want)
 {
 	uintptr_t pte_off = (va >> PAGE_SHIFT) % PTES_PER_TABLE, vma_off = (va - vma->start) >> PAGE_SHIFT;
@@ -175,12 +176,14 @@ static void object_fault_around(struct mm *mm, struct vma *vma, uintptr_t va, un
 		mm_count(&mm->rss_file, 1);
 	}
 }
+/* LAB filemap: END fault_around */
 
 /*
  * A file-backed (or shared anonymous) page not mapped yet: the object's
  * page, in a shared VMA as the VMA allows (do_shared_fault), in a private
  * one read-only (do_read_fault; a write copies it next, wp_fault).
  */
+/* LAB filemap: BEGIN object_fault */
 static enum fault_result object_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags)
 {
 	bool shared = vma->flags & VM_SHARED;
@@ -208,6 +211,7 @@ static enum fault_result object_fault(struct mm *mm, struct vma *vma, uintptr_t 
 	mm_count(&mm->rss_file, 1);
 	return FAULT_OK;
 }
+/* LAB filemap: END object_fault */
 
 /* A fault in a shared VMA on a page that is present: only permissions can lag. */
 static enum fault_result shared_present(struct mm *mm, struct vma *vma, uintptr_t va, unsigned state)
@@ -273,6 +277,7 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
  * had none). As in Linux the VMA gets its anon identity before the file's
  * page is looked up, so even a write past the end (SIGBUS) leaves it one.
  */
+/* LAB filemap: BEGIN cow_fault */
 static enum fault_result cow_fault(struct mm *mm, struct vma *vma, uintptr_t va)
 {
 	unsigned want = mm_vm_to_mmu(vma->flags) | MMU_ACCESSED | MMU_DIRTY;
@@ -300,6 +305,7 @@ static enum fault_result cow_fault(struct mm *mm, struct vma *vma, uintptr_t va)
 	mm_count(&mm->cow_copies, 1);
 	return FAULT_OK;
 }
+/* LAB filemap: END cow_fault */
 
 /* LAB lazy: BEGIN private_fault */
 static enum fault_result private_fault(struct mm *mm, struct vma *vma, uintptr_t va,

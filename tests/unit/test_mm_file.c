@@ -196,10 +196,167 @@ static void test_file_references(struct ktest *t)
 	counts_check(t, &c);
 }
 
+/*
+ * A read fault in a private file mapping maps the file's own cached page,
+ * read-only (Linux's do_read_fault): the frame a shared mapping of the
+ * file maps too, no anon identity, counted in rss_file; a write() to the
+ * file shows through it. The first write to the page copies it
+ * (do_wp_page: a file's page is never taken over): the copy is the
+ * process's own, the file keeps its bytes, and later write()s no longer
+ * show through. (The mmscript file_private_cow shows the same on Linux.)
+ */
+static void test_private_read_shares_cache(struct ktest *t)
+{
+	const uintptr_t P = A0 + 64 * PAGE_SIZE;       /* another fault-around block */
+	struct counts c;
+	struct tfile tf;
+	struct mm *mm;
+	char ch;
+
+	counts_take(&c);
+	ASSERT_TRUE(t, tf_open(t, &tf, 2 * PAGE_SIZE));
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, A0, 2 * PAGE_SIZE, UT_RW, UT_SH, &tf.vm, 0), (long)A0);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, P, 2 * PAGE_SIZE, UT_RW, UT_PR, &tf.vm, 0), (long)P);
+	EXPECT_EQ(t, ut_read8(mm, P), 'a');
+	EXPECT_EQ(t, ut_read8(mm, A0), 'a');
+	EXPECT_NE(t, ut_pa(mm, P), 0);
+	EXPECT_EQ(t, ut_pa(mm, P), ut_pa(mm, A0));
+	EXPECT_EQ(t, ut_state(mm, P) & MMU_WRITE, 0);
+	EXPECT_EQ(t, ut_vma(mm, P)->anon, NULL);
+	EXPECT_EQ(t, mm->rss_file, mm->rss);
+	ch = 'Z';
+	EXPECT_EQ(t, fs_write(tf.d->inode, 0, 1, copy_byte, &ch), 1);
+	EXPECT_EQ(t, ut_read8(mm, P), 'Z');                         /* shows through */
+	EXPECT_EQ(t, ut_write8(mm, P, 'P'), FAULT_OK);              /* the copy */
+	EXPECT_EQ(t, mm->cow_copies, 1);
+	EXPECT_NE(t, ut_vma(mm, P)->anon, NULL);
+	EXPECT_NE(t, ut_pa(mm, P), ut_pa(mm, A0));
+	EXPECT_EQ(t, ut_read8(mm, A0), 'Z');                        /* the file kept its byte */
+	ch = 'Y';
+	EXPECT_EQ(t, fs_write(tf.d->inode, 0, 1, copy_byte, &ch), 1);
+	EXPECT_EQ(t, ut_read8(mm, P), 'P');                         /* no longer follows the file */
+	EXPECT_EQ(t, ut_read8(mm, A0), 'Y');
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+	tf_close(t, &tf);
+	counts_check(t, &c);
+}
+
+/*
+ * Past the end of the file a private mapping faults with SIGBUS, for a
+ * read (do_read_fault) and a write (do_cow_fault) alike: the page lookup
+ * fails and vmf_error makes it VM_FAULT_SIGBUS; the bytes of the last page
+ * beyond the end read zero. do_cow_fault prepares the VMA's anon identity
+ * before the lookup, so a write past the end leaves the VMA one. The
+ * faults that fail map nothing.
+ */
+static void test_private_past_eof_sigbus(struct ktest *t)
+{
+	struct counts c;
+	struct tfile tf;
+	struct mm *mm;
+
+	counts_take(&c);
+	ASSERT_TRUE(t, tf_open(t, &tf, PAGE_SIZE + 5));
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, A0, 4 * PAGE_SIZE, UT_RW, UT_PR, &tf.vm, 0), (long)A0);
+	EXPECT_EQ(t, ut_read8(mm, A0 + PAGE_SIZE), 'b');
+	EXPECT_EQ(t, ut_read8(mm, A0 + PAGE_SIZE + 100), 0);       /* the last page's tail */
+	EXPECT_EQ(t, ut_read8(mm, A0 + 2 * PAGE_SIZE), UT_READ_FAULT(FAULT_SIGBUS));
+	EXPECT_EQ(t, ut_vma(mm, A0)->anon, NULL);
+	EXPECT_EQ(t, ut_write8(mm, A0 + 3 * PAGE_SIZE, 1), FAULT_SIGBUS);
+	EXPECT_NE(t, ut_vma(mm, A0)->anon, NULL);
+	EXPECT_EQ(t, ut_pa(mm, A0 + 2 * PAGE_SIZE), 0);
+	EXPECT_EQ(t, ut_pa(mm, A0 + 3 * PAGE_SIZE), 0);
+	EXPECT_EQ(t, mm->rss, mm->rss_file);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+	tf_close(t, &tf);
+	counts_check(t, &c);
+}
+
+/* Which of pages [0, n) of the VMA at va are mapped, as a string of '1' and '0'. */
+static void mapped_pages(struct mm *mm, uintptr_t va, unsigned n, char *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		out[i] = ut_pa(mm, va + i * PAGE_SIZE) ? '1' : '0';
+	out[n] = 0;
+}
+
+/*
+ * Fault-around (Linux's do_fault_around with fault_around_bytes 64 KiB,
+ * and filemap_map_pages): a read fault also maps the file's cached pages
+ * in the 16-page block around it, aligned to 16 entries of its page table
+ * but not before the VMA's start, and clipped to the VMA's end, to the
+ * page table of the fault and to the end of the file; a page not in the
+ * cache (a hole) or already mapped is left as it is. Each case below is
+ * that rule worked by hand (pte = the entry's index in its page table).
+ */
+static void test_fault_around_block(struct ktest *t)
+{
+	const uintptr_t B = A0 + 69 * PAGE_SIZE, C = A0 + 500 * PAGE_SIZE, D = A0 + 1024 * PAGE_SIZE;
+	const uintptr_t E = A0 + 2048 * PAGE_SIZE;
+	struct counts c;
+	struct tfile tf, holes;
+	struct mm *mm;
+	phys_addr_t copy;
+	char m[65];
+
+	counts_take(&c);
+	ASSERT_TRUE(t, tf_open(t, &tf, 64 * PAGE_SIZE));
+	ASSERT_TRUE(t, tf_open(t, &holes, 16 * PAGE_SIZE));
+	ASSERT_EQ(t, fs_truncate(holes.d->inode, 32 * PAGE_SIZE), 0);   /* pages 16-31: holes */
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	/* A VMA at pte 0: a read of page 20 maps the aligned block 16-31; the copy at 17 stays. */
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, A0, 64 * PAGE_SIZE, UT_RW, UT_PR, &tf.vm, 0), (long)A0);
+	EXPECT_EQ(t, ut_write8(mm, A0 + 17 * PAGE_SIZE, 'W'), FAULT_OK);
+	copy = ut_pa(mm, A0 + 17 * PAGE_SIZE);
+	EXPECT_EQ(t, ut_read8(mm, A0 + 20 * PAGE_SIZE), 'a' + 20);
+	mapped_pages(mm, A0, 64, m);
+	EXPECT_STREQ(t, m, "0000000000000000111111111111111100000000000000000000000000000000");
+	EXPECT_EQ(t, ut_pa(mm, A0 + 17 * PAGE_SIZE), copy);
+	EXPECT_EQ(t, ut_read8(mm, A0 + 17 * PAGE_SIZE), 'W');
+	EXPECT_EQ(t, mm->rss_file, 15);
+	/* A VMA starting at pte 69: a read at its page 2 (pte 71) maps from its start, 16 pages. */
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, B, 40 * PAGE_SIZE, PROT_READ, UT_PR, &tf.vm, 0), (long)B);
+	EXPECT_EQ(t, ut_read8(mm, B + 2 * PAGE_SIZE), 'a' + 2);
+	mapped_pages(mm, B, 40, m);
+	EXPECT_STREQ(t, m, "1111111111111111000000000000000000000000");
+	/* Starting at pte 500, 30 pages: a read at pte 511 maps to the end of its table, no further. */
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, C, 30 * PAGE_SIZE, PROT_READ, UT_PR, &tf.vm, 0), (long)C);
+	EXPECT_EQ(t, ut_read8(mm, C + 11 * PAGE_SIZE), 'a' + 11);
+	mapped_pages(mm, C, 30, m);
+	EXPECT_STREQ(t, m, "111111111111000000000000000000");
+	/* File pages 56-71 of a 64-page file: only the 8 before the end; past it, SIGBUS. */
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, D, 16 * PAGE_SIZE, PROT_READ, UT_PR, &tf.vm, 56), (long)D);
+	EXPECT_EQ(t, ut_read8(mm, D), 'a' + 56);
+	mapped_pages(mm, D, 16, m);
+	EXPECT_STREQ(t, m, "1111111100000000");
+	EXPECT_EQ(t, ut_read8(mm, D + 8 * PAGE_SIZE), UT_READ_FAULT(FAULT_SIGBUS));
+	/* Holes are not cached: a read of page 20 maps page 20 alone (a zero page of the file's). */
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, E, 32 * PAGE_SIZE, PROT_READ, UT_PR, &holes.vm, 0), (long)E);
+	EXPECT_EQ(t, ut_read8(mm, E + 20 * PAGE_SIZE), 0);
+	mapped_pages(mm, E, 32, m);
+	EXPECT_STREQ(t, m, "00000000000000000000100000000000");
+	EXPECT_EQ(t, mm->rss_file, 15 + 16 + 12 + 8 + 1);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+	tf_close(t, &holes);
+	tf_close(t, &tf);
+	counts_check(t, &c);
+}
+
 static const struct ktest_case mm_file_cases[] = {
 	KTEST_CASE(test_truncate_every_mm),
 	KTEST_CASE(test_punch_every_mm),
 	KTEST_CASE(test_file_references),
+	KTEST_CASE(test_private_read_shares_cache),
+	KTEST_CASE(test_private_past_eof_sigbus),
+	KTEST_CASE(test_fault_around_block),
 	{ 0 }
 };
 
