@@ -104,6 +104,19 @@ void arch_mmu_replace(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
 int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state);
 
 /*
+ * The fault path's pair, which walks the tables once (as Linux's fault
+ * keeps vmf->pte from the lookup to the install): arch_mmu_query_near is
+ * arch_mmu_query and remembers, in m, the page table of va's 2 MiB block;
+ * arch_mmu_map_near is arch_mmu_map, and fills the remembered table
+ * without a walk when va lies in its block (else it walks, and remembers
+ * the table it filled). m forgets the table whenever a page-table page
+ * leaves its tree, so it is never a stale one. Callers hold the lock that
+ * serializes m's table changes (mm's pt_lock) from the query to the map.
+ */
+int arch_mmu_query_near(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state);
+int arch_mmu_map_near(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot);
+
+/*
  * Guard markers (Linux's PTE_MARKER_GUARD, MADV_GUARD_INSTALL): an entry
  * without a frame that the hardware treats as not present, so that every
  * access faults; mm/ then refuses the fault. Walks (arch_mmu_walk) never

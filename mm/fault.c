@@ -107,7 +107,8 @@ static int install_page(struct mm *mm, uintptr_t va, struct page *p, unsigned pr
 	if (replace) {
 		arch_mmu_replace(mm->mmu, va, page_to_phys(p), prot);
 	} else {
-		int err = arch_mmu_map(mm->mmu, va, page_to_phys(p), prot);
+		/* into the table fault_locked's lookup found (no second walk) */
+		int err = arch_mmu_map_near(mm->mmu, va, page_to_phys(p), prot);
 
 		if (err)
 			return err;
@@ -163,7 +164,7 @@ static void object_fault_around(struct mm *mm, struct vma *vma, uintptr_t va, un
 		uintptr_t a = table + (i << PAGE_SHIFT);
 		struct page *p = NULL;
 
-		if (a == va || arch_mmu_query(mm->mmu, a, NULL, NULL) != -ENOENT)
+		if (a == va || arch_mmu_query_near(mm->mmu, a, NULL, NULL) != -ENOENT)
 			continue;
 		/* past the end (-ENXIO) or absent: nothing to map; the reference becomes the PTE's */
 		if (vm_object_page(vma_object(vma), vma_pgoff_at(vma, a), VMO_NOWAIT, &p) || !p)
@@ -382,7 +383,7 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 
 	mm_pt_lock(mm);
 again:
-	q = arch_mmu_query(mm->mmu, va, &pa, &state);
+	q = arch_mmu_query_near(mm->mmu, va, &pa, &state);
 	present = q == 0;
 	if (q == -EFAULT)
 		r = FAULT_SIGSEGV_MAPERR;       /* a guard marker (handle_pte_marker: VM_FAULT_SIGSEGV) */
@@ -451,7 +452,6 @@ static bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, 
 	return true;
 }
 
-/* One try at the fault: the per-VMA lock first where enabled, else under the mmap_lock. */
 /*
  * lock_mm_and_find_vma (Linux's, 6.5+): the mmap_lock for reading and the
  * VMA holding addr, growing a stack down to it first (under the write
@@ -488,6 +488,7 @@ static struct vma *lock_mm_and_find_vma(struct mm *mm, uintptr_t addr)
 	return vma;
 }
 
+/* One try at the fault: the per-VMA lock first where enabled, else under the mmap_lock. */
 static enum fault_result fault_once(struct mm *mm, uintptr_t addr, unsigned flags)
 {
 	struct vma *vma;

@@ -134,12 +134,24 @@ static void table_free(struct arch_mmu *m, phys_addr_t pa)
 	__atomic_sub_fetch(&m->tables, 1, __ATOMIC_RELAXED);   /* also after the flush, outside pt_lock */
 }
 
+/*
+ * The page table that arch_mmu_query_near and arch_mmu_map_near remember:
+ * forgotten whenever a table of m leaves the tree (unlinked, replaced by
+ * a 2 MiB leaf, freed), so that a remembered table is always in the tree
+ * at its block. All of it under mm's pt_lock, as every table change.
+ */
+static void near_forget(struct arch_mmu *m)
+{
+	m->near_table = NULL;
+}
+
 /* A table page unlinked from the tree: freed by arch_tlb_flush, after every CPU's flush. */
 static void table_defer_free(struct tlb_batch *b, phys_addr_t pa)
 {
 	struct page *p = phys_to_page(pa);
 
 	BUG_ON(!p || !(p->flags & PG_pgtable));
+	near_forget(b->m);
 	list_add_tail(&p->lru, &b->free_tables);
 }
 
@@ -161,6 +173,22 @@ void arch_tlb_flush(struct tlb_batch *b)
 static struct page *table_page(uint64_t e)
 {
 	return phys_to_page(e & PTE_ADDR_MASK);
+}
+
+/* Remember te, the level-2 entry of the page table of va's block. */
+static void near_remember(struct arch_mmu *m, uintptr_t va, uint64_t te)
+{
+	m->near_block = ALIGN_DOWN(va, HUGE_SIZE);
+	m->near_table = table_va(te);
+	m->near_page = table_page(te);
+}
+
+/* va's slot in the remembered table, or NULL when va is not in its block. */
+static uint64_t *near_slot(const struct arch_mmu *m, uintptr_t va)
+{
+	if (m->near_table && m->near_block == ALIGN_DOWN(va, HUGE_SIZE))
+		return &m->near_table[pt_index(va, 1)];
+	return NULL;
 }
 
 #ifdef KDEBUG
@@ -331,6 +359,7 @@ static uint64_t *slot_alloc(struct arch_mmu *m, uintptr_t va, uint64_t *owner, i
 		if (!*slot) {
 			if (table_link(m, slot, te)) {
 				/* Undo: unlink and free the tables this call added (they are empty). */
+				near_forget(m);
 				while (nfresh-- > 0) {
 					table_free(m, *slots[nfresh] & PTE_ADDR_MASK);
 					*slots[nfresh] = 0;
@@ -357,18 +386,37 @@ static uint64_t *leaf_slot_alloc(struct arch_mmu *m, uintptr_t va, uint64_t *own
 	return slot_alloc(m, va, owner, 2);
 }
 
-int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot)
+/* Fill the slot pte, of the table whose struct page is tp, with no present entry. */
+static void map_leaf(uint64_t *pte, struct page *tp, phys_addr_t pa, unsigned prot)
 {
-	uint64_t te, *pte;
-
 	BUG_ON(pa & ~PTE_ADDR_MASK);
-	pte = leaf_slot_alloc(m, va, &te);
-	if (!pte)
-		return -ENOMEM;
 	BUG_ON(leaf_exists(*pte));      /* a present entry changes through replace or a walk (flushed) */
 	if (!*pte)
-		table_page(te)->mapcount++;
+		tp->mapcount++;
 	*pte = pa | leaf_bits(prot);
+}
+
+int arch_mmu_map(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot)
+{
+	uint64_t te, *pte = leaf_slot_alloc(m, va, &te);
+
+	if (!pte)
+		return -ENOMEM;
+	map_leaf(pte, table_page(te), pa, prot);
+	return 0;
+}
+
+int arch_mmu_map_near(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot)
+{
+	uint64_t te, *pte = near_slot(m, va);
+
+	if (!pte) {
+		pte = leaf_slot_alloc(m, va, &te);
+		if (!pte)
+			return -ENOMEM;
+		near_remember(m, va, te);
+	}
+	map_leaf(pte, m->near_page, pa, prot);
 	return 0;
 }
 
@@ -405,12 +453,15 @@ int arch_mmu_set_swap(struct arch_mmu *m, uintptr_t va, unsigned long val)
 /*
  * The slot of the leaf mapping va: a 4 KiB entry, or the 2 MiB leaf
  * covering va (split first when split); NULL when a table on the way is
- * missing.
+ * missing. *te (when te is not NULL): the level-2 entry of the page table
+ * holding a 4 KiB slot, else 0.
  */
-static uint64_t *leaf_slot_at(struct arch_mmu *m, uintptr_t va, bool split)
+static uint64_t *leaf_slot_at(struct arch_mmu *m, uintptr_t va, bool split, uint64_t *te)
 {
 	uint64_t *t = m->pml4;
 
+	if (te)
+		*te = 0;
 	for (int lvl = 4; lvl >= 2; lvl--) {
 		uint64_t *slot = &t[pt_index(va, lvl)];
 
@@ -421,6 +472,8 @@ static uint64_t *leaf_slot_at(struct arch_mmu *m, uintptr_t va, bool split)
 		}
 		if (!(*slot & PTE_P))
 			return NULL;
+		if (lvl == 2 && te)
+			*te = *slot;
 		t = table_va(*slot);
 	}
 	return &t[pt_index(va, 1)];
@@ -429,16 +482,12 @@ static uint64_t *leaf_slot_at(struct arch_mmu *m, uintptr_t va, bool split)
 /* The 4 KiB leaf slot of va (a 2 MiB leaf there is split), or NULL. */
 static uint64_t *leaf_slot(struct arch_mmu *m, uintptr_t va)
 {
-	return leaf_slot_at(m, va, true);
+	return leaf_slot_at(m, va, true, NULL);
 }
 
-int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state)
+/* arch_mmu_query's answer for slot, the leaf slot of va (NULL: no table there). */
+static int leaf_query(const uint64_t *slot, uintptr_t va, phys_addr_t *pa, unsigned *state)
 {
-	uint64_t *slot;
-
-	if (va >= USER_HALF_END)
-		return -ENOENT;
-	slot = leaf_slot_at(m, ALIGN_DOWN(va, PAGE_SIZE), false);
 	if (slot && (*slot & PTE_PS) && leaf_exists(*slot)) {
 		if (pa)
 			*pa = (*slot & PTE_ADDR_MASK) + (ALIGN_DOWN(va, PAGE_SIZE) & (HUGE_SIZE - 1));
@@ -460,6 +509,30 @@ int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *
 	if (state)
 		*state = leaf_state(*slot);
 	return 0;
+}
+
+int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state)
+{
+	if (va >= USER_HALF_END)
+		return -ENOENT;
+	va = ALIGN_DOWN(va, PAGE_SIZE);
+	return leaf_query(leaf_slot_at(m, va, false, NULL), va, pa, state);
+}
+
+int arch_mmu_query_near(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state)
+{
+	uint64_t te, *slot;
+
+	if (va >= USER_HALF_END)
+		return -ENOENT;
+	va = ALIGN_DOWN(va, PAGE_SIZE);
+	slot = near_slot(m, va);
+	if (!slot) {
+		slot = leaf_slot_at(m, va, false, &te);
+		if (te)
+			near_remember(m, va, te);
+	}
+	return leaf_query(slot, va, pa, state);
 }
 
 struct walk_ctx {
@@ -681,6 +754,7 @@ void arch_mmu_collapse_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, un
 			tlb_batch_add(tlb, va + ((uintptr_t)i << PAGE_SHIFT));
 	}
 	*pmd = pa | leaf_bits(prot) | PTE_PS;
+	near_forget(m);
 	/* Linux deposits the old table too; its stale entries stay until a split rewrites all 512. */
 	tp->mapcount = 0;
 	list_add(&tp->lru, &m->deposit);
@@ -692,7 +766,7 @@ bool arch_mmu_split_huge(struct arch_mmu *m, uintptr_t va)
 	uint64_t *slot;
 
 	check_user_va(__func__, ALIGN_DOWN(va, PAGE_SIZE));
-	slot = leaf_slot_at(m, ALIGN_DOWN(va, PAGE_SIZE), false);
+	slot = leaf_slot_at(m, ALIGN_DOWN(va, PAGE_SIZE), false, NULL);
 	if (!slot || !(*slot & PTE_PS))
 		return false;
 	huge_split(m, slot, ALIGN_DOWN(va, HUGE_SIZE));

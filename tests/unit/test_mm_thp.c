@@ -503,7 +503,7 @@ static void test_thp_collapse(struct ktest *t)
 	unsigned long failed = vm_event_sum(VM_THP_COLLAPSE_ALLOC_FAILED);
 	size_t frames, before;
 	struct list_head held;
-	struct mm *mm;
+	struct mm *mm, *child;
 	long rss;
 
 	mm = ut_thp_mm(THP_NEVER, 3 * HUGE_SIZE, &frames);
@@ -537,6 +537,18 @@ static void test_thp_collapse(struct ktest *t)
 	EXPECT_EQ(t, vm_madvise(mm, HV + 2 * HUGE_SIZE, HUGE_SIZE, MADV_COLLAPSE), 0);
 	EXPECT_EQ(t, ut_state(mm, HV + 2 * HUGE_SIZE) & MMU_HUGE, MMU_HUGE);
 	EXPECT_EQ(t, ut_read8(mm, HV + 2 * HUGE_SIZE + 5), 9);
+	/*
+	 * A write fault in that block after fork made its leaf read-only (the
+	 * block's last fault, before the collapse, was in its 4 KiB table, which
+	 * the collapse took out of the tree): the fault finds the 2 MiB leaf and
+	 * copies (Linux 6.x: the leaf split, one 4 KiB page copied).
+	 */
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_EQ(t, ut_write8(mm, HV + 2 * HUGE_SIZE + 5, 10), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, HV + 2 * HUGE_SIZE + 5), 10);
+	EXPECT_EQ(t, ut_read8(child, HV + 2 * HUGE_SIZE + 5), 9);
+	mm_put(child);
 	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_NOHUGEPAGE), 0);
 	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
 	ut_thp_done(t, mm, saved, frames);

@@ -251,8 +251,52 @@ static void test_unmap_frees_tables_like_linux(struct ktest *t)
 	mm_put(mm);
 }
 
+/*
+ * arch_mmu_query_near and arch_mmu_map_near remember the page table of the
+ * block they used last and fill it without walking; the table is
+ * forgotten when it leaves the tree, so a map after the table was freed
+ * (munmap's zap and free_pgtables) builds a new one, which a plain query
+ * (a full walk) sees, and the table count says so.
+ */
+static void test_arch_near_table(struct ktest *t)
+{
+	const uintptr_t A = 0x40000000UL;
+	struct arch_mmu *m = arch_mmu_create();
+	struct page *f = pmm_alloc(0, 0), *g = pmm_alloc(0, 0);
+	struct tlb_batch tlb;
+	phys_addr_t got = 0;
+	size_t tables;
+
+	ASSERT_TRUE(t, m && f && g);
+	EXPECT_EQ(t, arch_mmu_query_near(m, A, NULL, NULL), -ENOENT);
+	EXPECT_EQ(t, arch_mmu_map_near(m, A, page_to_phys(f), MMU_READ | MMU_WRITE), 0);
+	EXPECT_EQ(t, arch_mmu_map_near(m, A + PAGE_SIZE, page_to_phys(g), MMU_READ), 0);
+	EXPECT_EQ(t, arch_mmu_query(m, A + PAGE_SIZE, &got, NULL), 0);
+	EXPECT_EQ(t, got, page_to_phys(g));
+	EXPECT_EQ(t, arch_mmu_query_near(m, A, &got, NULL), 0);
+	EXPECT_EQ(t, got, page_to_phys(f));
+	tables = arch_mmu_table_pages(m);
+	EXPECT_EQ(t, tables, 4);                                 /* root, PDPT, PD, PT */
+	tlb_batch_init(&tlb, m, false);
+	EXPECT_EQ(t, arch_mmu_walk(m, A, A + 2 * PAGE_SIZE, clear_visit, NULL, &tlb), 2);
+	arch_mmu_free_tables(m, A, A + 2 * PAGE_SIZE, 0, 0, 1, &tlb);
+	arch_tlb_flush(&tlb);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), tables - 1);       /* the PT went */
+	EXPECT_EQ(t, arch_mmu_query_near(m, A, NULL, NULL), -ENOENT);
+	EXPECT_EQ(t, arch_mmu_map_near(m, A + 2 * PAGE_SIZE, page_to_phys(f), MMU_READ), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), tables);           /* a new PT, not the freed one */
+	EXPECT_EQ(t, arch_mmu_query(m, A + 2 * PAGE_SIZE, &got, NULL), 0);
+	EXPECT_EQ(t, got, page_to_phys(f));
+	arch_mmu_walk(m, A, A + 4 * PAGE_SIZE, clear_visit, NULL, &tlb);
+	arch_tlb_flush(&tlb);
+	arch_mmu_destroy(m);
+	pmm_free(f, 0);
+	pmm_free(g, 0);
+}
+
 static const struct ktest_case mm_vm_cases[] = {
 	KTEST_CASE(test_arch_walk_semantics),
+	KTEST_CASE(test_arch_near_table),
 	KTEST_CASE(test_munmap_dontneed_mincore),
 	KTEST_CASE(test_unmap_frees_tables_like_linux),
 	KTEST_CASE(test_mmap_errors),

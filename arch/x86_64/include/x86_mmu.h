@@ -60,6 +60,11 @@ struct arch_mmu {
 	size_t huge;                  /* 2 MiB leaves mapped */
 	struct list_head deposit;     /* one table page per 2 MiB leaf, set aside for its split
 	                               *   (struct page lru; counted in tables) */
+	/* The fault path's remembered page table (arch_mmu_query_near), under mm's pt_lock:
+	 * the table of the 2 MiB block near_block, or near_table NULL. */
+	uint64_t *near_table;
+	struct page *near_page;       /* near_table's struct page (counts its entries) */
+	uintptr_t near_block;
 };
 
 /*
