@@ -9,7 +9,7 @@
  * page faults.
  *
  *   workloads sysbench --threads N --tx T [--grow mprotect|none] [--free dontneed|free]
- *                      [--work W]
+ *                      [--work W] [--skew K]
  *
  * N threads (clone, threads.c; at most 16) share T transactions (thread k
  * runs numbers k, k + N, ...), each in the thread's own arena: 1 MiB
@@ -38,6 +38,10 @@
  *   --free free      MADV_FREE: the pages stay mapped, clean; the next
  *                    write cancels the free without a fault (reclaim
  *                    would drop them only under memory pressure)
+ *   --skew K         K million rounds of an empty loop before the start
+ *                    (default 0): the same run, begun at another phase of
+ *                    the timer's ticks, for the spread between boots of
+ *                    one configuration
  *
  * The kernel side of the variants is the boot option madv_lock=write|read
  * (whether DONTNEED/FREE take the mmap_lock for writing, as 2.6.21 did, or
@@ -231,6 +235,8 @@ int wl_sysbench(int argc, char **argv)
 		s[i].base = wl_map(NULL, SB_ARENA, cfg.grow_mprotect ? PROT_NONE : PROT_READ | PROT_WRITE, 0);
 		wl_thread_start(&s[i].t, sb_thread_main, &s[i]);
 	}
+	for (volatile unsigned long k = wl_opt(argc, argv, "--skew", 0) * 1000000; k; k--)
+		;
 	wl_counts(&c0);
 	sb_memstat(&m0);
 	t0 = wl_now_ns();
