@@ -8,11 +8,12 @@
  *             [--libs-min N --libs-max N] libraries per start-up process (default 20, 60)
  *   workloads sweep [--layout L] [--max N] [--ops K]
  *                                         1998: index accesses per operation vs n (sweep.c)
- *   workloads gc --chunk PAGES [--peak PAGES] [--cycles C]
- *                                         2001: gcc-2.96-like (chunk 1) or gcc-3.0-like
- *                                         (chunk 32) garbage-collected arena (gc.c)
+ *   workloads gc --chunk PAGES [--peak PAGES] [--cycles C] [--brk] [--sys N]
+ *                                         2001: gcc-2.96-like (chunk 1), gcc-3.0-like
+ *                                         (chunk 32) or gcc-2.95.3-like (--brk) garbage-
+ *                                         collected arena, with N file reads a cycle (gc.c)
  *   workloads replay FILE [--repeat N]    2001: a converted strace of a real program (replay.c)
- *   workloads sysbench --threads N --tx T [--grow mprotect|none] [--free dontneed|free]
+ *   workloads sysbench --threads N --tx T [--grow mprotect|none] [--free dontneed|free] [--skew K]
  *                                         2007: threads allocating and trimming per-thread
  *                                         arenas as glibc's malloc did (sysbench.c)
  *
