@@ -503,7 +503,7 @@ static void test_thp_collapse(struct ktest *t)
 	unsigned long failed = vm_event_sum(VM_THP_COLLAPSE_ALLOC_FAILED);
 	size_t frames, before;
 	struct list_head held;
-	struct mm *mm, *child;
+	struct mm *mm;
 	long rss;
 
 	mm = ut_thp_mm(THP_NEVER, 3 * HUGE_SIZE, &frames);
@@ -537,20 +537,36 @@ static void test_thp_collapse(struct ktest *t)
 	EXPECT_EQ(t, vm_madvise(mm, HV + 2 * HUGE_SIZE, HUGE_SIZE, MADV_COLLAPSE), 0);
 	EXPECT_EQ(t, ut_state(mm, HV + 2 * HUGE_SIZE) & MMU_HUGE, MMU_HUGE);
 	EXPECT_EQ(t, ut_read8(mm, HV + 2 * HUGE_SIZE + 5), 9);
-	/*
-	 * A write fault in that block after fork made its leaf read-only (the
-	 * block's last fault, before the collapse, was in its 4 KiB table, which
-	 * the collapse took out of the tree): the fault finds the 2 MiB leaf and
-	 * copies (Linux 6.x: the leaf split, one 4 KiB page copied).
-	 */
-	child = mm_dup(mm);
-	ASSERT_TRUE(t, child);
-	EXPECT_EQ(t, ut_write8(mm, HV + 2 * HUGE_SIZE + 5, 10), FAULT_OK);
-	EXPECT_EQ(t, ut_read8(mm, HV + 2 * HUGE_SIZE + 5), 10);
-	EXPECT_EQ(t, ut_read8(child, HV + 2 * HUGE_SIZE + 5), 9);
-	mm_put(child);
 	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_NOHUGEPAGE), 0);
 	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), -EINVAL);
+	ut_thp_done(t, mm, saved, frames);
+}
+
+/*
+ * A write fault after fork in a block that MADV_COLLAPSE made one 2 MiB
+ * leaf, where the block's last fault before the collapse was in its 4 KiB
+ * page table (which the collapse took out of the tree, and the fault path
+ * must not use again: arch_mmu_query_near): the fault finds the leaf and
+ * copies (Linux 6.x: the parent's leaf split, one 4 KiB page copied); the
+ * child keeps the old byte. Needs the cow lab's code (graded there).
+ */
+static void test_thp_collapse_fork_write(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	struct mm *mm, *child;
+	size_t frames;
+
+	mm = ut_thp_mm(THP_NEVER, HUGE_SIZE, &frames);
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, ut_write8(mm, HV + 5, 9), FAULT_OK);
+	EXPECT_EQ(t, vm_madvise(mm, HV, HUGE_SIZE, MADV_COLLAPSE), 0);
+	EXPECT_EQ(t, ut_state(mm, HV) & MMU_HUGE, MMU_HUGE);
+	child = mm_dup(mm);
+	ASSERT_TRUE(t, child);
+	EXPECT_EQ(t, ut_write8(mm, HV + 5, 10), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, HV + 5), 10);
+	EXPECT_EQ(t, ut_read8(child, HV + 5), 9);
+	mm_put(child);
 	ut_thp_done(t, mm, saved, frames);
 }
 
@@ -651,6 +667,7 @@ static const struct ktest_case mm_thp_cases[] = {
 	KTEST_CASE(test_thp_dontneed_whole),
 	KTEST_CASE(test_thp_fallback_policy),
 	KTEST_CASE(test_thp_collapse),
+	KTEST_CASE(test_thp_collapse_fork_write),
 	KTEST_CASE(test_thp_pageout),
 	{ 0 },
 };
