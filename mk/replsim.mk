@@ -6,10 +6,10 @@
 #                       the same traces; writes the table into
 #                       docs/replacement-bench.md (between its replsim markers)
 #   make replsim        just the program (build/bench/replsim)
-REPLSIM_SRCS := tools/bench/replsim.c tests/unit/repl_model.c mm/lru_policy.c
+REPLSIM_SRCS := tools/bench/replsim.c tests/unit/repl_model.c tests/unit/repl_trace.c mm/lru_policy.c
 REPLSIM_ARGS ?=
 
-$(BUILD)/bench/replsim: $(REPLSIM_SRCS) tests/unit/repl_model.h include/lru_policy.h
+$(BUILD)/bench/replsim: $(REPLSIM_SRCS) tests/unit/repl_model.h tests/unit/repl_trace.h include/lru_policy.h
 	@mkdir -p $(dir $@)
 	$(call say,HOSTLD,$@)
 	$(Q)$(HOSTCC) -std=gnu11 -O2 $(WARNINGS) -Iinclude -I. -DHOSTED $(REPLSIM_SRCS) -o $@

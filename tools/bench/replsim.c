@@ -17,8 +17,9 @@
  *
  * The first four run on the model of tests/unit/repl_model.h (the lists
  * and batches of mm/vmscan_lru.c); opt is computed from the trace. The
- * traces are generated from --seed with xorshift64*: the same arguments
- * give the same figures on any machine.
+ * traces (tests/unit/repl_trace.h, shared with lab replace's score) are
+ * generated from --seed with xorshift64*: the same arguments give the
+ * same figures on any machine.
  *
  * Traces (W = frames * ratio distinct pages):
  *   loop     0, 1, .., W-1, 0, 1, ..: LRU's worst case
@@ -37,56 +38,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/repl_model.h"
+#include "tests/unit/repl_trace.h"
 
 struct params {
 	unsigned frames, npages;
 	unsigned long refs;
 	unsigned long long seed;
 };
-
-static unsigned long long rng_state;
-
-static unsigned long long rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
-}
-
-/* A page in [lo, lo + n), uniformly. */
-static unsigned pick(unsigned lo, unsigned n)
-{
-	return lo + (unsigned)(rng() % n);
-}
-
-/* The page of reference i of trace name; *scan is the scan's cursor. */
-static unsigned trace_ref(const char *name, const struct params *p, unsigned long i, unsigned *scan)
-{
-	unsigned hot = p->npages / 3, cold = p->npages - hot;
-
-	if (!strcmp(name, "loop"))
-		return (unsigned)(i % p->npages);
-	if (!strcmp(name, "scan")) {
-		if (i % 2)
-			return pick(0, hot);
-		*scan = (*scan + 1) % cold;
-		return hot + *scan;
-	}
-	if (!strcmp(name, "phases")) {
-		unsigned shift = (unsigned)(i / (p->refs / 8 ? p->refs / 8 : 1)) * hot;
-		unsigned pg = rng() % 10 < 8 ? pick(0, hot) : pick(hot, cold);
-
-		return (pg + shift) % p->npages;
-	}
-	return rng() % 10 < 8 ? pick(0, hot) : pick(hot, cold);      /* hotcold */
-}
-
-static int known_trace(const char *name)
-{
-	return !strcmp(name, "loop") || !strcmp(name, "hotcold") || !strcmp(name, "scan") ||
-	       !strcmp(name, "phases");
-}
 
 /* Belady's MIN: on a fault with memory full, evict the page used again furthest ahead. */
 static unsigned long opt_faults(const unsigned *t, const struct params *p)
@@ -140,20 +98,20 @@ static unsigned long model_faults(const unsigned *t, const struct params *p, rep
 	return m.faults;
 }
 
-static void run_trace(const char *name, const struct params *p, unsigned *t, struct repl_page *pages)
+static void run_trace(enum repl_trace_kind kind, const struct params *p, unsigned *t, struct repl_page *pages)
 {
 	unsigned long f[5];
-	unsigned scan = 0;
+	struct repl_trace tr;
 
-	rng_state = p->seed;
+	repl_trace_init(&tr, kind, p->npages, p->refs, p->seed);
 	for (unsigned long i = 0; i < p->refs; i++)
-		t[i] = trace_ref(name, p, i, &scan);
+		t[i] = repl_trace_next(&tr);
 	f[0] = model_faults(t, p, repl_fifo_verdict, false, pages);
 	f[1] = model_faults(t, p, repl_clock_verdict, false, pages);
 	f[2] = model_faults(t, p, lru_inactive_verdict, false, pages);
 	f[3] = model_faults(t, p, repl_fifo_verdict, true, pages);
 	f[4] = opt_faults(t, p);
-	printf("| %s |", name);
+	printf("| %s |", repl_trace_name(kind));
 	for (unsigned k = 0; k < 5; k++)
 		printf(" %lu (%.1f%%) |", f[k], 100.0 * (double)f[k] / (double)p->refs);
 	printf("\n");
@@ -170,7 +128,7 @@ int main(int argc, char **argv)
 {
 	struct params p = { .frames = 1024, .refs = 200000, .seed = 1 };
 	double ratio = 1.5;
-	const char *traces[8];
+	enum repl_trace_kind traces[8];
 	unsigned nt = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -182,8 +140,8 @@ int main(int argc, char **argv)
 			p.refs = strtoul(argv[++i], NULL, 0);
 		else if (i + 1 < argc && !strcmp(argv[i], "--seed"))
 			p.seed = strtoull(argv[++i], NULL, 0);
-		else if (known_trace(argv[i]) && nt < 8)
-			traces[nt++] = argv[i];
+		else if (repl_trace_kind(argv[i]) >= 0 && nt < 8)
+			traces[nt++] = (enum repl_trace_kind)repl_trace_kind(argv[i]);
 		else
 			usage();
 	}
@@ -191,8 +149,8 @@ int main(int argc, char **argv)
 	if (!p.frames || !p.refs || !p.seed || p.npages < 3 || ratio < 1)
 		usage();
 	if (!nt) {
-		traces[nt++] = "loop", traces[nt++] = "hotcold";
-		traces[nt++] = "scan", traces[nt++] = "phases";
+		traces[nt++] = REPL_LOOP, traces[nt++] = REPL_HOTCOLD;
+		traces[nt++] = REPL_SCAN, traces[nt++] = REPL_PHASES;
 	}
 	unsigned *t = malloc(p.refs * sizeof(*t));
 	struct repl_page *pages = malloc(p.npages * sizeof(*pages));
