@@ -71,6 +71,16 @@ struct mem_range {
  */
 enum pmm_wmark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
 size_t pmm_watermark(enum pmm_wmark w);
+/* /proc/sys/vm/min_free_kbytes: the KiB the min watermark was made from (KiB / 4 frames). */
+unsigned long pmm_min_free_kbytes(void);
+/*
+ * Set min_free_kbytes as a write to /proc/sys/vm does (Linux's
+ * min_free_kbytes_sysctl_handler): 0 .. INT_MAX KiB, the three watermarks
+ * recomputed from it at once (and kept through later releases of
+ * frames); -EINVAL outside. As on Linux, a value near the RAM's size
+ * leaves user programs no memory: the OOM killer's business.
+ */
+long pmm_set_min_free_kbytes(long kib);
 
 /*
  * pmm_init: set up the allocator for frames [0, max_pfn). pages is storage for

@@ -72,17 +72,49 @@ static unsigned long isqrt(unsigned long x)
 	return r;
 }
 
-/* Linux's init_per_zone_wmark_min + __setup_per_zone_wmarks for one zone of nr_total frames. */
-static void set_watermarks(void)
+/* Linux's init_per_zone_wmark_min: sqrt(16 x KiB of RAM), clamped to [128 KiB, 256 MiB]. */
+static unsigned long default_min_kib(void)
 {
 	unsigned long kib = nr_total * (PAGE_SIZE >> 10);
-	unsigned long min_kib = MIN(MAX(isqrt(kib * 16), 128UL), 262144UL);
+
+	return MIN(MAX(isqrt(kib * 16), 128UL), 262144UL);
+}
+
+/* min_free_kbytes as written to /proc/sys/vm (user_min_set), else Linux's default. */
+static unsigned long user_min_kib;      /* [pmm_lock] */
+static bool user_min_set;               /* [pmm_lock] */
+static unsigned long min_free_kib;      /* [pmm_lock, atomic] what set_watermarks used */
+
+/* Linux's __setup_per_zone_wmarks for one zone of nr_total frames; call with pmm_lock held. */
+static void set_watermarks(void)
+{
+	unsigned long min_kib = user_min_set ? user_min_kib : default_min_kib();
 	size_t min = min_kib / (PAGE_SIZE >> 10);
 	size_t step = MAX(min / 4, nr_total * 10 / 10000);
 
+	WRITE_ONCE(min_free_kib, min_kib);
 	WRITE_ONCE(wmark[WMARK_MIN], min);
 	WRITE_ONCE(wmark[WMARK_LOW], min + step);
 	WRITE_ONCE(wmark[WMARK_HIGH], min + 2 * step);
+}
+
+unsigned long pmm_min_free_kbytes(void)
+{
+	return READ_ONCE(min_free_kib);
+}
+
+long pmm_set_min_free_kbytes(long kib)
+{
+	unsigned long flags;
+
+	if (kib < 0 || kib > 0x7fffffffL)     /* an int, as Linux's sysctl */
+		return -EINVAL;
+	flags = spin_lock_irqsave(&pmm_lock);
+	user_min_kib = (unsigned long)kib;
+	user_min_set = true;
+	set_watermarks();
+	spin_unlock_irqrestore(&pmm_lock, flags);
+	return 0;
 }
 
 static void add_block_locked(struct page *head, unsigned order)

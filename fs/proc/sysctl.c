@@ -9,9 +9,11 @@
  * the number is -EINVAL.
  *
  *   /proc/sys/kernel/threads-max   live tasks at most (kernel/task/task_limit.c)
+ *   /proc/sys/vm/min_free_kbytes   the min watermark, the others follow (mm/pmm.c)
  */
 #include "internal.h"
 #include "task.h"
+#include "pmm.h"
 #include "slab.h"
 #include "kstring.h"
 #include "kerrno.h"
@@ -116,11 +118,22 @@ static const struct proc_entry kernel_table[] = {
 	{ .name = "threads-max", .mode = S_IFREG | 0644, .ks = &threads_max.ks },
 };
 
-static const struct kspecial proc_sys_kernel_dir;
+static const struct sysctl_number min_free_kbytes = {
+	.ks = { .open = sysctl_open, .dev = PROC_DEV },
+	.get = pmm_min_free_kbytes, .set = pmm_set_min_free_kbytes,
+};
+
+static const struct proc_entry vm_table[] = {
+	{ .name = "min_free_kbytes", .mode = S_IFREG | 0644, .ks = &min_free_kbytes.ks },
+};
+
+static const struct kspecial proc_sys_kernel_dir, proc_sys_vm_dir;
 
 static const struct proc_entry sys_table[] = {
 	{ .name = "kernel", .mode = S_IFDIR | 0555, .ks = &proc_sys_kernel_dir },
+	{ .name = "vm", .mode = S_IFDIR | 0555, .ks = &proc_sys_vm_dir },
 };
 
 PROC_TABLE_DIR(static, proc_sys_kernel_dir, kernel_table);
+PROC_TABLE_DIR(static, proc_sys_vm_dir, vm_table);
 PROC_TABLE_DIR(, proc_sys_dir, sys_table);

@@ -189,6 +189,37 @@ static void hold_until(struct list_head *held, size_t n)
 		list_add(&p->lru, held);
 }
 
+/*
+ * min_free_kbytes (/proc/sys/vm): 4096 KiB make min 1024 frames, and low
+ * and high lie max(1024 / 4, 0.1% of the frames) and twice that above it
+ * (Linux's __setup_per_zone_wmarks, watermark_scale_factor 10); the read
+ * gives the KiB written, 1001 too (Linux keeps the number, not the frames:
+ * min 250). Negative is -EINVAL and changes nothing. The default it
+ * replaced is Linux's sqrt(16 x KiB of RAM), at least 128.
+ */
+static void test_min_free_kbytes(struct ktest *t)
+{
+	unsigned long old = pmm_min_free_kbytes();
+	size_t step = MAX(1024 / 4, pmm_total_frames() * 10 / 10000);
+	unsigned long kib = pmm_total_frames() * (PAGE_SIZE >> 10), r = 0;
+
+	while ((r + 1) * (r + 1) <= kib * 16)
+		r++;
+	EXPECT_EQ(t, old, MAX(r, 128UL));
+	ASSERT_EQ(t, pmm_set_min_free_kbytes(4096), 0);
+	EXPECT_EQ(t, pmm_min_free_kbytes(), 4096);
+	EXPECT_EQ(t, pmm_watermark(WMARK_MIN), 1024);
+	EXPECT_EQ(t, pmm_watermark(WMARK_LOW), 1024 + step);
+	EXPECT_EQ(t, pmm_watermark(WMARK_HIGH), 1024 + 2 * step);
+	EXPECT_EQ(t, pmm_set_min_free_kbytes(-1), -EINVAL);
+	EXPECT_EQ(t, pmm_min_free_kbytes(), 4096);
+	EXPECT_EQ(t, pmm_set_min_free_kbytes(1001), 0);
+	EXPECT_EQ(t, pmm_min_free_kbytes(), 1001);
+	EXPECT_EQ(t, pmm_watermark(WMARK_MIN), 250);
+	EXPECT_EQ(t, pmm_set_min_free_kbytes((long)old), 0);
+	EXPECT_EQ(t, pmm_watermark(WMARK_MIN), old / (PAGE_SIZE >> 10));
+}
+
 /* min < low < high; a user page is refused when it would take the free frames below min, a kernel one is not. */
 static void test_watermarks_gfp_user(struct ktest *t)
 {
@@ -262,6 +293,7 @@ static const struct ktest_case mm_reclaim_cases[] = {
 #ifdef HOSTED
 	KTEST_CASE(test_write_during_reclaim_kept),
 #endif
+	KTEST_CASE(test_min_free_kbytes),
 	KTEST_CASE(test_watermarks_gfp_user),
 	KTEST_CASE(test_direct_reclaim_in_fault),
 	{ 0 },

@@ -257,6 +257,49 @@ static void t_threads_max(void)
 	}
 }
 
+#define MIN_FREE_KBYTES "/proc/sys/vm/min_free_kbytes"
+
+/*
+ * /proc/sys/vm/min_free_kbytes, the min watermark that low and high
+ * follow. Linux's default is sqrt(16 x KiB of RAM): here within 1% of
+ * MemTotal's (on Linux the RAM counted is the lowmem above the
+ * watermarks, and khugepaged raises it when THP is on, so only its
+ * floor, 128, is checked there). Writes as Linux's integer sysctl with
+ * a minimum of 0: -1 and text are EINVAL and change nothing; a number is
+ * read back as written (not rounded to pages), then the old one restored.
+ */
+static void t_min_free_kbytes(void)
+{
+	char text[4096], *m;
+	long v = read_number(MIN_FREE_KBYTES), mem_kb = -1, r = 0;
+	int fd;
+
+	if (ut_read_file("/proc/meminfo", text, sizeof(text)) > 0 && (m = strstr_simple(text, "MemTotal:")))
+		mem_kb = strtol(m + 9, NULL, 10);
+	CHECK(v >= 128);
+	CHECK(mem_kb > 0);
+	while ((r + 1) * (r + 1) <= mem_kb * 16)
+		r++;
+	if (on_vmkernel())
+		CHECK(v * 100 >= r * 99 && v * 100 <= r * 101);
+	fd = open(MIN_FREE_KBYTES, O_WRONLY);
+	if (fd < 0 && !on_vmkernel() && (errno == EROFS || errno == EACCES)) {
+		printf("    (writes not checked: this Linux's /proc/sys is read-only here)\n");
+		return;
+	}
+	CHECK(fd >= 0);
+	CHECK_EQ(write_text(fd, "-1", 0), -EINVAL);
+	CHECK_EQ(write_text(fd, "abc", 0), -EINVAL);
+	CHECK_EQ(read_number(MIN_FREE_KBYTES), v);
+	snprintf(text, sizeof(text), "%ld\n", v + 1001);
+	CHECK_EQ(write_text(fd, text, 0), (long)strlen(text));
+	CHECK_EQ(read_number(MIN_FREE_KBYTES), v + 1001);
+	snprintf(text, sizeof(text), "%ld", v);
+	CHECK_EQ(write_text(fd, text, 0), (long)strlen(text));
+	CHECK_EQ(read_number(MIN_FREE_KBYTES), v);
+	close(fd);
+}
+
 /*
  * fork until it fails: EAGAIN at threads-max live tasks, set to 100 here
  * (the machine's default is thousands), zombies included; all reaped
@@ -441,6 +484,7 @@ const struct utest ut_proc_tests[] = {
 	{ "console_io", t_console_io },
 	{ "uname_clock", t_uname_clock },
 	{ "threads_max", t_threads_max },
+	{ "min_free_kbytes", t_min_free_kbytes },
 	{ "fork_bomb", t_fork_bomb },
 	{ NULL, NULL },
 };
