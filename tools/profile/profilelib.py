@@ -40,12 +40,13 @@ class RunResult:
 
 
 def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icount=True,
-                 profile=True, timeout=900, mem=None, smp=None, release=False, swap=None):
+                 profile=True, timeout=900, mem=None, smp=None, release=False, swap=None, qemu=None):
     """Boot the kernel with elf as init (tools/run) under profile=user; returns a RunResult.
     smp: QEMU's -smp (guest CPUs); it goes after the caller's RUN_QEMU_ARGS, so it wins over
     tools/run's -smp $QEMU_SMP (default 4). None: whatever RUN_QEMU_ARGS and QEMU_SMP say.
     release: boot the release kernel (LOCKDEP=0, tools/run --release) instead of the
-    lock-checking one. swap: a swap disk of that size (tools/run --swap SIZE)."""
+    lock-checking one. swap: a swap disk of that size (tools/run --swap SIZE).
+    qemu: (binary, its extra arguments) instead of $QEMU or the system's (icount_smp_qemu)."""
     opts = []
     if profile:
         opts += ["profile=user", "profile_hz=%d" % hz]
@@ -57,6 +58,9 @@ def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icoun
     env["RUN_APPEND"] = " ".join(opts)
     qemu_args = ([ICOUNT] if icount else []) + [env.get("RUN_QEMU_ARGS", "")] \
         + (["-smp %d" % smp] if smp else [])
+    if qemu:
+        env["QEMU"] = qemu[0]
+        qemu_args.append(qemu[1])
     env["RUN_QEMU_ARGS"] = " ".join(a for a in qemu_args if a)
     env["RUN_TIMEOUT"] = str(timeout)
     if mem:
@@ -71,6 +75,24 @@ def run_profiled(elf, args, append="", modules=(), hz=10000, stacks=False, icoun
     p = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return RunResult(p.returncode, p.stdout.decode("utf-8", "replace"),
                      p.stderr.decode("utf-8", "replace"))
+
+
+_ICOUNT_SMP_QEMU = []
+
+
+def icount_smp_qemu():
+    """(binary, extra arguments) of a QEMU whose -icount turns are fair to every vCPU: 10.0 or
+    newer, fetched from bookworm-backports when the system's is older (tools/bench/linuxlib.sh,
+    fetch_icount_smp_qemu, which says why 7.2 starves a vCPU). Once per run of the suite."""
+    if not _ICOUNT_SMP_QEMU:
+        p = subprocess.run(["bash", "-c", "die() { echo \"$*\" >&2; exit 1; }; . tools/bench/linuxlib.sh; "
+                            "fetch_icount_smp_qemu; printf '%s\\n%s\\n' \"$smp_qemu\" \"$smp_qemu_args\""],
+                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            raise RuntimeError("no QEMU for fair -icount turns: " + p.stderr.decode("utf-8", "replace").strip())
+        lines = p.stdout.decode().split("\n")
+        _ICOUNT_SMP_QEMU.append((lines[0], lines[1]))
+    return _ICOUNT_SMP_QEMU[0]
 
 
 def in_tree(path):

@@ -121,6 +121,38 @@ long wl_maps_lines(void)
 	return n < 0 ? -1 : lines;
 }
 
+long wl_proc_number(const char *path, const char *key)
+{
+	static char buf[16384];
+	long n;
+	int fd = open(path, O_RDONLY);
+	char *at = buf;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (key) {
+		size_t len = strlen(key);
+
+		for (at = buf; *at; at++)
+			if ((at == buf || at[-1] == '\n') && !strncmp(at, key, len) &&
+			    (at[len] == ' ' || at[len] == '\t'))
+				break;
+		if (!*at)
+			return -1;
+		at += len;
+	}
+	while (*at == ' ' || *at == '\t')
+		at++;
+	if (*at < '0' || *at > '9')
+		return -1;
+	return (long)strtoul(at, NULL, 10);
+}
+
 long wl_vma_count(void)
 {
 	struct wl_counts c;

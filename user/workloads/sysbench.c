@@ -9,7 +9,7 @@
  * page faults.
  *
  *   workloads sysbench --threads N --tx T [--grow mprotect|none] [--free dontneed|free]
- *                      [--work W] [--skew K]
+ *                      [--work W] [--skew K] [--pressure C]
  *
  * N threads (clone, threads.c; at most 16) share T transactions (thread k
  * runs numbers k, k + N, ...), each in the thread's own arena: 1 MiB
@@ -38,6 +38,14 @@
  *   --free free      MADV_FREE: the pages stay mapped, clean; the next
  *                    write cancels the free without a fault (reclaim
  *                    would drop them only under memory pressure)
+ *   --pressure C     memory pressure (C KiB; 0, the default: none): a
+ *                    child process (pressure.c) leaves the run little free
+ *                    memory, SB_PRESSURE_SLACK KiB a thread above the low
+ *                    watermark, and maps, writes and unmaps C KiB over and
+ *                    over while the threads run, so the kernel reclaims
+ *                    all along; with --free free, what it can take is the
+ *                    arenas' lazily freed pages (pglazyfreed), which the
+ *                    next transaction faults in again
  *   --skew K         K million rounds of an empty loop before the start
  *                    (default 0): the same run, begun at another phase of
  *                    the timer's ticks, for the spread between boots of
@@ -58,7 +66,12 @@
  *           mprotect and trimming madvise calls: with one thread, the share
  *           of a transaction that holds the mmap_lock for writing in the
  *           write-lock variants) and the checksum (the same for every
- *           thread count and kernel: the run is deterministic).
+ *           thread count and kernel: the run is deterministic);
+ *           lazyfreed and stolen, the lazily freed pages reclaimed and all
+ *           pages reclaimed (/proc/vmstat pglazyfreed, pgsteal_kswapd +
+ *           pgsteal_direct) during the run; with --pressure, pressure=C,
+ *           churns (the child's cycles), hog_kib (what it held) and
+ *           pressure_ok (0 when the OOM killer ended it).
  */
 #include "wl.h"
 
@@ -67,6 +80,19 @@
 #define SB_GROW_STEP (64 * 1024UL)
 #define SB_TOP_PAD (64 * 1024UL)
 #define SB_TRIM_THRESHOLD (128 * 1024UL)
+/*
+ * --pressure's free memory per thread above the low watermark, in KiB. A
+ * thread holds TOP_PAD (64 KiB) and one transaction's blocks (8-24 of 1-24
+ * KiB: about 200 KiB on average), which the watermarks' headroom (low to
+ * min: 360 KiB in 128 MiB) and 192 KiB a thread cover for a few threads
+ * at once without the OOM killer (beyond 4 threads the sum sometimes
+ * outgrows it: the child is killed and says so), while an arena trimmed
+ * with MADV_FREE keeps its high water mapped (348 KiB at --tx 480: 87
+ * pages), more than 192: reclaim has to take some of it at every churn.
+ * The fork that starts the child makes the threads' stacks copy-on-write:
+ * a few faults more than without --pressure, once each.
+ */
+#define SB_PRESSURE_SLACK 192UL
 
 struct sb_config {
 	bool grow_mprotect;
@@ -188,9 +214,24 @@ static void sb_memstat(struct vmk_memstat *m)
 	usys2(__NR_vmk_memstat, (long)m, sizeof(*m));
 }
 
+/* The reclaim counters of /proc/vmstat the report gives (-1 when unreadable). */
+struct sb_vmstat {
+	long lazyfreed, stolen;
+};
+
+static void sb_vmstat(struct sb_vmstat *v)
+{
+	long kswapd = wl_proc_number("/proc/vmstat", "pgsteal_kswapd");
+	long direct = wl_proc_number("/proc/vmstat", "pgsteal_direct");
+
+	v->lazyfreed = wl_proc_number("/proc/vmstat", "pglazyfreed");
+	v->stolen = kswapd < 0 || direct < 0 ? -1 : kswapd + direct;
+}
+
 static void sb_report(const struct sb_thread *s, unsigned long nthreads, unsigned long tx,
 		      uint64_t ns, uint64_t tsc, const struct wl_counts *c0, const struct wl_counts *c1,
-		      const struct vmk_memstat *m0, const struct vmk_memstat *m1)
+		      const struct vmk_memstat *m0, const struct vmk_memstat *m1,
+		      const struct sb_vmstat *v0, const struct sb_vmstat *v1, const char *pressure)
 {
 	unsigned long mprotects = 0, madvises = 0, checksum = 0;
 	uint64_t vm_tsc = 0;
@@ -203,8 +244,8 @@ static void sb_report(const struct sb_thread *s, unsigned long nthreads, unsigne
 	}
 	wl_result("workload=sysbench phase=all threads=%lu tx=%lu ns=%llu faults=%llu cpus=%llu "
 		  "rlock=%llu wlock=%llu rlock_wait=%llu wlock_wait=%llu shootdowns=%llu ipis=%llu "
-		  "mprotects=%lu madvises=%lu tsc=%llu vm_tsc=%llu checksum=%lu", nthreads, tx,
-		  (unsigned long long)ns,
+		  "mprotects=%lu madvises=%lu tsc=%llu vm_tsc=%llu checksum=%lu lazyfreed=%ld stolen=%ld%s",
+		  nthreads, tx, (unsigned long long)ns,
 		  (unsigned long long)(c1->faults - c0->faults), (unsigned long long)m1->cpus,
 		  (unsigned long long)(m1->mmap_read_acquired - m0->mmap_read_acquired),
 		  (unsigned long long)(m1->mmap_write_acquired - m0->mmap_write_acquired),
@@ -212,7 +253,9 @@ static void sb_report(const struct sb_thread *s, unsigned long nthreads, unsigne
 		  (unsigned long long)(m1->mmap_write_contended - m0->mmap_write_contended),
 		  (unsigned long long)(m1->tlb_shootdowns - m0->tlb_shootdowns),
 		  (unsigned long long)(m1->tlb_ipis - m0->tlb_ipis), mprotects, madvises,
-		  (unsigned long long)tsc, (unsigned long long)vm_tsc, checksum);
+		  (unsigned long long)tsc, (unsigned long long)vm_tsc, checksum,
+		  v0->lazyfreed < 0 || v1->lazyfreed < 0 ? -1 : v1->lazyfreed - v0->lazyfreed,
+		  v0->stolen < 0 || v1->stolen < 0 ? -1 : v1->stolen - v0->stolen, pressure);
 }
 
 int wl_sysbench(int argc, char **argv)
@@ -220,8 +263,12 @@ int wl_sysbench(int argc, char **argv)
 	static struct sb_thread s[SB_MAX_THREADS];
 	struct sb_config cfg;
 	unsigned long nthreads = wl_opt(argc, argv, "--threads", 1), tx = wl_opt(argc, argv, "--tx", 100);
+	unsigned long churn = wl_opt(argc, argv, "--pressure", 0), cycles = 0, hog_kib = 0;
 	struct wl_counts c0, c1;
 	struct vmk_memstat m0, m1;
+	struct sb_vmstat v0, v1;
+	struct wl_pressure pr;
+	char pressure[128] = "";
 	uint64_t t0, t1;
 
 	sb_config_parse(argc, argv, &cfg);
@@ -235,8 +282,11 @@ int wl_sysbench(int argc, char **argv)
 		s[i].base = wl_map(NULL, SB_ARENA, cfg.grow_mprotect ? PROT_NONE : PROT_READ | PROT_WRITE, 0);
 		wl_thread_start(&s[i].t, sb_thread_main, &s[i]);
 	}
+	if (churn)      /* after the threads' stacks: the slack is for the arenas */
+		wl_pressure_start(&pr, nthreads * SB_PRESSURE_SLACK, churn);
 	for (volatile unsigned long k = wl_opt(argc, argv, "--skew", 0) * 1000000; k; k--)
 		;
+	sb_vmstat(&v0);
 	wl_counts(&c0);
 	sb_memstat(&m0);
 	t0 = wl_now_ns();
@@ -246,7 +296,14 @@ int wl_sysbench(int argc, char **argv)
 	t1 = wl_now_ns();
 	wl_counts(&c1);
 	sb_memstat(&m1);
-	sb_report(s, nthreads, tx, t1 - t0, c1.tsc - c0.tsc, &c0, &c1, &m0, &m1);
+	sb_vmstat(&v1);
+	if (churn) {
+		bool ok = wl_pressure_stop(&pr, &cycles, &hog_kib);
+
+		snprintf(pressure, sizeof(pressure), " pressure=%lu churns=%lu hog_kib=%lu pressure_ok=%d",
+			 churn, cycles, hog_kib, ok);
+	}
+	sb_report(s, nthreads, tx, t1 - t0, c1.tsc - c0.tsc, &c0, &c1, &m0, &m1, &v0, &v1, pressure);
 	for (unsigned long i = 0; i < nthreads; i++)
 		wl_unmap(s[i].base, SB_ARENA);
 	return 0;

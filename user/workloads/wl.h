@@ -14,6 +14,7 @@
  *                                         collected arena, with N file reads a cycle (gc.c)
  *   workloads replay FILE [--repeat N]    2001: a converted strace of a real program (replay.c)
  *   workloads sysbench --threads N --tx T [--grow mprotect|none] [--free dontneed|free] [--skew K]
+ *                                         [--pressure C]
  *                                         2007: threads allocating and trimming per-thread
  *                                         arenas as glibc's malloc did (sysbench.c)
  *
@@ -69,6 +70,14 @@ long wl_maps_lines(void);
  * same number as the maps lines there), on Linux the maps lines.
  */
 long wl_vma_count(void);
+/*
+ * The number after key in the file at path, whose lines are "KEY VALUE"
+ * (/proc/vmstat; key "pglazyfreed") or "KEY: VALUE kB" (/proc/meminfo;
+ * key "MemFree:"), or the number the file starts with when key is NULL
+ * (/proc/sys/vm/min_free_kbytes); -1 when there is none. The file's first
+ * 16 KiB only.
+ */
+long wl_proc_number(const char *path, const char *key);
 
 /* mmap/munmap/mprotect that end the program with a message on failure. */
 void *wl_map(void *addr, unsigned long len, int prot, int flags);
@@ -101,6 +110,24 @@ void wl_futex_wait_while(volatile int *word, int value);
 void wl_futex_set_wake_all(volatile int *word, int value);
 /* CLOCK_MONOTONIC in ns (on vmkernel the TSC: guest time; under -icount guest instructions). */
 uint64_t wl_now_ns(void);
+
+/* --- pressure.c: memory pressure beside a workload --- */
+struct wl_pressure {
+	int pid;                        /* the child's */
+	struct pressure_shared *shared; /* a MAP_SHARED page: stop flag, counts */
+};
+/*
+ * Fork the child that leaves slack_kib above the low watermark, and churn_kib
+ * more, free, then maps, writes and unmaps churn_kib again and again, so
+ * that the kernel reclaims while the caller runs; returns once the child
+ * has taken its memory. Ends the program on failure.
+ */
+void wl_pressure_start(struct wl_pressure *p, unsigned long slack_kib, unsigned long churn_kib);
+/*
+ * Stop the child and wait for it: *cycles churn cycles it made, *hog_kib
+ * KiB it held. False when it did not exit by itself (the OOM killer took it).
+ */
+bool wl_pressure_stop(struct wl_pressure *p, unsigned long *cycles, unsigned long *hog_kib);
 
 /* Sort n unsigned longs ascending (heapsort: no recursion, no memory). */
 void wl_sort(unsigned long *v, unsigned long n);
