@@ -51,8 +51,13 @@ fetch_linux() {
 # QEMU's monitor: CPU 1 sits on the instruction after a `pause` in cpu_init's
 # wait for the boot CPU, whose go-ahead bit is already set). Newer QEMU
 # shares the allowance among the vCPUs; 10.0.2 from bookworm-backports boots
-# Linux 6.1 with -smp 4 -icount shift=0 (4 CPUs brought up). This kernel is
-# not affected: its waits pause or halt, which ends a vCPU's turn.
+# Linux 6.1 with -smp 4 -icount shift=0 (4 CPUs brought up). This kernel's
+# own waits pause or halt, which ends a vCPU's turn, but a user program that
+# runs without a system call that blocks starves the other vCPUs just the
+# same: profile-suite's 2007 runs under memory pressure hung on 7.2 with a
+# task queued on an idle CPU while another ran the pressure child's loop
+# (a gdb attach, which stops and restarts every vCPU, let them go on), so
+# they run on this QEMU too.
 #
 # fetch_icount_smp_qemu: sets smp_qemu (a qemu-system-x86_64) and
 # smp_qemu_args (its -L data directory, when not the system's). Uses
