@@ -84,15 +84,16 @@
  * --pressure's free memory per thread above the low watermark, in KiB. A
  * thread holds TOP_PAD (64 KiB) and one transaction's blocks (8-24 of 1-24
  * KiB: about 200 KiB on average), which the watermarks' headroom (low to
- * min: 360 KiB in 128 MiB) and 192 KiB a thread cover for a few threads
- * at once without the OOM killer (beyond 4 threads the sum sometimes
- * outgrows it: the child is killed and says so), while an arena trimmed
- * with MADV_FREE keeps its high water mapped (348 KiB at --tx 480: 87
- * pages), more than 192: reclaim has to take some of it at every churn.
- * The fork that starts the child makes the threads' stacks copy-on-write:
- * a few faults more than without --pressure, once each.
+ * min: 360 KiB in 128 MiB) and 256 KiB a thread cover for a few threads
+ * at once without the OOM killer (at 192, 4 threads sometimes outgrew it
+ * and the child was killed; beyond 4 threads the sum can outgrow 256 too:
+ * the child says so), while an arena trimmed with MADV_FREE keeps its high
+ * water mapped (348 KiB at --tx 480: 87 pages), more than 256: reclaim
+ * has to take some of it at every churn. The fork that starts the child
+ * makes the threads' stacks copy-on-write: a few faults more than without
+ * --pressure, once each.
  */
-#define SB_PRESSURE_SLACK 192UL
+#define SB_PRESSURE_SLACK 256UL
 
 struct sb_config {
 	bool grow_mprotect;
