@@ -28,5 +28,13 @@ void sched_wake_flag(struct task *t, int *flag);
  * range) stops (Linux's fatal_signal_pending(current)). Host tests: false.
  */
 bool current_fatal_signal(void);
+/*
+ * cond_resched: in a long loop on behalf of the current task (populating a
+ * range), give up the CPU if its slice is over, as the way back to user
+ * mode would (Linux cond_resched): kernel code is not preempted, so
+ * without it one such loop keeps every other task off its CPU. Call with
+ * no spinning lock held (sleeping locks may be held). Host tests: nothing.
+ */
+void cond_resched(void);
 
 #endif

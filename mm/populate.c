@@ -21,6 +21,9 @@
  * larger than memory, and pages nothing else maps may be reclaimed while
  * it goes on, so without this it could run for ever); pages before the
  * problem stay populated. 0 when every page was present or faulted in.
+ * A 2 MiB leaf found in place is passed over whole (a read of a huge
+ * range then costs two looks per 2 MiB, not 512), and the walk gives up
+ * the CPU when its slice is over (cond_resched).
  */
 static int populate_range(struct mm *mm, uintptr_t va, uintptr_t end, bool write, bool strict)
 {
@@ -34,6 +37,7 @@ static int populate_range(struct mm *mm, uintptr_t va, uintptr_t end, bool write
 
 		if (current_fatal_signal())
 			return -EINTR;
+		cond_resched();
 		mmap_read_lock(mm);
 		vma = vma_find(mm, va);
 		if (!vma || vma->start >= end || (strict && vma->start > va)) {
@@ -59,8 +63,11 @@ static int populate_range(struct mm *mm, uintptr_t va, uintptr_t end, bool write
 				return -ENOMEM;
 			if (r != FAULT_OK)
 				return -EFAULT;
+			va += PAGE_SIZE;        /* (if it mapped a 2 MiB leaf, the next look skips it) */
+			continue;
 		}
-		va += PAGE_SIZE;
+		/* A 2 MiB leaf with the access is all there: on to its end (Linux's follow_page_mask). */
+		va = (state & MMU_HUGE) ? ALIGN_DOWN(va, HUGE_SIZE) + HUGE_SIZE : va + PAGE_SIZE;
 	}
 	return 0;
 }

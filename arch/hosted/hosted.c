@@ -138,6 +138,11 @@ bool current_fatal_signal(void)
 	return false;
 }
 
+/* No scheduler ticks on the host: nothing to give way to. */
+void cond_resched(void)
+{
+}
+
 void sched_wait_flag(int *flag)
 {
 	while (!smp_load_acquire(flag))

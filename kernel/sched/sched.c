@@ -612,6 +612,12 @@ void sched_stats(unsigned cpu, unsigned long *switches, unsigned long *pulls)
 	*pulls = runqueues[cpu].pulls;
 }
 
+void cond_resched(void)
+{
+	if (READ_ONCE(current->need_resched))
+		schedule();
+}
+
 /* exit_to_user: see task.h. */
 void exit_to_user(struct trap_frame *tf)
 {
