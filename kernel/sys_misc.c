@@ -288,7 +288,8 @@ long sys_vmk_memstat(SYSCALL_ARGS)
 	struct vmk_memstat st;
 	struct tlb_stats tlb;
 
-	sysfs_shrink();                 /* nor /sys names cached at their first lookup (usertests' leak check) */
+	procfs_shrink();                /* the counts hold no /proc names cached at their first lookup */
+	sysfs_shrink();                 /* nor /sys names (usertests' leak check) */
 	slab_shrink_all();              /* empty slabs do not count as used memory */
 	arch_tlb_stats(&tlb);
 	/* Read without their locks, racing with the caller's other threads, which

@@ -45,8 +45,8 @@
 
 /* What vmk_memstat fills in (a prefix if size is smaller). */
 struct vmk_memstat {
-	uint64_t free_frames;           /* free physical frames (pmm_free_frames(), after the /sys
-	                                 *   names nobody holds are dropped and empty slabs given back) */
+	uint64_t free_frames;           /* free physical frames (pmm_free_frames(), after the /proc and
+	                                 *   /sys names nobody holds are dropped and empty slabs given back) */
 	uint64_t rss;                   /* the caller's resident anonymous pages (mm counter) */
 	uint64_t faults;                /* page faults of the caller's mm */
 	uint64_t cow_copies;            /* COW copies made in the caller's mm */
