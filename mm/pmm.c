@@ -80,19 +80,19 @@ static unsigned long default_min_kib(void)
 	return MIN(MAX(isqrt(kib * 16), 128UL), 262144UL);
 }
 
-/* min_free_kbytes as written to /proc/sys/vm (user_min_set), else Linux's default. */
-static unsigned long user_min_kib;      /* [pmm_lock] */
+/* min_free_kbytes: as written to /proc/sys/vm once user_min_set, else Linux's default from RAM. */
+static unsigned long min_free_kib;      /* [pmm_lock, atomic] */
 static bool user_min_set;               /* [pmm_lock] */
-static unsigned long min_free_kib;      /* [pmm_lock, atomic] what set_watermarks used */
 
 /* Linux's __setup_per_zone_wmarks for one zone of nr_total frames; call with pmm_lock held. */
 static void set_watermarks(void)
 {
-	unsigned long min_kib = user_min_set ? user_min_kib : default_min_kib();
-	size_t min = min_kib / (PAGE_SIZE >> 10);
-	size_t step = MAX(min / 4, nr_total * 10 / 10000);
+	size_t min, step;
 
-	WRITE_ONCE(min_free_kib, min_kib);
+	if (!user_min_set)
+		WRITE_ONCE(min_free_kib, default_min_kib());
+	min = min_free_kib / (PAGE_SIZE >> 10);
+	step = MAX(min / 4, nr_total * 10 / 10000);
 	WRITE_ONCE(wmark[WMARK_MIN], min);
 	WRITE_ONCE(wmark[WMARK_LOW], min + step);
 	WRITE_ONCE(wmark[WMARK_HIGH], min + 2 * step);
@@ -110,7 +110,7 @@ long pmm_set_min_free_kbytes(long kib)
 	if (kib < 0 || kib > 0x7fffffffL)     /* an int, as Linux's sysctl */
 		return -EINVAL;
 	flags = spin_lock_irqsave(&pmm_lock);
-	user_min_kib = (unsigned long)kib;
+	WRITE_ONCE(min_free_kib, (unsigned long)kib);
 	user_min_set = true;
 	set_watermarks();
 	spin_unlock_irqrestore(&pmm_lock, flags);
