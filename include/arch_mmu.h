@@ -104,6 +104,16 @@ void arch_mmu_replace(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
 int arch_mmu_query(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state);
 
 /*
+ * Where the next entries of [va, end) can be: va itself when a page table
+ * or a 2 MiB leaf covers va's 2 MiB block, else the start of the next
+ * block that has one (end when none does). Nothing below an empty
+ * PML4/PDPT/PD entry is looked at, so a loop that steps through a huge,
+ * mostly empty range goes at the speed of what is mapped. Callers hold
+ * m's table lock (pt_lock) for the answer to stay true.
+ */
+uintptr_t arch_mmu_next_used(struct arch_mmu *m, uintptr_t va, uintptr_t end);
+
+/*
  * The fault path's pair, which walks the tables once (as Linux's fault
  * keeps vmf->pte from the lookup to the install): arch_mmu_query_near is
  * arch_mmu_query and remembers, in m, the page table of va's 2 MiB block;

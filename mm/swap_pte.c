@@ -519,7 +519,7 @@ void mm_swap_willneed(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t
 	if (!READ_ONCE(mm->swap_ents) || vma_anon_prepare(mm, vma))
 		return;
 	mm_pt_lock(mm);
-	for (uintptr_t va = start; va < end; va += PAGE_SIZE) {
+	for (uintptr_t va = start; (va = arch_mmu_next_used(mm->mmu, va, end)) < end; va += PAGE_SIZE) {
 		phys_addr_t val = 0;
 		bool io;
 

@@ -111,9 +111,19 @@ static unsigned long object_swap_usage(struct mm *mm, const struct vma *v)
 		return 0;
 	if ((v->flags & VM_SHARED) || !(v->flags & VM_WRITE))
 		return vm_object_swapped(o, v->pgoff, v->pgoff + vma_pages(v));
-	for (uintptr_t va = v->start; va < v->end; va += PAGE_SIZE)
+	for (uintptr_t va = v->start; va < v->end; va += PAGE_SIZE) {
+		uintptr_t used = arch_mmu_next_used(mm->mmu, va, v->end);
+
+		if (used > va) {        /* no table over [va, used): the object's pages show through */
+			unsigned long first = vma_pgoff_at(v, va);
+
+			n += vm_object_swapped(o, first, first + ((used - va) >> PAGE_SHIFT));
+			if ((va = used) >= v->end)
+				break;
+		}
 		if (arch_mmu_query(mm->mmu, va, NULL, NULL) == -ENOENT)
 			n += vm_object_swapped(o, vma_pgoff_at(v, va), vma_pgoff_at(v, va) + 1);
+	}
 	return n;
 }
 

@@ -35,6 +35,19 @@ static bool mm_exiting(struct mm *mm)
 	return smp_load_acquire(&mm->users) <= 1;
 }
 
+/*
+ * The first address of [a, end) that mm's tables may map (end: none), so
+ * that a scan of a huge VMA (a fuzzer's 64 TiB one) costs what is mapped
+ * in it, not its size.
+ */
+static uintptr_t next_used(struct mm *mm, uintptr_t a, uintptr_t end)
+{
+	mm_pt_lock(mm);
+	a = arch_mmu_next_used(mm->mmu, a, end);
+	mm_pt_unlock(mm);
+	return a;
+}
+
 /* ---- swap-out of cold anonymous pages (mm/swap_pte.c writes them) */
 
 /* Pages looked at, and written, at a time: the entries are cleaned and flushed first, then written. */
@@ -93,7 +106,7 @@ static enum mmu_action swap_candidate_visit(void *arg, uintptr_t va, phys_addr_t
 /* Swap out what [a, end) of mm offers, SWAP_BATCH pages at a time, until rs->want is met. mmap_lock (read). */
 static void swap_out_range(struct mm *mm, uintptr_t a, uintptr_t end, struct reclaim_scan *rs, bool ignore_refs)
 {
-	while (a < end && rs->freed < rs->want) {
+	while ((a = next_used(mm, a, end)) < end && rs->freed < rs->want) {
 		struct swap_batch b = { .ignore_refs = ignore_refs, .budget = rs->want - rs->freed };
 		uintptr_t stop = MIN(a + SWAP_BATCH * PAGE_SIZE, end);
 		struct tlb_batch tlb;
@@ -132,7 +145,7 @@ static uintptr_t scan_range(struct mm *mm, uintptr_t from, uintptr_t to, struct 
 
 		if (v->file)
 			continue;               /* lazily freed and swappable pages are private anonymous ones */
-		while (a < end) {
+		while ((a = next_used(mm, a, end)) < end) {
 			uintptr_t stop = MIN(ALIGN_DOWN(a, RECLAIM_CHUNK) + RECLAIM_CHUNK, end);
 
 			if (vm_stat_read(VM_NR_LAZYFREE)) {     /* none anywhere: no walk for them */

@@ -974,6 +974,28 @@ static unsigned long walk_range(struct walk_ctx *w, struct tlb_batch *tlb)
 	return w->visited;
 }
 
+uintptr_t arch_mmu_next_used(struct arch_mmu *m, uintptr_t va, uintptr_t end)
+{
+	end = MIN(end, (uintptr_t)USER_HALF_END);
+	while (va < end) {
+		uint64_t *t = m->pml4;
+		int lvl = 4;
+
+		for (; lvl >= 2; lvl--) {
+			uint64_t e = t[pt_index(va, lvl)];
+
+			if (!e)
+				break;
+			if (lvl == 2)
+				return va;      /* a page table or a 2 MiB leaf covers va's block */
+			t = table_va(e);
+		}
+		/* no entry at level lvl over va: on to the next one of that level */
+		va = ALIGN_DOWN(va, entry_span(lvl)) + entry_span(lvl);
+	}
+	return end;
+}
+
 unsigned long arch_mmu_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 			    mmu_visit_fn visit, void *ctx, struct tlb_batch *tlb)
 {

@@ -287,6 +287,53 @@ static void test_direct_reclaim_in_fault_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_direct_reclaim_in_fault)
 
+/*
+ * A 64 TiB private VMA (a fuzzer's kind) with one lazily freed page at
+ * its start, one in its middle and one at its end. arch_mmu_next_used
+ * answers from the tables alone: the address itself inside a 2 MiB block
+ * that has a page table, else the next such block's start, else the end
+ * given. Reclaim then finds the three pages and looks at nothing else
+ * (3 scanned, 3 dropped). Stepping through the VMA 2 MiB at a time, as
+ * reclaim once did, is 32 million steps of a few hundred instructions:
+ * about 2 s on the host, not a failure here; the swap suite's sparse case,
+ * whose steps are 64 pages, is the one that cannot finish without the skip.
+ */
+#define HUGE_VMA (64UL << 40)
+
+static void test_sparse_huge_vma_body(struct ktest *t)
+{
+	uintptr_t mid = B + HUGE_VMA / 2 + P(2), last = B + HUGE_VMA - PAGE_SIZE;
+	struct mm *mm = mm_create();
+	struct counts c;
+
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_mmap(mm, B, HUGE_VMA, UT_RW, UT_PA | MAP_FIXED | MAP_NORESERVE), (long)B);
+	EXPECT_EQ(t, vm_madvise(mm, B, HUGE_VMA, MADV_NOHUGEPAGE), 0);  /* three 4 KiB pages, not 2 MiB ones */
+	EXPECT_EQ(t, ut_write8(mm, B, 1), FAULT_OK);
+	EXPECT_EQ(t, ut_write8(mm, mid, 2), FAULT_OK);
+	EXPECT_EQ(t, ut_write8(mm, last, 3), FAULT_OK);
+	mm_pt_lock(mm);
+	EXPECT_EQ(t, arch_mmu_next_used(mm->mmu, B + P(5), B + HUGE_VMA), B + P(5));
+	EXPECT_EQ(t, arch_mmu_next_used(mm->mmu, B + HUGE_SIZE, B + HUGE_VMA), B + HUGE_VMA / 2);
+	EXPECT_EQ(t, arch_mmu_next_used(mm->mmu, mid + PAGE_SIZE, B + HUGE_VMA), mid + PAGE_SIZE);
+	EXPECT_EQ(t, arch_mmu_next_used(mm->mmu, B + HUGE_VMA / 2 + HUGE_SIZE, B + HUGE_VMA),
+		  B + HUGE_VMA - HUGE_SIZE);
+	EXPECT_EQ(t, arch_mmu_next_used(mm->mmu, mid + HUGE_SIZE, last - HUGE_SIZE), last - HUGE_SIZE);
+	EXPECT_EQ(t, arch_mmu_next_used(mm->mmu, B + HUGE_VMA, TASK_SIZE), TASK_SIZE);
+	mm_pt_unlock(mm);
+	EXPECT_EQ(t, vm_madvise(mm, B, HUGE_VMA, MADV_FREE), 0);
+	EXPECT_EQ(t, vm_stat_read(VM_NR_LAZYFREE), 3);
+	counts_take(&c);
+	EXPECT_EQ(t, mm_reclaim(100, RECLAIM_KSWAPD), 3);
+	EXPECT_EQ(t, counts_delta(&c, VM_PGSCAN_KSWAPD), 3);
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_EQ(t, ut_read8(mm, mid), 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+}
+
+UT_CASE_WITHOUT_SWAP(test_sparse_huge_vma)
+
 static const struct ktest_case mm_reclaim_cases[] = {
 	KTEST_CASE(test_clock_second_chance),
 	KTEST_CASE(test_written_page_kept),
@@ -296,6 +343,7 @@ static const struct ktest_case mm_reclaim_cases[] = {
 	KTEST_CASE(test_min_free_kbytes),
 	KTEST_CASE(test_watermarks_gfp_user),
 	KTEST_CASE(test_direct_reclaim_in_fault),
+	KTEST_CASE(test_sparse_huge_vma),
 	{ 0 },
 };
 KTEST_SUITE(mm_reclaim, mm_reclaim_cases);

@@ -1239,8 +1239,51 @@ static void test_readahead_keeps_cut_run_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_readahead_keeps_cut_run)
 
+/*
+ * MADV_PAGEOUT and MADV_WILLNEED over a 64 TiB VMA (a fuzzer's kind)
+ * with three written pages, at its start, middle and end: the three go
+ * to swap (3 pswpout) and come back (3 pswpin, no major fault), and
+ * nothing else is looked at. Both walk only the 2 MiB blocks that have a
+ * page table (arch_mmu_next_used): stepping 64 pages at a time through
+ * the VMA is a billion steps, which runs past the suite's time limit.
+ */
+#define HUGE_VMA (64UL << 40)
+
+static void test_sparse_huge_vma_body(struct ktest *t)
+{
+	uintptr_t at[3] = { B, B + HUGE_VMA / 2 + P(2), B + HUGE_VMA - PAGE_SIZE };
+	struct swap_env e;
+	struct mm *mm;
+
+	if (!env_up(t, &e))
+		return;
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_mmap(mm, B, HUGE_VMA, UT_RW, UT_PA | MAP_FIXED | MAP_NORESERVE), (long)B);
+	EXPECT_EQ(t, vm_madvise(mm, B, HUGE_VMA, MADV_NOHUGEPAGE), 0);  /* three 4 KiB pages */
+	for (unsigned i = 0; i < 3; i++)
+		EXPECT_EQ(t, ut_write8(mm, at[i], (uint8_t)(0x30 + i)), FAULT_OK);
+	EXPECT_EQ(t, vm_madvise(mm, B, HUGE_VMA, MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, mm->swap_ents, 3);
+	EXPECT_EQ(t, mm->rss, 0);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 3);
+	EXPECT_EQ(t, vm_madvise(mm, B, HUGE_VMA, MADV_WILLNEED), 0);
+	EXPECT_EQ(t, mm->swap_ents, 0);
+	EXPECT_EQ(t, mm->rss, 3);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 3);
+	for (unsigned i = 0; i < 3; i++)
+		EXPECT_EQ(t, ut_read8(mm, at[i]), 0x30 + (int)i);
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 0);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_sparse_huge_vma)
+
 static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_pageout_and_fault_back),
+	KTEST_CASE(test_sparse_huge_vma),
 	KTEST_CASE(test_fork_shares_slots),
 	KTEST_CASE(test_mremap_mprotect_free),
 	KTEST_CASE(test_reclaim_swaps_cold_pages),
