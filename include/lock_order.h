@@ -46,8 +46,9 @@
  *                fds are looked up, and their files polled, under it)
  *   FDTABLE      spinning  an fd table's slots (held with interrupts on:  fs/fdtable.c
  *                before DEFAULT, which the timer interrupt takes)
- *   DEFAULT      spinning  locks not named here (leaf-like users: files, wait queues)
  *   RWSEM        spinning  the wait queue inside a sleeping rwsem     lib/rwsem.c
+ *                (held with interrupts on: before DEFAULT, as FDTABLE)
+ *   DEFAULT      spinning  locks not named here (leaf-like users: files, wait queues)
  *   MM_LIST      spinning  the list of every mm (checks)              mm/mm.c
  *   SCHED        spinning  run queues, task states, the task tree     kernel/sched/sched.c
  *   KSTACK       spinning  the kernel-stack slots (a stack is freed    arch/x86_64/kstack.c
@@ -95,8 +96,8 @@
 	X(FUTEX,       "futex",       0) \
 	X(EPOLL,       "epoll",       0) \
 	X(FDTABLE,     "fdtable",     0) \
-	X(DEFAULT,     "default",     0) \
 	X(RWSEM,       "rwsem_wait",  0) \
+	X(DEFAULT,     "default",     0) \
 	X(MM_LIST,     "mm_list",     0) \
 	X(SCHED,       "sched",       0) \
 	X(KSTACK,      "kstack",      0) \

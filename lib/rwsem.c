@@ -5,7 +5,10 @@
  * flag (include/sleep.h). Release grants the lock to the head of the queue
  * under wait_lock and wakes the new owners; wait_lock comes before the
  * scheduler's lock in include/lock_order.h, so waking while holding it is
- * allowed.
+ * allowed. wait_lock is taken with interrupts left on (spin_lock): no
+ * interrupt handler takes an rwsem, and a CPU waiting for it keeps
+ * answering TLB shootdowns; the fault path's read side then costs no
+ * interrupt save and restore (Linux's rwsem fast path is one atomic).
  */
 #include "rwsem.h"
 #include "sleep.h"
@@ -61,7 +64,7 @@ static void grant_locked(struct rwsem *s)
 }
 
 /* Queue as a waiter and sleep until granted. wait_lock held on entry, released. */
-static void wait_for_grant(struct rwsem *s, bool write, unsigned long fl)
+static void wait_for_grant(struct rwsem *s, bool write)
 {
 	struct rwsem_waiter w;
 
@@ -73,42 +76,39 @@ static void wait_for_grant(struct rwsem *s, bool write, unsigned long fl)
 		s->write_contended++;
 	else
 		s->read_contended++;
-	spin_unlock_irqrestore(&s->wait_lock, fl);
+	spin_unlock(&s->wait_lock);
 	sched_wait_flag(&w.granted);
 }
 
 void down_read(struct rwsem *s)
 {
-	unsigned long fl;
-
 	lockdep_acquire(s, s->lclass, 0);
-	fl = spin_lock_irqsave(&s->wait_lock);
+	spin_lock(&s->wait_lock);
 	if (!s->writer && list_empty(&s->waiters)) {
 		s->readers++;
 		s->read_acquired++;
-		spin_unlock_irqrestore(&s->wait_lock, fl);
+		spin_unlock(&s->wait_lock);
 		return;
 	}
 	BUG_ON(s->writer && s->owner == current_task());
-	wait_for_grant(s, false, fl);
+	wait_for_grant(s, false);
 }
 
 static void down_write_flags(struct rwsem *s, unsigned flags)
 {
 	struct task *self = current_task();
-	unsigned long fl;
 
 	lockdep_acquire(s, s->lclass, flags);
-	fl = spin_lock_irqsave(&s->wait_lock);
+	spin_lock(&s->wait_lock);
 	if (!s->writer && !s->readers && list_empty(&s->waiters)) {
 		s->writer = true;
 		s->owner = self;
 		s->write_acquired++;
-		spin_unlock_irqrestore(&s->wait_lock, fl);
+		spin_unlock(&s->wait_lock);
 		return;
 	}
 	BUG_ON(s->writer && s->owner == self);
-	wait_for_grant(s, true, fl);
+	wait_for_grant(s, true);
 }
 
 void down_write(struct rwsem *s)
@@ -123,14 +123,16 @@ void down_write_nested(struct rwsem *s)
 
 bool down_read_trylock(struct rwsem *s)
 {
-	unsigned long fl = spin_lock_irqsave(&s->wait_lock);
-	bool ok = !s->writer && list_empty(&s->waiters);
+	bool ok;
+
+	spin_lock(&s->wait_lock);
+	ok = !s->writer && list_empty(&s->waiters);
 
 	if (ok) {
 		s->readers++;
 		s->read_acquired++;
 	}
-	spin_unlock_irqrestore(&s->wait_lock, fl);
+	spin_unlock(&s->wait_lock);
 	if (ok)
 		lockdep_acquire(s, s->lclass, LOCKDEP_TRY);
 	return ok;
@@ -138,15 +140,17 @@ bool down_read_trylock(struct rwsem *s)
 
 bool down_write_trylock(struct rwsem *s)
 {
-	unsigned long fl = spin_lock_irqsave(&s->wait_lock);
-	bool ok = !s->writer && !s->readers && list_empty(&s->waiters);
+	bool ok;
+
+	spin_lock(&s->wait_lock);
+	ok = !s->writer && !s->readers && list_empty(&s->waiters);
 
 	if (ok) {
 		s->writer = true;
 		s->owner = current_task();
 		s->write_acquired++;
 	}
-	spin_unlock_irqrestore(&s->wait_lock, fl);
+	spin_unlock(&s->wait_lock);
 	if (ok)
 		lockdep_acquire(s, s->lclass, LOCKDEP_TRY);
 	return ok;
@@ -154,27 +158,23 @@ bool down_write_trylock(struct rwsem *s)
 
 void up_read(struct rwsem *s)
 {
-	unsigned long fl;
-
 	lockdep_release(s, s->lclass);
-	fl = spin_lock_irqsave(&s->wait_lock);
+	spin_lock(&s->wait_lock);
 	BUG_ON(s->readers <= 0 || s->writer);
 	if (--s->readers == 0)
 		grant_locked(s);
-	spin_unlock_irqrestore(&s->wait_lock, fl);
+	spin_unlock(&s->wait_lock);
 }
 
 void up_write(struct rwsem *s)
 {
-	unsigned long fl;
-
 	lockdep_release(s, s->lclass);
-	fl = spin_lock_irqsave(&s->wait_lock);
+	spin_lock(&s->wait_lock);
 	BUG_ON(!s->writer || s->owner != current_task());
 	s->writer = false;
 	s->owner = NULL;
 	grant_locked(s);
-	spin_unlock_irqrestore(&s->wait_lock, fl);
+	spin_unlock(&s->wait_lock);
 }
 /* LAB smp: END rwsem */
 
