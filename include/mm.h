@@ -207,7 +207,8 @@ int vma_map_anon(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long fl
  * TASK_SIZE, owned by mm, forward and backward walks and lookups agree,
  * every anon identity's VMA count equals the VMAs pointing at it (and its
  * refcount is at least that). Leaves idx->accesses unchanged. 0, or
- * -EINVAL after printing what broke. mmap_lock read.
+ * -EINVAL after printing what broke. mmap_lock held; with it held for
+ * reading, takes pt_lock (faults link VMAs to identities under it).
  */
 int vma_check(struct mm *mm);
 /* Objects now allocated from the VMA and anon-identity caches (leak checks in tests). */

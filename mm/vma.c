@@ -51,6 +51,7 @@
  * changes, read for lookups; each entry point asserts the mode it needs
  * (mmap_assert_locked / mmap_assert_write_locked, a BUG when it is not held).
  */
+#include "internal.h"
 #include "vma_internal.h"
 #include "lockless.h"
 #include "anon_vma.h"
@@ -1190,10 +1191,19 @@ int vma_check(struct mm *mm)
 {
 	struct vma_index *idx = &mm->index;
 	uint64_t saved_accesses = idx->accesses;
+	bool write_locked = mmap_is_write_locked(mm);
 	size_t n = 0;
 	int err = 0;
 
 	mmap_assert_locked(mm);
+	/*
+	 * A fault holding the mmap_lock for reading links its VMA to an anon
+	 * identity (vma_anon_prepare) under pt_lock: held here, the identity
+	 * counts cannot move between the walk that counts and the check. A
+	 * write-locked mm has no such fault (nor, in the index tests, tables).
+	 */
+	if (!write_locked)
+		mm_pt_lock(mm);
 	CHECK(idx->ops->check(idx) == 0, "backend %s check failed", idx->ops->name);
 	CHECK(idx->count == (size_t)mm->map_count, "index count %zu != map_count %d",
 	      idx->count, mm->map_count);
@@ -1201,6 +1211,8 @@ int vma_check(struct mm *mm)
 	if (!err)
 		err = check_identities_and_lookups(mm, n);
 out:
+	if (!write_locked)
+		mm_pt_unlock(mm);
 	idx->accesses = saved_accesses;
 	return err;
 }

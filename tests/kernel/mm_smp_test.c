@@ -1120,6 +1120,71 @@ static void test_direct_reclaim_waits_for_mmap_lock_body(struct ktest *t)
 
 RACE_CASE_WITHOUT_SWAP(test_direct_reclaim_waits_for_mmap_lock)
 
+/* ---- the checker while first faults link VMAs to anon identities */
+
+#define CHECK_VMAS 48
+#define CHECK_SLOT(i) (A + 2 * (uintptr_t)(i) * PAGE_SIZE)     /* one-page VMAs with gaps: none merge */
+
+/* Write every slot's page again and again: each write to a fresh VMA is its first fault. */
+static void first_faults(struct worker *w)
+{
+	while (!smp_load_acquire(&w->s->stop))
+		for (unsigned i = w->id; i < CHECK_VMAS; i++) {
+			uint64_t v = i + 1;
+
+			/* every slot is mapped all along (MAP_FIXED replaces it in one step) */
+			if (copy_to_user((void *)CHECK_SLOT(i), &v, sizeof(v)))
+				__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);
+		}
+}
+
+/*
+ * vma_check (what vmk_check and the fuzzer's seed-end check run) under
+ * the mmap_lock for reading while other CPUs fault: a first fault links
+ * its VMA to an anon identity (vma_anon_prepare) with the same read lock,
+ * under pt_lock. Each round maps every slot anew (unfaulted, no
+ * identity), then checks until the workers have faulted them all. Every
+ * check must pass: a checker that counts the identities' VMAs without
+ * pt_lock saw a VMA linked after its walk had passed it ("anon N: 0 VMAs
+ * point at it, vma_refs 1"), as the fuzzer's seed 179 did once in a long
+ * run (docs/fuzz.md).
+ */
+static void test_check_races_first_faults(struct ktest *t)
+{
+	struct shared s = { 0 };
+	struct worker w[NR_CPUS];
+	unsigned n, failed = 0, checks = 0;
+	size_t frames;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	s.mm = make_mm(t, 1, false);
+	ASSERT_TRUE(t, s.mm != NULL);
+	EXPECT_EQ(t, vm_munmap(s.mm, A, PAGE_SIZE), 0);
+	for (unsigned i = 0; i < CHECK_VMAS; i++)
+		ASSERT_EQ(t, vm_mmap(s.mm, CHECK_SLOT(i), PAGE_SIZE, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)CHECK_SLOT(i));
+	n = start_workers(w, &s, first_faults);
+	for (unsigned r = 0; r < RACE_ROUNDS; r++) {
+		for (unsigned i = 0; i < CHECK_VMAS; i++)
+			EXPECT_EQ(t, vm_mmap(s.mm, CHECK_SLOT(i), PAGE_SIZE, PROT_READ | PROT_WRITE,
+					     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)CHECK_SLOT(i));
+		do {
+			mmap_read_lock(s.mm);
+			failed += vma_check(s.mm) != 0;
+			mmap_read_unlock(s.mm);
+			checks++;
+		} while (READ_ONCE(s.mm->rss) < CHECK_VMAS);
+		race_progress(t, r);
+	}
+	stop_workers(w, n, &s);
+	EXPECT_EQ(t, s.errors, 0);
+	EXPECT_EQ(t, failed, 0);
+	printk("# %s: %u checks, %u failed\n", mode_name(t->param), checks, failed);
+	check_and_put(t, s.mm);
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
 static const struct ktest_case mm_smp_cases[] = {
 	KTEST_CASE(test_same_and_different_pages),
 	KTEST_CASE(test_munmap_races_faults),
@@ -1133,6 +1198,7 @@ static const struct ktest_case mm_smp_cases[] = {
 	KTEST_CASE(test_fault_in_marked_vma_waits),
 	KTEST_CASE(test_lockless_lookup_races_changes),
 	KTEST_CASE(test_direct_reclaim_waits_for_mmap_lock),
+	KTEST_CASE(test_check_races_first_faults),
 	{ NULL, NULL },
 };
 
