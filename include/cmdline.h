@@ -12,6 +12,9 @@
  *   profile_hz=N                              profiler samples per second (include/profile.h)
  *   profile_stacks=on|off                     also record and print folded kernel stacks
  *   profile_dither=on|off                     vary each sampling period within +-1/8 (default on)
+ *   profile_seed=N                            draw those periods from sequence N (default 0:
+ *                                             every run draws the same; boots with different N
+ *                                             sample the same work at other instants)
  *   profile_entry=on|off                      root each folded kernel stack at the user address
  *                                             its task entered the kernel from (default off)
  *   vmastat=on|off                            count VMA index operations and their node
@@ -72,6 +75,7 @@ struct kernel_params {
 	unsigned profile_hz;                    /* default TIMER_HZ */
 	bool profile_stacks;                    /* default false */
 	bool profile_dither;                    /* default true */
+	unsigned profile_seed;                  /* default 0 */
 	bool profile_entry;                     /* default false */
 	bool vmastat;                           /* default false */
 	char vma[CMDLINE_VALUE_MAX];            /* empty: the default backend */

@@ -162,6 +162,8 @@ static unsigned apply_word(struct kernel_params *p, const char *w, size_t len, b
 		return set_uint(&p->khugepaged_sleep_ms, v, vlen, "khugepaged_sleep_ms");
 	} else if (word_is(w, klen, "profile_hz")) {
 		return set_uint(&p->profile_hz, v, vlen, "profile_hz");
+	} else if (word_is(w, klen, "profile_seed")) {
+		return set_uint(&p->profile_seed, v, vlen, "profile_seed");
 	} else {
 		printk("cmdline: warning: unknown option '%.*s' ignored\n", (int)len, w);
 		return 1;

@@ -315,7 +315,11 @@ struct reclaim_scan {
 	bool may_wait;                /* mm/vmscan.c: direct reclaim waits for a taken mmap_lock */
 	unsigned long swapped;        /* of freed: anonymous pages swapped out */
 	unsigned long shmem;          /* of freed: page-cache pages dropped or swapped (mm/shmem_swap.c) */
+	bool count_steal;             /* reclaim proper: each page freed counts in pgsteal_kswapd or */
+	bool direct;                  /*   (direct) pgsteal_direct at once, as pglazyfreed does */
 };
+/* rs freed n more pages (reclaim_freed in mm/vmscan.c: adds them to freed, and to pgsteal_* when counted). */
+void reclaim_freed(struct reclaim_scan *rs, unsigned long n);
 /*
  * shmem_reclaim (mm/shmem_swap.c): reclaim from the page caches (tmpfs,
  * memfd, shared anonymous memory), object after object round the list's

@@ -196,7 +196,7 @@ static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 		return MMU_UPDATE;
 	}
 	mm_unmap_page(rs->mm, p, false, rs->tlb);
-	rs->freed++;
+	reclaim_freed(rs, 1);
 	count_vm_event(VM_PGLAZYFREED);         /* now, before anyone can read the page back as zero */
 	return MMU_CLEAR;
 }

@@ -106,7 +106,7 @@ static bool scan_locked(struct vm_object *o, unsigned long *from, struct reclaim
 		rs->scanned++;
 		if (!(READ_ONCE(p->flags) & PG_dirty)) {
 			vm_object_remove_locked(o, pgoffs[i], pgoffs[i] + 1);   /* frees it: holes read as zeros */
-			rs->freed++;
+			reclaim_freed(rs, 1);
 			rs->shmem++;
 		} else if (rs->may_swap) {
 			user_page_get(p);
@@ -143,7 +143,7 @@ void shmem_reclaim_object(struct vm_object *o, struct reclaim_scan *rs)
 		if (b.n) {
 			unsigned long out = write_batch(o, &b);
 
-			rs->freed += out;
+			reclaim_freed(rs, out);
 			rs->shmem += out;
 		}
 		if (!more) {
@@ -188,7 +188,7 @@ static bool take_locked(struct vm_object *o, struct page *p, struct reclaim_scan
 		return false;
 	if (!(READ_ONCE(p->flags) & PG_dirty)) {
 		vm_object_remove_locked(o, pgoff, pgoff + 1);   /* the cache's reference: ours frees it */
-		rs->freed++;
+		reclaim_freed(rs, 1);
 		rs->shmem++;
 		return false;
 	}
@@ -222,7 +222,7 @@ void shmem_reclaim_pages(struct page **pages, unsigned n, struct reclaim_scan *r
 		if (b.n) {
 			unsigned long out = write_batch(o, &b); /* drops the batch's references */
 
-			rs->freed += out;
+			reclaim_freed(rs, out);
 			rs->shmem += out;
 		}
 		vm_object_put(o);

@@ -120,7 +120,7 @@ static void swap_out_range(struct mm *mm, uintptr_t a, uintptr_t end, struct rec
 		if (b.n) {
 			unsigned out = mm_swap_out_batch(mm, b.va, b.page, b.shared, b.n);
 
-			rs->freed += out;
+			reclaim_freed(rs, out);
 			rs->swapped += out;
 		}
 		for (unsigned i = 0; i < b.n; i++)
@@ -228,9 +228,18 @@ static void reclaim_round(struct reclaim_scan *rs, enum reclaim_who who)
  * anonymous pages first made a program reading a large file back
  * thrash its own buffer).
  */
+void reclaim_freed(struct reclaim_scan *rs, unsigned long n)
+{
+	rs->freed += n;
+	/* counted as the pages go, not at the end of a round: /proc/vmstat's pgsteal keeps up with pglazyfreed */
+	if (rs->count_steal)
+		count_vm_events(rs->direct ? VM_PGSTEAL_DIRECT : VM_PGSTEAL_KSWAPD, n);
+}
+
 static unsigned long reclaim(unsigned long want, enum reclaim_who who, bool may_wait)
 {
-	struct reclaim_scan rs = { .want = want, .may_wait = may_wait };
+	struct reclaim_scan rs = { .want = want, .may_wait = may_wait, .count_steal = true,
+				   .direct = who == RECLAIM_DIRECT };
 
 	for (int round = 0; round < 4 && rs.freed < want; round++) {
 		rs.may_swap = round >= 2 && swap_free_pages() > 0;
@@ -244,7 +253,6 @@ static unsigned long reclaim(unsigned long want, enum reclaim_who who, bool may_
 			reclaim_round(&rs, who);
 	}
 	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSCAN_DIRECT : VM_PGSCAN_KSWAPD, rs.scanned);
-	count_vm_events(who == RECLAIM_DIRECT ? VM_PGSTEAL_DIRECT : VM_PGSTEAL_KSWAPD, rs.freed);
 	if (rs.freed)
 		WRITE_ONCE(kswapd_failed, false);
 	mm_put_deferred_flush();        /* address spaces whose last user left during a reverse-map walk */

@@ -218,7 +218,7 @@ static void reclaim_in_mm(struct mm *mm, struct victim *vs, unsigned n, struct r
 		arch_mmu_walk(mm->mmu, vs[i].va, vs[i].va + PAGE_SIZE, prepare_visit, &c, &tlb);
 		mm_pt_unlock(mm);
 		if (vs[i].dropped)
-			rs->freed++;
+			reclaim_freed(rs, 1);
 		if (vs[i].swap) {
 			va[k] = vs[i].va;
 			pages[k] = vs[i].page;
@@ -232,7 +232,7 @@ static void reclaim_in_mm(struct mm *mm, struct victim *vs, unsigned n, struct r
 		sort_by_address(va, pages, shared, k);
 		out = mm_swap_out_batch(mm, va, pages, shared, k);
 
-		rs->freed += out;
+		reclaim_freed(rs, out);
 		rs->swapped += out;
 	}
 }

@@ -77,7 +77,10 @@ int profile_start(void)
 	if (profile_user_reset())
 		return -ENOMEM;
 	memset(prof_hits, 0, ksyms_count * sizeof(*prof_hits));
-	prof_dither_state = DITHER_SEED;        /* each run draws the same periods */
+	/* each run with one profile_seed draws the same periods (xorshift wants a nonzero state) */
+	prof_dither_state = DITHER_SEED ^ ((uint64_t)kparams.profile_seed * 0x9e3779b97f4a7c15ULL);
+	if (!prof_dither_state)
+		prof_dither_state = DITHER_SEED;
 	prof_dither = kparams.profile_dither;
 	prof_total = prof_user = prof_unknown = 0;
 	__asm__ volatile("" : : : "memory");

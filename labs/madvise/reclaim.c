@@ -2,7 +2,8 @@
  * LAB madvise: what reclaim does to MADV_FREE'd memory (mm/internal.h):
  * over the present pages of [start, end), part of one private anonymous
  * VMA of rs->mm, drop each lazily freed page that is still clean and
- * mapped only here (into rs->tlb) until rs->freed reaches rs->want, give a
+ * mapped only here (into rs->tlb; reclaim_freed(rs, 1) counts it in
+ * rs->freed and pgsteal) until rs->freed reaches rs->want, give a
  * page read since its last scan a second chance (reclaim proper only),
  * and make a written one an ordinary page again; count the lazily freed
  * pages looked at in rs->scanned, and each page dropped, as it is

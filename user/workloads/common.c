@@ -121,20 +121,27 @@ long wl_maps_lines(void)
 	return n < 0 ? -1 : lines;
 }
 
-long wl_proc_number(const char *path, const char *key)
+/* Read path whole into buf (NUL-terminated); its length, or -1. */
+static long proc_read(const char *path, char *buf, size_t size)
 {
-	static char buf[16384];
-	long n;
 	int fd = open(path, O_RDONLY);
-	char *at = buf;
+	long n;
 
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
 		return -1;
 	buf[n] = 0;
+	return n;
+}
+
+/* The number after key at a line's start in buf (the first number when key is NULL), or -1. */
+static long number_after(const char *buf, const char *key)
+{
+	const char *at = buf;
+
 	if (key) {
 		size_t len = strlen(key);
 
@@ -151,6 +158,22 @@ long wl_proc_number(const char *path, const char *key)
 	if (*at < '0' || *at > '9')
 		return -1;
 	return (long)strtoul(at, NULL, 10);
+}
+
+long wl_proc_number(const char *path, const char *key)
+{
+	static char buf[16384];
+
+	return proc_read(path, buf, sizeof(buf)) < 0 ? -1 : number_after(buf, key);
+}
+
+void wl_proc_numbers(const char *path, const char *const *keys, long *out, unsigned n)
+{
+	static char buf[16384];
+	bool ok = proc_read(path, buf, sizeof(buf)) >= 0;
+
+	for (unsigned i = 0; i < n; i++)
+		out[i] = ok ? number_after(buf, keys[i]) : -1;
 }
 
 long wl_vma_count(void)

@@ -220,13 +220,15 @@ struct sb_vmstat {
 	long lazyfreed, stolen;
 };
 
+/* From one read of /proc/vmstat: reclaim may be running, and counts between separate reads. */
 static void sb_vmstat(struct sb_vmstat *v)
 {
-	long kswapd = wl_proc_number("/proc/vmstat", "pgsteal_kswapd");
-	long direct = wl_proc_number("/proc/vmstat", "pgsteal_direct");
+	static const char *const keys[] = { "pgsteal_kswapd", "pgsteal_direct", "pglazyfreed" };
+	long got[3];
 
-	v->lazyfreed = wl_proc_number("/proc/vmstat", "pglazyfreed");
-	v->stolen = kswapd < 0 || direct < 0 ? -1 : kswapd + direct;
+	wl_proc_numbers("/proc/vmstat", keys, got, 3);
+	v->lazyfreed = got[2];
+	v->stolen = got[0] < 0 || got[1] < 0 ? -1 : got[0] + got[1];
 }
 
 static void sb_report(const struct sb_thread *s, unsigned long nthreads, unsigned long tx,

@@ -78,6 +78,8 @@ long wl_vma_count(void);
  * 16 KiB only.
  */
 long wl_proc_number(const char *path, const char *key);
+/* wl_proc_number of each of keys[0..n) into out[], from one read of path (one snapshot). */
+void wl_proc_numbers(const char *path, const char *const *keys, long *out, unsigned n);
 
 /* mmap/munmap/mprotect that end the program with a message on failure. */
 void *wl_map(void *addr, unsigned long len, int prot, int flags);
