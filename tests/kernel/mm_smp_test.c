@@ -1123,6 +1123,7 @@ RACE_CASE_WITHOUT_SWAP(test_direct_reclaim_waits_for_mmap_lock)
 /* ---- the checker while first faults link VMAs to anon identities */
 
 #define CHECK_VMAS 48
+#define CHECKS_PER_ROUND 8
 #define CHECK_SLOT(i) (A + 2 * (uintptr_t)(i) * PAGE_SIZE)     /* one-page VMAs with gaps: none merge */
 
 /* Write every slot's page again and again: each write to a fresh VMA is its first fault. */
@@ -1169,12 +1170,21 @@ static void test_check_races_first_faults(struct ktest *t)
 		for (unsigned i = 0; i < CHECK_VMAS; i++)
 			EXPECT_EQ(t, vm_mmap(s.mm, CHECK_SLOT(i), PAGE_SIZE, PROT_READ | PROT_WRITE,
 					     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)CHECK_SLOT(i));
-		do {
+		/*
+		 * At most CHECKS_PER_ROUND checks, then wait without the lock: the
+		 * smp lab's skeleton rwsem is exclusive and lets the releaser take it
+		 * again first, so a checker that never let go would starve the faults.
+		 */
+		for (unsigned k = 0; READ_ONCE(s.mm->rss) < CHECK_VMAS; k++) {
+			if (k >= CHECKS_PER_ROUND) {
+				sched_yield();
+				continue;
+			}
 			mmap_read_lock(s.mm);
 			failed += vma_check(s.mm) != 0;
 			mmap_read_unlock(s.mm);
 			checks++;
-		} while (READ_ONCE(s.mm->rss) < CHECK_VMAS);
+		}
 		race_progress(t, r);
 	}
 	stop_workers(w, n, &s);
