@@ -1123,32 +1123,42 @@ RACE_CASE_WITHOUT_SWAP(test_direct_reclaim_waits_for_mmap_lock)
 /* ---- the checker while first faults link VMAs to anon identities */
 
 #define CHECK_VMAS 48
+#define CHECK_ROUNDS 40
 #define CHECKS_PER_ROUND 8
-#define CHECK_SLOT(i) (A + 2 * (uintptr_t)(i) * PAGE_SIZE)     /* one-page VMAs with gaps: none merge */
+/* Slot i of round r: one-page VMAs with a page between them (none merge), each round at new addresses. */
+#define CHECK_SLOT(r, i) (A + (2 * (uintptr_t)(r) * CHECK_VMAS + 2 * (uintptr_t)(i)) * PAGE_SIZE)
 
-/* Write every slot's page again and again: each write to a fresh VMA is its first fault. */
+/* Write every slot of the round s->epoch names, again and again: the first write to each is its first fault. */
 static void first_faults(struct worker *w)
 {
-	while (!smp_load_acquire(&w->s->stop))
+	while (!smp_load_acquire(&w->s->stop)) {
+		unsigned long r = smp_load_acquire(&w->s->epoch);
+
 		for (unsigned i = w->id; i < CHECK_VMAS; i++) {
 			uint64_t v = i + 1;
 
-			/* every slot is mapped all along (MAP_FIXED replaces it in one step) */
-			if (copy_to_user((void *)CHECK_SLOT(i), &v, sizeof(v)))
+			/* mapped before the round was published, and never unmapped */
+			if (copy_to_user((void *)CHECK_SLOT(r, i), &v, sizeof(v)))
 				__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);
 		}
+	}
 }
 
 /*
  * vma_check (what vmk_check and the fuzzer's seed-end check run) under
  * the mmap_lock for reading while other CPUs fault: a first fault links
  * its VMA to an anon identity (vma_anon_prepare) with the same read lock,
- * under pt_lock. Each round maps every slot anew (unfaulted, no
- * identity), then checks until the workers have faulted them all. Every
- * check must pass: a checker that counts the identities' VMAs without
- * pt_lock saw a VMA linked after its walk had passed it ("anon N: 0 VMAs
- * point at it, vma_refs 1"), as the fuzzer's seed 179 did once in a long
- * run (docs/fuzz.md).
+ * under pt_lock. Each round maps CHECK_VMAS new VMAs (unfaulted, no
+ * identity) at addresses no round used before, then checks while the
+ * workers fault them. Every check must pass: a checker that counts the
+ * identities' VMAs without pt_lock saw a VMA linked after its walk had
+ * passed it ("anon N: 0 VMAs point at it, vma_refs 1"), as the fuzzer's
+ * seed-end check did in long runs (docs/fuzz.md). New addresses each
+ * round, and nothing unmapped, so that no worker can go on through a TLB
+ * entry of an earlier round (the smp lab's skeleton sends no shootdowns);
+ * at most CHECKS_PER_ROUND checks, then waiting without the lock (its
+ * skeleton rwsem is exclusive and lets the releaser take it again first:
+ * a checker that never let go would starve the faults).
  */
 static void test_check_races_first_faults(struct ktest *t)
 {
@@ -1163,19 +1173,17 @@ static void test_check_races_first_faults(struct ktest *t)
 	ASSERT_TRUE(t, s.mm != NULL);
 	EXPECT_EQ(t, vm_munmap(s.mm, A, PAGE_SIZE), 0);
 	for (unsigned i = 0; i < CHECK_VMAS; i++)
-		ASSERT_EQ(t, vm_mmap(s.mm, CHECK_SLOT(i), PAGE_SIZE, PROT_READ | PROT_WRITE,
-				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)CHECK_SLOT(i));
+		ASSERT_EQ(t, vm_mmap(s.mm, CHECK_SLOT(0, i), PAGE_SIZE, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)CHECK_SLOT(0, i));
 	n = start_workers(w, &s, first_faults);
-	for (unsigned r = 0; r < RACE_ROUNDS; r++) {
-		for (unsigned i = 0; i < CHECK_VMAS; i++)
-			EXPECT_EQ(t, vm_mmap(s.mm, CHECK_SLOT(i), PAGE_SIZE, PROT_READ | PROT_WRITE,
-					     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)CHECK_SLOT(i));
-		/*
-		 * At most CHECKS_PER_ROUND checks, then wait without the lock: the
-		 * smp lab's skeleton rwsem is exclusive and lets the releaser take it
-		 * again first, so a checker that never let go would starve the faults.
-		 */
-		for (unsigned k = 0; READ_ONCE(s.mm->rss) < CHECK_VMAS; k++) {
+	for (unsigned r = 0; r < CHECK_ROUNDS; r++) {
+		if (r) {
+			for (unsigned i = 0; i < CHECK_VMAS; i++)
+				EXPECT_EQ(t, vm_mmap(s.mm, CHECK_SLOT(r, i), PAGE_SIZE, PROT_READ | PROT_WRITE,
+						     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)CHECK_SLOT(r, i));
+			smp_store_release(&s.epoch, r);
+		}
+		for (unsigned k = 0; READ_ONCE(s.mm->rss) < (r + 1) * CHECK_VMAS; k++) {
 			if (k >= CHECKS_PER_ROUND) {
 				sched_yield();
 				continue;
@@ -1185,7 +1193,8 @@ static void test_check_races_first_faults(struct ktest *t)
 			mmap_read_unlock(s.mm);
 			checks++;
 		}
-		race_progress(t, r);
+		if ((r + 1) % 10 == 0)
+			printk("# %s/%s: round %u of %u\n", t->tcase->name, mode_name(t->param), r + 1, CHECK_ROUNDS);
 	}
 	stop_workers(w, n, &s);
 	EXPECT_EQ(t, s.errors, 0);
