@@ -132,7 +132,7 @@ struct mm {
 	unsigned long gp_cookie;      /* [mmap_lock write] with gp_waiting */
 	bool gp_waiting;              /* [mmap_lock write] a batch waits */
 	struct list_head all_link;    /* [mm_list lock, mm/mm.c] on the list of every mm (mm_check_all,
-	                               *   truncation's walk: mm/truncate.c, reclaim: mm/vmscan.c) */
+	                               *   truncation past 32 mappers: mm/truncate.c, reclaim: mm/vmscan.c) */
 	uintptr_t reclaim_hand;       /* [atomic] where reclaim's clock stopped last in this mm (reclaimers race) */
 	uint64_t list_id;             /* [init, mm_list lock] its place in that list: ids grow
 	                               *   along it (mm_list_from: khugepaged's cursor) */

@@ -3,13 +3,10 @@
  * truncate_pagecache + unmap_mapping_range, for shmem): the pages leave the
  * cache and every mapping of them, in every address space, goes.
  *
- * Linux finds the mappings through the file's i_mmap tree of VMAs. Here an
- * object only counts the VMAs mapping it (nr_vmas, so that an unmapped
- * file costs nothing); when there are some, every address space is looked
- * at (mm_list_next), under its mmap_lock for reading, and the PTEs of the
- * VMAs that map the object are zapped under its pt_lock. That is as long as
- * the VMAs of all processes, which stays small here, and needs no per-VMA
- * link.
+ * The mappings are found through the object's i_mmap list of VMAs (as on
+ * Linux), one address space at a time: under its mmap_lock for reading,
+ * the PTEs of its VMAs that map the object are zapped under its pt_lock.
+ * mm_unmap_object below says how a fork racing with the walk is caught.
  *
  * Ordering against faults: the size (or hole) is in place before any
  * address space is visited, and a fault looks the page up and maps it
@@ -21,8 +18,9 @@
  * a partial last page in swap is read back first, for its tail to be zeroed.
  *
  * Locking: called with no mmap_lock held (MADV_REMOVE drops its own first,
- * as Linux does); takes o->lock, then each mm's mmap_lock (read) and
- * pt_lock, never two of them at once.
+ * as Linux does); takes o->lock, then o->i_mmap_lock (to list the address
+ * spaces), then each mm's mmap_lock (read) and pt_lock, never two of them
+ * at once.
  */
 #include "internal.h"
 #include "lockless.h"
@@ -87,20 +85,87 @@ static void unmap_object_in(struct mm *mm, struct vm_object *o, unsigned long fi
 	mmap_read_unlock(mm);
 }
 
+static bool mm_in(struct mm *const *set, unsigned n, const struct mm *mm)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (set[i] == mm)
+			return true;
+	return false;
+}
+
+/*
+ * Append to set[*n..cap) (referenced) each address space with a VMA on
+ * o's i_mmap list that set does not hold yet. False when some did not fit.
+ * Every VMA of the list counts, whatever pages it maps: a VMA's bounds and
+ * offset change in place under its mmap_lock alone, so only the address
+ * space (v->mm, fixed for a VMA's life) can be trusted here; the pages are
+ * looked at under that mmap_lock.
+ */
+static bool collect_mms(struct vm_object *o, struct mm **set, unsigned *n, unsigned cap)
+{
+	struct list_head *l;
+	bool fits = true;
+
+	spin_lock(&o->i_mmap_lock);
+	list_for_each(l, &o->i_mmap) {
+		struct mm *mm = vma_of_rmap(container_of(l, struct vma_rmap_link, file_node))->mm;
+
+		if (mm_in(set, *n, mm))
+			continue;
+		if (*n == cap) {
+			fits = false;
+			break;
+		}
+		if (mm_get_unless_zero(mm))     /* (one whose last user is gone is being emptied anyway) */
+			set[(*n)++] = mm;
+	}
+	spin_unlock(&o->i_mmap_lock);
+	return fits;
+}
+
 /*
  * mm_unmap_object: Linux unmap_mapping_range(mapping, first, last - first,
- * even_cows) over every address space: the PTEs mapping pages [first,
- * last) of o go, and with even_cows also the private copies made of them.
+ * even_cows): the PTEs mapping pages [first, last) of o go, in every
+ * address space, and with even_cows also the private copies made of them.
  * No mmap_lock held.
+ *
+ * The address spaces come from o's i_mmap list, in rounds: each round
+ * visits those the list names that no earlier round did, and the walk
+ * ends with a round that finds none. That is what makes fork safe: a
+ * fork copies its parent's PTEs, stale ones too, into a child whose VMAs
+ * it links to the list before it copies, all under the parent's mmap_lock
+ * for writing. If the fork ends before the visit of the parent (which
+ * takes that lock for reading), the child is on the list by then, and the
+ * round after the parent's finds it; if it starts after, the parent's
+ * stale PTEs are gone and the child gets none. (Linux gets the same from
+ * linking the child's VMA after the parent's in i_mmap and walking it in
+ * order under i_mmap_rwsem.) Past UNMAP_MMS_MAX address spaces, every
+ * address space on the system is visited instead (mm_list_next, which
+ * lists a fork child after its parent): as slow as it sounds, and always
+ * right.
  */
+#define UNMAP_MMS_MAX 32
+
 static void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned long last, bool even_cows)
 {
-	struct mm *mm = NULL;
+	struct mm *seen[UNMAP_MMS_MAX], *mm = NULL;
+	unsigned done = 0, n = 0;
+	bool fits = true;
 
 	if (!smp_load_acquire(&o->nr_vmas))
 		return;
-	while ((mm = mm_list_next(mm)) != NULL)
-		unmap_object_in(mm, o, first, last, even_cows);
+	while (fits) {
+		fits = collect_mms(o, seen, &n, UNMAP_MMS_MAX);
+		if (done == n)
+			break;
+		for (; done < n; done++)
+			unmap_object_in(seen[done], o, first, last, even_cows);
+	}
+	if (!fits)
+		while ((mm = mm_list_next(mm)) != NULL)
+			unmap_object_in(mm, o, first, last, even_cows);
+	while (n)
+		mm_put(seen[--n]);
 }
 
 void vm_object_truncate(struct vm_object *o, uint64_t size)

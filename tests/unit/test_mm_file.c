@@ -9,6 +9,9 @@
 #include "test_mm_util.h"
 #include "fs.h"
 #include "kerrno.h"
+#ifndef HOSTED
+#include "task.h"
+#endif
 
 #define A0 0x20000000UL
 #define UT_SH (MAP_SHARED | MAP_FIXED)
@@ -162,6 +165,169 @@ static void test_punch_every_mm(struct ktest *t)
 	tf_close(t, &tf);
 	counts_check(t, &c);
 }
+
+/*
+ * Truncation finds the address spaces through the file's i_mmap list
+ * (Linux's unmap_mapping_range): one that maps the file is visited once,
+ * however many of its VMAs map it (its mmap_lock taken for reading once),
+ * and one that does not is never visited. Before, every address space on
+ * the system was. The lock counts are exact on the host only: in the
+ * kernel, khugepaged may take any address space's lock meanwhile.
+ */
+static void test_truncate_visits_mapping_mms(struct ktest *t)
+{
+	struct counts c;
+	struct tfile tf;
+	struct mm *mm, *other;
+	unsigned long reads, other_reads;
+
+	counts_take(&c);
+	ASSERT_TRUE(t, tf_open(t, &tf, 4 * PAGE_SIZE));
+	mm = mm_create();
+	other = mm_create();
+	ASSERT_TRUE(t, mm && other);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, A0, 4 * PAGE_SIZE, UT_RW, UT_SH, &tf.vm, 0), (long)A0);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, A0 + 8 * PAGE_SIZE, 4 * PAGE_SIZE, UT_RW, UT_PR, &tf.vm, 0),
+		  (long)(A0 + 8 * PAGE_SIZE));
+	EXPECT_EQ(t, vm_mmap(other, A0, 4 * PAGE_SIZE, UT_RW, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED), (long)A0);
+	reads = mm->mmap_lock.read_acquired;
+	other_reads = other->mmap_lock.read_acquired;
+	EXPECT_EQ(t, fs_truncate(tf.d->inode, PAGE_SIZE), 0);
+#ifdef HOSTED
+	EXPECT_EQ(t, mm->mmap_lock.read_acquired - reads, 1);
+	EXPECT_EQ(t, other->mmap_lock.read_acquired - other_reads, 0);
+#else
+	(void)reads;
+	(void)other_reads;
+#endif
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(other);
+	mm_put(mm);
+	tf_close(t, &tf);
+	counts_check(t, &c);
+}
+
+/*
+ * More address spaces map the file than the walk keeps track of
+ * (UNMAP_MMS_MAX, 32): it visits every address space instead, and every
+ * one of them loses the pages past the end (SIGBUS) and keeps the rest.
+ */
+#define MANY_MMS 40
+
+static void test_truncate_many_mms(struct ktest *t)
+{
+	struct counts c;
+	struct tfile tf;
+	struct mm *mms[MANY_MMS];
+
+	counts_take(&c);
+	ASSERT_TRUE(t, tf_open(t, &tf, 4 * PAGE_SIZE));
+	for (unsigned i = 0; i < MANY_MMS; i++) {
+		mms[i] = mm_create();
+		ASSERT_TRUE(t, mms[i]);
+		EXPECT_EQ(t, vm_mmap_pgoff(mms[i], A0, 4 * PAGE_SIZE, UT_RW, UT_SH, &tf.vm, 0), (long)A0);
+		EXPECT_EQ(t, ut_read8(mms[i], A0 + 3 * PAGE_SIZE), 'd');
+	}
+	EXPECT_EQ(t, fs_truncate(tf.d->inode, 2 * PAGE_SIZE), 0);
+	for (unsigned i = 0; i < MANY_MMS; i++) {
+		EXPECT_EQ(t, ut_read8(mms[i], A0 + 3 * PAGE_SIZE), UT_READ_FAULT(FAULT_SIGBUS));
+		EXPECT_EQ(t, ut_read8(mms[i], A0 + PAGE_SIZE), 'b');
+		mm_put(mms[i]);
+	}
+	tf_close(t, &tf);
+	counts_check(t, &c);
+}
+
+#ifndef HOSTED
+struct fork_race {
+	struct mm *blocker;
+	struct inode *inode;
+	int held;                     /* [atomic] 1 while the holder has blocker's mmap_lock */
+	int release;                  /* [atomic] 1: the holder lets go */
+	int done;                     /* [atomic] 1 once fs_truncate returned */
+};
+
+static void truncate_to_one_page(void *arg)
+{
+	struct fork_race *r = arg;
+
+	fs_truncate(r->inode, PAGE_SIZE);
+	smp_store_release(&r->done, 1);
+}
+
+/* Hold blocker's mmap_lock for writing until told to let go (a task of its own: lockdep
+ * would see two address spaces' locks nested in the test's, as mm_dup takes the parent's). */
+static void hold_blocker(void *arg)
+{
+	struct fork_race *r = arg;
+
+	mmap_write_lock(r->blocker);
+	smp_store_release(&r->held, 1);
+	while (!smp_load_acquire(&r->release))
+		sched_yield();
+	mmap_write_unlock(r->blocker);
+}
+
+/*
+ * A fork while truncation is under way: the truncation (a kernel thread)
+ * has found the address spaces mapping the file, {blocker, parent}, and
+ * waits for blocker's mmap_lock, which another task holds. Meanwhile the
+ * parent forks: the child gets copies of the parent's PTEs of pages 1-3,
+ * which are past the new end but not yet unmapped (the parent is visited
+ * after blocker). The truncation must find the child too: its pages 1-3
+ * read SIGBUS afterwards, not the old bytes. (A walk that looks at the
+ * list once misses it; Linux orders the child's VMA after the parent's in
+ * i_mmap for this.) The test does not hang where the truncation never
+ * waits: it then goes on when the thread is done, and the checks fail.
+ */
+static void test_truncate_races_fork(struct ktest *t)
+{
+	struct counts c;
+	struct tfile tf;
+	struct mm *parent, *child;
+	struct fork_race r = { 0 };
+	struct task *holder, *truncator;
+	unsigned long waited;
+
+	counts_take(&c);
+	ASSERT_TRUE(t, tf_open(t, &tf, 4 * PAGE_SIZE));
+	r.blocker = mm_create();
+	parent = mm_create();
+	ASSERT_TRUE(t, r.blocker && parent);
+	r.inode = tf.d->inode;
+	EXPECT_EQ(t, vm_mmap_pgoff(r.blocker, A0, 4 * PAGE_SIZE, UT_RW, UT_SH, &tf.vm, 0), (long)A0);
+	EXPECT_EQ(t, vm_mmap_pgoff(parent, A0, 4 * PAGE_SIZE, UT_RW, UT_SH, &tf.vm, 0), (long)A0);
+	for (unsigned i = 0; i < 4; i++)
+		EXPECT_EQ(t, ut_read8(parent, A0 + i * PAGE_SIZE), 'a' + (int)i);
+	waited = r.blocker->mmap_lock.read_contended;
+	holder = kthread_create(hold_blocker, &r, -1, "fork_race_holder");
+	ASSERT_TRUE(t, holder != NULL);
+	kthread_start(holder);
+	while (!smp_load_acquire(&r.held))
+		sched_yield();
+	truncator = kthread_create(truncate_to_one_page, &r, -1, "fork_race_truncator");
+	ASSERT_TRUE(t, truncator != NULL);
+	kthread_start(truncator);
+	while (READ_ONCE(r.blocker->mmap_lock.read_contended) == waited && !smp_load_acquire(&r.done))
+		sched_yield();
+	child = mm_dup(parent);
+	smp_store_release(&r.release, 1);
+	kthread_join(truncator);
+	kthread_join(holder);
+	ASSERT_TRUE(t, child != NULL);
+	for (unsigned i = 1; i < 4; i++) {
+		EXPECT_EQ(t, ut_read8(child, A0 + i * PAGE_SIZE), UT_READ_FAULT(FAULT_SIGBUS));
+		EXPECT_EQ(t, ut_read8(parent, A0 + i * PAGE_SIZE), UT_READ_FAULT(FAULT_SIGBUS));
+	}
+	EXPECT_EQ(t, ut_read8(child, A0), 'a');
+	EXPECT_EQ(t, ut_vma_check(child), 0);
+	mm_put(child);
+	mm_put(parent);
+	mm_put(r.blocker);
+	tf_close(t, &tf);
+	counts_check(t, &c);
+}
+#endif
 
 /*
  * Splits, merges, mremap and munmap keep the file's reference count
@@ -353,6 +519,11 @@ static void test_fault_around_block(struct ktest *t)
 static const struct ktest_case mm_file_cases[] = {
 	KTEST_CASE(test_truncate_every_mm),
 	KTEST_CASE(test_punch_every_mm),
+	KTEST_CASE(test_truncate_visits_mapping_mms),
+	KTEST_CASE(test_truncate_many_mms),
+#ifndef HOSTED
+	KTEST_CASE(test_truncate_races_fork),
+#endif
 	KTEST_CASE(test_file_references),
 	KTEST_CASE(test_private_read_shares_cache),
 	KTEST_CASE(test_private_past_eof_sigbus),
