@@ -99,6 +99,15 @@ __attribute__((noreturn)) void arch_halt_failure(void);
 void arch_backtrace(void);
 
 /*
+ * arch_task_stack_trace: up to max return addresses of task t's kernel
+ * stack, t switched out (not running: sched_lock held), innermost first
+ * (where it will resume); 0 when its saved stack pointer is not in its
+ * kernel stack. Print them with arch_print_stack.
+ */
+struct task;
+unsigned arch_task_stack_trace(const struct task *t, uintptr_t *buf, unsigned max);
+
+/*
  * Panic recovery for tests (arch/x86_64/recover.c): arch_fault_catch_armed
  * says whether the running code is inside arch_fault_catch (a ktest case
  * in the kernel); arch_panic_recover then abandons the panicking code and
@@ -140,5 +149,12 @@ void arch_cpu_identity(struct cpu_identity *id);
 void arch_send_reschedule(unsigned cpu);
 /* arch_stop_other_cpus: halt every other CPU (panic), best effort. */
 void arch_stop_other_cpus(void);
+/*
+ * arch_backtrace_other_cpus: every other CPU prints where it is (its
+ * kernel call trace, or "in user mode"), without waiting for them: an
+ * interrupt, so a CPU running with interrupts off says nothing. For a
+ * hang report: a task looping in the kernel shows where.
+ */
+void arch_backtrace_other_cpus(void);
 
 #endif

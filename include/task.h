@@ -251,6 +251,26 @@ struct task_info {
  * ascending order, at most max into pids; returns how many there are.
  */
 int task_info_get(int pid, struct task_info *out);
+
+/*
+ * A task as a hang report shows it (kernel/sched/task_dump.c): its ids,
+ * name, state, CPU and, when switched out, up to TASK_SNAP_DEPTH return
+ * addresses of its kernel stack (innermost first). sched_tasks_snapshot
+ * fills out[0..max) and returns how many tasks there are (more than max:
+ * the rest were left out). sched_dump_tasks prints every task so to the
+ * kernel log (0, or -ENOMEM).
+ */
+#define TASK_SNAP_DEPTH 16
+struct task_snap {
+	int pid, tid, cpu;
+	char comm[TASK_COMM_LEN];
+	enum task_state state;
+	bool on_cpu;                    /* running on cpu at the snapshot: no trace */
+	unsigned depth;
+	uintptr_t trace[TASK_SNAP_DEPTH];
+};
+size_t sched_tasks_snapshot(struct task_snap *out, size_t max);
+int sched_dump_tasks(void);
 size_t task_pids(int *pids, size_t max);
 
 /*

@@ -11,13 +11,17 @@
 #include "kerrno.h"
 #include "file.h"
 #include "vm_object.h"
+#include "task.h"
 
-/* vmk_check(out, size, flags): mm, buddy and slab checks; struct vmk_check (a prefix of size bytes). */
+/* vmk_check(out, size, flags): mm, buddy and slab checks; struct vmk_check (a prefix of size bytes);
+ * with VMK_CHECK_TASKS only the task dump. */
 long sys_vmk_check(SYSCALL_ARGS)
 {
 	struct vmk_check r = { 0 };
 	unsigned mms = 0, caches = 0;
 
+	if (a2 & VMK_CHECK_TASKS)
+		return sched_dump_tasks();
 	if (mm_check_all(&mms))
 		r.failed |= VMK_CHECK_MM;
 	if (pmm_check())

@@ -9,6 +9,7 @@
 #include "printk.h"
 #include "ksyms.h"
 #include "kernel.h"
+#include "task.h"
 
 #define BACKTRACE_MAX 32
 
@@ -23,41 +24,46 @@ static bool frame_readable(uint64_t addr)
 	       x86_pt_walk(read_cr3(), addr + 15, &pte, &level, &eff) == 0;
 }
 
-static void print_addr(uint64_t addr, bool is_return)
+static void print_addr(const char *prefix, uint64_t addr, bool is_return)
 {
 	uintptr_t off = 0, size = 0;
 	/* a return address may be just past the end of a noreturn call's function */
 	const char *name = ksyms_lookup(addr - (is_return ? 1 : 0), &off, &size);
 
 	if (name)
-		printk(" [<%016llx>] %s+0x%lx/0x%lx\n", (unsigned long long)addr, name,
+		printk("%s [<%016llx>] %s+0x%lx/0x%lx\n", prefix, (unsigned long long)addr, name,
 		       (unsigned long)(off + (is_return ? 1 : 0)), (unsigned long)size);
 	else
-		printk(" [<%016llx>] ?\n", (unsigned long long)addr);
+		printk("%s [<%016llx>] ?\n", prefix, (unsigned long long)addr);
+}
+
+void x86_backtrace_prefixed(const char *prefix, uint64_t rip, uint64_t rbp)
+{
+	printk("%sCall Trace:\n", prefix);
+	if (rip)
+		print_addr(prefix, rip, false);
+	for (int depth = 0; rbp && depth < BACKTRACE_MAX; depth++) {
+		const uint64_t *frame = (const uint64_t *)rbp;
+
+		if (!frame_readable(rbp)) {
+			printk("%s <bad frame pointer %016llx>\n", prefix, (unsigned long long)rbp);
+			return;
+		}
+		if (!frame[1])
+			return;
+		print_addr(prefix, frame[1], true);
+		if (frame[0] && frame[0] <= rbp) {
+			printk("%s <frame pointer going backwards>\n", prefix);
+			return;
+		}
+		rbp = frame[0];
+	}
 }
 
 /* x86_backtrace_from: print rip (if non-zero), then the return addresses of the rbp chain. */
 void x86_backtrace_from(uint64_t rip, uint64_t rbp)
 {
-	printk("Call Trace:\n");
-	if (rip)
-		print_addr(rip, false);
-	for (int depth = 0; rbp && depth < BACKTRACE_MAX; depth++) {
-		const uint64_t *frame = (const uint64_t *)rbp;
-
-		if (!frame_readable(rbp)) {
-			printk(" <bad frame pointer %016llx>\n", (unsigned long long)rbp);
-			return;
-		}
-		if (!frame[1])
-			return;
-		print_addr(frame[1], true);
-		if (frame[0] && frame[0] <= rbp) {
-			printk(" <frame pointer going backwards>\n");
-			return;
-		}
-		rbp = frame[0];
-	}
+	x86_backtrace_prefixed("", rip, rbp);
 }
 
 /*
@@ -89,10 +95,41 @@ __attribute__((noinline)) unsigned arch_stack_trace(uintptr_t *buf, unsigned max
 	return n;
 }
 
+/*
+ * arch_task_stack_trace: the return addresses of a switched-out task's
+ * kernel stack. x86_switch left [r15 r14 r13 r12 rbx rbp ret] at its saved
+ * stack pointer: ret is where it will resume (in arch_switch_to), rbp that
+ * function's frame; the chain is followed while it stays inside the task's
+ * kernel stack and goes up. sched_lock held, so the task cannot run.
+ */
+unsigned arch_task_stack_trace(const struct task *t, uintptr_t *buf, unsigned max)
+{
+	uint64_t lo = (uint64_t)t->kstack, hi = lo + KSTACK_SIZE;
+	const uint64_t *saved = (const uint64_t *)t->arch.ksp;
+	uint64_t rbp;
+	unsigned n = 0;
+
+	if (!t->kstack || t->arch.ksp < lo || t->arch.ksp + 7 * 8 > hi || max == 0)
+		return 0;
+	buf[n++] = saved[6];
+	rbp = saved[5];
+	while (n < max && rbp >= lo && rbp + 16 <= hi && IS_ALIGNED(rbp, 8)) {
+		const uint64_t *frame = (const uint64_t *)rbp;
+
+		if (!frame[1])
+			break;
+		buf[n++] = frame[1];
+		if (frame[0] <= rbp)
+			break;
+		rbp = frame[0];
+	}
+	return n;
+}
+
 void arch_print_stack(const uintptr_t *buf, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		print_addr(buf[i], true);
+		print_addr("", buf[i], true);
 	if (!n)
 		printk(" (no frames)\n");
 }

@@ -2,11 +2,13 @@
  * Inter-processor interrupts through the local APIC's interrupt command
  * register (physical destination mode; lapic_send_icr writes it in xAPIC
  * or x2APIC mode): fixed IPIs with a vector (reschedule, TLB shootdown,
- * stop), and the INIT and STARTUP IPIs that start an application
+ * stop, backtrace), and the INIT and STARTUP IPIs that start an application
  * processor.
  */
 #include "x86.h"
 #include "arch.h"
+#include "printk.h"
+#include "kstring.h"
 
 #define ICR_LEVEL_ASSERT     (1u << 14)
 #define ICR_FIXED            (0u << 8)
@@ -62,8 +64,34 @@ void arch_stop_other_cpus(void)
 		lapic_send_ipi(cpu_apic_id[cpu], VEC_STOP);
 }
 
+/*
+ * Print where the interrupted code was: its kernel call trace, or the user
+ * address it ran at. Each line names the CPU: the other CPUs print theirs
+ * at the same moment.
+ */
+static void backtrace_interrupt(struct trap_frame *tf)
+{
+	char prefix[16];
+
+	ksnprintf(prefix, sizeof(prefix), "CPU %u: ", arch_cpu_id());
+	if ((tf->cs & 3) == 0)
+		x86_backtrace_prefixed(prefix, tf->rip, tf->rbp);
+	else
+		printk("%s in user mode at %#llx\n", prefix, (unsigned long long)tf->rip);
+	lapic_eoi();
+}
+
+void arch_backtrace_other_cpus(void)
+{
+	unsigned me = arch_cpu_id(), cpu;
+
+	for_each_cpu(cpu, arch_cpu_online_mask() & ~(1UL << me))
+		lapic_send_ipi(cpu_apic_id[cpu], VEC_BACKTRACE);
+}
+
 void ipi_init(void)
 {
 	irq_register(VEC_RESCHED, resched_interrupt);
 	irq_register(VEC_STOP, stop_interrupt);
+	irq_register(VEC_BACKTRACE, backtrace_interrupt);
 }

@@ -219,8 +219,10 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 		return -1;
 	}
 	usys2(__NR_setpgid, pid, pid);
-	if (wait_root(pid, &st) < 0)
-		snprintf(why, sizeof(why), "hung: no system call for %d s", HANG_S);
+	if (wait_root(pid, &st) < 0) {
+		snprintf(why, sizeof(why), "hung: no system call for %d s (the kernel log has every task)", HANG_S);
+		usys3(__NR_vmk_check, 0, 0, VMK_CHECK_TASKS);  /* where each waits, before the kill */
+	}
 	else if (WIFSIGNALED(st))
 		snprintf(why, sizeof(why), "the seed's first process was killed by signal %d", WTERMSIG(st));
 	reap_all(pid);

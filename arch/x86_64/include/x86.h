@@ -227,6 +227,8 @@ void trap_report(const struct trap_frame *tf);
 
 /* Backtrace from a given frame pointer, after printing rip (if non-zero) first. */
 void x86_backtrace_from(uint64_t rip, uint64_t rbp);
+/* x86_backtrace_prefixed: the same, each line begun with prefix (a CPU's report among others'). */
+void x86_backtrace_prefixed(const char *prefix, uint64_t rip, uint64_t rbp);
 
 /*
  * 16550 UART on COM1: the kernel log. uart_putc waits for the transmitter
@@ -379,6 +381,7 @@ void smp_init(const struct boot_info *bi, bool use_acpi, unsigned max_cpus);
 #define VEC_TLB        0xf1     /* TLB shootdown request (x86_tlb.c) */
 #define VEC_STOP       0xf2     /* stop this CPU (panic) */
 #define VEC_KSTACK_FLUSH 0xf3   /* drop freed kernel-stack mappings from the TLB (kstack.c) */
+#define VEC_BACKTRACE  0xf4     /* print where this CPU is (a hang report: ipi.c) */
 
 /*
  * kstack_area_init: the kernel-stack area's page tables (one slot per
