@@ -67,17 +67,15 @@ void x86_backtrace_from(uint64_t rip, uint64_t rbp)
 }
 
 /*
- * arch_stack_trace: the return addresses of the caller's frame-pointer
- * chain. Cheap enough for every lock acquisition (lib/lockdep.c): a frame is
- * read only while it lies above the previous one and within 16 KiB of the
- * first (one kernel stack), and its page is checked once.
+ * Append to buf[n..max) the return addresses of the frame-pointer chain
+ * from rbp, while the frames lie in [lo, hi) and go up; each page of
+ * frames is checked to be mapped once. Returns the new count.
  */
-__attribute__((noinline)) unsigned arch_stack_trace(uintptr_t *buf, unsigned max)
+static unsigned walk_chain(uint64_t rbp, uint64_t lo, uint64_t hi, uintptr_t *buf, unsigned n, unsigned max)
 {
-	uint64_t rbp = (uint64_t)__builtin_frame_address(0), base = rbp, page = 0;
-	unsigned n = 0;
+	uint64_t page = 0;
 
-	while (n < max && rbp && IS_ALIGNED(rbp, 8) && rbp - base < 16384) {
+	while (n < max && rbp >= lo && rbp + 16 <= hi && IS_ALIGNED(rbp, 8)) {
 		const uint64_t *frame = (const uint64_t *)rbp;
 
 		if (ALIGN_DOWN(rbp + 15, PAGE_SIZE) != page) {
@@ -96,6 +94,19 @@ __attribute__((noinline)) unsigned arch_stack_trace(uintptr_t *buf, unsigned max
 }
 
 /*
+ * arch_stack_trace: the return addresses of the caller's frame-pointer
+ * chain. Cheap enough for every lock acquisition (lib/lockdep.c): a frame is
+ * read only while it lies above the previous one and within 16 KiB of the
+ * first (one kernel stack), and its page is checked once.
+ */
+__attribute__((noinline)) unsigned arch_stack_trace(uintptr_t *buf, unsigned max)
+{
+	uint64_t rbp = (uint64_t)__builtin_frame_address(0);
+
+	return rbp ? walk_chain(rbp, rbp, rbp + 16384, buf, 0, max) : 0;
+}
+
+/*
  * arch_task_stack_trace: the return addresses of a switched-out task's
  * kernel stack. x86_switch left [r15 r14 r13 r12 rbx rbp ret] at its saved
  * stack pointer: ret is where it will resume (in arch_switch_to), rbp that
@@ -106,24 +117,11 @@ unsigned arch_task_stack_trace(const struct task *t, uintptr_t *buf, unsigned ma
 {
 	uint64_t lo = (uint64_t)t->kstack, hi = lo + KSTACK_SIZE;
 	const uint64_t *saved = (const uint64_t *)t->arch.ksp;
-	uint64_t rbp;
-	unsigned n = 0;
 
 	if (!t->kstack || t->arch.ksp < lo || t->arch.ksp + 7 * 8 > hi || max == 0)
 		return 0;
-	buf[n++] = saved[6];
-	rbp = saved[5];
-	while (n < max && rbp >= lo && rbp + 16 <= hi && IS_ALIGNED(rbp, 8)) {
-		const uint64_t *frame = (const uint64_t *)rbp;
-
-		if (!frame[1])
-			break;
-		buf[n++] = frame[1];
-		if (frame[0] <= rbp)
-			break;
-		rbp = frame[0];
-	}
-	return n;
+	buf[0] = saved[6];
+	return walk_chain(saved[5], lo, hi, buf, 1, max);
 }
 
 void arch_print_stack(const uintptr_t *buf, unsigned n)
