@@ -170,6 +170,14 @@ void vm_object_punch(struct vm_object *o, unsigned long pgoff, unsigned long n);
  * no spinning lock held.
  */
 int vm_object_swap_in(struct vm_object *o, unsigned long pgoff);
+/*
+ * vm_object_willneed (mm/shmem_swap.c): read o's pages in [first, last)
+ * that are in swap back into its cache, and only those (MADV_WILLNEED on
+ * a mapping of shared memory: Linux's shmem_swapin_range). Stops at the
+ * first page that cannot be read (no memory, an I/O error). Sleeps: no
+ * spinning lock held.
+ */
+void vm_object_willneed(struct vm_object *o, unsigned long first, unsigned long last);
 /* vm_object_swapped: o's pages in [first, last) that are in swap (smaps' Swap:). */
 unsigned long vm_object_swapped(struct vm_object *o, unsigned long first, unsigned long last);
 /* Objects now alive (leak checks). */

@@ -299,14 +299,20 @@ static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start,
 
 /*
  * MADV_WILLNEED (madvise_willneed): in private anonymous memory, the
- * swapped pages are read back (mm/swap_pte.c); a file's pages are not read
- * ahead (Linux's vfs_fadvise would start reading; the cache here fills on
- * fault only). Linux returns 0 either way.
+ * swapped pages are read back (mm/swap_pte.c); in a mapping of a file
+ * (every file here is shared memory: tmpfs, memfd, MAP_SHARED anonymous
+ * memory), the file's pages of the range that are in swap
+ * (vm_object_willneed, Linux's shmem_swapin_range; a private mapping's
+ * own copies are not read, as on Linux). Nothing is mapped. Linux returns
+ * 0 whatever could be read.
  */
 static int madvise_willneed(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end)
 {
 	if (!vma->file)
 		mm_swap_willneed(mm, vma, start, end);
+	else if (vma->file->obj)
+		vm_object_willneed(vma->file->obj, vma->pgoff + ((start - vma->start) >> PAGE_SHIFT),
+				   vma->pgoff + ((end - vma->start) >> PAGE_SHIFT));
 	return 0;
 }
 

@@ -40,6 +40,7 @@
 #include "swap.h"
 #include "vmstat.h"
 #include "kerrno.h"
+#include "sleep.h"
 
 /* Pages looked at, and written, at a time (and read ahead at most). */
 #define SHMEM_BATCH 32
@@ -231,15 +232,15 @@ void shmem_reclaim_pages(struct page **pages, unsigned n, struct reclaim_scan *r
 
 /*
  * The entries from pgoff on that hold consecutive slots from swap_val, at
- * consecutive offsets (at most SHMEM_READAHEAD), each slot with a reference
- * of its own in e. Their count. o->lock held.
+ * consecutive offsets (at most max <= SHMEM_READAHEAD), each slot with a
+ * reference of its own in e. Their count. o->lock held.
  */
 static unsigned readahead_locked(struct vm_object *o, unsigned long pgoff, unsigned long swap_val,
-				 swp_entry_t *e)
+				 unsigned max, swp_entry_t *e)
 {
 	unsigned long pgoffs[SHMEM_READAHEAD];
 	void *slots[SHMEM_READAHEAD];
-	unsigned n = vm_object_gang_locked(o, pgoff, SHMEM_READAHEAD, pgoffs, slots), k = 0;
+	unsigned n = vm_object_gang_locked(o, pgoff, max, pgoffs, slots), k = 0;
 
 	while (k < n && pgoffs[k] == pgoff + k && slots[k] == vmo_swap_slot(swap_val + k)) {
 		e[k].val = swap_val + k;
@@ -250,7 +251,8 @@ static unsigned readahead_locked(struct vm_object *o, unsigned long pgoff, unsig
 	return k;
 }
 
-int vm_object_swap_in(struct vm_object *o, unsigned long pgoff)
+/* vm_object_swap_in, reading at most max (<= SHMEM_READAHEAD) pages: the one at pgoff and those after it. */
+static int swap_in_run(struct vm_object *o, unsigned long pgoff, unsigned max)
 {
 	swp_entry_t e[SHMEM_READAHEAD];
 	struct page *p[SHMEM_READAHEAD];
@@ -260,7 +262,7 @@ int vm_object_swap_in(struct vm_object *o, unsigned long pgoff)
 	unsigned k = 0, got;
 
 	if (vm_object_gang_locked(o, pgoff, 1, pgoffs, slots) && pgoffs[0] == pgoff && vmo_slot_is_swap(slots[0]))
-		k = readahead_locked(o, pgoff, vmo_slot_swap_val(slots[0]), e);
+		k = readahead_locked(o, pgoff, vmo_slot_swap_val(slots[0]), max, e);
 	spin_unlock_irqrestore(&o->lock, fl);
 	if (!k)
 		return 0;
@@ -287,6 +289,41 @@ int vm_object_swap_in(struct vm_object *o, unsigned long pgoff)
 	if (!read)
 		return -EIO;            /* Linux: an I/O error reading shmem back is -EIO (a fault: SIGBUS) */
 	return placed[0] ? 1 : 0;
+}
+
+int vm_object_swap_in(struct vm_object *o, unsigned long pgoff)
+{
+	return swap_in_run(o, pgoff, SHMEM_READAHEAD);
+}
+
+/* The offset of o's first page in swap in [first, last), or last. */
+static unsigned long next_swapped(struct vm_object *o, unsigned long first, unsigned long last)
+{
+	unsigned long pgoffs[64], fl = spin_lock_irqsave(&o->lock), at = last;
+	void *slots[64];
+	unsigned got;
+
+	while (o->nrswapped && first < last && at == last) {
+		got = vm_object_gang_locked(o, first, 64, pgoffs, slots);
+		for (unsigned i = 0; i < got && pgoffs[i] < last && at == last; i++)
+			if (vmo_slot_is_swap(slots[i]))
+				at = pgoffs[i];
+		if (got < 64)
+			break;
+		first = pgoffs[got - 1] + 1;
+	}
+	spin_unlock_irqrestore(&o->lock, fl);
+	return at;
+}
+
+void vm_object_willneed(struct vm_object *o, unsigned long first, unsigned long last)
+{
+	while ((first = next_swapped(o, first, last)) < last) {
+		if (swap_in_run(o, first, (unsigned)MIN((unsigned long)SHMEM_READAHEAD, last - first)) < 0)
+			return;         /* no memory to read into, or an I/O error: the rest stays in swap */
+		first++;
+		cond_resched();
+	}
 }
 
 unsigned long vm_object_swapped(struct vm_object *o, unsigned long first, unsigned long last)

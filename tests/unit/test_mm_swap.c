@@ -853,6 +853,58 @@ static void test_shmem_swap_body(struct ktest *t)
 UT_CASE_WITHOUT_SWAP(test_shmem_swap)
 
 /*
+ * MADV_WILLNEED in a mapping of shared memory reads the file's pages of
+ * the range that are in swap back, and only those (Linux's
+ * shmem_swapin_range: each swap entry in the range), without a fault and
+ * without mapping them: pswpin counts the range's 4 pages, pgmajfault
+ * nothing, rss stays 0, and mincore says 1 for them (Linux: in its swap
+ * cache) and 0 for the 4 others, which stay in swap. Reading the range
+ * then takes no major fault; the other pages come back by faults. The
+ * file: 8 written pages (written_object), all sent to swap, mapped shared
+ * at B. Before, the advice did nothing for a file: the range's pages came
+ * back by major faults.
+ */
+static void test_willneed_reads_back_shmem_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct reclaim_scan rs = { .want = ~0UL, .may_swap = true };
+	struct vm_file *f;
+	struct mm *mm;
+	unsigned char vec[8];
+
+	if (!env_up(t, &e))
+		return;
+	f = written_object(t, 8, 8, NULL);
+	ASSERT_TRUE(t, f);
+	shmem_reclaim_object(f->obj, &rs);
+	EXPECT_EQ(t, f->obj->nrswapped, 8);
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, B, P(8), UT_RW, MAP_SHARED | MAP_FIXED, f, 0), (long)B);
+	EXPECT_EQ(t, vm_madvise(mm, B + P(2), P(4), MADV_WILLNEED), 0);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 4);
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 0);
+	EXPECT_EQ(t, f->obj->nrswapped, 4);
+	EXPECT_EQ(t, vm_object_swapped(f->obj, 2, 6), 0);
+	EXPECT_EQ(t, mm->rss, 0);
+	residency(t, mm, 8, vec);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, vec[i], i >= 2 && i < 6 ? 1 : 0);
+	for (unsigned i = 2; i < 6; i++)
+		EXPECT_EQ(t, ut_read8(mm, B + P(i)), 0x40 + (int)i);
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 0);
+	for (unsigned i = 0; i < 8; i++)
+		EXPECT_EQ(t, ut_read8(mm, B + P(i)), 0x40 + (int)i);
+	EXPECT_GE(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 1);
+	EXPECT_EQ(t, f->obj->nrswapped, 0);
+	mm_put(mm);
+	f->ops->put(f);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_willneed_reads_back_shmem)
+
+/*
  * A reclaim of an object goes round its whole clock: with the hand at
  * page 4 of 8 and pages 4-7 held (read() copying them), the dirty pages
  * 0-3 behind the hand go to swap all the same (Linux finds them on its
@@ -1305,6 +1357,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_shared_pages_swap_cache),
 	KTEST_CASE(test_unmap_swapcache_dirty_parent),
 	KTEST_CASE(test_shmem_swap),
+	KTEST_CASE(test_willneed_reads_back_shmem),
 	KTEST_CASE(test_shmem_reclaim_wraps),
 	KTEST_CASE(test_shared_anon_freed_under_reclaim),
 	KTEST_CASE(test_lru_reclaims_shmem),
