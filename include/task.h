@@ -258,7 +258,9 @@ int task_info_get(int pid, struct task_info *out);
  * addresses of its kernel stack (innermost first). sched_tasks_snapshot
  * fills out[0..max) and returns how many tasks there are (more than max:
  * the rest were left out). sched_dump_tasks prints every task so to the
- * kernel log (0, or -ENOMEM).
+ * kernel log (0, or -ENOMEM); with other_cpus, every other CPU then
+ * prints where it is (arch_backtrace_other_cpus), in the moments after
+ * the call returns: lines in the middle of whatever the log shows next.
  */
 #define TASK_SNAP_DEPTH 16
 struct task_snap {
@@ -270,7 +272,7 @@ struct task_snap {
 	uintptr_t trace[TASK_SNAP_DEPTH];
 };
 size_t sched_tasks_snapshot(struct task_snap *out, size_t max);
-int sched_dump_tasks(void);
+int sched_dump_tasks(bool other_cpus);
 size_t task_pids(int *pids, size_t max);
 
 /*

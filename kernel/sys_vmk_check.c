@@ -21,7 +21,7 @@ long sys_vmk_check(SYSCALL_ARGS)
 	unsigned mms = 0, caches = 0;
 
 	if (a2 & VMK_CHECK_TASKS)
-		return sched_dump_tasks();
+		return sched_dump_tasks(true);
 	if (mm_check_all(&mms))
 		r.failed |= VMK_CHECK_MM;
 	if (pmm_check())

@@ -50,7 +50,7 @@ static const char *snap_state(const struct task_snap *s)
 	return s->state == TASK_SLEEPING ? "sleeping" : s->state == TASK_ZOMBIE ? "zombie" : "runnable";
 }
 
-int sched_dump_tasks(void)
+int sched_dump_tasks(bool other_cpus)
 {
 	size_t max = sched_task_count() + 16, n;
 	struct task_snap *snap = kmalloc(max * sizeof(*snap));
@@ -69,6 +69,7 @@ int sched_dump_tasks(void)
 	if (n > max)
 		printk("tasks: %zu more not shown (the list grew meanwhile)\n", n - max);
 	kfree(snap);
-	arch_backtrace_other_cpus();    /* the running ones: where each CPU is */
+	if (other_cpus)
+		arch_backtrace_other_cpus();    /* the running ones: where each CPU is, printed meanwhile */
 	return 0;
 }
