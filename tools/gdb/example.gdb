@@ -8,6 +8,9 @@ break vmprint.c:32
 continue
 vmas
 pte 0x600000000000
+# Breakpoint 2 goes first: once, continuing from it stopped there again
+# (an interrupt during gdb's step over it, most likely; README.md).
+delete
 hbreak handle_mm_fault
 continue
 bt
