@@ -296,23 +296,24 @@ int vm_object_swap_in(struct vm_object *o, unsigned long pgoff)
 	return swap_in_run(o, pgoff, SHMEM_READAHEAD);
 }
 
-/* The offset of o's first page in swap in [first, last), or last. */
+/* The offset of o's first page in swap in [first, last), or last; o->lock held 64 entries at a time. */
 static unsigned long next_swapped(struct vm_object *o, unsigned long first, unsigned long last)
 {
-	unsigned long pgoffs[64], fl = spin_lock_irqsave(&o->lock), at = last;
+	unsigned long pgoffs[64], at = last;
 	void *slots[64];
-	unsigned got;
+	unsigned got = 64;
 
-	while (o->nrswapped && first < last && at == last) {
+	while (at == last && got == 64 && first < last && READ_ONCE(o->nrswapped)) {
+		unsigned long fl = spin_lock_irqsave(&o->lock);
+
 		got = vm_object_gang_locked(o, first, 64, pgoffs, slots);
 		for (unsigned i = 0; i < got && pgoffs[i] < last && at == last; i++)
 			if (vmo_slot_is_swap(slots[i]))
 				at = pgoffs[i];
-		if (got < 64)
-			break;
-		first = pgoffs[got - 1] + 1;
+		spin_unlock_irqrestore(&o->lock, fl);
+		if (got)
+			first = pgoffs[got - 1] + 1;
 	}
-	spin_unlock_irqrestore(&o->lock, fl);
 	return at;
 }
 

@@ -154,10 +154,10 @@ static void mm_unmap_object(struct vm_object *o, unsigned long first, unsigned l
 
 	if (!smp_load_acquire(&o->nr_vmas))
 		return;
-	while (fits) {
+	for (;;) {
 		fits = collect_mms(o, seen, &n, UNMAP_MMS_MAX);
-		if (done == n)
-			break;
+		if (!fits || done == n)
+			break;          /* (too many: the walk below visits them all) */
 		for (; done < n; done++)
 			unmap_object_in(seen[done], o, first, last, even_cows);
 	}

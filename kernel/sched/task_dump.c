@@ -26,10 +26,11 @@ size_t sched_tasks_snapshot(struct task_snap *out, size_t max)
 
 	list_for_each(p, &task_list) {
 		struct task *t = list_entry(p, struct task, all_link);
-		struct task_snap *s = &out[n];
+		struct task_snap *s;
 
 		if (n++ >= max)
 			continue;
+		s = &out[n - 1];
 		s->pid = t->pid;
 		s->tid = t->tid;
 		memcpy(s->comm, t->comm, TASK_COMM_LEN);

@@ -168,10 +168,11 @@ static void t_fork_cow(void)
 			 * The parent's writes copied every page (it wrote first, and
 			 * checks its own count); ours then found pages mapped only
 			 * here and reused them: no copies. (Counted per address
-			 * space: the free-frame count moved by less than npages now
-			 * and then, when memory freed elsewhere meanwhile, such as
-			 * KASAN's quarantine draining, came back between the two
-			 * snapshots. At least npages: a stack page may be reused too.)
+			 * space: the global free-frame count, checked here before,
+			 * once moved by less than npages in the KASAN stage; memory
+			 * freed elsewhere between the two snapshots, such as KASAN's
+			 * quarantine draining, is the likely cause, not confirmed.
+			 * At least npages: a stack page may be reused too.)
 			 */
 			vmk_memstat(&after);
 			CHECK(after.cow_reuses - mid.cow_reuses >= npages);
