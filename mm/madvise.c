@@ -207,10 +207,16 @@ void mm_reclaim_lazyfree_range(struct reclaim_scan *rs, uintptr_t start, uintptr
 }
 /* LAB madvise: END reclaim */
 
+/* File pages MADV_PAGEOUT unmaps, then writes to swap, at a time (and address space walked per piece). */
+#define PAGEOUT_FILE_BATCH 32
+
 struct pageout_file_ctx {
 	struct mm *mm;
 	const struct vma *vma;
 	struct tlb_batch *tlb;
+	bool may_swap;                          /* a swap area with free slots */
+	unsigned n;
+	struct page *kept[PAGEOUT_FILE_BATCH];  /* unmapped, still in the cache: a reference each */
 };
 
 /*
@@ -218,25 +224,62 @@ struct pageout_file_ctx {
  * only here, in a shared or a private mapping: reclaim unmaps it
  * (try_to_unmap, which moves the PTE's dirty bit to the page). A page
  * never written (clean: it holds what the file held) then leaves the cache
- * as well (__remove_mapping), so mincore says 0; a dirty one stays in the
- * cache (shmem_writeout without swap keeps it). A private copy (anonymous)
- * cannot go without swap. The PTE's reference waits in the batch
- * (mm_unmap_page), so a page that leaves the cache here is freed only
- * after every CPU has flushed the entry.
+ * as well (__remove_mapping), so mincore says 0. A dirty one goes to swap
+ * when there is an area with room (shmem_writeout): kept[] takes it, with
+ * a reference, for pageout_file_range to write once the entries are
+ * flushed; without swap it stays in the cache. A private copy (anonymous)
+ * is not written. The PTE's reference waits in the batch (mm_unmap_page),
+ * so a page that leaves the cache here is freed only after every CPU has
+ * flushed the entry.
  */
 static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
 	struct pageout_file_ctx *c = arg;
 	struct page *p;
 
-	if (mm_is_zero_pa(pa))
+	if (mm_is_zero_pa(pa) || c->n == PAGEOUT_FILE_BATCH)
 		return MMU_KEEP;
 	p = phys_to_page(pa);
 	if (!(p->flags & PG_cache) || p->mapcount != 1)
 		return MMU_KEEP;
 	mm_unmap_pte_page(c->mm, p, *state, c->tlb);
-	vm_object_drop_clean(vma_object(c->vma), vma_pgoff_at(c->vma, va), p, 1);
+	if (!vm_object_drop_clean(vma_object(c->vma), vma_pgoff_at(c->vma, va), p, 1) && c->may_swap) {
+		user_page_get(p);
+		c->kept[c->n++] = p;
+	}
 	return MMU_CLEAR;
+}
+
+/*
+ * MADV_PAGEOUT of [start, end) of a file's VMA (Linux's reclaim_pages on
+ * the folios it isolated): pageout_file_visit over each used piece of
+ * PAGEOUT_FILE_BATCH pages; the pages it kept go to shmem_reclaim_pages
+ * after tlb's flush has put their entries' references, so that only the
+ * cache's and ours are left (it writes a page held by anyone else, a
+ * read() copying it, not at all). pt_lock is not held across the writes.
+ */
+static void pageout_file_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
+			       struct tlb_batch *tlb)
+{
+	struct pageout_file_ctx c = { .mm = mm, .vma = vma, .tlb = tlb, .may_swap = swap_free_pages() > 0 };
+	struct reclaim_scan rs = { .mm = mm, .want = ~0UL, .may_swap = true };
+	uintptr_t a = start;
+
+	mm_pt_lock(mm);
+	while ((a = arch_mmu_next_used(mm->mmu, a, end)) < end) {
+		uintptr_t stop = MIN(a + PAGEOUT_FILE_BATCH * PAGE_SIZE, end);
+
+		c.n = 0;
+		arch_mmu_walk(mm->mmu, a, stop, pageout_file_visit, &c, tlb);
+		a = stop;
+		if (!c.n)
+			continue;
+		mm_pt_unlock(mm);
+		mm_tlb_finish(tlb);
+		shmem_reclaim_pages(c.kept, c.n, &rs);  /* takes our references */
+		mm_pt_lock(mm);
+	}
+	mm_pt_unlock(mm);
 }
 
 /*
@@ -268,32 +311,30 @@ static enum mmu_action cold_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
  * MADV_COLD and MADV_PAGEOUT (can_madv_lru_vma: not on VM_LOCKED VMAs).
  * PAGEOUT drops what needs no writing out: clean lazily freed private
  * pages, and file pages never written (see the visitors above); with a
- * swap area, the other private anonymous pages only this entry maps are
- * written to swap (mm_pageout_swap). COLD ages the pages (cold_visit).
+ * swap area, the other private anonymous pages only this entry maps
+ * (mm_pageout_swap) and the dirty file pages only it maps
+ * (pageout_file_range) are written to swap. COLD ages the pages
+ * (cold_visit).
  */
 static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
 				bool pageout, struct tlb_batch *tlb)
 {
-	struct pageout_file_ctx c = { mm, vma, tlb };
-
 	if (vma->flags & VM_LOCKED)
 		return -EINVAL;
-	mm_pt_lock(mm);
 	if (!pageout) {
+		mm_pt_lock(mm);
 		arch_mmu_walk(mm->mmu, start, end, cold_visit, NULL, tlb);
 		mm_pt_unlock(mm);
-		return 0;
-	}
-	if (vma->file) {
-		arch_mmu_walk(mm->mmu, start, end, pageout_file_visit, &c, tlb);
+	} else if (vma->file) {
+		pageout_file_range(mm, vma, start, end, tlb);
 	} else {
 		struct reclaim_scan rs = { .mm = mm, .tlb = tlb, .pageout = true, .want = ~0UL };
 
+		mm_pt_lock(mm);
 		mm_reclaim_lazyfree_range(&rs, start, end);
-	}
-	mm_pt_unlock(mm);
-	if (!vma->file)
+		mm_pt_unlock(mm);
 		mm_pageout_swap(mm, start, end);        /* with a swap area: the other pages go there */
+	}
 	return 0;
 }
 

@@ -905,6 +905,64 @@ static void test_willneed_reads_back_shmem_body(struct ktest *t)
 UT_CASE_WITHOUT_SWAP(test_willneed_reads_back_shmem)
 
 /*
+ * MADV_PAGEOUT in a shared mapping of shared memory writes the dirty
+ * pages only it maps to swap (Linux: madvise_pageout isolates them,
+ * shrink_folio_list hands a dirty shmem folio to shmem_writeout, which
+ * with swap writes it out). The file: 8 pages mapped at B, page 3 never
+ * written (clean), page 7 written through the mapping (its PTE's dirty
+ * bit), page 5 mapped a second time at B + P(16). After the advice: the
+ * six dirty pages only B maps are in swap (pswpout +6, six swap entries in
+ * the file), page 3 is dropped (mincore 0, reads zero again), page 5
+ * stays (mincore 1, no write). Reading 0-2 with read() brings them back
+ * without a major fault; reading 4, 6 and 7 through the mapping takes at
+ * least one (pswpin +6 in all). Before, only page 3 left: the dirty pages
+ * stayed in memory whatever the swap area.
+ */
+static void test_pageout_writes_shmem_body(struct ktest *t)
+{
+	struct swap_env e;
+	struct vm_file *f;
+	struct mm *mm;
+	unsigned char vec[8];
+
+	if (!env_up(t, &e))
+		return;
+	f = written_object(t, 3, 8, NULL);
+	ASSERT_TRUE(t, f);
+	mm = mm_create();
+	ASSERT_TRUE(t, mm);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, B, P(8), UT_RW, MAP_SHARED | MAP_FIXED, f, 0), (long)B);
+	EXPECT_EQ(t, vm_mmap_pgoff(mm, B + P(16), P(1), UT_RW, MAP_SHARED | MAP_FIXED, f, 5), (long)(B + P(16)));
+	for (unsigned i = 0; i < 7; i++)
+		EXPECT_EQ(t, ut_read8(mm, B + P(i)), i == 3 ? 0 : 0x40 + (int)i);
+	EXPECT_EQ(t, ut_write8(mm, B + P(7), 0x99), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, B + P(16)), 0x45);
+	EXPECT_EQ(t, vm_madvise(mm, B, P(8), MADV_PAGEOUT), 0);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPOUT) - e.out0, 6);
+	EXPECT_EQ(t, f->obj->nrswapped, 6);
+	EXPECT_EQ(t, vm_object_pages(f->obj), 7);      /* in memory or in swap: all but 3 */
+	residency(t, mm, 8, vec);
+	EXPECT_EQ(t, vec[3], 0);
+	EXPECT_EQ(t, vec[5], 1);
+	for (unsigned long i = 0; i < 3; i++)
+		EXPECT_TRUE(t, object_page_ok(f->obj, i));
+	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 0);
+	EXPECT_EQ(t, ut_read8(mm, B + P(4)) | ut_read8(mm, B + P(4) + 4000) << 8, 0x4444);
+	EXPECT_EQ(t, ut_read8(mm, B + P(6)) | ut_read8(mm, B + P(6) + 4000) << 8, 0x4646);
+	EXPECT_EQ(t, ut_read8(mm, B + P(7)), 0x99);
+	EXPECT_EQ(t, ut_read8(mm, B + P(3)), 0);
+	EXPECT_EQ(t, ut_read8(mm, B + P(5)), 0x45);
+	EXPECT_GE(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 1);
+	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 6);
+	EXPECT_EQ(t, f->obj->nrswapped, 0);
+	mm_put(mm);
+	f->ops->put(f);
+	env_down(t, &e);
+}
+
+UT_CASE_WITHOUT_SWAP(test_pageout_writes_shmem)
+
+/*
  * A reclaim of an object goes round its whole clock: with the hand at
  * page 4 of 8 and pages 4-7 held (read() copying them), the dirty pages
  * 0-3 behind the hand go to swap all the same (Linux finds them on its
@@ -1358,6 +1416,7 @@ static const struct ktest_case mm_swap_cases[] = {
 	KTEST_CASE(test_unmap_swapcache_dirty_parent),
 	KTEST_CASE(test_shmem_swap),
 	KTEST_CASE(test_willneed_reads_back_shmem),
+	KTEST_CASE(test_pageout_writes_shmem),
 	KTEST_CASE(test_shmem_reclaim_wraps),
 	KTEST_CASE(test_shared_anon_freed_under_reclaim),
 	KTEST_CASE(test_lru_reclaims_shmem),
