@@ -169,6 +169,14 @@ size_t pmm_free_blocks(unsigned order);          /* free blocks on the order lis
  * after printing the first violation.
  */
 int pmm_check(void);
+/*
+ * pmm_census: print to the kernel log how many frames are free (in buddy
+ * blocks), on the per-CPU lists, slab, page tables, anonymous, page cache,
+ * reserved and allocated with none of these flags (with the first few of
+ * those: flags, counts, owner), for a leak report. A snapshot: owners
+ * change flags meanwhile.
+ */
+void pmm_census(void);
 
 
 #endif

@@ -37,8 +37,10 @@ long sys_vmk_check(SYSCALL_ARGS)
 	r.free_frames = pmm_free_frames();
 	r.mms_checked = mms;
 	r.mms_live = mm_live_count();
-	if (a2 & VMK_CHECK_REPORT)
+	if (a2 & VMK_CHECK_REPORT) {
 		r.objects_with_pages = vm_object_report();
+		pmm_census();
+	}
 	r.caches_checked = caches;
 	if (copy_to_user((void *)a0, &r, MIN(a1, sizeof(r))))
 		return -EFAULT;

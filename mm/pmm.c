@@ -687,3 +687,46 @@ int pmm_check(void)
 	return err;
 }
 
+
+/* pmm_census's kinds of frame, by the first flag that names one, in this order. */
+static const struct { uint32_t flag; const char *name; } census_kinds[] = {
+	{ PG_reserved, "reserved" }, { PG_pcp, "per-CPU free" }, { PG_slab, "slab" },
+	{ PG_pgtable, "page table" }, { PG_anon, "anonymous" }, { PG_cache, "page cache" },
+};
+#define CENSUS_OTHER ARRAY_SIZE(census_kinds)  /* allocated with no kind: kernel stacks, buffers, huge tails */
+#define CENSUS_EXAMPLES 8
+
+void pmm_census(void)
+{
+	size_t count[CENSUS_OTHER + 1] = { 0 }, free = 0, held = 0;
+	pfn_t example[CENSUS_EXAMPLES];
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+
+	for (pfn_t pfn = 0; pfn < max_pfn; pfn++) {
+		struct page *p = &mem_map[pfn];
+		unsigned k = 0;
+
+		if (p->flags & PG_buddy) {
+			free += 1UL << p->order;
+			pfn += (1UL << p->order) - 1;
+			continue;
+		}
+		while (k < CENSUS_OTHER && !(p->flags & census_kinds[k].flag))
+			k++;
+		count[k]++;
+		if (k == CENSUS_OTHER && p->refcount > 0 && held < CENSUS_EXAMPLES)
+			example[held++] = pfn;
+	}
+	spin_unlock_irqrestore(&pmm_lock, flags);
+	printk("pmm_census: %zu frames in free blocks", free);
+	for (unsigned k = 0; k < CENSUS_OTHER; k++)
+		printk(", %zu %s", count[k], census_kinds[k].name);
+	printk(", %zu other\n", count[CENSUS_OTHER]);
+	for (unsigned i = 0; i < held; i++) {
+		struct page *p = &mem_map[example[i]];
+
+		printk("pmm_census: other pfn 0x%llx: flags 0x%x refcount %d mapcount %d order %u lru %u private %p\n",
+		       (unsigned long long)example[i], p->flags, p->refcount, p->mapcount, p->order, p->lru_state,
+		       p->private);
+	}
+}

@@ -32,8 +32,9 @@
  * failed (out->failed says which, the kernel log says what); -EFAULT.
  * Address spaces queued for teardown (mm_put_deferred) are torn down
  * first. flags: VMK_CHECK_REPORT also prints to the kernel log every
- * page-cache object that has pages (references, mappings, pages, kind),
- * for a leak check that failed. VMK_CHECK_TASKS prints every task (ids,
+ * page-cache object that has pages (references, mappings, pages, kind)
+ * and a census of the frames by kind (free, slab, page tables, anonymous,
+ * page cache, other), for a leak check that failed. VMK_CHECK_TASKS prints every task (ids,
  * name, state, and the kernel call trace of each one not running) to the
  * kernel log and returns 0 at once, without the checks or out: they take
  * every address space's lock, which a hung task may hold. The syscall
@@ -45,7 +46,7 @@
 #define VMK_CHECK_PMM        0x2        /* pmm_check failed */
 #define VMK_CHECK_SLAB       0x4        /* a kmem_cache_check failed */
 #define VMK_CHECK_SLAB_DEBUG 0x8        /* slab debug checks found corruption (ever since boot) */
-#define VMK_CHECK_REPORT     0x1        /* flags: report the objects with pages (vm_object_report) */
+#define VMK_CHECK_REPORT     0x1        /* flags: report the objects with pages and the frames by kind */
 #define VMK_CHECK_TASKS      0x2        /* flags: print every task and where it waits; no checks */
 
 /* What vmk_memstat fills in (a prefix if size is smaller). */
