@@ -31,7 +31,10 @@
  * and, on this kernel (vmk_memstat, syscall 1000; -ENOSYS on Linux), the
  * counters' increase over the run: mmap_read, mmap_write, contended
  * (mmap_lock acquisitions that waited), lockless and fallback faults,
- * shootdowns, ipis. NS is CLOCK_MONOTONIC from the start signal to the
+ * shootdowns, ipis; on both kernels, when /proc/vmstat can be read (as
+ * Linux's /init it mounts /proc first), the increase of thp_fault_alloc
+ * (huge pages a fault mapped) and thp_split_pmd (2 MiB mappings split).
+ * NS is CLOCK_MONOTONIC from the start signal to the
  * last join: host time under multi-threaded TCG, guest instructions
  * under -icount shift=0.
  */
@@ -42,7 +45,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/reboot.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -215,13 +221,47 @@ static int memstat(struct vmk_memstat *st)
 }
 
 /* Run w in n threads at once; print its line. 0, or 1 when a thread failed. */
+/* The huge-page counters of /proc/vmstat (both kernels name them as Linux does); false when it cannot be read. */
+struct thp_counts {
+	long fault_alloc, split_pmd;
+};
+
+static long vmstat_field(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (strncmp(l, name, n) == 0 && l[n] == ' ')
+			return atol(l + n + 1);
+	return -1;
+}
+
+static bool thp_counts(struct thp_counts *c)
+{
+	static char buf[16384];
+	int fd = open("/proc/vmstat", O_RDONLY);
+	ssize_t got, n = 0;
+
+	if (fd < 0)
+		return false;
+	while (n < (ssize_t)sizeof(buf) - 1 && (got = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += got;
+	close(fd);
+	buf[n] = 0;
+	c->fault_alloc = vmstat_field(buf, "thp_fault_alloc");
+	c->split_pmd = vmstat_field(buf, "thp_split_pmd");
+	return c->fault_alloc >= 0 && c->split_pmd >= 0;
+}
+
 static int run(const struct workload *w, int n)
 {
 	pthread_t t[MAX_THREADS];
 	struct start st[MAX_THREADS];
 	struct vmk_memstat a, b;
+	struct thp_counts h0, h1;
 	long ops = 0, t0, t1;
 	int counted;
+	bool thp;
 	bool mapper = w->first && n > 1;
 
 	ready = go = 0;
@@ -237,6 +277,7 @@ static int run(const struct workload *w, int n)
 	while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) < n)
 		sched_yield();
 	counted = memstat(&a);
+	thp = thp_counts(&h0);
 	t0 = now_ns();
 	__atomic_store_n(&go, 1, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < n; i++) {
@@ -261,6 +302,9 @@ static int run(const struct workload *w, int n)
 		       (unsigned long)(b.faults_lockless - a.faults_lockless),
 		       (unsigned long)(b.faults_fallback - a.faults_fallback),
 		       (unsigned long)(b.tlb_shootdowns - a.tlb_shootdowns), (unsigned long)(b.tlb_ipis - a.tlb_ipis));
+	if (thp && thp_counts(&h1))
+		printf(" thp_fault_alloc=%ld thp_split_pmd=%ld", h1.fault_alloc - h0.fault_alloc,
+		       h1.split_pmd - h0.split_pmd);
 	printf("\n");
 	fflush(stdout);
 	return 0;
@@ -271,6 +315,10 @@ int main(int argc, char **argv)
 	static const int counts[] = { 1, 2, 4, 8, 16 };
 	int first = 1, status = 0, any = 0;
 
+	if (getpid() == 1) {            /* Linux's /init: nothing has mounted /proc */
+		mkdir("/proc", 0555);
+		mount("proc", "/proc", "proc", 0, NULL);
+	}
 	if (argc > 1 && strcmp(argv[1], "--quick") == 0) {
 		par = &quick;
 		first = 2;
