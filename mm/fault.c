@@ -395,6 +395,10 @@ again:
 		r = object_fault(mm, vma, va, flags);
 	else if (!((q == -ENOENT || (state & MMU_HUGE)) && !vma->file && thp_fault(mm, vma, va, flags, &r)))
 		r = private_fault(mm, vma, va, flags, present, pa, state);
+	if (r == FAULT_AGAIN) {           /* thp_fault dropped pt_lock and mapped nothing */
+		flags |= FAULT_NO_HUGE_ALLOC;
+		goto again;
+	}
 	if (r == FAULT_SWAPIN)
 		r = object_swap_in(mm, vma, va, flags);
 	if (r == FAULT_SWAPIN && ++tries < 4)

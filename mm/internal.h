@@ -142,8 +142,13 @@ static inline void huge_visit_frames(mmu_visit_fn fn, void *arg, uintptr_t va, p
  * page. True when done (*r the result), else false: the caller goes on
  * with 4 KiB (a missing order-9 block counts thp_fault_fallback; a
  * shared leaf written is split first, so the 4 KiB fault copies one
- * page). pt_lock held.
+ * page). pt_lock held; it is dropped while a new huge page is zeroed,
+ * and when that page cannot be mapped after all (no order-9 block, or
+ * the slot was used meanwhile) *r is FAULT_AGAIN: the caller looks
+ * again, with FAULT_NO_HUGE_ALLOC. flags: FAULT_*, and that.
  */
+#define FAULT_NO_HUGE_ALLOC 0x200
+#define FAULT_AGAIN ((enum fault_result)0x102)
 bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enum fault_result *r);
 /*
  * thp_share: fork's copy_huge_pmd: map the parent's huge page at pa

@@ -346,13 +346,23 @@ static bool thp_none_fault(struct mm *mm, struct vma *vma, uintptr_t h, unsigned
 		*r = FAULT_OK;
 		return true;
 	}
+	if (flags & FAULT_NO_HUGE_ALLOC)
+		return false;
+	/*
+	 * Zeroed without pt_lock, as Linux allocates before it takes the PMD
+	 * lock: 2 MiB of zeroing (about 262k instructions) would hold up
+	 * every other fault and unmap of the address space. The VMA stays
+	 * (mmap_lock or VMA lock); the slot may not, and is checked again.
+	 */
+	mm_pt_unlock(mm);
 	head = thp_page_alloc(vma, h);
-	if (!head) {
+	mm_pt_lock(mm);
+	if (!head)
 		count_vm_event(VM_THP_FAULT_FALLBACK);
-		return false;
+	if (!head || huge_install(mm, head, h, thp_leaf_state(vma))) {
+		*r = FAULT_AGAIN;               /* no block, or the slot was used meanwhile (released) */
+		return true;
 	}
-	if (huge_install(mm, head, h, thp_leaf_state(vma)))
-		return false;
 	count_vm_event(VM_THP_FAULT_ALLOC);
 	*r = FAULT_OK;
 	return true;
