@@ -242,11 +242,43 @@ void thp_zero_put(struct mm *mm);
  * (wp_fault; thp_wp_fault for each frame of a huge page).
  */
 void anon_page_move(struct page *page, const struct vma *vma, uintptr_t va);
-/* user_page_get/put: refcount +1 / -1; the last put frees the frame (and its identity reference). */
-void user_page_get(struct page *page);
+/*
+ * user_page_get/put: refcount +1 / -1; the last put frees the frame (and
+ * its identity reference). Inline (with user_page_put_tlb): fork and exit
+ * of a huge page call them for each of its 512 frames.
+ */
+static inline void user_page_get(struct page *page)
+{
+	BUG_ON(page->flags & PG_reserved);
+	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_RELAXED);
+}
 void user_page_put(struct page *page);
+/* user_page_drop_ref: one reference fewer; the references left (0: the last is gone, release_page's turn). */
+static inline int32_t user_page_drop_ref(struct page *page)
+{
+	int32_t left;
+
+	BUG_ON(page->flags & PG_reserved);
+	left = __atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
+	BUG_ON(left < 0);
+	return left;
+}
+/*
+ * swap_cache_release: p has just lost a reference and only the cache's may
+ * be left: if no entry maps it, it leaves the cache and its frame is freed
+ * (through tlb when given, after its flush). Called by user_page_put*.
+ */
+void swap_cache_release(struct page *p, struct tlb_batch *tlb);
 /* user_page_put_tlb: user_page_put for a page unmapped in tlb: the frame waits in tlb for the flush. */
-void user_page_put_tlb(struct page *page, struct tlb_batch *tlb);
+static inline void user_page_put_tlb(struct page *page, struct tlb_batch *tlb)
+{
+	int32_t left = user_page_drop_ref(page);
+
+	if (!left)
+		list_add_tail(&page->lru, &tlb->free_pages);    /* released in user_pages_release */
+	else if (left == 1 && smp_load_acquire(&page->swap))
+		swap_cache_release(page, tlb);
+}
 /*
  * user_pages_release: what user_page_put does at the last reference, for
  * the frames on pages (linked through lru: a batch's free_pages, after its
@@ -448,12 +480,6 @@ int swap_cache_dup(struct page *p, swp_entry_t *e);
 struct page *swap_cache_lookup(swp_entry_t e);
 /* swap_cache_has: is a page cached for slot e (mincore, smaps)? */
 bool swap_cache_has(swp_entry_t e);
-/*
- * swap_cache_release: p has just lost a reference and only the cache's may
- * be left: if no entry maps it, it leaves the cache and its frame is freed
- * (through tlb when given, after its flush). Called by user_page_put*.
- */
-void swap_cache_release(struct page *p, struct tlb_batch *tlb);
 
 /*
  * mm_swap_willneed: MADV_WILLNEED of [start, end) of a private anonymous

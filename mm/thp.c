@@ -417,6 +417,7 @@ unsigned long thp_anon_blocks(void)
 int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state)
 {
 	bool zero = mm_is_zero_pa(pa);
+	struct page *head;
 
 	/* copy_huge_pmd: write-protected and old in both, dirty kept. */
 	*state &= ~MMU_WRITE;
@@ -424,11 +425,10 @@ int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state)
 		return -ENOMEM;
 	if (zero)
 		return 0;               /* the child holds the huge zero page already (thp_zero_dup) */
-	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
-		struct page *p = phys_to_page(pa + off);
-
-		user_page_get(p);
-		page_mapcount_add(p, 1);
+	head = phys_to_page(pa);        /* the block's frames are consecutive struct pages */
+	for (unsigned i = 0; i < (1U << HUGE_ORDER); i++) {
+		user_page_get(&head[i]);
+		page_mapcount_add(&head[i], 1);
 	}
 	mm_count(&child->rss, 1L << HUGE_ORDER);
 	return 0;

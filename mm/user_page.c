@@ -87,22 +87,6 @@ void anon_page_move(struct page *page, const struct vma *vma, uintptr_t va)
 	anon_vma_put(old);
 }
 
-void user_page_get(struct page *page)
-{
-	BUG_ON(page->flags & PG_reserved);
-	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_RELAXED);
-}
-
-/* Drop a reference; the references left (0: the last is gone, release_page's turn). */
-static int32_t drop_ref(struct page *page)
-{
-	int32_t left;
-
-	BUG_ON(page->flags & PG_reserved);
-	left = __atomic_sub_fetch(&page->refcount, 1, __ATOMIC_ACQ_REL);
-	BUG_ON(left < 0);
-	return left;
-}
 
 /* The anonymous identity of a page whose last reference is gone goes (the caller puts the returned identity, or NULL). */
 static struct anon_vma *untag_anon(struct page *page)
@@ -134,7 +118,7 @@ static void release_page(struct page *page)
 /* Drop a reference; the references left (0: the page, released, is ready to be freed). */
 static int32_t put_ref(struct page *page)
 {
-	int32_t left = drop_ref(page);
+	int32_t left = user_page_drop_ref(page);
 
 	if (!left)
 		release_page(page);
@@ -149,16 +133,6 @@ void user_page_put(struct page *page)
 		pmm_free_user(page);
 	else if (left == 1 && smp_load_acquire(&page->swap))
 		swap_cache_release(page, NULL);         /* perhaps the swap cache's alone now */
-}
-
-void user_page_put_tlb(struct page *page, struct tlb_batch *tlb)
-{
-	int32_t left = drop_ref(page);
-
-	if (!left)
-		list_add_tail(&page->lru, &tlb->free_pages);    /* released in user_pages_release */
-	else if (left == 1 && smp_load_acquire(&page->swap))
-		swap_cache_release(page, tlb);
 }
 
 void user_pages_release(struct list_head *pages)

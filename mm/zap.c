@@ -60,7 +60,25 @@ static enum mmu_action zap_visit(void *arg, uintptr_t va, phys_addr_t pa, unsign
 /* A huge page wholly inside the range goes whole: its 512 frames (mm/thp.c) and one entry. */
 static enum mmu_action zap_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
-	huge_visit_frames(zap_visit, arg, va, pa, *state);
+	struct zap_ctx *z = arg;
+	struct page *head;
+
+	(void)va;
+	(void)state;
+	if (mm_is_zero_pa(pa))
+		return MMU_CLEAR;               /* the huge zero page: nothing counted */
+	head = phys_to_page(pa);
+	BUG_ON(!head || !(head->flags & PG_anon));
+	/* mm_unmap_page for each frame, in one pass: the frames are consecutive anonymous pages */
+	for (unsigned i = 0; i < (1U << HUGE_ORDER); i++) {
+		BUG_ON(head[i].mapcount <= 0);
+		page_mapcount_add(&head[i], -1);
+		if (z->tlb)
+			user_page_put_tlb(&head[i], z->tlb);
+		else
+			user_page_put(&head[i]);
+	}
+	mm_count(&z->mm->rss, -(1L << HUGE_ORDER));
 	return MMU_CLEAR;
 }
 

@@ -16,7 +16,9 @@
  * growth) and a round that a timer interrupt happened to hit.
  *
  * Arguments: benchmark names to run (default: all); or `--swap MEM_MIB
- * [NAME...]`: turn swap on and run the swap benchmarks instead (swap.c).
+ * [NAME...]`: turn swap on and run the swap benchmarks instead (swap.c);
+ * or `--thp [NAME...]`: the huge-page benchmarks (thp.c). All but --thp
+ * run with transparent huge pages off (PR_SET_THP_DISABLE).
  * As pid 1 (the init of
  * the Linux initramfs) it powers the machine off at the end; where reboot
  * is not implemented (this kernel), the call fails and it just exits.
@@ -31,15 +33,6 @@
 #define MANY_VMAS 5000               /* the crowded address space */
 #define MANY_FAULTS 128              /* faults per round among them */
 #define MREMAP_MAX 64                /* mremap growth: 1 .. 64 pages */
-
-struct bench {
-	const char *name;
-	const char *what;                         /* one operation, for --list */
-	unsigned long ops;                        /* operations per round */
-	void (*setup)(void);
-	uint64_t (*round)(void);                  /* cost of one round */
-	void (*teardown)(void);
-};
 
 void die(const char *what, long r)
 {
@@ -349,7 +342,7 @@ static const struct bench benches[] = {
 };
 #define NBENCH (sizeof(benches) / sizeof(benches[0]))
 
-static void run(const struct bench *b)
+void bench_run(const struct bench *b)
 {
 	uint64_t v[ROUNDS];
 
@@ -361,6 +354,12 @@ static void run(const struct bench *b)
 	printf("mmbench %s per-op=%llu min=%llu ops=%lu\n", b->name,
 	       (unsigned long long)((v[ROUNDS / 2] + b->ops / 2) / b->ops),
 	       (unsigned long long)((v[0] + b->ops / 2) / b->ops), b->ops);
+}
+
+void bench_list(const struct bench *b, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		printf("%-22s %s\n", b[i].name, b[i].what);
 }
 
 bool wanted(const char *name, int argc, char **argv)
@@ -376,19 +375,22 @@ bool wanted(const char *name, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (unsigned i = 0; i < NBENCH; i++)
-			printf("%-22s %s\n", benches[i].name, benches[i].what);
+		bench_list(benches, NBENCH);
 		return 0;
 	}
-	/* 4 KiB pages on both kernels: no transparent huge pages. */
-	sys_prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
-	if (argc >= 3 && !strcmp(argv[1], "--swap")) {
-		swap_enable();
-		swap_benches(strtoul(argv[2], NULL, 10), argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "--thp")) {
+		thp_benches(argc - 1, argv + 1);        /* huge pages as each kernel's defaults give them */
 	} else {
-		for (unsigned i = 0; i < NBENCH; i++)
-			if (wanted(benches[i].name, argc, argv))
-				run(&benches[i]);
+		/* 4 KiB pages on both kernels: no transparent huge pages. */
+		sys_prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+		if (argc >= 3 && !strcmp(argv[1], "--swap")) {
+			swap_enable();
+			swap_benches(strtoul(argv[2], NULL, 10), argc - 2, argv + 2);
+		} else {
+			for (unsigned i = 0; i < NBENCH; i++)
+				if (wanted(benches[i].name, argc, argv))
+					bench_run(&benches[i]);
+		}
 	}
 	printf("mmbench done\n");
 	if (getpid() == 1)

@@ -36,48 +36,12 @@
 #include "mmbench.h"
 
 #define NR_UNAME         63
-#define NR_MOUNT         165
 #define NR_SWAPON        167
 #define NR_FINIT_MODULE  313
 #define SWAP_MAGIC_OFF   (PAGE - 10)       /* "SWAPSPACE2": the page's last 10 bytes */
 #define SWAP_INFO_OFF    1024              /* after the boot bits: version, last_page, nr_badpages */
 #define SWAPIN_PAGES     8192              /* swap_in: 32 MiB pushed out, then read back */
 #define THRASH_OPS       16384             /* thrash: random page writes timed */
-
-/* ---- reading /proc files */
-
-static char procbuf[32768];
-
-/* The whole of a /proc file into procbuf, NUL-terminated; "" when it cannot be read. */
-static const char *read_proc(const char *path)
-{
-	long fd = sys_open(path, O_RDONLY, 0), n = 0, r;
-
-	procbuf[0] = 0;
-	if (fd < 0)
-		return procbuf;
-	while (n < (long)sizeof(procbuf) - 1 && (r = sys_read((int)fd, procbuf + n, sizeof(procbuf) - 1 - n)) > 0)
-		n += r;
-	procbuf[n] = 0;
-	sys_close((int)fd);
-	return procbuf;
-}
-
-/* The number after "NAME" and its separator (' ' or ':') at the start of a line of text; 0 when absent. */
-static unsigned long field(const char *text, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (!strncmp(p, name, len) && (p[len] == ' ' || p[len] == ':')) {
-			p += len + 1;
-			while (*p == ' ')
-				p++;
-			return strtoul(p, NULL, 10);
-		}
-	}
-	return 0;
-}
 
 struct counters {
 	unsigned long majflt, pswpin, pswpout, idle;
@@ -86,9 +50,9 @@ struct counters {
 static void counters_read(struct counters *c)
 {
 	const char *vm = read_proc("/proc/vmstat");
-	c->majflt = field(vm, "pgmajfault");
-	c->pswpin = field(vm, "pswpin");
-	c->pswpout = field(vm, "pswpout");
+	c->majflt = proc_field(vm, "pgmajfault");
+	c->pswpin = proc_field(vm, "pswpin");
+	c->pswpout = proc_field(vm, "pswpout");
 
 	/* "cpu  user nice system idle iowait ...": the 4th and 5th numbers */
 	const char *st = read_proc("/proc/stat");
@@ -164,15 +128,6 @@ static long write_swap_header(int fd)
 	return usys1(__NR_fsync, fd);
 }
 
-/* mkdir dir and mount a file system of type fs on it, saying what each returned. */
-static void mount_on(const char *fs, const char *dir)
-{
-	long made = usys2(__NR_mkdir, (long)dir, 0755);
-	long r = usys5(NR_MOUNT, (long)fs, (long)dir, (long)fs, 0, 0);
-
-	printf("mmbench swap: mkdir %s: %ld, mount %s on it: %ld\n", dir, made, fs, r);
-}
-
 void swap_enable(void)
 {
 	long fd, hdr = 0, on;
@@ -190,7 +145,7 @@ void swap_enable(void)
 		sys_close((int)fd);
 	}
 	on = usys2(NR_SWAPON, (long)"/dev/vda", 0);
-	unsigned long total = field(read_proc("/proc/meminfo"), "SwapTotal");
+	unsigned long total = proc_field(read_proc("/proc/meminfo"), "SwapTotal");
 	if (fd < 0)
 		printf("mmbench swap: open /dev/vda: %ld (no swap header written), swapon: %ld, SwapTotal: %lu kB\n",
 		       fd, on, total);
