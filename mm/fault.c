@@ -387,7 +387,7 @@ again:
 	present = q == 0;
 	if (q == -EFAULT)
 		r = FAULT_SIGSEGV_MAPERR;       /* a guard marker (handle_pte_marker: VM_FAULT_SIGSEGV) */
-	else if (q == -EAGAIN)            /* a swap entry (only private anonymous memory has them) */
+	else if (q == -EAGAIN)            /* a swap entry (anonymous pages only: private memory, a file's private copies) */
 		r = (flags & FAULT_VMA_LOCKED) ? FAULT_RETRY : mm_swap_in(mm, vma, va, pa, flags);
 	else if ((vma->flags & VM_SHARED) && present)
 		r = shared_present(mm, vma, va, state);

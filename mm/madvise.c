@@ -227,8 +227,8 @@ struct pageout_file_ctx {
  * as well (__remove_mapping), so mincore says 0. A dirty one goes to swap
  * when there is an area with room (shmem_writeout): kept[] takes it, with
  * a reference, for pageout_file_range to write once the entries are
- * flushed; without swap it stays in the cache. A private copy (anonymous)
- * is not written. The PTE's reference waits in the batch (mm_unmap_page),
+ * flushed; without swap it stays in the cache. A private copy (an
+ * anonymous page) is left to mm_pageout_swap, as in anonymous memory. The PTE's reference waits in the batch (mm_unmap_page),
  * so a page that leaves the cache here is freed only after every CPU has
  * flushed the entry.
  */
@@ -312,8 +312,9 @@ static enum mmu_action cold_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
  * PAGEOUT drops what needs no writing out: clean lazily freed private
  * pages, and file pages never written (see the visitors above); with a
  * swap area, the other private anonymous pages only this entry maps
- * (mm_pageout_swap) and the dirty file pages only it maps
- * (pageout_file_range) are written to swap. COLD ages the pages
+ * (mm_pageout_swap: in a private mapping of a file too, its copies, as
+ * Linux's madvise_pageout allows there) and the dirty file pages only it
+ * maps (pageout_file_range) are written to swap. COLD ages the pages
  * (cold_visit).
  */
 static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start, uintptr_t end,
@@ -327,6 +328,8 @@ static int madvise_cold_pageout(struct mm *mm, struct vma *vma, uintptr_t start,
 		mm_pt_unlock(mm);
 	} else if (vma->file) {
 		pageout_file_range(mm, vma, start, end, tlb);
+		if (!(vma->flags & VM_SHARED))
+			mm_pageout_swap(mm, start, end);        /* the private copies, as anonymous memory */
 	} else {
 		struct reclaim_scan rs = { .mm = mm, .tlb = tlb, .pageout = true, .want = ~0UL };
 

@@ -637,6 +637,66 @@ static void t_swap_fork_cow_mremap(void)
 	slots_all_free();
 }
 
+/*
+ * The private copies in a mapping of a file go to swap as anonymous
+ * memory does (Linux's madvise_pageout pages out the anonymous folios of
+ * a private file mapping; reclaim swaps any anonymous folio): a memfd of
+ * n pages written with pwrite, mapped MAP_PRIVATE, every page rewritten
+ * through the mapping (a copy each, the file unchanged). MADV_PAGEOUT
+ * writes the n copies out (pswpout + n: the file's own pages are not
+ * mapped any more, so nothing else of it is written), a forked child
+ * rewrites half of them and reads the other half back, the parent's
+ * copies and the file read back unchanged, and munmap frees every slot.
+ */
+static void t_swap_private_file(void)
+{
+	const size_t n = 1024;
+	unsigned long *p, *buf;
+	long out0;
+	int fd, pid, st = -1;
+	size_t bad = 0;
+
+	if (!swap_ready())
+		return;
+	fd = (int)usys2(__NR_memfd_create, (long)"swap_private_file", 0);
+	CHECK(fd >= 0);
+	buf = malloc(PG);
+	CHECK(buf != NULL);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < PG / 8; k++)
+			buf[k] = ~pattern(i, k);
+		CHECK_EQ(sys_pwrite(fd, buf, PG, i * PG), (long)PG);
+	}
+	p = mmap(NULL, n * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	CHECK(p != MAP_FAILED);
+	write_pages(p, n);
+	out0 = vmstat("pswpout");
+	CHECK_EQ(madvise(p, n * PG, MADV_PAGEOUT), 0);
+	CHECK_EQ(vmstat("pswpout") - out0, (long)n);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		for (size_t i = 0; i < n; i += 2)
+			p[i * (PG / 8)] = 0;
+		for (size_t i = 1; i < n; i += 2)
+			if (p[i * (PG / 8)] != pattern(i, 0))
+				_exit(1);
+		_exit(0);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+	CHECK_EQ(bad_pages(p, n), 0);
+	for (size_t i = 0; i < n; i++) {
+		CHECK_EQ(sys_pread(fd, buf, PG, i * PG), (long)PG);
+		bad += buf[0] != ~pattern(i, 0) || buf[PG / 8 - 1] != ~pattern(i, PG / 8 - 1);
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(munmap(p, n * PG), 0);
+	CHECK_EQ(close(fd), 0);
+	free(buf);
+	slots_all_free();
+}
+
 static char smapsbuf[65536];
 
 /* The first line of text (from a line start) that begins with what, or NULL. */
@@ -1311,6 +1371,7 @@ const struct utest ut_pressure_tests[] = {
 	{ "oom_kill_in_copy", t_oom_kill_in_copy },
 	{ "swap_roundtrip", t_swap_roundtrip },
 	{ "swap_fork_cow_mremap", t_swap_fork_cow_mremap },
+	{ "swap_private_file", t_swap_private_file },
 	{ "smaps_counts", t_smaps_counts },
 	{ "smaps_swap", t_smaps_swap },
 	{ "swap_shmem", t_swap_shmem },
