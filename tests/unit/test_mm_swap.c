@@ -783,6 +783,16 @@ static struct vm_file *written_object(struct ktest *t, unsigned long clean, unsi
 	return f;
 }
 
+/* A new address space with written_object's 8 pages of f mapped shared at B. */
+static struct mm *object_mm(struct ktest *t, struct vm_file *f)
+{
+	struct mm *mm = mm_create();
+
+	if (mm)
+		EXPECT_EQ(t, vm_mmap_pgoff(mm, B, P(8), UT_RW, MAP_SHARED | MAP_FIXED, f, 0), (long)B);
+	return mm;
+}
+
 /*
  * Pages of a shared memory object (tmpfs, memfd, MAP_SHARED|MAP_ANONYMOUS:
  * mm/shmem_swap.c) in swap, as Linux's shmem_writeout and
@@ -878,9 +888,8 @@ static void test_willneed_reads_back_shmem_body(struct ktest *t)
 	ASSERT_TRUE(t, f);
 	shmem_reclaim_object(f->obj, &rs);
 	EXPECT_EQ(t, f->obj->nrswapped, 8);
-	mm = mm_create();
+	mm = object_mm(t, f);
 	ASSERT_TRUE(t, mm);
-	EXPECT_EQ(t, vm_mmap_pgoff(mm, B, P(8), UT_RW, MAP_SHARED | MAP_FIXED, f, 0), (long)B);
 	EXPECT_EQ(t, vm_madvise(mm, B + P(2), P(4), MADV_WILLNEED), 0);
 	EXPECT_EQ(t, vm_event_sum(VM_PSWPIN) - e.in0, 4);
 	EXPECT_EQ(t, vm_event_sum(VM_PGMAJFAULT) - e.maj0, 0);
@@ -929,9 +938,8 @@ static void test_pageout_writes_shmem_body(struct ktest *t)
 		return;
 	f = written_object(t, 3, 8, NULL);
 	ASSERT_TRUE(t, f);
-	mm = mm_create();
+	mm = object_mm(t, f);
 	ASSERT_TRUE(t, mm);
-	EXPECT_EQ(t, vm_mmap_pgoff(mm, B, P(8), UT_RW, MAP_SHARED | MAP_FIXED, f, 0), (long)B);
 	EXPECT_EQ(t, vm_mmap_pgoff(mm, B + P(16), P(1), UT_RW, MAP_SHARED | MAP_FIXED, f, 5), (long)(B + P(16)));
 	for (unsigned i = 0; i < 7; i++)
 		EXPECT_EQ(t, ut_read8(mm, B + P(i)), i == 3 ? 0 : 0x40 + (int)i);

@@ -552,6 +552,28 @@ static size_t bad_pages(const unsigned long *p, size_t n)
 }
 
 /*
+ * A forked child writes the even pages of [p, p + n pages) (each write
+ * makes the page the child's) and checks the odd ones; the parent waits
+ * and checks that it found them right.
+ */
+static void child_rewrites_half(unsigned long *p, size_t n)
+{
+	int pid = fork(), st = -1;
+
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		for (size_t i = 0; i < n; i += 2)
+			p[i * (PG / 8)] = 0;
+		for (size_t i = 1; i < n; i += 2)
+			if (p[i * (PG / 8)] != pattern(i, 0))
+				_exit(1);
+		_exit(0);
+	}
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK_EQ(st, 0);
+}
+
+/*
  * The round trip: twice the machine's memory written with check words
  * (so at least half of it has to go to swap: reclaim writes the coldest
  * pages out), then every page read back and checked (each swapped page
@@ -608,7 +630,6 @@ static void t_swap_fork_cow_mremap(void)
 {
 	const size_t n = 4096;
 	unsigned long *p, *q;
-	int pid, st = -1;
 
 	if (!swap_ready())
 		return;
@@ -617,18 +638,7 @@ static void t_swap_fork_cow_mremap(void)
 	write_pages(p, n);
 	CHECK_EQ(madvise(p, n * PG, MADV_PAGEOUT), 0);
 	CHECK(meminfo_kb("SwapTotal") - meminfo_kb("SwapFree") >= (long)(n * PG / 1024));
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		for (size_t i = 0; i < n; i += 2)
-			p[i * (PG / 8)] = 0;
-		for (size_t i = 1; i < n; i += 2)
-			if (p[i * (PG / 8)] != pattern(i, 0))
-				_exit(1);
-		_exit(0);
-	}
-	CHECK_EQ(waitpid(pid, &st, 0), pid);
-	CHECK_EQ(st, 0);
+	child_rewrites_half(p, n);
 	q = mremap(p, n * PG, n * PG, MREMAP_MAYMOVE | MREMAP_FIXED, (char *)p + 2 * n * PG);
 	CHECK(q == (unsigned long *)((char *)p + 2 * n * PG));
 	CHECK_EQ(mprotect(q, n * PG, PROT_READ), 0);
@@ -653,7 +663,7 @@ static void t_swap_private_file(void)
 	const size_t n = 1024;
 	unsigned long *p, *buf;
 	long out0;
-	int fd, pid, st = -1;
+	int fd;
 	size_t bad = 0;
 
 	if (!swap_ready())
@@ -673,18 +683,7 @@ static void t_swap_private_file(void)
 	out0 = vmstat("pswpout");
 	CHECK_EQ(madvise(p, n * PG, MADV_PAGEOUT), 0);
 	CHECK_EQ(vmstat("pswpout") - out0, (long)n);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		for (size_t i = 0; i < n; i += 2)
-			p[i * (PG / 8)] = 0;
-		for (size_t i = 1; i < n; i += 2)
-			if (p[i * (PG / 8)] != pattern(i, 0))
-				_exit(1);
-		_exit(0);
-	}
-	CHECK_EQ(waitpid(pid, &st, 0), pid);
-	CHECK_EQ(st, 0);
+	child_rewrites_half(p, n);
 	CHECK_EQ(bad_pages(p, n), 0);
 	for (size_t i = 0; i < n; i++) {
 		CHECK_EQ(sys_pread(fd, buf, PG, i * PG), (long)PG);
