@@ -228,9 +228,10 @@ struct pageout_file_ctx {
  * when there is an area with room (shmem_writeout): kept[] takes it, with
  * a reference, for pageout_file_range to write once the entries are
  * flushed; without swap it stays in the cache. A private copy (an
- * anonymous page) is left to mm_pageout_swap, as in anonymous memory. The PTE's reference waits in the batch (mm_unmap_page),
- * so a page that leaves the cache here is freed only after every CPU has
- * flushed the entry.
+ * anonymous page) is left to mm_pageout_swap, as in anonymous memory.
+ * The PTE's reference waits in the batch (mm_unmap_page), so a page that
+ * leaves the cache here is freed only after every CPU has flushed the
+ * entry.
  */
 static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {

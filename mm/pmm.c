@@ -687,7 +687,6 @@ int pmm_check(void)
 	return err;
 }
 
-
 /* pmm_census's kinds of frame, by the first flag that names one, in this order. */
 static const struct { uint32_t flag; const char *name; } census_kinds[] = {
 	{ PG_reserved, "reserved" }, { PG_pcp, "per-CPU free" }, { PG_slab, "slab" },

@@ -34,10 +34,11 @@
  * first. flags: VMK_CHECK_REPORT also prints to the kernel log every
  * page-cache object that has pages (references, mappings, pages, kind)
  * and a census of the frames by kind (free, slab, page tables, anonymous,
- * page cache, other), for a leak check that failed. VMK_CHECK_TASKS prints every task (ids,
- * name, state, and the kernel call trace of each one not running) to the
- * kernel log and returns 0 at once, without the checks or out: they take
- * every address space's lock, which a hung task may hold. The syscall
+ * page cache, other), for a leak check that failed. VMK_CHECK_TASKS
+ * prints every task (ids, name, state, and the kernel call trace of each
+ * one not running) to the kernel log and returns 0 at once, without the
+ * checks or out: they take every address space's lock, which a hung task
+ * may hold. The syscall
  * fuzzer (user/fuzz) calls it after each seed, and with VMK_CHECK_TASKS
  * when a seed stops making progress.
  */
