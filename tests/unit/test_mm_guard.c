@@ -326,9 +326,10 @@ UT_CASE_WITHOUT_SWAP(test_pageout)
  * refault, stays. A read fault maps the present pages around it
  * (fault-around: 16 pages, from the VMA start when it is later than the
  * aligned block), so pages read through a second view are mapped twice
- * and a pageout of the first view keeps them.
+ * and a pageout of the first view keeps them. Without swap, as the
+ * script's Linux had none: with it, the written page would go to swap.
  */
-static void test_pageout_shared_fault_around(struct ktest *t)
+static void test_pageout_shared_fault_around_body(struct ktest *t)
 {
 	struct mm *mm = mm_create();
 	unsigned char vec[32];
@@ -362,6 +363,8 @@ static void test_pageout_shared_fault_around(struct ktest *t)
 	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
 }
+
+UT_CASE_WITHOUT_SWAP(test_pageout_shared_fault_around)
 
 /*
  * MADV_MERGEABLE (ksm_madvise): a shared mapping keeps its flags (no split)
