@@ -313,6 +313,13 @@ int arch_mmu_map_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
  * every CPU where m is loaded first). True when there was one. Never fails.
  */
 bool arch_mmu_split_huge(struct arch_mmu *m, uintptr_t va);
+/*
+ * thp_leaf_split (mm/thp.c provides it): every split of a leaf mapping
+ * the block at pa calls it once, under the address space's page-table
+ * lock, before the 512 entries can be used: the frames then count that
+ * mapping one by one (a deferred share becomes per-frame counts).
+ */
+void thp_leaf_split(phys_addr_t pa);
 
 /*
  * arch_mmu_collapse_huge: the page-table half of a collapse (Linux's

@@ -155,6 +155,18 @@ struct page *phys_to_page(phys_addr_t pa);       /* NULL if pa is beyond max_pfn
  * sets its storage aside (zeroed).
  */
 int32_t *pmm_huge_maps(phys_addr_t pa);
+/*
+ * pmm_huge_shares: the deferred shares of the 2 MiB-aligned block of
+ * frames that holds pa: 2 MiB leaves mapping it (fork's copies) whose
+ * reference and mapping its 512 frames do not hold one by one. Each adds
+ * one to every frame's refcount and mapcount as mm reads them
+ * (page_refs, page_mapcount in mm/internal.h; mm/thp.c, "Deferred
+ * shares", keeps it). NULL if pa is beyond max_pfn; pmm_init sets its
+ * storage aside (zeroed).
+ */
+int32_t *pmm_huge_shares(phys_addr_t pa);
+/* pmm_page_huge_shares: *pmm_huge_shares of the block holding p, read once. */
+int32_t pmm_page_huge_shares(const struct page *p);
 void *page_address(const struct page *page);     /* direct-map address */
 struct page *virt_to_page(const void *va);
 

@@ -154,9 +154,18 @@ bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enu
  * thp_share: fork's copy_huge_pmd: map the parent's huge page at pa
  * (leaf at h, its state in *state) in child too, write-protected in both
  * (*state loses MMU_WRITE), each frame one reference and one mapping
- * more. 0 or -ENOMEM (no page table: nothing mapped in the child).
+ * more as page_refs and page_mapcount read them (one deferred share of
+ * the block, mm/thp.c). 0 or -ENOMEM (no page table: nothing mapped in the child).
  */
 int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state);
+/*
+ * huge_share_drop: a 2 MiB leaf mapping the huge page at pa goes: take
+ * back one of the block's deferred shares (mm/thp.c) and return true
+ * when it had one (the frames' own counts stay: another leaf's); false
+ * when it had none, and the caller drops each frame's reference and
+ * mapping.
+ */
+bool huge_share_drop(phys_addr_t pa);
 /*
  * thp_page_alloc: an order-9 block as 512 zeroed private anonymous pages
  * of vma (which has its anon identity), mapped from h (refcount 1 and
@@ -290,9 +299,20 @@ static inline void page_mapcount_add(struct page *p, int d)
 {
 	__atomic_add_fetch(&p->mapcount, d, __ATOMIC_RELAXED);
 }
+/*
+ * page_refs / page_mapcount: p's references and the user entries mapping
+ * it, counting the deferred shares of its 2 MiB block (pmm_huge_shares:
+ * fork's copies of a huge page's leaf, mm/thp.c). Every reader of a
+ * user page's counts goes through these; only the atomics that change
+ * them touch the fields.
+ */
 static inline int32_t page_refs(const struct page *p)
 {
-	return READ_ONCE(p->refcount);
+	return READ_ONCE(p->refcount) + pmm_page_huge_shares(p);
+}
+static inline int32_t page_mapcount(const struct page *p)
+{
+	return READ_ONCE(p->mapcount) + pmm_page_huge_shares(p);
 }
 /*
  * page_ref_freeze: when p holds exactly count references, take them all
@@ -306,6 +326,13 @@ static inline bool page_ref_freeze(struct page *p, int32_t count)
 {
 	int32_t want = count;
 
+	/*
+	 * A deferred share is a reference the field lacks. Only a fork of an
+	 * address space that maps the block adds one, under that space's
+	 * pt_lock: a freezer holding the only mapping excludes it.
+	 */
+	if (pmm_page_huge_shares(p))
+		return false;
 	return __atomic_compare_exchange_n(&p->refcount, &want, 0, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 static inline void page_ref_unfreeze(struct page *p, int32_t count)

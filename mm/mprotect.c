@@ -27,7 +27,7 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
 		} else {
 			struct page *p = phys_to_page(pa);
 
-			if (!(p->flags & PG_anon) || page_refs(p) != 1 || p->mapcount != 1)
+			if (!(p->flags & PG_anon) || page_refs(p) != 1 || page_mapcount(p) != 1)
 				prot &= ~MMU_WRITE;
 		}
 	}

@@ -28,6 +28,7 @@ static struct page *mem_map;         /* one struct page per frame, [0, max_pfn) 
 static pfn_t max_pfn;
 static struct free_area free_area[PMM_MAX_ORDER + 1];
 static int32_t *huge_maps;           /* per 2 MiB block of [0, max_pfn): pmm_huge_maps */
+static int32_t *huge_shares;         /* per 2 MiB block of [0, max_pfn): pmm_huge_shares */
 static size_t nr_free;               /* free frames in the buddy lists */
 static size_t pcp_frames;            /* [atomic] free frames on the per-CPU lists (pcp_alloc) */
 static size_t nr_total;              /* frames released to the allocator at init */
@@ -52,6 +53,18 @@ int32_t *pmm_huge_maps(phys_addr_t pa)
 	pfn_t pfn = pa >> PAGE_SHIFT;
 
 	return pfn < max_pfn ? &huge_maps[pfn >> HUGE_ORDER] : NULL;
+}
+
+int32_t *pmm_huge_shares(phys_addr_t pa)
+{
+	pfn_t pfn = pa >> PAGE_SHIFT;
+
+	return pfn < max_pfn ? &huge_shares[pfn >> HUGE_ORDER] : NULL;
+}
+
+int32_t pmm_page_huge_shares(const struct page *p)
+{
+	return READ_ONCE(huge_shares[page_pfn(p) >> HUGE_ORDER]);
 }
 
 void *page_address(const struct page *page) { return phys_to_virt(page_to_phys(page)); }
@@ -335,10 +348,10 @@ void pmm_drain_pcp(void)
 
 static void release_range(phys_addr_t start, phys_addr_t end, bool rest);
 
-/* pmm_huge_maps' counters, zeroed, in the smallest block that holds one per 2 MiB of [0, max_pfn). */
-static void huge_maps_init(void)
+/* One int32_t per 2 MiB of [0, max_pfn), zeroed, in the smallest block that holds them. */
+static int32_t *huge_counters_alloc(const char *what)
 {
-	size_t bytes = ((max_pfn >> HUGE_ORDER) + 1) * sizeof(*huge_maps);
+	size_t bytes = ((max_pfn >> HUGE_ORDER) + 1) * sizeof(int32_t);
 	unsigned order = 0;
 	struct page *p;
 
@@ -346,8 +359,8 @@ static void huge_maps_init(void)
 		order++;
 	p = pmm_alloc(order, GFP_ZERO);
 	if (!p)
-		panic("pmm: no %zu bytes for the 2 MiB leaf counters", bytes);
-	huge_maps = page_address(p);
+		panic("pmm: no %zu bytes for the %s", bytes, what);
+	return page_address(p);
 }
 
 void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size_t nfree)
@@ -367,7 +380,8 @@ void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size
 
 	for (size_t r = 0; r < nfree; r++)
 		release_range(free[r].start, free[r].end, false);
-	huge_maps_init();
+	huge_maps = huge_counters_alloc("2 MiB leaf counters");
+	huge_shares = huge_counters_alloc("2 MiB blocks' deferred shares");
 }
 
 /* The largest order of a naturally aligned block that starts at pfn and ends at or below end. */

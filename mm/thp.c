@@ -15,8 +15,20 @@
  * any 4 KiB operation (include/arch_mmu.h lists where). Frames freed
  * together go back as one block (pmm_free_list), one by one they coalesce
  * into it again in the buddy allocator; a new huge page's frames join the
- * LRU at once (lru_add_run). Sharing at
- * fork is per frame too: each frame gains a reference and a mapping.
+ * LRU at once (lru_add_run).
+ *
+ * Deferred shares (Linux counts a PMD mapping once per folio, its
+ * _entire_mapcount): fork shares a huge page by adding one to its
+ * block's deferred shares (pmm_huge_shares) instead of a reference and
+ * a mapping to each of 512 frames, and a leaf that goes takes one share
+ * back when there is one (huge_share_drop) before it touches the frames.
+ * So the frames always hold at least one leaf's counts while any leaf
+ * maps the block (shares <= leaves - 1), and reach zero only with the
+ * last mapping. A leaf split into 512 entries turns a share into
+ * per-frame counts first (thp_leaf_split), since 4 KiB entries are
+ * counted per frame. Readers add the shares in (page_refs,
+ * page_mapcount), so every count reads as if fork had gone frame by
+ * frame.
  *
  * A write fault on a write-protected leaf (do_huge_pmd_wp_page): when
  * every frame is the leaf's alone (exclusive) the leaf becomes writable
@@ -268,7 +280,7 @@ static bool huge_freeze_exclusive(phys_addr_t pa)
 	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
 		struct page *p = phys_to_page(pa + off);
 
-		if (!(p->flags & PG_anon) || p->mapcount != 1 || !page_ref_freeze(p, 1)) {
+		if (!(p->flags & PG_anon) || page_mapcount(p) != 1 || !page_ref_freeze(p, 1)) {
 			huge_unfreeze(pa, off);
 			return false;
 		}
@@ -425,11 +437,33 @@ int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state)
 		return -ENOMEM;
 	if (zero)
 		return 0;               /* the child holds the huge zero page already (thp_zero_dup) */
+	head = phys_to_page(pa);
+	BUG_ON(!(head->flags & PG_anon));
+	__atomic_add_fetch(pmm_huge_shares(pa), 1, __ATOMIC_RELAXED);  /* "Deferred shares" */
+	mm_count(&child->rss, 1L << HUGE_ORDER);
+	return 0;
+}
+
+bool huge_share_drop(phys_addr_t pa)
+{
+	int32_t *shares = pmm_huge_shares(pa);
+	int32_t n = READ_ONCE(*shares);
+
+	while (n > 0)
+		if (__atomic_compare_exchange_n(shares, &n, n - 1, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+void thp_leaf_split(phys_addr_t pa)
+{
+	struct page *head;
+
+	if (!huge_share_drop(pa))
+		return;
 	head = phys_to_page(pa);        /* the block's frames are consecutive struct pages */
 	for (unsigned i = 0; i < (1U << HUGE_ORDER); i++) {
 		user_page_get(&head[i]);
 		page_mapcount_add(&head[i], 1);
 	}
-	mm_count(&child->rss, 1L << HUGE_ORDER);
-	return 0;
 }

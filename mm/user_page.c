@@ -94,6 +94,9 @@ static struct anon_vma *untag_anon(struct page *page)
 	struct anon_vma *av = page->private;
 
 	BUG_ON(page->mapcount != 0);
+#ifdef KDEBUG
+	BUG_ON(pmm_page_huge_shares(page) != 0);        /* a leaf still maps its block (mm/thp.c) */
+#endif
 	if (!(page->flags & PG_anon))
 		return NULL;
 	page->private = NULL;

@@ -69,6 +69,9 @@ static enum mmu_action zap_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, u
 		return MMU_CLEAR;               /* the huge zero page: nothing counted */
 	head = phys_to_page(pa);
 	BUG_ON(!head || !(head->flags & PG_anon));
+	mm_count(&z->mm->rss, -(1L << HUGE_ORDER));
+	if (huge_share_drop(pa))
+		return MMU_CLEAR;       /* the frames hold another leaf's counts (mm/thp.c) */
 	/* mm_unmap_page for each frame, in one pass: the frames are consecutive anonymous pages */
 	for (unsigned i = 0; i < (1U << HUGE_ORDER); i++) {
 		BUG_ON(head[i].mapcount <= 0);
@@ -78,7 +81,6 @@ static enum mmu_action zap_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, u
 		else
 			user_page_put(&head[i]);
 	}
-	mm_count(&z->mm->rss, -(1L << HUGE_ORDER));
 	return MMU_CLEAR;
 }
 

@@ -112,10 +112,10 @@ static uint64_t swap_leaf(unsigned long val)
 
 static uint64_t *table_va(uint64_t e) { return phys_to_virt(e & PTE_ADDR_MASK); }
 
-/* A zeroed page-table page, or 0 when memory is exhausted. */
-static phys_addr_t table_alloc(struct arch_mmu *m)
+/* A page-table page (zeroed with gfp GFP_ZERO), or 0 when memory is exhausted. */
+static phys_addr_t table_alloc(struct arch_mmu *m, unsigned gfp)
 {
-	struct page *p = pmm_alloc(0, GFP_ZERO);
+	struct page *p = pmm_alloc(0, gfp);
 
 	if (!p)
 		return 0;
@@ -251,7 +251,7 @@ struct arch_mmu *arch_mmu_create(void)
 
 	if (!m)
 		return NULL;
-	m->root = table_alloc(m);
+	m->root = table_alloc(m, GFP_ZERO);
 	if (!m->root) {
 		kfree(m);
 		return NULL;
@@ -273,12 +273,17 @@ struct arch_mmu *arch_mmu_create(void)
 static void free_below(struct arch_mmu *m, uint64_t e, int lvl, uintptr_t va)
 {
 	uint64_t *t = table_va(e);
+	int32_t left = table_page(e)->mapcount;         /* entries in use: the scan stops after them */
 
-	for (unsigned i = 0; i < PT_ENTRIES; i++) {
+#ifdef KDEBUG
+	BUG_ON(left < 0 || (left == 0) != table_empty(t));
+#endif
+	for (unsigned i = 0; i < PT_ENTRIES && left > 0; i++) {
 		uintptr_t sub = va + ((uintptr_t)i << (PAGE_SHIFT + 9 * (lvl - 2)));
 
 		if (!t[i])
 			continue;
+		left--;
 		if (lvl == 2 || (lvl == 3 && (t[i] & PTE_PS)))
 			panic("arch_mmu_destroy: user page 0x%lx still mapped (pte 0x%llx)",
 			      (unsigned long)sub, (unsigned long long)t[i]);
@@ -328,7 +333,7 @@ static void check_user_va(const char *fn, uintptr_t va)
  */
 static int table_link(struct arch_mmu *m, uint64_t *slot, uint64_t te)
 {
-	phys_addr_t n = table_alloc(m);
+	phys_addr_t n = table_alloc(m, GFP_ZERO);
 
 	if (!n)
 		return -ENOMEM;
@@ -702,6 +707,7 @@ static void huge_split(struct arch_mmu *m, uint64_t *pmd, uintptr_t va)
 
 	x86_tlb_flush(m, &va, 1, false, false, false);
 	count_vm_event(VM_THP_SPLIT_PMD);
+	thp_leaf_split(old & PTE_ADDR_MASK);
 	bits = old & ~(PTE_ADDR_MASK | PTE_PS);
 	for (unsigned i = 0; i < PT_ENTRIES; i++)
 		t[i] = ((old & PTE_ADDR_MASK) + ((uint64_t)i << PAGE_SHIFT)) | bits;
@@ -715,7 +721,8 @@ int arch_mmu_map_huge(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
 	uint64_t te, *pmd;
 
 	BUG_ON(!IS_ALIGNED(va, HUGE_SIZE) || !IS_ALIGNED(pa, HUGE_SIZE) || (pa & ~PTE_ADDR_MASK));
-	dep = table_alloc(m);
+	/* Not zeroed: a split writes all 512 entries before the table is linked (huge_split). */
+	dep = table_alloc(m, 0);
 	if (!dep)
 		return -ENOMEM;
 	pmd = slot_alloc(m, va, &te, 3);

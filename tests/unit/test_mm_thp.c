@@ -240,7 +240,7 @@ static int thp_counts(struct mm *mm, uintptr_t va)
 {
 	struct page *p = phys_to_page(ut_pa(mm, va));
 
-	return p ? page_refs(p) * 10 + p->mapcount : -1;
+	return p ? page_refs(p) * 10 + page_mapcount(p) : -1;
 }
 
 /*
@@ -312,6 +312,67 @@ static void test_thp_fork_share(struct ktest *t)
 	EXPECT_EQ(t, mm->cow_copies, 0);
 	EXPECT_EQ(t, ut_read8(mm, h2 + 9), 8);
 	ut_thp_done(t, mm, saved, frames);
+}
+
+/*
+ * Three address spaces share one huge page (fork, then fork again): fork
+ * counts a shared leaf once per block (mm/thp.c, "Deferred shares"), yet
+ * every frame must read 3 references and 3 mappings, as if each had been
+ * counted one by one, through any order of splits and exits, and the
+ * frames must go exactly with the last mapping. Expected counts, as refs
+ * * 10 + maps (thp_counts): each mapping of a frame holds one of each.
+ * - a unmaps 4 KiB: its leaf splits; the frame it unmapped reads 22, a
+ *   frame all three still map 33.
+ * - The parent goes first: 22 and 11 (a's 4 KiB entry and b's leaf).
+ * - b writes page 3: a still maps it (4 KiB), so b's leaf cannot be
+ *   reused whole: it splits and one page is copied; page 3 then reads 11.
+ * - a goes: b's frames read 11; b writes page 5, which is its alone: the
+ *   4 KiB write fault reuses it (no frame allocated, no copy).
+ * - b goes: every frame the test took is back.
+ */
+static void test_thp_fork_three_ways(struct ktest *t)
+{
+	enum thp_mode saved = thp_mode;
+	size_t frames, before;
+	struct mm *mm = ut_thp_mm(THP_ALWAYS, HUGE_SIZE, &frames), *a, *b;
+
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, ut_write8(mm, HV + 3 * PAGE_SIZE, 3), FAULT_OK);
+	ASSERT_TRUE(t, ut_state(mm, HV) & MMU_HUGE);
+	a = mm_dup(mm);
+	ASSERT_TRUE(t, a);
+	b = mm_dup(mm);
+	ASSERT_TRUE(t, b);
+	EXPECT_EQ(t, thp_counts(mm, HV), 33);
+	EXPECT_EQ(t, thp_counts(b, HV + 0x1ff000), 33);
+	EXPECT_EQ(t, vm_munmap(a, HV + 0x7000, PAGE_SIZE), 0);
+	EXPECT_FALSE(t, ut_state(a, HV) & MMU_HUGE);
+	EXPECT_EQ(t, thp_counts(mm, HV + 0x7000), 22);
+	EXPECT_EQ(t, thp_counts(mm, HV + 0x6000), 33);
+	EXPECT_EQ(t, thp_counts(a, HV + 0x6000), 33);
+	mm_put(mm);
+	EXPECT_EQ(t, thp_counts(b, HV + 0x7000), 11);
+	EXPECT_EQ(t, thp_counts(b, HV + 0x6000), 22);
+	EXPECT_TRUE(t, ut_state(b, HV) & MMU_HUGE);
+	before = ut_free_frames();
+	EXPECT_EQ(t, ut_write8(b, HV + 3 * PAGE_SIZE + 1, 4), FAULT_OK);
+	EXPECT_EQ(t, before - ut_free_frames(), 1);
+	EXPECT_EQ(t, b->cow_copies, 1);
+	EXPECT_FALSE(t, ut_state(b, HV) & MMU_HUGE);
+	EXPECT_EQ(t, thp_counts(a, HV + 3 * PAGE_SIZE), 11);
+	EXPECT_EQ(t, thp_counts(b, HV + 3 * PAGE_SIZE), 11);
+	EXPECT_EQ(t, ut_read8(a, HV + 3 * PAGE_SIZE), 3);
+	EXPECT_EQ(t, ut_read8(a, HV + 3 * PAGE_SIZE + 1), 0);
+	EXPECT_EQ(t, ut_read8(b, HV + 3 * PAGE_SIZE), 3);
+	EXPECT_EQ(t, ut_read8(b, HV + 3 * PAGE_SIZE + 1), 4);
+	mm_put(a);
+	EXPECT_EQ(t, thp_counts(b, HV + 5 * PAGE_SIZE), 11);
+	before = ut_free_frames();
+	EXPECT_EQ(t, ut_write8(b, HV + 5 * PAGE_SIZE, 5), FAULT_OK);
+	EXPECT_EQ(t, ut_free_frames(), before);
+	EXPECT_EQ(t, b->cow_copies, 1);
+	EXPECT_EQ(t, ut_read8(b, HV + 5 * PAGE_SIZE), 5);
+	ut_thp_done(t, b, saved, frames);
 }
 
 /*
@@ -661,6 +722,7 @@ static const struct ktest_case mm_thp_cases[] = {
 	KTEST_CASE(test_thp_fault_split),
 	KTEST_CASE(test_thp_lists_and_counts),
 	KTEST_CASE(test_thp_fork_share),
+	KTEST_CASE(test_thp_fork_three_ways),
 	KTEST_CASE(test_thp_huge_zero),
 	KTEST_CASE(test_thp_meminfo_once),
 	KTEST_CASE(test_thp_mremap_whole),
