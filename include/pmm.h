@@ -160,7 +160,7 @@ int32_t *pmm_huge_maps(phys_addr_t pa);
  * frames that holds pa: 2 MiB leaves mapping it (fork's copies) whose
  * reference and mapping its 512 frames do not hold one by one. Each adds
  * one to every frame's refcount and mapcount as mm reads them
- * (page_refs, page_mapcount in mm/internal.h; mm/thp.c, "Deferred
+ * (page_total_refs, page_total_mapcount in mm/internal.h; mm/thp.c, "Deferred
  * shares", keeps it). NULL if pa is beyond max_pfn; pmm_init sets its
  * storage aside (zeroed).
  */

@@ -79,7 +79,7 @@ static enum collapse_scan entry_count(struct mm *mm, uintptr_t va, const struct 
 	if (mm_is_zero_pa(pa))
 		return ++c->none > cc->max_ptes_none ? COLLAPSE_SCAN_EXCEED_NONE : COLLAPSE_SCAN_OK;
 	p = phys_to_page(pa);
-	if (page_mapcount(p) > 1 && ++c->shared > cc->max_ptes_shared)
+	if (READ_ONCE(p->mapcount) > 1 && ++c->shared > cc->max_ptes_shared)
 		return COLLAPSE_SCAN_EXCEED_SHARED;
 	c->referenced += (st & MMU_ACCESSED) || (READ_ONCE(p->flags) & PG_referenced);
 	return COLLAPSE_SCAN_OK;

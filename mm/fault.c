@@ -246,7 +246,7 @@ static enum fault_result wp_fault(struct mm *mm, struct vma *vma, uintptr_t va, 
 		 * there first (copy, as Linux's wp_can_reuse_anon_folio), and an
 		 * isolation tried while the page is re-tagged backs off.
 		 */
-		if ((old->flags & PG_anon) && page_mapcount(old) == 1 && page_ref_freeze(old, 1)) {
+		if ((old->flags & PG_anon) && old->mapcount == 1 && page_ref_freeze(old, 1)) {
 			anon_page_move(old, vma, va);
 			page_clear_lazyfree(old);
 			page_ref_unfreeze(old, 1);
@@ -393,7 +393,8 @@ again:
 		r = shared_present(mm, vma, va, state);
 	else if (vma->flags & VM_SHARED)
 		r = object_fault(mm, vma, va, flags);
-	else if (!((q == -ENOENT || (state & MMU_HUGE)) && !vma->file && thp_fault(mm, vma, va, flags, &r)))
+	else if (!((q == -ENOENT || (state & MMU_HUGE)) && !vma->file &&
+		   thp_fault(mm, vma, va, flags, pa, present ? state : 0, &r)))
 		r = private_fault(mm, vma, va, flags, present, pa, state);
 	if (r == FAULT_AGAIN) {           /* thp_fault dropped pt_lock and mapped nothing */
 		flags |= FAULT_NO_HUGE_ALLOC;

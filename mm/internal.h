@@ -135,26 +135,30 @@ static inline void huge_visit_frames(mmu_visit_fn fn, void *arg, uintptr_t va, p
 }
 
 /*
- * thp_fault: a fault at va of private anonymous vma, where policy allows
- * huge pages: where nothing is mapped, map a zeroed huge page (a write, or
- * a read without the zero page) or the huge zero page (a read); a write
- * to a read-only leaf reuses it when exclusive or replaces the huge zero
- * page. True when done (*r the result), else false: the caller goes on
- * with 4 KiB (a missing order-9 block counts thp_fault_fallback; a
- * shared leaf written is split first, so the 4 KiB fault copies one
- * page). pt_lock held; it is dropped while a new huge page is zeroed,
+ * thp_fault: a fault at va of private anonymous vma where nothing is
+ * mapped (state 0) or a 2 MiB leaf is (pa and state: the caller's query
+ * of va, MMU_HUGE set). Where policy allows huge pages: where nothing is
+ * mapped, map a zeroed huge page (a write, or a read without the zero
+ * page) or the huge zero page (a read); a write to a read-only leaf
+ * reuses it when exclusive or replaces the huge zero page. True when
+ * done (*r the result), else false: the caller goes on with 4 KiB (a
+ * missing order-9 block counts thp_fault_fallback; a shared leaf written
+ * is split first, so the 4 KiB fault copies one page: also where policy
+ * allows no huge pages, when the leaf has deferred shares, since the
+ * 4 KiB fault reads the frames' own counts). pt_lock held; it is dropped while a new huge page is zeroed,
  * and when that page cannot be mapped after all (no order-9 block, or
  * the slot was used meanwhile) *r is FAULT_AGAIN: the caller looks
  * again, with FAULT_NO_HUGE_ALLOC. flags: FAULT_*, and that.
  */
 #define FAULT_NO_HUGE_ALLOC 0x200
 #define FAULT_AGAIN ((enum fault_result)0x102)
-bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enum fault_result *r);
+bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, phys_addr_t pa, unsigned state,
+	       enum fault_result *r);
 /*
  * thp_share: fork's copy_huge_pmd: map the parent's huge page at pa
  * (leaf at h, its state in *state) in child too, write-protected in both
  * (*state loses MMU_WRITE), each frame one reference and one mapping
- * more as page_refs and page_mapcount read them (one deferred share of
+ * more as page_total_refs and page_total_mapcount read them (one deferred share of
  * the block, mm/thp.c). 0 or -ENOMEM (no page table: nothing mapped in the child).
  */
 int thp_share(struct mm *child, uintptr_t h, phys_addr_t pa, unsigned *state);
@@ -299,18 +303,31 @@ static inline void page_mapcount_add(struct page *p, int d)
 {
 	__atomic_add_fetch(&p->mapcount, d, __ATOMIC_RELAXED);
 }
-/*
- * page_refs / page_mapcount: p's references and the user entries mapping
- * it, counting the deferred shares of its 2 MiB block (pmm_huge_shares:
- * fork's copies of a huge page's leaf, mm/thp.c). Every reader of a
- * user page's counts goes through these; only the atomics that change
- * them touch the fields.
- */
 static inline int32_t page_refs(const struct page *p)
+{
+	return READ_ONCE(p->refcount);
+}
+/*
+ * page_total_refs / page_total_mapcount: p's references and the user
+ * entries mapping it, with the deferred shares of its 2 MiB block
+ * (pmm_huge_shares: fork's copies of a huge page's leaf, mm/thp.c),
+ * which the fields (page_refs, p->mapcount) leave out.
+ *
+ * A frame found through a 4 KiB entry needs no totals to tell whether
+ * that entry is its only user (one mapping, one reference, plus the
+ * caller's own): a block with deferred shares is mapped by two leaves or
+ * more, one of them counted in every frame's fields, so a frame a 4 KiB
+ * entry maps as well reads at least 2 in each field. The 4 KiB paths
+ * (wp_fault, MADV_FREE, MADV_COLD/PAGEOUT, mprotect, collapse's scan)
+ * read the fields so. Whatever can meet a frame through a leaf reads the
+ * totals (smaps, reclaim's isolated pages, swap-out, the swap cache), or
+ * the block's shares once (a write to a leaf, mprotect of a whole leaf).
+ */
+static inline int32_t page_total_refs(const struct page *p)
 {
 	return READ_ONCE(p->refcount) + pmm_page_huge_shares(p);
 }
-static inline int32_t page_mapcount(const struct page *p)
+static inline int32_t page_total_mapcount(const struct page *p)
 {
 	return READ_ONCE(p->mapcount) + pmm_page_huge_shares(p);
 }
@@ -320,19 +337,14 @@ static inline int32_t page_mapcount(const struct page *p)
  * (Linux's page_ref_freeze). While frozen, nobody can take a reference
  * the lockless way (lru_isolate's get-unless-zero backs off), so the
  * freezer knows it is p's only holder until page_ref_unfreeze(p, count)
- * gives them back. Only for a page the caller holds references to.
+ * gives them back. Only for a page the caller holds references to. The
+ * field's count: a frame a leaf maps may hold deferred shares besides
+ * (page_total_refs), which its caller checks first.
  */
 static inline bool page_ref_freeze(struct page *p, int32_t count)
 {
 	int32_t want = count;
 
-	/*
-	 * A deferred share is a reference the field lacks. Only a fork of an
-	 * address space that maps the block adds one, under that space's
-	 * pt_lock: a freezer holding the only mapping excludes it.
-	 */
-	if (pmm_page_huge_shares(p))
-		return false;
 	return __atomic_compare_exchange_n(&p->refcount, &want, 0, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 static inline void page_ref_unfreeze(struct page *p, int32_t count)

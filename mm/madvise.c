@@ -109,7 +109,7 @@ static enum mmu_action free_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
 	if (mm_is_zero_pa(pa))
 		return MMU_KEEP;
 	p = phys_to_page(pa);
-	if (page_refs(p) != 1 || page_mapcount(p) != 1)
+	if (page_refs(p) != 1 || p->mapcount != 1)
 		return MMU_KEEP;
 	page_set_lazyfree(p);
 	p->flags &= ~PG_dirty;
@@ -184,7 +184,7 @@ static enum mmu_action reclaim_visit(void *arg, uintptr_t va, phys_addr_t pa, un
 	if (!(p->flags & PG_anon) || !(p->flags & PG_lazyfree))
 		return MMU_KEEP;
 	rs->scanned++;
-	exclusive = page_refs(p) == 1 && page_mapcount(p) == 1;
+	exclusive = page_refs(p) == 1 && p->mapcount == 1;
 	if (rs->pageout && !exclusive)
 		return MMU_KEEP;
 	if ((*state & MMU_DIRTY) || (p->flags & PG_dirty) || !exclusive) {
@@ -241,7 +241,7 @@ static enum mmu_action pageout_file_visit(void *arg, uintptr_t va, phys_addr_t p
 	if (mm_is_zero_pa(pa) || c->n == PAGEOUT_FILE_BATCH)
 		return MMU_KEEP;
 	p = phys_to_page(pa);
-	if (!(p->flags & PG_cache) || page_mapcount(p) != 1)
+	if (!(p->flags & PG_cache) || p->mapcount != 1)
 		return MMU_KEEP;
 	mm_unmap_pte_page(c->mm, p, *state, c->tlb);
 	if (!vm_object_drop_clean(vma_object(c->vma), vma_pgoff_at(c->vma, va), p, 1) && c->may_swap) {
@@ -299,7 +299,7 @@ static enum mmu_action cold_visit(void *arg, uintptr_t va, phys_addr_t pa, unsig
 	if (mm_is_zero_pa(pa))
 		return MMU_KEEP;
 	p = phys_to_page(pa);
-	if (page_mapcount(p) != 1)
+	if (p->mapcount != 1)
 		return MMU_KEEP;
 	lru_deactivate(p);
 	if (!(*state & MMU_ACCESSED))

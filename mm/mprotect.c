@@ -27,7 +27,7 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
 		} else {
 			struct page *p = phys_to_page(pa);
 
-			if (!(p->flags & PG_anon) || page_refs(p) != 1 || page_mapcount(p) != 1)
+			if (!(p->flags & PG_anon) || page_refs(p) != 1 || p->mapcount != 1)
 				prot &= ~MMU_WRITE;
 		}
 	}
@@ -43,8 +43,17 @@ static enum mmu_action chprot_visit(void *arg, uintptr_t va, phys_addr_t pa, uns
  */
 static enum mmu_action chprot_huge_visit(void *arg, uintptr_t va, phys_addr_t pa, unsigned *state)
 {
+	struct chprot_ctx *c = arg;
 	unsigned all = ~0U;
 
+	/*
+	 * Deferred shares (mm/thp.c): another leaf maps every frame, which
+	 * the frames' fields that chprot_visit reads leave out. Read-only.
+	 */
+	if (c->private && READ_ONCE(*pmm_huge_shares(pa))) {
+		*state = (c->want & ~MMU_WRITE) | (*state & (MMU_ACCESSED | MMU_DIRTY)) | MMU_HUGE;
+		return MMU_UPDATE;
+	}
 	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
 		unsigned st = *state & ~MMU_HUGE;
 

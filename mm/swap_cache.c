@@ -125,7 +125,7 @@ unsigned long swap_cache_pages(void)
 /* Take p out if only the cache holds it: its slot reference back to e; true if so. cache_lock held. */
 static bool detach_unmapped_locked(struct page *p, swp_entry_t *e)
 {
-	if (!p->swap || page_refs(p) != 1 || page_mapcount(p))
+	if (!p->swap || page_total_refs(p) != 1 || page_total_mapcount(p))
 		return false;
 	e->val = p->swap;
 	list_del(&p->lru);

@@ -224,7 +224,7 @@ static int swap_unmap(struct mm *mm, uintptr_t va, struct page *p, swp_entry_t e
 	int err;
 
 	mm_pt_lock(mm);
-	err = page_refs(p) == 2 && page_mapcount(p) == 1 ?
+	err = page_total_refs(p) == 2 && page_total_mapcount(p) == 1 ?
 	      arch_mmu_swap_out(mm->mmu, va, page_to_phys(p), e.val, NULL) : -EBUSY;
 	if (!err) {
 		mm_unmap_page(mm, p, false, NULL);      /* the entry's reference; the caller's stays */

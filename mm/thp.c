@@ -26,9 +26,13 @@
  * maps the block (shares <= leaves - 1), and reach zero only with the
  * last mapping. A leaf split into 512 entries turns a share into
  * per-frame counts first (thp_leaf_split), since 4 KiB entries are
- * counted per frame. Readers add the shares in (page_refs,
- * page_mapcount), so every count reads as if fork had gone frame by
- * frame.
+ * counted per frame. What can meet a frame through a leaf adds the
+ * shares in (page_total_refs, page_total_mapcount: smaps, reclaim,
+ * swap-out) or reads the block's once (a write to a leaf, mprotect of a
+ * whole leaf, a write the 4 KiB path takes on a leaf, which is split
+ * first when the block has shares), so every count reads as if fork had
+ * gone frame by frame. The 4 KiB paths read the fields: exact there
+ * (mm/internal.h says why).
  *
  * A write fault on a write-protected leaf (do_huge_pmd_wp_page): when
  * every frame is the leaf's alone (exclusive) the leaf becomes writable
@@ -277,10 +281,13 @@ static void huge_unfreeze(phys_addr_t pa, uintptr_t len)
  */
 static bool huge_freeze_exclusive(phys_addr_t pa)
 {
+	/* A deferred share: another leaf maps it. Only a fork of this space (excluded here) adds one. */
+	if (READ_ONCE(*pmm_huge_shares(pa)))
+		return false;
 	for (uintptr_t off = 0; off < HUGE_SIZE; off += PAGE_SIZE) {
 		struct page *p = phys_to_page(pa + off);
 
-		if (!(p->flags & PG_anon) || page_mapcount(p) != 1 || !page_ref_freeze(p, 1)) {
+		if (!(p->flags & PG_anon) || p->mapcount != 1 || !page_ref_freeze(p, 1)) {
 			huge_unfreeze(pa, off);
 			return false;
 		}
@@ -380,23 +387,22 @@ static bool thp_none_fault(struct mm *mm, struct vma *vma, uintptr_t h, unsigned
 	return true;
 }
 
-bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, enum fault_result *r)
+bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, phys_addr_t pa, unsigned state,
+	       enum fault_result *r)
 {
-	phys_addr_t pa;
-	unsigned st;
+	bool wp = (state & MMU_HUGE) && (flags & FAULT_WRITE) && !(state & MMU_WRITE);
 
-	if (vma->file || !thp_vma_allowed(mm, vma) || !thp_vma_fits(vma, va))
-		return false;
-	switch (arch_mmu_query(mm->mmu, va, &pa, &st)) {
-	case -ENOENT:
-		return thp_none_fault(mm, vma, ALIGN_DOWN(va, HUGE_SIZE), flags, r);
-	case 0:
-		if ((st & MMU_HUGE) && (flags & FAULT_WRITE) && !(st & MMU_WRITE) && (vma->flags & VM_WRITE))
+	BUG_ON(state && !(state & MMU_HUGE));
+	if (!vma->file && thp_vma_allowed(mm, vma) && thp_vma_fits(vma, va)) {
+		if (!state)
+			return thp_none_fault(mm, vma, ALIGN_DOWN(va, HUGE_SIZE), flags, r);
+		if (wp && (vma->flags & VM_WRITE))
 			return thp_wp_fault(mm, vma, va, pa, r);
-		return false;
-	default:
-		return false;
 	}
+	/* The 4 KiB fault reads a frame's own counts (wp_fault): no deferred shares left out ("Deferred shares"). */
+	if (wp && READ_ONCE(*pmm_huge_shares(pa)))
+		arch_mmu_split_huge(mm->mmu, va);
+	return false;
 }
 
 bool thp_copy_leaf(struct mm *mm, uintptr_t from, uintptr_t to, int *err)
@@ -459,11 +465,23 @@ void thp_leaf_split(phys_addr_t pa)
 {
 	struct page *head;
 
-	if (!huge_share_drop(pa))
+	if (!READ_ONCE(*pmm_huge_shares(pa)))
 		return;
+	/*
+	 * The frames get this leaf's counts before a share goes: dropped
+	 * first, another leaf's zap (another address space, another
+	 * pt_lock) could find no share and take the frames to zero meanwhile.
+	 */
 	head = phys_to_page(pa);        /* the block's frames are consecutive struct pages */
 	for (unsigned i = 0; i < (1U << HUGE_ORDER); i++) {
 		user_page_get(&head[i]);
 		page_mapcount_add(&head[i], 1);
+	}
+	if (huge_share_drop(pa))
+		return;
+	/* That zap took the last share: this leaf's counts were the frames' already. Never the last. */
+	for (unsigned i = 0; i < (1U << HUGE_ORDER); i++) {
+		page_mapcount_add(&head[i], -1);
+		user_page_put(&head[i]);
 	}
 }

@@ -40,7 +40,7 @@ static enum mmu_action usage_page_visit(void *arg, uintptr_t va, phys_addr_t pa,
 	p = phys_to_page(pa);
 	if (!p)
 		return MMU_KEEP;
-	maps = page_mapcount(p);
+	maps = page_total_mapcount(p);
 	dirty = (*state & MMU_DIRTY) || (READ_ONCE(p->flags) & PG_dirty);
 	private = maps < 2;
 	if (!private)

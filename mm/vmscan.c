@@ -84,7 +84,7 @@ static enum mmu_action swap_candidate_visit(void *arg, uintptr_t va, phys_addr_t
 	p = phys_to_page(pa);
 	if ((p->flags & (PG_anon | PG_lazyfree)) != PG_anon)
 		return MMU_KEEP;
-	shared = page_refs(p) != 1 || page_mapcount(p) != 1;
+	shared = page_total_refs(p) != 1 || page_total_mapcount(p) != 1;
 	if (shared && (b->ignore_refs || (*state & MMU_WRITE)))
 		return MMU_KEEP;
 	b->scanned++;

@@ -112,7 +112,7 @@ static bool locate(struct victim *v)
 	v->mm = NULL;
 	v->writable = v->swap = v->dropped = v->activate = false;
 	rmap_walk(v->page, &rwc);
-	v->shared = page_refs(v->page) != 2 || page_mapcount(v->page) != 1;
+	v->shared = page_total_refs(v->page) != 2 || page_total_mapcount(v->page) != 1;
 	if (v->mm && v->shared && v->writable) {        /* a shared page is swapped only read-only everywhere */
 		mm_put_deferred(v->mm);
 		v->mm = NULL;
@@ -340,7 +340,7 @@ static unsigned shrink_inactive(enum lru_list inactive, struct reclaim_scan *rs,
 
 		if (!(p->flags & PG_anon)) {
 			/* shmem nothing maps: no reference to test (shmem_reclaim_pages) */
-			if (!page_mapcount(p) || unmap_cache_page(p, rs))
+			if (!READ_ONCE(p->mapcount) || unmap_cache_page(p, rs))
 				cache[nc++] = p;
 			continue;
 		}

@@ -240,7 +240,7 @@ static int thp_counts(struct mm *mm, uintptr_t va)
 {
 	struct page *p = phys_to_page(ut_pa(mm, va));
 
-	return p ? page_refs(p) * 10 + page_mapcount(p) : -1;
+	return p ? page_total_refs(p) * 10 + page_total_mapcount(p) : -1;
 }
 
 /*
