@@ -155,6 +155,80 @@ static void t_thp_split_fork(void)
 	CHECK_EQ(munmap(p, n * PG), 0);
 }
 
+/* A child of thp_fork_many: works on the four huge pages at p, checks what it sees; 0 when all held. */
+static int fork_many_child(char *p, int k, int go)
+{
+	const unsigned long hp = 512;                   /* pages per huge page */
+	unsigned long gone = (k % 4) * hp + 7 + k, mine = ((k + 1) % 4) * hp + 9 + k;
+	char c;
+	int pid, st, bad = 0;
+
+	if (read(go, &c, 1) != 0)                       /* every sibling is there: the parent closed it */
+		return 2;
+	CHECK_EQ(munmap(p + gone * PG, PG), 0);         /* splits this child's leaf of huge page k % 4 */
+	*(unsigned long *)(p + mine * PG) = ~word_of(mine);     /* a copy-on-write split */
+	CHECK_EQ(mprotect(p + ((k + 2) % 4) * HPG, HPG, PROT_READ), 0);        /* whole: no split */
+	CHECK_EQ(mprotect(p + ((k + 2) % 4) * HPG, HPG, PROT_READ | PROT_WRITE), 0);
+	pid = fork();                                   /* a grandchild shares what is still whole */
+	if (pid == 0)
+		_exit(*(unsigned long *)(p + ((k + 3) % 4) * HPG) == word_of(((k + 3) % 4) * hp) ? 0 : 1);
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || st != 0)
+		bad++;
+	for (unsigned long i = 0; i < 4 * hp; i++) {
+		unsigned long want = i == mine ? ~word_of(i) : word_of(i);
+
+		if (i != gone && *(unsigned long *)(p + i * PG) != want)
+			bad++;
+	}
+	return bad ? 1 : 0;
+}
+
+/*
+ * Many address spaces share the same huge pages at once and split, write
+ * and exit in parallel (on several CPUs where the kernel has them): the
+ * parent writes 8 MiB (four huge pages where THP is on) and forks six
+ * children, which start together once all exist; child k unmaps one page
+ * of huge page k % 4 (a split of its own mapping), rewrites a page of
+ * huge page (k + 1) % 4 (copy-on-write), makes huge page (k + 2) % 4
+ * read-only whole and writable again, forks a grandchild that reads huge
+ * page (k + 3) % 4 and exits, and checks every page it still maps. The
+ * parent meanwhile rewrites one page of each huge page. Expected (Linux
+ * too, from the semantics of fork): every child and grandchild exits 0,
+ * the parent reads its own data, and the leak check after the test finds
+ * every frame back (on this kernel fork counts a shared huge page once per
+ * block: mm/thp.c, "Deferred shares").
+ */
+static void t_thp_fork_many(void)
+{
+	const unsigned long n = 4 * 512;
+	char *p = map_aligned(n * PG);
+	int go[2], pids[6], st;
+
+	thp_on(p, n * PG);
+	for (unsigned long i = 0; i < n; i++)
+		*(unsigned long *)(p + i * PG) = word_of(i);
+	CHECK_EQ(pipe(go), 0);
+	for (int k = 0; k < 6; k++) {
+		pids[k] = fork();
+		CHECK(pids[k] >= 0);
+		if (pids[k] == 0) {
+			close(go[1]);
+			_exit(fork_many_child(p, k, go[0]));
+		}
+	}
+	close(go[0]);
+	close(go[1]);
+	for (unsigned long h = 0; h < 4; h++)
+		*(unsigned long *)(p + (h * 512 + 100) * PG) = 7 + h;
+	for (int k = 0; k < 6; k++) {
+		CHECK_EQ(waitpid(pids[k], &st, 0), pids[k]);
+		CHECK_EQ(st, 0);
+	}
+	for (unsigned long i = 0; i < n; i++)
+		CHECK_EQ(*(unsigned long *)(p + i * PG), i % 512 == 100 ? 7 + i / 512 : word_of(i));
+	CHECK_EQ(munmap(p, n * PG), 0);
+}
+
 /*
  * The huge zero page and fork's sharing, 4 MiB (two huge pages) after
  * MADV_HUGEPAGE. Expected values are Linux's (6.18 on the host): a read
@@ -536,6 +610,7 @@ static void t_thp_khugepaged(void)
 const struct utest ut_thp_tests[] = {
 	{ "thp_split_fork", t_thp_split_fork },
 	{ "thp_zero_fork", t_thp_zero_fork },
+	{ "thp_fork_many", t_thp_fork_many },
 	{ "thp_meminfo_vmstat", t_thp_meminfo_vmstat },
 	{ "thp_mremap", t_thp_mremap },
 	{ "thp_collapse", t_thp_collapse },
