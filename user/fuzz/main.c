@@ -16,6 +16,9 @@
  * check itself (vmk_check): every address space, the buddy allocator, the
  * slab caches, and the free-frame count, which must be what it was before
  * the seed, exactly (from the second seed on: a warm-up seed runs first).
+ * A first process killed by SIGKILL while /proc/vmstat's oom_kill grew
+ * is the OOM killer's work (a seed may map more than the machine has):
+ * said on the seed's line, and the seed is checked as any other.
  * One line per seed; the first failure ends the run
  * with "seed N: FAILED: why" and status 1; the last line is "N passed, N failed"
  * (seeds). On Linux (no vmk_check) only the
@@ -168,6 +171,26 @@ static void print_meminfo(void)
 	usys1(__NR_close, fd);
 }
 
+/* /proc/vmstat's oom_kill (processes the OOM killer killed since boot), or -1 when unreadable. */
+static long oom_kills(void)
+{
+	static char buf[8192];
+	const char *key = "\noom_kill ";
+	int fd = (int)usys3(__NR_open, (long)"/proc/vmstat", 0, 0);
+	long n = 0, r;
+
+	if (fd < 0)
+		return -1;
+	while (n < (long)sizeof(buf) - 1 && (r = usys3(__NR_read, fd, (long)buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += r;
+	usys1(__NR_close, fd);
+	buf[n] = 0;
+	for (char *p = buf; *p; p++)
+		if (!strncmp(p, key, strlen(key)))
+			return strtol(p + strlen(key), NULL, 10);
+	return -1;
+}
+
 /* vmk_check (flags: VMK_CHECK_*): 1 on Linux (not there), 0 passed, -1 failed. */
 static int kernel_check(struct vmk_check *r, long flags)
 {
@@ -203,6 +226,8 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 	struct vmk_check before, after;
 	struct fz_stats s0 = *fz_stats;
 	int on_vmk = kernel_check(&before, 0), st = 0, pid;
+	long oom0 = oom_kills();
+	bool oom_killed = false;
 	char why[224] = "";
 
 	printf("seed %lu: ", (unsigned long)seed);     /* the rest when it ends: a crash still names it */
@@ -223,6 +248,8 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 		snprintf(why, sizeof(why), "hung: no system call for %d s (the kernel log has every task)", HANG_S);
 		usys3(__NR_vmk_check, 0, 0, VMK_CHECK_TASKS);  /* where each waits, before the kill */
 	}
+	else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL && oom0 >= 0 && oom_kills() > oom0)
+		oom_killed = true;      /* the seed filled memory: the OOM killer's job, checked below as any seed */
 	else if (WIFSIGNALED(st))
 		snprintf(why, sizeof(why), "the seed's first process was killed by signal %d", WTERMSIG(st));
 	reap_all(pid);
@@ -243,6 +270,8 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 		print_meminfo();
 		return -1;
 	}
+	if (oom_killed)
+		printf("first process OOM-killed (oom_kill +%ld); ", oom_kills() - oom0);
 	printf("%lu syscalls, %lu forks, %lu threads, %lu signals, %lu faults caught; ",
 	       (unsigned long)(fz_stats->syscalls - s0.syscalls), (unsigned long)(fz_stats->forks - s0.forks),
 	       (unsigned long)(fz_stats->threads - s0.threads), (unsigned long)(fz_stats->signals - s0.signals),
