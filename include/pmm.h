@@ -145,8 +145,22 @@ void pmm_free_list(struct list_head *frames);
 void *pmm_alloc_frame(unsigned gfp);
 void pmm_free_frame(void *va);
 
-phys_addr_t page_to_phys(const struct page *page);
-struct page *phys_to_page(phys_addr_t pa);       /* NULL if pa is beyond max_pfn */
+/* Set by pmm_init, never changed after: one struct page per frame of [0, pmm_max_pfn). */
+extern struct page *pmm_mem_map;
+extern pfn_t pmm_max_pfn;
+
+static inline phys_addr_t page_to_phys(const struct page *page)
+{
+	return (phys_addr_t)(page - pmm_mem_map) << PAGE_SHIFT;
+}
+
+/* NULL if pa is beyond pmm_max_pfn. */
+static inline struct page *phys_to_page(phys_addr_t pa)
+{
+	pfn_t pfn = pa >> PAGE_SHIFT;
+
+	return pfn < pmm_max_pfn ? &pmm_mem_map[pfn] : NULL;
+}
 /*
  * pmm_huge_maps: the counter of 2 MiB leaves (include/arch_mmu.h) mapping
  * the 2 MiB-aligned block of frames that holds pa, in every address space

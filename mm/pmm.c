@@ -24,11 +24,11 @@ struct free_area {
 	size_t count;
 };
 
-static struct page *mem_map;         /* one struct page per frame, [0, max_pfn) */
-static pfn_t max_pfn;
+struct page *pmm_mem_map;            /* include/pmm.h */
+pfn_t pmm_max_pfn;
 static struct free_area free_area[PMM_MAX_ORDER + 1];
-static int32_t *huge_maps;           /* per 2 MiB block of [0, max_pfn): pmm_huge_maps */
-static int32_t *huge_shares;         /* per 2 MiB block of [0, max_pfn): pmm_huge_shares */
+static int32_t *huge_maps;           /* per 2 MiB block of [0, pmm_max_pfn): pmm_huge_maps */
+static int32_t *huge_shares;         /* per 2 MiB block of [0, pmm_max_pfn): pmm_huge_shares */
 static size_t nr_free;               /* free frames in the buddy lists */
 static size_t pcp_frames;            /* [atomic] free frames on the per-CPU lists (pcp_alloc) */
 static size_t nr_total;              /* frames released to the allocator at init */
@@ -38,28 +38,20 @@ static struct spinlock pmm_lock = SPINLOCK_INIT_CLASS("pmm", LOCK_CLASS_PMM);
 /* Junk written over freed frames in debug builds, so stale users see garbage. */
 #define FREE_JUNK 0x6b
 
-static inline pfn_t page_pfn(const struct page *p) { return (pfn_t)(p - mem_map); }
-
-phys_addr_t page_to_phys(const struct page *page) { return page_pfn(page) << PAGE_SHIFT; }
-
-struct page *phys_to_page(phys_addr_t pa)
-{
-	pfn_t pfn = pa >> PAGE_SHIFT;
-	return pfn < max_pfn ? &mem_map[pfn] : NULL;
-}
+static inline pfn_t page_pfn(const struct page *p) { return (pfn_t)(p - pmm_mem_map); }
 
 int32_t *pmm_huge_maps(phys_addr_t pa)
 {
 	pfn_t pfn = pa >> PAGE_SHIFT;
 
-	return pfn < max_pfn ? &huge_maps[pfn >> HUGE_ORDER] : NULL;
+	return pfn < pmm_max_pfn ? &huge_maps[pfn >> HUGE_ORDER] : NULL;
 }
 
 int32_t *pmm_huge_shares(phys_addr_t pa)
 {
 	pfn_t pfn = pa >> PAGE_SHIFT;
 
-	return pfn < max_pfn ? &huge_shares[pfn >> HUGE_ORDER] : NULL;
+	return pfn < pmm_max_pfn ? &huge_shares[pfn >> HUGE_ORDER] : NULL;
 }
 
 int32_t pmm_page_huge_shares(const struct page *p)
@@ -154,16 +146,16 @@ static void free_block_locked(pfn_t pfn, unsigned order)
 #endif
 	while (order < PMM_MAX_ORDER) {
 		pfn_t buddy = pfn ^ (1UL << order);
-		if (buddy + (1UL << order) > max_pfn)
+		if (buddy + (1UL << order) > pmm_max_pfn)
 			break;
-		struct page *b = &mem_map[buddy];
+		struct page *b = &pmm_mem_map[buddy];
 		if (!(b->flags & PG_buddy) || b->order != order)
 			break;
 		del_block_locked(b, order);
 		pfn &= ~(1UL << order);
 		order++;
 	}
-	add_block_locked(&mem_map[pfn], order);
+	add_block_locked(&pmm_mem_map[pfn], order);
 }
 
 /* Take a block of exactly order off the free lists, splitting a larger one (NULL: none). pmm_lock held. */
@@ -202,7 +194,7 @@ static void free_prepare(struct page *page, unsigned order)
 {
 	pfn_t pfn = page_pfn(page);
 
-	if (pfn >= max_pfn || order > PMM_MAX_ORDER || (pfn & ((1UL << order) - 1)))
+	if (pfn >= pmm_max_pfn || order > PMM_MAX_ORDER || (pfn & ((1UL << order) - 1)))
 		panic("pmm_free: bad block pfn 0x%llx order %u", (unsigned long long)pfn, order);
 	if (page->flags & (PG_reserved | PG_buddy | PG_pcp))
 		panic("pmm_free: pfn 0x%llx is %s", (unsigned long long)pfn,
@@ -348,10 +340,10 @@ void pmm_drain_pcp(void)
 
 static void release_range(phys_addr_t start, phys_addr_t end, bool rest);
 
-/* One int32_t per 2 MiB of [0, max_pfn), zeroed, in the smallest block that holds them. */
+/* One int32_t per 2 MiB of [0, pmm_max_pfn), zeroed, in the smallest block that holds them. */
 static int32_t *huge_counters_alloc(const char *what)
 {
-	size_t bytes = ((max_pfn >> HUGE_ORDER) + 1) * sizeof(int32_t);
+	size_t bytes = ((pmm_max_pfn >> HUGE_ORDER) + 1) * sizeof(int32_t);
 	unsigned order = 0;
 	struct page *p;
 
@@ -365,8 +357,8 @@ static int32_t *huge_counters_alloc(const char *what)
 
 void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size_t nfree)
 {
-	mem_map = pages;
-	max_pfn = npfn;
+	pmm_mem_map = pages;
+	pmm_max_pfn = npfn;
 	nr_free = nr_total = pcp_frames = 0;
 	pcp_init();
 	for (unsigned o = 0; o <= PMM_MAX_ORDER; o++) {
@@ -409,10 +401,10 @@ static void free_run_locked(pfn_t pfn, pfn_t end)
 static void release_locked(pfn_t pfn, pfn_t end)
 {
 	for (pfn_t i = pfn; i < end; i++) {
-		if (!(mem_map[i].flags & PG_reserved))
+		if (!(pmm_mem_map[i].flags & PG_reserved))
 			panic("pmm: frame 0x%llx released twice (or in use)", (unsigned long long)i);
-		mem_map[i].flags = 0;
-		mem_map[i].refcount = 0;
+		pmm_mem_map[i].flags = 0;
+		pmm_mem_map[i].refcount = 0;
 	}
 	free_run_locked(pfn, end);
 	nr_free += end - pfn;
@@ -425,13 +417,13 @@ static void release_range(phys_addr_t start, phys_addr_t end, bool rest)
 	pfn_t pfn = ALIGN_UP(start, PAGE_SIZE) >> PAGE_SHIFT, last = end >> PAGE_SHIFT;
 	unsigned long flags;
 
-	if (last > max_pfn)
-		last = max_pfn;
+	if (last > pmm_max_pfn)
+		last = pmm_max_pfn;
 	flags = spin_lock_irqsave(&pmm_lock);
 	while (pfn < last) {
 		pfn_t run = pfn;
 
-		while (run < last && (!rest || (mem_map[run].flags & PG_reserved)))
+		while (run < last && (!rest || (pmm_mem_map[run].flags & PG_reserved)))
 			run++;
 		release_locked(pfn, run);
 		pfn = run + 1;          /* past the claimed frame that ended the run */
@@ -575,7 +567,7 @@ static int check_free_block(struct page *p, unsigned o)
 {
 	pfn_t pfn = page_pfn(p);
 
-	if (pfn >= max_pfn || pfn + (1UL << o) > max_pfn) {
+	if (pfn >= pmm_max_pfn || pfn + (1UL << o) > pmm_max_pfn) {
 		printk("pmm_check: block 0x%llx order %u outside memory\n", (unsigned long long)pfn, o);
 		return -EINVAL;
 	}
@@ -595,8 +587,8 @@ static int check_free_block(struct page *p, unsigned o)
 	if (o < PMM_MAX_ORDER) {
 		pfn_t buddy = pfn ^ (1UL << o);
 
-		if (buddy + (1UL << o) <= max_pfn && (mem_map[buddy].flags & PG_buddy) &&
-		    mem_map[buddy].order == o) {
+		if (buddy + (1UL << o) <= pmm_max_pfn && (pmm_mem_map[buddy].flags & PG_buddy) &&
+		    pmm_mem_map[buddy].order == o) {
 			printk("pmm_check: buddies 0x%llx and 0x%llx both free at order %u\n",
 			       (unsigned long long)pfn, (unsigned long long)buddy, o);
 			return -EINVAL;
@@ -631,17 +623,17 @@ static int check_free_lists(size_t *frames)
 /* No free block may start inside another free block (or a reserved frame lie inside one). */
 static int check_no_overlap(void)
 {
-	for (pfn_t pfn = 0; pfn < max_pfn;) {
-		struct page *p = &mem_map[pfn];
+	for (pfn_t pfn = 0; pfn < pmm_max_pfn;) {
+		struct page *p = &pmm_mem_map[pfn];
 
 		if (!(p->flags & PG_buddy)) {
 			pfn++;
 			continue;
 		}
 		for (pfn_t i = pfn + 1; i < pfn + (1UL << p->order); i++) {
-			if (mem_map[i].flags & (PG_buddy | PG_reserved)) {
+			if (pmm_mem_map[i].flags & (PG_buddy | PG_reserved)) {
 				printk("pmm_check: frame 0x%llx inside free block 0x%llx order %u has flags 0x%x\n",
-				       (unsigned long long)i, (unsigned long long)pfn, p->order, mem_map[i].flags);
+				       (unsigned long long)i, (unsigned long long)pfn, p->order, pmm_mem_map[i].flags);
 				return -EINVAL;
 			}
 		}
@@ -665,7 +657,7 @@ static int check_pcp_lists(void)
 		list_for_each(pos, &l->frames) {
 			struct page *p = list_entry(pos, struct page, lru);
 
-			if (p->flags != PG_pcp || page_pfn(p) >= max_pfn)
+			if (p->flags != PG_pcp || page_pfn(p) >= pmm_max_pfn)
 				err = -EINVAL;
 			n++;
 		}
@@ -715,8 +707,8 @@ void pmm_census(void)
 	pfn_t example[CENSUS_EXAMPLES];
 	unsigned long flags = spin_lock_irqsave(&pmm_lock);
 
-	for (pfn_t pfn = 0; pfn < max_pfn; pfn++) {
-		struct page *p = &mem_map[pfn];
+	for (pfn_t pfn = 0; pfn < pmm_max_pfn; pfn++) {
+		struct page *p = &pmm_mem_map[pfn];
 		unsigned k = 0;
 
 		if (p->flags & PG_buddy) {
@@ -736,7 +728,7 @@ void pmm_census(void)
 		printk(", %zu %s", count[k], census_kinds[k].name);
 	printk(", %zu other\n", count[CENSUS_OTHER]);
 	for (unsigned i = 0; i < held; i++) {
-		struct page *p = &mem_map[example[i]];
+		struct page *p = &pmm_mem_map[example[i]];
 
 		printk("pmm_census: other pfn 0x%llx: flags 0x%x refcount %d mapcount %d order %u lru %u private %p\n",
 		       (unsigned long long)example[i], p->flags, p->refcount, p->mapcount, p->order, p->lru_state,

@@ -158,10 +158,4 @@ void arch_set_gs_base(struct task *t, uint64_t base)
 	wrmsr(MSR_KERNEL_GS_BASE, base);        /* the user's GS base while in the kernel */
 }
 
-struct task *current_task(void)
-{
-	struct task *t;
-
-	__asm__ volatile("movq %%gs:40, %0" : "=r"(t));
-	return t;
-}
+_Static_assert(__builtin_offsetof(struct percpu, cur_task) == 40, "current_task (include/sleep.h) reads %gs:40");
