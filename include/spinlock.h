@@ -25,6 +25,8 @@
 
 #include "kernel.h"
 #include "lock_order.h"
+#include "arch.h"
+#include "lockless.h"
 
 struct spinlock {
 	uint32_t locked;            /* [atomic] 1 while held */
@@ -43,8 +45,36 @@ void spin_init_class(struct spinlock *l, const char *name, unsigned c);
 unsigned long spin_lock_irqsave(struct spinlock *l);
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags);
 /* Acquire / release l leaving the interrupt state alone (l is never taken by an interrupt handler). */
+#ifdef LOCKDEP
 void spin_lock(struct spinlock *l);
 void spin_unlock(struct spinlock *l);
+#else
+/*
+ * Without the lock checker the free lock's path is inline (one exchange,
+ * two stores); lib/spinlock.c has the rest: a recursive acquisition
+ * (panic), waiting, a release by the wrong CPU (panic).
+ */
+void spin_lock_wait(struct spinlock *l, unsigned cpu);
+void spin_unlock_bad(struct spinlock *l);
+
+static inline void spin_lock(struct spinlock *l)
+{
+	unsigned cpu = arch_cpu_id();
+
+	if (__builtin_expect(READ_ONCE(l->holder_cpu) == (int)cpu ||
+			     __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE), 0))
+		spin_lock_wait(l, cpu);
+	WRITE_ONCE(l->holder_cpu, (int)cpu);
+}
+
+static inline void spin_unlock(struct spinlock *l)
+{
+	if (__builtin_expect(l->holder_cpu != (int)arch_cpu_id(), 0))
+		spin_unlock_bad(l);
+	WRITE_ONCE(l->holder_cpu, -1);
+	smp_store_release(&l->locked, 0);
+}
+#endif
 /* spin_lock_nested: spin_lock of a second lock of a class already held, on purpose. */
 void spin_lock_nested(struct spinlock *l);
 /* True when the running CPU holds l. */

@@ -64,20 +64,38 @@ void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
 	arch_irq_restore(flags);
 }
 
+#ifdef LOCKDEP
 void spin_lock(struct spinlock *l)
 {
 	lock_acquire(l, 0);
 }
+#else
+void spin_lock_wait(struct spinlock *l, unsigned cpu)
+{
+	if (READ_ONCE(l->holder_cpu) == (int)cpu)
+		panic("spinlock: recursive acquisition of %s on cpu %u", l->name, cpu);
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		while (READ_ONCE(l->locked))
+			arch_cpu_relax();
+}
+
+void spin_unlock_bad(struct spinlock *l)
+{
+	panic("spinlock: %s released by cpu %u but held by %d", l->name, arch_cpu_id(), l->holder_cpu);
+}
+#endif
 
 void spin_lock_nested(struct spinlock *l)
 {
 	lock_acquire(l, LOCKDEP_NESTED);
 }
 
+#ifdef LOCKDEP
 void spin_unlock(struct spinlock *l)
 {
 	lock_release(l);
 }
+#endif
 
 bool spin_is_held(const struct spinlock *l)
 {

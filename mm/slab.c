@@ -133,9 +133,12 @@ static void poison_free_slot(struct kmem_cache *c, void *obj)
 /* Is the poison of a free slot intact? */
 static bool poison_ok(const struct kmem_cache *c, void *obj)
 {
-	const unsigned char *p = (const unsigned char *)obj + sizeof(void *);
-	for (size_t i = 0; i < poison_len(c); i++)
-		if (p[i] != POISON)
+	/* A word at a time: the poison starts 8-aligned (past the link) and is a multiple of 8 long. */
+	const uint64_t *p = (const uint64_t *)((char *)obj + sizeof(void *));
+	const uint64_t word = POISON * 0x0101010101010101ULL;
+
+	for (size_t i = 0; i < poison_len(c) / sizeof(uint64_t); i++)
+		if (p[i] != word)
 			return false;
 	return *redzone(c, obj) == RZ_FREE;
 }
