@@ -886,15 +886,17 @@ static int walk_ptes(struct walk_ctx *w, uint64_t e, uintptr_t base)
 
 	if (!w->visit && !w->guard_visit && !w->swap_visit)
 		return 0;               /* arch_mmu_free_tables: only the tables */
-	for (; i < last; i++) {
-		uintptr_t va = base + ((uintptr_t)i << PAGE_SHIFT);
-
-		if (w->guard_visit)
-			cleared += leaf_is_guard(t[i]) && walk_guard(w, &t[i], va);
-		else if (w->swap_visit)
-			cleared += leaf_is_swap(t[i]) && walk_swap(w, &t[i], va);
-		else if (leaf_exists(t[i]))
-			cleared += walk_leaf(w, &t[i], va);
+	/* One loop per kind of visitor: the visitor's calls would make the loop read w's fields again each entry. */
+	if (w->guard_visit) {
+		for (; i < last; i++)
+			cleared += leaf_is_guard(t[i]) && walk_guard(w, &t[i], base + ((uintptr_t)i << PAGE_SHIFT));
+	} else if (w->swap_visit) {
+		for (; i < last; i++)
+			cleared += leaf_is_swap(t[i]) && walk_swap(w, &t[i], base + ((uintptr_t)i << PAGE_SHIFT));
+	} else {
+		for (; i < last; i++)
+			if (leaf_exists(t[i]))
+				cleared += walk_leaf(w, &t[i], base + ((uintptr_t)i << PAGE_SHIFT));
 	}
 	table_page(e)->mapcount -= cleared;
 	BUG_ON(table_page(e)->mapcount < 0);
