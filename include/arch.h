@@ -36,7 +36,16 @@ void arch_streams_init(void);
 bool arch_streams_drained(void);
 
 /* Translate between physical addresses and their direct-map virtual addresses. */
+#if defined(KERNEL) && !defined(HOSTED)
+/* x86-64: the direct map's base (DIRECT_MAP_BASE in arch/x86_64/include/x86.h; arch.c checks they agree). */
+#define ARCH_DIRECT_MAP_BASE 0xffff888000000000UL
+static inline void *phys_to_virt(phys_addr_t pa)
+{
+	return (void *)(ARCH_DIRECT_MAP_BASE + pa);
+}
+#else
 void *phys_to_virt(phys_addr_t pa);
+#endif
 phys_addr_t virt_to_phys(const void *va);
 
 /*
@@ -46,8 +55,24 @@ phys_addr_t virt_to_phys(const void *va);
  * sti), for code that knows the state it leaves: the scheduler's loops,
  * system-call entry, signal delivery.
  */
+#if defined(KERNEL) && !defined(HOSTED)
+/* x86-64, inline (every irqsave lock): RFLAGS.IF (0x200) is the state kept. */
+static inline unsigned long arch_irq_save(void)
+{
+	unsigned long f;
+
+	__asm__ volatile("pushfq; popq %0; cli" : "=r"(f) : : "memory");
+	return f & 0x200;
+}
+static inline void arch_irq_restore(unsigned long flags)
+{
+	if (flags & 0x200)
+		__asm__ volatile("sti" : : : "memory");
+}
+#else
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
+#endif
 bool arch_irqs_enabled(void);
 void arch_irq_disable(void);
 void arch_irq_enable(void);

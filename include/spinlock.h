@@ -42,8 +42,10 @@ struct spinlock {
 void spin_init(struct spinlock *l, const char *name);
 void spin_init_class(struct spinlock *l, const char *name, unsigned c);
 /* Acquire l with interrupts disabled; returns the previous interrupt state for spin_unlock_irqrestore. */
+#ifdef LOCKDEP
 unsigned long spin_lock_irqsave(struct spinlock *l);
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags);
+#endif
 /* Acquire / release l leaving the interrupt state alone (l is never taken by an interrupt handler). */
 #ifdef LOCKDEP
 void spin_lock(struct spinlock *l);
@@ -73,6 +75,20 @@ static inline void spin_unlock(struct spinlock *l)
 		spin_unlock_bad(l);
 	WRITE_ONCE(l->holder_cpu, -1);
 	smp_store_release(&l->locked, 0);
+}
+
+static inline unsigned long spin_lock_irqsave(struct spinlock *l)
+{
+	unsigned long flags = arch_irq_save();
+
+	spin_lock(l);
+	return flags;
+}
+
+static inline void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
+{
+	spin_unlock(l);
+	arch_irq_restore(flags);
 }
 #endif
 /* spin_lock_nested: spin_lock of a second lock of a class already held, on purpose. */

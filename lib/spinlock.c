@@ -40,6 +40,7 @@ static void lock_acquire(struct spinlock *l, unsigned flags)
 	WRITE_ONCE(l->holder_cpu, (int)cpu);
 }
 
+#ifdef LOCKDEP
 static void lock_release(struct spinlock *l)
 {
 	if (l->holder_cpu != (int)arch_cpu_id())
@@ -49,7 +50,9 @@ static void lock_release(struct spinlock *l)
 	lockdep_release(l, l->lclass);
 	smp_store_release(&l->locked, 0);
 }
+#endif
 
+#ifdef LOCKDEP
 unsigned long spin_lock_irqsave(struct spinlock *l)
 {
 	unsigned long flags = arch_irq_save();
@@ -63,6 +66,7 @@ void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags)
 	lock_release(l);
 	arch_irq_restore(flags);
 }
+#endif
 
 #ifdef LOCKDEP
 void spin_lock(struct spinlock *l)

@@ -18,10 +18,7 @@ void arch_console_write(const char *s, size_t len)
 	spin_unlock_irqrestore(&console_dev_lock, flags);
 }
 
-void *phys_to_virt(phys_addr_t pa)
-{
-	return (void *)(DIRECT_MAP_BASE + pa);
-}
+_Static_assert(ARCH_DIRECT_MAP_BASE == DIRECT_MAP_BASE, "phys_to_virt (include/arch.h) uses ARCH_DIRECT_MAP_BASE");
 
 /* virt_to_phys: works for direct-map addresses and for the kernel image. */
 phys_addr_t virt_to_phys(const void *va)
@@ -33,19 +30,7 @@ phys_addr_t virt_to_phys(const void *va)
 	return v - DIRECT_MAP_BASE;
 }
 
-unsigned long arch_irq_save(void)
-{
-	unsigned long flags = read_rflags();
-
-	cli();
-	return flags & RFLAGS_IF;
-}
-
-void arch_irq_restore(unsigned long flags)
-{
-	if (flags & RFLAGS_IF)
-		sti();
-}
+_Static_assert(RFLAGS_IF == 0x200, "arch_irq_save (include/arch.h) keeps 0x200");
 
 bool arch_irqs_enabled(void)
 {
