@@ -192,11 +192,14 @@ static int fork_many_child(char *p, int k, int go)
  * huge page (k + 1) % 4 (copy-on-write), makes huge page (k + 2) % 4
  * read-only whole and writable again, forks a grandchild that reads huge
  * page (k + 3) % 4 and exits, and checks every page it still maps. The
- * parent meanwhile rewrites one page of each huge page. Expected (Linux
- * too, from the semantics of fork): every child and grandchild exits 0,
- * the parent reads its own data, and the leak check after the test finds
- * every frame back (on this kernel fork counts a shared huge page once per
- * block: mm/thp.c, "Deferred shares").
+ * parent meanwhile unmaps one page of each huge page (splitting its own
+ * mappings), and once every child is gone rewrites another (its writes
+ * come last, so that where they cannot work, a skeleton of the cow lab,
+ * no child outlives the test). Expected (Linux too, from the semantics of
+ * fork): every child and grandchild exits 0, the parent reads its own
+ * data, and the leak check after the test finds every frame back (on
+ * this kernel fork counts a shared huge page once per block: mm/thp.c,
+ * "Deferred shares").
  */
 static void t_thp_fork_many(void)
 {
@@ -219,13 +222,16 @@ static void t_thp_fork_many(void)
 	close(go[0]);
 	close(go[1]);
 	for (unsigned long h = 0; h < 4; h++)
-		*(unsigned long *)(p + (h * 512 + 100) * PG) = 7 + h;
+		CHECK_EQ(munmap(p + (h * 512 + 200) * PG, PG), 0);
 	for (int k = 0; k < 6; k++) {
 		CHECK_EQ(waitpid(pids[k], &st, 0), pids[k]);
 		CHECK_EQ(st, 0);
 	}
+	for (unsigned long h = 0; h < 4; h++)
+		*(unsigned long *)(p + (h * 512 + 100) * PG) = 7 + h;
 	for (unsigned long i = 0; i < n; i++)
-		CHECK_EQ(*(unsigned long *)(p + i * PG), i % 512 == 100 ? 7 + i / 512 : word_of(i));
+		if (i % 512 != 200)
+			CHECK_EQ(*(unsigned long *)(p + i * PG), i % 512 == 100 ? 7 + i / 512 : word_of(i));
 	CHECK_EQ(munmap(p, n * PG), 0);
 }
 
