@@ -338,11 +338,11 @@ class Frames(gdb.Command):
     def invoke(self, arg, from_tty):
         if arg.strip():
             pa = u64(gdb.parse_and_eval(arg))
-            max_pfn = u64(gdb.parse_and_eval("max_pfn"))
+            max_pfn = u64(gdb.parse_and_eval("pmm_max_pfn"))
             if pa >> 12 >= max_pfn:
                 raise gdb.GdbError("frames: 0x%x is not a frame (RAM ends at 0x%x; a virtual "
                                    "address? `pte VA` gives its frame)" % (pa, max_pfn << 12))
-            p = gdb.parse_and_eval("mem_map")[pa >> 12]
+            p = gdb.parse_and_eval("pmm_mem_map")[pa >> 12]
             flags = int(p["flags"])
             extra = ""
             if flags & 0x10 and u64(p["private"]):
