@@ -102,21 +102,61 @@ static long test_timeout_s(void)
 	return TEST_TIMEOUT_S;
 }
 
-static long now_s(void)
+/*
+ * The watchdog's clock: CLOCK_MONOTONIC summed over the watchdog's own
+ * polling steps, each step counted at most STEP_MAX_NS. A clock that
+ * jumps then costs one step, not the test: once in CI the guest's clock
+ * moved 1800 s while the host's moved 17 s (cause not found; the TSC
+ * calibration was checked under load and is steady), and a test that was
+ * running fine was reported hung. Such a step is printed as a comment, so
+ * a jump is still seen. A hang still adds up: a polling step is 1-10 ms.
+ */
+#define STEP_MAX_NS 1000000000L        /* 1 s */
+#define NSEC 1000000000L
+
+struct watch {
+	long last_ns;           /* the clock at the previous step */
+	long elapsed_ns;        /* the steps so far, each at most STEP_MAX_NS */
+};
+
+static long clock_ns(void)
 {
 	long ts[2] = { 0, 0 };
 
 	usys2(__NR_clock_gettime, 1, (long)ts);
-	return ts[0];
+	return ts[0] * NSEC + ts[1];
+}
+
+static void watch_start(struct watch *w)
+{
+	w->last_ns = clock_ns();
+	w->elapsed_ns = 0;
+}
+
+/* One polling step of w; the time it counts so far, in seconds. */
+static long watch_step(struct watch *w)
+{
+	long now = clock_ns(), step = now - w->last_ns;
+
+	if (step > STEP_MAX_NS || step < 0) {
+		printf("# usertests: CLOCK_MONOTONIC moved %ld ms in one polling step; counted as %ld ms\n",
+		       step / 1000000, STEP_MAX_NS / 1000000);
+		step = STEP_MAX_NS;
+	}
+	w->last_ns = now;
+	w->elapsed_ns += step;
+	return w->elapsed_ns / NSEC;
 }
 
 /* After SIGKILL: true once pid is reaped, false if it is still there after KILL_WAIT_S. */
 static bool reap_killed(int pid)
 {
-	long start = now_s(), nap[2] = { 0, 10000000 };    /* 10 ms */
+	long nap[2] = { 0, 10000000 };    /* 10 ms */
+	struct watch w;
 	int st;
 
-	while (now_s() - start <= KILL_WAIT_S) {
+	watch_start(&w);
+	while (watch_step(&w) <= KILL_WAIT_S) {
 		int r = waitpid(pid, &st, WNOHANG);
 
 		if (r == pid || r < 0)
@@ -132,9 +172,12 @@ static bool reap_killed(int pid)
  */
 static int run_test(void (*fn)(void))
 {
-	long start = now_s(), limit = test_timeout_s(), nap[2] = { 0, 1000000 };     /* 1 ms */
-	int pid = fork(), st = -1;
+	long limit = test_timeout_s(), nap[2] = { 0, 1000000 };     /* 1 ms */
+	struct watch w;
+	int pid, st = -1;
 
+	watch_start(&w);
+	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
@@ -148,7 +191,7 @@ static int run_test(void (*fn)(void))
 			return st;
 		if (r < 0)
 			return -1;
-		if (now_s() - start > limit) {
+		if (watch_step(&w) > limit) {
 			kill(pid, SIGKILL);
 			return reap_killed(pid) ? TIMED_OUT : UNKILLABLE;
 		}
