@@ -7,7 +7,11 @@
  * never starved by a stream of readers, nor readers by writers). Release
  * hands the lock over: the queue's head writer, or the run of readers at
  * its head, are given the lock (the counts are updated on their behalf)
- * and woken; a woken task owns the lock when it returns.
+ * and woken; a woken task owns the lock when it returns. Except a
+ * writer's release to a writer at the head: that writer is woken to take
+ * the lock itself, a running writer may take it first, and once the
+ * woken one has waited RWSEM_HANDOFF_NS (4 ms, as Linux) a release hands
+ * it over (lib/rwsem.c says why).
  *
  * Not recursive, in either mode. The holder may sleep. Callers hold no
  * spinning lock when they take it (the lock-order checker says so).

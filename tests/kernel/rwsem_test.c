@@ -16,6 +16,7 @@
 #include "lock_order.h"
 #include "arch.h"
 #include "lockless.h"
+#include "printk.h"
 
 static struct rwsem sem;
 
@@ -175,6 +176,73 @@ static void test_writer_excludes_then_readers_together(struct ktest *t)
 	up_write(&sem);
 }
 
+/* ---- a writer's release to a waiting writer */
+
+/*
+ * The test holds it for writing; a writer (1) queues on the test's CPU.
+ * up_write does not hand it over: 1 is woken to take the lock itself, so
+ * the lock is free, and the test, a writer that is running, takes it
+ * first without waiting (Linux's writers do the same; lib/rwsem.c says
+ * why). 1 gets it after.
+ */
+static void test_running_writer_overtakes_woken_writer(struct ktest *t)
+{
+	struct role w1 = { true, 1 };
+	struct task *th;
+
+	rwsem_init(&sem, "test_rwsem", LOCK_CLASS_MMAP);
+	order_next = 0;
+	down_write(&sem);
+	th = start_role(&w1, arch_cpu_id());
+	ASSERT_TRUE(t, th != NULL);
+	wait_until(&sem.write_contended, 1);
+	up_write(&sem);
+	EXPECT_FALSE(t, sem.writer);
+	down_write(&sem);
+	EXPECT_TRUE(t, rwsem_is_write_locked_by_me(&sem));
+	EXPECT_EQ(t, sem.write_contended, 1);   /* the test did not wait */
+	EXPECT_EQ(t, order_next, 0);
+	up_write(&sem);
+	kthread_join(th);
+	EXPECT_EQ(t, order_next, 1);
+	EXPECT_EQ(t, sem.write_acquired, 3);
+	EXPECT_FALSE(t, rwsem_is_locked(&sem));
+}
+
+/*
+ * Bounded: the test releases and takes the lock again and again, and
+ * yields between, so 1 runs each time and finds it taken. Once 1 has
+ * waited RWSEM_HANDOFF_NS (4 ms) a release hands it the lock, and the
+ * test's next down_write waits for 1. A lock that lets a running writer
+ * go first every time starves 1 (the round limit is more than a thousand
+ * times what 4 ms takes: a round is a few microseconds).
+ */
+#define STARVE_ROUNDS 200000
+
+static void test_woken_writer_handed_over_in_time(struct ktest *t)
+{
+	struct role w1 = { true, 1 };
+	struct task *th;
+	unsigned rounds = 0;
+
+	rwsem_init(&sem, "test_rwsem", LOCK_CLASS_MMAP);
+	order_next = 0;
+	down_write(&sem);
+	th = start_role(&w1, arch_cpu_id());
+	ASSERT_TRUE(t, th != NULL);
+	wait_until(&sem.write_contended, 1);
+	while (!smp_load_acquire(&order_next) && rounds++ < STARVE_ROUNDS) {
+		up_write(&sem);
+		down_write(&sem);
+		sched_yield();
+	}
+	up_write(&sem);
+	kthread_join(th);
+	EXPECT_EQ(t, order_next, 1);
+	EXPECT_TRUE(t, rounds < STARVE_ROUNDS);
+	printk("# %s: the waiting writer had the lock after %u rounds\n", t->tcase->name, rounds);
+}
+
 /* ---- exclusion under contention */
 
 #define COUNT_THREADS 6
@@ -222,6 +290,8 @@ static const struct ktest_case rwsem_cases[] = {
 	KTEST_CASE(test_readers_share),
 	KTEST_CASE(test_fifo_behind_waiting_writer),
 	KTEST_CASE(test_writer_excludes_then_readers_together),
+	KTEST_CASE(test_running_writer_overtakes_woken_writer),
+	KTEST_CASE(test_woken_writer_handed_over_in_time),
 	KTEST_CASE(test_write_lock_excludes),
 	{ 0 },
 };
