@@ -43,9 +43,9 @@
  *                                             it (on, default) or in xAPIC mode (off;
  *                                             x2APIC all the same if the firmware left it so)
  *   smp=N                                     bring up at most N CPUs (0, default: all)
- *   fault_lock=mmap|vma                       page faults take the mmap_lock (default) or,
- *                                             when they can, only their VMA's lock
- *                                             (Linux 6.4's per-VMA locks)
+ *   fault_lock=mmap|vma                       page faults take, when they can, only their
+ *                                             VMA's lock (vma, default: Linux 6.4's
+ *                                             per-VMA locks) or the mmap_lock (mmap)
  *   madv_lock=read|write                      MADV_DONTNEED/FREE take the mmap_lock for
  *                                             reading (default, Linux since 2007) or for
  *                                             writing (the 2007 vanilla kernel)
@@ -87,7 +87,7 @@ struct kernel_params {
 	bool acpi;                              /* default true */
 	bool x2apic;                            /* default true */
 	unsigned smp;                           /* CPUs to bring up at most; 0 (default): all */
-	bool fault_lock_vma;                    /* fault_lock=vma (true) or mmap (false, default) */
+	bool fault_lock_vma;                    /* fault_lock=vma (true, default) or mmap (false) */
 	bool madv_lock_write;                   /* madv_lock=write (true) or read (false, default) */
 	bool reclaim_lru;                       /* reclaim=lru (true, default) or scan (false) */
 	bool ktest_list;                        /* default false */

@@ -161,9 +161,10 @@ extern bool mm_zero_page_enabled;
  */
 extern bool mm_madv_write_lock;
 /*
- * fault_lock=mmap|vma (default mmap): new address spaces let faults take a
+ * fault_lock=mmap|vma (default vma): new address spaces let faults take a
  * per-VMA lock found without the mmap_lock (true: Linux 6.4's per-VMA
- * locks, mm/vma_lock.c), or always take the mmap_lock for reading (false).
+ * locks, mm/vma_lock.c), or always take the mmap_lock for reading (false:
+ * the 2007 experiment's kernel, docs/results/).
  */
 extern bool mm_fault_lock_vma;
 /*

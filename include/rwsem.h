@@ -10,7 +10,7 @@
  * and woken; a woken task owns the lock when it returns. Except a
  * writer's release to a writer at the head: that writer is woken to take
  * the lock itself, a running writer may take it first, and once the
- * woken one has waited RWSEM_HANDOFF_NS (4 ms, as Linux) a release hands
+ * woken one has waited RWSEM_HANDOFF_MS (4 ms, as Linux) a release hands
  * it over (lib/rwsem.c says why).
  *
  * Not recursive, in either mode. The holder may sleep. Callers hold no

@@ -13,7 +13,7 @@
  * One case is not handed over: a writer's release to a writer at the
  * head. That writer is woken to take the free lock itself, and a writer
  * that is running may take it first: the woken one then goes back to the
- * head, and once it has waited RWSEM_HANDOFF_NS the next release hands
+ * head, and once it has waited RWSEM_HANDOFF_MS the next release hands
  * the lock to it. Linux does the same (a woken writer competes, and sets
  * RWSEM_FLAG_HANDOFF after 4 ms). With a hand-over every time, threads that only map and unmap
  * (malloc and free of big blocks, with faults under per-VMA locks) move
@@ -30,18 +30,21 @@
 #include "lockless.h"
 #include "task.h"
 #include "arch.h"
-#include "ktimer.h"
 
-/* A woken writer overtaken after this long in the queue is handed the lock next (Linux: 4 ms). */
-#define RWSEM_HANDOFF_NS 4000000ULL
+/*
+ * A woken writer overtaken after this long in the queue is handed the lock
+ * next (Linux: 4 ms). Counted in arch_cycles; before the boot has measured
+ * their rate, at once.
+ */
+#define RWSEM_HANDOFF_MS 4
 
 struct rwsem_waiter {
 	struct list_head link;
 	struct task *task;
 	bool write;
 	bool compete;                   /* woken to take the free lock itself (a writer woken by a writer) */
-	bool handoff;                   /* waited RWSEM_HANDOFF_NS: the next release hands the lock to it */
-	uint64_t since_ns;              /* when it queued (monotonic_ns) */
+	bool handoff;                   /* waited RWSEM_HANDOFF_MS: the next release hands the lock to it */
+	uint64_t since;                 /* when it queued (arch_cycles) */
 	int granted;                    /* set (under the scheduler lock) when woken */
 };
 
@@ -112,7 +115,7 @@ static void wait_for_grant(struct rwsem *s, bool write)
 
 	list_add_tail(&w.link, &s->waiters);
 	if (write) {
-		w.since_ns = monotonic_ns();
+		w.since = arch_cycles();
 		s->write_contended++;
 	} else {
 		s->read_contended++;
@@ -127,7 +130,7 @@ static void wait_for_grant(struct rwsem *s, bool write)
 			return;
 		}
 		w.compete = false;
-		w.handoff = monotonic_ns() - w.since_ns >= RWSEM_HANDOFF_NS;
+		w.handoff = arch_cycles() - w.since >= RWSEM_HANDOFF_MS * arch_cycles_khz();
 		w.granted = 0;
 		list_add(&w.link, &s->waiters);
 		spin_unlock(&s->wait_lock);

@@ -62,7 +62,7 @@ struct vma_snapshot {
 	} e[];
 };
 
-bool mm_fault_lock_vma;
+bool mm_fault_lock_vma = true;
 
 
 /* ------------------------------------------------------------ snapshots */

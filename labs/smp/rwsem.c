@@ -14,7 +14,7 @@
  * readers at the head, counting them as holders before it wakes them, so
  * a woken task already owns the lock and nobody can barge in between;
  * except a writer's release to a head writer, which wakes it to compete
- * and hands over only once it has waited RWSEM_HANDOFF_NS. The
+ * and hands over only once it has waited RWSEM_HANDOFF_MS. The
  * statistics stay as they are: *_acquired per acquisition, *_contended
  * once per acquisition that had to wait (the tests watch them).
  * docs/labs/smp.md.

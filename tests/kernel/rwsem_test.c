@@ -212,7 +212,7 @@ static void test_running_writer_overtakes_woken_writer(struct ktest *t)
 /*
  * Bounded: the test releases and takes the lock again and again, and
  * yields between, so 1 runs each time and finds it taken. Once 1 has
- * waited RWSEM_HANDOFF_NS (4 ms) a release hands it the lock, and the
+ * waited RWSEM_HANDOFF_MS (4 ms) a release hands it the lock, and the
  * test's next down_write waits for 1. A lock that lets a running writer
  * go first every time starves 1 (the round limit is more than a thousand
  * times what 4 ms takes: a round is a few microseconds).

@@ -5,28 +5,23 @@
 #
 # fetch_linux                sets vmlinuz: Debian's cloud kernel, in build/linux/
 #                            (LINUX_PKG, LINUX_VMLINUZ as docs/bench-linux.md says)
+# fetch_linux_new            sets vmlinuz_new: Debian 12's backported Linux 6.12
+#                            (LINUX_NEW_PKG, LINUX_NEW_VMLINUZ), or returns 1
 # fetch_icount_smp_qemu      sets smp_qemu and smp_qemu_args: a QEMU that can run
 #                            Linux on several CPUs under -icount (see below)
 
 linuxdir=build/linux
 
-# fetch_linux: leaves the path of a Linux vmlinuz in $vmlinuz.
-fetch_linux() {
-	if [ -n "${LINUX_VMLINUZ:-}" ]; then
-		[ -f "$LINUX_VMLINUZ" ] || die "LINUX_VMLINUZ=$LINUX_VMLINUZ: no such file"
-		vmlinuz=$LINUX_VMLINUZ
-		return
-	fi
-	local pkg=${LINUX_PKG:-}
-	if [ -z "$pkg" ]; then
-		command -v apt-cache >/dev/null ||
-			die "no apt-cache: cannot find a Debian Linux kernel package; set LINUX_VMLINUZ=/path/to/vmlinuz"
-		pkg=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null |
-		      awk '/Depends: linux-image-/ { print $2; exit }')
-		[ -n "$pkg" ] ||
-			die "apt knows no linux-image-cloud-amd64 (run apt-get update, or set LINUX_PKG or LINUX_VMLINUZ)"
-		pkg=$pkg-unsigned
-	fi
+# meta_dep META: the kernel package the Debian metapackage META depends on
+# ("" when apt does not know META).
+meta_dep() {
+	apt-cache depends "$1" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }'
+}
+
+# unpack_linux PKG: leaves in $vmlinuz the vmlinuz of package PKG, unpacked
+# into build/linux/PKG (apt-get download + dpkg-deb -x) unless it is there.
+unpack_linux() {
+	local pkg=$1
 	vmlinuz=$(ls "$linuxdir/$pkg"/boot/vmlinuz-* 2>/dev/null | head -n1)
 	[ -n "$vmlinuz" ] && return
 	command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
@@ -39,6 +34,49 @@ fetch_linux() {
 	rm -f "$linuxdir/dl/${pkg}"_*.deb
 	vmlinuz=$(ls "$linuxdir/$pkg"/boot/vmlinuz-* 2>/dev/null | head -n1)
 	[ -n "$vmlinuz" ] || die "$pkg has no boot/vmlinuz-*"
+}
+
+# fetch_linux: leaves the path of a Linux vmlinuz in $vmlinuz.
+fetch_linux() {
+	if [ -n "${LINUX_VMLINUZ:-}" ]; then
+		[ -f "$LINUX_VMLINUZ" ] || die "LINUX_VMLINUZ=$LINUX_VMLINUZ: no such file"
+		vmlinuz=$LINUX_VMLINUZ
+		return
+	fi
+	local pkg=${LINUX_PKG:-}
+	if [ -z "$pkg" ]; then
+		command -v apt-cache >/dev/null ||
+			die "no apt-cache: cannot find a Debian Linux kernel package; set LINUX_VMLINUZ=/path/to/vmlinuz"
+		pkg=$(meta_dep linux-image-cloud-amd64)
+		[ -n "$pkg" ] ||
+			die "apt knows no linux-image-cloud-amd64 (run apt-get update, or set LINUX_PKG or LINUX_VMLINUZ)"
+		pkg=$pkg-unsigned
+	fi
+	unpack_linux "$pkg"
+}
+
+# fetch_linux_new: leaves in $vmlinuz_new a newer Linux than fetch_linux's,
+# one with per-VMA locks (6.4 and later): LINUX_NEW_VMLINUZ, else the package
+# LINUX_NEW_PKG, else what Debian's linux-image-6.12-cloud-amd64 (Debian 12's
+# backported 6.12) depends on. Returns 1, with $vmlinuz_new empty, when
+# there is none (apt does not know the metapackage, or LINUX_NEW_PKG=none).
+fetch_linux_new() {
+	local pkg=${LINUX_NEW_PKG:-} saved=${vmlinuz:-}
+	vmlinuz_new=
+	if [ -n "${LINUX_NEW_VMLINUZ:-}" ]; then
+		[ -f "$LINUX_NEW_VMLINUZ" ] || die "LINUX_NEW_VMLINUZ=$LINUX_NEW_VMLINUZ: no such file"
+		vmlinuz_new=$LINUX_NEW_VMLINUZ
+		return 0
+	fi
+	[ "$pkg" = none ] && return 1
+	if [ -z "$pkg" ]; then
+		pkg=$(meta_dep linux-image-6.12-cloud-amd64)
+		[ -n "$pkg" ] || return 1
+		pkg=$pkg-unsigned
+	fi
+	unpack_linux "$pkg"
+	vmlinuz_new=$vmlinuz
+	vmlinuz=$saved
 }
 
 # Linux on several CPUs under -icount needs a newer QEMU than Debian 12's 7.2.
