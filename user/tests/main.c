@@ -94,6 +94,14 @@ int run_in_child(void (*fn)(void))
 #define TIMED_OUT (-2)
 #define UNKILLABLE (-3)
 
+bool env_has(const char *var)
+{
+	for (char **e = environ; e && *e; e++)
+		if (!strcmp(*e, var))
+			return true;
+	return false;
+}
+
 static long test_timeout_s(void)
 {
 	for (char **e = environ; *e; e++)
@@ -304,7 +312,12 @@ int main(int argc, char **argv, char **envp)
 		}
 	}
 	failed += unmatched(argc, argv, hits);
-	if (vmk && argc < 2) {
+	/*
+	 * The leak check runs after the whole set, or after the tests named
+	 * when UTEST_LEAK_CHECK=1 says they leave no cache behind (make
+	 * test's user-stress stage: threads and anonymous memory only).
+	 */
+	if (vmk && (argc < 2 || env_has("UTEST_LEAK_CHECK=1"))) {
 		vmk_memstat(&after);
 		/* Not checks: what the SMP machinery did during the run (children's faults are their own). */
 		printf("# vmkernel: %lu CPUs; TLB: %lu flushes, %lu shootdowns, %lu IPIs, %lu pages, %lu full\n",

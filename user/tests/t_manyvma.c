@@ -33,8 +33,8 @@ static char *many_vmas(void)
 #define TOUCHED 2000UL
 
 /*
- * Faults among 60,000 VMAs under per-VMA locks (fault_lock=vma; the
- * user-vma stage runs this): the first write to each of 2,000 read-write
+ * Faults among 60,000 VMAs under per-VMA locks (fault_lock=vma, the
+ * default; the user-mmap stage runs it under the mmap_lock): the first write to each of 2,000 read-write
  * VMAs prepares its anon identity under the mmap_lock (a fallback), the
  * second, to its other page, finds the VMA without the mmap_lock (in the
  * B-tree, mm/vma_index/btree.c's find_lockless) and is a lock-free fault:

@@ -404,17 +404,6 @@ static void t_oom_kill_in_copy(void)
 	close(hold);
 }
 
-extern char **environ;
-
-/* Whether the environment holds the string var (NAME=VALUE). */
-static bool env_has(const char *var)
-{
-	for (char **e = environ; e && *e; e++)
-		if (!strcmp(*e, var))
-			return true;
-	return false;
-}
-
 /* A swap area is expected (UTEST_SWAP=1) and present; false with a note when the test must be skipped. */
 static bool swap_ready(void)
 {

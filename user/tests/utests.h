@@ -29,6 +29,8 @@ void ut_fail_eq(const char *file, int line, const char *a, const char *b, long v
 
 /* This kernel's counters (include/uapi/vmk.h); false on Linux (-ENOSYS). */
 bool vmk_memstat(struct vmk_memstat *st);
+/* env_has: whether the environment holds the string var ("NAME=VALUE"; tools/run --env sets them). */
+bool env_has(const char *var);
 /* True when running on our kernel. */
 bool on_vmkernel(void);
 
