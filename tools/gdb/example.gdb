@@ -23,3 +23,7 @@ delete
 break vmprint.c:34
 continue
 ptwalk 0x600000001000
+# Per-VMA locks and grace periods: the first write above fell back to the
+# mmap_lock (the fresh VMA had no anon identity), the read of the second page
+# found its VMA without it.
+rcu

@@ -14,6 +14,11 @@ stub (make qemu-gdb, tools/run-gdb), whatever the CPU was running.
                          frame is left in $pa (frames $pa)
     frames [PA]          the buddy allocator's free blocks by order; with PA, the
                          struct page of that frame (flags, references, mappings)
+    rcu [PID | EXPR]     the grace periods (lib/rcu.c): the epoch, the CPUs inside a
+                         read section; and a process's per-VMA lock state
+                         (mm/vma_lock.c): its lock-free faults and fallbacks, the
+                         VMAs its writers retired and the grace period they wait for,
+                         the VMAs marked by the write section in progress
 
 The VMA walk knows each index backend's structure (list, list+cache, hash, hash+list,
 avl, rbtree, btree, the counted wrapper of vmastat=on); the page-table
@@ -362,7 +367,58 @@ class Frames(gdb.Command):
                 print("  order %2d (%5d KiB blocks): %d free" % (k, 4 << k, c))
 
 
+# --------------------------------------------------- grace periods, VMA locks
+
+def _chain_len(v, field):
+    n = 0
+    while u64(v):
+        n += 1
+        v = v[field]
+    return n
+
+
+class Rcu(gdb.Command):
+    """rcu [PID | EXPR]: grace periods, and a process's per-VMA lock state (default: the running one)."""
+
+    def __init__(self):
+        super().__init__("rcu", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        epoch = u64(gdb.parse_and_eval("rcu_epoch"))
+        cpus = gdb.parse_and_eval("rcu_cpu")
+        print("rcu: epoch %d (what a writer retired when the epoch was E is freed once it is E + 2)" % epoch)
+        inside = 0
+        for c in range(cpus.type.range()[1] + 1):
+            r = u64(cpus[c])
+            if r & 1:
+                inside += 1
+                print("  cpu %d: inside a read section begun in epoch %d%s" % (
+                    c, r // 2, "" if r // 2 == epoch else " (holds the epoch back)"))
+        if not inside:
+            print("  no CPU inside a read section")
+        mm, t = mm_from_arg(arg)
+        who = "pid %d (%s)" % (int(t["pid"]), t["comm"].string()) if t is not None else "mm"
+        mode = "vma" if bool(mm["vma_lockless"]) else "mmap"
+        print("%s: fault_lock=%s, mm_lock_seq %d; faults %d: %d under a VMA lock, %d fell back to the mmap_lock" % (
+            who, mode, u64(mm["mm_lock_seq"]), u64(mm["faults"]), u64(mm["faults_lockless"]),
+            u64(mm["faults_fallback"])))
+        print("  open batch: %d VMAs retired since the waiting batch closed" % _chain_len(mm["vma_retired"],
+                                                                                         "retired_next"))
+        if bool(mm["gp_waiting"]):
+            cookie = u64(mm["gp_cookie"])
+            print("  waiting batch: %d VMAs, retired in epoch %d: freed at a write unlock once the epoch is %d%s" % (
+                _chain_len(mm["vma_waiting"], "retired_next"), cookie, cookie + 2,
+                " (it is: at the next one)" if epoch >= cookie + 2 else ""))
+        else:
+            print("  no waiting batch")
+        seq = u64(mm["mm_lock_seq"]) & 0xffff
+        marked = [v for v in vma_list(mm)[1] if int(v["vm_lock_seq"]) == seq]
+        print("  %d VMAs marked by a write section in progress%s" % (
+            len(marked), "".join("\n  " + vma_line(v).strip() for v in marked)))
+
+
 Vmas()
 Ptwalk()
 Pte()
 Frames()
+Rcu()
