@@ -181,7 +181,7 @@ unsigned cmdline_parse(struct kernel_params *p, const char *line)
 	set_str(p->ktest, sizeof(p->ktest), "default", 7, "ktest");
 	p->merge = true;
 	p->zero_page = true;
-	p->fault_lock_vma = true;       /* per-VMA locks, as Linux 6.4+ (docs/smp-bench.md) */
+	p->fault_lock_vma = mm_fault_lock_vma;  /* its default: mm/vma_lock.c */
 	p->thp = THP_ALWAYS;            /* Linux's Kconfig default, Debian's too */
 	p->khugepaged_sleep_ms = 10000; /* Linux's scan_sleep_millisecs */
 	p->pku = true;

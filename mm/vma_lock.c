@@ -62,7 +62,15 @@ struct vma_snapshot {
 	} e[];
 };
 
+/*
+ * fault_lock='s default (kernel/cmdline.c starts from it): per-VMA locks,
+ * as Linux 6.4 and later (docs/smp-bench.md says why: they win on every
+ * row). The labs' trees start from the mmap_lock, which their handouts
+ * describe; no lab's work is here.
+ */
+/* LAB smp: BEGIN fault_lock_default */
 bool mm_fault_lock_vma = true;
+/* LAB smp: END fault_lock_default */
 
 
 /* ------------------------------------------------------------ snapshots */
