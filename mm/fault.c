@@ -118,14 +118,13 @@ static int install_page(struct mm *mm, uintptr_t va, struct page *p, unsigned pr
 }
 
 /*
- * Inside this file only: a fault under a VMA's lock alone (which must not
- * sleep) that needs to sleep (swap-in) answers FAULT_RETRY, and is taken
- * again under the mmap_lock. FAULT_SWAPIN: the object's page is in swap
- * (a tmpfs/memfd page, mm/shmem_swap.c): fault_locked reads it back with
+ * A fault under a VMA's lock alone (FAULT_VMA_LOCKED, mm/internal.h; it
+ * must not sleep) that needs to sleep (swap-in) or the mmap_lock (an anon
+ * identity) answers FAULT_RETRY, and is taken again under the mmap_lock.
+ * Inside this file only: FAULT_SWAPIN: the object's page is in swap (a
+ * tmpfs/memfd page, mm/shmem_swap.c): fault_locked reads it back with
  * pt_lock dropped and looks again.
  */
-#define FAULT_VMA_LOCKED 0x100
-#define FAULT_RETRY ((enum fault_result)0x100)
 #define FAULT_SWAPIN ((enum fault_result)0x101)
 
 /* A cache error as the fault's result: past the end or over a limit is SIGBUS (Linux vmf_error). */
@@ -413,18 +412,22 @@ again:
 /*
  * Can the fault be handled under the VMA lock alone? Not when it would
  * prepare the anon identity of a private VMA (that reads the neighbours
- * through the index, which only the mmap_lock keeps still), as in Linux
- * 6.4: a private VMA without one falls back, except for a read of a
- * private file mapping, which maps the cache page and needs none. File
- * faults otherwise run here: the cache lookup takes o->lock, a spinning
- * lock, and allocates without sleeping, so nothing under the VMA lock
- * sleeps or takes an fs lock (vma_start_write spins waiting for faults).
+ * through the index, which only the mmap_lock keeps still): a private VMA
+ * without one falls back on a write. A read needs none: of a private file
+ * mapping it maps the cache page, of anonymous memory the zero page (with
+ * zero_page off it allocates, so it falls back; a huge zero page answers
+ * FAULT_RETRY, thp_fault). Linux 6.4 fell back on every fault of an
+ * anonymous VMA without one; 6.7 moved the check to where the identity is
+ * needed (vmf_anon_prepare), as here. File faults otherwise run here: the
+ * cache lookup takes o->lock, a spinning lock, and allocates without
+ * sleeping, so nothing under the VMA lock sleeps or takes an fs lock
+ * (vma_start_write spins waiting for faults).
  */
-static bool vma_lock_fault_ok(const struct vma *vma, unsigned flags)
+static bool vma_lock_fault_ok(const struct mm *mm, const struct vma *vma, unsigned flags)
 {
 	if ((vma->flags & VM_SHARED) || vma->anon)
 		return true;
-	return vma->file && !(flags & FAULT_WRITE);
+	return !(flags & FAULT_WRITE) && (vma->file || mm->zero_page);
 }
 
 /*
@@ -437,7 +440,7 @@ static bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, 
 {
 	struct vma *vma = vma_lock_lookup(mm, addr);
 
-	if (vma && !vma_lock_fault_ok(vma, flags)) {
+	if (vma && !vma_lock_fault_ok(mm, vma, flags)) {
 		vma_read_unlock(vma);
 		vma = NULL;
 	}

@@ -148,10 +148,16 @@ static inline void huge_visit_frames(mmu_visit_fn fn, void *arg, uintptr_t va, p
  * 4 KiB fault reads the frames' own counts). pt_lock held; it is dropped while a new huge page is zeroed,
  * and when that page cannot be mapped after all (no order-9 block, or
  * the slot was used meanwhile) *r is FAULT_AGAIN: the caller looks
- * again, with FAULT_NO_HUGE_ALLOC. flags: FAULT_*, and that.
+ * again, with FAULT_NO_HUGE_ALLOC. flags: FAULT_*, and those two. Under
+ * a VMA lock alone (FAULT_VMA_LOCKED), a read where nothing is mapped in a
+ * VMA without an anon identity answers FAULT_RETRY: the huge zero page
+ * takes the identity first, as Linux's do_huge_pmd_anonymous_page
+ * (vmf_anon_prepare), which only the mmap_lock allows.
  */
+#define FAULT_VMA_LOCKED 0x100
 #define FAULT_NO_HUGE_ALLOC 0x200
 #define FAULT_AGAIN ((enum fault_result)0x102)
+#define FAULT_RETRY ((enum fault_result)0x100)
 bool thp_fault(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags, phys_addr_t pa, unsigned state,
 	       enum fault_result *r);
 /*

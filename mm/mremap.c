@@ -213,6 +213,7 @@ static int set_new_addr(struct mm *mm, struct remap *r)
 	if (err)
 		return err;
 	r->new_addr = a;
+	vma_write_lock_range(mm, a, a + r->new_len);    /* the new VMA may merge with a neighbour */
 	return 0;
 }
 
@@ -418,7 +419,14 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 	}
 
 	mmap_write_lock(mm);
-	vma_write_lock_all(mm);         /* both ranges and their neighbours may change */
+	/*
+	 * Marked for lock-free faults: every VMA the old range, its growth in
+	 * place or a given new range touch (neighbours included: they may
+	 * merge); set_new_addr marks around the range it picks.
+	 */
+	vma_write_lock_range(mm, addr, addr + MAX(r.old_len, r.new_len));
+	if (implies_new_addr(&r))
+		vma_write_lock_range(mm, new_addr, new_addr + r.new_len);
 	mm_tlb_init(&tlb, mm, false);
 	/* check_map_count_against_split_early: 2 splits before, 2 VMAs more while moving. */
 	if (mm->map_count + 4 > mm->max_map_count) {

@@ -355,6 +355,10 @@ static bool thp_none_fault(struct mm *mm, struct vma *vma, uintptr_t h, unsigned
 
 	if (!arch_mmu_huge_free(mm->mmu, h))
 		return false;
+	if (!vma->anon && (flags & FAULT_VMA_LOCKED)) {
+		*r = FAULT_RETRY;       /* the identity needs the mmap_lock (mm/internal.h) */
+		return true;
+	}
 	if (vma_anon_prepare(mm, vma)) {
 		*r = FAULT_OOM;
 		return true;
