@@ -265,7 +265,10 @@ void mmap_write_lock_nested(struct mm *mm);
  * mmap_is_write_locked: the running task holds it for writing.
  */
 bool mmap_is_locked(struct mm *mm);
-bool mmap_is_write_locked(struct mm *mm);
+static inline bool mmap_is_write_locked(struct mm *mm)
+{
+	return rwsem_is_write_locked_by_me(&mm->mmap_lock);
+}
 #define mmap_assert_locked(mm)       BUG_ON(!mmap_is_locked(mm))
 #define mmap_assert_write_locked(mm) BUG_ON(!mmap_is_write_locked(mm))
 

@@ -22,6 +22,7 @@
 #include "spinlock.h"
 #include "list.h"
 #include "lockless.h"
+#include "sleep.h"
 
 struct task;
 
@@ -64,7 +65,17 @@ static inline void rwsem_spin_on_owner(struct rwsem *s)
 	if (READ_ONCE(s->writer))
 		rwsem_spin_on_writer(s);
 }
-bool rwsem_is_locked(const struct rwsem *s);
-bool rwsem_is_write_locked_by_me(const struct rwsem *s);
+/* Inline: the mmap_lock's assertions (every VMA lookup, every mark) call them. */
+static inline bool rwsem_is_locked(const struct rwsem *s)
+{
+	/* Without wait_lock: races with lock and unlock on other CPUs (a hint, or an assertion by a holder). */
+	return READ_ONCE(s->writer) || READ_ONCE(s->readers) > 0;
+}
+
+static inline bool rwsem_is_write_locked_by_me(const struct rwsem *s)
+{
+	/* Without wait_lock: only this task makes it true or false for itself. */
+	return READ_ONCE(s->writer) && READ_ONCE(s->owner) == current_task();
+}
 
 #endif

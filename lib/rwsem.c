@@ -263,14 +263,3 @@ void rwsem_spin_on_writer(struct rwsem *s)
 	}
 }
 
-/* Without wait_lock: races with lock and unlock on other CPUs (a hint, or an assertion by a holder). */
-bool rwsem_is_locked(const struct rwsem *s)
-{
-	return READ_ONCE(s->writer) || READ_ONCE(s->readers) > 0;
-}
-
-bool rwsem_is_write_locked_by_me(const struct rwsem *s)
-{
-	/* Without wait_lock: only this task makes it true or false for itself. */
-	return READ_ONCE(s->writer) && READ_ONCE(s->owner) == current_task();
-}

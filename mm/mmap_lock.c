@@ -61,7 +61,3 @@ bool mmap_is_locked(struct mm *mm)
 #endif
 }
 
-bool mmap_is_write_locked(struct mm *mm)
-{
-	return rwsem_is_write_locked_by_me(&mm->mmap_lock);
-}
