@@ -24,8 +24,12 @@ struct trap_frame;
 
 /* --- the timer tick (arch/x86_64/lapic.c, every CPU, interrupts off) --- */
 
-/* sched_tick (kernel/sched/sched.c): count down the slice, flag a reschedule when it ends. */
-void sched_tick(void);
+/*
+ * sched_tick (kernel/sched/sched.c): count the tick in the running task's
+ * CPU time (user: it interrupted user mode), count down its slice, flag a
+ * reschedule when it ends.
+ */
+void sched_tick(bool user);
 /* ktimer_tick (kernel/time/ktimer.c): runs the ktimers whose deadline passed. */
 void ktimer_tick(void);
 /*

@@ -13,8 +13,9 @@
 
 struct wait_queue;
 
-/* monotonic_ns: nanoseconds since boot (the TSC). */
+/* monotonic_ns: nanoseconds since boot (the TSC). cycles_to_ns: arch_cycles counts in ns (0 before calibration). */
 uint64_t monotonic_ns(void);
+uint64_t cycles_to_ns(uint64_t cycles);
 /* clock_realtime_ns: CLOCK_REALTIME (the CMOS clock read once, UTC, plus monotonic time). */
 uint64_t clock_realtime_ns(void);
 

@@ -8,6 +8,9 @@
 	uint64_t a4, uint64_t a5
 #define DECLARE_SYSCALL(name) long sys_##name(SYSCALL_ARGS)
 
+/* rusage_times_to_user: a struct rusage with these CPU times and nothing else at uru (wait4's); 0 or -EFAULT. */
+long rusage_times_to_user(void *uru, uint64_t user_ns, uint64_t sys_ns);
+
 DECLARE_SYSCALL(read);
 DECLARE_SYSCALL(write);
 DECLARE_SYSCALL(open);

@@ -66,6 +66,16 @@ struct sighand {
 };
 
 /*
+ * CPU time (kernel/time/cputime.c): the time run, exact (arch_cycles, counted
+ * at every switch: Linux's sum_exec_runtime), and the timer ticks that found
+ * the task in user mode and in the kernel, which only split it.
+ */
+struct cputime {
+	uint64_t cycles;
+	unsigned long user_ticks, sys_ticks;
+};
+
+/*
  * A thread group (Linux's signal_struct): the tasks sharing one process id
  * (CLONE_THREAD), their process-directed pending signals and the group
  * exit (kernel/task/thread_group.c). All fields [sched]. The leader (the task
@@ -84,6 +94,8 @@ struct thread_group {
 	struct sigpending_k pending;    /* process-directed signals (kill, sigqueue) */
 	struct task *exec_task;         /* a thread in execve waiting for the others to end (de_thread) */
 	bool notified;                  /* the parent has been told (exit signal) that the process ended */
+	struct cputime dead;            /* its ended threads' CPU time (the leader's stays in it) */
+	struct cputime children;        /* its reaped children's, theirs included (RUSAGE_CHILDREN) */
 };
 
 struct task {
@@ -108,6 +120,8 @@ struct task {
 	int pgid, sid;                  /* [sched] process group and session (init: 1, 1; fork inherits) */
 	bool vfork_pending;             /* [self] a vfork parent waits for this child's exec or exit */
 	struct ktimer it_real;          /* [self] ITIMER_REAL / alarm (kernel/time/itimer.c) */
+	struct cputime cputime;         /* [sched] its CPU time until it last left its CPU; ticks [self] */
+	uint64_t on_cpu_since;          /* [sched] arch_cycles when it last came on its CPU */
 	uint64_t it_real_interval_ns;   /* [self] its interval */
 	struct dentry *exe;             /* [self] the program's file (/proc/self/exe), a reference */
 	struct dentry *cwd;             /* [self] the working directory, a reference */
@@ -134,6 +148,30 @@ struct task {
 
 /* The task running on this CPU (current_task: include/sleep.h). */
 #define current (current_task())
+
+/*
+ * CPU time (kernel/time/cputime.c; clock_gettime's CPU-time clocks,
+ * getrusage, wait4's rusage, /proc/PID/stat). cputime_switch_locked: prev
+ * leaves its CPU and next comes on it (the scheduler, sched_lock held).
+ * cputime_tick: a timer tick found t running, in user mode or not.
+ * cputime_thread_ns: t's time up to now (t is the caller, or sched_lock is
+ * held). cputime_process / cputime_children: every thread of t's process,
+ * ended ones included / its reaped children (and theirs), in ns, split in
+ * user mode and in the kernel (_locked: sched_lock held). cputime_thread_gone_locked: an ended
+ * thread's time goes to its group (before it leaves the group).
+ * cputime_reaped_locked: a reaped child's process time and its children's
+ * go to parent's group.
+ */
+void cputime_switch_locked(struct task *prev, struct task *next);
+void cputime_tick(struct task *t, bool user);
+uint64_t cputime_thread_ns(struct task *t);
+void cputime_thread_split(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
+void cputime_process(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
+void cputime_children(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
+void cputime_process_locked(const struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
+void cputime_children_locked(const struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
+void cputime_thread_gone_locked(struct task *t);
+void cputime_reaped_locked(struct task *parent, struct task *child);
 
 /* sched_init: turn the boot context into CPU 0's idle task (pid 0). Once, before any task is made. */
 void sched_init(void);
@@ -241,6 +279,8 @@ struct task_info {
 	int exit_signal;
 	uint32_t umask;
 	uint64_t start_ns;              /* monotonic_ns at its start */
+	uint64_t utime_ns, stime_ns;    /* its process's CPU time in user mode and in the kernel */
+	uint64_t cutime_ns, cstime_ns;  /* its reaped children's */
 	unsigned long cpus_allowed;
 	ksigset_t pending, shared_pending, blocked, ignored, caught;
 };

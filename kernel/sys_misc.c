@@ -3,9 +3,10 @@
  * arch_prctl, set_tid_address, prctl, sched_yield, nanosleep,
  * clock_gettime/getres, gettimeofday, time, getrandom, vmk_memstat, vmk_vmdump.
  *
- * Clocks: CLOCK_MONOTONIC (and BOOTTIME, the CPU-time and coarse clocks) is
- * the TSC since boot; CLOCK_REALTIME adds the CMOS clock read at the first
- * call (UTC assumed).
+ * Clocks: CLOCK_MONOTONIC (and BOOTTIME and the coarse clocks) is the TSC
+ * since boot; CLOCK_REALTIME adds the CMOS clock read at the first call
+ * (UTC assumed); CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID are
+ * the CPU time of the caller's process and thread (kernel/time/cputime.c).
  */
 #include "syscall_internal.h"
 #include "task.h"
@@ -27,6 +28,8 @@
 #include "lockless.h"
 
 #define CLOCK_REALTIME 0
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID 3
 #define CLOCK_REALTIME_COARSE 5
 #define CLOCK_MAX 11
 #define CLOCK_SGI_CYCLE 10     /* removed from Linux: -EINVAL */
@@ -144,8 +147,16 @@ long sys_uname(SYSCALL_ARGS)
 
 static uint64_t clock_ns(uint64_t clk)
 {
+	uint64_t user, sys;
+
 	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE)
 		return clock_realtime_ns();
+	if (clk == CLOCK_THREAD_CPUTIME_ID)
+		return cputime_thread_ns(current);
+	if (clk == CLOCK_PROCESS_CPUTIME_ID) {
+		cputime_process(current, &user, &sys);
+		return user + sys;
+	}
 	return monotonic_ns();
 }
 

@@ -381,6 +381,28 @@ static long remap_move(struct mm *mm, const struct remap *r0)
 	return res;
 }
 
+/* check_mremap_params: the checks that need no VMA. 0 or -EINVAL. */
+static int check_params(const struct remap *r)
+{
+	if ((unsigned)r->flags & ~(unsigned)(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if (r->addr & ~PAGE_MASK)
+		return -EINVAL;
+	if (!r->new_len || r->new_len > TASK_SIZE)
+		return -EINVAL;
+	if (!implies_new_addr(r))
+		return 0;
+	if (r->new_addr > TASK_SIZE - r->new_len || (r->new_addr & ~PAGE_MASK))
+		return -EINVAL;
+	if (!(r->flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	if ((r->flags & MREMAP_DONTUNMAP) && r->old_len != r->new_len)
+		return -EINVAL;
+	if (r->addr + r->old_len > r->new_addr && r->new_addr + r->new_len > r->addr)
+		return -EINVAL;
+	return 0;
+}
+
 long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, int flags,
 	       uintptr_t new_addr)
 {
@@ -398,26 +420,9 @@ long vm_mremap(struct mm *mm, uintptr_t addr, size_t old_len, size_t new_len, in
 	r.delta = 0;
 	r.tlb = &tlb;
 
-	/* check_mremap_params */
-	if ((unsigned)flags & ~(unsigned)(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP))
-		return -EINVAL;
-	if (addr & ~PAGE_MASK)
-		return -EINVAL;
-	if (!r.new_len || r.new_len > TASK_SIZE)
-		return -EINVAL;
-	if (implies_new_addr(&r)) {
-		if (new_addr > TASK_SIZE - r.new_len)
-			return -EINVAL;
-		if (new_addr & ~PAGE_MASK)
-			return -EINVAL;
-		if (!(flags & MREMAP_MAYMOVE))
-			return -EINVAL;
-		if ((flags & MREMAP_DONTUNMAP) && r.old_len != r.new_len)
-			return -EINVAL;
-		if (addr + r.old_len > new_addr && new_addr + r.new_len > addr)
-			return -EINVAL;
-	}
-
+	res = check_params(&r);
+	if (res)
+		return res;
 	mmap_write_lock(mm);
 	/*
 	 * Marked for lock-free faults: every VMA the old range, its growth in

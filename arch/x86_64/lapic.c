@@ -196,7 +196,7 @@ static void timer_interrupt(struct trap_frame *tf)
 		console_poll();
 	}
 	if (this_cpu()->cur_task)
-		sched_tick();
+		sched_tick((tf->cs & 3) != 0);
 }
 
 /* Enable the running CPU's LAPIC and start its periodic timer. */

@@ -82,6 +82,12 @@ static bool gather(int pid, struct task_info *ti, struct mem_use *u, bool *has_m
 	return true;
 }
 
+/* ns in clock ticks (USER_HZ, PROC_USER_HZ a second), as /proc/PID/stat counts times. */
+static unsigned long long clock_ticks(uint64_t ns)
+{
+	return ns / (1000000000ULL / PROC_USER_HZ);
+}
+
 long proc_pid_stat_fill(int pid, char *buf, size_t size)
 {
 	struct task_info ti;
@@ -91,12 +97,13 @@ long proc_pid_stat_fill(int pid, char *buf, size_t size)
 
 	if (!gather(pid, &ti, &u, &has_mm))
 		return -ESRCH;
-	start = ti.start_ns / (1000000000ULL / PROC_USER_HZ);
+	start = clock_ticks(ti.start_ns);
 	return ksnprintf(buf, size,
-		"%d (%s) %c %d %d %d 0 -1 %u 0 0 0 0 0 0 0 0 20 0 %d 0 %llu %lu %lu 18446744073709551615 "
+		"%d (%s) %c %d %d %d 0 -1 %u 0 0 0 0 %llu %llu %llu %llu 20 0 %d 0 %llu %lu %lu 18446744073709551615 "
 		"%lu %lu %lu 0 0 %llu %llu %llu %llu 0 0 0 %d %d 0 0 0 0 0 %lu %lu %lu %lu %lu %lu %lu 0\n",
 		ti.tid, ti.comm, ti.state, ti.ppid, ti.pgid, ti.sid,
-		has_mm ? PF_RANDOMIZE : PF_KTHREAD, ti.threads, (unsigned long long)start,
+		has_mm ? PF_RANDOMIZE : PF_KTHREAD, clock_ticks(ti.utime_ns), clock_ticks(ti.stime_ns),
+		clock_ticks(ti.cutime_ns), clock_ticks(ti.cstime_ns), ti.threads, (unsigned long long)start,
 		u.total << PAGE_SHIFT, u.rss,
 		(unsigned long)u.start_code, (unsigned long)u.end_code, (unsigned long)u.start_stack,
 		(unsigned long long)(ti.pending | ti.shared_pending), (unsigned long long)ti.blocked,

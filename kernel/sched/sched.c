@@ -339,6 +339,7 @@ void __schedule(void)
 		rq->dead = prev;        /* an ended thread: its stack is in use until the switch */
 	next->slice = SCHED_SLICE_TICKS;
 	next->cpu = (int)cpu;
+	cputime_switch_locked(prev, next);
 	prev->on_cpu = false;
 	next->on_cpu = true;
 	rq->curr = next;
@@ -399,12 +400,13 @@ void idle_pause(void)
 	arch_idle_wait();
 }
 
-void sched_tick(void)
+void sched_tick(bool user)
 {
 	struct task *t = current;
 
 	if (t->is_idle)
 		return;
+	cputime_tick(t, user);
 	if (t->slice > 0)
 		t->slice--;
 	if (t->slice == 0)

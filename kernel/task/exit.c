@@ -19,7 +19,6 @@
 #include "file.h"
 #include "uapi/linux_wait.h"
 
-#define RUSAGE_SIZE 144
 
 
 /*
@@ -206,6 +205,8 @@ static struct task *take_zombie(struct task *self, int pid, int options, bool *f
 				break;
 		}
 	}
+	if (zombie)
+		cputime_reaped_locked(self, zombie);    /* RUSAGE_CHILDREN counts it from now */
 	spin_unlock_irqrestore(&sched_lock, f);
 	return zombie;
 }
@@ -215,7 +216,8 @@ static struct task *take_zombie(struct task *self, int pid, int options, bool *f
  * of the caller's process (__WNOTHREAD: of the caller). pid -1: any
  * child, 0: one in the caller's group, < -1: one in group -pid, > 0 that child. options:
  * WNOHANG; WUNTRACED/WCONTINUED accepted (nothing stops). rusage, if not
- * NULL, is zeroed. Returns the pid; 0 (WNOHANG, none exited yet);
+ * NULL: the child's CPU times, its reaped children's included (Linux's
+ * RUSAGE_BOTH), the rest 0. Returns the pid; 0 (WNOHANG, none exited yet);
  * -ECHILD no such child; -EINVAL bad options; -EINTR a signal arrived;
  * -EFAULT bad status/rusage pointer (the child is reaped anyway, as Linux).
  */
@@ -236,12 +238,15 @@ long sys_wait4(SYSCALL_ARGS)
 	if (zombie) {
 		int status = zombie->exit_status;
 		long ret = zombie->pid;
+		uint64_t user, sys, cuser, csys;
 
+		cputime_process(zombie, &user, &sys);
+		cputime_children(zombie, &cuser, &csys);
 		task_free(zombie);
 		procfs_forget((int)ret);
 		if (a1 && copy_to_user((void *)a1, &status, sizeof(status)))
 			ret = -EFAULT;
-		if (a3 && clear_user((void *)a3, RUSAGE_SIZE))
+		if (a3 && rusage_times_to_user((void *)a3, user + cuser, sys + csys))
 			ret = -EFAULT;
 		return ret;
 	}

@@ -38,6 +38,8 @@ int task_info_get(int pid, struct task_info *out)
 	memcpy(out->comm, t->comm, TASK_COMM_LEN);
 	out->comm[TASK_COMM_LEN - 1] = 0;
 	out->start_ns = t->start_ns;
+	cputime_process_locked(t, &out->utime_ns, &out->stime_ns);
+	cputime_children_locked(t, &out->cutime_ns, &out->cstime_ns);
 	out->cpu = t->cpu < 0 ? 0 : t->cpu;
 	out->exit_signal = t->exit_signal;
 	out->umask = t->umask;

@@ -102,6 +102,7 @@ void thread_group_put_locked(struct task *t)
 	if (t->sighand && --t->sighand->refs == 0)
 		kfree(t->sighand);
 	if (t->group) {
+		cputime_thread_gone_locked(t);  /* its time stays the process's */
 		list_del(&t->group_link);
 		if (--t->group->refs == 0) {
 			sigpending_flush(&t->group->pending);

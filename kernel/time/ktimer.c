@@ -19,16 +19,20 @@ static struct spinlock timer_lock = SPINLOCK_INIT("ktimer");
 static struct ktimer *running;  /* [timer_lock] the timer whose function the tick runs now */
 static uint64_t cycles_boot;     /* arch_cycles() at the first call */
 
-uint64_t monotonic_ns(void)
+uint64_t cycles_to_ns(uint64_t c)
 {
-	uint64_t c, khz = arch_cycles_khz(), per_sec = khz * 1000;
+	uint64_t khz = arch_cycles_khz(), per_sec = khz * 1000;
 
-	if (!cycles_boot)
-		cycles_boot = arch_cycles();
-	c = arch_cycles() - cycles_boot;
 	if (!per_sec)
 		return 0;
 	return c / per_sec * NSEC + (c % per_sec) * 1000000ULL / khz;
+}
+
+uint64_t monotonic_ns(void)
+{
+	if (!cycles_boot)
+		cycles_boot = arch_cycles();
+	return cycles_to_ns(arch_cycles() - cycles_boot);
 }
 
 uint64_t rtc_read_epoch(void);

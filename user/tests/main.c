@@ -14,7 +14,8 @@ static const struct utest *const groups[] = { ut_mem_tests, ut_proc_tests, ut_si
 						 ut_clone_tests, ut_sigx_tests, ut_manyvma_tests, ut_smp_tests,
 						 ut_thread_tests, ut_tgroup_tests, ut_threadvm_tests, ut_file_tests,
 						 ut_pressure_tests, ut_gort_tests, ut_procfs_tests, ut_attr_tests,
-						 ut_lock_tests, ut_thp_tests, ut_fdshare_tests, ut_sigctx_tests };
+						 ut_lock_tests, ut_thp_tests, ut_fdshare_tests, ut_sigctx_tests,
+						 ut_cputime_tests };
 
 void ut_fail(const char *file, int line, const char *what)
 {

@@ -55,7 +55,7 @@ extern const struct utest ut_fd_tests[], ut_pipeline_tests[], ut_clone_tests[], 
 extern const struct utest ut_file_tests[], ut_pressure_tests[];
 extern const struct utest ut_tgroup_tests[], ut_threadvm_tests[], ut_gort_tests[], ut_procfs_tests[];
 extern const struct utest ut_attr_tests[], ut_lock_tests[], ut_thp_tests[], ut_fdshare_tests[];
-extern const struct utest ut_sigctx_tests[];
+extern const struct utest ut_sigctx_tests[], ut_cputime_tests[];
 /* The kB value of field (e.g. "Rss:") in the smaps block of the VMA at va (0: the rollup), or -1 (t_pressure.c). */
 long smaps_kb(const void *va, const char *field);
 /*
