@@ -178,6 +178,20 @@ static void test_writer_excludes_then_readers_together(struct ktest *t)
 
 /* ---- a writer's release to a waiting writer */
 
+/* The test holds sem for writing, and writer w1, started on the test's CPU, waits for it. NULL: no thread. */
+static struct task *held_with_waiting_writer(struct role *w1)
+{
+	struct task *th;
+
+	rwsem_init(&sem, "test_rwsem", LOCK_CLASS_MMAP);
+	order_next = 0;
+	down_write(&sem);
+	th = start_role(w1, arch_cpu_id());
+	if (th)
+		wait_until(&sem.write_contended, 1);
+	return th;
+}
+
 /*
  * The test holds it for writing; a writer (1) queues on the test's CPU.
  * up_write does not hand it over: 1 is woken to take the lock itself, so
@@ -188,14 +202,9 @@ static void test_writer_excludes_then_readers_together(struct ktest *t)
 static void test_running_writer_overtakes_woken_writer(struct ktest *t)
 {
 	struct role w1 = { true, 1 };
-	struct task *th;
+	struct task *th = held_with_waiting_writer(&w1);
 
-	rwsem_init(&sem, "test_rwsem", LOCK_CLASS_MMAP);
-	order_next = 0;
-	down_write(&sem);
-	th = start_role(&w1, arch_cpu_id());
 	ASSERT_TRUE(t, th != NULL);
-	wait_until(&sem.write_contended, 1);
 	up_write(&sem);
 	EXPECT_FALSE(t, sem.writer);
 	down_write(&sem);
@@ -222,15 +231,10 @@ static void test_running_writer_overtakes_woken_writer(struct ktest *t)
 static void test_woken_writer_handed_over_in_time(struct ktest *t)
 {
 	struct role w1 = { true, 1 };
-	struct task *th;
+	struct task *th = held_with_waiting_writer(&w1);
 	unsigned rounds = 0;
 
-	rwsem_init(&sem, "test_rwsem", LOCK_CLASS_MMAP);
-	order_next = 0;
-	down_write(&sem);
-	th = start_role(&w1, arch_cpu_id());
 	ASSERT_TRUE(t, th != NULL);
-	wait_until(&sem.write_contended, 1);
 	while (!smp_load_acquire(&order_next) && rounds++ < STARVE_ROUNDS) {
 		up_write(&sem);
 		down_write(&sem);
