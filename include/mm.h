@@ -339,6 +339,22 @@ struct mm *mm_dup(struct mm *parent);
  * no lock.
  */
 int mm_check_all(unsigned *checked);
+/*
+ * mm_audit_maps: the frame-map audit (mm/audit.c). Every page-table entry
+ * of every live address space is counted per frame (a 2 MiB leaf over
+ * each frame of its block, less the block's deferred shares); each
+ * anonymous or page-cache frame's mapcount must be that count, a mapped
+ * frame must be such memory, allocated and referenced at least once per
+ * mapping, and a block's deferred shares fewer than its leaves, which
+ * pmm_huge_maps must count right. A frame or block found wrong counts
+ * when two more whole passes find it wrong too (the address spaces are
+ * walked one at a time). Returns how many are wrong (0: every count
+ * agrees), printing up to 16 with their counts and the entries that map
+ * them; -ENOMEM when no buffer for the counts could be had. The caller
+ * holds no lock. Tears down the address spaces mm_put_deferred queued
+ * first, as mm_check_all does.
+ */
+long mm_audit_maps(void);
 /* Address spaces made by mm_create and not torn down yet, queued ones included (leak checks). */
 size_t mm_live_count(void);
 /*

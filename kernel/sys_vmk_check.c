@@ -14,7 +14,7 @@
 #include "task.h"
 
 /* vmk_check(out, size, flags): mm, buddy and slab checks; struct vmk_check (a prefix of size bytes);
- * with VMK_CHECK_TASKS only the task dump. */
+ * with VMK_CHECK_TASKS only the task dump, with VMK_CHECK_MAPS only the frame-map audit. */
 long sys_vmk_check(SYSCALL_ARGS)
 {
 	struct vmk_check r = { 0 };
@@ -22,6 +22,18 @@ long sys_vmk_check(SYSCALL_ARGS)
 
 	if (a2 & VMK_CHECK_TASKS)
 		return sched_dump_tasks(true);
+	if (a2 & VMK_CHECK_MAPS) {
+		long wrong = mm_audit_maps();
+
+		if (wrong < 0)
+			return wrong;
+		if (wrong)
+			r.failed |= VMK_CHECK_MAPCOUNT;
+		r.free_frames = pmm_free_frames();
+		if (copy_to_user((void *)a0, &r, MIN(a1, sizeof(r))))
+			return -EFAULT;
+		return r.failed ? -EINVAL : 0;
+	}
 	if (mm_check_all(&mms))
 		r.failed |= VMK_CHECK_MM;
 	if (pmm_check())

@@ -38,17 +38,27 @@
  * prints every task (ids, name, state, and the kernel call trace of each
  * one not running) to the kernel log and returns 0 at once, without the
  * checks or out: they take every address space's lock, which a hung task
- * may hold. The syscall
+ * may hold. VMK_CHECK_MAPS runs the frame-map audit alone (mm_audit_maps,
+ * mm/audit.c: every anonymous and page-cache frame's mapcount against the
+ * page-table entries of every address space, the huge pages' deferred
+ * shares against their leaves): out->failed gets VMK_CHECK_MAPCOUNT when
+ * a frame or block is wrong (the kernel log shows them); -ENOMEM when
+ * its buffer could not be had. It is meant for a quiet moment (only the
+ * caller running): it confirms what it finds over three passes, but
+ * programs forking and exiting meanwhile can still mislead it. The syscall
  * fuzzer (user/fuzz) calls it after each seed, and with VMK_CHECK_TASKS
- * when a seed stops making progress.
+ * when a seed stops making progress; the user tests' driver calls
+ * VMK_CHECK_MAPS after each test.
  */
 #define __NR_vmk_check       1003
 #define VMK_CHECK_MM         0x1        /* a vma_check failed */
 #define VMK_CHECK_PMM        0x2        /* pmm_check failed */
 #define VMK_CHECK_SLAB       0x4        /* a kmem_cache_check failed */
 #define VMK_CHECK_SLAB_DEBUG 0x8        /* slab debug checks found corruption (ever since boot) */
+#define VMK_CHECK_MAPCOUNT   0x10       /* the frame-map audit found frames or blocks wrong */
 #define VMK_CHECK_REPORT     0x1        /* flags: report the objects with pages and the frames by kind */
 #define VMK_CHECK_TASKS      0x2        /* flags: print every task and where it waits; no checks */
+#define VMK_CHECK_MAPS       0x4        /* flags: the frame-map audit alone (mm_audit_maps) */
 
 /* What vmk_memstat fills in (a prefix if size is smaller). */
 struct vmk_memstat {

@@ -14,7 +14,8 @@
  * kills what is left of the group, reaps every process (it is pid 1, or a
  * subreaper on Linux), removes the seed's files, and asks the kernel to
  * check itself (vmk_check): every address space, the buddy allocator, the
- * slab caches, and the free-frame count, which must be what it was before
+ * slab caches, every frame's mapcount against the page tables (the
+ * frame-map audit, VMK_CHECK_MAPS), and the free-frame count, which must be what it was before
  * the seed, exactly (from the second seed on: a warm-up seed runs first).
  * A first process killed by SIGKILL while /proc/vmstat's oom_kill grew
  * is the OOM killer's work (a seed may map more than the machine has):
@@ -223,7 +224,7 @@ static void leak_report(const struct vmk_check *before, const struct vmk_check *
  */
 static int run_seed(uint64_t seed, const struct options *o, bool frames)
 {
-	struct vmk_check before, after;
+	struct vmk_check before, after, maps;
 	struct fz_stats s0 = *fz_stats;
 	int on_vmk = kernel_check(&before, 0), st = 0, pid;
 	long oom0 = oom_kills();
@@ -262,6 +263,9 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 		if (kernel_check(&after, 0) < 0)
 			snprintf(why, sizeof(why), "kernel checks failed after the seed (failed %#lx: the kernel log says what)",
 				 (unsigned long)after.failed);
+		else if (kernel_check(&maps, VMK_CHECK_MAPS) < 0)
+			snprintf(why, sizeof(why), "the frame-map audit failed after the seed (failed %#lx: the kernel "
+				 "log shows the frames and their mappings)", (unsigned long)maps.failed);
 		else if (frames && after.free_frames != before.free_frames)
 			leak_report(&before, &after, why, sizeof(why));
 	}

@@ -5,7 +5,9 @@
  * helper (hello.c) when argv[1] starts with "--".
  *
  * On our kernel it also checks for leaks: the free-frame count after all
- * the tests (every child reaped) must equal the count before them exactly.
+ * the tests (every child reaped) must equal the count before them exactly;
+ * and after each test the kernel's frame-map audit (frame_audit_ok).
+ * UTEST_REPEAT=N in the environment runs the selection N times.
  */
 #include "utests.h"
 
@@ -103,12 +105,20 @@ bool env_has(const char *var)
 	return false;
 }
 
+/* The positive number in the environment variable NAME=..., or dflt. */
+static long env_number(const char *name, long dflt)
+{
+	size_t n = strlen(name);
+
+	for (char **e = environ; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=' && strtol(*e + n + 1, NULL, 0) > 0)
+			return strtol(*e + n + 1, NULL, 0);
+	return dflt;
+}
+
 static long test_timeout_s(void)
 {
-	for (char **e = environ; *e; e++)
-		if (strncmp(*e, "UTESTS_TIMEOUT=", 15) == 0 && strtol(*e + 15, NULL, 0) > 0)
-			return strtol(*e + 15, NULL, 0);
-	return TEST_TIMEOUT_S;
+	return env_number("UTESTS_TIMEOUT", TEST_TIMEOUT_S);
 }
 
 /*
@@ -269,6 +279,68 @@ static void close_inherited_fds(void)
 		close(fd);
 }
 
+/*
+ * The kernel's frame-map audit (vmk_check with VMK_CHECK_MAPS: every
+ * frame's mapcount against every page-table entry, include/uapi/vmk.h)
+ * after a test that passed: a count it left wrong fails it, where the
+ * drift happened rather than at the leak check or in a later test's data.
+ * Only until the first such failure (a drift stays: every later test
+ * would fail it). True when the audit is off or found nothing wrong.
+ */
+#define AUDIT_FAILED (-4)
+static bool audit_on;
+
+static bool frame_audit_ok(void)
+{
+	struct vmk_check r;
+
+	if (!audit_on)
+		return true;
+	if (usys3(__NR_vmk_check, (long)&r, sizeof(r), VMK_CHECK_MAPS) == 0)
+		return true;
+	audit_on = false;
+	return false;
+}
+
+/* Runs every test the patterns select, one line each ("ok NAME", "FAILED NAME (why)"), and counts them. */
+static void run_selected(int argc, char **argv, int *hits, int *passed, int *failed)
+{
+	for (unsigned g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		for (const struct utest *t = groups[g]; t->name; t++) {
+			int st;
+
+			if (!selected(argc, argv, t->name, hits))
+				continue;
+			st = run_test(t->fn);
+			if (st == 0 && !frame_audit_ok())
+				st = AUDIT_FAILED;
+			if (st == 0) {
+				(*passed)++;
+				printf("ok %s\n", t->name);
+			} else {
+				(*failed)++;
+				if (st == TIMED_OUT)
+					printf("FAILED %s (hung: killed after %ld s)\n", t->name, test_timeout_s());
+				else if (st == UNKILLABLE)
+					printf("FAILED %s (hung: killed after %ld s, and SIGKILL did not end it in %d s: "
+					       "left behind)\n", t->name, test_timeout_s(), KILL_WAIT_S);
+				else if (st == AUDIT_FAILED)
+					printf("FAILED %s (the kernel's frame-map audit after it found counts wrong: "
+					       "its log shows them; no audits after this one)\n", t->name);
+				else if (st < 0)
+					printf("FAILED %s (fork/wait failed)\n", t->name);
+				else if (WIFSIGNALED(st))
+					printf("FAILED %s (killed by signal %d)\n", t->name, WTERMSIG(st));
+				else
+					printf("FAILED %s (exit status %d)\n", t->name, WEXITSTATUS(st));
+			}
+			if (watch_jump_ns)
+				printf("# usertests: CLOCK_MONOTONIC moved %ld s in one polling step of %s's "
+				       "watchdog; counted as 1 s\n", watch_jump_ns / NSEC, t->name);
+		}
+	}
+}
+
 int main(int argc, char **argv, char **envp)
 {
 	struct vmk_memstat before, after;
@@ -293,35 +365,10 @@ int main(int argc, char **argv, char **envp)
 	run_in_child(warm_up);
 	watch_jump_ns = 0;      /* its page (bss) in place before the count, as the run writes it */
 	vmk = vmk_memstat(&before);
-	for (unsigned g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
-		for (const struct utest *t = groups[g]; t->name; t++) {
-			int st;
-
-			if (!selected(argc, argv, t->name, hits))
-				continue;
-			st = run_test(t->fn);
-			if (st == 0) {
-				passed++;
-				printf("ok %s\n", t->name);
-			} else {
-				failed++;
-				if (st == TIMED_OUT)
-					printf("FAILED %s (hung: killed after %ld s)\n", t->name, test_timeout_s());
-				else if (st == UNKILLABLE)
-					printf("FAILED %s (hung: killed after %ld s, and SIGKILL did not end it in %d s: "
-					       "left behind)\n", t->name, test_timeout_s(), KILL_WAIT_S);
-				else if (st < 0)
-					printf("FAILED %s (fork/wait failed)\n", t->name);
-				else if (WIFSIGNALED(st))
-					printf("FAILED %s (killed by signal %d)\n", t->name, WTERMSIG(st));
-				else
-					printf("FAILED %s (exit status %d)\n", t->name, WEXITSTATUS(st));
-			}
-			if (watch_jump_ns)
-				printf("# usertests: CLOCK_MONOTONIC moved %ld s in one polling step of %s's "
-				       "watchdog; counted as 1 s\n", watch_jump_ns / NSEC, t->name);
-		}
-	}
+	audit_on = vmk && !env_has("UTEST_AUDIT=0");
+	/* UTEST_REPEAT=N: the selection N times over (a rare failure's hunt), a line per test run. */
+	for (long round = env_number("UTEST_REPEAT", 1); round > 0; round--)
+		run_selected(argc, argv, hits, &passed, &failed);
 	failed += unmatched(argc, argv, hits);
 	/*
 	 * The leak check runs after the whole set, or after the tests named
