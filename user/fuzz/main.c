@@ -172,11 +172,11 @@ static void print_meminfo(void)
 	usys1(__NR_close, fd);
 }
 
-/* /proc/vmstat's oom_kill (processes the OOM killer killed since boot), or -1 when unreadable. */
-static long oom_kills(void)
+/* The counter name of /proc/vmstat (events since boot), or -1 when unreadable. */
+static long vmstat_value(const char *name)
 {
 	static char buf[8192];
-	const char *key = "\noom_kill ";
+	char key[64];
 	int fd = (int)usys3(__NR_open, (long)"/proc/vmstat", 0, 0);
 	long n = 0, r;
 
@@ -186,10 +186,17 @@ static long oom_kills(void)
 		n += r;
 	usys1(__NR_close, fd);
 	buf[n] = 0;
+	snprintf(key, sizeof(key), "\n%s ", name);
 	for (char *p = buf; *p; p++)
 		if (!strncmp(p, key, strlen(key)))
 			return strtol(p + strlen(key), NULL, 10);
 	return -1;
+}
+
+/* /proc/vmstat's oom_kill (processes the OOM killer killed since boot), or -1 when unreadable. */
+static long oom_kills(void)
+{
+	return vmstat_value("oom_kill");
 }
 
 /* vmk_check (flags: VMK_CHECK_*): 1 on Linux (not there), 0 passed, -1 failed. */
@@ -340,6 +347,10 @@ int main(int argc, char **argv)
 	printf("fuzz: %lu seeds, %lu syscalls in %ld.%01ld s of guest time (%lu syscalls/s): %s\n", (unsigned long)seeds,
 	       (unsigned long)fz_stats->syscalls, ms / 1000, ms % 1000 / 100,
 	       (unsigned long)(fz_stats->syscalls * 1000 / (ms ? ms : 1)), failed ? "FAILED" : "clean");
+	/* What the run did with huge pages (since boot: the run is the boot's work). */
+	printf("fuzz: huge pages: %ld faulted, %ld leaves split, %ld collapsed, %ld huge zero pages made "
+	       "(/proc/vmstat)\n", vmstat_value("thp_fault_alloc"), vmstat_value("thp_split_pmd"),
+	       vmstat_value("thp_collapse_alloc"), vmstat_value("thp_zero_page_alloc"));
 	printf("%lu passed, %d failed\n", (unsigned long)(seeds - (uint64_t)failed), failed);
 	return failed;
 }

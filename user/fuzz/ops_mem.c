@@ -3,7 +3,8 @@
  * private and shared, always MAP_FIXED inside the arena or left to the
  * kernel), munmap, mprotect, madvise, mremap (moving inside the arena),
  * mincore, msync, brk, and touches: reads and writes of arena pages from
- * user mode, whose SIGSEGV/SIGBUS is caught (seed.c).
+ * user mode, whose SIGSEGV/SIGBUS is caught (seed.c). Some mappings cover
+ * whole 2 MiB slots, for huge pages (op_huge).
  */
 #include "fuzz.h"
 
@@ -55,11 +56,45 @@ static bool harmless(unsigned long addr, unsigned long len)
 	       (len == -UPAGE_SIZE && addr >= UPAGE_SIZE);
 }
 
+#define FZ_HUGE (2UL << 20)
+
+/*
+ * A private anonymous read-write mapping of one or two whole 2 MiB-aligned
+ * slots of the arena, or their collapse (MADV_COLLAPSE): under thp=always (the kernel's default, as
+ * Linux's) its first touch maps a huge page, which the seed's forks then
+ * share, split (munmap, mprotect of a part, a child's write), collapse
+ * (MADV_COLLAPSE) and drop as they exit or are killed: the huge-page
+ * paths with every other operation around them.
+ */
+static void op_huge(struct actor *a)
+{
+	unsigned long lo = ((unsigned long)fz_pool->arena + FZ_HUGE - 1) & ~(FZ_HUGE - 1);
+	unsigned long hi = ((unsigned long)fz_pool->arena + FZ_ARENA_PAGES * UPAGE_SIZE) & ~(FZ_HUGE - 1);
+	unsigned long slots = (hi - lo) / FZ_HUGE, addr, len;
+
+	if (slots < 1)
+		return;
+	addr = lo + fz_below(a, slots) * FZ_HUGE;
+	len = addr + 2 * FZ_HUGE <= hi && fz_chance(a, 50) ? 2 * FZ_HUGE : FZ_HUGE;
+	if (fz_chance(a, 30)) {         /* whatever is there now: pages of many kinds, shared or not */
+		fz_count(sys_madvise(addr, len, MADV_HUGEPAGE));
+		fz_count(sys_madvise(addr, len, MADV_COLLAPSE));
+		return;
+	}
+	fz_count(sys_mmap(addr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+	if (fz_chance(a, 50))           /* 4 KiB pages, for a later collapse */
+		fz_count(sys_madvise(addr, len, MADV_NOHUGEPAGE));
+}
+
 static void op_mmap(struct actor *a)
 {
 	unsigned long addr, len;
 	long flags = fz_chance(a, 30) ? MAP_SHARED : MAP_PRIVATE, fd = -1, off = 0;
 
+	if (fz_chance(a, 10)) {
+		op_huge(a);
+		return;
+	}
 	range(a, &addr, &len);
 	if (fz_chance(a, 35)) {
 		fd = fz_fd(a);
