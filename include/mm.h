@@ -345,8 +345,9 @@ int mm_check_all(unsigned *checked);
  * each frame of its block, less the block's deferred shares); each
  * anonymous or page-cache frame's mapcount must be that count, a mapped
  * frame must be such memory, allocated and referenced at least once per
- * mapping, and a block's deferred shares fewer than its leaves, which
- * pmm_huge_maps must count right. A frame or block found wrong counts
+ * mapping, a block's deferred shares fewer than its leaves, which
+ * pmm_huge_maps must count right, and each address space's rss and
+ * rss_file what its entries map. A frame, block or address space found wrong counts
  * when two more whole passes find it wrong too (the address spaces are
  * walked one at a time). Returns how many are wrong (0: every count
  * agrees), printing up to 16 with their counts and the entries that map

@@ -41,7 +41,8 @@
  * may hold. VMK_CHECK_MAPS runs the frame-map audit alone (mm_audit_maps,
  * mm/audit.c: every anonymous and page-cache frame's mapcount against the
  * page-table entries of every address space, the huge pages' deferred
- * shares against their leaves): out->failed gets VMK_CHECK_MAPCOUNT when
+ * shares against their leaves, each address space's rss against what
+ * its entries map): out->failed gets VMK_CHECK_MAPCOUNT when
  * a frame or block is wrong (the kernel log shows them); -ENOMEM when
  * its buffer could not be had. It is meant for a quiet moment (only the
  * caller running): it confirms what it finds over three passes, but

@@ -3,12 +3,13 @@
  * counts the kernel keeps after fork, COW, a split of a shared huge page
  * and munmap, and it finds each kind of drift the tests make by hand (a
  * frame's mapcount one short or one over, a mapped frame's references
- * fewer than its mappings, a huge page's deferred shares as many as its
- * leaves), then agrees again once the count is put back. Expected values
- * from the contract (include/mm.h): what an entry maps is what its frame
- * counts; the drifts are made so that exactly one frame is wrong, except
- * the shares' (the block and each of its 512 frames: the audit shows the
- * first 16).
+ * fewer than its mappings, an address space's rss or rss_file one over,
+ * a huge page's deferred shares as many as its leaves), then agrees
+ * again once the count is put back. Expected values from the contract
+ * (include/mm.h): what an entry maps is what its frame counts, and what
+ * an address space's entries map is its rss. Each drift is made so that
+ * exactly one frame or address space is wrong, except the shares' (the
+ * block and each of its 512 frames: the audit follows the first 16).
  */
 #include "test_mm_util.h"
 
@@ -53,6 +54,12 @@ static void test_audit_small_pages(struct ktest *t)
 	own->refcount = 0;                      /* no reference for its one mapping: free as far as counts go */
 	EXPECT_EQ(t, mm_audit_maps(), 1);
 	own->refcount = 1;
+	mm_count(&child->rss, 1);               /* a page counted that no entry maps */
+	EXPECT_EQ(t, mm_audit_maps(), 1);
+	mm_count(&child->rss, -1);
+	mm_count(&mm->rss_file, 1);             /* an anonymous page counted as a file's */
+	EXPECT_EQ(t, mm_audit_maps(), 1);
+	mm_count(&mm->rss_file, -1);
 	EXPECT_EQ(t, mm_audit_maps(), 0);
 	EXPECT_EQ(t, vm_munmap(mm, AV, 2 * PAGE_SIZE), 0);
 	EXPECT_EQ(t, mm_audit_maps(), 0);
