@@ -24,9 +24,10 @@
  *
  * The address spaces are walked one at a time, each under its pt_lock,
  * so a frame shared between two of them can change between the two
- * walks (a fork, an exit, khugepaged, reclaim on another CPU): a frame
- * or block found wrong is looked at again in AUDIT_PASSES - 1 more whole
- * passes and counts only if every pass finds it wrong. (Holding every
+ * walks (a fork, an exit, khugepaged, reclaim on another CPU): a frame,
+ * block or address space found wrong is looked at again in
+ * AUDIT_PASSES - 1 more whole passes and counts only if every pass
+ * finds it wrong. (Holding every
  * pt_lock at once would make one pass exact, but a fuzzer's seed has
  * more address spaces than the lock checker tracks locks.) The counts
  * go in a buffer of frames from the allocator, a window of the frames at
