@@ -371,9 +371,11 @@ int main(int argc, char **argv, char **envp)
 	/* one fork and one printf first, so that caches and this process's own pages are in place */
 	printf("usertests on %s\n", on_vmkernel() ? "vmkernel" : "Linux");
 	run_in_child(warm_up);
-	watch_jump_ns = 0;      /* its page (bss) in place before the count, as the run writes it */
+	/* Their pages (bss) in place before the count, as the run writes them. */
+	watch_jump_ns = 0;
+	audit_on = !env_has("UTEST_AUDIT=0");
 	vmk = vmk_memstat(&before);
-	audit_on = vmk && !env_has("UTEST_AUDIT=0");
+	audit_on = audit_on && vmk;
 	/* UTEST_REPEAT=N: the selection N times over (a rare failure's hunt), a line per test run. */
 	for (long round = env_number("UTEST_REPEAT", 1); round > 0; round--)
 		run_selected(argc, argv, hits, &passed, &failed);
