@@ -359,6 +359,13 @@ long mm_audit_maps(void);
 /* Address spaces made by mm_create and not torn down yet, queued ones included (leak checks). */
 size_t mm_live_count(void);
 /*
+ * mm_list_report: print every listed address space (its id, users, rss and
+ * rss_file; one with 0 users waits for its teardown) and how many
+ * teardowns are running (unlisted, their frames not all freed yet): for a
+ * report of memory that no live address space maps.
+ */
+void mm_list_report(void);
+/*
  * mm_mark_oom_victim: the OOM killer chose the process of mm (a task's,
  * referenced: sched_lock held by the caller keeps it); false when it had
  * already. mm_oom_victims_pending: marked address spaces whose memory is

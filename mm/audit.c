@@ -367,6 +367,8 @@ long mm_audit_maps(void)
 		}
 	if (wrong && a->found > a->items)
 		printk("mm_audit: %lu wrong in the first pass; the first %u followed\n", a->found, a->items);
+	if (wrong)
+		mm_list_report();       /* a frame no entry maps: whose address space went where? */
 	pmm_free(cbuf, corder);
 	pmm_free(lbuf, lorder);
 	kfree(a);

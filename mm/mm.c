@@ -20,6 +20,7 @@ static struct kmem_cache *mm_cachep;
 static struct list_head mm_list = LIST_HEAD_INIT(mm_list);
 static struct spinlock mm_list_lock = SPINLOCK_INIT_CLASS("mm_list", LOCK_CLASS_MM_LIST);
 static uint64_t mm_list_last_id;       /* [mm_list_lock] the last list_id given */
+static unsigned long teardowns_running; /* [atomic] unlisted by mm_teardown, not yet freed */
 /* [atomic] address spaces the OOM killer marked whose teardown has not ended (it waits for them). */
 static unsigned long oom_victims;
 
@@ -75,6 +76,7 @@ static void mm_teardown(struct mm *mm)
 	struct vma *v;
 	unsigned long f;
 
+	__atomic_add_fetch(&teardowns_running, 1, __ATOMIC_RELAXED);
 	f = spin_lock_irqsave(&mm_list_lock);
 	list_del(&mm->all_link);
 	spin_unlock_irqrestore(&mm_list_lock, f);
@@ -98,6 +100,7 @@ static void mm_teardown(struct mm *mm)
 	if (smp_load_acquire(&mm->oom_victim))
 		__atomic_sub_fetch(&oom_victims, 1, __ATOMIC_ACQ_REL);
 	kmem_cache_free(mm_cachep, mm);
+	__atomic_sub_fetch(&teardowns_running, 1, __ATOMIC_RELAXED);
 }
 
 bool mm_mark_oom_victim(struct mm *mm)
@@ -242,6 +245,22 @@ size_t mm_live_count(void)
 		n++;
 	spin_unlock_irqrestore(&mm_list_lock, f);
 	return n;
+}
+
+void mm_list_report(void)
+{
+	struct list_head *p;
+	unsigned long f = spin_lock_irqsave(&mm_list_lock);
+
+	list_for_each(p, &mm_list) {
+		struct mm *m = list_entry(p, struct mm, all_link);
+
+		printk("mm: address space %llu: %d users, rss %lu, rss_file %lu\n", (unsigned long long)m->list_id,
+		       READ_ONCE(m->users), READ_ONCE(m->rss), READ_ONCE(m->rss_file));
+	}
+	spin_unlock_irqrestore(&mm_list_lock, f);
+	printk("mm: %lu teardowns running (unlisted, not yet freed)\n",
+	       __atomic_load_n(&teardowns_running, __ATOMIC_RELAXED));
 }
 
 void mm_activate(struct mm *mm)

@@ -271,9 +271,14 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 		if (kernel_check(&after, 0) < 0)
 			snprintf(why, sizeof(why), "kernel checks failed after the seed (failed %#lx: the kernel log says what)",
 				 (unsigned long)after.failed);
-		else if (kernel_check(&maps, VMK_CHECK_MAPS) < 0)
+		else if (kernel_check(&maps, VMK_CHECK_MAPS) < 0) {
 			snprintf(why, sizeof(why), "the frame-map audit failed after the seed (failed %#lx: the kernel "
-				 "log shows the frames and their mappings)", (unsigned long)maps.failed);
+				 "log shows the frames and their mappings, every task and the frames by kind)",
+				 (unsigned long)maps.failed);
+			/* Memory no live address space maps: who is still tearing one down, and what kind it is. */
+			usys3(__NR_vmk_check, 0, 0, VMK_CHECK_TASKS);
+			kernel_check(&maps, VMK_CHECK_REPORT);
+		}
 		else if (frames && after.free_frames != before.free_frames)
 			leak_report(&before, &after, why, sizeof(why));
 	}
