@@ -93,6 +93,8 @@ struct mm {
 	struct spinlock pt_lock;      /* page-table lock: serializes faults (which hold
 	                               *   mmap_lock only for reading) on this mm's tables */
 	int users;                    /* [atomic] references (mm_get/mm_put); threads sharing it */
+	int tasks;                    /* [atomic] tasks using it (task_set_mm counts; mm_leave) */
+	bool emptied;                 /* [mmap_lock write] its last task left: no VMA, no mapping (mm_leave) */
 	uintptr_t start_brk;          /* [mmap_lock] heap start (set by exec; brk never goes below) */
 	uintptr_t brk;                /* [mmap_lock] current program break (may be unaligned) */
 	uintptr_t start_stack;        /* [mmap_lock] initial stack pointer region (set by exec) */
@@ -309,6 +311,19 @@ void mm_put_deferred_flush(void);
  * (mm_activate(NULL) or another mm first). No lock held by the caller.
  */
 void mm_put(struct mm *mm);
+/* mm_enter: a task starts using mm (task_set_mm; the reference it holds is the caller's). */
+void mm_enter(struct mm *mm);
+/*
+ * mm_leave: a task stops using mm (exit, exec, a kernel thread done with
+ * it; task_set_mm counted it in) and drops its reference. The last task
+ * to leave empties mm itself (Linux's exit_mmap in the last mmput): every
+ * mapping, VMA and the frames only they held are gone when this returns,
+ * even while another reference (khugepaged's scan, reclaim's walk, a /proc
+ * reader) keeps mm; that one's mm_put frees what is left (the struct and
+ * the empty top table). So a process's memory is back before its exit is
+ * reported. Same context rules as mm_put.
+ */
+void mm_leave(struct mm *mm);
 
 /*
  * mm_dup: fork. A new mm with parent's VMAs (Linux dup_mmap): VM_DONTCOPY

@@ -203,6 +203,8 @@ int pmm_check(void);
  * change flags meanwhile.
  */
 void pmm_census(void);
+/* pmm_frames_with: how many allocated frames carry flag (PG_anon, PG_cache, PG_pgtable...) now; a snapshot. */
+size_t pmm_frames_with(uint32_t flag);
 
 
 #endif

@@ -69,11 +69,34 @@ struct mm *mm_get(struct mm *mm)
 	return mm;
 }
 
-/* Unmap every VMA's pages, free the VMAs, the tables and mm. */
-static void mm_teardown(struct mm *mm)
+/*
+ * Unmap every VMA's pages, free the page tables below the top one and the
+ * VMAs (and with them the frames, objects and anon identities only they
+ * held); the index stays, empty. Waits for faults still inside a VMA (a
+ * remote access's, under its VMA lock). mmap_lock held for writing.
+ */
+static void mm_unmap_all(struct mm *mm)
 {
 	struct tlb_batch tlb;
+	struct unmap_window everything = { .tlb = &tlb, .floor = 0, .ceiling = 0 };
 	struct vma *v;
+
+	vma_write_lock_all(mm);
+	mm_tlb_init(&tlb, mm, false);
+	for (v = vma_first(mm); v; v = vma_next(mm, v))
+		mm_zap_piece(mm, v, &everything);       /* no VMA stays: every table it empties goes */
+	mm_tlb_finish(&tlb);
+	thp_zero_put(mm);
+	vma_lockless_set(mm, false);    /* nobody can fault in it any more */
+	if (mm->rss || mm->swap_ents)
+		panic("mm_put: rss %lu, swap entries %lu after unmapping everything", mm->rss, mm->swap_ents);
+	mm_vma_remove_all(mm);
+	mm->emptied = true;
+}
+
+/* Unlist mm, empty it (unless its last task did), free the index, the tables and mm. */
+static void mm_teardown(struct mm *mm)
+{
 	unsigned long f;
 
 	__atomic_add_fetch(&teardowns_running, 1, __ATOMIC_RELAXED);
@@ -81,18 +104,8 @@ static void mm_teardown(struct mm *mm)
 	list_del(&mm->all_link);
 	spin_unlock_irqrestore(&mm_list_lock, f);
 	mmap_write_lock(mm);
-	mm_tlb_init(&tlb, mm, false);
-	mm_pt_lock(mm);
-	for (v = vma_first(mm); v; v = vma_next(mm, v)) {
-		mm_zap_range(mm, v, v->start, v->end, &tlb);
-		mm_guard_clear(mm, v->start, v->end);
-	}
-	mm_pt_unlock(mm);
-	mm_tlb_finish(&tlb);
-	thp_zero_put(mm);
-	vma_lockless_set(mm, false);    /* nobody can fault in it any more */
-	if (mm->rss || mm->swap_ents)
-		panic("mm_put: rss %lu, swap entries %lu after unmapping everything", mm->rss, mm->swap_ents);
+	if (!mm->emptied)
+		mm_unmap_all(mm);
 	mm_vma_destroy(mm);
 	mmap_write_unlock(mm);
 	arch_mmu_destroy(mm->mmu);
@@ -101,6 +114,29 @@ static void mm_teardown(struct mm *mm)
 		__atomic_sub_fetch(&oom_victims, 1, __ATOMIC_ACQ_REL);
 	kmem_cache_free(mm_cachep, mm);
 	__atomic_sub_fetch(&teardowns_running, 1, __ATOMIC_RELAXED);
+}
+
+void mm_enter(struct mm *mm)
+{
+	__atomic_add_fetch(&mm->tasks, 1, __ATOMIC_RELAXED);
+}
+
+void mm_leave(struct mm *mm)
+{
+	if (!mm)
+		return;
+	if (__atomic_sub_fetch(&mm->tasks, 1, __ATOMIC_ACQ_REL) == 0) {
+		/*
+		 * Even when this looks like the last reference: a scanner may
+		 * take one (mm_get_unless_zero) before the mm_put below, and
+		 * its put would then tear mm down after this task is gone.
+		 */
+		mmap_write_lock(mm);
+		if (!mm->emptied)
+			mm_unmap_all(mm);
+		mmap_write_unlock(mm);
+	}
+	mm_put(mm);
 }
 
 bool mm_mark_oom_victim(struct mm *mm)

@@ -701,6 +701,23 @@ static const struct { uint32_t flag; const char *name; } census_kinds[] = {
 #define CENSUS_OTHER ARRAY_SIZE(census_kinds)  /* allocated with no kind: kernel stacks, buffers, huge tails */
 #define CENSUS_EXAMPLES 8
 
+size_t pmm_frames_with(uint32_t flag)
+{
+	size_t n = 0;
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+
+	for (pfn_t pfn = 0; pfn < pmm_max_pfn; pfn++) {
+		const struct page *p = &pmm_mem_map[pfn];
+
+		if (p->flags & PG_buddy)
+			pfn += (1UL << p->order) - 1;
+		else if (p->flags & flag)
+			n++;
+	}
+	spin_unlock_irqrestore(&pmm_lock, flags);
+	return n;
+}
+
 void pmm_census(void)
 {
 	size_t count[CENSUS_OTHER + 1] = { 0 }, free = 0, held = 0;

@@ -220,7 +220,7 @@ static void vma_copy_attrs(struct mm *mm, struct vma *dst, const struct vma *src
 	vma_file_link(dst);
 }
 
-void mm_vma_destroy(struct mm *mm)
+void mm_vma_remove_all(struct mm *mm)
 {
 	struct vma_index *idx = &mm->index;
 	struct vma *v;
@@ -231,7 +231,12 @@ void mm_vma_destroy(struct mm *mm)
 		vma_free(mm, v);
 	}
 	mm->map_count = 0;
-	idx->ops->destroy(idx);
+}
+
+void mm_vma_destroy(struct mm *mm)
+{
+	mm_vma_remove_all(mm);
+	mm->index.ops->destroy(&mm->index);
 }
 
 /* -------------------------------------------------------------- lookups */

@@ -43,6 +43,8 @@ void mmap_lock_init(struct rwsem *l);
  * caches on first use. 0 or -ENOMEM.
  */
 int mm_vma_init(struct mm *mm, const struct vma_index_ops *backend);
+/* mm_vma_remove_all: remove and free every VMA (as below); the index stays, empty. mmap_lock held for writing. */
+void mm_vma_remove_all(struct mm *mm);
 /* mm_vma_destroy: remove and free every VMA (dropping anon identity and file references), then the index's own memory. */
 void mm_vma_destroy(struct mm *mm);
 

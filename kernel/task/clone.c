@@ -93,7 +93,7 @@ static long clone_resources(struct task *child, struct task *parent, uint64_t fl
 		child->fdt = fdtable_dup(parent->fdt);
 	}
 	if (!child->fdt) {
-		mm_put(task_set_mm(child, NULL));
+		mm_leave(task_set_mm(child, NULL));
 		return -ENOMEM;
 	}
 	return 0;
@@ -143,7 +143,7 @@ static void clone_state(struct task *child, struct task *parent, struct trap_fra
 static void clone_abort(struct task *child)
 {
 	fdtable_put(child->fdt);
-	mm_put(task_set_mm(child, NULL));
+	mm_leave(task_set_mm(child, NULL));
 	if (child->exe)
 		dput(child->exe);
 	if (child->cwd)

@@ -689,8 +689,7 @@ void exec_install(struct task *t, struct exec_image *img, const char *name)
 	if (t->mm)              /* PR_SET_THP_DISABLE survives execve, as in Linux */
 		img->mm->thp_disabled = t->mm->thp_disabled;
 	old = task_set_mm(t, img->mm);
-	if (old)
-		mm_put(old);
+	mm_leave(old);
 	memset(tf, 0, sizeof(*tf));
 	tf->rip = img->entry;
 	tf->rsp = img->sp;

@@ -131,7 +131,7 @@ void task_exit(int status)
 	t->cwd = t->exe = NULL;
 	if (t->mm) {
 		mm_activate(NULL);
-		mm_put(task_set_mm(t, NULL));
+		mm_leave(task_set_mm(t, NULL));
 	}
 	f = spin_lock_irqsave(&sched_lock);
 	thread_end_locked(t, status);
