@@ -383,9 +383,9 @@ void mm_list_report(void);
 /*
  * mm_mark_oom_victim: the OOM killer chose the process of mm (a task's,
  * referenced: sched_lock held by the caller keeps it); false when it had
- * already. mm_oom_victims_pending: marked address spaces whose memory is
- * not back yet (their teardown has not ended: Linux's oom_mm without
- * MMF_OOM_SKIP), however long reclaim or anyone else holds them.
+ * already (or since its memory came back). mm_oom_victims_pending: marked
+ * address spaces whose memory is not back yet (not yet emptied by their
+ * last task, mm_leave, nor torn down: Linux's oom_mm without MMF_OOM_SKIP).
  */
 bool mm_mark_oom_victim(struct mm *mm);
 unsigned long mm_oom_victims_pending(void);

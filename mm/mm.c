@@ -69,6 +69,13 @@ struct mm *mm_get(struct mm *mm)
 	return mm;
 }
 
+/* An OOM victim's memory is back: it leaves oom_victims (once per mark). */
+static void oom_victim_done(struct mm *mm)
+{
+	if (__atomic_exchange_n(&mm->oom_victim, false, __ATOMIC_ACQ_REL))
+		__atomic_sub_fetch(&oom_victims, 1, __ATOMIC_ACQ_REL);
+}
+
 /*
  * Unmap every VMA's pages, free the page tables below the top one and the
  * VMAs (and with them the frames, objects and anon identities only they
@@ -92,6 +99,7 @@ static void mm_unmap_all(struct mm *mm)
 		panic("mm_put: rss %lu, swap entries %lu after unmapping everything", mm->rss, mm->swap_ents);
 	mm_vma_remove_all(mm);
 	mm->emptied = true;
+	oom_victim_done(mm);    /* its memory is back: the OOM killer need not wait for the struct */
 }
 
 /* Unlist mm, empty it (unless its last task did), free the index, the tables and mm. */
@@ -110,8 +118,7 @@ static void mm_teardown(struct mm *mm)
 	mmap_write_unlock(mm);
 	arch_mmu_destroy(mm->mmu);
 	mm->mmu = NULL;
-	if (smp_load_acquire(&mm->oom_victim))
-		__atomic_sub_fetch(&oom_victims, 1, __ATOMIC_ACQ_REL);
+	oom_victim_done(mm);    /* marked after it was emptied (the killer raced with the exit) */
 	kmem_cache_free(mm_cachep, mm);
 	__atomic_sub_fetch(&teardowns_running, 1, __ATOMIC_RELAXED);
 }
