@@ -94,6 +94,7 @@ struct thread_group {
 	struct sigpending_k pending;    /* process-directed signals (kill, sigqueue) */
 	struct task *exec_task;         /* a thread in execve waiting for the others to end (de_thread) */
 	bool notified;                  /* the parent has been told (exit signal) that the process ended */
+	bool child_subreaper;           /* [sched] PR_SET_CHILD_SUBREAPER: its descendants' orphans come here */
 	struct cputime dead;            /* its ended threads' CPU time (the leader's stays in it) */
 	struct cputime children;        /* its reaped children's, theirs included (RUSAGE_CHILDREN) */
 };

@@ -93,7 +93,12 @@ long sys_arch_prctl(SYSCALL_ARGS)
 	}
 }
 
-/* prctl: PR_SET_NAME/PR_GET_NAME, PR_SET/GET_THP_DISABLE (the mm's huge-page switch, mm/thp.c); -EINVAL others. */
+/*
+ * prctl: PR_SET_NAME/PR_GET_NAME, PR_SET/GET_THP_DISABLE (the mm's
+ * huge-page switch, mm/thp.c), PR_SET/GET_CHILD_SUBREAPER (the process's
+ * flag: kernel/task/exit.c gives its descendants' orphans to it); -EINVAL
+ * others.
+ */
 long sys_prctl(SYSCALL_ARGS)
 {
 	struct task *t = current;
@@ -120,6 +125,18 @@ long sys_prctl(SYSCALL_ARGS)
 		return 0;
 	case PR_GET_THP_DISABLE:
 		return t->mm->thp_disabled;
+	case PR_SET_CHILD_SUBREAPER: {
+		unsigned long f = spin_lock_irqsave(&sched_lock);
+
+		t->group->child_subreaper = a1 != 0;
+		spin_unlock_irqrestore(&sched_lock, f);
+		return 0;
+	}
+	case PR_GET_CHILD_SUBREAPER: {
+		int on = READ_ONCE(t->group->child_subreaper);
+
+		return copy_to_user((void *)a1, &on, sizeof(on)) ? -EFAULT : 0;
+	}
 	default:
 		return -EINVAL;
 	}

@@ -8,6 +8,8 @@
 
 #define PR_SET_NAME        15
 #define PR_GET_NAME        16
+#define PR_SET_CHILD_SUBREAPER 36
+#define PR_GET_CHILD_SUBREAPER 37
 #define PR_SET_THP_DISABLE 41
 #define PR_GET_THP_DISABLE 42
 

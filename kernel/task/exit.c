@@ -21,10 +21,32 @@
 
 
 
+/* The process a task belongs to is the child of its leader's parent (a thread is nobody's child). */
+static struct task *process_parent(const struct task *t)
+{
+	return t->group ? t->group->leader->parent : t->parent;
+}
+
+/*
+ * A live thread of t's nearest ancestor process that asked for its
+ * descendants' orphans (PR_SET_CHILD_SUBREAPER) and is not exiting, or
+ * NULL (Linux's find_new_reaper). sched_lock held.
+ */
+static struct task *subreaper_locked(const struct task *t)
+{
+	for (struct task *a = process_parent(t); a && a != init_task && a != &idle_task; a = process_parent(a)) {
+		const struct thread_group *g = a->group;
+
+		if (g && g->child_subreaper && !g->exiting && g->live > 0)
+			return a->state != TASK_ZOMBIE ? a : thread_group_alive_sibling_locked(a);
+	}
+	return NULL;
+}
+
 /*
  * Give t's children to a live thread of its process (Linux reparents within
- * the thread group), else to init (or to the idle task when init itself
- * is going). sched_lock held.
+ * the thread group), else to the nearest subreaper, else to init (or to the
+ * idle task when init itself is going). sched_lock held.
  */
 static void reparent_children(struct task *t)
 {
@@ -32,6 +54,8 @@ static void reparent_children(struct task *t)
 	struct task *to = thread_group_alive_sibling_locked(t);
 
 	assert_spin_held(&sched_lock);
+	if (!to)
+		to = subreaper_locked(t);
 	if (!to)
 		to = init_task && t != init_task && init_task->state != TASK_ZOMBIE ? init_task : &idle_task;
 	list_for_each_safe(p, tmp, &t->children) {

@@ -321,6 +321,68 @@ static void t_tgroup_reparent_to_thread(void)
 	CHECK_EQ(WEXITSTATUS(st), 6);
 }
 
+static int subreaper_pid;
+
+/* The middle process of the subreaper test: forks a grandchild that waits for the pipe, then exits 3. */
+static void middle_body(void)
+{
+	long pid = sys_fork();
+	char c;
+
+	if (pid == 0) {
+		sys_read(release_fds[0], &c, 1);
+		_exit(usys0(__NR_getppid) == subreaper_pid ? 6 : 7);
+	}
+	_exit(pid > 0 ? 3 : 99);
+}
+
+/*
+ * PR_SET_CHILD_SUBREAPER (Linux 3.4): a process so marked gets its
+ * descendants' orphans instead of init. It forks a middle process, which
+ * forks a grandchild and exits; the grandchild is then this process's
+ * child: waitpid finds it (before it exits: WNOHANG answers 0, not
+ * -ECHILD; after: its status), and its getppid is this process. Linux
+ * gives the same answers (make test-user-linux). PR_GET_CHILD_SUBREAPER
+ * reads the flag back, and a fork does not inherit it.
+ */
+static void subreaper_body(void)
+{
+	int st = -1, on = -1, mid;
+	long gpid;
+
+	if (pipe(release_fds) || sys_prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0))
+		_exit(90);
+	if (sys_prctl(PR_GET_CHILD_SUBREAPER, (long)&on, 0, 0, 0) || on != 1)
+		_exit(91);
+	subreaper_pid = (int)usys0(__NR_getpid);        /* before the fork: the children's copy has it */
+	mid = (int)sys_fork();
+	if (mid == 0) {
+		if (sys_prctl(PR_GET_CHILD_SUBREAPER, (long)&on, 0, 0, 0) || on != 0)
+			_exit(98);      /* not inherited */
+		middle_body();
+	}
+	if (mid < 0 || waitpid(mid, &st, 0) != mid || !WIFEXITED(st) || WEXITSTATUS(st) != 3)
+		_exit(92);
+	/* The middle one is gone: its child, still waiting for the pipe, is ours now. */
+	gpid = waitpid(-1, &st, WNOHANG);
+	if (gpid != 0)
+		_exit(93);
+	if (write(release_fds[1], "g", 1) != 1)
+		_exit(94);
+	gpid = waitpid(-1, &st, 0);
+	if (gpid <= 0)
+		_exit(95);
+	_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 96);
+}
+
+static void t_tgroup_child_subreaper(void)
+{
+	int st = run_in_child(subreaper_body);
+
+	CHECK(WIFEXITED(st));
+	CHECK_EQ(WEXITSTATUS(st), 6);
+}
+
 static volatile int forker_done, forker_release;
 
 /* Fork a child that exits 8 at once, then stay alive until released. */
@@ -488,6 +550,7 @@ const struct utest ut_tgroup_tests[] = {
 	{ "tgroup_exec_unshares_sighand", t_tgroup_exec_unshares_sighand },
 	{ "tgroup_exit_group_while_cloning", t_tgroup_exit_group_while_cloning },
 	{ "tgroup_reparent_to_thread", t_tgroup_reparent_to_thread },
+	{ "tgroup_child_subreaper", t_tgroup_child_subreaper },
 	{ "tgroup_wait_sibling_child", t_tgroup_wait_sibling_child },
 	{ "tgroup_kill_after_main_exit", t_tgroup_kill_after_main_exit },
 	{ "tgroup_killpg_after_main_exit", t_tgroup_killpg_after_main_exit },
