@@ -4,7 +4,8 @@
  * than kill whoever happened to fault, kill the process whose death frees
  * the most: the largest footprint (Linux's oom_badness: resident pages,
  * swap entries and page-table pages; oom_score_adj is always 0 here),
- * never a kernel thread, pid 1 only when nothing else is left. While a
+ * never a kernel thread, pid 1 only when nothing else is left; with it
+ * every other process that shares its address space. While a
  * victim is still on its way out, or its address space not yet torn down
  * (someone else, reclaim say, may hold the last reference a moment
  * longer), nobody else is killed: the faulting task gives up the CPU and
@@ -56,6 +57,35 @@ static void oom_evaluate(struct task *t, struct oom_choice *c, struct oom_choice
 }
 
 /* Print the kill (Linux's format, with the reason first) and send SIGKILL. sched_lock held. */
+/*
+ * The victim's memory comes back only once every task using its address
+ * space has left it, so every other process sharing it (clone with
+ * CLONE_VM but not CLONE_THREAD) is killed too, as Linux's
+ * __oom_kill_process does; else the killer would wait for memory that
+ * the sharer keeps, the sharer's own faults waiting with everyone else's.
+ * pid 1 is never killed so: false when it shares the address space, which
+ * then will not come back (Linux's MMF_OOM_SKIP), so nobody must wait.
+ */
+static bool kill_sharers_locked(const struct task *v, const struct k_siginfo *info)
+{
+	struct list_head *p;
+	bool freed = true;
+
+	list_for_each(p, &task_list) {
+		struct task *t = list_entry(p, struct task, all_link);
+
+		if (t->mm != v->mm || t->group == v->group || t->kthread_fn || t->state == TASK_ZOMBIE)
+			continue;
+		if (t->pid == 1) {
+			printk("oom-kill: pid %d (%s) shares the victim's address space: it stays\n", t->pid, t->comm);
+			freed = false;
+			continue;
+		}
+		send_signal_info_locked(t, info, true);
+	}
+	return freed;
+}
+
 static void oom_kill_locked(struct task *v, const struct task *faulting)
 {
 	struct mm *mm = v->mm;
@@ -72,7 +102,8 @@ static void oom_kill_locked(struct task *v, const struct task *faulting)
 	info.si_signo = SIGKILL;
 	info.si_code = SI_KERNEL;
 	send_signal_info_locked(v, &info, true);
-	mm_mark_oom_victim(mm);
+	if (kill_sharers_locked(v, &info))
+		mm_mark_oom_victim(mm);
 	count_vm_event(VM_OOM_KILL);
 }
 

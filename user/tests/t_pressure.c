@@ -13,6 +13,7 @@
  * say they were skipped.
  */
 #include "utests.h"
+#include "uclone.h"
 
 #define PG 4096UL
 
@@ -298,13 +299,27 @@ static void t_meminfo_lazyfree(void)
 	CHECK(file2 - file0 <= slack && file0 - file2 <= slack);
 }
 
+#define SHARER_STACK (64UL << 10)
+
+/* The holder's sharer: sleeps on the hold pipe (its own copy of the read end), as the holder does. */
+static int sharer_main(void *arg)
+{
+	char c;
+
+	read((int)(long)arg, &c, 1);
+	return 5;
+}
+
 /*
  * For the OOM tests: false (with a note) where memory cannot run out here
  * (the host's Linux, which it would fill; a swap area). Else a child that
  * holds 6/10 of memory's pages and sleeps until killed: its pid, and
- * *hold, the pipe end whose closing lets it go (0 as it returns).
+ * *hold, the pipe end whose closing lets it go (0 as it returns). With
+ * sharer (else NULL), the holder also starts a process on its own
+ * address space (its child by clone with CLONE_VM, not CLONE_THREAD) that
+ * sleeps the same way: *sharer, its pid.
  */
-static bool oom_holder_start(int *pid, int *hold_w)
+static bool oom_holder_start_sharing(int *pid, int *hold_w, int *sharer)
 {
 	size_t total = (size_t)meminfo_kb("MemTotal") * 1024 / PG;
 	int ready[2], hold[2];
@@ -327,16 +342,34 @@ static bool oom_holder_start(int *pid, int *hold_w)
 		close(hold[1]);
 		if (!fill(total * 6 / 10))
 			_exit(3);
+		if (sharer) {
+			char *stack = mmap(NULL, SHARER_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+					   -1, 0);
+			int spid = stack == MAP_FAILED ? -1 :
+				   (int)clone_on_stack(CLONE_VM | SIGCHLD, stack + SHARER_STACK, sharer_main,
+						       (void *)(long)hold[0], NULL);
+
+			if (spid <= 0)
+				_exit(5);
+			write(ready[1], &spid, sizeof(spid));
+		}
 		write(ready[1], "r", 1);
 		read(hold[0], &c, 1);           /* sleeps until killed (or the parent gives up) */
 		_exit(4);
 	}
 	close(ready[1]);
 	close(hold[0]);
+	if (sharer)
+		CHECK_EQ(read(ready[0], sharer, sizeof(*sharer)), (long)sizeof(*sharer));
 	CHECK_EQ(read(ready[0], &c, 1), 1);
 	close(ready[0]);
 	*hold_w = hold[1];
 	return true;
+}
+
+static bool oom_holder_start(int *pid, int *hold_w)
+{
+	return oom_holder_start_sharing(pid, hold_w, NULL);
 }
 
 /*
@@ -363,6 +396,43 @@ static void t_oom_kill_largest(void)
 	for (size_t i = 0; i < total / 2; i++)
 		CHECK_EQ(p[i * PG], (char)(i % 253 + 1));
 	CHECK_EQ(vmstat("oom_kill") - oom0, 1);
+	close(hold);
+}
+
+/*
+ * The OOM killer kills every process that shares the victim's address
+ * space (Linux's __oom_kill_process kills the user processes sharing the
+ * victim's mm in other thread groups): the memory comes back only when
+ * the last of them has left it. The holder (60% of memory) starts a
+ * process on its own address space that sleeps; the parent then writes
+ * 50%. Both must die of SIGKILL in one OOM kill (whichever of the two
+ * the killer picks: they have the same footprint), and the parent's
+ * writes all succeed. This test is a subreaper (PR_SET_CHILD_SUBREAPER),
+ * so the sharer, orphaned when the holder dies, is its child to reap.
+ * Before the fix the sharer lived on, the victim's memory never came
+ * back, and every fault that found no page waited for it: this test hung,
+ * as the fuzzer's seed 128 did (docs/fuzz.md).
+ */
+static void t_oom_kill_shared_mm(void)
+{
+	size_t total = (size_t)meminfo_kb("MemTotal") * 1024 / PG;
+	int hold, st = 0, pid, sharer = 0;
+	long oom0 = vmstat("oom_kill");
+	char *p;
+
+	CHECK_EQ(sys_prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), 0);
+	if (!oom_holder_start_sharing(&pid, &hold, &sharer))
+		return;
+	p = fill(total / 2);
+	CHECK(p != NULL);
+	CHECK_EQ(waitpid(pid, &st, 0), pid);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	CHECK_EQ(waitpid(sharer, &st, 0), sharer);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	for (size_t i = 0; i < total / 2; i++)
+		CHECK_EQ(p[i * PG], (char)(i % 253 + 1));
+	CHECK_EQ(vmstat("oom_kill") - oom0, 1);
+	CHECK_EQ(munmap(p, total / 2 * PG), 0);
 	close(hold);
 }
 
@@ -1356,6 +1426,7 @@ const struct utest ut_pressure_tests[] = {
 	{ "meminfo_lazyfree", t_meminfo_lazyfree },
 	{ "pressure_madv_free", t_pressure_madv_free },
 	{ "oom_kill_largest", t_oom_kill_largest },
+	{ "oom_kill_shared_mm", t_oom_kill_shared_mm },
 	{ "oom_kill_in_copy", t_oom_kill_in_copy },
 	{ "swap_roundtrip", t_swap_roundtrip },
 	{ "swap_fork_cow_mremap", t_swap_fork_cow_mremap },
