@@ -311,11 +311,15 @@ void mm_put_deferred_flush(void);
  * (mm_activate(NULL) or another mm first). No lock held by the caller.
  */
 void mm_put(struct mm *mm);
-/* mm_enter: a task starts using mm (task_set_mm; the reference it holds is the caller's). */
+/*
+ * mm_enter: a user task starts using mm (clone, exec; the reference it
+ * holds is the caller's). A kernel thread that borrows mm
+ * (kthread_use_mm) is not counted: the address space is its owner's.
+ */
 void mm_enter(struct mm *mm);
 /*
- * mm_leave: a task stops using mm (exit, exec, a kernel thread done with
- * it; task_set_mm counted it in) and drops its reference. The last task
+ * mm_leave: a user task stops using mm (exit, exec, an aborted clone;
+ * mm_enter counted it in) and drops its reference. The last task
  * to leave empties mm itself (Linux's exit_mmap in the last mmput): every
  * mapping, VMA and the frames only they held are gone when this returns,
  * even while another reference (khugepaged's scan, reclaim's walk, a /proc

@@ -263,9 +263,11 @@ struct task *task_find(int pid);
 /*
  * task_get_mm: a reference to the address space of live task pid (NULL:
  * no such task, or it has none), its name copied to comm; the task may
- * exit meanwhile on another CPU. task_set_mm: t->mm = mm (counted as one
- * of mm's tasks); returns the old one for the caller to mm_leave (the pair
- * keeps task_get_mm from taking an mm being freed: both run under sched_lock).
+ * exit meanwhile on another CPU. task_set_mm: t->mm = mm; returns the old
+ * one for the caller to put: mm_leave for a user task's (counted in by
+ * mm_enter at clone or exec), mm_put for a kernel thread's borrowed one
+ * (the pair keeps task_get_mm from taking an mm being freed: both run
+ * under sched_lock).
  */
 struct mm *task_get_mm(int pid, char comm[TASK_COMM_LEN]);
 struct mm *task_set_mm(struct task *t, struct mm *mm);

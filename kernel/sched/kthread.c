@@ -85,5 +85,5 @@ void kthread_unuse_mm(void)
 
 	BUG_ON(!t->kthread_fn || !t->mm);
 	mm_activate(NULL);
-	mm_leave(task_set_mm(t, NULL));
+	mm_put(task_set_mm(t, NULL));        /* borrowed: not one of its tasks (mm_enter) */
 }

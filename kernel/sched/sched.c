@@ -586,8 +586,6 @@ struct mm *task_set_mm(struct task *t, struct mm *mm)
 	struct mm *old = t->mm;
 
 	t->mm = mm;
-	if (mm)
-		mm_enter(mm);           /* mm_leave takes it off */
 	spin_unlock_irqrestore(&sched_lock, f);
 	return old;
 }

@@ -86,6 +86,7 @@ static long clone_resources(struct task *child, struct task *parent, uint64_t fl
 	task_set_mm(child, (flags & CLONE_VM) ? mm_get(parent->mm) : mm_dup(parent->mm));
 	if (!child->mm)
 		return -ENOMEM;
+	mm_enter(child->mm);            /* one of its tasks: mm_leave at exit, exec or clone_abort */
 	if (flags & CLONE_FILES) {
 		child->fdt = parent->fdt;
 		__atomic_add_fetch(&child->fdt->refs, 1, __ATOMIC_RELAXED);

@@ -688,6 +688,7 @@ void exec_install(struct task *t, struct exec_image *img, const char *name)
 		mm_activate(img->mm);
 	if (t->mm)              /* PR_SET_THP_DISABLE survives execve, as in Linux */
 		img->mm->thp_disabled = t->mm->thp_disabled;
+	mm_enter(img->mm);
 	old = task_set_mm(t, img->mm);
 	mm_leave(old);
 	memset(tf, 0, sizeof(*tf));
