@@ -303,7 +303,7 @@ void mm_list_report(void)
 	}
 	spin_unlock_irqrestore(&mm_list_lock, f);
 	printk("mm: %lu teardowns running (unlisted, not yet freed)\n",
-	       __atomic_load_n(&teardowns_running, __ATOMIC_RELAXED));
+	       READ_ONCE(teardowns_running));
 }
 
 void mm_activate(struct mm *mm)
