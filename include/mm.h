@@ -93,7 +93,7 @@ struct mm {
 	struct spinlock pt_lock;      /* page-table lock: serializes faults (which hold
 	                               *   mmap_lock only for reading) on this mm's tables */
 	int users;                    /* [atomic] references (mm_get/mm_put); threads sharing it */
-	int tasks;                    /* [atomic] tasks using it (task_set_mm counts; mm_leave) */
+	int tasks;                    /* [atomic] user tasks using it (mm_enter at clone and exec; mm_leave) */
 	bool emptied;                 /* [mmap_lock write] its last task left: no VMA, no mapping (mm_leave) */
 	uintptr_t start_brk;          /* [mmap_lock] heap start (set by exec; brk never goes below) */
 	uintptr_t brk;                /* [mmap_lock] current program break (may be unaligned) */

@@ -21,7 +21,7 @@ static struct list_head mm_list = LIST_HEAD_INIT(mm_list);
 static struct spinlock mm_list_lock = SPINLOCK_INIT_CLASS("mm_list", LOCK_CLASS_MM_LIST);
 static uint64_t mm_list_last_id;       /* [mm_list_lock] the last list_id given */
 static unsigned long teardowns_running; /* [atomic] unlisted by mm_teardown, not yet freed */
-/* [atomic] address spaces the OOM killer marked whose teardown has not ended (it waits for them). */
+/* [atomic] address spaces the OOM killer marked whose memory is not back yet (it waits for them). */
 static unsigned long oom_victims;
 
 struct mm *mm_create_backend(const struct vma_index_ops *backend)

@@ -5,11 +5,10 @@
  * the most: the largest footprint (Linux's oom_badness: resident pages,
  * swap entries and page-table pages; oom_score_adj is always 0 here),
  * never a kernel thread, pid 1 only when nothing else is left; with it
- * every other process that shares its address space. While a
- * victim is still on its way out, or its address space not yet torn down
- * (someone else, reclaim say, may hold the last reference a moment
- * longer), nobody else is killed: the faulting task gives up the CPU and
- * retries its fault (Linux: out_of_memory aborts the choice when it meets
+ * every other process that shares its address space. While a victim's
+ * memory is not back yet (its last task has not emptied the address
+ * space: mm_leave), nobody else is killed: the faulting task gives up the
+ * CPU and retries its fault (Linux: out_of_memory aborts the choice when it meets
  * a victim whose mm has not got MMF_OOM_SKIP yet).
  *
  * Locking: the choice is made under sched_lock (the task list and each
@@ -56,7 +55,6 @@ static void oom_evaluate(struct task *t, struct oom_choice *c, struct oom_choice
 	}
 }
 
-/* Print the kill (Linux's format, with the reason first) and send SIGKILL. sched_lock held. */
 /*
  * The victim's memory comes back only once every task using its address
  * space has left it, so every other process sharing it (clone with
@@ -86,6 +84,7 @@ static bool kill_sharers_locked(const struct task *v, const struct k_siginfo *in
 	return freed;
 }
 
+/* Print the kill (Linux's format, with the reason first) and send SIGKILL. sched_lock held. */
 static void oom_kill_locked(struct task *v, const struct task *faulting)
 {
 	struct mm *mm = v->mm;

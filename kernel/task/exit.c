@@ -154,14 +154,8 @@ void task_exit(int status)
 		dput(t->exe);
 	t->cwd = t->exe = NULL;
 	if (t->mm) {
-		struct mm *mm;
-
 		mm_activate(NULL);
-		mm = task_set_mm(t, NULL);
-		if (t->kthread_fn)
-			mm_put(mm);     /* borrowed (kthread_use_mm): not one of its tasks */
-		else
-			mm_leave(mm);
+		mm_leave(task_set_mm(t, NULL));  /* (a kernel thread ends in kthread_exit, its mm given back) */
 	}
 	f = spin_lock_irqsave(&sched_lock);
 	thread_end_locked(t, status);
