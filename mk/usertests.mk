@@ -11,6 +11,7 @@
 #   make run-user PROG=path ARGS="..."   any static program through tools/run
 #   make bench-console     program output throughput -> docs/console-bench.md
 #   make bench-smp [QUICK=1]  threads and processes on several CPUs -> docs/smp-bench.md
+#   make bench-mixedcost      a mixed1 fault's cost to its own thread, 1-4 threads -> docs/smp-bench.md
 #   make test-programs     unmodified programs, Linux vs the kernel -> docs/programs.md
 
 USERTESTS := $(BUILD)/user/tests
@@ -53,6 +54,13 @@ bench-console: $(USERTESTS) $(KERNEL32)
 .PHONY: bench-smp
 bench-smp: $(KERNEL32)
 	@tools/bench/smpbench $(if $(filter 1 yes on,$(QUICK)),--quick) docs/smp-bench.md
+
+# What one mixed1 fault costs the faulting thread itself, with the mapper beside it
+# (tools/bench/mixedcost: per-CPU instruction counts from the QEMU plugin tools/bench/insncount.c);
+# rewrites its table in docs/smp-bench.md.
+.PHONY: bench-mixedcost
+bench-mixedcost:
+	@tools/bench/mixedcost docs/smp-bench.md
 
 # Unmodified programs (busybox, bash, a static glibc C++ program, lua, jq) on Linux and on
 # the kernel, compared; writes docs/programs.md. Installs or builds what is missing.

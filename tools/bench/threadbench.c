@@ -4,7 +4,7 @@
  * by tools/bench/smpbench with musl-gcc -static -pthread (a real libc: malloc1
  * needs a thread-safe malloc), so the same static binary runs on both.
  *
- *   threadbench [--quick] [WORKLOAD...]     (default: all six)
+ *   threadbench [--quick] [--pin] [--max N] [WORKLOAD...]     (default: all six)
  *
  * Workloads (each thread on its own memory, as will-it-scale's threads
  * mode; an operation is):
@@ -24,8 +24,17 @@
  *                own count: mapper_ops) until the others are done, so the
  *                faults meet a writer of the mmap_lock and of the VMA tree
  *                all the time (issue 20's mixed row)
- * for 1, 2, 4, 8 and 16 threads, a fixed number of operations per thread
- * (--quick: a quarter).
+ * for 1, 2, 4, 8 and 16 threads (--max N: those up to N), a fixed number
+ * of operations per thread (--quick: a quarter).
+ *
+ * --pin (before the workloads): thread i runs on CPU i only (modulo the
+ * CPUs the process may use), the mixed1 mapper on CPU 0, and each mixed1
+ * faulting thread executes a marker instruction before its first fault
+ * and after its last (MARK_FAULTS_BEGIN, MARK_FAULTS_END) and the main
+ * thread one at the start of each run (MARK_RUN). The markers
+ * are no-ops; under QEMU with tools/bench/insncount.c they give each
+ * CPU's own instruction count there, so tools/bench/mixedcost can take a
+ * faulting thread's instructions apart from the mapper's.
  *
  * One line per run: "threadbench W threads=N ops=OPS ns=NS ops_per_sec=R"
  * and, on this kernel (vmk_memstat, syscall 1000; -ENOSYS on Linux), the
@@ -38,7 +47,9 @@
  * last join: host time under multi-threaded TCG, guest instructions
  * under -icount shift=0.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +68,15 @@
 
 #define MAX_THREADS 16
 #define PAGE 4096UL
+
+/* tools/bench/insncount.c's markers: nopl 0x4b4d56NN(%rax,%rax,1), a no-op with code NN. */
+#define MARK_FAULTS_BEGIN 1
+#define MARK_FAULTS_END 2
+#define MARK_RUN 3
+#define mark(code) __asm__ volatile(".byte 0x0f, 0x1f, 0x84, 0x00, %c0, 0x56, 0x4d, 0x4b" : : "i"(code) : "memory")
+
+static bool pin;                /* --pin */
+static int max_threads = MAX_THREADS;  /* --max N: only the thread counts up to N */
 
 struct params {
 	unsigned long pf_bytes;          /* page_fault1's mapping */
@@ -142,8 +162,10 @@ static long mixed_fault(void)
 
 	if (p == MAP_FAILED || madvise(p, par->pf_bytes, MADV_NOHUGEPAGE))
 		n = -1;
+	mark(MARK_FAULTS_BEGIN);
 	for (unsigned long off = 0; n > 0 && off < par->pf_bytes; off += PAGE)
 		p[off] = 1;
+	mark(MARK_FAULTS_END);
 	if (p != MAP_FAILED)
 		munmap(p, par->pf_bytes);
 	__atomic_sub_fetch(&mixed_faulters, 1, __ATOMIC_SEQ_CST);
@@ -194,12 +216,30 @@ static int mixed_setup(void)
 
 struct start {
 	long (*fn)(void);
+	int cpu;                /* --pin: the one CPU it runs on */
 };
+
+/* --pin: the calling thread on the k-th CPU of those the process may use. */
+static void pin_to(int k)
+{
+	cpu_set_t allowed, one;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return;
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &allowed) && n++ == k % CPU_COUNT(&allowed))
+			CPU_SET(c, &one);
+	sched_setaffinity(0, sizeof(one), &one);
+}
 
 static void *worker(void *arg)
 {
 	const struct start *st = arg;
 
+	if (pin)
+		pin_to(st->cpu);
 	__atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
 	while (!__atomic_load_n(&go, __ATOMIC_SEQ_CST))
 		sched_yield();
@@ -271,6 +311,7 @@ static int run(const struct workload *w, int n)
 	mapper_ops = 0;
 	for (int i = 0; i < n; i++) {
 		st[i].fn = i == 0 && mapper ? w->first : w->fn;
+		st[i].cpu = i;
 		if (pthread_create(&t[i], NULL, worker, &st[i]))
 			return 1;
 	}
@@ -278,6 +319,8 @@ static int run(const struct workload *w, int n)
 		sched_yield();
 	counted = memstat(&a);
 	thp = thp_counts(&h0);
+	if (pin)
+		mark(MARK_RUN);
 	t0 = now_ns();
 	__atomic_store_n(&go, 1, __ATOMIC_SEQ_CST);
 	for (int i = 0; i < n; i++) {
@@ -319,9 +362,15 @@ int main(int argc, char **argv)
 		mkdir("/proc", 0555);
 		mount("proc", "/proc", "proc", 0, NULL);
 	}
-	if (argc > 1 && strcmp(argv[1], "--quick") == 0) {
-		par = &quick;
-		first = 2;
+	for (; first < argc && argv[first][0] == '-'; first++) {
+		if (strcmp(argv[first], "--quick") == 0)
+			par = &quick;
+		else if (strcmp(argv[first], "--pin") == 0)
+			pin = true;
+		else if (strcmp(argv[first], "--max") == 0 && first + 1 < argc)
+			max_threads = atoi(argv[++first]);
+		else
+			break;
 	}
 	for (size_t k = 0; k < sizeof(workloads) / sizeof(workloads[0]); k++) {
 		bool chosen = argc <= first;
@@ -331,11 +380,11 @@ int main(int argc, char **argv)
 		if (!chosen)
 			continue;
 		any = 1;
-		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]) && counts[c] <= max_threads; c++)
 			status |= run(&workloads[k], counts[c]);
 	}
 	if (!any) {
-		fprintf(stderr, "usage: threadbench [--quick] [page_fault1|mmap1|brk1|malloc1|tlb_flush1|mixed1]...\n");
+		fprintf(stderr, "usage: threadbench [--quick] [--pin] [--max N] [page_fault1|mmap1|brk1|malloc1|tlb_flush1|mixed1]...\n");
 		return 2;
 	}
 	printf("threadbench done\n");
