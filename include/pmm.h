@@ -27,6 +27,7 @@
 #define PG_pcp      0x400             /* free, on a CPU's list of free frames (mm/pmm.c, pmm_free_user) */
 #define PG_readahead 0x200            /* read from swap ahead of a fault, not yet seen used (mm/swap_pte.c);
                                        *   set before it is mapped, cleared atomically by whoever sees it */
+#define PG_zeroed   0x800             /* with PG_pcp: zeroed already (pmm_zero_ahead) */
 
 /*
  * Read without a lock: refcount and mapcount (changed with atomics,
@@ -123,6 +124,15 @@ void pmm_free(struct page *page, unsigned order);
  * counts as free (pmm_free_frames).
  */
 void pmm_free_user(struct page *page);
+
+/*
+ * pmm_zero_ahead: zero now the frame that this CPU's next order-0
+ * GFP_USER allocation gets, so that the allocation, if it asks for
+ * GFP_ZERO, need not: for a caller about to allocate a zeroed user page
+ * under a lock others wait for (the page fault path, before pt_lock). The
+ * frame stays free and zeroed until it is allocated or its list drained.
+ */
+void pmm_zero_ahead(void);
 
 /*
  * pmm_drain_pcp: give every CPU's free frames back to the buddy lists, so

@@ -289,8 +289,11 @@ static void pcp_drain_locked(struct pcp_list *l, unsigned n)
 	spin_unlock_irqrestore(&pmm_lock, flags);
 }
 
-/* A frame from this CPU's list (refilled when empty), or NULL: none left in the buddy lists to refill it with. */
-static struct page *pcp_alloc(void)
+/*
+ * A frame from this CPU's list (refilled when empty), or NULL: none left
+ * in the buddy lists to refill it with. *zeroed: it was zeroed ahead.
+ */
+static struct page *pcp_alloc(bool *zeroed)
 {
 	struct pcp_list *l = &pcp[arch_cpu_id()];
 	struct page *p = NULL;
@@ -301,12 +304,32 @@ static struct page *pcp_alloc(void)
 	if (l->count) {
 		p = list_first_entry(&l->frames, struct page, lru);
 		list_del(&p->lru);
+		*zeroed = p->flags & PG_zeroed;
 		p->flags = 0;
 		l->count--;
 		__atomic_sub_fetch(&pcp_frames, 1, __ATOMIC_RELAXED);
 	}
 	spin_unlock_irqrestore(&l->lock, flags);
 	return p;
+}
+
+void pmm_zero_ahead(void)
+{
+	struct pcp_list *l = &pcp[arch_cpu_id()];
+	unsigned long flags = spin_lock_irqsave(&l->lock);
+
+	if (!l->count)
+		pcp_refill_locked(l);
+	if (l->count) {
+		struct page *p = list_first_entry(&l->frames, struct page, lru);
+
+		/* (interrupts stay off while it is cleared: the list is this CPU's, a remote drain waits) */
+		if (!(p->flags & PG_zeroed)) {
+			arch_clear_page(page_address(p));
+			p->flags |= PG_zeroed;
+		}
+	}
+	spin_unlock_irqrestore(&l->lock, flags);
 }
 
 void pmm_free_user(struct page *page)
@@ -462,6 +485,7 @@ void pmm_release_reserved_rest(phys_addr_t start, phys_addr_t end)
 struct page *pmm_alloc(unsigned order, unsigned gfp)
 {
 	struct page *head = NULL;
+	bool zeroed = false;
 
 	if (order > PMM_MAX_ORDER)
 		return NULL;
@@ -469,7 +493,7 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 	if ((gfp & GFP_USER) && pmm_free_frames() < (1UL << order) + READ_ONCE(wmark[WMARK_MIN]))
 		return NULL;
 	if (order == 0 && (gfp & GFP_USER))
-		head = pcp_alloc();
+		head = pcp_alloc(&zeroed);
 	if (!head)
 		head = buddy_alloc(order);
 	if (!head && READ_ONCE(pcp_frames)) {
@@ -486,7 +510,7 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 	kasan_unpoison(page_address(head), PAGE_SIZE << order);
 #endif
 
-	if (gfp & GFP_ZERO)
+	if ((gfp & GFP_ZERO) && !zeroed)
 		for (size_t i = 0; i < (1UL << order); i++)
 			arch_clear_page((char *)page_address(head) + i * PAGE_SIZE);
 	return head;
@@ -642,7 +666,21 @@ static int check_no_overlap(void)
 	return 0;
 }
 
-/* Every CPU's list of free frames: its count, its frames marked PG_pcp and nothing else, at most PCP_HIGH. */
+/* A frame of 4 KiB zeroes (a frame marked PG_zeroed: nothing wrote to it since, free as it is). */
+static bool frame_is_zero(const struct page *p)
+{
+	const uint64_t *w = page_address(p);
+
+	for (size_t i = 0; i < PAGE_SIZE / sizeof(*w); i++)
+		if (w[i])
+			return false;
+	return true;
+}
+
+/*
+ * Every CPU's list of free frames: its count, its frames marked PG_pcp
+ * and nothing else but PG_zeroed (then all zero), at most PCP_HIGH.
+ */
 static int check_pcp_lists(void)
 {
 	unsigned cpu;
@@ -657,7 +695,8 @@ static int check_pcp_lists(void)
 		list_for_each(pos, &l->frames) {
 			struct page *p = list_entry(pos, struct page, lru);
 
-			if (p->flags != PG_pcp || page_pfn(p) >= pmm_max_pfn)
+			if ((p->flags & ~PG_zeroed) != PG_pcp || page_pfn(p) >= pmm_max_pfn ||
+			    ((p->flags & PG_zeroed) && !frame_is_zero(p)))
 				err = -EINVAL;
 			n++;
 		}
