@@ -73,11 +73,21 @@ void vma_lockless_set(struct mm *mm, bool on);
  * vma_start_write: mark v as changing in this write section, after waiting
  * for the faults inside it. vma_write_lock_range: every VMA that touches
  * or intersects [start, end] (its neighbours included: merges change
- * them); vma_write_lock_all: every VMA. mmap_lock write; nothing to do
- * unless mm->vma_lockless.
+ * them); vma_write_lock_inside: those that intersect [start, end) only
+ * (munmap's: it changes no neighbour); vma_write_lock_map: those a new
+ * mapping of [start, end) with flags and file may change: the ones inside
+ * (MAP_FIXED replaces them) and a neighbour only when it has the same
+ * flags but VM_SOFTDIRTY and the same file, which a merge needs (Linux
+ * write-locks the VMA a merge expands, not every neighbour; a faulting
+ * thread next to another's mmap and munmap then keeps its VMA lock);
+ * vma_write_lock_all: every VMA. mmap_lock write; nothing to do unless
+ * mm->vma_lockless.
  */
 void vma_start_write(struct mm *mm, struct vma *v);
 void vma_write_lock_range(struct mm *mm, uintptr_t start, uintptr_t end);
+void vma_write_lock_inside(struct mm *mm, uintptr_t start, uintptr_t end);
+void vma_write_lock_map(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags,
+			const struct vm_file *file);
 void vma_write_lock_all(struct mm *mm);
 /*
  * vma_lock_lookup: the VMA containing addr, read-locked, found without the

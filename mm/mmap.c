@@ -213,7 +213,7 @@ static int mmap_region(struct mm *mm, const struct mmap_req *r)
 		if (!anon)
 			return -ENOMEM;
 	}
-	vma_write_lock_range(mm, r->addr, r->addr + r->len);
+	vma_write_lock_map(mm, r->addr, r->addr + r->len, r->vf, anon ? anon : r->file);
 	if (vma_find_intersection(mm, r->addr, r->addr + r->len)) {
 		struct unmap_window u = { .tlb = &tlb };
 
@@ -271,7 +271,7 @@ int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len, struct tlb_batc
 	len = ALIGN_UP(len, PAGE_SIZE);
 	if (!len)
 		return -EINVAL;
-	vma_write_lock_range(mm, start, start + len);
+	vma_write_lock_inside(mm, start, start + len);
 	return tlb ? mm_unmap_range_tlb(mm, start, start + len, tlb) : mm_unmap_range(mm, start, start + len);
 }
 

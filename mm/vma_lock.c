@@ -231,14 +231,39 @@ void vma_start_write(struct mm *mm, struct vma *v)
 	lockdep_release(v, LOCK_CLASS_VMA);
 }
 
-void vma_write_lock_range(struct mm *mm, uintptr_t start, uintptr_t end)
+/* Which VMAs touching [start, end] a write_lock_* call marks. */
+enum lock_which { LOCK_TOUCHING, LOCK_INSIDE, LOCK_MAP };
+
+static void write_lock_range(struct mm *mm, uintptr_t start, uintptr_t end, enum lock_which which,
+			     unsigned long flags, const struct vm_file *file)
 {
 	struct vma *v;
 
 	if (!mm->vma_lockless)
 		return;
-	for (v = vma_find(mm, start ? start - 1 : 0); v && v->start <= end; v = vma_next(mm, v))
-		vma_start_write(mm, v);
+	for (v = vma_find(mm, start ? start - 1 : 0); v && v->start <= end; v = vma_next(mm, v)) {
+		bool inside = v->start < end && v->end > start;
+		bool may_merge = ((v->flags ^ flags) & ~VM_SOFTDIRTY) == 0 && v->file == file;
+
+		if (which == LOCK_TOUCHING || inside || (which == LOCK_MAP && may_merge))
+			vma_start_write(mm, v);
+	}
+}
+
+void vma_write_lock_range(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	write_lock_range(mm, start, end, LOCK_TOUCHING, 0, NULL);
+}
+
+void vma_write_lock_inside(struct mm *mm, uintptr_t start, uintptr_t end)
+{
+	write_lock_range(mm, start, end, LOCK_INSIDE, 0, NULL);
+}
+
+void vma_write_lock_map(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long flags,
+			const struct vm_file *file)
+{
+	write_lock_range(mm, start, end, LOCK_MAP, flags, file);
 }
 
 void vma_write_lock_all(struct mm *mm)

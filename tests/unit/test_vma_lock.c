@@ -53,8 +53,66 @@ static void test_stale_mark_still_waits(struct ktest *t)
 	mm_put(mm);
 }
 
+/* An mm with per-VMA locks (fault_lock=vma), or NULL. */
+static struct mm *vma_lock_mm(void)
+{
+	bool was = mm_fault_lock_vma;
+	struct mm *mm;
+
+	mm_fault_lock_vma = true;
+	mm = mm_create();
+	mm_fault_lock_vma = was;
+	return mm;
+}
+
+/* Was the VMA at addr marked by the write section that just ended (mmap_write_unlock moved the number on)? */
+static bool marked_last_section(struct mm *mm, uintptr_t addr)
+{
+	struct vma *v;
+	bool marked;
+
+	mmap_read_lock(mm);
+	v = vma_find(mm, addr);
+	marked = v && v->start <= addr && v->vm_lock_seq == (uint16_t)(mm->mm_lock_seq - 1);
+	mmap_read_unlock(mm);
+	return marked;
+}
+
+/*
+ * Which VMAs a write section marks, so which faults must wait or fall back
+ * to the mmap_lock: munmap marks what it unmaps and not the VMAs beside it
+ * (it changes none of them); mmap marks a neighbour only when the new
+ * mapping may merge with it (the same flags, as a merge needs), as Linux
+ * write-locks the VMA a merge expands. A faulting thread whose VMA lies
+ * next to another thread's mmap and munmap of unmergeable memory (mixed1
+ * of tools/bench/threadbench.c) then keeps faulting under its VMA lock.
+ */
+static void test_writers_mark_what_they_change(struct ktest *t)
+{
+	struct mm *mm = vma_lock_mm();
+
+	if (!mm)
+		return;
+	EXPECT_EQ(t, vm_mmap(mm, B, 2 * PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)B);
+	EXPECT_EQ(t, vm_mmap(mm, B + 2 * PAGE_SIZE, PAGE_SIZE, PROT_READ, UT_PA | MAP_FIXED),
+		  (long)(B + 2 * PAGE_SIZE));
+	EXPECT_FALSE(t, marked_last_section(mm, B));            /* read-only beside read-write: no merge */
+	EXPECT_EQ(t, vm_munmap(mm, B + 2 * PAGE_SIZE, PAGE_SIZE), 0);
+	EXPECT_FALSE(t, marked_last_section(mm, B));            /* the unmapped VMA's neighbour */
+	EXPECT_EQ(t, vm_mmap(mm, B + 2 * PAGE_SIZE, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED),
+		  (long)(B + 2 * PAGE_SIZE));
+	EXPECT_TRUE(t, marked_last_section(mm, B));             /* merged into it: changed */
+	mmap_read_lock(mm);
+	EXPECT_EQ(t, vma_find(mm, B)->end, B + 3 * PAGE_SIZE);
+	mmap_read_unlock(mm);
+	EXPECT_EQ(t, vm_munmap(mm, B + PAGE_SIZE, PAGE_SIZE), 0);
+	EXPECT_TRUE(t, marked_last_section(mm, B));             /* split: the VMA unmapped in */
+	mm_put(mm);
+}
+
 static const struct ktest_case vma_lock_cases[] = {
 	KTEST_CASE(test_stale_mark_still_waits),
+	KTEST_CASE(test_writers_mark_what_they_change),
 	{ 0 },
 };
 KTEST_SUITE(vma_lock, vma_lock_cases);
