@@ -34,19 +34,6 @@ static bool vma_exec_only(unsigned long vm_flags)
 	return (vm_flags & VM_ACCESS_FLAGS) == VM_EXEC && arch_mmu_exec_only();
 }
 
-unsigned mm_vm_to_mmu(unsigned long vm_flags)
-{
-	unsigned prot = 0;
-
-	if ((vm_flags & VM_ACCESS_FLAGS) && !vma_exec_only(vm_flags))
-		prot |= MMU_READ;
-	if (vm_flags & VM_WRITE)
-		prot |= MMU_WRITE;
-	if (vm_flags & VM_EXEC)
-		prot |= MMU_EXEC;
-	return prot;
-}
-
 struct set_state_ctx {
 	unsigned state;
 	struct tlb_batch *tlb;

@@ -714,8 +714,22 @@ int mm_munmap_locked(struct mm *mm, uintptr_t start, size_t len, struct tlb_batc
 unsigned long mm_zap_range(struct mm *mm, const struct vma *vma, uintptr_t start, uintptr_t end,
 			   struct tlb_batch *tlb);
 
-/* MMU_* permissions for a PTE in a VMA with flags (x86: W implies R; no access bits: PROT_NONE). */
-unsigned mm_vm_to_mmu(unsigned long vm_flags);
+/*
+ * MMU_* permissions for a PTE in a VMA with flags (x86: W implies R; no
+ * access bits: PROT_NONE; PROT_EXEC alone is execute-only where the
+ * hardware can keep it unreadable, arch_mmu_exec_only). Inline: every
+ * fault asks. The MMU_ and VM_ access bits are the same bits.
+ */
+static inline unsigned mm_vm_to_mmu(unsigned long vm_flags)
+{
+	unsigned prot = (unsigned)(vm_flags & VM_ACCESS_FLAGS);
+
+	_Static_assert(MMU_READ == VM_READ && MMU_WRITE == VM_WRITE && MMU_EXEC == VM_EXEC,
+		       "MMU_ and VM_ access bits differ");
+	if (prot && (prot != MMU_EXEC || !arch_mmu_exec_only()))
+		prot |= MMU_READ;
+	return prot;
+}
 
 
 /*
