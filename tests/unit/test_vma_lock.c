@@ -101,12 +101,14 @@ static void test_writers_mark_what_they_change(struct ktest *t)
 	EXPECT_FALSE(t, marked_last_section(mm, B));            /* the unmapped VMA's neighbour */
 	EXPECT_EQ(t, vm_mmap(mm, B + 2 * PAGE_SIZE, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED),
 		  (long)(B + 2 * PAGE_SIZE));
-	EXPECT_TRUE(t, marked_last_section(mm, B));             /* merged into it: changed */
-	mmap_read_lock(mm);
-	EXPECT_EQ(t, vma_find(mm, B)->end, B + 3 * PAGE_SIZE);
-	mmap_read_unlock(mm);
+	/*
+	 * The same flags beside it: it may merge (it does, but for a lab
+	 * skeleton whose merge rules are still stubs: the mark comes from
+	 * the flags either way).
+	 */
+	EXPECT_TRUE(t, marked_last_section(mm, B));
 	EXPECT_EQ(t, vm_munmap(mm, B + PAGE_SIZE, PAGE_SIZE), 0);
-	EXPECT_TRUE(t, marked_last_section(mm, B));             /* split: the VMA unmapped in */
+	EXPECT_TRUE(t, marked_last_section(mm, B));             /* the VMA unmapped in (split or trimmed) */
 	mm_put(mm);
 }
 
