@@ -31,6 +31,10 @@
  * instruction itself counts once when it faults and once when it runs
  * again (one instruction per fault more than the CPU retires).
  *
+ * Run it with the guest CPUs as host threads (multi-threaded TCG, no
+ * -icount): under -icount with several CPUs QEMU 10.0.2 passed it CPU 0
+ * for instructions that other CPUs executed.
+ *
  * The plugin API is QEMU's (include/qemu/qemu-plugin.h, API version 4:
  * QEMU 9.2 to 10.0); the declarations below are the few functions used,
  * written from its documentation, so that no QEMU headers (nor glib's)
