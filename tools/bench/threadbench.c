@@ -162,10 +162,12 @@ static long mixed_fault(void)
 
 	if (p == MAP_FAILED || madvise(p, par->pf_bytes, MADV_NOHUGEPAGE))
 		n = -1;
-	mark(MARK_FAULTS_BEGIN);
+	if (pin)
+		mark(MARK_FAULTS_BEGIN);
 	for (unsigned long off = 0; n > 0 && off < par->pf_bytes; off += PAGE)
 		p[off] = 1;
-	mark(MARK_FAULTS_END);
+	if (pin)
+		mark(MARK_FAULTS_END);
 	if (p != MAP_FAILED)
 		munmap(p, par->pf_bytes);
 	__atomic_sub_fetch(&mixed_faulters, 1, __ATOMIC_SEQ_CST);
