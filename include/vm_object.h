@@ -108,8 +108,9 @@ void vm_object_evict(struct vm_object *o);
  * when the device fails), or with VMO_NOWAIT the answer is -EAGAIN: drop
  * the locks and call vm_object_swap_in. With VMO_RECLAIM (read(),
  * write()), memory short of the min watermark is reclaimed first (direct
- * reclaim, as Linux's allocator does), and a swap-in that finds no frame
- * reclaims and tries again.
+ * reclaim, as Linux's allocator does), and a new page or a swap-in that
+ * finds no frame reclaims and tries again. New pages are user pages
+ * (GFP_USER): they leave the min watermark's frames to the kernel.
  */
 int vm_object_page(struct vm_object *o, unsigned long pgoff, unsigned flags, struct page **out);
 /*

@@ -308,14 +308,19 @@ static unsigned long size_pages(uint64_t size)
 	return (unsigned long)((size + PAGE_SIZE - 1) >> PAGE_SHIFT);
 }
 
-/* A new zeroed page for *slot (of pgoff), charged. 0, -ENOMEM, -ENOSPC. */
+/*
+ * A new zeroed page for *slot (of pgoff), charged. 0, -ENOMEM, -ENOSPC.
+ * A cache page is a user page (GFP_USER): it leaves the min watermark's
+ * frames to the kernel, or a program filling tmpfs or shared memory would
+ * make the kernel's own allocations (an open's struct file) fail.
+ */
 static int cache_fill(struct vm_object *o, void **slot, unsigned long pgoff)
 {
 	struct page *p;
 
 	if (o->ops->charge && o->ops->charge(o, 1))
 		return -ENOSPC;
-	p = pmm_alloc(0, GFP_ZERO);
+	p = pmm_alloc(0, GFP_USER | GFP_ZERO);
 	if (!p) {
 		if (o->ops->charge)
 			o->ops->charge(o, -1);
@@ -381,6 +386,8 @@ again:
 		user_page_get(*out);
 	}
 	spin_unlock_irqrestore(&o->lock, fl);
+	if (err == -ENOMEM && (flags & VMO_RECLAIM) && reclaims++ < 3 && mm_reclaim_direct(false))
+		goto again;
 	return err;
 }
 

@@ -288,6 +288,47 @@ static void test_direct_reclaim_in_fault_body(struct ktest *t)
 UT_CASE_WITHOUT_SWAP(test_direct_reclaim_in_fault)
 
 /*
+ * A page-cache page (here shared anonymous memory) is a user page: a fault
+ * that needs one at the min watermark gets none (FAULT_OOM, nothing to
+ * reclaim without swap) and leaves the frames below min to the kernel,
+ * which can still allocate. Before cache pages were GFP_USER, the fault
+ * took a kernel frame, and a program filling shared memory made the
+ * kernel's own allocations (an open's) fail. Once memory is back the same
+ * fault works.
+ */
+static void test_cache_page_leaves_min_body(struct ktest *t)
+{
+	size_t min = pmm_watermark(WMARK_MIN);
+	struct mm *mm = mm_create();
+	struct list_head held;
+	enum fault_result r;
+	size_t left;
+	struct page *k;
+
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, vm_mmap(mm, B, P(2), UT_RW, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED), (long)B);
+	ASSERT_EQ(t, ut_write8(mm, B, 1), FAULT_OK);            /* page tables and the object's tree exist */
+	list_init(&held);
+	hold_until(&held, min);
+	r = handle_mm_fault(mm, B + P(1), FAULT_WRITE | FAULT_USER);
+	left = pmm_free_frames();
+	k = pmm_alloc(0, 0);
+	EXPECT_TRUE(t, k != NULL);
+	if (k)
+		pmm_free(k, 0);
+	ut_release_frames(&held);
+	EXPECT_EQ(t, r, FAULT_OOM);
+	EXPECT_GE(t, left, min);
+	EXPECT_EQ(t, ut_write8(mm, B + P(1), 2), FAULT_OK);
+	EXPECT_EQ(t, ut_read8(mm, B + P(1)), 2);
+	EXPECT_EQ(t, ut_read8(mm, B), 1);
+	mm_put(mm);
+	EXPECT_EQ(t, pmm_check(), 0);
+}
+
+UT_CASE_WITHOUT_SWAP(test_cache_page_leaves_min)
+
+/*
  * A 64 TiB private VMA (a fuzzer's kind) with one lazily freed page at
  * its start, one in its middle and one at its end. arch_mmu_next_used
  * answers from the tables alone: the address itself inside a 2 MiB block
@@ -343,6 +384,7 @@ static const struct ktest_case mm_reclaim_cases[] = {
 	KTEST_CASE(test_min_free_kbytes),
 	KTEST_CASE(test_watermarks_gfp_user),
 	KTEST_CASE(test_direct_reclaim_in_fault),
+	KTEST_CASE(test_cache_page_leaves_min),
 	KTEST_CASE(test_sparse_huge_vma),
 	{ 0 },
 };
