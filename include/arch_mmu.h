@@ -62,6 +62,7 @@ bool arch_mmu_exec_only(void);
 #define MMU_DIRTY    0x20
 
 struct arch_mmu;                  /* one address space's page tables; opaque */
+struct page;
 
 /* A new address space: empty user half, shared kernel half. NULL on -ENOMEM. */
 struct arch_mmu *arch_mmu_create(void);
@@ -125,6 +126,25 @@ uintptr_t arch_mmu_next_used(struct arch_mmu *m, uintptr_t va, uintptr_t end);
  */
 int arch_mmu_query_near(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsigned *state);
 int arch_mmu_map_near(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned prot);
+
+/*
+ * The shared-mode pair (mm_pt_share, mm/internal.h): a fault that fills
+ * an empty entry of a table that exists, while other CPUs may fill other
+ * entries (or the same one) of the same tables, and nobody changes
+ * anything else. arch_mmu_find_empty: true with *s when a 4 KiB page
+ * table holds va and va's entry is empty (no mapping, swap entry or guard
+ * marker); false otherwise (no table, a 2 MiB leaf, an entry). It reads
+ * the tables only and does not use or change what the _near pair
+ * remembers. arch_mmu_fill_empty: map pa there with prot, if the entry is
+ * still empty (a compare-and-exchange): true; false when another CPU
+ * filled it first (nothing changed).
+ */
+struct mmu_empty_slot {
+	uint64_t *pte;
+	struct page *table;           /* the page table's page (its entry count) */
+};
+bool arch_mmu_find_empty(struct arch_mmu *m, uintptr_t va, struct mmu_empty_slot *s);
+bool arch_mmu_fill_empty(const struct mmu_empty_slot *s, phys_addr_t pa, unsigned prot);
 
 /*
  * Guard markers (Linux's PTE_MARKER_GUARD, MADV_GUARD_INSTALL): an entry

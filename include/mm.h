@@ -92,6 +92,8 @@ struct mm {
 	                               *   mmap_lock, else [mmap_lock write] */
 	struct spinlock pt_lock;      /* page-table lock: serializes faults (which hold
 	                               *   mmap_lock only for reading) on this mm's tables */
+	int pt_sharers;               /* [atomic] CPUs filling empty entries of existing
+	                               *   tables without pt_lock (mm_pt_share, mm/internal.h) */
 	int users;                    /* [atomic] references (mm_get/mm_put); threads sharing it */
 	int tasks;                    /* [atomic] user tasks using it (mm_enter at clone and exec; mm_leave) */
 	bool emptied;                 /* [mmap_lock write] its last task left: no VMA, no mapping (mm_leave) */
@@ -119,6 +121,7 @@ struct mm {
 	unsigned long stack_grows;    /* growsdown VMA expansions by faults */
 	unsigned long faults_lockless;  /* faults handled under a per-VMA lock (fault_lock=vma) */
 	unsigned long faults_fallback;  /* faults that tried it and took the mmap_lock instead */
+	unsigned long faults_pt_shared; /* faults that filled an entry in pt_lock's shared mode */
 
 	/* fault_lock=vma (mm/vma_lock.c). */
 	bool vma_lockless;            /* [mmap_lock] faults try the per-VMA lock first */

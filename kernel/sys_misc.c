@@ -334,6 +334,7 @@ long sys_vmk_memstat(SYSCALL_ARGS)
 		.cpus = arch_nr_cpus(),
 		.faults_lockless = READ_ONCE(mm->faults_lockless),
 		.faults_fallback = READ_ONCE(mm->faults_fallback),
+		.faults_pt_shared = READ_ONCE(mm->faults_pt_shared),
 		.mmap_read_acquired = READ_ONCE(mm->mmap_lock.read_acquired),
 		.mmap_write_acquired = READ_ONCE(mm->mmap_lock.write_acquired),
 		.mmap_read_contended = READ_ONCE(mm->mmap_lock.read_contended),

@@ -14,10 +14,11 @@
  * Locking: mmap_lock read around the whole fault (write only for the few
  * instructions that grow a stack VMA), or with fault_lock=vma the VMA's
  * own read lock instead when it can be had without the mmap_lock
- * (mm/vma_lock.c); pt_lock around every page-table change, so faults of
- * one mm on several CPUs serialize on its tables while munmap/mprotect
- * (mmap_lock write, and the write mark of every VMA they change) exclude
- * the faults in what they change.
+ * (mm/vma_lock.c); pt_lock around every page-table change, but for the
+ * demand-zero write into a page table that exists, which fills its one
+ * entry in pt_lock's shared mode (anon_fault_shared), so the threads of
+ * one mm fault at once; munmap/mprotect (mmap_lock write, and the write
+ * mark of every VMA they change) exclude the faults in what they change.
  */
 #include "internal.h"
 #include "vmscan.h"
@@ -378,6 +379,47 @@ static void zero_ahead_if_shared(const struct mm *mm, const struct vma *vma, uns
 		pmm_zero_ahead();
 }
 
+/*
+ * do_anonymous_page's write without pt_lock: a write the CPU found no
+ * page for, in private anonymous memory that has its anon identity, whose
+ * page table exists and whose entry is empty, fills the entry in the
+ * lock's shared mode (mm/internal.h), so the faults of several threads do
+ * not wait for each other, only for an exclusive holder (munmap,
+ * mprotect, reclaim). The page is zeroed in shared mode too. Whatever
+ * else the fault finds (no table yet, a 2 MiB block that may get a huge
+ * page, a swap entry, no memory) goes the locked way: false. When another
+ * CPU's fault filled the entry first, its page stands, ours goes back,
+ * and the access retries (FAULT_OK), as in Linux.
+ */
+static bool anon_fault_shared(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags,
+			      enum fault_result *r)
+{
+	struct mmu_empty_slot slot;
+	struct page *p;
+	bool filled;
+
+	if ((flags & (FAULT_WRITE | FAULT_PROT)) != FAULT_WRITE || vma->file || (vma->flags & VM_SHARED) ||
+	    !READ_ONCE(vma->anon) || !mm_pt_share(mm))
+		return false;
+	if (!arch_mmu_find_empty(mm->mmu, va, &slot) || !(p = anon_page_alloc(vma, va, true))) {
+		mm_pt_unshare(mm);
+		return false;
+	}
+	filled = arch_mmu_fill_empty(&slot, page_to_phys(p),
+				     mm_vm_to_mmu(vma->flags) | MMU_ACCESSED | MMU_DIRTY);
+	if (filled)
+		page_mapcount_add(p, 1);
+	mm_pt_unshare(mm);
+	if (filled) {
+		mm_count(&mm->rss, 1);
+		mm_count(&mm->faults_pt_shared, 1);
+	} else {
+		user_page_put(p);
+	}
+	*r = FAULT_OK;
+	return true;
+}
+
 /* The fault proper, with mmap_lock held for reading and vma containing addr. */
 static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t addr, unsigned flags)
 {
@@ -388,6 +430,8 @@ static enum fault_result fault_locked(struct mm *mm, struct vma *vma, uintptr_t 
 	enum fault_result r;
 	int q;
 
+	if (anon_fault_shared(mm, vma, va, flags, &r))
+		return r;
 	zero_ahead_if_shared(mm, vma, flags);
 	mm_pt_lock(mm);
 again:

@@ -16,17 +16,63 @@
 #include "vmscan.h"
 #include "lockless.h"
 #include "lru.h"
+#include "lockdep.h"
 
 /* ---- the page-table lock (mm->pt_lock): a spinning lock that leaves interrupts on */
+/*
+ * The lock has a shared mode too, for the one page-table change that
+ * needs no more than the entry it fills: the demand fault into a table
+ * that exists (mm/fault.c, anon_fault_shared). A CPU in shared mode
+ * (mm_pt_share .. mm_pt_unshare) fills an empty entry with a
+ * compare-and-exchange and changes nothing else in the tables; any
+ * number of CPUs may share at once. mm_pt_lock is the exclusive mode: it
+ * takes the spinning lock, then waits until the sharers already in have
+ * left; a CPU that finds the lock held does not share (it takes the lock
+ * instead), so the wait is short and the lock's holder has the tables
+ * to itself as before. Linux gets the same freedom with a lock per page
+ * table (split PTE locks); here faults into the same table do not wait
+ * for each other either.
+ */
+void mm_pt_wait_sharers(struct mm *mm);
+
 static inline void mm_pt_lock(struct mm *mm)
 {
 	BUG_ON(!arch_irqs_enabled());   /* a CPU waiting for it must still take shootdown IPIs */
 	spin_lock(&mm->pt_lock);
+	/* Orders the lock's store before the sharers' load; mm_pt_share does the converse. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(smp_load_acquire(&mm->pt_sharers) != 0, 0))
+		mm_pt_wait_sharers(mm);
 }
 
 static inline void mm_pt_unlock(struct mm *mm)
 {
 	spin_unlock(&mm->pt_lock);
+}
+
+/*
+ * mm_pt_share: enter shared mode (above): true, or false when pt_lock is
+ * held (the caller takes it instead). The lock checker sees pt_lock
+ * taken, so the locks taken inside are checked against it as in the
+ * exclusive mode. Never sleeps, never waits; no mm_pt_lock of the same
+ * mm inside.
+ */
+static inline bool mm_pt_share(struct mm *mm)
+{
+	__atomic_add_fetch(&mm->pt_sharers, 1, __ATOMIC_SEQ_CST);
+	if (__builtin_expect(__atomic_load_n(&mm->pt_lock.locked, __ATOMIC_SEQ_CST) == 0, 1)) {
+		lockdep_acquire(&mm->pt_lock, mm->pt_lock.lclass, 0);
+		return true;
+	}
+	__atomic_sub_fetch(&mm->pt_sharers, 1, __ATOMIC_RELEASE);
+	return false;
+}
+
+/* mm_pt_unshare: leave shared mode; what was filled is visible to the next pt_lock holder. */
+static inline void mm_pt_unshare(struct mm *mm)
+{
+	lockdep_release(&mm->pt_lock, mm->pt_lock.lclass);
+	__atomic_sub_fetch(&mm->pt_sharers, 1, __ATOMIC_RELEASE);
 }
 
 /* ---- TLB batches (mm/mm_tlb.c) */

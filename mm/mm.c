@@ -46,6 +46,7 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 		return NULL;
 	}
 	spin_init_class(&mm->pt_lock, "pt_lock", LOCK_CLASS_PT);
+	mm->pt_sharers = 0;
 	mm->users = 1;
 	vma_lockless_init(mm);
 	{
@@ -56,6 +57,12 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 		spin_unlock_irqrestore(&mm_list_lock, f);
 	}
 	return mm;
+}
+
+void mm_pt_wait_sharers(struct mm *mm)
+{
+	while (smp_load_acquire(&mm->pt_sharers) != 0)
+		arch_cpu_relax();
 }
 
 struct mm *mm_create(void)

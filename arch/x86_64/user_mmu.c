@@ -540,6 +540,33 @@ int arch_mmu_query_near(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsig
 	return leaf_query(slot, va, pa, state);
 }
 
+bool arch_mmu_find_empty(struct arch_mmu *m, uintptr_t va, struct mmu_empty_slot *s)
+{
+	uint64_t te, *pte;
+
+	if (va >= USER_HALF_END)
+		return false;
+	pte = leaf_slot_at(m, ALIGN_DOWN(va, PAGE_SIZE), false, &te);
+	if (!pte || !te || READ_ONCE(*pte))
+		return false;           /* no table, a 2 MiB leaf (te 0), or an entry */
+	s->pte = pte;
+	s->table = table_page(te);
+	return true;
+}
+
+bool arch_mmu_fill_empty(const struct mmu_empty_slot *s, phys_addr_t pa, unsigned prot)
+{
+	uint64_t empty = 0;
+
+	BUG_ON(pa & ~PTE_ADDR_MASK);
+	if (!__atomic_compare_exchange_n(s->pte, &empty, pa | leaf_bits(prot), false, __ATOMIC_RELEASE,
+					 __ATOMIC_RELAXED))
+		return false;
+	/* other sharers count too; the exclusive mode's plain ++ never runs beside this */
+	__atomic_add_fetch(&s->table->mapcount, 1, __ATOMIC_RELAXED);
+	return true;
+}
+
 struct walk_ctx {
 	struct arch_mmu *m;
 	uintptr_t start, end;

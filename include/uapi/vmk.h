@@ -84,6 +84,8 @@ struct vmk_memstat {
 	uint64_t tlb_ipis;
 	uint64_t tlb_pages;
 	uint64_t tlb_full_flushes;
+	uint64_t faults_pt_shared;      /* the caller's mm: faults that mapped their page without
+	                                 *   taking the page-table lock (its shared mode) */
 };
 
 /* What vmk_check fills in (a prefix if size is smaller). */

@@ -330,6 +330,43 @@ static void test_fault_oom_body(struct ktest *t)
 
 UT_CASE_WITHOUT_SWAP(test_fault_oom)
 
+/*
+ * A write to anonymous memory whose page table exists, in a VMA that has
+ * its anon identity, maps its page in pt_lock's shared mode
+ * (anon_fault_shared, counted in faults_pt_shared); the VMA's first write
+ * (no identity yet), the first write to a 2 MiB block (no table yet) and
+ * a read take pt_lock. The pages lie 64 KiB apart, beyond a lab
+ * skeleton's fill-ahead of 16 pages, so that no fault here finds its page
+ * mapped by an earlier one.
+ */
+static void test_write_fault_shared_mode(struct ktest *t)
+{
+	struct mm *mm = mm_create();
+	const uintptr_t far = A0 + (4UL << 20);
+	unsigned long c;
+
+	ASSERT_TRUE(t, mm);
+	ASSERT_EQ(t, map_fixed(mm, A0, 8UL << 20, UT_RW, UT_PA), (long)A0);
+	ASSERT_EQ(t, vm_madvise(mm, A0, 8UL << 20, MADV_NOHUGEPAGE), 0);
+	c = mm->faults_pt_shared;
+	EXPECT_EQ(t, ut_write8(mm, A0, 1), FAULT_OK);
+	EXPECT_EQ(t, mm->faults_pt_shared, c);
+	EXPECT_EQ(t, ut_write8(mm, A0 + 0x10000, 2), FAULT_OK);
+	EXPECT_EQ(t, mm->faults_pt_shared, c + 1);
+	EXPECT_EQ(t, ut_read8(mm, A0 + 0x20000), 0);
+	EXPECT_EQ(t, mm->faults_pt_shared, c + 1);
+	EXPECT_EQ(t, ut_write8(mm, far, 3), FAULT_OK);
+	EXPECT_EQ(t, mm->faults_pt_shared, c + 1);
+	EXPECT_EQ(t, ut_write8(mm, far + 0x10000, 4), FAULT_OK);
+	EXPECT_EQ(t, mm->faults_pt_shared, c + 2);
+	EXPECT_EQ(t, ut_read8(mm, A0), 1);
+	EXPECT_EQ(t, ut_read8(mm, A0 + 0x10000), 2);
+	EXPECT_EQ(t, ut_read8(mm, far), 3);
+	EXPECT_EQ(t, ut_read8(mm, far + 0x10000), 4);
+	EXPECT_EQ(t, ut_vma_check(mm), 0);
+	mm_put(mm);
+}
+
 /* Everything an address space allocated comes back when it is destroyed. */
 static void test_teardown_frees_everything(struct ktest *t)
 {
@@ -376,6 +413,7 @@ static const struct ktest_case mm_fault_cases[] = {
 	KTEST_CASE(test_exec_only),
 	KTEST_CASE(test_stack_growth_limits),
 	KTEST_CASE(test_fault_oom),
+	KTEST_CASE(test_write_fault_shared_mode),
 	KTEST_CASE(test_teardown_frees_everything),
 	{ 0 },
 };

@@ -294,9 +294,61 @@ static void test_arch_near_table(struct ktest *t)
 	pmm_free(g, 0);
 }
 
+/*
+ * The shared-mode pair (arch_mmu_find_empty, arch_mmu_fill_empty): an
+ * empty entry of a table that exists is found; a present entry, or no
+ * table, is not. A fill after another CPU mapped the entry (arch_mmu_map
+ * here) fails and leaves that mapping; a fill that wins counts in its
+ * table's entries: when the table's other entries are cleared, freeing
+ * the tables of their range keeps the table (an uncounted fill would
+ * leave it looking empty, and it would go with the page still in it).
+ */
+static void test_arch_fill_empty(struct ktest *t)
+{
+	const uintptr_t A = 0x40000000UL;
+	struct arch_mmu *m = arch_mmu_create();
+	struct page *f = pmm_alloc(0, 0), *g = pmm_alloc(0, 0);
+	struct mmu_empty_slot s, s2;
+	struct tlb_batch tlb;
+	phys_addr_t got = 0;
+	unsigned st = 0;
+	size_t tables;
+
+	ASSERT_TRUE(t, m && f && g);
+	EXPECT_FALSE(t, arch_mmu_find_empty(m, A, &s));                          /* no table */
+	EXPECT_EQ(t, arch_mmu_map(m, A, page_to_phys(f), MMU_READ | MMU_WRITE), 0);
+	EXPECT_FALSE(t, arch_mmu_find_empty(m, A, &s));                          /* present */
+	EXPECT_FALSE(t, arch_mmu_find_empty(m, A + HUGE_SIZE, &s));              /* no table there */
+	ASSERT_TRUE(t, arch_mmu_find_empty(m, A + PAGE_SIZE, &s));
+	EXPECT_EQ(t, arch_mmu_map(m, A + PAGE_SIZE, page_to_phys(g), MMU_READ), 0);    /* another CPU first */
+	EXPECT_FALSE(t, arch_mmu_fill_empty(&s, page_to_phys(f), MMU_READ | MMU_WRITE));
+	EXPECT_EQ(t, arch_mmu_query(m, A + PAGE_SIZE, &got, NULL), 0);
+	EXPECT_EQ(t, got, page_to_phys(g));
+	ASSERT_TRUE(t, arch_mmu_find_empty(m, A + 2 * PAGE_SIZE, &s2));
+	EXPECT_TRUE(t, arch_mmu_fill_empty(&s2, page_to_phys(g), MMU_READ));
+	EXPECT_EQ(t, arch_mmu_query(m, A + 2 * PAGE_SIZE, &got, &st), 0);
+	EXPECT_EQ(t, got, page_to_phys(g));
+	EXPECT_EQ(t, st & MMU_PROT_MASK, MMU_READ);
+	tables = arch_mmu_table_pages(m);
+	tlb_batch_init(&tlb, m, false);
+	EXPECT_EQ(t, arch_mmu_walk(m, A, A + 2 * PAGE_SIZE, clear_visit, NULL, &tlb), 2);
+	arch_mmu_free_tables(m, A, A + 2 * PAGE_SIZE, 0, 0, 1, &tlb);
+	arch_tlb_flush(&tlb);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), tables);           /* the PT still holds the filled entry */
+	EXPECT_EQ(t, arch_mmu_query(m, A + 2 * PAGE_SIZE, &got, NULL), 0);
+	EXPECT_EQ(t, arch_mmu_walk(m, A, A + 4 * PAGE_SIZE, clear_visit, NULL, &tlb), 1);
+	arch_mmu_free_tables(m, A, A + 4 * PAGE_SIZE, 0, 0, 1, &tlb);
+	arch_tlb_flush(&tlb);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), tables - 1);       /* now empty: it went */
+	arch_mmu_destroy(m);
+	pmm_free(f, 0);
+	pmm_free(g, 0);
+}
+
 static const struct ktest_case mm_vm_cases[] = {
 	KTEST_CASE(test_arch_walk_semantics),
 	KTEST_CASE(test_arch_near_table),
+	KTEST_CASE(test_arch_fill_empty),
 	KTEST_CASE(test_munmap_dontneed_mincore),
 	KTEST_CASE(test_unmap_frees_tables_like_linux),
 	KTEST_CASE(test_mmap_errors),
