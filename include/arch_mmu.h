@@ -295,6 +295,19 @@ void arch_mmu_free_tables(struct arch_mmu *m, uintptr_t start, uintptr_t end, ui
 unsigned long arch_mmu_unmap_walk(struct arch_mmu *m, uintptr_t start, uintptr_t end,
 				  mmu_visit_fn huge, mmu_visit_fn visit, void *ctx,
 				  uintptr_t floor, uintptr_t ceiling, struct tlb_batch *tlb);
+/*
+ * arch_mmu_unmap_has_work: would arch_mmu_unmap_walk(start, end, floor,
+ * ceiling) find anything: an entry in [start, end) (a mapping, a 2 MiB
+ * leaf over part of it, a swap entry, a guard marker), or a table whose
+ * whole block lies in the window (which it might free)? False means the
+ * walk would change nothing. It reads the tables without pt_lock: the
+ * caller holds the mmap_lock for writing and the write lock of the VMAs
+ * over [start, end), so no table is freed and nothing is mapped in the
+ * range meanwhile; a table or an entry that appears meanwhile is a
+ * fault's in a VMA outside [floor, ceiling), which the walk would keep.
+ */
+bool arch_mmu_unmap_has_work(struct arch_mmu *m, uintptr_t start, uintptr_t end, uintptr_t floor,
+			     uintptr_t ceiling);
 
 /*
  * 2 MiB leaves (transparent huge pages): one entry one level above the

@@ -103,6 +103,15 @@ void mm_zap_piece(struct mm *mm, const struct vma *piece, void *arg)
 	struct unmap_window *u = arg;
 	struct zap_ctx z = { mm, u->tlb };
 
+	/*
+	 * Nothing under the piece (it was never touched) and no table of the
+	 * window to free: no pt_lock, which would wait for the faults filling
+	 * entries in shared mode and hold up every other fault meanwhile
+	 * (Linux's unmap takes a page table's lock only where there is one).
+	 */
+	if (mmap_is_write_locked(mm) &&
+	    !arch_mmu_unmap_has_work(mm->mmu, piece->start, piece->end, u->floor, u->ceiling))
+		return;
 	mm_pt_lock(mm);
 	/* An unmap also drops guard markers (unmap_vmas: ZAP_FLAG_DROP_MARKER); a zap alone keeps them. */
 	mm_guard_clear(mm, piece->start, piece->end);

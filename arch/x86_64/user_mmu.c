@@ -1010,6 +1010,35 @@ static unsigned long walk_range(struct walk_ctx *w, struct tlb_batch *tlb)
 	return w->visited;
 }
 
+/* arch_mmu_unmap_has_work below the table t of level lvl covering from base. */
+static bool table_has_work(const uint64_t *t, int lvl, uintptr_t base, uintptr_t start, uintptr_t end,
+			   uintptr_t floor, uintptr_t ceiling)
+{
+	uintptr_t span = entry_span(lvl);
+
+	for (unsigned i = (unsigned)((MAX(start, base) - base) / span); i < PT_ENTRIES; i++) {
+		uintptr_t va = base + (uintptr_t)i * span;
+		uint64_t e = READ_ONCE(t[i]);
+
+		if (va >= end)
+			break;
+		if (!e)
+			continue;
+		if (lvl == 1 || (lvl == 2 && (e & PTE_PS)) || (va >= floor && va + span <= ceiling) ||
+		    table_has_work(table_va(e), lvl - 1, va, start, end, floor, ceiling))
+			return true;
+	}
+	return false;
+}
+
+bool arch_mmu_unmap_has_work(struct arch_mmu *m, uintptr_t start, uintptr_t end, uintptr_t floor,
+			     uintptr_t ceiling)
+{
+	if (start >= end)
+		return false;
+	return table_has_work(m->pml4, 4, 0, start, end, floor, ceiling ? ceiling : USER_HALF_END);
+}
+
 uintptr_t arch_mmu_next_used(struct arch_mmu *m, uintptr_t va, uintptr_t end)
 {
 	end = MIN(end, (uintptr_t)USER_HALF_END);

@@ -345,10 +345,45 @@ static void test_arch_fill_empty(struct ktest *t)
 	pmm_free(g, 0);
 }
 
+/*
+ * arch_mmu_unmap_has_work, against the walk it stands for: with one page
+ * mapped at A (tables: root, PDPT, PD, PT), a range holding A has work; a
+ * range of A's table without an entry has none when the window leaves
+ * the table's 2 MiB out (A's VMA stays: the walk could free nothing), and
+ * has when the window holds the block (the walk would free an empty
+ * table). A range in the next block: none with a window that leaves A's
+ * 1 GiB out, some with the window over it all (floor 0, ceiling 0: no VMA
+ * around), as the walk would free the PD if it were empty. An empty
+ * address space: none.
+ */
+static void test_arch_unmap_has_work(struct ktest *t)
+{
+	const uintptr_t A = 0x40000000UL, N = A + HUGE_SIZE;
+	struct arch_mmu *m = arch_mmu_create();
+	struct page *f = pmm_alloc(0, 0);
+	struct tlb_batch tlb;
+
+	ASSERT_TRUE(t, m && f);
+	EXPECT_FALSE(t, arch_mmu_unmap_has_work(m, A, A + PAGE_SIZE, 0, 0));
+	EXPECT_EQ(t, arch_mmu_map(m, A, page_to_phys(f), MMU_READ | MMU_WRITE), 0);
+	EXPECT_TRUE(t, arch_mmu_unmap_has_work(m, A, A + PAGE_SIZE, A, A + PAGE_SIZE));
+	EXPECT_FALSE(t, arch_mmu_unmap_has_work(m, A + 8 * PAGE_SIZE, A + 9 * PAGE_SIZE, A + PAGE_SIZE, N));
+	EXPECT_TRUE(t, arch_mmu_unmap_has_work(m, A + 8 * PAGE_SIZE, A + 9 * PAGE_SIZE, A, N));
+	EXPECT_FALSE(t, arch_mmu_unmap_has_work(m, N, N + 16 * PAGE_SIZE, A + PAGE_SIZE, N + 16 * PAGE_SIZE));
+	EXPECT_FALSE(t, arch_mmu_unmap_has_work(m, N, N + 16 * PAGE_SIZE, N, 0));
+	EXPECT_TRUE(t, arch_mmu_unmap_has_work(m, N, N + 16 * PAGE_SIZE, 0, 0));
+	tlb_batch_init(&tlb, m, false);
+	arch_mmu_walk(m, A, A + PAGE_SIZE, clear_visit, NULL, &tlb);
+	arch_tlb_flush(&tlb);
+	arch_mmu_destroy(m);
+	pmm_free(f, 0);
+}
+
 static const struct ktest_case mm_vm_cases[] = {
 	KTEST_CASE(test_arch_walk_semantics),
 	KTEST_CASE(test_arch_near_table),
 	KTEST_CASE(test_arch_fill_empty),
+	KTEST_CASE(test_arch_unmap_has_work),
 	KTEST_CASE(test_munmap_dontneed_mincore),
 	KTEST_CASE(test_unmap_frees_tables_like_linux),
 	KTEST_CASE(test_mmap_errors),
