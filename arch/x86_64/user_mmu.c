@@ -542,15 +542,24 @@ int arch_mmu_query_near(struct arch_mmu *m, uintptr_t va, phys_addr_t *pa, unsig
 
 bool arch_mmu_find_empty(struct arch_mmu *m, uintptr_t va, struct mmu_empty_slot *s)
 {
-	uint64_t te, *pte;
+	uint64_t e, *pte;
 
 	if (va >= USER_HALF_END)
 		return false;
-	pte = leaf_slot_at(m, ALIGN_DOWN(va, PAGE_SIZE), false, &te);
-	if (!pte || !te || READ_ONCE(*pte))
-		return false;           /* no table, a 2 MiB leaf (te 0), or an entry */
+	/* leaf_slot_at's walk without its cases: the fault's hot path (user tables have no 1 GiB leaves) */
+	e = READ_ONCE(m->pml4[pt_index(va, 4)]);
+	for (int lvl = 3; lvl >= 2; lvl--) {
+		if (!(e & PTE_P))
+			return false;
+		e = READ_ONCE(table_va(e)[pt_index(va, lvl)]);
+	}
+	if ((e & (PTE_P | PTE_PS)) != PTE_P)
+		return false;           /* no page table: none, or a 2 MiB leaf (present or PROT_NONE) */
+	pte = &table_va(e)[pt_index(va, 1)];
+	if (READ_ONCE(*pte))
+		return false;
 	s->pte = pte;
-	s->table = table_page(te);
+	s->table = table_page(e);
 	return true;
 }
 
