@@ -339,13 +339,15 @@ static int run(const struct workload *w, int n)
 	if (mapper)
 		printf(" mapper_ops=%ld", mapper_ops);
 	if (counted && memstat(&b))
-		printf(" mmap_read=%lu mmap_write=%lu contended=%lu lockless=%lu fallback=%lu shootdowns=%lu ipis=%lu",
+		printf(" mmap_read=%lu mmap_write=%lu contended=%lu lockless=%lu fallback=%lu pt_shared=%lu"
+		       " shootdowns=%lu ipis=%lu",
 		       (unsigned long)(b.mmap_read_acquired - a.mmap_read_acquired),
 		       (unsigned long)(b.mmap_write_acquired - a.mmap_write_acquired),
 		       (unsigned long)(b.mmap_read_contended + b.mmap_write_contended - a.mmap_read_contended -
 				       a.mmap_write_contended),
 		       (unsigned long)(b.faults_lockless - a.faults_lockless),
 		       (unsigned long)(b.faults_fallback - a.faults_fallback),
+		       (unsigned long)(b.faults_pt_shared - a.faults_pt_shared),
 		       (unsigned long)(b.tlb_shootdowns - a.tlb_shootdowns), (unsigned long)(b.tlb_ipis - a.tlb_ipis));
 	if (thp && thp_counts(&h1))
 		printf(" thp_fault_alloc=%ld thp_split_pmd=%ld", h1.fault_alloc - h0.fault_alloc,
