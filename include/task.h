@@ -155,8 +155,8 @@ struct task {
  * getrusage, wait4's rusage, /proc/PID/stat). cputime_switch_locked: prev
  * leaves its CPU and next comes on it (the scheduler, sched_lock held).
  * cputime_tick: a timer tick found t running, in user mode or not.
- * cputime_thread_ns: t's time up to now (t is the caller, or sched_lock is
- * held). cputime_process / cputime_children: every thread of t's process,
+ * cputime_self_ns: the calling thread's time up to now (no lock: only its
+ * own CPU changes it). cputime_thread_split: t's, split. cputime_process / cputime_children: every thread of t's process,
  * ended ones included / its reaped children (and theirs), in ns, split in
  * user mode and in the kernel (_locked: sched_lock held). cputime_thread_gone_locked: an ended
  * thread's time goes to its group (before it leaves the group).
@@ -165,7 +165,7 @@ struct task {
  */
 void cputime_switch_locked(struct task *prev, struct task *next);
 void cputime_tick(struct task *t, bool user);
-uint64_t cputime_thread_ns(struct task *t);
+uint64_t cputime_self_ns(void);
 void cputime_thread_split(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
 void cputime_process(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
 void cputime_children(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);

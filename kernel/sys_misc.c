@@ -169,7 +169,7 @@ static uint64_t clock_ns(uint64_t clk)
 	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_COARSE)
 		return clock_realtime_ns();
 	if (clk == CLOCK_THREAD_CPUTIME_ID)
-		return cputime_thread_ns(current);
+		return cputime_self_ns();
 	if (clk == CLOCK_PROCESS_CPUTIME_ID) {
 		cputime_process(current, &user, &sys);
 		return user + sys;

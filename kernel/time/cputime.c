@@ -66,12 +66,13 @@ static void split(const struct cputime *c, uint64_t *user_ns, uint64_t *sys_ns)
 	*sys_ns = ns - *user_ns;
 }
 
-uint64_t cputime_thread_ns(struct task *t)
+uint64_t cputime_self_ns(void)
 {
-	unsigned long f = spin_lock_irqsave(&sched_lock);
-	struct cputime c = thread_time(t);
+	/* Only this CPU changes the running task's times (its ticks, its switch away): no sched_lock. */
+	unsigned long f = arch_irq_save();
+	struct cputime c = thread_time(current);
 
-	spin_unlock_irqrestore(&sched_lock, f);
+	arch_irq_restore(f);
 	return cycles_to_ns(c.cycles);
 }
 
