@@ -95,6 +95,11 @@ static inline void spin_unlock_irqrestore(struct spinlock *l, unsigned long flag
 void spin_lock_nested(struct spinlock *l);
 /* True when the running CPU holds l. */
 bool spin_is_held(const struct spinlock *l);
+/* True when some CPU holds l (a snapshot, sequentially consistent with the caller's atomics). */
+static inline bool spin_is_locked(const struct spinlock *l)
+{
+	return __atomic_load_n(&l->locked, __ATOMIC_SEQ_CST) != 0;
+}
 
 #define assert_spin_held(l) BUG_ON(!spin_is_held(l))
 

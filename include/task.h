@@ -156,7 +156,8 @@ struct task {
  * leaves its CPU and next comes on it (the scheduler, sched_lock held).
  * cputime_tick: a timer tick found t running, in user mode or not.
  * cputime_self_ns: the calling thread's time up to now (no lock: only its
- * own CPU changes it). cputime_thread_split: t's, split. cputime_process / cputime_children: every thread of t's process,
+ * own CPU changes it). cputime_thread_split: t's, split.
+ * cputime_process / cputime_children: every thread of t's process,
  * ended ones included / its reaped children (and theirs), in ns, split in
  * user mode and in the kernel (_locked: sched_lock held). cputime_thread_gone_locked: an ended
  * thread's time goes to its group (before it leaves the group).

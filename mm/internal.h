@@ -60,7 +60,7 @@ static inline void mm_pt_unlock(struct mm *mm)
 static inline bool mm_pt_share(struct mm *mm)
 {
 	__atomic_add_fetch(&mm->pt_sharers, 1, __ATOMIC_SEQ_CST);
-	if (__builtin_expect(__atomic_load_n(&mm->pt_lock.locked, __ATOMIC_SEQ_CST) == 0, 1)) {
+	if (__builtin_expect(!spin_is_locked(&mm->pt_lock), 1)) {
 		lockdep_acquire(&mm->pt_lock, mm->pt_lock.lclass, 0);
 		return true;
 	}

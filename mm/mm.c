@@ -46,7 +46,6 @@ struct mm *mm_create_backend(const struct vma_index_ops *backend)
 		return NULL;
 	}
 	spin_init_class(&mm->pt_lock, "pt_lock", LOCK_CLASS_PT);
-	mm->pt_sharers = 0;
 	mm->users = 1;
 	vma_lockless_init(mm);
 	{
