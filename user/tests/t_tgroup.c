@@ -515,13 +515,27 @@ static long cmp_requeue(int nwake, int nmove, int cmp)
  * CMP_REQUEUE: a word that differs from val3 gives -EAGAIN and moves no
  * one; otherwise the two sleepers on word_a move to word_b (the count
  * returned is woken plus moved), where one FUTEX_WAKE finds them both.
+ *
+ * Exact on our kernel, whose futex wait returns only when woken and
+ * nothing else wakes these threads: nobody is left on word_a and the
+ * wake on word_b finds both. Linux may wake a sleeper spuriously (its
+ * futex_wait then sleeps again on the address it was called with, word_a,
+ * even after a requeue; a signal restarting the call does the same): one
+ * CI run on Linux found one sleeper back on word_a. So on Linux the two
+ * wakes together must find at most the two threads, and word_b at least
+ * one when word_a finds none. To end either way, both words change before
+ * the wakes (a sleeper that sleeps again then gets -EAGAIN and sees the
+ * flag).
  */
 static void t_tgroup_futex_cmp_requeue(void)
 {
 	struct thread t[2] = { { .fn = wait_on_a }, { .fn = wait_on_a } };
-	long moved = 0;
+	struct vmk_memstat m;
+	bool ours = vmk_memstat(&m);
+	long moved = 0, left_on_a, woken_b;
 
 	word_a = 0;
+	word_b = 0;
 	requeue_released = 0;
 	for (int i = 0; i < 2; i++)
 		CHECK(thread_start(&t[i]) > 0);
@@ -534,9 +548,18 @@ static void t_tgroup_futex_cmp_requeue(void)
 		usys0(__NR_sched_yield);
 	}
 	CHECK_EQ(moved, 2);
-	CHECK_EQ(futex(&word_a, FUTEX_WAKE | FUTEX_PRIVATE, INT_MAX_), 0);     /* nobody left there */
 	__atomic_store_n(&requeue_released, 1, __ATOMIC_RELEASE);
-	CHECK_EQ(futex(&word_b, FUTEX_WAKE | FUTEX_PRIVATE, INT_MAX_), 2);
+	__atomic_store_n(&word_a, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&word_b, 1, __ATOMIC_RELEASE);
+	woken_b = futex(&word_b, FUTEX_WAKE | FUTEX_PRIVATE, INT_MAX_);
+	left_on_a = futex(&word_a, FUTEX_WAKE | FUTEX_PRIVATE, INT_MAX_);
+	if (ours) {
+		CHECK_EQ(left_on_a, 0);         /* nobody left there */
+		CHECK_EQ(woken_b, 2);
+	} else {
+		CHECK(left_on_a >= 0 && woken_b >= 0 && left_on_a + woken_b <= 2);
+		CHECK(left_on_a > 0 || woken_b > 0);
+	}
 	for (int i = 0; i < 2; i++)
 		thread_join(&t[i]);
 	CHECK_EQ(usys6(__NR_futex, (long)&word_a, FUTEX_CMP_REQUEUE, 0, -1, (long)&word_b, 0), -EINVAL);
