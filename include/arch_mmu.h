@@ -137,7 +137,12 @@ int arch_mmu_map_near(struct arch_mmu *m, uintptr_t va, phys_addr_t pa, unsigned
  * the tables only and does not use or change what the _near pair
  * remembers. arch_mmu_fill_empty: map pa there with prot, if the entry is
  * still empty (a compare-and-exchange): true; false when another CPU
- * filled it first (nothing changed).
+ * filled it first (nothing changed). arch_mmu_link_tables: the tables
+ * missing above va's 4 KiB entry, each zeroed and linked with a
+ * compare-and-exchange (a table another CPU linked first stands, ours is
+ * freed), counted in its parent as the exclusive mode counts them: 0;
+ * -ENOMEM; -EEXIST when a 2 MiB leaf holds va's block (or va is not a
+ * user address). Never used where a huge page may go (mm/ decides).
  */
 struct mmu_empty_slot {
 	uint64_t *pte;
@@ -145,6 +150,7 @@ struct mmu_empty_slot {
 };
 bool arch_mmu_find_empty(struct arch_mmu *m, uintptr_t va, struct mmu_empty_slot *s);
 bool arch_mmu_fill_empty(const struct mmu_empty_slot *s, phys_addr_t pa, unsigned prot);
+int arch_mmu_link_tables(struct arch_mmu *m, uintptr_t va);
 
 /*
  * Guard markers (Linux's PTE_MARKER_GUARD, MADV_GUARD_INSTALL): an entry

@@ -380,14 +380,31 @@ static void zero_ahead_if_shared(const struct mm *mm, const struct vma *vma, uns
 }
 
 /*
+ * va's empty entry, for anon_fault_shared: where its page table is
+ * missing, the tables are linked in shared mode too, unless the block may
+ * get a huge page (thp_fault decides that under the lock). False: no
+ * empty entry (a mapping, swap entry or guard marker there, a 2 MiB leaf,
+ * no memory for a table).
+ */
+static bool shared_slot(struct mm *mm, const struct vma *vma, uintptr_t va, struct mmu_empty_slot *slot)
+{
+	if (arch_mmu_find_empty(mm->mmu, va, slot))
+		return true;
+	if (thp_block_may_fault_huge(mm, vma, va) || arch_mmu_link_tables(mm->mmu, va))
+		return false;
+	return arch_mmu_find_empty(mm->mmu, va, slot);
+}
+
+/*
  * do_anonymous_page's write without pt_lock: a write the CPU found no
  * page for, in private anonymous memory that has its anon identity, whose
  * page table exists and whose entry is empty, fills the entry in the
  * lock's shared mode (mm/internal.h), so the faults of several threads do
  * not wait for each other, only for an exclusive holder (munmap,
- * mprotect, reclaim). The page is zeroed in shared mode too. Whatever
- * else the fault finds (no table yet, a 2 MiB block that may get a huge
- * page, a swap entry, no memory) goes the locked way: false. When another
+ * mprotect, reclaim). The page is zeroed in shared mode too, and a
+ * missing page table linked (shared_slot). Whatever else the fault finds
+ * (a 2 MiB block that may get a huge page, a swap entry, no memory) goes
+ * the locked way: false. When another
  * CPU's fault filled the entry first, its page stands, ours goes back,
  * and the access retries (FAULT_OK), as in Linux.
  */
@@ -401,7 +418,7 @@ static bool anon_fault_shared(struct mm *mm, struct vma *vma, uintptr_t va, unsi
 	if ((flags & (FAULT_WRITE | FAULT_PROT)) != FAULT_WRITE || vma->file || (vma->flags & VM_SHARED) ||
 	    !READ_ONCE(vma->anon) || !mm_pt_share(mm))
 		return false;
-	if (!arch_mmu_find_empty(mm->mmu, va, &slot) || !(p = anon_page_alloc(vma, va, true))) {
+	if (!shared_slot(mm, vma, va, &slot) || !(p = anon_page_alloc(vma, va, true))) {
 		mm_pt_unshare(mm);
 		return false;
 	}

@@ -210,6 +210,12 @@ static inline void huge_visit_frames(mmu_visit_fn fn, void *arg, uintptr_t va, p
  * takes the identity first, as Linux's do_huge_pmd_anonymous_page
  * (vmf_anon_prepare), which only the mmap_lock allows.
  */
+/*
+ * thp_block_may_fault_huge: could thp_fault map a huge page in va's 2 MiB
+ * block of vma (the policy allows it and the block lies inside vma)? When
+ * not, no fault there ever maps one: the block gets a page table.
+ */
+bool thp_block_may_fault_huge(const struct mm *mm, const struct vma *vma, uintptr_t va);
 #define FAULT_VMA_LOCKED 0x100
 #define FAULT_NO_HUGE_ALLOC 0x200
 #define FAULT_AGAIN ((enum fault_result)0x102)

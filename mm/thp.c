@@ -99,6 +99,11 @@ static bool thp_vma_fits(const struct vma *vma, uintptr_t va)
 	return h >= vma->start && h + HUGE_SIZE <= vma->end;
 }
 
+bool thp_block_may_fault_huge(const struct mm *mm, const struct vma *vma, uintptr_t va)
+{
+	return thp_vma_allowed(mm, vma) && thp_vma_fits(vma, va);
+}
+
 /* Linux's smaps check: the policy allows it, and a huge page fits below the VMA's end. */
 bool thp_vma_eligible(const struct mm *mm, const struct vma *vma)
 {

@@ -563,6 +563,40 @@ bool arch_mmu_find_empty(struct arch_mmu *m, uintptr_t va, struct mmu_empty_slot
 	return true;
 }
 
+int arch_mmu_link_tables(struct arch_mmu *m, uintptr_t va)
+{
+	uint64_t *slot;
+	struct page *owner = NULL;      /* the table holding slot; NULL: the PML4, whose entries are not counted */
+
+	if (va >= USER_HALF_END)
+		return -EEXIST;
+	slot = &m->pml4[pt_index(va, 4)];
+	for (int lvl = 4; lvl >= 2; lvl--) {
+		uint64_t e = READ_ONCE(*slot);
+
+		if (!e) {
+			phys_addr_t n = table_alloc(m, GFP_ZERO);
+
+			if (!n)
+				return -ENOMEM;
+			/* release: the zeroed table before its link; a lost race leaves the winner's in e */
+			if (__atomic_compare_exchange_n(slot, &e, n | PT_TABLE_FLAGS, false, __ATOMIC_RELEASE,
+							__ATOMIC_ACQUIRE)) {
+				e = n | PT_TABLE_FLAGS;
+				if (owner)
+					__atomic_add_fetch(&owner->mapcount, 1, __ATOMIC_RELAXED);
+			} else {
+				table_free(m, n);
+			}
+		}
+		if ((e & (PTE_P | PTE_PS)) != PTE_P)
+			return -EEXIST;         /* a 2 MiB leaf, present or PROT_NONE */
+		owner = table_page(e);
+		slot = &table_va(e)[pt_index(va, lvl - 1)];
+	}
+	return 0;
+}
+
 bool arch_mmu_fill_empty(const struct mmu_empty_slot *s, phys_addr_t pa, unsigned prot)
 {
 	uint64_t empty = 0;

@@ -331,21 +331,26 @@ static void test_fault_oom_body(struct ktest *t)
 UT_CASE_WITHOUT_SWAP(test_fault_oom)
 
 /*
- * A write to anonymous memory whose page table exists, in a VMA that has
- * its anon identity, maps its page in pt_lock's shared mode
- * (anon_fault_shared, counted in faults_pt_shared); the VMA's first write
- * (no identity yet), the first write to a 2 MiB block (no table yet) and
- * a read take pt_lock. The pages lie 64 KiB apart, beyond a lab
- * skeleton's fill-ahead of 16 pages, so that no fault here finds its page
- * mapped by an earlier one.
+ * A write to anonymous memory whose entry is empty, in a VMA that has its
+ * anon identity, maps its page in pt_lock's shared mode (anon_fault_shared,
+ * counted in faults_pt_shared), also when the 2 MiB block has no page
+ * table yet where no huge page may go (MADV_NOHUGEPAGE): the table is
+ * linked in shared mode. The VMA's first write (no identity yet), a read,
+ * and the first write to a block that may get a huge page (policy
+ * "always", the block inside the VMA: thp_fault decides, under the lock)
+ * take pt_lock. The pages lie 64 KiB apart, beyond a lab skeleton's
+ * fill-ahead of 16 pages, so that no fault here finds its page mapped by an
+ * earlier one.
  */
 static void test_write_fault_shared_mode(struct ktest *t)
 {
 	struct mm *mm = mm_create();
-	const uintptr_t far = A0 + (4UL << 20);
+	const uintptr_t far = A0 + (4UL << 20), huge = A0 + (16UL << 20);
+	enum thp_mode saved = thp_mode;
 	unsigned long c;
 
 	ASSERT_TRUE(t, mm);
+	thp_mode = THP_ALWAYS;
 	ASSERT_EQ(t, map_fixed(mm, A0, 8UL << 20, UT_RW, UT_PA), (long)A0);
 	ASSERT_EQ(t, vm_madvise(mm, A0, 8UL << 20, MADV_NOHUGEPAGE), 0);
 	c = mm->faults_pt_shared;
@@ -355,16 +360,25 @@ static void test_write_fault_shared_mode(struct ktest *t)
 	EXPECT_EQ(t, mm->faults_pt_shared, c + 1);
 	EXPECT_EQ(t, ut_read8(mm, A0 + 0x20000), 0);
 	EXPECT_EQ(t, mm->faults_pt_shared, c + 1);
-	EXPECT_EQ(t, ut_write8(mm, far, 3), FAULT_OK);
-	EXPECT_EQ(t, mm->faults_pt_shared, c + 1);
-	EXPECT_EQ(t, ut_write8(mm, far + 0x10000, 4), FAULT_OK);
+	EXPECT_EQ(t, ut_write8(mm, far, 3), FAULT_OK);          /* no table there yet */
 	EXPECT_EQ(t, mm->faults_pt_shared, c + 2);
+	EXPECT_EQ(t, ut_write8(mm, far + 0x10000, 4), FAULT_OK);
+	EXPECT_EQ(t, mm->faults_pt_shared, c + 3);
 	EXPECT_EQ(t, ut_read8(mm, A0), 1);
 	EXPECT_EQ(t, ut_read8(mm, A0 + 0x10000), 2);
 	EXPECT_EQ(t, ut_read8(mm, far), 3);
 	EXPECT_EQ(t, ut_read8(mm, far + 0x10000), 4);
+
+	/* A block that may get a huge page: its first write is thp_fault's (locked), whatever it maps. */
+	ASSERT_EQ(t, map_fixed(mm, huge, 4UL << 20, UT_RW, UT_PA), (long)huge);
+	EXPECT_EQ(t, ut_write8(mm, huge, 5), FAULT_OK);
+	EXPECT_EQ(t, ut_write8(mm, huge + HUGE_SIZE, 6), FAULT_OK);
+	EXPECT_EQ(t, mm->faults_pt_shared, c + 3);
+	EXPECT_EQ(t, ut_read8(mm, huge), 5);
+	EXPECT_EQ(t, ut_read8(mm, huge + HUGE_SIZE), 6);
 	EXPECT_EQ(t, ut_vma_check(mm), 0);
 	mm_put(mm);
+	thp_mode = saved;
 }
 
 /* Everything an address space allocated comes back when it is destroyed. */

@@ -52,6 +52,8 @@ static void test_thp_map_split(struct ktest *t)
 	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);
 	EXPECT_EQ(t, arch_mmu_huge_leaves(m), 1);
 	EXPECT_EQ(t, arch_mmu_map_huge(m, HV, pa, MMU_READ), -EEXIST);
+	EXPECT_EQ(t, arch_mmu_link_tables(m, HV + 0x1000), -EEXIST);      /* the shared mode's link: the leaf stays */
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);
 	EXPECT_FALSE(t, arch_mmu_huge_free(m, HV + 0x1000));
 	EXPECT_TRUE(t, arch_mmu_huge_free(m, HV + HUGE_SIZE));
 	EXPECT_EQ(t, arch_mmu_query(m, HV + 0x3456, &got, &st), 0);

@@ -346,6 +346,51 @@ static void test_arch_fill_empty(struct ktest *t)
 }
 
 /*
+ * arch_mmu_link_tables, the shared mode's table link: at A it links the
+ * PDPT, the page directory and the page table (3 tables beside the root),
+ * after which A's entry is found empty; again at A it adds nothing; at A
+ * plus 2 MiB only a page table. Each link counts in its parent as the
+ * exclusive mode's would: with a page filled at A, freeing the tables of
+ * [A + 2 MiB, A + 4 MiB) frees exactly the empty page table there (an
+ * uncounted link would leave the page directory looking empty, and it
+ * would go with A's table still in it). Not a user address: -EEXIST.
+ */
+static void test_arch_link_tables(struct ktest *t)
+{
+	const uintptr_t A = 0x40000000UL;
+	struct arch_mmu *m = arch_mmu_create();
+	struct page *f = pmm_alloc(0, 0);
+	struct mmu_empty_slot s;
+	struct tlb_batch tlb;
+	phys_addr_t got = 0;
+
+	ASSERT_TRUE(t, m && f);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
+	EXPECT_FALSE(t, arch_mmu_find_empty(m, A, &s));
+	EXPECT_EQ(t, arch_mmu_link_tables(m, A), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);
+	ASSERT_TRUE(t, arch_mmu_find_empty(m, A, &s));
+	EXPECT_EQ(t, arch_mmu_link_tables(m, A + PAGE_SIZE), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);
+	EXPECT_EQ(t, arch_mmu_link_tables(m, A + HUGE_SIZE), 0);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 5);
+	EXPECT_EQ(t, arch_mmu_link_tables(m, 1UL << 47), -EEXIST);     /* the non-canonical hole */
+	EXPECT_TRUE(t, arch_mmu_fill_empty(&s, page_to_phys(f), MMU_READ | MMU_WRITE));
+	tlb_batch_init(&tlb, m, false);
+	arch_mmu_free_tables(m, A + HUGE_SIZE, A + 2 * HUGE_SIZE, 0, 0, 3, &tlb);
+	arch_tlb_flush(&tlb);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 4);
+	EXPECT_EQ(t, arch_mmu_query(m, A, &got, NULL), 0);
+	EXPECT_EQ(t, got, page_to_phys(f));
+	EXPECT_EQ(t, arch_mmu_walk(m, A, A + PAGE_SIZE, clear_visit, NULL, &tlb), 1);
+	arch_mmu_free_tables(m, A, A + PAGE_SIZE, 0, 0, 3, &tlb);
+	arch_tlb_flush(&tlb);
+	EXPECT_EQ(t, arch_mmu_table_pages(m), 1);
+	arch_mmu_destroy(m);
+	pmm_free(f, 0);
+}
+
+/*
  * arch_mmu_unmap_has_work, against the walk it stands for: with one page
  * mapped at A (tables: root, PDPT, PD, PT), a range holding A has work; a
  * range of A's table without an entry has none when the window leaves
@@ -383,6 +428,7 @@ static const struct ktest_case mm_vm_cases[] = {
 	KTEST_CASE(test_arch_walk_semantics),
 	KTEST_CASE(test_arch_near_table),
 	KTEST_CASE(test_arch_fill_empty),
+	KTEST_CASE(test_arch_link_tables),
 	KTEST_CASE(test_arch_unmap_has_work),
 	KTEST_CASE(test_munmap_dontneed_mincore),
 	KTEST_CASE(test_unmap_frees_tables_like_linux),
