@@ -15,9 +15,9 @@
  * instructions that grow a stack VMA), or with fault_lock=vma the VMA's
  * own read lock instead when it can be had without the mmap_lock
  * (mm/vma_lock.c); pt_lock around every page-table change, but for the
- * demand-zero write into a page table that exists, which fills its one
- * entry in pt_lock's shared mode (anon_fault_shared), so the threads of
- * one mm fault at once; munmap/mprotect (mmap_lock write, and the write
+ * demand-zero write, which fills its one entry (and links its missing
+ * page table where no huge page may go) in pt_lock's shared mode
+ * (anon_fault_shared), so the threads of one mm fault at once; munmap/mprotect (mmap_lock write, and the write
  * mark of every VMA they change) exclude the faults in what they change.
  */
 #include "internal.h"
