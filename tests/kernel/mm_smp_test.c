@@ -227,6 +227,84 @@ static void test_same_and_different_pages(struct ktest *t)
 	EXPECT_EQ(t, ut_free_frames(), frames);
 }
 
+/* ---- first writes into a 2 MiB block with no page table yet, from every CPU */
+
+#define LINK_BLOCKS 8
+static unsigned link_workers, link_arrived[LINK_BLOCKS];        /* [atomic] */
+
+/*
+ * Block by block, every worker waits for the others, then writes its own
+ * page of the block: the writes race to link the block's page table
+ * (arch_mmu_link_tables in pt_lock's shared mode), one wins.
+ */
+static void write_new_blocks(struct worker *w)
+{
+	unsigned n = smp_load_acquire(&link_workers);
+
+	for (unsigned b = 1; b < LINK_BLOCKS; b++) {
+		uint64_t v = ((uint64_t)w->id << 32) | b;
+
+		__atomic_add_fetch(&link_arrived[b], 1, __ATOMIC_ACQ_REL);
+		while (__atomic_load_n(&link_arrived[b], __ATOMIC_ACQUIRE) < n)
+			arch_cpu_relax();
+		if (copy_to_user((void *)(A + b * HUGE_SIZE + (w->id + 1) * PAGE_SIZE), &v, sizeof(v)))
+			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * Where no huge page may go (MADV_NOHUGEPAGE), a VMA's write into a block
+ * without a page table links the table in shared mode. With every worker
+ * writing into each new block at once: every value lands, every write
+ * took the shared mode, each block has exactly one page table (the root,
+ * PDPT and page directory, and one per block: a table linked twice, or a
+ * loser's table kept, would show), and every frame comes back (a loser's
+ * table not freed would not).
+ */
+static void test_table_link_races(struct ktest *t)
+{
+	struct shared s = { 0 };
+	struct worker w[NR_CPUS];
+	unsigned long shared0;
+	unsigned n;
+	size_t frames;
+	uint8_t one = 1;
+
+	ut_warm_up();
+	frames = ut_free_frames();
+	s.mm = make_mm(t, LINK_BLOCKS * (HUGE_SIZE / PAGE_SIZE), false);
+	ASSERT_TRUE(t, s.mm != NULL);
+	ASSERT_EQ(t, vm_madvise(s.mm, A, LINK_BLOCKS * HUGE_SIZE, MADV_NOHUGEPAGE), 0);
+	ASSERT_EQ(t, mm_copy_to(s.mm, A, &one, 1), 0);         /* the anon identity, block 0's table */
+	shared0 = s.mm->faults_pt_shared;
+	memset(link_arrived, 0, sizeof(link_arrived));
+	link_workers = 0;
+	{
+		unsigned long m = arch_cpu_online_mask() & ~1UL;
+		unsigned cpus = 0;
+
+		for (unsigned cpu = 1; cpu < NR_CPUS; cpu++)
+			cpus += (m >> cpu) & 1;
+		smp_store_release(&link_workers, m ? (cpus < MAX_WORKERS ? cpus : MAX_WORKERS) : 2);
+	}
+	n = start_workers(w, &s, write_new_blocks);
+	stop_workers(w, n, &s);
+	ASSERT_EQ(t, n, link_workers);
+	EXPECT_EQ(t, s.errors, 0);
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned b = 1; b < LINK_BLOCKS; b++) {
+			uint64_t v = 0;
+
+			EXPECT_EQ(t, mm_copy_from(s.mm, &v, A + b * HUGE_SIZE + (i + 1) * PAGE_SIZE, sizeof(v)), 0);
+			EXPECT_EQ(t, v, ((uint64_t)i << 32) | b);
+		}
+	EXPECT_EQ(t, s.mm->faults_pt_shared - shared0, (unsigned long)n * (LINK_BLOCKS - 1));
+	EXPECT_EQ(t, s.mm->rss, present_pages(s.mm, A, LINK_BLOCKS * (HUGE_SIZE / PAGE_SIZE)));
+	EXPECT_EQ(t, arch_mmu_table_pages(s.mm->mmu), 3 + LINK_BLOCKS);
+	check_and_put(t, s.mm);
+	EXPECT_EQ(t, ut_free_frames(), frames);
+}
+
 /* ---- munmap/mmap racing with faults */
 
 #define RACE_ROUNDS 60
@@ -1208,6 +1286,7 @@ static void test_check_races_first_faults(struct ktest *t)
 
 static const struct ktest_case mm_smp_cases[] = {
 	KTEST_CASE(test_same_and_different_pages),
+	KTEST_CASE(test_table_link_races),
 	KTEST_CASE(test_munmap_races_faults),
 	KTEST_CASE(test_mprotect_races_writes),
 	KTEST_CASE(test_cow_breaks_while_reading),
