@@ -162,7 +162,8 @@ struct task {
  * user mode and in the kernel (_locked: sched_lock held). cputime_thread_gone_locked: an ended
  * thread's time goes to its group (before it leaves the group).
  * cputime_reaped_locked: a reaped child's process time and its children's
- * go to parent's group.
+ * go to parent's group; *user_ns / *sys_ns: their sum, each split as
+ * cputime_process and cputime_children would (wait4's RUSAGE_BOTH).
  */
 void cputime_switch_locked(struct task *prev, struct task *next);
 void cputime_tick(struct task *t, bool user);
@@ -173,7 +174,7 @@ void cputime_children(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
 void cputime_process_locked(const struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
 void cputime_children_locked(const struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
 void cputime_thread_gone_locked(struct task *t);
-void cputime_reaped_locked(struct task *parent, struct task *child);
+void cputime_reaped_locked(struct task *parent, struct task *child, uint64_t *user_ns, uint64_t *sys_ns);
 
 /* sched_init: turn the boot context into CPU 0's idle task (pid 0). Once, before any task is made. */
 void sched_init(void);

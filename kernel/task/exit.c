@@ -208,12 +208,17 @@ static struct task *take_zombie_of(struct task *t, int pid, bool *found)
 	return NULL;
 }
 
+/* A reaped child's CPU time, its reaped children's included (wait4's rusage). */
+struct reaped_time {
+	uint64_t user_ns, sys_ns;
+};
+
 /*
  * A zombie child of the caller's process (of the calling thread only with
- * __WNOTHREAD) matching pid, unlinked (NULL if none); *found: some child
- * matches.
+ * __WNOTHREAD) matching pid, unlinked (NULL if none), its time counted in
+ * the caller's children's and in *rt; *found: some child matches.
  */
-static struct task *take_zombie(struct task *self, int pid, int options, bool *found)
+static struct task *take_zombie(struct task *self, int pid, int options, bool *found, struct reaped_time *rt)
 {
 	struct list_head *p;
 	struct task *zombie = NULL;
@@ -230,7 +235,7 @@ static struct task *take_zombie(struct task *self, int pid, int options, bool *f
 		}
 	}
 	if (zombie)
-		cputime_reaped_locked(self, zombie);    /* RUSAGE_CHILDREN counts it from now */
+		cputime_reaped_locked(self, zombie, &rt->user_ns, &rt->sys_ns);    /* RUSAGE_CHILDREN counts it from now */
 	spin_unlock_irqrestore(&sched_lock, f);
 	return zombie;
 }
@@ -249,6 +254,7 @@ long sys_wait4(SYSCALL_ARGS)
 {
 	int pid = (int)a0, options = (int)a2;
 	struct task *self = current, *zombie = NULL;
+	struct reaped_time rt;
 	bool found;
 	long r;
 
@@ -258,19 +264,16 @@ long sys_wait4(SYSCALL_ARGS)
 		return -ESRCH;
 	found = true;
 	r = wait_event_interruptible(&self->child_wait,
-				     (zombie = take_zombie(self, pid, options, &found)) || !found || (options & WNOHANG));
+				     (zombie = take_zombie(self, pid, options, &found, &rt)) || !found || (options & WNOHANG));
 	if (zombie) {
 		int status = zombie->exit_status;
 		long ret = zombie->pid;
-		uint64_t user, sys, cuser, csys;
 
-		cputime_process(zombie, &user, &sys);
-		cputime_children(zombie, &cuser, &csys);
 		task_free(zombie);
 		procfs_forget((int)ret);
 		if (a1 && copy_to_user((void *)a1, &status, sizeof(status)))
 			ret = -EFAULT;
-		if (a3 && rusage_times_to_user((void *)a3, user + cuser, sys + csys))
+		if (a3 && rusage_times_to_user((void *)a3, rt.user_ns, rt.sys_ns))
 			ret = -EFAULT;
 		return ret;
 	}

@@ -140,15 +140,19 @@ void cputime_thread_gone_locked(struct task *t)
 	t->cputime = (struct cputime){ 0 };
 }
 
-void cputime_reaped_locked(struct task *parent, struct task *child)
+void cputime_reaped_locked(struct task *parent, struct task *child, uint64_t *user_ns, uint64_t *sys_ns)
 {
-	struct cputime c;
+	struct cputime c, none = { 0 }, *cc = child->group ? &child->group->children : &none;
+	uint64_t cuser, csys;
 
 	assert_spin_held(&sched_lock);
+	c = process_time_locked(child);
+	split(&c, user_ns, sys_ns);
+	split(cc, &cuser, &csys);
+	*user_ns += cuser;
+	*sys_ns += csys;
 	if (!parent->group)
 		return;
-	c = process_time_locked(child);
 	cputime_add(&parent->group->children, &c);
-	if (child->group)
-		cputime_add(&parent->group->children, &child->group->children);
+	cputime_add(&parent->group->children, cc);
 }
