@@ -248,7 +248,7 @@ static void write_new_blocks(struct worker *w)
 		uint64_t v = ((uint64_t)w->id << 32) | b;
 
 		__atomic_add_fetch(&link_arrived[b], 1, __ATOMIC_ACQ_REL);
-		while (__atomic_load_n(&link_arrived[b], __ATOMIC_ACQUIRE) < n)
+		while (smp_load_acquire(&link_arrived[b]) < n)
 			sched_yield();  /* with one CPU, the workers share it */
 		if (copy_to_user((void *)(A + b * HUGE_SIZE + (w->id + 1) * PAGE_SIZE), &v, sizeof(v)))
 			__atomic_add_fetch(&w->s->errors, 1, __ATOMIC_RELAXED);
