@@ -210,9 +210,11 @@ int pmm_check(void);
  * blocks), on the per-CPU lists, slab, page tables, anonymous, page cache,
  * reserved and allocated with none of these flags (with the first few of
  * those: flags, counts, owner), for a leak report. A snapshot: owners
- * change flags meanwhile.
+ * change flags meanwhile. pmm_census_count: the same counts into
+ * count[VMK_CENSUS_KINDS] (include/uapi/vmk.h's kinds), printing nothing.
  */
 void pmm_census(void);
+void pmm_census_count(uint64_t *count);
 /* pmm_frames_with: how many allocated frames carry flag (PG_anon, PG_cache, PG_pgtable...) now; a snapshot. */
 size_t pmm_frames_with(uint32_t flag);
 

@@ -53,6 +53,8 @@ long sys_vmk_check(SYSCALL_ARGS)
 		r.objects_with_pages = vm_object_report();
 		pmm_census();
 	}
+	if (a2 & VMK_CHECK_CENSUS)
+		pmm_census_count(r.census);
 	r.caches_checked = caches;
 	if (copy_to_user((void *)a0, &r, MIN(a1, sizeof(r))))
 		return -EFAULT;

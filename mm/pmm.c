@@ -18,6 +18,7 @@
 #include "kasan.h"
 #include "lockless.h"
 #include "arch_mmu.h"
+#include "uapi/vmk.h"
 
 struct free_area {
 	struct list_head blocks;     /* head pages of free blocks of this order */
@@ -732,13 +733,50 @@ int pmm_check(void)
 	return err;
 }
 
-/* pmm_census's kinds of frame, by the first flag that names one, in this order. */
+/* pmm_census's kinds of frame, by the first flag that names one, in this order (vmk.h's kinds after FREE). */
 static const struct { uint32_t flag; const char *name; } census_kinds[] = {
 	{ PG_reserved, "reserved" }, { PG_pcp, "per-CPU free" }, { PG_slab, "slab" },
 	{ PG_pgtable, "page table" }, { PG_anon, "anonymous" }, { PG_cache, "page cache" },
 };
 #define CENSUS_OTHER ARRAY_SIZE(census_kinds)  /* allocated with no kind: kernel stacks, buffers, huge tails */
 #define CENSUS_EXAMPLES 8
+
+/*
+ * Count every frame by kind: count[0] the free blocks' frames, count[1 +
+ * k] those of census_kinds[k], count[1 + CENSUS_OTHER] the rest; the first
+ * n frames of the rest that are referenced go to example. Returns how many.
+ */
+static unsigned census_scan(uint64_t *count, pfn_t *example, unsigned n)
+{
+	unsigned held = 0;
+	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+
+	for (pfn_t pfn = 0; pfn < pmm_max_pfn; pfn++) {
+		struct page *p = &pmm_mem_map[pfn];
+		unsigned k = 0;
+
+		if (p->flags & PG_buddy) {
+			count[0] += 1UL << p->order;
+			pfn += (1UL << p->order) - 1;
+			continue;
+		}
+		while (k < CENSUS_OTHER && !(p->flags & census_kinds[k].flag))
+			k++;
+		count[1 + k]++;
+		if (k == CENSUS_OTHER && p->refcount > 0 && held < n)
+			example[held++] = pfn;
+	}
+	spin_unlock_irqrestore(&pmm_lock, flags);
+	return held;
+}
+
+_Static_assert(VMK_CENSUS_KINDS == CENSUS_OTHER + 2, "vmk.h's census kinds: free, census_kinds, other");
+
+void pmm_census_count(uint64_t *count)
+{
+	memset(count, 0, VMK_CENSUS_KINDS * sizeof(*count));
+	census_scan(count, NULL, 0);
+}
 
 size_t pmm_frames_with(uint32_t flag)
 {
@@ -759,30 +797,14 @@ size_t pmm_frames_with(uint32_t flag)
 
 void pmm_census(void)
 {
-	size_t count[CENSUS_OTHER + 1] = { 0 }, free = 0, held = 0;
+	uint64_t count[CENSUS_OTHER + 2] = { 0 };
 	pfn_t example[CENSUS_EXAMPLES];
-	unsigned long flags = spin_lock_irqsave(&pmm_lock);
+	unsigned held = census_scan(count, example, CENSUS_EXAMPLES);
 
-	for (pfn_t pfn = 0; pfn < pmm_max_pfn; pfn++) {
-		struct page *p = &pmm_mem_map[pfn];
-		unsigned k = 0;
-
-		if (p->flags & PG_buddy) {
-			free += 1UL << p->order;
-			pfn += (1UL << p->order) - 1;
-			continue;
-		}
-		while (k < CENSUS_OTHER && !(p->flags & census_kinds[k].flag))
-			k++;
-		count[k]++;
-		if (k == CENSUS_OTHER && p->refcount > 0 && held < CENSUS_EXAMPLES)
-			example[held++] = pfn;
-	}
-	spin_unlock_irqrestore(&pmm_lock, flags);
-	printk("pmm_census: %zu frames in free blocks", free);
+	printk("pmm_census: %llu frames in free blocks", (unsigned long long)count[0]);
 	for (unsigned k = 0; k < CENSUS_OTHER; k++)
-		printk(", %zu %s", count[k], census_kinds[k].name);
-	printk(", %zu other\n", count[CENSUS_OTHER]);
+		printk(", %llu %s", (unsigned long long)count[1 + k], census_kinds[k].name);
+	printk(", %llu other\n", (unsigned long long)count[1 + CENSUS_OTHER]);
 	for (unsigned i = 0; i < held; i++) {
 		struct page *p = &pmm_mem_map[example[i]];
 

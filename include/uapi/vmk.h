@@ -34,7 +34,10 @@
  * first. flags: VMK_CHECK_REPORT also prints to the kernel log every
  * page-cache object that has pages (references, mappings, pages, kind)
  * and a census of the frames by kind (free, slab, page tables, anonymous,
- * page cache, other), for a leak check that failed. VMK_CHECK_TASKS
+ * page cache, other), for a leak check that failed; VMK_CHECK_CENSUS
+ * fills out->census with that census's counts (enum vmk_census_kind), so
+ * that a leak check can say which kind of frame went missing (a scan of
+ * every frame: for a quiet moment, a snapshot). VMK_CHECK_TASKS
  * prints every task (ids, name, state, and the kernel call trace of each
  * one not running) to the kernel log and returns 0 at once, without the
  * checks or out: they take every address space's lock, which a hung task
@@ -60,6 +63,20 @@
 #define VMK_CHECK_REPORT     0x1        /* flags: report the objects with pages and the frames by kind */
 #define VMK_CHECK_TASKS      0x2        /* flags: print every task and where it waits; no checks */
 #define VMK_CHECK_MAPS       0x4        /* flags: the frame-map audit alone (mm_audit_maps) */
+#define VMK_CHECK_CENSUS     0x8        /* flags: also count the frames by kind (out->census) */
+
+/* vmk_check's census: frames by kind, each frame counted once (the first kind its flags name). */
+enum vmk_census_kind {
+	VMK_CENSUS_FREE,                /* in the buddy allocator's free blocks */
+	VMK_CENSUS_RESERVED,
+	VMK_CENSUS_PCP,                 /* free, on a CPU's list */
+	VMK_CENSUS_SLAB,
+	VMK_CENSUS_PGTABLE,
+	VMK_CENSUS_ANON,
+	VMK_CENSUS_CACHE,               /* page cache: files, tmpfs, memfds, shared anonymous memory */
+	VMK_CENSUS_OTHER,               /* allocated with none of those flags: kernel stacks, buffers, huge tails */
+	VMK_CENSUS_KINDS
+};
 
 /* What vmk_memstat fills in (a prefix if size is smaller). */
 struct vmk_memstat {
@@ -97,6 +114,7 @@ struct vmk_check {
 	uint64_t slab_debug_errors;     /* corruptions the slab debug checks found since boot */
 	uint64_t mms_live;              /* address spaces alive after the check (mm_live_count) */
 	uint64_t objects_with_pages;    /* VMK_CHECK_REPORT: page-cache objects that have pages */
+	uint64_t census[VMK_CENSUS_KINDS];      /* VMK_CHECK_CENSUS: frames by kind, after the checks */
 };
 
 #endif

@@ -216,13 +216,22 @@ static int kernel_check(struct vmk_check *r, long flags)
  */
 static void leak_report(const struct vmk_check *before, const struct vmk_check *after, char *why, size_t n)
 {
+	static const char *const kind[VMK_CENSUS_KINDS] = {
+		"free", "reserved", "per-CPU free", "slab", "page table", "anonymous", "page cache", "other",
+	};
 	struct vmk_check again;
+	int len;
 
 	kernel_check(&again, VMK_CHECK_REPORT);
-	snprintf(why, n, "frames leaked: %lu free before the seed, %lu after (%lu address spaces, %lu alive; "
-		 "%lu objects with pages, kernel log)", (unsigned long)before->free_frames,
-		 (unsigned long)after->free_frames, (unsigned long)after->mms_checked, (unsigned long)again.mms_live,
-		 (unsigned long)again.objects_with_pages);
+	len = snprintf(why, n, "frames leaked: %lu free before the seed, %lu after (%lu address spaces, %lu alive; "
+		       "%lu objects with pages, kernel log); by kind, after - before:", (unsigned long)before->free_frames,
+		       (unsigned long)after->free_frames, (unsigned long)after->mms_checked,
+		       (unsigned long)again.mms_live, (unsigned long)again.objects_with_pages);
+	/* Which kind of frame the missing ones are now (the counts of the checks before and after the seed). */
+	for (int k = 0; k < VMK_CENSUS_KINDS && len > 0 && (size_t)len < n; k++)
+		if (after->census[k] != before->census[k])
+			len += snprintf(why + len, n - (size_t)len, " %s %+ld", kind[k],
+					(long)(after->census[k] - before->census[k]));
 }
 
 /*
@@ -234,10 +243,10 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 {
 	struct vmk_check before, after, maps;
 	struct fz_stats s0 = *fz_stats;
-	int on_vmk = kernel_check(&before, 0), st = 0, pid;
+	int on_vmk = kernel_check(&before, VMK_CHECK_CENSUS), st = 0, pid;
 	long oom0 = oom_kills();
 	bool oom_killed = false;
-	char why[224] = "";
+	char why[400] = "";
 
 	printf("seed %lu: ", (unsigned long)seed);     /* the rest when it ends: a crash still names it */
 	if (on_vmk < 0) {
@@ -268,7 +277,7 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 	else if (!why[0] && WEXITSTATUS(st) != 0)
 		snprintf(why, sizeof(why), "the seed's first process exited with %d", WEXITSTATUS(st));
 	if (!why[0] && on_vmk == 0) {
-		if (kernel_check(&after, 0) < 0)
+		if (kernel_check(&after, VMK_CHECK_CENSUS) < 0)
 			snprintf(why, sizeof(why), "kernel checks failed after the seed (failed %#lx: the kernel log says what)",
 				 (unsigned long)after.failed);
 		else if (kernel_check(&maps, VMK_CHECK_MAPS) < 0) {
