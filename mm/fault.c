@@ -17,8 +17,9 @@
  * (mm/vma_lock.c); pt_lock around every page-table change, but for the
  * demand-zero write, which fills its one entry (and links its missing
  * page table where no huge page may go) in pt_lock's shared mode
- * (anon_fault_shared), so the threads of one mm fault at once; munmap/mprotect (mmap_lock write, and the write
- * mark of every VMA they change) exclude the faults in what they change.
+ * (anon_fault_shared), so the threads of one mm fault at once;
+ * munmap/mprotect (mmap_lock write, and the write mark of every VMA they
+ * change) exclude the faults in what they change.
  */
 #include "internal.h"
 #include "vmscan.h"
@@ -404,9 +405,9 @@ static bool shared_slot(struct mm *mm, const struct vma *vma, uintptr_t va, stru
  * mprotect, reclaim). The page is zeroed in shared mode too, and a
  * missing page table linked (shared_slot). Whatever else the fault finds
  * (a 2 MiB block that may get a huge page, a swap entry, no memory) goes
- * the locked way: false. When another
- * CPU's fault filled the entry first, its page stands, ours goes back,
- * and the access retries (FAULT_OK), as in Linux.
+ * the locked way: false. When another CPU's fault filled the entry first,
+ * its page stands, ours goes back, and the access retries (FAULT_OK), as
+ * in Linux.
  */
 static bool anon_fault_shared(struct mm *mm, struct vma *vma, uintptr_t va, unsigned flags,
 			      enum fault_result *r)
