@@ -36,6 +36,15 @@ void kmem_cache_free(struct kmem_cache *c, void *obj);
 void slab_shrink_all(void);
 /* Objects now allocated from c. */
 size_t kmem_cache_inuse(const struct kmem_cache *c);
+/*
+ * slab_mark_all: every cache remembers its objects and slabs now (a cache
+ * created later: none); kmem_cache_changed: c's counts differ from its
+ * mark; slab_report_changed prints to the kernel log each cache that
+ * changed (which cache a leak check's missing slab frames are in).
+ */
+void slab_mark_all(void);
+bool kmem_cache_changed(const struct kmem_cache *c);
+void slab_report_changed(void);
 /* Verify a cache's invariants (and, in debug builds, every free object's poison). 0 or -EINVAL. */
 int kmem_cache_check(struct kmem_cache *c);
 /* kmem_cache_check on every cache; *checked (may be NULL) = how many. 0 or -EINVAL (one failed). */

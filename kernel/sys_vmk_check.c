@@ -52,9 +52,12 @@ long sys_vmk_check(SYSCALL_ARGS)
 	if (a2 & VMK_CHECK_REPORT) {
 		r.objects_with_pages = vm_object_report();
 		pmm_census();
+		slab_report_changed();
 	}
 	if (a2 & VMK_CHECK_CENSUS)
 		pmm_census_count(r.census);
+	if (a2 & VMK_CHECK_MARK)
+		slab_mark_all();
 	r.caches_checked = caches;
 	if (copy_to_user((void *)a0, &r, MIN(a1, sizeof(r))))
 		return -EFAULT;

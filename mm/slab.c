@@ -63,6 +63,7 @@ struct kmem_cache {
 	struct list_head partial, full, empty;
 	size_t inuse;                 /* allocated objects */
 	size_t slabs;
+	size_t inuse_mark, slabs_mark;        /* at the last slab_mark_all */
 	struct list_head all;         /* on all_caches (all_caches_lock) */
 };
 
@@ -167,6 +168,8 @@ static void cache_setup(struct kmem_cache *c, const char *name, size_t size, siz
 	list_init(&c->empty);
 	c->inuse = 0;
 	c->slabs = 0;
+	c->inuse_mark = 0;              /* new since the mark: it had nothing then */
+	c->slabs_mark = 0;
 	unsigned long flags = spin_lock_irqsave(&all_caches_lock);
 	list_add_tail(&c->all, &all_caches);
 	spin_unlock_irqrestore(&all_caches_lock, flags);
@@ -417,6 +420,43 @@ void slab_shrink_all(void)
 	struct list_head *pos;
 	list_for_each(pos, &all_caches)
 		kmem_cache_shrink(list_entry(pos, struct kmem_cache, all));
+	spin_unlock_irqrestore(&all_caches_lock, flags);
+}
+
+void slab_mark_all(void)
+{
+	unsigned long flags = spin_lock_irqsave(&all_caches_lock);
+	struct list_head *pos;
+
+	list_for_each(pos, &all_caches) {
+		struct kmem_cache *c = list_entry(pos, struct kmem_cache, all);
+		unsigned long f = spin_lock_irqsave(&c->lock);
+
+		c->inuse_mark = c->inuse;
+		c->slabs_mark = c->slabs;
+		spin_unlock_irqrestore(&c->lock, f);
+	}
+	spin_unlock_irqrestore(&all_caches_lock, flags);
+}
+
+bool kmem_cache_changed(const struct kmem_cache *c)
+{
+	/* Unlocked reads: a report's, at a quiet moment (a leak check) or of the caller's own cache. */
+	return READ_ONCE(c->inuse) != c->inuse_mark || READ_ONCE(c->slabs) != c->slabs_mark;
+}
+
+void slab_report_changed(void)
+{
+	unsigned long flags = spin_lock_irqsave(&all_caches_lock);
+	struct list_head *pos;
+
+	list_for_each(pos, &all_caches) {
+		struct kmem_cache *c = list_entry(pos, struct kmem_cache, all);
+
+		if (kmem_cache_changed(c))
+			printk("slab: %s: %zu objects in %zu slabs of %u frames, at the mark %zu in %zu\n", c->name,
+			       c->inuse, c->slabs, 1U << c->order, c->inuse_mark, c->slabs_mark);
+	}
 	spin_unlock_irqrestore(&all_caches_lock, flags);
 }
 

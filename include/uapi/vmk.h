@@ -37,7 +37,10 @@
  * page cache, other), for a leak check that failed; VMK_CHECK_CENSUS
  * fills out->census with that census's counts (enum vmk_census_kind), so
  * that a leak check can say which kind of frame went missing (a scan of
- * every frame: for a quiet moment, a snapshot). VMK_CHECK_TASKS
+ * every frame: for a quiet moment, a snapshot); VMK_CHECK_MARK has every
+ * slab cache remember its objects and slabs after the checks, and a later
+ * VMK_CHECK_REPORT prints each cache whose counts differ from them.
+ * VMK_CHECK_TASKS
  * prints every task (ids, name, state, and the kernel call trace of each
  * one not running) to the kernel log and returns 0 at once, without the
  * checks or out: they take every address space's lock, which a hung task
@@ -64,6 +67,7 @@
 #define VMK_CHECK_TASKS      0x2        /* flags: print every task and where it waits; no checks */
 #define VMK_CHECK_MAPS       0x4        /* flags: the frame-map audit alone (mm_audit_maps) */
 #define VMK_CHECK_CENSUS     0x8        /* flags: also count the frames by kind (out->census) */
+#define VMK_CHECK_MARK       0x10       /* flags: every slab cache remembers its counts (for REPORT) */
 
 /* vmk_check's census: frames by kind, each frame counted once (the first kind its flags name). */
 enum vmk_census_kind {

@@ -200,12 +200,44 @@ static void test_debug_detection(struct ktest *t)
 }
 #endif
 
+/*
+ * The leak report's marks (slab_mark_all, kmem_cache_changed): a cache
+ * created after the mark had nothing then; an object taken from it is a
+ * change, and once it is freed and the empty slab given back, the cache
+ * is as it was at the mark again.
+ */
+static void test_mark_changed(struct ktest *t)
+{
+	struct kmem_cache *c;
+	void *o;
+
+	slab_mark_all();
+	c = kmem_cache_create("test_mark", 100, 0);
+	ASSERT_TRUE(t, c != NULL);
+	EXPECT_FALSE(t, kmem_cache_changed(c));
+	o = kmem_cache_alloc(c);
+	ASSERT_TRUE(t, o != NULL);
+	EXPECT_TRUE(t, kmem_cache_changed(c));
+	kmem_cache_free(c, o);
+	slab_shrink_all();
+	EXPECT_FALSE(t, kmem_cache_changed(c));
+	o = kmem_cache_alloc(c);
+	ASSERT_TRUE(t, o != NULL);
+	slab_mark_all();
+	EXPECT_FALSE(t, kmem_cache_changed(c));         /* marked with its object */
+	kmem_cache_free(c, o);
+	slab_shrink_all();                              /* (under KASAN the free ends the quarantine here) */
+	EXPECT_TRUE(t, kmem_cache_changed(c));
+	kmem_cache_destroy(c);
+}
+
 static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(test_many_caches),
 	KTEST_CASE(test_reuse),
 	KTEST_CASE(test_kmalloc_classes),
 	KTEST_CASE(test_exhaustion),
 	KTEST_CASE(test_fail_injection),
+	KTEST_CASE(test_mark_changed),
 #if defined(SLAB_DEBUG) && !defined(KASAN)
 	/* (under KASAN the sanitizer catches these at the access: tests/kernel/kasan_test.c) */
 	KTEST_CASE(test_debug_detection),

@@ -243,7 +243,7 @@ static int run_seed(uint64_t seed, const struct options *o, bool frames)
 {
 	struct vmk_check before, after, maps;
 	struct fz_stats s0 = *fz_stats;
-	int on_vmk = kernel_check(&before, VMK_CHECK_CENSUS), st = 0, pid;
+	int on_vmk = kernel_check(&before, VMK_CHECK_CENSUS | VMK_CHECK_MARK), st = 0, pid;
 	long oom0 = oom_kills();
 	bool oom_killed = false;
 	char why[400] = "";
