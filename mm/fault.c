@@ -399,11 +399,11 @@ static bool shared_slot(struct mm *mm, const struct vma *vma, uintptr_t va, stru
 /*
  * do_anonymous_page's write without pt_lock: a write the CPU found no
  * page for, in private anonymous memory that has its anon identity, whose
- * page table exists and whose entry is empty, fills the entry in the
- * lock's shared mode (mm/internal.h), so the faults of several threads do
- * not wait for each other, only for an exclusive holder (munmap,
- * mprotect, reclaim). The page is zeroed in shared mode too, and a
- * missing page table linked (shared_slot). Whatever else the fault finds
+ * entry is empty, fills the entry in the lock's shared mode
+ * (mm/internal.h), so the faults of several threads do not wait for each
+ * other, only for an exclusive holder (munmap, mprotect, reclaim). The
+ * page is zeroed in shared mode too, and a missing page table linked
+ * (shared_slot). Whatever else the fault finds
  * (a 2 MiB block that may get a huge page, a swap entry, no memory) goes
  * the locked way: false. When another CPU's fault filled the entry first,
  * its page stands, ours goes back, and the access retries (FAULT_OK), as
