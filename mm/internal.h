@@ -136,6 +136,23 @@ void vma_write_lock_map(struct mm *mm, uintptr_t start, uintptr_t end, unsigned 
 			const struct vm_file *file);
 void vma_write_lock_all(struct mm *mm);
 /*
+ * vma_mark_new: v, about to enter the index in this write section, comes
+ * in marked: a fault that finds it before the section ends falls back to
+ * the mmap_lock, so the section may still change or free it. No fault can
+ * be inside it yet, so nothing to wait for. mmap_lock write.
+ * vma_write_marked: v is closed to lock-free faults for the rest of this
+ * write section (marked in it, or mm has no lock-free faults).
+ * vma_assert_marked: BUG unless so, in debugging builds (LOCKDEP): every
+ * VMA a section moves, shrinks, grows or frees.
+ */
+void vma_mark_new(struct mm *mm, struct vma *v);
+bool vma_write_marked(const struct mm *mm, const struct vma *v);
+#ifdef LOCKDEP
+#define vma_assert_marked(mm, v) BUG_ON(!vma_write_marked(mm, v))
+#else
+#define vma_assert_marked(mm, v) ((void)(mm), (void)(v))
+#endif
+/*
  * vma_lock_lookup: the VMA containing addr, read-locked, found without the
  * mmap_lock; NULL when the caller must take the mmap_lock instead (no
  * snapshot, no VMA there, or a writer is changing it). vma_read_unlock

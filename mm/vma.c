@@ -220,6 +220,29 @@ static void vma_copy_attrs(struct mm *mm, struct vma *dst, const struct vma *src
 	vma_file_link(dst);
 }
 
+/*
+ * The index's changes, checked against the per-VMA locks (mm/vma_lock.c):
+ * a VMA the write section moves, resizes or takes out must be marked, so
+ * that no fault is inside it; one it puts in comes in marked.
+ */
+static void index_insert(struct mm *mm, struct vma *v)
+{
+	vma_mark_new(mm, v);
+	mm->index.ops->insert(&mm->index, v);
+}
+
+static void index_update(struct mm *mm, struct vma *v, uintptr_t start, uintptr_t end)
+{
+	vma_assert_marked(mm, v);
+	mm->index.ops->update(&mm->index, v, start, end);
+}
+
+static void index_erase(struct mm *mm, struct vma *v)
+{
+	vma_assert_marked(mm, v);
+	mm->index.ops->erase(&mm->index, v);
+}
+
 void mm_vma_remove_all(struct mm *mm)
 {
 	struct vma_index *idx = &mm->index;
@@ -227,7 +250,7 @@ void mm_vma_remove_all(struct mm *mm)
 
 	mmap_assert_write_locked(mm);
 	while ((v = idx->ops->first(idx)) != NULL) {
-		idx->ops->erase(idx, v);
+		index_erase(mm, v);
 		vma_free(mm, v);
 	}
 	mm->map_count = 0;
@@ -433,13 +456,12 @@ int vma_map_count_check(const struct mm *mm)
  */
 static void absorb_next(struct mm *mm, struct vma *v, struct vma *next)
 {
-	struct vma_index *idx = &mm->index;
 	uintptr_t new_end = next->end;
 
 	anon_dup(v, next);
-	idx->ops->erase(idx, next);
+	index_erase(mm, next);
 	mm->map_count--;
-	idx->ops->update(idx, v, v->start, new_end);
+	index_update(mm, v, v->start, new_end);
 	vma_free(mm, next);
 }
 
@@ -447,7 +469,6 @@ static void absorb_next(struct mm *mm, struct vma *v, struct vma *next)
 static int new_range_merge(struct mm *mm, struct vma *prev, struct vma *next,
 			   const struct merge_desc *d, bool left, bool right, struct vma **out)
 {
-	struct vma_index *idx = &mm->index;
 	int err = index_reserve(mm, left && right ? 2 : 1);
 
 	if (err)
@@ -457,10 +478,10 @@ static int new_range_merge(struct mm *mm, struct vma *prev, struct vma *next,
 		absorb_next(mm, prev, next);
 		*out = prev;
 	} else if (left) {
-		idx->ops->update(idx, prev, prev->start, d->end);
+		index_update(mm, prev, prev->start, d->end);
 		*out = prev;
 	} else {
-		idx->ops->update(idx, next, d->start, next->end);
+		index_update(mm, next, d->start, next->end);
 		next->pgoff = d->pgoff;
 		*out = next;
 	}
@@ -486,7 +507,7 @@ static int new_range_insert(struct mm *mm, const struct merge_desc *d, struct vm
 	v->anon = NULL;
 	v->mm = mm;
 	vma_file_link(v);
-	mm->index.ops->insert(&mm->index, v);
+	index_insert(mm, v);
 	mm->map_count++;
 	*out = v;
 	return 0;
@@ -614,7 +635,7 @@ int vma_expand_end(struct mm *mm, struct vma *vma, uintptr_t delta, struct vma *
 	if (right)
 		absorb_next(mm, vma, next);
 	else
-		idx->ops->update(idx, vma, vma->start, new_end);
+		index_update(mm, vma, vma->start, new_end);
 	if (out)
 		*out = vma;
 	return 0;
@@ -645,7 +666,7 @@ int vma_expand_start(struct mm *mm, struct vma *vma, uintptr_t new_start)
 	err = index_reserve(mm, 1);
 	if (err)
 		return err;
-	idx->ops->update(idx, vma, new_start, vma->end);
+	index_update(mm, vma, new_start, vma->end);
 	vma->pgoff -= grow;
 	return 0;
 }
@@ -660,20 +681,19 @@ int vma_expand_start(struct mm *mm, struct vma *vma, uintptr_t new_start)
 static void split_commit(struct mm *mm, struct vma *vma, uintptr_t addr, bool new_below,
 			 struct vma *nv)
 {
-	struct vma_index *idx = &mm->index;
 	unsigned long delta = (addr - vma->start) >> PAGE_SHIFT;
 
 	vma_copy_attrs(mm, nv, vma);
 	if (new_below) {
 		nv->end = addr;
 		vma->pgoff += delta;
-		idx->ops->update(idx, vma, addr, vma->end);
+		index_update(mm, vma, addr, vma->end);
 	} else {
 		nv->start = addr;
 		nv->pgoff += delta;
-		idx->ops->update(idx, vma, vma->start, addr);
+		index_update(mm, vma, vma->start, addr);
 	}
-	idx->ops->insert(idx, nv);
+	index_insert(mm, nv);
 	mm->map_count++;
 }
 
@@ -707,14 +727,13 @@ int vma_split(struct mm *mm, struct vma *vma, uintptr_t addr, bool new_below, st
 static struct vma *modify_merge_both(struct mm *mm, struct vma *vma, struct vma *prev,
 				     struct vma *next)
 {
-	struct vma_index *idx = &mm->index;
 	uintptr_t new_end = next->end;
 
 	anon_dup(prev, next->anon ? next : vma);
-	idx->ops->erase(idx, vma);
-	idx->ops->erase(idx, next);
+	index_erase(mm, vma);
+	index_erase(mm, next);
 	mm->map_count -= 2;
-	idx->ops->update(idx, prev, prev->start, new_end);
+	index_update(mm, prev, prev->start, new_end);
 	vma_free(mm, vma);
 	vma_free(mm, next);
 	return prev;
@@ -724,18 +743,17 @@ static struct vma *modify_merge_both(struct mm *mm, struct vma *vma, struct vma 
 static struct vma *modify_merge_left(struct mm *mm, struct vma *vma, struct vma *prev,
 				     const struct merge_desc *d)
 {
-	struct vma_index *idx = &mm->index;
 	bool remove_middle = d->start == vma->start && d->end == vma->end;
 
 	anon_dup(prev, vma);
 	if (remove_middle) {
-		idx->ops->erase(idx, vma);
+		index_erase(mm, vma);
 		mm->map_count--;
 	} else {
 		vma->pgoff += (d->end - vma->start) >> PAGE_SHIFT;
-		idx->ops->update(idx, vma, d->end, vma->end);
+		index_update(mm, vma, d->end, vma->end);
 	}
-	idx->ops->update(idx, prev, prev->start, d->end);
+	index_update(mm, prev, prev->start, d->end);
 	if (remove_middle)
 		vma_free(mm, vma);
 	return prev;
@@ -745,18 +763,17 @@ static struct vma *modify_merge_left(struct mm *mm, struct vma *vma, struct vma 
 static struct vma *modify_merge_right(struct mm *mm, struct vma *vma, struct vma *next,
 				      const struct merge_desc *d)
 {
-	struct vma_index *idx = &mm->index;
 	bool remove_middle = d->start == vma->start && d->end == vma->end;
 	uintptr_t next_end = next->end;
 
 	anon_dup(next, vma);
 	if (remove_middle) {
-		idx->ops->erase(idx, vma);
+		index_erase(mm, vma);
 		mm->map_count--;
 	} else {
-		idx->ops->update(idx, vma, vma->start, d->start);
+		index_update(mm, vma, vma->start, d->start);
 	}
-	idx->ops->update(idx, next, d->start, next_end);
+	index_update(mm, next, d->start, next_end);
 	next->pgoff = d->pgoff;
 	if (remove_middle)
 		vma_free(mm, vma);
@@ -880,7 +897,6 @@ static void piece_of(struct vma *piece, const struct vma *v, uintptr_t start, ui
 static int unmap_hole(struct mm *mm, struct vma *first, uintptr_t start, uintptr_t end,
 		      vma_unmap_cb cb, void *arg)
 {
-	struct vma_index *idx = &mm->index;
 	struct vma head, *nv;
 	int err;
 
@@ -893,8 +909,8 @@ static int unmap_hole(struct mm *mm, struct vma *first, uintptr_t start, uintptr
 	vma_copy_attrs(mm, nv, first);
 	nv->start = end;
 	nv->pgoff += (end - first->start) >> PAGE_SHIFT;
-	idx->ops->update(idx, first, first->start, start);
-	idx->ops->insert(idx, nv);
+	index_update(mm, first, first->start, start);
+	index_insert(mm, nv);
 	mm->map_count++;
 	if (cb)
 		cb(mm, &head, arg);
@@ -918,7 +934,7 @@ static void unmap_detach(struct mm *mm, struct vma *first, uintptr_t start, uint
 		/* Trim the first VMA's tail (__split_vma, then removal of the upper part). */
 		piece_of(&piece, v, start, v->end);
 		nv = v->end >= end ? NULL : ops->next(idx, v);
-		ops->update(idx, v, v->start, start);
+		index_update(mm, v, v->start, start);
 		if (cb)
 			cb(mm, &piece, arg);
 		v = nv;
@@ -928,13 +944,13 @@ static void unmap_detach(struct mm *mm, struct vma *first, uintptr_t start, uint
 			/* Trim the last VMA's head. */
 			piece_of(&piece, v, v->start, end);
 			v->pgoff += (end - v->start) >> PAGE_SHIFT;
-			ops->update(idx, v, end, v->end);
+			index_update(mm, v, end, v->end);
 			if (cb)
 				cb(mm, &piece, arg);
 			break;
 		}
 		nv = v->end >= end ? NULL : ops->next(idx, v);
-		ops->erase(idx, v);
+		index_erase(mm, v);
 		mm->map_count--;
 		if (cb)
 			cb(mm, v, arg);

@@ -38,7 +38,13 @@
  * the mark and the reader's increment are both sequentially consistent, so
  * one of them sees the other. Writers mark every VMA touching the range an
  * operation works on (vma_write_lock_range: neighbours included, since a
- * merge may change them), or all VMAs (mremap, fork).
+ * merge may change them), or all VMAs (mremap, fork). A VMA the section
+ * puts in the index comes in marked (vma_mark_new, as Linux write-locks a
+ * VMA before it links it): the section may still change or free it (a
+ * MAP_FIXED in the middle of a mapping splits off a tail that the new
+ * range then merges away), and a fault that locked it meanwhile would
+ * read it after its free. Debugging builds check every change of the
+ * index against the marks (vma_assert_marked, mm/vma.c).
  *
  * A private VMA that has no anon identity yet falls back (preparing one
  * reads the neighbours through the index), as in Linux 6.4; so do stack
@@ -229,6 +235,18 @@ void vma_start_write(struct mm *mm, struct vma *v)
 	while (__atomic_load_n(&v->vm_readers, __ATOMIC_SEQ_CST))
 		arch_cpu_relax();       /* faults inside never sleep: they leave soon */
 	lockdep_release(v, LOCK_CLASS_VMA);
+}
+
+void vma_mark_new(struct mm *mm, struct vma *v)
+{
+	mmap_assert_write_locked(mm);
+	/* Before the index publishes v (a release store): a fault that finds v sees the mark. */
+	WRITE_ONCE(v->vm_lock_seq, (uint16_t)mm->mm_lock_seq);
+}
+
+bool vma_write_marked(const struct mm *mm, const struct vma *v)
+{
+	return !mm->vma_lockless || READ_ONCE(v->vm_lock_seq) == (uint16_t)mm->mm_lock_seq;
 }
 
 /* Which VMAs touching [start, end] a write_lock_* call marks. */

@@ -112,9 +112,74 @@ static void test_writers_mark_what_they_change(struct ktest *t)
 	mm_put(mm);
 }
 
+/* A fault that comes in on the tail while the section works: does it get the tail's lock? */
+struct tail_fault {
+	uintptr_t addr;
+	struct vma *locked;
+};
+
+static void fault_on_tail(struct mm *mm, const struct vma *piece, void *arg)
+{
+	struct tail_fault *f = arg;
+
+	(void)piece;
+	f->locked = vma_lock_lookup(mm, f->addr);
+	if (f->locked)
+		vma_read_unlock(f->locked);
+}
+
+/*
+ * A VMA that a write section puts in the index comes in marked, so no
+ * fault locks it before the section ends: the section may still free it.
+ * The fuzzer's case (seed 171, 2026-12-05, a general protection fault in
+ * a file fault's fault-around reading a freed VMA): MAP_FIXED over the
+ * middle of a mapping with the same flags first unmaps the hole, which
+ * splits off the tail as a new VMA, then maps the hole, which merges head,
+ * hole and tail into one: the tail is freed in the same section. A fault
+ * on the tail in between (here the unmap's callback, called after the
+ * split) must fall back to the mmap_lock; had it locked the tail, the
+ * tail would be freed a grace period later with the fault still inside
+ * (the writer waits only for the faults in the VMAs it marked). The
+ * plain split of mprotect and madvise is the same case without the free.
+ */
+static void test_new_vma_comes_in_marked(struct ktest *t)
+{
+	struct mm *mm = vma_lock_mm();
+	struct tail_fault f = { B + 3 * PAGE_SIZE, NULL };
+	struct vma *v, *nv = NULL;
+
+	if (!mm)
+		return;
+	EXPECT_EQ(t, vm_mmap(mm, B, 4 * PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)B);
+	mmap_write_lock(mm);
+	v = vma_find(mm, B);
+	/* mmap_region's marks, then its replace with the unmap's callback */
+	vma_write_lock_map(mm, B + PAGE_SIZE, B + 2 * PAGE_SIZE, v->flags, NULL);
+	EXPECT_EQ(t, vma_map_replace(mm, B + PAGE_SIZE, B + 2 * PAGE_SIZE, v->flags, NULL,
+				     (B + PAGE_SIZE) >> PAGE_SHIFT, fault_on_tail, &f, &nv), 0);
+	EXPECT_TRUE(t, f.locked == NULL);       /* the split-off tail was closed to it */
+	EXPECT_TRUE(t, nv == v);                /* one VMA again: the tail is gone */
+	EXPECT_EQ(t, mm->map_count, 1);
+	mmap_write_unlock(mm);
+
+	mmap_write_lock(mm);
+	vma_start_write(mm, v);
+	EXPECT_EQ(t, vma_split(mm, v, B + 2 * PAGE_SIZE, false, &nv), 0);
+	EXPECT_TRUE(t, vma_write_marked(mm, nv));
+	EXPECT_TRUE(t, vma_lock_lookup(mm, B + 3 * PAGE_SIZE) == NULL);
+	mmap_write_unlock(mm);
+	/* After the section its faults lock it as any other. */
+	v = vma_lock_lookup(mm, B + 3 * PAGE_SIZE);
+	EXPECT_TRUE(t, v == nv);
+	if (v)
+		vma_read_unlock(v);
+	mm_put(mm);
+}
+
 static const struct ktest_case vma_lock_cases[] = {
 	KTEST_CASE(test_stale_mark_still_waits),
 	KTEST_CASE(test_writers_mark_what_they_change),
+	KTEST_CASE(test_new_vma_comes_in_marked),
 	{ 0 },
 };
 KTEST_SUITE(vma_lock, vma_lock_cases);
