@@ -362,6 +362,14 @@ struct mm *mm_dup(struct mm *parent);
  */
 int mm_check_all(unsigned *checked);
 /*
+ * mm_flush_deferred_all: every live address space frees now what it kept
+ * from lock-free faults until a grace period passed (vma_lockless_flush,
+ * under its mmap_lock for writing), so that a leak check's frame count
+ * does not depend on when those grace periods ended. The caller holds no
+ * lock.
+ */
+void mm_flush_deferred_all(void);
+/*
  * mm_audit_maps: the frame-map audit (mm/audit.c). Every page-table entry
  * of every live address space is counted per frame (a 2 MiB leaf over
  * each frame of its block, less the block's deferred shares); each

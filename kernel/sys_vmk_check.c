@@ -43,6 +43,7 @@ long sys_vmk_check(SYSCALL_ARGS)
 	r.slab_debug_errors = slab_debug_errors;
 	if (slab_debug_errors)
 		r.failed |= VMK_CHECK_SLAB_DEBUG;
+	mm_flush_deferred_all();        /* no free waits for a grace period */
 	procfs_shrink();                /* nor /proc names cached at their first lookup */
 	sysfs_shrink();                 /* nor /sys names */
 	slab_shrink_all();              /* empty slabs do not count as used memory */

@@ -110,6 +110,14 @@ void vma_lockless_init(struct mm *mm);
  */
 void vma_lockless_publish(struct mm *mm);
 /*
+ * vma_lockless_flush: free now what mm keeps from lock-free faults (the
+ * retired VMAs, old snapshots, the index's kept nodes), waiting for the
+ * grace periods, so that a frame count right after does not depend on
+ * when they ended. Drops the section's marks: call it first in a write
+ * section, before anything is marked. mmap_lock write.
+ */
+void vma_lockless_flush(struct mm *mm);
+/*
  * vma_lockless_set: lock-free faults in mm on or off (off at teardown, when
  * nobody can fault in it any more; tests switch it): publishes as at an
  * unlock, and on the way off waits for the faults still inside. mmap_lock write.

@@ -255,6 +255,15 @@ struct mm *mm_list_from(uint64_t id)
 	return found;
 }
 
+void mm_flush_deferred_all(void)
+{
+	for (struct mm *mm = mm_list_next(NULL); mm; mm = mm_list_next(mm)) {
+		mmap_write_lock(mm);
+		vma_lockless_flush(mm);
+		mmap_write_unlock(mm);
+	}
+}
+
 #define MM_CHECK_BATCH 32
 
 int mm_check_all(unsigned *checked)

@@ -205,6 +205,11 @@ void vma_lockless_publish(struct mm *mm)
 	publish(mm, false);
 }
 
+void vma_lockless_flush(struct mm *mm)
+{
+	publish(mm, true);
+}
+
 void vma_lockless_set(struct mm *mm, bool on)
 {
 	bool was = mm->vma_lockless;
