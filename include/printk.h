@@ -31,5 +31,13 @@ void printk_write(const char *text, size_t len);
  * the KTAP stream as a diagnostic line. prefix must stay valid while set.
  */
 void printk_set_line_prefix(const char *prefix);
+/*
+ * printk_held_here: this CPU holds the console's lock (it was stopped
+ * inside printk: it must not print). printk_bust_lock: free the console's
+ * lock whoever holds it, for a panic whose other CPUs are stopped (one
+ * may have been stopped holding it).
+ */
+bool printk_held_here(void);
+void printk_bust_lock(void);
 
 #endif

@@ -6,6 +6,7 @@
 #include "arch.h"
 #include "spinlock.h"
 #include "kstring.h"
+#include "lockless.h"
 
 struct outbuf {
 	char *buf;
@@ -279,6 +280,16 @@ int ksnprintf(char *buf, size_t size, const char *fmt, ...)
 static struct spinlock console_lock = SPINLOCK_INIT_CLASS("console", LOCK_CLASS_CONSOLE);
 static const char *line_prefix;         /* printk_set_line_prefix */
 static bool at_line_start = true;       /* the last character written was a newline */
+
+bool printk_held_here(void)
+{
+	return READ_ONCE(console_lock.locked) && READ_ONCE(console_lock.holder_cpu) == (int)arch_cpu_id();
+}
+
+void printk_bust_lock(void)
+{
+	spin_init_class(&console_lock, "console", LOCK_CLASS_CONSOLE);
+}
 
 void printk_set_line_prefix(const char *prefix)
 {

@@ -104,6 +104,7 @@ static void exception_fatal(struct trap_frame *tf)
 	printk("\n");
 	stack_overflow_report(tf);
 	trap_report(tf);
+	arch_stop_other_cpus();         /* each says where it was */
 	printk("x86: unexpected exception, stopping the kernel\n");
 	qemu_exit(QEMU_EXIT_PANIC);
 }
@@ -117,6 +118,8 @@ void trap_dispatch(struct trap_frame *tf)
 	bool user = tf->cs & 3;
 	irq_handler_t fn;
 
+	if (v == VEC_NMI && nmi_stop_handler(tf))
+		return;         /* (never: it halts) */
 	if (v < 32) {
 		if (user && v != VEC_NMI && v != VEC_DF && v != 18 /* #MC */) {
 			user_exception(tf);

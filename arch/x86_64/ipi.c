@@ -2,8 +2,8 @@
  * Inter-processor interrupts through the local APIC's interrupt command
  * register (physical destination mode; lapic_send_icr writes it in xAPIC
  * or x2APIC mode): fixed IPIs with a vector (reschedule, TLB shootdown,
- * stop, backtrace), and the INIT and STARTUP IPIs that start an application
- * processor.
+ * backtrace), and the INIT and STARTUP IPIs that start an application
+ * processor. A panic's NMIs are panic_stop.c's.
  */
 #include "x86.h"
 #include "arch.h"
@@ -46,24 +46,6 @@ static void resched_interrupt(struct trap_frame *tf)
 	lapic_eoi();
 }
 
-static void stop_interrupt(struct trap_frame *tf)
-{
-	lapic_eoi();
-	for (;;) {
-		cli();
-		hlt();
-	}
-}
-
-/* arch_stop_other_cpus: halt every other online CPU (panic), best effort, without waiting. */
-void arch_stop_other_cpus(void)
-{
-	unsigned me = arch_cpu_id(), cpu;
-
-	for_each_cpu(cpu, arch_cpu_online_mask() & ~(1UL << me))
-		lapic_send_ipi(cpu_apic_id[cpu], VEC_STOP);
-}
-
 /*
  * Print where the interrupted code was: its kernel call trace, or the user
  * address it ran at. Each line names the CPU: the other CPUs print theirs
@@ -92,6 +74,5 @@ void arch_backtrace_other_cpus(void)
 void ipi_init(void)
 {
 	irq_register(VEC_RESCHED, resched_interrupt);
-	irq_register(VEC_STOP, stop_interrupt);
 	irq_register(VEC_BACKTRACE, backtrace_interrupt);
 }

@@ -281,6 +281,11 @@ void lapic_eoi(void);
 uint32_t lapic_id(void);
 /* The LAPICs are in x2APIC mode (MSR access, 32-bit APIC ids): set by timer_init. */
 extern bool x2apic_enabled;
+/*
+ * nmi_stop_handler: an NMI sent by arch_stop_other_cpus (panic_stop.c):
+ * report this CPU's task and call trace and halt; false for any other NMI.
+ */
+bool nmi_stop_handler(const struct trap_frame *tf);
 /* lapic_send_icr: send an IPI (ICR low word low) to apic_id, in either mode. */
 void lapic_send_icr(uint32_t apic_id, uint32_t low);
 /* lapic_timer_count: the running CPU's LAPIC timer current count (it counts down). */
@@ -379,7 +384,6 @@ void smp_init(const struct boot_info *bi, bool use_acpi, unsigned max_cpus);
 /* IPI vectors. */
 #define VEC_RESCHED    0xf0     /* wake an idle CPU: work was queued for it */
 #define VEC_TLB        0xf1     /* TLB shootdown request (x86_tlb.c) */
-#define VEC_STOP       0xf2     /* stop this CPU (panic) */
 #define VEC_KSTACK_FLUSH 0xf3   /* drop freed kernel-stack mappings from the TLB (kstack.c) */
 #define VEC_BACKTRACE  0xf4     /* print where this CPU is (a hang report: ipi.c) */
 
