@@ -76,6 +76,16 @@ struct cputime {
 };
 
 /*
+ * A time split in user mode and in the kernel, in ns: the last one a
+ * reader was given (Linux's struct prev_cputime), so that neither part
+ * ever goes down from one read to the next (kernel/time/cputime.c); or a
+ * sum of such (RUSAGE_CHILDREN's).
+ */
+struct cputime_split {
+	uint64_t user_ns, sys_ns;
+};
+
+/*
  * A thread group (Linux's signal_struct): the tasks sharing one process id
  * (CLONE_THREAD), their process-directed pending signals and the group
  * exit (kernel/task/thread_group.c). All fields [sched]. The leader (the task
@@ -96,7 +106,9 @@ struct thread_group {
 	bool notified;                  /* the parent has been told (exit signal) that the process ended */
 	bool child_subreaper;           /* [sched] PR_SET_CHILD_SUBREAPER: its descendants' orphans come here */
 	struct cputime dead;            /* its ended threads' CPU time (the leader's stays in it) */
-	struct cputime children;        /* its reaped children's, theirs included (RUSAGE_CHILDREN) */
+	struct cputime_split self_split;        /* [sched] the process's time as last read (RUSAGE_SELF) */
+	struct cputime_split children;  /* its reaped children's, theirs included, as wait4 reported them
+	                                 * (RUSAGE_CHILDREN) */
 };
 
 struct task {
@@ -122,6 +134,7 @@ struct task {
 	bool vfork_pending;             /* [self] a vfork parent waits for this child's exec or exit */
 	struct ktimer it_real;          /* [self] ITIMER_REAL / alarm (kernel/time/itimer.c) */
 	struct cputime cputime;         /* [sched] its CPU time until it last left its CPU; ticks [self] */
+	struct cputime_split thread_split;      /* [sched] its time as last read (RUSAGE_THREAD) */
 	uint64_t on_cpu_since;          /* [sched] arch_cycles when it last came on its CPU */
 	uint64_t it_real_interval_ns;   /* [self] its interval */
 	struct dentry *exe;             /* [self] the program's file (/proc/self/exe), a reference */
@@ -164,6 +177,8 @@ struct task {
  * cputime_reaped_locked: a reaped child's process time and its children's
  * go to parent's group; *user_ns / *sys_ns: their sum, each split as
  * cputime_process and cputime_children would (wait4's RUSAGE_BOTH).
+ * The splits never go down, in user or kernel time, from one read to the
+ * next (Linux's cputime_adjust).
  */
 void cputime_switch_locked(struct task *prev, struct task *next);
 void cputime_tick(struct task *t, bool user);
@@ -171,7 +186,7 @@ uint64_t cputime_self_ns(void);
 void cputime_thread_split(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
 void cputime_process(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
 void cputime_children(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
-void cputime_process_locked(const struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
+void cputime_process_locked(struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
 void cputime_children_locked(const struct task *t, uint64_t *user_ns, uint64_t *sys_ns);
 void cputime_thread_gone_locked(struct task *t);
 void cputime_reaped_locked(struct task *parent, struct task *child, uint64_t *user_ns, uint64_t *sys_ns);

@@ -9,12 +9,13 @@
  * a kernel tick; the exact time is then shared out in that proportion, as
  * Linux's cputime_adjust does with its tick-sampled utime and stime (a
  * process that ran less than a tick has only a guess of a split, and all
- * of it counts as user time when no tick saw it).
+ * of it counts as user time when no tick saw it), each part held from
+ * going down between two reads (split_monotonic).
  *
  * A process's time is its threads' plus what its ended threads left in
- * the group (cputime_thread_gone_locked); RUSAGE_CHILDREN's is what its
- * reaped children's processes ran, theirs included (cputime_reaped_locked,
- * from wait4). Under -icount the cycles are guest instructions.
+ * the group (cputime_thread_gone_locked); RUSAGE_CHILDREN's is the sum of
+ * what wait4 reported for its reaped children, theirs included
+ * (cputime_reaped_locked). Under -icount the cycles are guest instructions.
  */
 #include "task.h"
 #include "sched_internal.h"
@@ -66,6 +67,36 @@ static void split(const struct cputime *c, uint64_t *user_ns, uint64_t *sys_ns)
 	*sys_ns = ns - *user_ns;
 }
 
+/*
+ * c's split, kept from going down against what prev last gave (Linux's
+ * cputime_adjust): the shares follow the ticks, which can move time from
+ * one side to the other between two reads (a thread that made system
+ * calls, then spins in user mode: its kernel share shrinks), yet a
+ * program takes differences of two reads (getrusage before and after),
+ * and each part must only grow. The total is exact; the kernel part is
+ * held at least where it was, the user part then too.
+ */
+static void split_monotonic(const struct cputime *c, struct cputime_split *prev, uint64_t *user_ns,
+			    uint64_t *sys_ns)
+{
+	uint64_t user, sys, total;
+
+	split(c, &user, &sys);
+	total = user + sys;
+	if (total > prev->user_ns + prev->sys_ns) {
+		sys = MAX(sys, prev->sys_ns);
+		user = total - sys;
+		if (user < prev->user_ns) {
+			user = prev->user_ns;
+			sys = total - user;
+		}
+		prev->user_ns = user;
+		prev->sys_ns = sys;
+	}
+	*user_ns = prev->user_ns;
+	*sys_ns = prev->sys_ns;
+}
+
 uint64_t cputime_self_ns(void)
 {
 	/* Only this CPU changes the running task's times (its ticks, its switch away): no sched_lock. */
@@ -81,8 +112,8 @@ void cputime_thread_split(struct task *t, uint64_t *user_ns, uint64_t *sys_ns)
 	unsigned long f = spin_lock_irqsave(&sched_lock);
 	struct cputime c = thread_time(t);
 
+	split_monotonic(&c, &t->thread_split, user_ns, sys_ns);
 	spin_unlock_irqrestore(&sched_lock, f);
-	split(&c, user_ns, sys_ns);
 }
 
 /* Every thread of t's group, and what its ended threads left. sched_lock held. */
@@ -102,18 +133,18 @@ static struct cputime process_time_locked(const struct task *t)
 	return c;
 }
 
-void cputime_process_locked(const struct task *t, uint64_t *user_ns, uint64_t *sys_ns)
+void cputime_process_locked(struct task *t, uint64_t *user_ns, uint64_t *sys_ns)
 {
 	struct cputime c = process_time_locked(t);
+	struct cputime_split none = { 0, 0 };
 
-	split(&c, user_ns, sys_ns);
+	split_monotonic(&c, t->group ? &t->group->self_split : &none, user_ns, sys_ns);
 }
 
 void cputime_children_locked(const struct task *t, uint64_t *user_ns, uint64_t *sys_ns)
 {
-	struct cputime c = t->group ? t->group->children : (struct cputime){ 0 };
-
-	split(&c, user_ns, sys_ns);
+	*user_ns = t->group ? t->group->children.user_ns : 0;
+	*sys_ns = t->group ? t->group->children.sys_ns : 0;
 }
 
 void cputime_process(struct task *t, uint64_t *user_ns, uint64_t *sys_ns)
@@ -142,17 +173,15 @@ void cputime_thread_gone_locked(struct task *t)
 
 void cputime_reaped_locked(struct task *parent, struct task *child, uint64_t *user_ns, uint64_t *sys_ns)
 {
-	struct cputime c, none = { 0 }, *cc = child->group ? &child->group->children : &none;
 	uint64_t cuser, csys;
 
 	assert_spin_held(&sched_lock);
-	c = process_time_locked(child);
-	split(&c, user_ns, sys_ns);
-	split(cc, &cuser, &csys);
+	cputime_process_locked(child, user_ns, sys_ns);
+	cputime_children_locked(child, &cuser, &csys);
 	*user_ns += cuser;
 	*sys_ns += csys;
 	if (!parent->group)
 		return;
-	cputime_add(&parent->group->children, &c);
-	cputime_add(&parent->group->children, cc);
+	parent->group->children.user_ns += *user_ns;
+	parent->group->children.sys_ns += *sys_ns;
 }

@@ -157,6 +157,62 @@ static void t_cputime_rusage_children(void)
 	CHECK(c2 - c0 - reported <= 2000 && reported - (c2 - c0) <= 2000);
 }
 
+/*
+ * Time in the kernel for this thread: 1 MiB written and unmapped at a
+ * time (the kernel zeroes and frees each page), until getrusage's system
+ * time has grown by ns (true), or CLOCK_MONOTONIC by SPIN_LIMIT_NS first.
+ */
+static bool spend_kernel_time(long ns)
+{
+	long u, sys0 = rusage_ns(1, &u), wall = clock_of(CLOCK_MONOTONIC_ID);
+
+	sys0 -= u;
+	for (;;) {
+		char *p = mmap(NULL, 256 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		long all;
+
+		CHECK(p != MAP_FAILED);
+		for (int i = 0; i < 256; i++)
+			p[i * 4096] = 1;
+		CHECK_EQ(munmap(p, 256 * 4096), 0);
+		all = rusage_ns(1, &u);
+		if (all - u - sys0 >= ns)
+			return true;
+		if (clock_of(CLOCK_MONOTONIC_ID) - wall > SPIN_LIMIT_NS)
+			return false;
+	}
+}
+
+/*
+ * Neither part of a thread's split goes down from one read to the next.
+ * The split follows the ticks (most of 10 ms in the kernel, then a spin
+ * in user mode: the user ticks add up), and shared out afresh at each read
+ * the kernel part would shrink a little after each user tick; Linux's
+ * cputime_adjust keeps each part from going down, and so does this
+ * kernel since 2026-12-05 (before, cputime_rusage_self's check that the
+ * user time grew by no more than the whole failed now and then: the
+ * kernel part had gone down).
+ */
+static void t_cputime_split_monotonic(void)
+{
+	long u0, u1, all0, all1, start, wall;
+
+	CHECK(spend_kernel_time(10 * MS));
+	all0 = rusage_ns(1, &u0);
+	start = clock_of(CLOCK_THREAD_CPUTIME);
+	wall = clock_of(CLOCK_MONOTONIC_ID);
+	while (clock_of(CLOCK_THREAD_CPUTIME) - start < 50 * MS) {
+		for (volatile int i = 0; i < 20000; i++)
+			;
+		all1 = rusage_ns(1, &u1);
+		CHECK(u1 >= u0);                        /* user time */
+		CHECK(all1 - u1 >= all0 - u0);          /* system time */
+		all0 = all1;
+		u0 = u1;
+		CHECK(clock_of(CLOCK_MONOTONIC_ID) - wall < SPIN_LIMIT_NS);
+	}
+}
+
 /* /proc/self/stat's utime + stime (fields 14 and 15, clock ticks of 10 ms) hold a 50 ms spin. */
 static void t_cputime_proc_stat(void)
 {
@@ -189,5 +245,6 @@ const struct utest ut_cputime_tests[] = {
 	{ "cputime_rusage_self", t_cputime_rusage_self },
 	{ "cputime_rusage_children", t_cputime_rusage_children },
 	{ "cputime_proc_stat", t_cputime_proc_stat },
+	{ "cputime_split_monotonic", t_cputime_split_monotonic },
 	{ NULL, NULL },
 };
