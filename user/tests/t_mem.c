@@ -451,14 +451,23 @@ static void t_vmk_check_census(void)
 		printf("    (skipped on Linux: no vmk_check)\n");
 		return;
 	}
-	CHECK_EQ(census(&a), 0);                /* again: the first call's own first touches are behind us */
-	p = mmap(NULL, 64 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CHECK(p != MAP_FAILED);
-	for (int i = 0; i < 64; i++)
-		p[i * PG] = 1;
-	CHECK_EQ(census(&b), 0);
-	CHECK_EQ(munmap(p, 64 * PG), 0);
-	CHECK_EQ(census(&c), 0);
+	/*
+	 * Twice, the first round a rehearsal: the first run of this code, and
+	 * of mmap's and munmap's, touches text and stack pages for the first
+	 * time, and a kernel whose private file fault copies the page (a lab
+	 * skeleton's: docs/labs/filemap.md) would count those copies as
+	 * anonymous frames of the round.
+	 */
+	for (int round = 0; round < 2; round++) {
+		CHECK_EQ(census(&a), 0);
+		p = mmap(NULL, 64 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CHECK(p != MAP_FAILED);
+		for (int i = 0; i < 64; i++)
+			p[i * PG] = 1;
+		CHECK_EQ(census(&b), 0);
+		CHECK_EQ(munmap(p, 64 * PG), 0);
+		CHECK_EQ(census(&c), 0);
+	}
 	CHECK_EQ(b.census[VMK_CENSUS_ANON] - a.census[VMK_CENSUS_ANON], 64);
 	CHECK_EQ(c.census[VMK_CENSUS_ANON], a.census[VMK_CENSUS_ANON]);
 	CHECK_EQ(census_total(&b), census_total(&a));
