@@ -37,7 +37,7 @@ static void print_addr(const char *prefix, uint64_t addr, bool is_return)
 		printk("%s [<%016llx>] ?\n", prefix, (unsigned long long)addr);
 }
 
-void x86_backtrace_prefixed(const char *prefix, uint64_t rip, uint64_t rbp)
+static void x86_backtrace_prefixed(const char *prefix, uint64_t rip, uint64_t rbp)
 {
 	printk("%sCall Trace:\n", prefix);
 	if (rip)
@@ -135,4 +135,12 @@ void arch_print_stack(const uintptr_t *buf, unsigned n)
 __attribute__((noinline)) void arch_backtrace(void)
 {
 	x86_backtrace_from(0, (uint64_t)__builtin_frame_address(0));
+}
+
+void x86_print_interrupted(const char *prefix, const struct trap_frame *tf)
+{
+	if ((tf->cs & 3) == 0)
+		x86_backtrace_prefixed(prefix, tf->rip, tf->rbp);
+	else
+		printk("%s in user mode at %#llx\n", prefix, (unsigned long long)tf->rip);
 }

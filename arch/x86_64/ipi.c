@@ -56,10 +56,7 @@ static void backtrace_interrupt(struct trap_frame *tf)
 	char prefix[16];
 
 	ksnprintf(prefix, sizeof(prefix), "CPU %u: ", arch_cpu_id());
-	if ((tf->cs & 3) == 0)
-		x86_backtrace_prefixed(prefix, tf->rip, tf->rbp);
-	else
-		printk("%s in user mode at %#llx\n", prefix, (unsigned long long)tf->rip);
+	x86_print_interrupted(prefix, tf);
 	lapic_eoi();
 }
 

@@ -52,10 +52,7 @@ static void stop_report(const struct trap_frame *tf)
 
 	ksnprintf(prefix, sizeof(prefix), "CPU %u: ", arch_cpu_id());
 	task_line(prefix);
-	if ((tf->cs & 3) == 0)
-		x86_backtrace_prefixed(prefix, tf->rip, tf->rbp);
-	else
-		printk("%sin user mode at %#llx\n", prefix, (unsigned long long)tf->rip);
+	x86_print_interrupted(prefix, tf);
 }
 
 bool nmi_stop_handler(const struct trap_frame *tf)

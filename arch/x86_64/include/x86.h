@@ -227,8 +227,12 @@ void trap_report(const struct trap_frame *tf);
 
 /* Backtrace from a given frame pointer, after printing rip (if non-zero) first. */
 void x86_backtrace_from(uint64_t rip, uint64_t rbp);
-/* x86_backtrace_prefixed: the same, each line begun with prefix (a CPU's report among others'). */
-void x86_backtrace_prefixed(const char *prefix, uint64_t rip, uint64_t rbp);
+/*
+ * x86_print_interrupted: where tf interrupted: its kernel call trace (as
+ * x86_backtrace_from), or the user address; each line begun with prefix
+ * (a CPU's report among others').
+ */
+void x86_print_interrupted(const char *prefix, const struct trap_frame *tf);
 
 /*
  * 16550 UART on COM1: the kernel log. uart_putc waits for the transmitter
