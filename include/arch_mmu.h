@@ -407,8 +407,9 @@ void arch_mmu_enter_lazy(void);
  * arch_tlb_flush_reaches_all: true when arch_tlb_flush reaches every CPU
  * where the address space is loaded (the TLB shootdown). False in the smp
  * lab's skeleton, whose flushes stay on their own CPU: the scheduler then
- * runs every user task on CPU 0 (kernel/sched/sched.c, cpu_may_run), so that
- * user programs stay correct there.
+ * runs every user task on CPU 0 (kernel/sched/sched.c, cpu_may_run), with
+ * the kernel threads that change user address spaces, so that user
+ * programs stay correct there.
  */
 bool arch_tlb_flush_reaches_all(void);
 

@@ -154,6 +154,7 @@ struct task {
 	bool is_idle;                   /* [self] a CPU's idle task */
 	unsigned long cpus_allowed;     /* [sched] CPUs it may run on (bit n: CPU n) */
 	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/sched/kthread.c) */
+	bool kthread_edits_user_mm;     /* [init] kernel thread that changes user address spaces (kswapd, khugepaged): cpu_may_run */
 	void *kthread_arg;              /* [self] */
 	struct task *joiner;            /* [sched] kernel thread: who waits in kthread_join */
 	struct lockdep_held held_locks; /* [self] sleeping locks held (lib/lockdep.c) */

@@ -55,6 +55,7 @@ int khugepaged_start(void)
 		printk("khugepaged: not started (no task): no collapse in the background\n");
 		return -ENOMEM;
 	}
+	t->kthread_edits_user_mm = true;
 	kthread_start(t);
 	smp_store_release(&khugepaged_kick, khugepaged_wake);
 	return 0;

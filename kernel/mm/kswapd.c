@@ -49,6 +49,7 @@ int kswapd_start(void)
 		printk("kswapd: not started (no task): reclaim is direct only\n");
 		return -ENOMEM;
 	}
+	t->kthread_edits_user_mm = true;
 	kthread_start(t);
 	smp_store_release(&vmscan_wake_kswapd, kswapd_wake);
 	return 0;

@@ -158,11 +158,17 @@ void task_free_locked(struct task *t)
  * arch_tlb_flush_reaches_all) runs every user task on CPU 0: a change to
  * an address space (a thread's munmap, a truncation that zaps another
  * process's mapping of the file) can then leave no stale entry on another
- * CPU. User tasks take turns there; kernel threads run anywhere.
+ * CPU. User tasks take turns there, and so do the kernel threads that
+ * change user address spaces (kswapd's reclaim, khugepaged's collapse: on
+ * another CPU, their flush would miss the user task running on CPU 0;
+ * user test thp_khugepaged_under_writes). Other kernel threads run
+ * anywhere.
  */
 static bool cpu_may_run(const struct task *t, unsigned cpu)
 {
-	if (cpu != 0 && !t->kthread_fn && !t->is_idle && !arch_tlb_flush_reaches_all())
+	bool user_side = !t->kthread_fn || t->kthread_edits_user_mm;
+
+	if (cpu != 0 && user_side && !t->is_idle && !arch_tlb_flush_reaches_all())
 		return false;
 	return (t->cpus_allowed & arch_cpu_online_mask() & (1UL << cpu)) != 0;
 }

@@ -39,8 +39,9 @@ void x86_tlb_flush(struct arch_mmu *m, const uintptr_t *va, unsigned n, bool ful
 
 /*
  * LAB smp, part 2: until the shootdown works, a flush stays on this CPU,
- * so the scheduler runs every user task on CPU 0 (cpu_may_run,
- * kernel/sched/sched.c): user programs stay correct, only without parallelism.
+ * so the scheduler runs every user task on CPU 0, with kswapd and
+ * khugepaged (cpu_may_run, kernel/sched/sched.c): user programs stay
+ * correct, only without parallelism.
  * The kernel tests, whose kernel threads work in one address space from
  * several CPUs on purpose, show what is missing. Return true once
  * x86_tlb_flush reaches every CPU of m->cpus.

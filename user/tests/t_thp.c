@@ -613,6 +613,72 @@ static void t_thp_khugepaged(void)
 	CHECK_EQ(munmap(p, 2 * HPG), 0);
 }
 
+/* Write round into the first word of pages [0, n) of p; whether each reads it back at once. */
+static bool write_round(char *p, unsigned n, long round)
+{
+	bool ok = true;
+
+	for (unsigned i = 0; i < n; i++)
+		*(volatile long *)(p + i * PG) = round;
+	for (unsigned i = 0; i < n; i++)
+		ok &= *(volatile long *)(p + i * PG) == round;
+	return ok;
+}
+
+/*
+ * khugepaged collapses a slot while its task writes into it: rounds of
+ * writes into 8 pages of one 2 MiB slot (4 KiB pages: written under
+ * MADV_NOHUGEPAGE, then MADV_HUGEPAGE), with no sleep between them, so
+ * that nothing but the collapse's own TLB flush can drop the task's 4 KiB
+ * translations, until two full scans have passed (on the host Linux, 2 s:
+ * its khugepaged may not come at all). Then one sleep (a context switch)
+ * and every page must hold the last round. The collapse write-protects
+ * the old entries and flushes them everywhere before it copies
+ * (mm/collapse.c): a write meanwhile faults and waits. A flush that misses
+ * the writer's CPU lets it go on writing into the old 4 KiB frames, freed
+ * after the copy: its last rounds are lost (and land in pages that others
+ * get). That is the case of every lab skeleton before the smp lab's
+ * shootdown, unless khugepaged runs on the CPU of the user tasks
+ * (kernel/sched/sched.c, cpu_may_run). Here the slot must end huge.
+ */
+static void t_thp_khugepaged_under_writes(void)
+{
+	enum { PAGES = 8 };
+	char *p = map_aligned(HPG);
+	long round = 1, scans0, sleep_ms = -1, start, nap[2] = { 0, 10000000 };
+	bool ok = true, waiting = true;
+
+	CHECK_EQ(sys_prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0), 0);
+	CHECK_EQ(madvise(p, HPG, MADV_NOHUGEPAGE), 0);
+	CHECK(write_round(p, PAGES, round));
+	CHECK_EQ(madvise(p, HPG, MADV_HUGEPAGE), 0);
+	if (smaps_kb(p, "THPeligible:") != 1) {
+		printf("    (skipped: THP is \"never\" here)\n");
+		return;
+	}
+	if (on_vmkernel()) {
+		sleep_ms = sys_number(KHUGEPAGED "scan_sleep_millisecs");
+		CHECK(sys_set(KHUGEPAGED "scan_sleep_millisecs", 100));
+	}
+	scans0 = sys_number(KHUGEPAGED "full_scans");
+	start = monotonic_s();
+	while (waiting && monotonic_s() - start < KHUGEPAGED_WAIT_S) {
+		ok &= write_round(p, PAGES, ++round);
+		waiting = on_vmkernel() ? sys_number(KHUGEPAGED "full_scans") < scans0 + 2 : monotonic_s() - start < 2;
+	}
+	if (sleep_ms >= 0)
+		CHECK(sys_set(KHUGEPAGED "scan_sleep_millisecs", sleep_ms));
+	CHECK(!waiting);
+	CHECK(ok);
+	printf("    (%ld rounds written)\n", round);
+	usys2(35 /* nanosleep */, (long)nap, 0);
+	for (unsigned i = 0; i < PAGES; i++)
+		CHECK_EQ(*(volatile long *)(p + i * PG), round);
+	if (on_vmkernel())
+		vma_line(p, 0, 2048, 2048);
+	CHECK_EQ(munmap(p, HPG), 0);
+}
+
 const struct utest ut_thp_tests[] = {
 	{ "thp_split_fork", t_thp_split_fork },
 	{ "thp_zero_fork", t_thp_zero_fork },
@@ -621,6 +687,7 @@ const struct utest ut_thp_tests[] = {
 	{ "thp_mremap", t_thp_mremap },
 	{ "thp_collapse", t_thp_collapse },
 	{ "thp_khugepaged", t_thp_khugepaged },
+	{ "thp_khugepaged_under_writes", t_thp_khugepaged_under_writes },
 	{ "thp_populate_zero", t_thp_populate_zero },
 	{ NULL, NULL },
 };
