@@ -125,6 +125,7 @@ struct mm {
 
 	/* fault_lock=vma (mm/vma_lock.c). */
 	bool vma_lockless;            /* [mmap_lock] faults try the per-VMA lock first */
+	uint64_t id;                  /* [init] unique over the boot, never 0 (struct vma_cache) */
 	unsigned long mm_lock_seq;    /* [mmap_lock write] advanced at each write unlock, which
 	                               *   drops every VMA's write mark at once */
 	struct vma_snapshot *vma_snap;  /* [mmap_lock write; read lock-free] the sorted VMAs

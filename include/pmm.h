@@ -71,7 +71,12 @@ struct mem_range {
  * recomputed whenever frames are released to the allocator.
  */
 enum pmm_wmark { WMARK_MIN, WMARK_LOW, WMARK_HIGH, NR_WMARK };
-size_t pmm_watermark(enum pmm_wmark w);
+extern size_t pmm_wmarks[NR_WMARK];     /* mm/pmm.c's; read through pmm_watermark */
+
+static inline size_t pmm_watermark(enum pmm_wmark w)
+{
+	return __atomic_load_n(&pmm_wmarks[w], __ATOMIC_RELAXED);
+}
 /* /proc/sys/vm/min_free_kbytes: the KiB the min watermark was made from (KiB / 4 frames). */
 unsigned long pmm_min_free_kbytes(void);
 /*
@@ -194,7 +199,14 @@ int32_t pmm_page_huge_shares(const struct page *p);
 void *page_address(const struct page *page);     /* direct-map address */
 struct page *virt_to_page(const void *va);
 
-size_t pmm_free_frames(void);                    /* frames now free */
+/* mm/pmm.c's counts; read through pmm_free_frames (inline: every fault checks the low watermark). */
+extern size_t pmm_nr_free, pmm_pcp_frames;
+
+/* Frames now free: a snapshot without pmm_lock, racing with other CPUs' allocations and frees. */
+static inline size_t pmm_free_frames(void)
+{
+	return __atomic_load_n(&pmm_nr_free, __ATOMIC_RELAXED) + __atomic_load_n(&pmm_pcp_frames, __ATOMIC_RELAXED);
+}
 size_t pmm_total_frames(void);                   /* frames ever released to the allocator */
 size_t pmm_free_blocks(unsigned order);          /* free blocks on the order list */
 

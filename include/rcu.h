@@ -25,9 +25,24 @@
 #define RCU_H
 
 #include "kernel.h"
+#include "arch.h"                   /* arch_cpu_id, NR_CPUS */
 
-void rcu_read_lock(void);
-void rcu_read_unlock(void);
+/* lib/rcu.c's state, here for the inline read side (every lock-free fault has one section). */
+extern unsigned long rcu_epoch;                 /* [atomic] */
+extern unsigned long rcu_cpu[NR_CPUS];          /* [atomic] 0, or the epoch its section began in * 2 + 1 */
+
+static inline void rcu_read_lock(void)
+{
+	/* Seq_cst (a locked store): the record is visible before the section's reads (lib/rcu.c). */
+	__atomic_store_n(&rcu_cpu[arch_cpu_id()], __atomic_load_n(&rcu_epoch, __ATOMIC_RELAXED) * 2 + 1,
+			 __ATOMIC_SEQ_CST);
+}
+
+static inline void rcu_read_unlock(void)
+{
+	__atomic_store_n(&rcu_cpu[arch_cpu_id()], 0, __ATOMIC_RELEASE);
+}
+
 unsigned long rcu_gp_start(void);
 bool rcu_gp_done(unsigned long cookie);
 void synchronize_rcu(void);

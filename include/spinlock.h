@@ -57,7 +57,7 @@ void spin_unlock(struct spinlock *l);
  * (panic), waiting, a release by the wrong CPU (panic).
  */
 void spin_lock_wait(struct spinlock *l, unsigned cpu);
-void spin_unlock_bad(struct spinlock *l);
+__noreturn void spin_unlock_bad(struct spinlock *l);
 
 static inline void spin_lock(struct spinlock *l)
 {

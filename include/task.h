@@ -23,6 +23,7 @@
 
 #include "types.h"
 #include "list.h"
+#include "vma.h"                /* struct vma_cache */
 #include "signal.h"
 #include "lockdep.h"
 #include "sleep.h"
@@ -154,6 +155,7 @@ struct task {
 	bool is_idle;                   /* [self] a CPU's idle task */
 	unsigned long cpus_allowed;     /* [sched] CPUs it may run on (bit n: CPU n) */
 	void (*kthread_fn)(void *);     /* [self] kernel thread: its function (kernel/sched/kthread.c) */
+	struct vma_cache vma_cache;     /* [self] its last lock-free fault's VMA (mm/vma_lock.c) */
 	bool kthread_edits_user_mm;     /* [init] kernel thread that changes user address spaces (kswapd, khugepaged): cpu_may_run */
 	void *kthread_arg;              /* [self] */
 	struct task *joiner;            /* [sched] kernel thread: who waits in kthread_join */

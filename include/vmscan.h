@@ -40,6 +40,7 @@
 #define VMSCAN_H
 
 #include "types.h"
+#include "pmm.h"                    /* vmscan_check_low reads the free frames inline */
 
 enum reclaim_who { RECLAIM_DIRECT, RECLAIM_KSWAPD };
 
@@ -90,7 +91,15 @@ extern bool vmscan_reclaim_lru;
  * frames are below the low watermark; call with no spinning lock held.
  */
 extern void (*vmscan_wake_kswapd)(void);
-void vmscan_check_low(void);
+/* vmscan_below_low: vmscan_check_low's wake (free frames were below low). */
+void vmscan_below_low(void);
+
+/* Wake kswapd if the free frames are below the low watermark (inline: every fault checks). */
+static inline void vmscan_check_low(void)
+{
+	if (__builtin_expect(pmm_free_frames() < pmm_watermark(WMARK_LOW), 0))
+		vmscan_below_low();
+}
 
 /*
  * kswapd_start (kernel/mm/kswapd.c): start the background reclaim thread and

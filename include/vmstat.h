@@ -13,6 +13,7 @@
 #define VMSTAT_H
 
 #include "types.h"
+#include "arch.h"                   /* arch_cpu_id */
 
 /* Event, Linux name; /proc/vmstat lists them in this order (Linux's, mm/vmstat.c vmstat_text). */
 #define VM_EVENT_TABLE(X) \
@@ -46,8 +47,18 @@
 enum vm_event { VM_EVENT_TABLE(VM_EVENT_ENUM) NR_VM_EVENTS };
 #undef VM_EVENT_ENUM
 
-/* count_vm_events: add n to event e on the running CPU. Any context. */
-void count_vm_events(enum vm_event e, unsigned long n);
+/* One CPU's events, a cache line of their own (read only through vm_event_sum). */
+struct vm_event_row {
+	unsigned long n[NR_VM_EVENTS];
+} __attribute__((aligned(64)));
+
+extern struct vm_event_row vm_events[NR_CPUS];
+
+/* count_vm_events: add n to event e on the running CPU. Any context (inline: the fault path counts one). */
+static inline void count_vm_events(enum vm_event e, unsigned long n)
+{
+	__atomic_add_fetch(&vm_events[arch_cpu_id()].n[e], n, __ATOMIC_RELAXED);
+}
 
 static inline void count_vm_event(enum vm_event e)
 {
@@ -77,8 +88,13 @@ unsigned long vm_event_sum(enum vm_event e);
 enum vm_stat { VM_STAT_TABLE(VM_STAT_ENUM) NR_VM_STATS };
 #undef VM_STAT_ENUM
 
-/* mod_vm_stat: add d (may be negative) to gauge s. Any context. */
-void mod_vm_stat(enum vm_stat s, long d);
+extern long vm_stats[NR_VM_STATS];     /* read only through vm_stat_read */
+
+/* mod_vm_stat: add d (may be negative) to gauge s. Any context (inline: each new page counts two). */
+static inline void mod_vm_stat(enum vm_stat s, long d)
+{
+	__atomic_add_fetch(&vm_stats[s], d, __ATOMIC_RELAXED);
+}
 /* vm_stat_read: gauge s now (never below 0). */
 unsigned long vm_stat_read(enum vm_stat s);
 

@@ -24,19 +24,8 @@
 #include "arch.h"
 #include "lockless.h"
 
-static unsigned long rcu_epoch = 1;             /* [atomic] */
-static unsigned long rcu_cpu[NR_CPUS];          /* [atomic] 0, or the epoch its section began in * 2 + 1 */
-
-void rcu_read_lock(void)
-{
-	/* Seq_cst (a locked store): the record is visible before the section's reads (file comment). */
-	__atomic_store_n(&rcu_cpu[arch_cpu_id()], READ_ONCE(rcu_epoch) * 2 + 1, __ATOMIC_SEQ_CST);
-}
-
-void rcu_read_unlock(void)
-{
-	smp_store_release(&rcu_cpu[arch_cpu_id()], 0);
-}
+unsigned long rcu_epoch = 1;                    /* include/rcu.h */
+unsigned long rcu_cpu[NR_CPUS];
 
 unsigned long rcu_gp_start(void)
 {

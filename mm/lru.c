@@ -75,20 +75,31 @@ static void drain_locked(struct lru_batch *b)
 	spin_unlock(&lru_lock);
 }
 
+/* lru_add's full batch: drain it, then drop its lock (a call of its own, so lru_add's common path saves no registers). */
+static void __attribute__((noinline)) drain_unlock(struct lru_batch *b)
+{
+	drain_locked(b);
+	spin_unlock(&b->lock);
+}
+
 void lru_add(struct page *p, enum lru_list l)
 {
-	unsigned cpu = arch_cpu_id();
+	unsigned cpu = arch_cpu_id(), n;
 	struct lru_batch *b = &batches[cpu];
 
 	BUG_ON(state_of(p) != 0);
-	spin_lock(&b->lock);
 	count(l, 1);
+	spin_lock(&b->lock);
+	n = b->n;
 	p->lru_cpu = (uint8_t)cpu;
-	p->lru_slot = (uint8_t)b->n;
+	p->lru_slot = (uint8_t)n;
 	set_state(p, (uint8_t)(STATE_QUEUED | l));
-	b->slot[b->n++] = p;
-	if (b->n == LRU_BATCH)
-		drain_locked(b);
+	b->slot[n] = p;
+	b->n = n + 1;
+	if (n + 1 == LRU_BATCH) {
+		drain_unlock(b);
+		return;
+	}
 	spin_unlock(&b->lock);
 }
 

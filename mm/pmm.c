@@ -30,10 +30,10 @@ pfn_t pmm_max_pfn;
 static struct free_area free_area[PMM_MAX_ORDER + 1];
 static int32_t *huge_maps;           /* per 2 MiB block of [0, pmm_max_pfn): pmm_huge_maps */
 static int32_t *huge_shares;         /* per 2 MiB block of [0, pmm_max_pfn): pmm_huge_shares */
-static size_t nr_free;               /* free frames in the buddy lists */
-static size_t pcp_frames;            /* [atomic] free frames on the per-CPU lists (pcp_alloc) */
+size_t pmm_nr_free;                  /* free frames in the buddy lists (include/pmm.h) */
+size_t pmm_pcp_frames;               /* [atomic] free frames on the per-CPU lists (pcp_alloc) */
 static size_t nr_total;              /* frames released to the allocator at init */
-static size_t wmark[NR_WMARK];       /* [atomic] include/pmm.h: from nr_total (set_watermarks) */
+size_t pmm_wmarks[NR_WMARK];         /* [atomic] include/pmm.h: from nr_total (set_watermarks) */
 static struct spinlock pmm_lock = SPINLOCK_INIT_CLASS("pmm", LOCK_CLASS_PMM);
 
 /* Junk written over freed frames in debug builds, so stale users see garbage. */
@@ -64,10 +64,8 @@ void *page_address(const struct page *page) { return phys_to_virt(page_to_phys(p
 struct page *virt_to_page(const void *va) { return phys_to_page(virt_to_phys(va)); }
 
 /* Snapshots without pmm_lock: they race with allocations and frees on other CPUs. */
-size_t pmm_free_frames(void) { return READ_ONCE(nr_free) + READ_ONCE(pcp_frames); }
 size_t pmm_total_frames(void) { return nr_total; }
 size_t pmm_free_blocks(unsigned order) { return order <= PMM_MAX_ORDER ? READ_ONCE(free_area[order].count) : 0; }
-size_t pmm_watermark(enum pmm_wmark w) { return READ_ONCE(wmark[w]); }
 
 static unsigned long isqrt(unsigned long x)
 {
@@ -99,9 +97,9 @@ static void set_watermarks(void)
 		WRITE_ONCE(min_free_kib, default_min_kib());
 	min = min_free_kib / (PAGE_SIZE >> 10);
 	step = MAX(min / 4, nr_total * 10 / 10000);
-	WRITE_ONCE(wmark[WMARK_MIN], min);
-	WRITE_ONCE(wmark[WMARK_LOW], min + step);
-	WRITE_ONCE(wmark[WMARK_HIGH], min + 2 * step);
+	WRITE_ONCE(pmm_wmarks[WMARK_MIN], min);
+	WRITE_ONCE(pmm_wmarks[WMARK_LOW], min + step);
+	WRITE_ONCE(pmm_wmarks[WMARK_HIGH], min + 2 * step);
 }
 
 unsigned long pmm_min_free_kbytes(void)
@@ -176,7 +174,7 @@ static struct page *take_block_locked(unsigned order)
 		o--;
 		add_block_locked(head + (1UL << o), o);
 	}
-	nr_free -= 1UL << order;
+	pmm_nr_free -= 1UL << order;
 	return head;
 }
 
@@ -251,7 +249,7 @@ static void pcp_add_locked(struct pcp_list *l, struct page *first, unsigned n)
 		list_add(&first[i].lru, &l->frames);
 	}
 	l->count += n;
-	__atomic_add_fetch(&pcp_frames, n, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&pmm_pcp_frames, n, __ATOMIC_RELAXED);
 }
 
 /* Move PCP_BATCH frames (an order-5 block if there is one) from the buddy lists to l. l's lock held. */
@@ -284,8 +282,8 @@ static void pcp_drain_locked(struct pcp_list *l, unsigned n)
 		p->flags = 0;
 		l->count--;
 		free_block_locked(page_pfn(p), 0);
-		nr_free++;
-		__atomic_sub_fetch(&pcp_frames, 1, __ATOMIC_RELAXED);
+		pmm_nr_free++;
+		__atomic_sub_fetch(&pmm_pcp_frames, 1, __ATOMIC_RELAXED);
 	}
 	spin_unlock_irqrestore(&pmm_lock, flags);
 }
@@ -308,7 +306,7 @@ static struct page *pcp_alloc(bool *zeroed)
 		*zeroed = p->flags & PG_zeroed;
 		p->flags = 0;
 		l->count--;
-		__atomic_sub_fetch(&pcp_frames, 1, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(&pmm_pcp_frames, 1, __ATOMIC_RELAXED);
 	}
 	spin_unlock_irqrestore(&l->lock, flags);
 	return p;
@@ -383,7 +381,7 @@ void pmm_init(struct page *pages, pfn_t npfn, const struct mem_range *free, size
 {
 	pmm_mem_map = pages;
 	pmm_max_pfn = npfn;
-	nr_free = nr_total = pcp_frames = 0;
+	pmm_nr_free = nr_total = pmm_pcp_frames = 0;
 	pcp_init();
 	for (unsigned o = 0; o <= PMM_MAX_ORDER; o++) {
 		list_init(&free_area[o].blocks);
@@ -431,7 +429,7 @@ static void release_locked(pfn_t pfn, pfn_t end)
 		pmm_mem_map[i].refcount = 0;
 	}
 	free_run_locked(pfn, end);
-	nr_free += end - pfn;
+	pmm_nr_free += end - pfn;
 	nr_total += end - pfn;
 }
 
@@ -491,13 +489,13 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 	if (order > PMM_MAX_ORDER)
 		return NULL;
 	/* GFP_USER leaves the min watermark's frames to the kernel (a snapshot: racing CPUs may cross it by a few). */
-	if ((gfp & GFP_USER) && pmm_free_frames() < (1UL << order) + READ_ONCE(wmark[WMARK_MIN]))
+	if ((gfp & GFP_USER) && pmm_free_frames() < (1UL << order) + READ_ONCE(pmm_wmarks[WMARK_MIN]))
 		return NULL;
 	if (order == 0 && (gfp & GFP_USER))
 		head = pcp_alloc(&zeroed);
 	if (!head)
 		head = buddy_alloc(order);
-	if (!head && READ_ONCE(pcp_frames)) {
+	if (!head && READ_ONCE(pmm_pcp_frames)) {
 		pmm_drain_pcp();        /* frames held in the CPUs' lists may make the block */
 		head = buddy_alloc(order);
 	}
@@ -524,7 +522,7 @@ void pmm_free(struct page *page, unsigned order)
 	free_prepare(page, order);
 	flags = spin_lock_irqsave(&pmm_lock);
 	free_block_locked(page_pfn(page), order);
-	nr_free += 1UL << order;
+	pmm_nr_free += 1UL << order;
 	spin_unlock_irqrestore(&pmm_lock, flags);
 }
 
@@ -571,7 +569,7 @@ void pmm_free_list(struct list_head *frames)
 		flags = spin_lock_irqsave(&pmm_lock);
 		for (unsigned i = 0; i < nr; i++)
 			free_run_locked(run[i].lo, run[i].hi);
-		nr_free += n;
+		pmm_nr_free += n;
 		spin_unlock_irqrestore(&pmm_lock, flags);
 	}
 }
@@ -725,8 +723,8 @@ int pmm_check(void)
 
 	if (!err)
 		err = check_no_overlap();
-	if (!err && frames != nr_free) {
-		printk("pmm_check: free lists hold %zu frames, counter says %zu\n", frames, nr_free);
+	if (!err && frames != pmm_nr_free) {
+		printk("pmm_check: free lists hold %zu frames, counter says %zu\n", frames, pmm_nr_free);
 		err = -EINVAL;
 	}
 	spin_unlock_irqrestore(&pmm_lock, flags);

@@ -46,6 +46,11 @@
  * read it after its free. Debugging builds check every change of the
  * index against the marks (vma_assert_marked, mm/vma.c).
  *
+ * Each task keeps the VMA its last lock-free fault found (struct
+ * vma_cache, include/vma.h): while no write section of the address space
+ * has ended since, the next fault there takes it without a search (most
+ * faults land in the VMA of the one before).
+ *
  * A private VMA that has no anon identity yet falls back (preparing one
  * reads the neighbours through the index), as in Linux 6.4; so do stack
  * growth and addresses outside any snapshotted VMA.
@@ -119,8 +124,12 @@ static struct vma *snapshot_find(const struct vma_snapshot *s, uintptr_t addr)
 	return NULL;
 }
 
+/* mm->id's source: ids are never reused (struct vma_cache). */
+static uint64_t mm_last_id;
+
 void vma_lockless_init(struct mm *mm)
 {
+	mm->id = __atomic_add_fetch(&mm_last_id, 1, __ATOMIC_RELAXED);
 	mm->vma_lockless = mm->index.lockless = mm_fault_lock_vma;
 	mm->mm_lock_seq = 1;            /* never 0: a zeroed new VMA is not marked */
 	mm->vma_snap = NULL;
@@ -315,18 +324,68 @@ void vma_read_unlock(struct vma *v)
 	__atomic_sub_fetch(&v->vm_readers, 1, __ATOMIC_RELEASE);
 }
 
-struct vma *vma_lock_lookup(struct mm *mm, uintptr_t addr)
+/* The VMA whose end is the first above addr, or NULL: the index's lock-free find or the snapshot. In a read section. */
+static struct vma *find_lockless(struct mm *mm, uintptr_t addr)
 {
 	struct vma_snapshot *s;
-	struct vma *v = NULL;
+
+	if (mm->index.ops->find_lockless)
+		return mm->index.ops->find_lockless(&mm->index, addr);
+	s = smp_load_acquire(&mm->vma_snap);
+	return s ? snapshot_find(s, addr) : NULL;
+}
+
+#if defined(KERNEL) && !defined(HOSTED)
+#include "task.h"
+
+static struct vma_cache *my_vma_cache(void)
+{
+	return &current->vma_cache;
+}
+#else
+/* Host tests: each host thread plays one task (arch/hosted/hosted.c). */
+static __thread struct vma_cache host_vma_cache;
+
+static struct vma_cache *my_vma_cache(void)
+{
+	return &host_vma_cache;
+}
+#endif
+
+/*
+ * The VMA this task's last lock-free fault in mm found, if it may still be
+ * used: no write section of mm has ended since (mm_lock_seq is seq), and
+ * it covers addr. Why that keeps it allocated, inside a read section: a
+ * VMA is freed only after the section that took it out of the index ended
+ * (seq moved on: publish), and after a grace period that starts after that
+ * (rcu_gp_start in publish); this section began before seq moved on, so
+ * that grace period waits for it. A section still running may have marked
+ * or removed it: vma_read_trylock sees that, as for a VMA the index gave.
+ */
+static struct vma *vma_cache_find(const struct vma_cache *c, const struct mm *mm, unsigned long seq,
+				  uintptr_t addr)
+{
+	struct vma *v = c->vma;
+
+	if (c->mm_id != mm->id || c->seq != seq || addr < READ_ONCE(v->start) || addr >= READ_ONCE(v->end))
+		return NULL;
+	return v;
+}
+
+struct vma *vma_lock_lookup(struct mm *mm, uintptr_t addr)
+{
+	struct vma_cache *c = my_vma_cache();
+	unsigned long seq;
+	struct vma *v;
 
 	rcu_read_lock();
-	if (mm->index.ops->find_lockless) {
-		v = mm->index.ops->find_lockless(&mm->index, addr);
-	} else {
-		s = smp_load_acquire(&mm->vma_snap);
-		if (s)
-			v = snapshot_find(s, addr);
+	/* Read inside the section (vma_cache_find says why). */
+	seq = smp_load_acquire(&mm->mm_lock_seq);
+	v = vma_cache_find(c, mm, seq, addr);
+	if (!v) {
+		v = find_lockless(mm, addr);
+		if (v)
+			*c = (struct vma_cache){ .mm_id = mm->id, .seq = seq, .vma = v };
 	}
 	if (v && !vma_read_trylock(mm, v))
 		v = NULL;

@@ -294,12 +294,11 @@ unsigned long kswapd_balance(void)
 	return total;
 }
 
-void vmscan_check_low(void)
+void vmscan_below_low(void)
 {
 	void (*wake)(void) = smp_load_acquire(&vmscan_wake_kswapd);
 
-	if (wake && pmm_free_frames() < pmm_watermark(WMARK_LOW) &&
-	    !READ_ONCE(kswapd_failed))
+	if (wake && !READ_ONCE(kswapd_failed))
 		wake();
 }
 

@@ -12,22 +12,13 @@
 #include "pmm.h"
 #include "printk.h"
 
-struct vm_event_row {
-	unsigned long n[NR_VM_EVENTS];
-} __attribute__((aligned(64)));
-
-static struct vm_event_row vm_events[NR_CPUS];
-static long vm_stats[NR_VM_STATS];
+struct vm_event_row vm_events[NR_CPUS];
+long vm_stats[NR_VM_STATS];
 
 #define VM_NAME(id, name) name,
 static const char *const vm_event_names[NR_VM_EVENTS] = { VM_EVENT_TABLE(VM_NAME) };
 static const char *const vm_stat_names[NR_VM_STATS] = { VM_STAT_TABLE(VM_NAME) };
 #undef VM_NAME
-
-void count_vm_events(enum vm_event e, unsigned long n)
-{
-	__atomic_add_fetch(&vm_events[arch_cpu_id()].n[e], n, __ATOMIC_RELAXED);
-}
 
 unsigned long vm_event_sum(enum vm_event e)
 {
@@ -37,11 +28,6 @@ unsigned long vm_event_sum(enum vm_event e)
 	for_each_cpu(c, arch_cpu_online_mask())        /* only a CPU that is up has counted */
 		sum += READ_ONCE(vm_events[c].n[e]);
 	return sum;
-}
-
-void mod_vm_stat(enum vm_stat s, long d)
-{
-	__atomic_add_fetch(&vm_stats[s], d, __ATOMIC_RELAXED);
 }
 
 unsigned long vm_stat_read(enum vm_stat s)

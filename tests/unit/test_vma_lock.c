@@ -205,11 +205,81 @@ static void test_flush_frees_what_waits(struct ktest *t)
 	mm_put(mm);
 }
 
+/* vma_lock_lookup's VMA at addr (unlocked again at once), or NULL. */
+static struct vma *lookup_once(struct mm *mm, uintptr_t addr)
+{
+	struct vma *v = vma_lock_lookup(mm, addr);
+
+	if (v)
+		vma_read_unlock(v);
+	return v;
+}
+
+/* The VMA at addr as the index has it (under the mmap_lock). */
+static struct vma *index_vma(struct mm *mm, uintptr_t addr)
+{
+	struct vma *v;
+
+	mmap_read_lock(mm);
+	v = vma_lookup(mm, addr);
+	mmap_read_unlock(mm);
+	return v;
+}
+
+/*
+ * The task's cached VMA of the last lock-free fault (struct vma_cache)
+ * is used only while it is right. The second lookup of an address gives
+ * the same VMA (from the cache). Then the VMA is unmapped, and another
+ * address space maps the same range: the slab hands it the freed VMA's
+ * memory (the last object freed is the first given), so the stale cache
+ * entry now points at a VMA of the other mm that covers the address. Only
+ * the section number (mm_lock_seq, moved on by the munmap) tells it is
+ * stale: the lookup in the first mm must find nothing (a cache checked by
+ * address alone would lock the other mm's VMA: the lookup's BUG_ON).
+ * Last, the two address spaces at the same section number with VMAs at
+ * the same address: each lookup gets its own mm's VMA, as the cache is
+ * keyed on mm->id.
+ */
+static void test_vma_cache_follows_the_index(struct ktest *t)
+{
+	struct mm *mm = vma_lock_mm(), *other = vma_lock_mm();
+	struct vma *first;
+
+	if (!mm || !other) {
+		if (mm)
+			mm_put(mm);
+		if (other)
+			mm_put(other);
+		return;
+	}
+	EXPECT_EQ(t, vm_mmap(mm, B, 2 * PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)B);
+	first = lookup_once(mm, B);
+	EXPECT_TRUE(t, first != NULL && first == index_vma(mm, B));
+	EXPECT_TRUE(t, lookup_once(mm, B + PAGE_SIZE) == first);
+	EXPECT_EQ(t, vm_munmap(mm, B, 2 * PAGE_SIZE), 0);
+	EXPECT_EQ(t, vm_mmap(other, B, 2 * PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)B);
+	EXPECT_TRUE(t, lookup_once(mm, B) == NULL);
+	EXPECT_TRUE(t, lookup_once(other, B) == index_vma(other, B));
+
+	EXPECT_EQ(t, vm_mmap(mm, B, 2 * PAGE_SIZE, PROT_READ, UT_PA | MAP_FIXED), (long)B);
+	while (other->mm_lock_seq < mm->mm_lock_seq) {          /* write sections that change nothing */
+		mmap_write_lock(other);
+		mmap_write_unlock(other);
+	}
+	EXPECT_EQ(t, other->mm_lock_seq, mm->mm_lock_seq);
+	EXPECT_TRUE(t, lookup_once(mm, B) == index_vma(mm, B));
+	EXPECT_TRUE(t, lookup_once(other, B) == index_vma(other, B));
+	EXPECT_TRUE(t, lookup_once(mm, B) == index_vma(mm, B));
+	mm_put(other);
+	mm_put(mm);
+}
+
 static const struct ktest_case vma_lock_cases[] = {
 	KTEST_CASE(test_stale_mark_still_waits),
 	KTEST_CASE(test_writers_mark_what_they_change),
 	KTEST_CASE(test_new_vma_comes_in_marked),
 	KTEST_CASE(test_flush_frees_what_waits),
+	KTEST_CASE(test_vma_cache_follows_the_index),
 	{ 0 },
 };
 KTEST_SUITE(vma_lock, vma_lock_cases);
