@@ -21,6 +21,12 @@
 
 #define __unused __attribute__((unused))
 #define __noreturn __attribute__((noreturn))
+#ifndef __always_inline                 /* (the host's C library has the same) */
+#define __always_inline inline __attribute__((always_inline))   /* a hot path's step, not a call */
+#endif
+#ifndef __noinline
+#define __noinline __attribute__((noinline))                    /* a cold case, kept out of its caller */
+#endif
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 
 /* Stop the kernel (or abort the host test) naming the function and message. */

@@ -47,9 +47,16 @@ unsigned long spin_lock_irqsave(struct spinlock *l);
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags);
 #endif
 /* Acquire / release l leaving the interrupt state alone (l is never taken by an interrupt handler). */
+/*
+ * spin_trylock: take l if it is free now, without waiting; whether it did.
+ * A fast path that must not wait in place (a call there costs its caller
+ * saved registers) tries, and on failure hands over to a slow path that
+ * takes the lock with spin_lock.
+ */
 #ifdef LOCKDEP
 void spin_lock(struct spinlock *l);
 void spin_unlock(struct spinlock *l);
+bool spin_trylock(struct spinlock *l);
 #else
 /*
  * Without the lock checker the free lock's path is inline (one exchange,
@@ -75,6 +82,14 @@ static inline void spin_unlock(struct spinlock *l)
 		spin_unlock_bad(l);
 	WRITE_ONCE(l->holder_cpu, -1);
 	smp_store_release(&l->locked, 0);
+}
+
+static inline bool spin_trylock(struct spinlock *l)
+{
+	if (READ_ONCE(l->locked) || __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		return false;
+	WRITE_ONCE(l->holder_cpu, (int)arch_cpu_id());
+	return true;
 }
 
 static inline unsigned long spin_lock_irqsave(struct spinlock *l)

@@ -99,6 +99,15 @@ void spin_unlock(struct spinlock *l)
 {
 	lock_release(l);
 }
+
+bool spin_trylock(struct spinlock *l)
+{
+	if (READ_ONCE(l->locked) || __atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		return false;
+	lockdep_acquire(l, l->lclass, LOCKDEP_TRY);
+	WRITE_ONCE(l->holder_cpu, (int)arch_cpu_id());
+	return true;
+}
 #endif
 
 bool spin_is_held(const struct spinlock *l)

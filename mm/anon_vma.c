@@ -123,11 +123,6 @@ void anon_vma_get(struct anon_vma *av)
 	anon_vma_get_many(av, 1);
 }
 
-void anon_vma_get_many(struct anon_vma *av, unsigned n)
-{
-	__atomic_add_fetch(&av->refcount, n, __ATOMIC_RELAXED);
-}
-
 void anon_vma_put(struct anon_vma *av)
 {
 	anon_identity_put(av, 1);

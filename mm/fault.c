@@ -73,7 +73,7 @@ static void mm_set_pte_state(struct mm *mm, uintptr_t va, unsigned state)
  * refaulting on NX). A data access to an execute-only VMA is a protection-key
  * violation, present page or not (arch_vma_access_permitted).
  */
-static enum fault_result access_check(const struct vma *vma, unsigned flags)
+static inline enum fault_result access_check(const struct vma *vma, unsigned flags)
 {
 	if (!(flags & FAULT_EXEC) && vma_exec_only(vma->flags))
 		return FAULT_SIGSEGV_PKUERR;
@@ -507,7 +507,7 @@ static bool vma_lock_fault_ok(const struct mm *mm, const struct vma *vma, unsign
  * caller must take the mmap_lock (no locked VMA found, or a private VMA
  * still without an anon identity).
  */
-static bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, enum fault_result *r)
+static inline bool fault_under_vma_lock(struct mm *mm, uintptr_t addr, unsigned flags, enum fault_result *r)
 {
 	struct vma *vma = vma_lock_lookup(mm, addr);
 
@@ -568,7 +568,7 @@ static struct vma *lock_mm_and_find_vma(struct mm *mm, uintptr_t addr)
 }
 
 /* One try at the fault: the per-VMA lock first where enabled, else under the mmap_lock. */
-static enum fault_result fault_once(struct mm *mm, uintptr_t addr, unsigned flags)
+static __always_inline enum fault_result fault_once(struct mm *mm, uintptr_t addr, unsigned flags)
 {
 	struct vma *vma;
 	enum fault_result r;
@@ -597,13 +597,11 @@ static enum fault_result fault_once(struct mm *mm, uintptr_t addr, unsigned flag
  */
 #define RECLAIM_RETRIES 16
 
-enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
+/* The fault found no page: reclaim and try again, as the comment above says. */
+static __noinline enum fault_result fault_oom_retry(struct mm *mm, uintptr_t addr, unsigned flags)
 {
-	enum fault_result r;
+	enum fault_result r = FAULT_OOM;
 
-	mm_count(&mm->faults, 1);
-	count_vm_event(VM_PGFAULT);
-	r = fault_once(mm, addr, flags);
 	for (unsigned stalls = 0; r == FAULT_OOM && stalls < RECLAIM_RETRIES;) {
 		if (mm_reclaim_direct(true))
 			stalls = 0;
@@ -613,6 +611,18 @@ enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
 			break;
 		r = fault_once(mm, addr, flags);
 	}
+	return r;
+}
+
+enum fault_result handle_mm_fault(struct mm *mm, uintptr_t addr, unsigned flags)
+{
+	enum fault_result r;
+
+	mm_count(&mm->faults, 1);
+	count_vm_event(VM_PGFAULT);
+	r = fault_once(mm, addr, flags);
+	if (unlikely(r == FAULT_OOM))
+		r = fault_oom_retry(mm, addr, flags);
 	vmscan_check_low();
 	return r;
 }

@@ -167,7 +167,12 @@ bool vma_write_marked(const struct mm *mm, const struct vma *v);
  * releases it.
  */
 struct vma *vma_lock_lookup(struct mm *mm, uintptr_t addr);
-void vma_read_unlock(struct vma *v);
+
+static inline void vma_read_unlock(struct vma *v)
+{
+	lockdep_release(v, LOCK_CLASS_VMA);
+	__atomic_sub_fetch(&v->vm_readers, 1, __ATOMIC_RELEASE);
+}
 /* vma_retired_free: free the retired VMAs of mm on chain (linked by retired_next; mm/vma.c; mm/vma_lock.c calls it). */
 void vma_retired_free(struct mm *mm, struct vma *chain);
 

@@ -75,29 +75,48 @@ static void drain_locked(struct lru_batch *b)
 	spin_unlock(&lru_lock);
 }
 
-/* lru_add's full batch: drain it, then drop its lock (a call of its own, so lru_add's common path saves no registers). */
-static void __attribute__((noinline)) drain_unlock(struct lru_batch *b)
+/* Queue p in b, CPU cpu's batch, bound for list l; whether b is full now. b->lock held. */
+static inline bool queue_locked(struct lru_batch *b, unsigned cpu, struct page *p, enum lru_list l)
 {
-	drain_locked(b);
-	spin_unlock(&b->lock);
-}
+	unsigned n = b->n;
 
-void lru_add(struct page *p, enum lru_list l)
-{
-	unsigned cpu = arch_cpu_id(), n;
-	struct lru_batch *b = &batches[cpu];
-
-	BUG_ON(state_of(p) != 0);
-	count(l, 1);
-	spin_lock(&b->lock);
-	n = b->n;
 	p->lru_cpu = (uint8_t)cpu;
 	p->lru_slot = (uint8_t)n;
 	set_state(p, (uint8_t)(STATE_QUEUED | l));
 	b->slot[n] = p;
 	b->n = n + 1;
-	if (n + 1 == LRU_BATCH) {
-		drain_unlock(b);
+	return n + 1 == LRU_BATCH;
+}
+
+/*
+ * lru_add's other cases, each in a call of its own so that the common one
+ * (the lock free, room in the batch) makes no call and saves no
+ * registers: the batch's lock was busy (locked false: wait for it), or
+ * the batch is full (drain it). Drops the lock.
+ */
+static __noinline void add_slow(struct lru_batch *b, unsigned cpu, struct page *p, enum lru_list l,
+				bool locked)
+{
+	if (!locked)
+		spin_lock(&b->lock);
+	if (!p || queue_locked(b, cpu, p, l))
+		drain_locked(b);
+	spin_unlock(&b->lock);
+}
+
+void lru_add(struct page *p, enum lru_list l)
+{
+	unsigned cpu = arch_cpu_id();
+	struct lru_batch *b = &batches[cpu];
+
+	BUG_ON(state_of(p) != 0);
+	count(l, 1);
+	if (unlikely(!spin_trylock(&b->lock))) {
+		add_slow(b, cpu, p, l, false);
+		return;
+	}
+	if (unlikely(queue_locked(b, cpu, p, l))) {
+		add_slow(b, cpu, NULL, l, true);
 		return;
 	}
 	spin_unlock(&b->lock);

@@ -288,26 +288,54 @@ static void pcp_drain_locked(struct pcp_list *l, unsigned n)
 	spin_unlock_irqrestore(&pmm_lock, flags);
 }
 
+/* Take the newest frame of l, which has one; *zeroed: it was zeroed ahead. l's lock held. */
+static inline struct page *pcp_pop_locked(struct pcp_list *l, bool *zeroed)
+{
+	struct page *p = list_first_entry(&l->frames, struct page, lru);
+
+	list_del(&p->lru);
+	*zeroed = p->flags & PG_zeroed;
+	p->flags = 0;
+	l->count--;
+	__atomic_sub_fetch(&pmm_pcp_frames, 1, __ATOMIC_RELAXED);
+	return p;
+}
+
+/*
+ * pcp_alloc when l's lock was busy (locked false: take it, waiting) or l
+ * is empty (refill it). Interrupts off (flags: as they were before).
+ */
+static __noinline struct page *pcp_alloc_slow(struct pcp_list *l, unsigned long flags, bool locked,
+					       bool *zeroed)
+{
+	struct page *p = NULL;
+
+	if (!locked)
+		spin_lock(&l->lock);
+	if (!l->count)
+		pcp_refill_locked(l);
+	if (l->count)
+		p = pcp_pop_locked(l, zeroed);
+	spin_unlock_irqrestore(&l->lock, flags);
+	return p;
+}
+
 /*
  * A frame from this CPU's list (refilled when empty), or NULL: none left
  * in the buddy lists to refill it with. *zeroed: it was zeroed ahead.
+ * The common case (the lock free, a frame there) makes no call.
  */
-static struct page *pcp_alloc(bool *zeroed)
+static inline struct page *pcp_alloc(bool *zeroed)
 {
 	struct pcp_list *l = &pcp[arch_cpu_id()];
-	struct page *p = NULL;
-	unsigned long flags = spin_lock_irqsave(&l->lock);
+	unsigned long flags = arch_irq_save();
+	struct page *p;
 
-	if (!l->count)
-		pcp_refill_locked(l);
-	if (l->count) {
-		p = list_first_entry(&l->frames, struct page, lru);
-		list_del(&p->lru);
-		*zeroed = p->flags & PG_zeroed;
-		p->flags = 0;
-		l->count--;
-		__atomic_sub_fetch(&pmm_pcp_frames, 1, __ATOMIC_RELAXED);
-	}
+	if (unlikely(!spin_trylock(&l->lock)))
+		return pcp_alloc_slow(l, flags, false, zeroed);
+	if (unlikely(!l->count))
+		return pcp_alloc_slow(l, flags, true, zeroed);
+	p = pcp_pop_locked(l, zeroed);
 	spin_unlock_irqrestore(&l->lock, flags);
 	return p;
 }
@@ -481,6 +509,29 @@ void pmm_release_reserved_rest(phys_addr_t start, phys_addr_t end)
 	release_range(start, end, true);
 }
 
+/*
+ * pmm_alloc's cases other than a frame from this CPU's list, each a call
+ * of its own (so pmm_alloc's common case saves few registers): a block
+ * from the buddy lists, after draining the CPUs' lists if they may hold
+ * the frames to make it; and the zeroing of a block.
+ */
+static __noinline struct page *buddy_alloc_drained(unsigned order)
+{
+	struct page *head = buddy_alloc(order);
+
+	if (!head && READ_ONCE(pmm_pcp_frames)) {
+		pmm_drain_pcp();        /* frames held in the CPUs' lists may make the block */
+		head = buddy_alloc(order);
+	}
+	return head;
+}
+
+static __noinline void clear_block(struct page *head, unsigned order)
+{
+	for (size_t i = 0; i < (1UL << order); i++)
+		arch_clear_page((char *)page_address(head) + i * PAGE_SIZE);
+}
+
 struct page *pmm_alloc(unsigned order, unsigned gfp)
 {
 	struct page *head = NULL;
@@ -494,11 +545,7 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 	if (order == 0 && (gfp & GFP_USER))
 		head = pcp_alloc(&zeroed);
 	if (!head)
-		head = buddy_alloc(order);
-	if (!head && READ_ONCE(pmm_pcp_frames)) {
-		pmm_drain_pcp();        /* frames held in the CPUs' lists may make the block */
-		head = buddy_alloc(order);
-	}
+		head = buddy_alloc_drained(order);
 	if (!head)
 		return NULL;
 	head->order = (uint8_t)order;
@@ -509,9 +556,12 @@ struct page *pmm_alloc(unsigned order, unsigned gfp)
 	kasan_unpoison(page_address(head), PAGE_SIZE << order);
 #endif
 
-	if ((gfp & GFP_ZERO) && !zeroed)
-		for (size_t i = 0; i < (1UL << order); i++)
-			arch_clear_page((char *)page_address(head) + i * PAGE_SIZE);
+	if ((gfp & GFP_ZERO) && !zeroed) {
+		if (order)
+			clear_block(head, order);
+		else
+			arch_clear_page(page_address(head));
+	}
 	return head;
 }
 

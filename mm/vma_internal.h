@@ -187,8 +187,11 @@ int vma_map_replace(struct mm *mm, uintptr_t start, uintptr_t end, unsigned long
 int vma_anon_prepare(struct mm *mm, struct vma *vma);
 /* References to an anon identity that are not VMAs (pages, with rmap); put frees it with the last reference. */
 void anon_vma_get(struct anon_vma *av);
-/* anon_vma_get_many: n references at once (the frames of a huge page). */
-void anon_vma_get_many(struct anon_vma *av, unsigned n);
+/* anon_vma_get_many: n references at once (the frames of a huge page; inline: every new page takes one). */
+static inline void anon_vma_get_many(struct anon_vma *av, unsigned n)
+{
+	__atomic_add_fetch(&av->refcount, n, __ATOMIC_RELAXED);
+}
 void anon_vma_put(struct anon_vma *av);
 /* anon_vma_put_many: n references at once. */
 void anon_vma_put_many(struct anon_vma *av, unsigned n);

@@ -318,12 +318,6 @@ static bool vma_read_trylock(struct mm *mm, struct vma *v)
 	return true;
 }
 
-void vma_read_unlock(struct vma *v)
-{
-	lockdep_release(v, LOCK_CLASS_VMA);
-	__atomic_sub_fetch(&v->vm_readers, 1, __ATOMIC_RELEASE);
-}
-
 /* The VMA whose end is the first above addr, or NULL: the index's lock-free find or the snapshot. In a read section. */
 static struct vma *find_lockless(struct mm *mm, uintptr_t addr)
 {
