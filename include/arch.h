@@ -69,13 +69,21 @@ static inline void arch_irq_restore(unsigned long flags)
 	if (flags & 0x200)
 		__asm__ volatile("sti" : : : "memory");
 }
+static inline void arch_irq_disable(void)
+{
+	__asm__ volatile("cli" : : : "memory");
+}
+static inline void arch_irq_enable(void)
+{
+	__asm__ volatile("sti" : : : "memory");
+}
 #else
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
-#endif
-bool arch_irqs_enabled(void);
 void arch_irq_disable(void);
 void arch_irq_enable(void);
+#endif
+bool arch_irqs_enabled(void);
 /*
  * arch_kstack_alloc: a kernel stack of KSTACK_SIZE bytes (include/task.h),
  * its lowest address, with an unmapped guard below it so that an overflow

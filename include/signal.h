@@ -174,8 +174,7 @@ void signal_deliver(struct trap_frame *tf);
  * or 0 when none of set is pending. sched_lock held.
  */
 int signal_dequeue_locked(struct task *t, ksigset_t set, struct k_siginfo *info);
-/* signal_pending: some unblocked signal (or one rt_sigtimedwait waits for) is pending for t. */
-bool signal_pending(const struct task *t);
+/* signal_pending: in include/task.h (inline: every return to user mode asks). */
 /*
  * fatal_signal_pending: SIGKILL is pending for t (its own or its process's):
  * t dies on its way back to user mode, so a kernel loop that would keep it

@@ -463,4 +463,16 @@ void arch_task_load_fpu(struct task *t);        /* t's image -> live FPU (t runn
 void arch_set_fs_base(struct task *t, uint64_t base);
 void arch_set_gs_base(struct task *t, uint64_t base);
 
+/* signal_pending_set: the signals pending for t, its own and its thread group's. */
+static inline ksigset_t signal_pending_set(const struct task *t)
+{
+	return t->sig.pending.set | (t->group ? t->group->pending.set : 0);
+}
+
+/* signal_pending: some unblocked signal (or one rt_sigtimedwait waits for) is pending for t. */
+static inline bool signal_pending(const struct task *t)
+{
+	return (signal_pending_set(t) & (~t->sig.blocked | t->sig.waiting)) != 0;
+}
+
 #endif

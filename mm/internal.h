@@ -203,7 +203,7 @@ static inline bool mm_is_zero_pa(phys_addr_t pa)
  * index = its page offset there (vma_pgoff_at), refcount 1, mapcount 0,
  * zeroed when zero. NULL on -ENOMEM.
  */
-struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero);
+static inline struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero);
 /* anon_pages_init: make the n allocated frames from first, mapped from va on, such pages (anon_page_alloc's tagging; a huge page's at once). */
 void anon_pages_init(struct page *first, unsigned n, const struct vma *vma, uintptr_t va);
 
@@ -639,6 +639,38 @@ static inline struct vm_object *vma_object(const struct vma *v)
 static inline unsigned long vma_pgoff_at(const struct vma *v, uintptr_t va)
 {
 	return v->pgoff + ((va - v->start) >> PAGE_SHIFT);
+}
+
+/*
+ * anon_pages_init's work (mm/user_page.c), inline so that anon_page_alloc's
+ * one page, every anonymous fault's, costs no loop and no call of its own.
+ */
+static __always_inline void anon_pages_setup(struct page *first, unsigned n, const struct vma *vma,
+					     uintptr_t va)
+{
+	mod_vm_stat(VM_NR_ANON_PAGES, (long)n);
+	for (unsigned i = 0; i < n; i++) {
+		first[i].flags |= PG_anon;
+		first[i].private = vma->anon;
+		first[i].index = vma_pgoff_at(vma, va + ((uintptr_t)i << PAGE_SHIFT));
+	}
+	anon_vma_get_many(vma->anon, n);
+	/* new anonymous pages start inactive (include/lru.h) */
+	if (n == 1)
+		lru_add(first, LRU_INACTIVE_ANON);
+	else
+		lru_add_run(first, n, LRU_INACTIVE_ANON);
+}
+
+static inline struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero)
+{
+	struct page *p;
+
+	BUG_ON(!vma->anon);
+	p = pmm_alloc(0, GFP_USER | (zero ? GFP_ZERO : 0));
+	if (p)
+		anon_pages_setup(p, 1, vma, va);
+	return p;
 }
 /* Remove the cache pages [first, last) (o->lock held): they leave the cache, mapped or not. */
 void vm_object_remove_locked(struct vm_object *o, unsigned long first, unsigned long last);

@@ -69,9 +69,8 @@ static void drain_locked(struct lru_batch *b)
 		l = (enum lru_list)(state_of(p) & ~STATE_QUEUED);
 		list_add(&p->lru_link, &lists[l]);
 		set_state(p, (uint8_t)(STATE_ON + l));
-		b->slot[i] = NULL;
 	}
-	b->n = 0;
+	b->n = 0;                       /* (slots past n are never read: queue_locked writes one before use) */
 	spin_unlock(&lru_lock);
 }
 

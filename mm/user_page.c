@@ -41,43 +41,10 @@ phys_addr_t mm_zero_page_phys(void)
 	return mm_zero_pa;
 }
 
-/* anon_pages_init's tags of one frame (the identity's reference is the caller's). */
-static void anon_page_tag(struct page *p, const struct vma *vma, uintptr_t va)
-{
-	p->flags |= PG_anon;
-	p->private = vma->anon;
-	p->index = vma_pgoff_at(vma, va);
-}
-
-/* anon_pages_init's work, inline so that anon_page_alloc's one page costs no loop nor call. */
-static inline void pages_init(struct page *first, unsigned n, const struct vma *vma, uintptr_t va)
-{
-	mod_vm_stat(VM_NR_ANON_PAGES, (long)n);
-	for (unsigned i = 0; i < n; i++)
-		anon_page_tag(first + i, vma, va + ((uintptr_t)i << PAGE_SHIFT));
-	anon_vma_get_many(vma->anon, n);
-	/* new anonymous pages start inactive (include/lru.h) */
-	if (n == 1)
-		lru_add(first, LRU_INACTIVE_ANON);
-	else
-		lru_add_run(first, n, LRU_INACTIVE_ANON);
-}
-
 void anon_pages_init(struct page *first, unsigned n, const struct vma *vma, uintptr_t va)
 {
 	BUG_ON(!vma->anon);
-	pages_init(first, n, vma, va);
-}
-
-struct page *anon_page_alloc(const struct vma *vma, uintptr_t va, bool zero)
-{
-	struct page *p;
-
-	BUG_ON(!vma->anon);
-	p = pmm_alloc(0, GFP_USER | (zero ? GFP_ZERO : 0));
-	if (p)
-		pages_init(p, 1, vma, va);
-	return p;
+	anon_pages_setup(first, n, vma, va);
 }
 
 void anon_page_move(struct page *page, const struct vma *vma, uintptr_t va)

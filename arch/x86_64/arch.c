@@ -37,16 +37,6 @@ bool arch_irqs_enabled(void)
 	return read_rflags() & RFLAGS_IF;
 }
 
-void arch_irq_disable(void)
-{
-	cli();
-}
-
-void arch_irq_enable(void)
-{
-	sti();
-}
-
 void arch_cpu_relax(void)
 {
 	__asm__ volatile("pause" : : : "memory");

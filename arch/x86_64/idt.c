@@ -1,7 +1,7 @@
 /*
  * IDT and trap dispatch. Every vector enters through entry.asm. Exceptions
- * (0..31) from user mode go to user_exception (traps.c: page faults,
- * signals); in kernel mode a fault inside a user copy is fixed up (traps.c),
+ * (0..31) from user mode go to user_page_fault or user_exception (traps.c:
+ * page faults, signals); in kernel mode a fault inside a user copy is fixed up (traps.c),
  * else the test-only recovery path (recover.c) or a fatal report. Other
  * vectors go to the handler registered with irq_register(). Anything that
  * interrupted user mode leaves through exit_to_user (signals, preemption). Double fault and NMI run on their own IST stacks.
@@ -19,6 +19,7 @@
 #include "task.h"
 
 void user_exception(struct trap_frame *tf);
+void user_page_fault(struct trap_frame *tf);
 int kernel_uaccess_fault(struct trap_frame *tf);
 
 struct idt_entry {
@@ -111,8 +112,8 @@ static void exception_fatal(struct trap_frame *tf)
 
 void trap_dispatch(struct trap_frame *tf);
 
-/* trap_dispatch: called by entry.asm with the saved frame, interrupts off. */
-void trap_dispatch(struct trap_frame *tf)
+/* Every trap but a user page fault (trap_dispatch). */
+static __noinline void trap_dispatch_other(struct trap_frame *tf)
 {
 	unsigned v = tf->vector;
 	bool user = tf->cs & 3;
@@ -145,4 +146,15 @@ void trap_dispatch(struct trap_frame *tf)
 	}
 	if (user)
 		exit_to_user(tf);
+}
+
+/* trap_dispatch: called by entry.asm with the saved frame, interrupts off. */
+void trap_dispatch(struct trap_frame *tf)
+{
+	if (likely(tf->vector == VEC_PF && (tf->cs & 3))) {    /* the most common trap */
+		user_page_fault(tf);
+		exit_to_user(tf);
+		return;
+	}
+	trap_dispatch_other(tf);
 }

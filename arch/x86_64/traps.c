@@ -68,7 +68,9 @@ static void user_signal(int sig, int code, uintptr_t addr, const struct trap_fra
 	force_sig_fault(sig, code, addr);
 }
 
-static void user_page_fault(struct trap_frame *tf)
+/* user_page_fault: a page fault in user mode (trap_dispatch calls it first of all: the common trap). */
+void user_page_fault(struct trap_frame *tf);
+void user_page_fault(struct trap_frame *tf)
 {
 	uintptr_t addr = read_cr2();
 	struct task *t = current;
@@ -107,9 +109,6 @@ void user_exception(struct trap_frame *tf);
 void user_exception(struct trap_frame *tf)
 {
 	switch (tf->vector) {
-	case VEC_PF:
-		user_page_fault(tf);
-		break;
 	case VEC_DE:
 		user_signal(SIGFPE, FPE_INTDIV, tf->rip, tf, "divide error", 0, false);
 		break;

@@ -110,17 +110,6 @@ void signal_exec(struct task *t)
 	signal_reset_handlers(t);
 }
 
-/* Signals pending for t: its own and its thread group's. */
-static ksigset_t pending_set(const struct task *t)
-{
-	return t->sig.pending.set | (t->group ? t->group->pending.set : 0);
-}
-
-bool signal_pending(const struct task *t)
-{
-	return (pending_set(t) & (~t->sig.blocked | t->sig.waiting)) != 0;
-}
-
 bool fatal_signal_pending(const struct task *t)
 {
 	/* Lockless read (sched_lock guards the sets): a signal sent meanwhile is seen by the next call. */
@@ -416,7 +405,7 @@ void signal_deliver(struct trap_frame *tf)
 	int sig;
 
 	f = spin_lock_irqsave(&sched_lock);
-	ready = pending_set(t) & ~t->sig.blocked;
+	ready = signal_pending_set(t) & ~t->sig.blocked;
 	if (!ready) {
 		spin_unlock_irqrestore(&sched_lock, f);
 		return;
