@@ -78,10 +78,9 @@ static inline void arch_irq_enable(void)
 	__asm__ volatile("sti" : : : "memory");
 }
 #else
+/* (Host tests: arch_irq_save/restore only; the code that turns interrupts plainly off or on is the kernel's.) */
 unsigned long arch_irq_save(void);
 void arch_irq_restore(unsigned long flags);
-void arch_irq_disable(void);
-void arch_irq_enable(void);
 #endif
 bool arch_irqs_enabled(void);
 /*

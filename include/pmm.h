@@ -10,6 +10,7 @@
 #define PMM_H
 
 #include "list.h"
+#include "lockless.h"                 /* READ_ONCE: pmm_free_frames, pmm_watermark */
 
 #define PMM_MAX_ORDER 10              /* largest block: 2^10 frames = 4 MiB */
 
@@ -75,7 +76,7 @@ extern size_t pmm_wmarks[NR_WMARK];     /* mm/pmm.c's; read through pmm_watermar
 
 static inline size_t pmm_watermark(enum pmm_wmark w)
 {
-	return __atomic_load_n(&pmm_wmarks[w], __ATOMIC_RELAXED);
+	return READ_ONCE(pmm_wmarks[w]);
 }
 /* /proc/sys/vm/min_free_kbytes: the KiB the min watermark was made from (KiB / 4 frames). */
 unsigned long pmm_min_free_kbytes(void);
@@ -205,7 +206,7 @@ extern size_t pmm_nr_free, pmm_pcp_frames;
 /* Frames now free: a snapshot without pmm_lock, racing with other CPUs' allocations and frees. */
 static inline size_t pmm_free_frames(void)
 {
-	return __atomic_load_n(&pmm_nr_free, __ATOMIC_RELAXED) + __atomic_load_n(&pmm_pcp_frames, __ATOMIC_RELAXED);
+	return READ_ONCE(pmm_nr_free) + READ_ONCE(pmm_pcp_frames);
 }
 size_t pmm_total_frames(void);                   /* frames ever released to the allocator */
 size_t pmm_free_blocks(unsigned order);          /* free blocks on the order list */

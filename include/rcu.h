@@ -26,6 +26,7 @@
 
 #include "kernel.h"
 #include "arch.h"                   /* arch_cpu_id, NR_CPUS */
+#include "lockless.h"
 
 /* lib/rcu.c's state, here for the inline read side (every lock-free fault has one section). */
 extern unsigned long rcu_epoch;                 /* [atomic] */
@@ -34,13 +35,12 @@ extern unsigned long rcu_cpu[NR_CPUS];          /* [atomic] 0, or the epoch its 
 static inline void rcu_read_lock(void)
 {
 	/* Seq_cst (a locked store): the record is visible before the section's reads (lib/rcu.c). */
-	__atomic_store_n(&rcu_cpu[arch_cpu_id()], __atomic_load_n(&rcu_epoch, __ATOMIC_RELAXED) * 2 + 1,
-			 __ATOMIC_SEQ_CST);
+	__atomic_store_n(&rcu_cpu[arch_cpu_id()], READ_ONCE(rcu_epoch) * 2 + 1, __ATOMIC_SEQ_CST);
 }
 
 static inline void rcu_read_unlock(void)
 {
-	__atomic_store_n(&rcu_cpu[arch_cpu_id()], 0, __ATOMIC_RELEASE);
+	smp_store_release(&rcu_cpu[arch_cpu_id()], 0);
 }
 
 unsigned long rcu_gp_start(void);

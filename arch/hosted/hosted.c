@@ -74,8 +74,6 @@ unsigned long arch_irq_save(void)
 
 void arch_irq_restore(unsigned long flags) { irqs_on = flags != 0; }
 bool arch_irqs_enabled(void) { return irqs_on; }
-void arch_irq_disable(void) { irqs_on = false; }
-void arch_irq_enable(void) { irqs_on = true; }
 void (*hosted_relax_hook)(void);
 
 void arch_cpu_relax(void)

@@ -82,6 +82,8 @@ void user_page_fault(struct trap_frame *tf)
 		sti();
 		r = handle_mm_fault(t->mm, addr, fault_flags(tf->error) | FAULT_USER);
 		cli();
+		if (likely(r == FAULT_OK))
+			return;
 	}
 	switch (r) {
 	case FAULT_OK:
