@@ -149,7 +149,11 @@ static long anon_lru_kb(void)
  * are queued for a list) and munmap takes them off again, give or take
  * the pages the test run's other tasks fault meanwhile (seen: one); on
  * the host other programs move the counts by far more, so only the
- * format is checked there.
+ * format is checked there. The counts are the whole system's: a task of
+ * an earlier test still exiting on a loaded host frees its pages in the
+ * middle of a round (seen once in a whole-suite boot beside two other
+ * test runs), so a round that another task moved is run again, three
+ * rounds at most; a miscount of this kernel's shows in every round.
  */
 static void t_meminfo_lru(void)
 {
@@ -174,22 +178,32 @@ static void t_meminfo_lru(void)
 		printf("    (counts skipped on Linux: other programs move them)\n");
 		return;
 	}
-	/*
-	 * Read-write-execute: no neighbour of the same kind to merge with, so
-	 * a VMA of its own and no fault maps a page outside it (a skeleton of
-	 * the lazy lab fills ahead within the VMA), without a split.
-	 */
-	p = mmap(NULL, n * PG, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CHECK(p != MAP_FAILED);
-	before = anon_lru_kb();
-	for (size_t i = 0; i < n; i++)
-		p[i * PG] = 1;
-	during = anon_lru_kb();
-	CHECK_EQ(munmap(p, n * PG), 0);
-	/* Other tasks of the test run may fault a page or two meanwhile: up to 16 pages either way. */
-	CHECK(during - before >= (long)(n * PG / 1024) && during - before <= (long)((n + 16) * PG / 1024));
-	after = anon_lru_kb();
-	CHECK(after - before <= (long)(16 * PG / 1024) && before - after <= (long)(16 * PG / 1024));
+	for (int round = 1;; round++) {
+		bool added, removed;
+
+		/*
+		 * Read-write-execute: no neighbour of the same kind to merge with, so
+		 * a VMA of its own and no fault maps a page outside it (a skeleton of
+		 * the lazy lab fills ahead within the VMA), without a split.
+		 */
+		p = mmap(NULL, n * PG, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CHECK(p != MAP_FAILED);
+		before = anon_lru_kb();
+		for (size_t i = 0; i < n; i++)
+			p[i * PG] = 1;
+		during = anon_lru_kb();
+		CHECK_EQ(munmap(p, n * PG), 0);
+		after = anon_lru_kb();
+		/* Other tasks of the test run may fault a page or two meanwhile: up to 16 pages either way. */
+		added = during - before >= (long)(n * PG / 1024) && during - before <= (long)((n + 16) * PG / 1024);
+		removed = after - before <= (long)(16 * PG / 1024) && before - after <= (long)(16 * PG / 1024);
+		if ((added && removed) || round == 3) {
+			CHECK(added);
+			CHECK(removed);
+			break;
+		}
+		printf("    (round %d: %ld kB before, %ld during, %ld after: again)\n", round, before, during, after);
+	}
 }
 
 static unsigned char old_byte(size_t i) { return (unsigned char)(i % 251 + 1); }
