@@ -46,12 +46,13 @@ void spin_init_class(struct spinlock *l, const char *name, unsigned c);
 unsigned long spin_lock_irqsave(struct spinlock *l);
 void spin_unlock_irqrestore(struct spinlock *l, unsigned long flags);
 #endif
-/* Acquire / release l leaving the interrupt state alone (l is never taken by an interrupt handler). */
 /*
- * spin_trylock: take l if it is free now, without waiting; whether it did.
- * A fast path that must not wait in place (a call there costs its caller
- * saved registers) tries, and on failure hands over to a slow path that
- * takes the lock with spin_lock.
+ * spin_lock / spin_unlock: acquire / release l leaving the interrupt state
+ * alone (l is never taken by an interrupt handler). spin_trylock: take l
+ * if it is free now, without waiting; whether it did. A fast path that
+ * must not wait in place (a call there costs its caller saved registers)
+ * tries, and on failure hands over to a slow path that takes the lock
+ * with spin_lock.
  */
 #ifdef LOCKDEP
 void spin_lock(struct spinlock *l);
