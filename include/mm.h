@@ -128,6 +128,10 @@ struct mm {
 	uint64_t id;                  /* [init] unique over the boot, never 0 (struct vma_cache) */
 	unsigned long mm_lock_seq;    /* [mmap_lock write] advanced at each write unlock, which
 	                               *   drops every VMA's write mark at once */
+	unsigned long vma_free_seq;   /* [mmap_lock write] advanced at each write unlock whose section
+	                               *   freed a VMA, and when vma_lockless changes: while it stays,
+	                               *   no VMA a task's vma_cache holds was freed */
+	bool vma_freed;               /* [mmap_lock write] this section freed a VMA (vma_free) */
 	struct vma_snapshot *vma_snap;  /* [mmap_lock write; read lock-free] the sorted VMAs
 	                               *   lock-free faults search; NULL: none (fall back) */
 	struct vma *vma_retired;      /* [mmap_lock write] VMAs removed since the waiting batch closed

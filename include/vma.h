@@ -103,13 +103,13 @@ struct vma {
  * A task's last VMA found by a lock-free fault (mm/vma_lock.c,
  * vma_lock_lookup; Linux's vmacache of 3.15 to 6.0): the next fault in the
  * same address space takes it without searching the index while no write
- * section has ended since (mm->mm_lock_seq unchanged). Keyed on mm->id,
- * which no other address space ever has, not on the mm's address, which a
- * new one may reuse.
+ * section that freed a VMA has ended since (mm->vma_free_seq unchanged)
+ * and it still covers the address. Keyed on mm->id, which no other address
+ * space ever has, not on the mm's address, which a new one may reuse.
  */
 struct vma_cache {
 	uint64_t mm_id;               /* 0: empty */
-	unsigned long seq;            /* mm->mm_lock_seq when vma was found */
+	unsigned long seq;            /* mm->vma_free_seq when vma was found */
 	struct vma *vma;
 };
 _Static_assert(sizeof(struct vma) == 64, "struct vma is one cache line (the per-VMA lock fits in padding)");

@@ -176,6 +176,7 @@ static void vma_free(struct mm *mm, struct vma *v)
 {
 	vma_anon_unlink(v);
 	vma_file_unlink(v);
+	mm->vma_freed = true;           /* the task caches' check (vma_lock_lookup) */
 	if (mm->vma_lockless) {
 		smp_store_release(&v->detached, true);
 		v->retired_next = mm->vma_retired;      /* file was put above: the field is free */

@@ -48,8 +48,9 @@
  *
  * Each task keeps the VMA its last lock-free fault found (struct
  * vma_cache, include/vma.h): while no write section of the address space
- * has ended since, the next fault there takes it without a search (most
- * faults land in the VMA of the one before).
+ * that freed a VMA has ended since, the next fault there takes it without
+ * a search if it still covers the address (most faults land in the VMA of
+ * the one before).
  *
  * A private VMA that has no anon identity yet falls back (preparing one
  * reads the neighbours through the index), as in Linux 6.4; so do stack
@@ -186,6 +187,10 @@ static void publish(struct mm *mm, bool sync)
 	if (mm->vma_lockless && !mm->index.ops->find_lockless)
 		s = snapshot_build(mm);
 	smp_store_release(&mm->vma_snap, s);
+	if (mm->vma_freed) {
+		smp_store_release(&mm->vma_free_seq, mm->vma_free_seq + 1);
+		mm->vma_freed = false;
+	}
 	/* Every mark of this write section goes at once. */
 	smp_store_release(&mm->mm_lock_seq, mm->mm_lock_seq + 1);
 	if (old) {
@@ -225,6 +230,7 @@ void vma_lockless_set(struct mm *mm, bool on)
 
 	mmap_assert_write_locked(mm);
 	mm->vma_lockless = mm->index.lockless = on;
+	mm->vma_freed = true;           /* VMAs freed while it was off went at once: no cache holds */
 	/* Switched off: the index frees at once from now on, so no fault may still be inside it. */
 	publish(mm, was && !on);
 }
@@ -348,13 +354,22 @@ static struct vma_cache *my_vma_cache(void)
 
 /*
  * The VMA this task's last lock-free fault in mm found, if it may still be
- * used: no write section of mm has ended since (mm_lock_seq is seq), and
- * it covers addr. Why that keeps it allocated, inside a read section: a
- * VMA is freed only after the section that took it out of the index ended
- * (seq moved on: publish), and after a grace period that starts after that
- * (rcu_gp_start in publish); this section began before seq moved on, so
- * that grace period waits for it. A section still running may have marked
- * or removed it: vma_read_trylock sees that, as for a VMA the index gave.
+ * used: no write section of mm that freed a VMA has ended since
+ * (vma_free_seq is seq), and it covers addr. Why that keeps it allocated,
+ * inside a read section: a VMA is freed only after the section that
+ * freed it ended (vma_free_seq moved on: publish), and after a grace
+ * period that starts after that (rcu_gp_start in publish); this section
+ * began before vma_free_seq moved on, so that grace period waits for it.
+ * (When the VMA was found, the section that freed it had not ended: once
+ * it has, the index no longer leads to it.) Why it is the VMA at addr:
+ * a section takes a VMA out of the index only to put it back (its bounds
+ * changed: checked here, and again once locked) or to free it, so outside
+ * a running section a VMA not freed is in the index, whose VMAs do not
+ * overlap. A section still running may have marked or removed it:
+ * vma_read_trylock sees that (the mark, or detached once freed), as for a
+ * VMA the index gave. Write sections that free nothing (mmap, mprotect,
+ * a split) leave the cache valid: a mapper thread's mmap no longer costs
+ * the other threads' faults a search.
  */
 static struct vma *vma_cache_find(const struct vma_cache *c, const struct mm *mm, unsigned long seq,
 				  uintptr_t addr)
@@ -374,7 +389,7 @@ struct vma *vma_lock_lookup(struct mm *mm, uintptr_t addr)
 
 	rcu_read_lock();
 	/* Read inside the section (vma_cache_find says why). */
-	seq = smp_load_acquire(&mm->mm_lock_seq);
+	seq = smp_load_acquire(&mm->vma_free_seq);
 	v = vma_cache_find(c, mm, seq, addr);
 	if (!v) {
 		v = find_lockless(mm, addr);

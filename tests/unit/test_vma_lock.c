@@ -233,12 +233,12 @@ static struct vma *index_vma(struct mm *mm, uintptr_t addr)
  * address space maps the same range: the slab hands it the freed VMA's
  * memory (the last object freed is the first given), so the stale cache
  * entry now points at a VMA of the other mm that covers the address. Only
- * the section number (mm_lock_seq, moved on by the munmap) tells it is
- * stale: the lookup in the first mm must find nothing (a cache checked by
- * address alone would lock the other mm's VMA: the lookup's BUG_ON).
- * Last, the two address spaces at the same section number with VMAs at
- * the same address: each lookup gets its own mm's VMA, as the cache is
- * keyed on mm->id.
+ * the count of sections that freed a VMA (vma_free_seq, moved on by the
+ * munmap) tells it is stale: the lookup in the first mm must find nothing
+ * (a cache checked by address alone would lock the other mm's VMA: the
+ * lookup's BUG_ON). Last, the two address spaces at the same count with
+ * VMAs at the same address: each lookup gets its own mm's VMA, as the
+ * cache is keyed on mm->id.
  */
 static void test_vma_cache_follows_the_index(struct ktest *t)
 {
@@ -262,15 +262,60 @@ static void test_vma_cache_follows_the_index(struct ktest *t)
 	EXPECT_TRUE(t, lookup_once(other, B) == index_vma(other, B));
 
 	EXPECT_EQ(t, vm_mmap(mm, B, 2 * PAGE_SIZE, PROT_READ, UT_PA | MAP_FIXED), (long)B);
-	while (other->mm_lock_seq < mm->mm_lock_seq) {          /* write sections that change nothing */
-		mmap_write_lock(other);
-		mmap_write_unlock(other);
-	}
-	EXPECT_EQ(t, other->mm_lock_seq, mm->mm_lock_seq);
+	while (other->vma_free_seq < mm->vma_free_seq)          /* sections that free a VMA elsewhere */
+		if (vm_mmap(other, B + 16 * PAGE_SIZE, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED) < 0 ||
+		    vm_munmap(other, B + 16 * PAGE_SIZE, PAGE_SIZE))
+			break;
+	EXPECT_EQ(t, other->vma_free_seq, mm->vma_free_seq);
 	EXPECT_TRUE(t, lookup_once(mm, B) == index_vma(mm, B));
 	EXPECT_TRUE(t, lookup_once(other, B) == index_vma(other, B));
 	EXPECT_TRUE(t, lookup_once(mm, B) == index_vma(mm, B));
 	mm_put(other);
+	mm_put(mm);
+}
+
+/*
+ * The cache outlives write sections that free no VMA (a thread's mmap
+ * leaves the other threads' caches alone), so what they changed is
+ * checked by the bounds. A split (mprotect of the upper page) leaves the
+ * cached VMA with one half and a new VMA with the other: a lookup in
+ * each half must get that half's VMA (a cache trusted without its bounds
+ * gives the old VMA for one of them). A mapping below with the same
+ * flags merges (an expansion, nothing freed). Then the upper page made
+ * writable again merges into the lower VMA, which takes its range, and
+ * the upper VMA is freed (Linux's rule: the one before expands) while the
+ * cache holds it: the lookup must go to the lower VMA (a free not counted
+ * in vma_free_seq would leave the cache on the freed VMA: found detached,
+ * the lookup fails, or its memory reused).
+ */
+static void test_vma_cache_after_sections_that_free_nothing(struct ktest *t)
+{
+	struct mm *mm = vma_lock_mm();
+	struct vma *whole, *high;
+	unsigned long seq;
+
+	if (!mm)
+		return;
+	EXPECT_EQ(t, vm_mmap(mm, B, 2 * PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)B);
+	whole = lookup_once(mm, B);
+	EXPECT_TRUE(t, whole != NULL && whole == index_vma(mm, B));
+	seq = mm->vma_free_seq;
+	EXPECT_EQ(t, vm_mprotect(mm, B + PAGE_SIZE, PAGE_SIZE, PROT_READ), 0);
+	EXPECT_EQ(t, mm->vma_free_seq, seq);
+	EXPECT_TRUE(t, index_vma(mm, B) != index_vma(mm, B + PAGE_SIZE));
+	high = lookup_once(mm, B + PAGE_SIZE);
+	EXPECT_TRUE(t, high != NULL && high == index_vma(mm, B + PAGE_SIZE));
+	EXPECT_TRUE(t, lookup_once(mm, B) == index_vma(mm, B));
+	EXPECT_EQ(t, vm_mmap(mm, B - PAGE_SIZE, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)(B - PAGE_SIZE));
+	EXPECT_EQ(t, mm->vma_free_seq, seq);
+	EXPECT_TRUE(t, index_vma(mm, B - PAGE_SIZE) == index_vma(mm, B));
+	EXPECT_TRUE(t, lookup_once(mm, B - PAGE_SIZE) == index_vma(mm, B - PAGE_SIZE));
+	EXPECT_TRUE(t, lookup_once(mm, B + PAGE_SIZE) == high);
+	EXPECT_EQ(t, vm_mprotect(mm, B + PAGE_SIZE, PAGE_SIZE, UT_RW), 0);
+	EXPECT_TRUE(t, mm->vma_free_seq != seq);
+	EXPECT_TRUE(t, index_vma(mm, B + PAGE_SIZE) == index_vma(mm, B));
+	EXPECT_TRUE(t, index_vma(mm, B + PAGE_SIZE) != high);
+	EXPECT_TRUE(t, lookup_once(mm, B + PAGE_SIZE) == index_vma(mm, B + PAGE_SIZE));
 	mm_put(mm);
 }
 
@@ -280,6 +325,7 @@ static const struct ktest_case vma_lock_cases[] = {
 	KTEST_CASE(test_new_vma_comes_in_marked),
 	KTEST_CASE(test_flush_frees_what_waits),
 	KTEST_CASE(test_vma_cache_follows_the_index),
+	KTEST_CASE(test_vma_cache_after_sections_that_free_nothing),
 	{ 0 },
 };
 KTEST_SUITE(vma_lock, vma_lock_cases);
