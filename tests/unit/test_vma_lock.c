@@ -277,21 +277,21 @@ static void test_vma_cache_follows_the_index(struct ktest *t)
 /*
  * The cache outlives write sections that free no VMA (a thread's mmap
  * leaves the other threads' caches alone), so what they changed is
- * checked by the bounds. A split (mprotect of the upper page) leaves the
- * cached VMA with one half and a new VMA with the other: a lookup in
- * each half must get that half's VMA (a cache trusted without its bounds
- * gives the old VMA for one of them). A mapping below with the same
- * flags merges (an expansion, nothing freed). Then the upper page made
- * writable again merges into the lower VMA, which takes its range, and
- * the upper VMA is freed (Linux's rule: the one before expands) while the
- * cache holds it: the lookup must go to the lower VMA (a free not counted
- * in vma_free_seq would leave the cache on the freed VMA: found detached,
- * the lookup fails, or its memory reused).
+ * checked by the bounds. A split leaves the cached VMA with one half and
+ * a new VMA with the other: a lookup in each half must get that half's
+ * VMA (a cache trusted without its bounds gives the old VMA for one of
+ * them). A mapping just below with the same flags (where the merge rules
+ * are in, the VMA above grows down to take it; the merge lab's skeletons
+ * have none, and the lookup must then find the new VMA). Last, a
+ * MAP_FIXED mapping over the cached VMA's range frees it in the section
+ * that puts another VMA there: the lookup must get that one (a free not
+ * counted in vma_free_seq would leave the cache on the freed VMA: found
+ * detached, the lookup fails, or its memory reused).
  */
 static void test_vma_cache_after_sections_that_free_nothing(struct ktest *t)
 {
 	struct mm *mm = vma_lock_mm();
-	struct vma *whole, *high;
+	struct vma *whole, *high, *nv = NULL;
 	unsigned long seq;
 
 	if (!mm)
@@ -300,21 +300,22 @@ static void test_vma_cache_after_sections_that_free_nothing(struct ktest *t)
 	whole = lookup_once(mm, B);
 	EXPECT_TRUE(t, whole != NULL && whole == index_vma(mm, B));
 	seq = mm->vma_free_seq;
-	EXPECT_EQ(t, vm_mprotect(mm, B + PAGE_SIZE, PAGE_SIZE, PROT_READ), 0);
+	mmap_write_lock(mm);
+	vma_start_write(mm, whole);
+	EXPECT_EQ(t, vma_split(mm, whole, B + PAGE_SIZE, false, &nv), 0);
+	mmap_write_unlock(mm);
 	EXPECT_EQ(t, mm->vma_free_seq, seq);
-	EXPECT_TRUE(t, index_vma(mm, B) != index_vma(mm, B + PAGE_SIZE));
-	high = lookup_once(mm, B + PAGE_SIZE);
-	EXPECT_TRUE(t, high != NULL && high == index_vma(mm, B + PAGE_SIZE));
-	EXPECT_TRUE(t, lookup_once(mm, B) == index_vma(mm, B));
+	EXPECT_TRUE(t, nv != NULL && nv == index_vma(mm, B + PAGE_SIZE) && whole == index_vma(mm, B));
+	EXPECT_TRUE(t, lookup_once(mm, B + PAGE_SIZE) == nv);
+	EXPECT_TRUE(t, lookup_once(mm, B) == whole);
 	EXPECT_EQ(t, vm_mmap(mm, B - PAGE_SIZE, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)(B - PAGE_SIZE));
 	EXPECT_EQ(t, mm->vma_free_seq, seq);
-	EXPECT_TRUE(t, index_vma(mm, B - PAGE_SIZE) == index_vma(mm, B));
 	EXPECT_TRUE(t, lookup_once(mm, B - PAGE_SIZE) == index_vma(mm, B - PAGE_SIZE));
-	EXPECT_TRUE(t, lookup_once(mm, B + PAGE_SIZE) == high);
-	EXPECT_EQ(t, vm_mprotect(mm, B + PAGE_SIZE, PAGE_SIZE, UT_RW), 0);
+	high = lookup_once(mm, B + PAGE_SIZE);
+	EXPECT_TRUE(t, high == nv);
+	EXPECT_EQ(t, vm_mmap(mm, B + PAGE_SIZE, PAGE_SIZE, UT_RW, UT_PA | MAP_FIXED), (long)(B + PAGE_SIZE));
 	EXPECT_TRUE(t, mm->vma_free_seq != seq);
-	EXPECT_TRUE(t, index_vma(mm, B + PAGE_SIZE) == index_vma(mm, B));
-	EXPECT_TRUE(t, index_vma(mm, B + PAGE_SIZE) != high);
+	EXPECT_TRUE(t, index_vma(mm, B + PAGE_SIZE) != NULL && index_vma(mm, B + PAGE_SIZE) != high);
 	EXPECT_TRUE(t, lookup_once(mm, B + PAGE_SIZE) == index_vma(mm, B + PAGE_SIZE));
 	mm_put(mm);
 }
