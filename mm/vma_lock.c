@@ -230,7 +230,7 @@ void vma_lockless_set(struct mm *mm, bool on)
 
 	mmap_assert_write_locked(mm);
 	mm->vma_lockless = mm->index.lockless = on;
-	mm->vma_freed = true;           /* VMAs freed while it was off went at once: no cache holds */
+	mm->vma_freed = true;           /* off, VMAs are freed at once: no cache entry outlives a switch */
 	/* Switched off: the index frees at once from now on, so no fault may still be inside it. */
 	publish(mm, was && !on);
 }

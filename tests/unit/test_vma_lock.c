@@ -284,9 +284,11 @@ static void test_vma_cache_follows_the_index(struct ktest *t)
  * are in, the VMA above grows down to take it; the merge lab's skeletons
  * have none, and the lookup must then find the new VMA). Last, a
  * MAP_FIXED mapping over the cached VMA's range frees it in the section
- * that puts another VMA there: the lookup must get that one (a free not
- * counted in vma_free_seq would leave the cache on the freed VMA: found
- * detached, the lookup fails, or its memory reused).
+ * that puts another VMA there: the count must move (the check that fails
+ * when vma_free does not count: then the cache stays on the freed VMA,
+ * and whether the lookup still comes out right depends on what the freed
+ * memory holds; test_vma_cache_follows_the_index shows it going wrong),
+ * and the lookup must get the new VMA.
  */
 static void test_vma_cache_after_sections_that_free_nothing(struct ktest *t)
 {
